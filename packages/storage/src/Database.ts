@@ -1,0 +1,168 @@
+/**
+ * Tawsil's PostgreSQL, embedded or real, behind one `SqlClient`.
+ *
+ * With `DATABASE_URL` unset the app runs on an embedded PostgreSQL (PGlite) whose files live in `DATA_DIR`
+ * (default `.data`); with it set, on that server. Both go through `@effect/sql-pg`, so every query, codec and
+ * migration is the same on both. This module (with `TestDatabase`) is the only place that names the driver.
+ */
+
+import * as Path from "node:path"
+import { PgClient } from "@effect/sql-pg"
+import { PGlite } from "@electric-sql/pglite"
+import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schedule, Schema } from "effect"
+import type { SqlClient } from "effect/sql"
+import * as DataDirLock from "./DataDirLock.ts"
+import { pgliteStream } from "./internal/pgliteStream.ts"
+
+export type Kind = "embedded" | "server"
+
+/** The database answered nothing useful within the ping timeout. */
+export class DatabaseUnavailable extends Schema.TaggedError<DatabaseUnavailable>()("DatabaseUnavailable", {
+  reason: Schema.String
+}) {}
+
+/** The database could not be opened or reached at start. */
+export class DatabaseStartError extends Schema.TaggedError<DatabaseStartError>()("DatabaseStartError", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return this.reason
+  }
+}
+
+export class Database extends Context.Service<
+  Database,
+  {
+    readonly kind: Kind
+    /** Where the data is, safe to log: a directory, or the server's host, port and database (no credentials). */
+    readonly location: string
+    /** A round trip to the database, bounded by a short timeout. */
+    readonly ping: Effect.Effect<void, DatabaseUnavailable>
+  }
+>()("@tawsil/storage/Database") {}
+
+export type Services = Database | PgClient.PgClient | SqlClient.SqlClient
+
+const PING_TIMEOUT = Duration.seconds(2)
+
+const makePing = (client: PgClient.PgClient) =>
+  client`SELECT 1`.pipe(
+    Effect.asVoid,
+    Effect.timeout(PING_TIMEOUT),
+    Effect.catchCause((cause) => Effect.fail(new DatabaseUnavailable({ reason: describeFailure(cause.reasons[0]) })))
+  )
+
+const describeFailure = (reason: unknown): string => {
+  const error = reason !== null && typeof reason === "object" && "error" in reason ? reason.error : reason
+  if (error !== null && typeof error === "object" && "_tag" in error && error._tag === "TimeoutError") {
+    return `no answer within ${Duration.format(PING_TIMEOUT)}`
+  }
+  return error instanceof Error ? error.message : "unknown failure"
+}
+
+const withDatabase = (kind: Kind, location: string) =>
+  Layer.effectContext(
+    Effect.gen(function* () {
+      const client = yield* PgClient.PgClient
+      return Context.make(Database, Database.of({ kind, location, ping: makePing(client) }))
+    })
+  )
+
+/** The embedded database in `dataDir`, created on first use. One process at a time may hold a directory. */
+export const layerEmbedded = (options: { readonly dataDir: string }): Layer.Layer<Services, DatabaseStartError> => {
+  const dataDir = Path.resolve(options.dataDir)
+  const client = Layer.unwrap(
+    Effect.gen(function* () {
+      yield* DataDirLock.acquire(dataDir).pipe(
+        Effect.mapError((error) => new DatabaseStartError({ reason: error.message }))
+      )
+      const db = yield* Effect.acquireRelease(
+        Effect.tryPromise({
+          try: async () => {
+            const db = new PGlite({ dataDir })
+            await db.waitReady
+            return db
+          },
+          catch: (cause) =>
+            new DatabaseStartError({
+              reason: `cannot open the embedded database in ${dataDir}: ${cause instanceof Error ? cause.message : String(cause)}`
+            })
+        }),
+        (db) => Effect.promise(() => db.close())
+      )
+      // PGlite has a single backend session: one connection, kept open for the life of the app.
+      return PgClient.layerFrom(
+        PgClient.make({
+          stream: pgliteStream(db),
+          username: "postgres",
+          database: "postgres",
+          maxConnections: 1,
+          idleTimeout: Duration.infinity,
+          applicationName: "tawsil"
+        }).pipe(Effect.mapError((error) => new DatabaseStartError({ reason: error.message })))
+      )
+    })
+  )
+  return withDatabase("embedded", dataDir).pipe(Layer.provideMerge(client))
+}
+
+/** Host, port and database of a connection URL, without user or password. */
+export const describeUrl = (url: Redacted.Redacted<string>): string => {
+  try {
+    const parsed = new URL(Redacted.value(url))
+    return `${parsed.hostname}:${parsed.port || "5432"}${parsed.pathname}`
+  } catch {
+    return "an unparseable DATABASE_URL"
+  }
+}
+
+/**
+ * A real PostgreSQL server. At start it waits up to `connectTimeout` for the server to answer (it may still be
+ * starting next to us), then fails with a message naming where it looked.
+ */
+export const layerServer = (options: {
+  readonly url: Redacted.Redacted<string>
+  readonly maxConnections?: number | undefined
+  readonly connectTimeout?: Duration.Input | undefined
+}): Layer.Layer<Services, DatabaseStartError> => {
+  const location = describeUrl(options.url)
+  const connectTimeout = Duration.fromInputUnsafe(options.connectTimeout ?? Duration.seconds(30))
+  const client = PgClient.layerFrom(
+    PgClient.make({
+      url: options.url,
+      maxConnections: options.maxConnections ?? 10,
+      connectTimeout: Duration.seconds(5),
+      applicationName: "tawsil"
+    }).pipe(
+      Effect.mapError(
+        (error) => new DatabaseStartError({ reason: `cannot reach PostgreSQL at ${location}: ${error.message}` })
+      )
+    )
+  )
+  const reachable = Layer.effectDiscard(
+    Effect.gen(function* () {
+      const client = yield* PgClient.PgClient
+      yield* client`SELECT 1`.pipe(
+        Effect.tapError((error) => Effect.logWarning(`waiting for PostgreSQL at ${location}: ${error.message}`)),
+        Effect.retry(Schedule.spaced("1 second").pipe(Schedule.upTo({ duration: connectTimeout }))),
+        Effect.mapError(
+          (error) => new DatabaseStartError({ reason: `cannot reach PostgreSQL at ${location}: ${error.message}` })
+        )
+      )
+    })
+  )
+  return Layer.mergeAll(withDatabase("server", location), reachable).pipe(Layer.provideMerge(client))
+}
+
+/** `DATABASE_URL` set: that server. Unset: the embedded database in `DATA_DIR` (default `.data`). */
+export const layerConfig: Layer.Layer<Services, DatabaseStartError | Config.ConfigError> = Layer.unwrap(
+  Effect.gen(function* () {
+    const url = yield* Config.option(Config.Redacted("DATABASE_URL"))
+    if (Option.isSome(url) && Redacted.value(url.value) !== "") {
+      const maxConnections = yield* Config.Int("DATABASE_POOL_SIZE").pipe(Config.withDefault(10))
+      return layerServer({ url: url.value, maxConnections })
+    }
+    const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
+    return layerEmbedded({ dataDir })
+  })
+)

@@ -1,0 +1,40 @@
+/**
+ * The ordered schema migrations of Tawsil's database, one file per step in `migrations/`, numbered.
+ *
+ * The same migrations run on the embedded database and on a real server; write SQL that PostgreSQL 15 accepts
+ * (the embedded PGlite is PostgreSQL 18). Effect's Migrator runs the pending ones in one transaction after
+ * `LOCK TABLE … IN ACCESS EXCLUSIVE MODE` on the migrations table, so when several instances start at once on one
+ * database exactly one of them migrates and the others wait for it, then find nothing left to do.
+ */
+import { Effect, Layer } from "effect"
+import { Migrator, type SqlClient, type SqlError } from "effect/sql"
+import appInstances from "./migrations/0001_app_instances.ts"
+
+export const TABLE = "tawsil_migrations"
+
+export const loader = Migrator.fromRecord({
+  "0001_app_instances": appInstances
+})
+
+/** Runs the pending migrations and returns the ones it ran, as `[id, name]`. */
+export const run: Effect.Effect<
+  ReadonlyArray<readonly [id: number, name: string]>,
+  Migrator.MigrationError | SqlError.SqlError,
+  SqlClient.SqlClient
+> = Migrator.make({})({ loader, table: TABLE }).pipe(
+  Effect.tap((ran) =>
+    ran.length === 0
+      ? Effect.logInfo("database schema is up to date")
+      : Effect.logInfo("migrations applied").pipe(
+          Effect.annotateLogs(
+            "migrations",
+            ran.map(([id, name]) => `${String(id).padStart(4, "0")}_${name}`)
+          )
+        )
+  ),
+  Effect.withSpan("Migrations.run")
+)
+
+/** Runs the migrations when the layer is built; fails the layer (and so the start) if one fails. */
+export const layer: Layer.Layer<never, Migrator.MigrationError | SqlError.SqlError, SqlClient.SqlClient> =
+  Layer.effectDiscard(run)

@@ -1,0 +1,92 @@
+/**
+ * Throw-away databases for tests, on every backend the machine offers: always an embedded one in a temporary
+ * directory, and a fresh database on the real server when `DATABASE_URL` is set. Each is removed when its scope
+ * closes. Import it by subpath (`@tawsil/storage/TestDatabase`); production code never needs it.
+ */
+
+import { randomBytes } from "node:crypto"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { PgClient } from "@effect/sql-pg"
+import { PGlite } from "@electric-sql/pglite"
+import { Effect, Layer, Redacted, type Scope } from "effect"
+import * as Database from "./Database.ts"
+
+// initdb costs seconds; copying an initialised directory costs milliseconds. One template per machine and
+// PGlite version, made by whichever test process gets there first.
+const TEMPLATE = Path.join(Os.tmpdir(), "tawsil-pglite-template-0.5.14")
+
+const ensureTemplate = Effect.promise(async () => {
+  if (Fs.existsSync(Path.join(TEMPLATE, "PG_VERSION"))) return
+  const scratch = `${TEMPLATE}.${process.pid}.${randomBytes(4).toString("hex")}`
+  const db = new PGlite({ dataDir: scratch })
+  await db.waitReady
+  await db.close()
+  try {
+    Fs.renameSync(scratch, TEMPLATE)
+  } catch {
+    Fs.rmSync(scratch, { recursive: true, force: true })
+  }
+})
+
+/** A new empty data directory holding an initialised database, removed with the scope. */
+export const freshDataDir: Effect.Effect<string, never, Scope.Scope> = Effect.gen(function* () {
+  yield* ensureTemplate
+  return yield* Effect.acquireRelease(
+    Effect.sync(() => {
+      const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-test-"))
+      Fs.cpSync(TEMPLATE, dir, { recursive: true })
+      return dir
+    }),
+    (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+  )
+})
+
+/** A new database on the server of `adminUrl`, dropped with the scope. Returns its URL. */
+export const freshServerDatabase = (
+  adminUrl: Redacted.Redacted<string>
+): Effect.Effect<Redacted.Redacted<string>, never, Scope.Scope> => {
+  const name = `tawsil_test_${randomBytes(6).toString("hex")}`
+  const admin = (statement: string) =>
+    Effect.gen(function* () {
+      const client = yield* PgClient.PgClient
+      yield* client.unsafe(statement)
+    }).pipe(Effect.provide(PgClient.layer({ url: adminUrl, maxConnections: 1 })), Effect.orDie)
+  return Effect.acquireRelease(
+    Effect.as(admin(`CREATE DATABASE ${name}`), Redacted.make(withDatabase(Redacted.value(adminUrl), name))),
+    () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  )
+}
+
+const withDatabase = (url: string, database: string) => {
+  const parsed = new URL(url)
+  parsed.pathname = `/${database}`
+  return parsed.toString()
+}
+
+export interface Backend {
+  readonly name: Database.Kind
+  /** A fresh database of this kind for the layer's lifetime. */
+  readonly layer: Layer.Layer<Database.Services, Database.DatabaseStartError>
+}
+
+export const embedded: Backend = {
+  name: "embedded",
+  layer: Layer.unwrap(Effect.map(freshDataDir, (dataDir) => Database.layerEmbedded({ dataDir })))
+}
+
+export const server = (adminUrl: Redacted.Redacted<string>): Backend => ({
+  name: "server",
+  layer: Layer.unwrap(
+    Effect.map(freshServerDatabase(adminUrl), (url) => Database.layerServer({ url, maxConnections: 4 }))
+  )
+})
+
+/** The real server's URL for tests, when the machine has one (`DATABASE_URL`). */
+export const serverUrl: Redacted.Redacted<string> | undefined = process.env.DATABASE_URL
+  ? Redacted.make(process.env.DATABASE_URL)
+  : undefined
+
+/** Every backend to run a storage suite on: embedded always, the real server when `DATABASE_URL` is set. */
+export const backends: ReadonlyArray<Backend> = serverUrl ? [embedded, server(serverUrl)] : [embedded]
