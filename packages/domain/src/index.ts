@@ -1,0 +1,8 @@
+/** Schemas shared by the shipping API and the store API. */
+export * as AlgerianMobile from "./AlgerianMobile.ts"
+export * as AlgiersTime from "./AlgiersTime.ts"
+export * as Dzd from "./Dzd.ts"
+export * as ErrorCategory from "./ErrorCategory.ts"
+export * as Ids from "./Ids.ts"
+export * as StoreAmount from "./StoreAmount.ts"
+export * as WilayaCode from "./WilayaCode.ts"
