@@ -1,0 +1,48 @@
+/**
+ * The whole app as one layer: JSON logging, the database (embedded or real) with its migrations, this start's
+ * instance record, and the two servers. Layers are released in reverse: on shutdown the servers stop accepting and
+ * drain first, then the database closes.
+ */
+
+import * as Os from "node:os"
+import { AppInstance, Database, Migrations } from "@tawsil/storage"
+import { Effect, Layer, Logger, References } from "effect"
+import type { AppConfig } from "./AppConfig.ts"
+import { RunningInstance } from "./Health.ts"
+import * as ShippingServer from "./shipping/Server.ts"
+import * as StoreServer from "./store/Server.ts"
+
+export const databaseLayer = (config: AppConfig) =>
+  config.database.kind === "embedded"
+    ? Database.layerEmbedded({ dataDir: config.database.dataDir })
+    : Database.layerServer({ url: config.database.url, maxConnections: config.database.poolSize })
+
+export const loggingLayer = (config: AppConfig) =>
+  Layer.mergeAll(Logger.layer([Logger.consoleJson]), Layer.succeed(References.MinimumLogLevel, config.logLevel))
+
+const instanceLayer = (config: AppConfig) =>
+  Layer.effect(
+    RunningInstance,
+    Effect.gen(function* () {
+      const row = yield* AppInstance.register({ hostname: Os.hostname(), pid: process.pid, version: config.version })
+      const database = yield* Database.Database
+      yield* Effect.logInfo("started").pipe(
+        Effect.annotateLogs({
+          instance: row.id,
+          version: config.version,
+          database: database.kind,
+          location: database.location
+        })
+      )
+      return RunningInstance.of({ id: row.id, version: config.version, startedAtMillis: row.startedAt.getTime() })
+    })
+  )
+
+export const layer = (config: AppConfig) => {
+  const storage = Migrations.layer.pipe(Layer.provideMerge(databaseLayer(config)))
+  const runtime = instanceLayer(config).pipe(Layer.provideMerge(storage))
+  return Layer.mergeAll(ShippingServer.layer(config), StoreServer.layer(config)).pipe(
+    Layer.provide(runtime),
+    Layer.provide(loggingLayer(config))
+  )
+}

@@ -1,0 +1,147 @@
+/**
+ * The app's configuration, read once at start from the environment. Every variable is checked here, so a bad
+ * value stops the start with one line naming the variable, before anything listens or opens a database.
+ */
+
+import { readFileSync } from "node:fs"
+import { Config, Duration, Effect, Redacted, Schema } from "effect"
+
+export type LogLevel = "Trace" | "Debug" | "Info" | "Warn" | "Error"
+
+export interface AppConfig {
+  readonly version: string
+  readonly host: string
+  readonly shippingPort: number
+  readonly storePort: number
+  /** Request bodies above this many bytes answer 413. */
+  readonly maxBodyBytes: number
+  /** How long a stopping server lets in-flight requests finish. */
+  readonly shutdownTimeout: Duration.Duration
+  readonly logLevel: LogLevel
+  readonly database:
+    | { readonly kind: "embedded"; readonly dataDir: string }
+    | { readonly kind: "server"; readonly url: Redacted.Redacted<string>; readonly poolSize: number }
+}
+
+/** A variable is set to a value the app cannot use. The message never repeats a secret's value. */
+export class InvalidConfig extends Schema.TaggedError<InvalidConfig>()("InvalidConfig", {
+  variable: Schema.String,
+  expected: Schema.String,
+  received: Schema.optionalKey(Schema.String)
+}) {
+  override get message() {
+    const received = this.received === undefined ? "" : `, got ${JSON.stringify(this.received)}`
+    return `${this.variable}: expected ${this.expected}${received}`
+  }
+}
+
+/** One entry per variable: the table in README.md is written from this. */
+export const variables = {
+  HOST: { default: "127.0.0.1", doc: "Interface both servers listen on." },
+  SHIPPING_PORT: { default: "8080", doc: "Port of the shipping API (0: any free port, logged at start)." },
+  STORE_PORT: { default: "8081", doc: "Port of the store API (0: any free port, logged at start)." },
+  DATABASE_URL: { default: "", doc: "PostgreSQL URL (`postgres://user:pass@host:5432/db`). Unset: embedded database." },
+  DATABASE_POOL_SIZE: { default: "10", doc: "Connections to a real server (1–100)." },
+  DATA_DIR: { default: ".data", doc: "Directory of the embedded database (used when DATABASE_URL is unset)." },
+  MAX_BODY_BYTES: { default: "1048576", doc: "Largest accepted request body in bytes; larger answers 413." },
+  SHUTDOWN_TIMEOUT_MS: { default: "10000", doc: "On SIGTERM/SIGINT, how long in-flight requests may finish." },
+  LOG_LEVEL: { default: "info", doc: "trace, debug, info, warn or error. Logs are JSON lines on stdout." }
+} as const
+
+type Variable = keyof typeof variables
+
+const raw = (name: Variable) => Config.String(name).pipe(Config.withDefault(variables[name].default))
+
+const integer = (name: Variable, value: string, minimum: number, maximum: number, expected: string) => {
+  const parsed = /^[0-9]{1,10}$/.test(value) ? Number(value) : Number.NaN
+  return parsed >= minimum && parsed <= maximum
+    ? Effect.succeed(parsed)
+    : Effect.fail(new InvalidConfig({ variable: name, expected, received: value }))
+}
+
+const logLevels: Record<string, LogLevel> = {
+  trace: "Trace",
+  debug: "Debug",
+  info: "Info",
+  warn: "Warn",
+  error: "Error"
+}
+
+const readVersion = () => {
+  const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string
+  }
+  return manifest.version
+}
+
+/** Reads and checks every variable. */
+export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> = Effect.gen(function* () {
+  const host = yield* raw("HOST")
+  if (host.trim() === "") return yield* new InvalidConfig({ variable: "HOST", expected: "a host name or address" })
+  const port = (name: Variable) =>
+    Effect.flatMap(raw(name), (value) =>
+      integer(name, value, 0, 65535, "a port number from 0 (any free port) to 65535")
+    )
+  const shippingPort = yield* port("SHIPPING_PORT")
+  const storePort = yield* port("STORE_PORT")
+  if (shippingPort === storePort && shippingPort !== 0) {
+    return yield* new InvalidConfig({
+      variable: "STORE_PORT",
+      expected: `a port other than SHIPPING_PORT (${shippingPort})`,
+      received: String(storePort)
+    })
+  }
+  const maxBodyBytes = yield* Effect.flatMap(raw("MAX_BODY_BYTES"), (value) =>
+    integer("MAX_BODY_BYTES", value, 1, 1024 ** 3, "a whole number of bytes from 1 to 1073741824")
+  )
+  const shutdownMs = yield* Effect.flatMap(raw("SHUTDOWN_TIMEOUT_MS"), (value) =>
+    integer("SHUTDOWN_TIMEOUT_MS", value, 0, 600_000, "milliseconds from 0 to 600000")
+  )
+  const levelName = yield* raw("LOG_LEVEL")
+  const logLevel = logLevels[levelName.toLowerCase()]
+  if (logLevel === undefined) {
+    return yield* new InvalidConfig({
+      variable: "LOG_LEVEL",
+      expected: "one of trace, debug, info, warn, error",
+      received: levelName
+    })
+  }
+  const url = yield* Config.Redacted("DATABASE_URL").pipe(Config.withDefault(Redacted.make("")))
+  let database: AppConfig["database"]
+  if (Redacted.value(url) === "") {
+    const dataDir = yield* raw("DATA_DIR")
+    if (dataDir.trim() === "") return yield* new InvalidConfig({ variable: "DATA_DIR", expected: "a directory path" })
+    database = { kind: "embedded", dataDir }
+  } else {
+    if (!isPostgresUrl(Redacted.value(url))) {
+      // The value may hold a password: never echo it.
+      return yield* new InvalidConfig({
+        variable: "DATABASE_URL",
+        expected: "a postgres:// or postgresql:// URL (value not shown: it may hold a password)"
+      })
+    }
+    const poolSize = yield* Effect.flatMap(raw("DATABASE_POOL_SIZE"), (value) =>
+      integer("DATABASE_POOL_SIZE", value, 1, 100, "a number of connections from 1 to 100")
+    )
+    database = { kind: "server", url, poolSize }
+  }
+  return {
+    version: readVersion(),
+    host,
+    shippingPort,
+    storePort,
+    maxBodyBytes,
+    shutdownTimeout: Duration.millis(shutdownMs),
+    logLevel,
+    database
+  }
+})
+
+const isPostgresUrl = (value: string) => {
+  try {
+    const url = new URL(value)
+    return (url.protocol === "postgres:" || url.protocol === "postgresql:") && url.hostname !== ""
+  } catch {
+    return false
+  }
+}

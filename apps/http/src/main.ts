@@ -1,0 +1,36 @@
+/**
+ * `npm start`: reads the configuration, then runs both servers until SIGTERM or SIGINT. A bad variable or a
+ * database that cannot be opened stops the start with one line on stderr and a non-zero exit.
+ */
+import { NodeRuntime } from "@effect/platform-node"
+import { Cause, Effect, Exit, Layer } from "effect"
+import * as App from "./App.ts"
+import * as AppConfig from "./AppConfig.ts"
+
+/** sysexits' EX_CONFIG: supervisors can tell a configuration mistake from a crash. */
+const EXIT_CONFIG = 78
+
+const stop = (code: number, line: string) =>
+  Effect.sync(() => {
+    process.stderr.write(`tawsil: ${line}\n`)
+    return code
+  })
+
+const main = Effect.gen(function* () {
+  const config = yield* AppConfig.load
+  return yield* Layer.launch(App.layer(config))
+}).pipe(
+  Effect.catchTags({
+    InvalidConfig: (error) => stop(EXIT_CONFIG, `invalid configuration: ${error.message}`),
+    ConfigError: (error) => stop(EXIT_CONFIG, `invalid configuration: ${error.message}`),
+    DatabaseStartError: (error) => stop(1, `cannot start: ${error.message}`),
+    MigrationError: (error) => stop(1, `cannot start: ${error.message}`),
+    SqlError: (error) => stop(1, `cannot start: ${error.message}`)
+  })
+)
+
+NodeRuntime.runMain(main, {
+  // A stop on a signal is the normal way out: exit 0 once the servers have drained.
+  teardown: (exit, onExit) =>
+    onExit(Exit.isSuccess(exit) ? Number(exit.value) : Cause.hasInterruptsOnly(exit.cause) ? 0 : 1)
+})

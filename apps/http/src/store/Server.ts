@@ -1,0 +1,24 @@
+/** The store server: the store API's handlers on its own listener. */
+import { Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import type { AppConfig } from "../AppConfig.ts"
+import * as Health from "../Health.ts"
+import * as Server from "../Server.ts"
+import { StoreApi } from "./Api.ts"
+import { envelope } from "./Errors.ts"
+
+const HealthHandlers = HttpApiBuilder.group(StoreApi, "health", (handlers) =>
+  handlers.handle("health", () => Health.check("store"))
+)
+
+export const layer = (config: AppConfig) =>
+  Server.make({
+    name: "store",
+    api: StoreApi,
+    handlers: Layer.mergeAll(HealthHandlers),
+    envelope,
+    host: config.host,
+    port: config.storePort,
+    maxBodyBytes: config.maxBodyBytes,
+    shutdownTimeout: config.shutdownTimeout
+  })

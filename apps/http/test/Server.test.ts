@@ -1,0 +1,191 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Context, Duration, Effect, Exit, Fiber, Layer, Logger, Schema, Scope } from "effect"
+import { HttpServer } from "effect/http"
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import * as Server from "../src/Server.ts"
+import { envelope as shippingEnvelope } from "../src/shipping/Errors.ts"
+import { envelope as storeEnvelope } from "../src/store/Errors.ts"
+
+const Echo = Schema.Struct({ name: Schema.String.check(Schema.isBetweenLength(1, 10)) })
+
+class TestApi extends HttpApi.make("test").add(
+  HttpApiGroup.make("probe", { topLevel: true })
+    .add(HttpApiEndpoint.post("echo", "/echo", { payload: Echo, success: Echo }))
+    .add(HttpApiEndpoint.get("slow", "/slow", { success: Schema.String }))
+    .add(HttpApiEndpoint.get("boom", "/boom", { success: Schema.String }))
+) {}
+
+const handlers = HttpApiBuilder.group(TestApi, "probe", (handlers) =>
+  handlers
+    .handle("echo", ({ payload }) => Effect.succeed(payload))
+    .handle("slow", () => Effect.as(Effect.sleep("800 millis"), "done"))
+    .handle("boom", () => Effect.die(new Error("kaboom at /secret/internal/path")))
+)
+
+const MAX_BODY = 1024
+
+/** Starts a server on a free port inside `scope` and returns its base URL and the log lines it wrote. */
+const startServer = (scope: Scope.Closeable, envelope = shippingEnvelope) =>
+  Effect.gen(function* () {
+    const lines: Array<string> = []
+    const capture = Logger.map(Logger.formatJson, (line) => {
+      lines.push(line)
+    })
+    const context = yield* Layer.buildWithScope(
+      Server.make({
+        name: "test",
+        api: TestApi,
+        handlers,
+        envelope,
+        host: "127.0.0.1",
+        port: 0,
+        maxBodyBytes: MAX_BODY,
+        shutdownTimeout: Duration.seconds(5)
+      }).pipe(Layer.provide(Logger.layer([capture]))),
+      scope
+    )
+    const server = Context.get(context, HttpServer.HttpServer)
+    return { url: HttpServer.formatAddress(server.address), lines }
+  })
+
+const request = (url: string, init?: RequestInit) =>
+  Effect.promise(async () => {
+    const response = await fetch(url, init)
+    const text = await response.text()
+    return {
+      status: response.status,
+      headers: response.headers,
+      text,
+      json: text === "" ? undefined : JSON.parse(text)
+    }
+  })
+
+describe("Server", () => {
+  it.live("answers an unknown route with 404 in the API's envelope", () =>
+    Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const { url } = yield* startServer(scope)
+      const response = yield* request(`${url}/v9/nothing?x=1`)
+      assert.strictEqual(response.status, 404)
+      assert.deepStrictEqual(response.json, { error: { code: "not_found", message: "No route for GET /v9/nothing" } })
+      yield* Scope.close(scope, Exit.void)
+    })
+  )
+
+  it.live("uses the store envelope, with meta.request_id equal to X-Request-Id", () =>
+    Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const { url } = yield* startServer(scope, storeEnvelope)
+      const response = yield* request(`${url}/v1/nothing`)
+      assert.strictEqual(response.status, 404)
+      assert.strictEqual(response.json.error.code, "not_found")
+      assert.deepStrictEqual(response.json.meta, {
+        request_id: response.headers.get("x-request-id"),
+        api_version: "v1"
+      })
+      yield* Scope.close(scope, Exit.void)
+    })
+  )
+
+  it.live("refuses a body over the limit with 413 in the envelope", () =>
+    Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const { url } = yield* startServer(scope)
+      const response = yield* request(`${url}/echo`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "x".repeat(MAX_BODY * 4) })
+      })
+      assert.strictEqual(response.status, 413)
+      assert.deepStrictEqual(response.json, {
+        error: { code: "payload_too_large", message: `Request body is larger than ${MAX_BODY} bytes` }
+      })
+      const small = yield* request(`${url}/echo`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "ok" })
+      })
+      assert.strictEqual(small.status, 200)
+      assert.deepStrictEqual(small.json, { name: "ok" })
+      yield* Scope.close(scope, Exit.void)
+    })
+  )
+
+  it.live("answers malformed JSON, invalid fields and a non-JSON body with a 4xx envelope", () =>
+    Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const { url } = yield* startServer(scope)
+      const post = (body: string, contentType: string) =>
+        request(`${url}/echo`, { method: "POST", headers: { "content-type": contentType }, body })
+      for (const [body, contentType] of [
+        ["{not json", "application/json"],
+        [JSON.stringify({ name: "" }), "application/json"],
+        [JSON.stringify({ name: 42 }), "application/json"],
+        ["name=x", "text/plain"]
+      ] as const) {
+        const response = yield* post(body, contentType)
+        assert.isTrue(response.status >= 400 && response.status < 500, `${body} → ${response.status}`)
+        assert.isString(response.json.error.code)
+        assert.isString(response.json.error.message)
+      }
+      yield* Scope.close(scope, Exit.void)
+    })
+  )
+
+  it.live("answers a defect with 500 in the envelope: request id in, internals out", () =>
+    Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const { url, lines } = yield* startServer(scope)
+      const response = yield* request(`${url}/boom`)
+      assert.strictEqual(response.status, 500)
+      assert.strictEqual(response.json.error.code, "internal_error")
+      const requestId = response.headers.get("x-request-id")!
+      assert.include(response.json.error.message, requestId)
+      assert.notInclude(response.text, "kaboom")
+      assert.notInclude(response.text, "/secret/internal/path")
+      const logged = lines.join("\n")
+      assert.include(logged, "unhandled failure", "the defect is logged for the operator")
+      yield* Scope.close(scope, Exit.void)
+    })
+  )
+
+  it.live("echoes a valid X-Request-Id and replaces an invalid one", () =>
+    Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const { url } = yield* startServer(scope)
+      const echoed = yield* request(`${url}/nope`, { headers: { "x-request-id": "client-42:a.b_c-d" } })
+      assert.strictEqual(echoed.headers.get("x-request-id"), "client-42:a.b_c-d")
+      const replaced = yield* request(`${url}/nope`, { headers: { "x-request-id": "has spaces <script>" } })
+      assert.match(replaced.headers.get("x-request-id")!, /^req_[0-9a-f]{24}$/)
+      yield* Scope.close(scope, Exit.void)
+    })
+  )
+
+  it.live("logs one access line per request, without the query string", () =>
+    Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const { url, lines } = yield* startServer(scope)
+      yield* request(`${url}/v1/orders?customer_phone=0555123456`)
+      const logged = lines.join("\n")
+      assert.include(logged, '"path":"/v1/orders"')
+      assert.include(logged, '"status":404')
+      assert.notInclude(logged, "0555123456")
+      yield* Scope.close(scope, Exit.void)
+    })
+  )
+
+  it.live("lets an in-flight request finish on shutdown, then refuses new connections", () =>
+    Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const { url } = yield* startServer(scope)
+      const inFlight = yield* Effect.forkChild(request(`${url}/slow`))
+      yield* Effect.sleep("150 millis")
+      yield* Scope.close(scope, Exit.void)
+      const finished = yield* Fiber.join(inFlight)
+      assert.strictEqual(finished.status, 200)
+      assert.strictEqual(finished.json, "done")
+      const after = yield* Effect.exit(Effect.tryPromise(() => fetch(`${url}/slow`)))
+      assert.isTrue(Exit.isFailure(after), "the listener is closed")
+    })
+  )
+})
