@@ -8,6 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two cores: more workers only queue behind PGlite's start-up.
-    maxWorkers: 2
+    maxWorkers: 2,
+    reporters: ["default", "./scripts/summaryReporter.ts"]
   }
 })

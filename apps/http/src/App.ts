@@ -6,9 +6,10 @@
 
 import * as Os from "node:os"
 import { AppInstance, Database, Migrations } from "@tawsil/storage"
-import { Effect, Layer, Logger, References } from "effect"
+import { Effect, Layer, References } from "effect"
 import type { AppConfig } from "./AppConfig.ts"
 import { RunningInstance } from "./Health.ts"
+import * as JsonLogger from "./JsonLogger.ts"
 import * as ShippingServer from "./shipping/Server.ts"
 import * as StoreServer from "./store/Server.ts"
 
@@ -18,7 +19,7 @@ export const databaseLayer = (config: AppConfig) =>
     : Database.layerServer({ url: config.database.url, maxConnections: config.database.poolSize })
 
 export const loggingLayer = (config: AppConfig) =>
-  Layer.mergeAll(Logger.layer([Logger.consoleJson]), Layer.succeed(References.MinimumLogLevel, config.logLevel))
+  Layer.mergeAll(JsonLogger.layer, Layer.succeed(References.MinimumLogLevel, config.logLevel))
 
 const instanceLayer = (config: AppConfig) =>
   Layer.effect(

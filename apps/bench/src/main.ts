@@ -1,0 +1,178 @@
+/**
+ * Benchmarks: each scenario runs one of our routes and a raw `node:http` baseline doing the same work, in the same
+ * run, on the same database, one after the other, and prints both with their ratio. Servers run pinned to CPU 0
+ * and the load generator (autocannon, in this process) to CPU 1 when `taskset` is available.
+ *
+ *   npm run bench -- [--scenario health] [--duration 10] [--connections 50] [--warmup 3] [--log-level info]
+ *
+ * Uses the embedded database in a scratch directory, or `DATABASE_URL` when set. Never part of `npm test`.
+ */
+
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import * as Fs from "node:fs"
+import * as Net from "node:net"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { parseArgs } from "node:util"
+import autocannon from "autocannon"
+
+const ROOT = Path.resolve(import.meta.dirname, "../../..")
+
+const { values } = parseArgs({
+  options: {
+    scenario: { type: "string", default: "health" },
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "50" },
+    warmup: { type: "string", default: "3" },
+    "log-level": { type: "string", default: "info" },
+    rounds: { type: "string", default: "3" }
+  }
+})
+
+interface Target {
+  readonly name: string
+  readonly entry: string
+  /** The environment, given the port the server must listen on. */
+  readonly env: (port: number) => Record<string, string>
+}
+
+interface Scenario {
+  readonly path: string
+  readonly ours: Target
+  readonly baseline: Target
+}
+
+const hasTaskset = (() => {
+  try {
+    execFileSync("taskset", ["-p", String(process.pid)], { stdio: "ignore" })
+    return true
+  } catch {
+    return false
+  }
+})()
+
+const logLevel = values["log-level"]
+
+const scenarios = (database: Record<string, string>): Record<string, Scenario> => ({
+  health: {
+    path: "/health",
+    ours: {
+      name: `tawsil GET /health (HttpApi, LOG_LEVEL=${logLevel})`,
+      entry: "apps/http/src/main.ts",
+      env: (port) => ({ ...database, SHIPPING_PORT: String(port), STORE_PORT: "0", LOG_LEVEL: logLevel })
+    },
+    baseline: {
+      name: "raw node:http, same ping",
+      entry: "apps/bench/src/baseline/health.ts",
+      env: (port) => ({ ...database, PORT: String(port) })
+    }
+  }
+})
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = Net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as Net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+
+/** Starts a server and waits until `path` answers 200. Its stdout (access logs) goes to /dev/null. */
+const start = async (target: Target, path: string) => {
+  const port = await freePort()
+  const args = ["--conditions=@tawsil/source", Path.join(ROOT, target.entry)]
+  const [command, argv] = hasTaskset ? ["taskset", ["-c", "0", process.execPath, ...args]] : [process.execPath, args]
+  const child = spawn(command as string, argv as Array<string>, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", ...target.env(port) },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null) throw new Error(`${target.name} exited with ${child.exitCode}`)
+    const ok = await fetch(`${url}${path}`).then(
+      (response) => response.ok,
+      () => false
+    )
+    if (ok) return { child, url }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  child.kill("SIGKILL")
+  throw new Error(`${target.name} did not answer ${path} within 30 s`)
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    child.once("exit", () => resolve())
+    child.kill("SIGTERM")
+  })
+
+interface Result {
+  readonly name: string
+  readonly requestsPerSecond: number
+  readonly p50: number
+  readonly p99: number
+  readonly errors: number
+  readonly non2xx: number
+}
+
+const load = async (url: string, seconds: number) =>
+  autocannon({ url, connections: Number(values.connections), duration: seconds, pipelining: 1 })
+
+const measure = async (target: Target, path: string): Promise<Result> => {
+  const { child, url } = await start(target, path)
+  try {
+    await load(`${url}${path}`, Number(values.warmup))
+    const result = await load(`${url}${path}`, Number(values.duration))
+    return {
+      name: target.name,
+      requestsPerSecond: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx
+    }
+  } finally {
+    await stop(child)
+  }
+}
+
+const row = (round: number, r: Result) =>
+  `| ${round} | ${r.name} | ${Math.round(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`
+
+const main = async () => {
+  if (hasTaskset) execFileSync("taskset", ["-p", "-c", "1", String(process.pid)], { stdio: "ignore" })
+  const scratch = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-bench-"))
+  const database: Record<string, string> = process.env.DATABASE_URL
+    ? { DATABASE_URL: process.env.DATABASE_URL }
+    : { DATA_DIR: Path.join(scratch, "data") }
+  const scenario = scenarios(database)[values.scenario]
+  if (scenario === undefined) throw new Error(`unknown scenario ${values.scenario}`)
+  try {
+    // Alternate the two servers round by round, so that drift on a noisy machine hits both alike.
+    const rows: Array<string> = []
+    const ratios: Array<number> = []
+    for (let round = 1; round <= Number(values.rounds); round++) {
+      const ours = await measure(scenario.ours, scenario.path)
+      const baseline = await measure(scenario.baseline, scenario.path)
+      ratios.push(ours.requestsPerSecond / baseline.requestsPerSecond)
+      rows.push(row(round, ours), row(round, baseline))
+    }
+    const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!
+    console.log(
+      [
+        `scenario ${values.scenario}: ${values.connections} connections, ${values.duration} s after ${values.warmup} s warm-up, ${values.rounds} rounds, database ${process.env.DATABASE_URL ? "server" : "embedded"}, ${hasTaskset ? "servers on CPU 0, load on CPU 1" : "not pinned"}`,
+        "",
+        "| round | server | req/s | p50 ms | p99 ms | errors | non-2xx |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+        ...rows,
+        "",
+        `ratio ours/baseline (req/s) per round: ${ratios.map((r) => r.toFixed(2)).join(", ")}; median ${median.toFixed(2)}x`
+      ].join("\n")
+    )
+  } finally {
+    Fs.rmSync(scratch, { recursive: true, force: true })
+  }
+}
+
+await main()

@@ -1,0 +1,16 @@
+/**
+ * The API reference in docs/api is generated from the HttpApi definitions, never written by hand: one OpenAPI 3.1
+ * document per API. `npm run docs:api` rewrites the files; a test fails when they are out of date.
+ */
+import { OpenApi } from "effect/http-api"
+import { ShippingApi } from "./shipping/Api.ts"
+import { StoreApi } from "./store/Api.ts"
+
+export const documents = {
+  "shipping.openapi.json": ShippingApi,
+  "store.openapi.json": StoreApi
+} as const
+
+/** The file's exact contents for one API. */
+export const render = (file: keyof typeof documents): string =>
+  `${JSON.stringify(OpenApi.fromApi(documents[file]), null, 2)}\n`

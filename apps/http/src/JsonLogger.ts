@@ -1,0 +1,31 @@
+/**
+ * The app's log format: one JSON object per line on stdout — `timestamp`, `level`, `message`, and `annotations` /
+ * `cause` when there are any. Written straight to the stream: Effect's `consoleJson` goes through `console.log`
+ * and adds fiber ids and spans, which made logging a fifth of the CPU of a `/health` request (docs/benchmarks.md).
+ * Redacted values print as `<redacted>`; bigints as strings.
+ */
+import { Cause, Logger, References } from "effect"
+
+const replacer = (_key: string, value: unknown) => (typeof value === "bigint" ? value.toString() : value)
+
+// Causes and errors do not survive JSON.stringify (they become `{}`): render them as text.
+const loggable = (value: unknown): unknown =>
+  Cause.isCause(value) ? Cause.pretty(value) : value instanceof Error ? `${value.name}: ${value.message}` : value
+
+export const logger = Logger.make<unknown, void>(({ message, logLevel, date, fiber, cause }) => {
+  const messages = (Array.isArray(message) ? message : [message]).map(loggable)
+  const entry: Record<string, unknown> = {
+    timestamp: date.toISOString(),
+    level: logLevel.toUpperCase(),
+    message: messages.length === 1 ? messages[0] : messages
+  }
+  const annotations = fiber.getRef(References.CurrentLogAnnotations)
+  for (const _ in annotations) {
+    entry.annotations = annotations
+    break
+  }
+  if (cause.reasons.length > 0) entry.cause = Cause.pretty(cause)
+  process.stdout.write(`${JSON.stringify(entry, replacer)}\n`)
+})
+
+export const layer = Logger.layer([logger])

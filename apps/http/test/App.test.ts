@@ -1,0 +1,218 @@
+import * as Fs from "node:fs"
+import * as Net from "node:net"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { assert, describe, it } from "@effect/vitest"
+import { AppInstance, Database } from "@tawsil/storage"
+import * as TestDatabase from "@tawsil/storage/TestDatabase"
+import { Clock, Effect, Layer, Redacted, type Scope } from "effect"
+import { getJson, spawnApp, startApp, waitForExit } from "./AppProcess.ts"
+
+interface Backend {
+  readonly name: Database.Kind
+  /** The environment that points a new app at a new, empty database of this kind. */
+  readonly fresh: Effect.Effect<Record<string, string>, never, Scope.Scope>
+  /** The same database opened directly, for a test to look inside while no app runs. */
+  readonly open: (env: Record<string, string>) => Layer.Layer<Database.Services, Database.DatabaseStartError>
+}
+
+const emptyDir = Effect.acquireRelease(
+  Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-app-"))),
+  (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+)
+
+const embedded: Backend = {
+  name: "embedded",
+  // An empty directory, as on a fresh clone: the first start creates the database.
+  fresh: Effect.map(emptyDir, (dir) => ({ DATA_DIR: Path.join(dir, "data") })),
+  open: (env) => Database.layerEmbedded({ dataDir: env.DATA_DIR! })
+}
+
+const server = (adminUrl: Redacted.Redacted<string>): Backend => ({
+  name: "server",
+  fresh: Effect.map(TestDatabase.freshServerDatabase(adminUrl), (url) => ({ DATABASE_URL: Redacted.value(url) })),
+  open: (env) => Database.layerServer({ url: Redacted.make(env.DATABASE_URL!), maxConnections: 1 })
+})
+
+const backends: ReadonlyArray<Backend> = TestDatabase.serverUrl
+  ? [embedded, server(TestDatabase.serverUrl)]
+  : [embedded]
+
+for (const backend of backends) {
+  describe(`the app on the ${backend.name} database`, () => {
+    it.live("brings both /health endpoints to 200 within 15 s of the start command", () =>
+      Effect.gen(function* () {
+        const env = yield* backend.fresh
+        const started = yield* Clock.currentTimeMillis
+        const app = yield* startApp(env, { within: 15_000 })
+        const shipping = yield* getJson(`${app.shippingUrl}/health`)
+        const store = yield* getJson(`${app.storeUrl}/health`)
+        const elapsed = (yield* Clock.currentTimeMillis) - started
+        assert.isBelow(elapsed, 15_000)
+        assert.strictEqual(shipping.status, 200)
+        assert.strictEqual(store.status, 200)
+        assert.strictEqual(shipping.body.service, "shipping")
+        assert.strictEqual(store.body.service, "store")
+        for (const body of [shipping.body, store.body]) {
+          assert.strictEqual(body.status, "ok")
+          assert.strictEqual(body.database.status, "up")
+          assert.strictEqual(body.database.kind, backend.name)
+        }
+        assert.strictEqual(shipping.body.instance, store.body.instance, "one process, one instance")
+      }).pipe(Effect.scoped)
+    )
+
+    it.live("keeps a write committed just before SIGKILL and restarts on the same data with no manual step", () =>
+      Effect.gen(function* () {
+        const env = yield* backend.fresh
+        const first = yield* Effect.scoped(
+          Effect.gen(function* () {
+            const app = yield* startApp(env)
+            // A 200 from /health means this start's app_instances row is committed.
+            const health = yield* getJson(`${app.shippingUrl}/health`)
+            assert.strictEqual(health.status, 200)
+            app.child.kill("SIGKILL")
+            const exit = yield* waitForExit(app)
+            assert.strictEqual(exit.signal, "SIGKILL")
+            return health.body.instance as string
+          })
+        )
+        const written = yield* AppInstance.find(first).pipe(Effect.provide(backend.open(env)))
+        assert.isDefined(written, "the committed row survived the kill")
+        assert.strictEqual(written!.id, first)
+
+        const app = yield* startApp(env)
+        const health = yield* getJson(`${app.storeUrl}/health`)
+        assert.strictEqual(health.status, 200)
+        assert.isTrue(BigInt(health.body.instance) > BigInt(first), "the restart recorded a new instance")
+      }).pipe(Effect.scoped)
+    )
+
+    it.live("stops on SIGTERM: exits 0 and releases the database", () =>
+      Effect.gen(function* () {
+        const env = yield* backend.fresh
+        const app = yield* startApp(env)
+        app.child.kill("SIGTERM")
+        const exit = yield* waitForExit(app)
+        assert.deepStrictEqual(exit, { code: 0, signal: null })
+        // The database is free again: it opens directly (for the embedded one, the directory lock is released).
+        yield* Effect.scoped(Layer.build(backend.open(env)))
+      }).pipe(Effect.scoped)
+    )
+  })
+}
+
+describe("the embedded data directory", () => {
+  it.live("belongs to one app: a second start on it fails with one line naming the holder", () =>
+    Effect.gen(function* () {
+      const env = yield* embedded.fresh
+      const first = yield* startApp(env)
+      const second = yield* spawnApp(env)
+      const exit = yield* waitForExit(second)
+      assert.strictEqual(exit.code, 1)
+      const lines = second.stderr().trim().split("\n")
+      assert.lengthOf(lines, 1)
+      assert.include(lines[0], `is in use by another process (pid ${first.child.pid})`)
+      assert.strictEqual((yield* getJson(`${first.shippingUrl}/health`)).status, 200, "the first app is unharmed")
+    }).pipe(Effect.scoped)
+  )
+})
+
+describe("bad configuration", () => {
+  const cases: ReadonlyArray<readonly [Record<string, string>, string]> = [
+    [{ STORE_PORT: "abc" }, "STORE_PORT"],
+    [{ SHIPPING_PORT: "70000" }, "SHIPPING_PORT"],
+    [{ SHIPPING_PORT: "9000", STORE_PORT: "9000" }, "STORE_PORT"],
+    [{ MAX_BODY_BYTES: "1mb" }, "MAX_BODY_BYTES"],
+    [{ SHUTDOWN_TIMEOUT_MS: "-1" }, "SHUTDOWN_TIMEOUT_MS"],
+    [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ DATABASE_URL: "mysql://admin:hunter2@db.example/x" }, "DATABASE_URL"],
+    [{ DATABASE_URL: "postgres://admin:hunter2@127.0.0.1/x", DATABASE_POOL_SIZE: "0" }, "DATABASE_POOL_SIZE"]
+  ]
+  for (const [env, variable] of cases) {
+    it.live(`${JSON.stringify(env)} exits non-zero with one line naming ${variable}`, () =>
+      Effect.gen(function* () {
+        const app = yield* spawnApp(env)
+        const exit = yield* waitForExit(app)
+        assert.strictEqual(exit.code, 78)
+        const lines = app.stderr().trim().split("\n")
+        assert.lengthOf(lines, 1, app.stderr())
+        assert.match(lines[0]!, new RegExp(`^tawsil: invalid configuration: ${variable}: expected `))
+        assert.notInclude(app.stderr() + app.stdout(), "hunter2", "a password is never echoed")
+      }).pipe(Effect.scoped)
+    )
+  }
+})
+
+if (TestDatabase.serverUrl) {
+  const adminUrl = TestDatabase.serverUrl
+
+  describe("the app on a real server", () => {
+    it.live("answers /health 503 while the database is unreachable, and 200 again once it is back", () =>
+      Effect.gen(function* () {
+        const url = new URL(Redacted.value(yield* TestDatabase.freshServerDatabase(adminUrl)))
+        const proxy = yield* tcpProxy(url.hostname, Number(url.port || 5432))
+        url.hostname = "127.0.0.1"
+        url.port = String(proxy.port)
+        const app = yield* startApp({ DATABASE_URL: url.toString(), DATABASE_POOL_SIZE: "2" })
+        assert.strictEqual((yield* getJson(`${app.shippingUrl}/health`)).status, 200)
+
+        yield* proxy.cut
+        const down = yield* getJson(`${app.storeUrl}/health`)
+        assert.strictEqual(down.status, 503)
+        assert.strictEqual(down.body.status, "unavailable")
+        assert.strictEqual(down.body.database.status, "down")
+        assert.isString(down.body.database.error)
+        assert.notInclude(JSON.stringify(down.body), url.password || "\u0000", "no credentials in the report")
+
+        yield* proxy.restore
+        const up = yield* getJson(`${app.storeUrl}/health`)
+        assert.strictEqual(up.status, 200)
+      }).pipe(Effect.scoped)
+    )
+
+    it.live("three instances starting at once migrate once; all serve", () =>
+      Effect.gen(function* () {
+        const url = Redacted.value(yield* TestDatabase.freshServerDatabase(adminUrl))
+        const apps = yield* Effect.all(
+          [1, 2, 3].map(() => startApp({ DATABASE_URL: url })),
+          { concurrency: "unbounded" }
+        )
+        for (const app of apps) assert.strictEqual((yield* getJson(`${app.shippingUrl}/health`)).status, 200)
+        const migrated = apps.filter((app) => app.stdout().includes('"message":"migrations applied"'))
+        assert.lengthOf(migrated, 1, "exactly one instance ran the migrations")
+        const upToDate = apps.filter((app) => app.stdout().includes('"message":"database schema is up to date"'))
+        assert.lengthOf(upToDate, 2, "the others waited and found nothing to do")
+      }).pipe(Effect.scoped)
+    )
+  })
+}
+
+/** A loopback TCP proxy to `host:port` that a test can cut (every connection dropped, new ones refused). */
+const tcpProxy = (host: string, port: number) =>
+  Effect.gen(function* () {
+    const sockets = new Set<Net.Socket>()
+    let listener: Net.Server | undefined
+    const listen = (onPort: number) =>
+      Effect.callback<number>((resume) => {
+        listener = Net.createServer((client) => {
+          const upstream = Net.connect(port, host)
+          for (const socket of [client, upstream]) {
+            sockets.add(socket)
+            socket.on("close", () => sockets.delete(socket))
+            socket.on("error", () => socket.destroy())
+          }
+          client.pipe(upstream).pipe(client)
+        })
+        listener.listen(onPort, "127.0.0.1", () =>
+          resume(Effect.succeed((listener!.address() as Net.AddressInfo).port))
+        )
+      })
+    const close = Effect.callback<void>((resume) => {
+      for (const socket of sockets) socket.destroy()
+      if (listener === undefined) return resume(Effect.void)
+      listener.close(() => resume(Effect.void))
+    })
+    const proxyPort = yield* Effect.acquireRelease(listen(0), () => close)
+    return { port: proxyPort, cut: close, restore: Effect.asVoid(listen(proxyPort)) }
+  })

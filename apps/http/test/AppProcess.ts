@@ -1,0 +1,117 @@
+/**
+ * Runs the app as `npm start` runs it — a real process on real sockets — for tests. The command line is read
+ * from the root package.json's `start` script, so the tests exercise exactly what the README tells users to run.
+ */
+
+import { type ChildProcess, spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
+import * as Path from "node:path"
+import { Effect, type Scope } from "effect"
+
+const ROOT = Path.resolve(import.meta.dirname, "../../..")
+
+const startArgs = (): ReadonlyArray<string> => {
+  const manifest = JSON.parse(readFileSync(Path.join(ROOT, "package.json"), "utf8")) as {
+    scripts: { start: string }
+  }
+  const [command, ...args] = manifest.scripts.start.split(" ")
+  if (command !== "node") throw new Error(`the start script should run node, not ${command}`)
+  return args
+}
+
+export interface Exited {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+}
+
+export interface AppProcess {
+  readonly child: ChildProcess
+  readonly shippingUrl: string
+  readonly storeUrl: string
+  readonly stdout: () => string
+  readonly stderr: () => string
+  readonly exited: Promise<Exited>
+}
+
+/** The environment of a test run: nothing inherited but PATH and HOME, ports chosen by the OS. */
+export const environment = (env: Record<string, string>): Record<string, string> => ({
+  PATH: process.env.PATH ?? "",
+  HOME: process.env.HOME ?? "",
+  SHIPPING_PORT: "0",
+  STORE_PORT: "0",
+  ...env
+})
+
+/** Spawns the app; the process is SIGKILLed when the scope closes if it still runs. */
+export const spawnApp = (env: Record<string, string>) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const child = spawn(process.execPath, [...startArgs()], {
+        cwd: ROOT,
+        env: environment(env),
+        stdio: ["ignore", "pipe", "pipe"]
+      })
+      let stdout = ""
+      let stderr = ""
+      child.stdout!.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString()
+      })
+      child.stderr!.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString()
+      })
+      const exited = new Promise<Exited>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })))
+      return { child, exited, stdout: () => stdout, stderr: () => stderr }
+    }),
+    ({ child }) => Effect.sync(() => child.exitCode === null && child.signalCode === null && child.kill("SIGKILL"))
+  )
+
+const listeningUrls = (stdout: string) => {
+  const urls: Record<string, string> = {}
+  for (const line of stdout.split("\n")) {
+    if (!line.startsWith("{")) continue
+    const entry = JSON.parse(line) as { message: string; annotations: { api?: string; url?: string } }
+    if (entry.message === "listening" && entry.annotations.api && entry.annotations.url) {
+      urls[entry.annotations.api] = entry.annotations.url
+    }
+  }
+  return urls
+}
+
+/** Starts the app and waits until both servers listen, or fails with what the process printed. */
+export const startApp = (
+  env: Record<string, string>,
+  options: { readonly within?: number } = {}
+): Effect.Effect<AppProcess, Error, Scope.Scope> =>
+  Effect.gen(function* () {
+    const app = yield* spawnApp(env)
+    const urls = yield* Effect.callback<Record<string, string>, Error>((resume) => {
+      const check = () => {
+        const urls = listeningUrls(app.stdout())
+        if (urls.shipping && urls.store) {
+          app.child.stdout!.off("data", check)
+          resume(Effect.succeed(urls))
+        }
+      }
+      app.child.stdout!.on("data", check)
+      app.exited.then((exit) =>
+        resume(
+          Effect.fail(new Error(`the app exited (${exit.code ?? exit.signal}) before listening:\n${app.stderr()}`))
+        )
+      )
+    }).pipe(
+      Effect.timeoutOrElse({
+        duration: options.within ?? 30_000,
+        orElse: () => Effect.fail(new Error(`the app did not listen in time:\n${app.stdout()}\n${app.stderr()}`))
+      })
+    )
+    return { ...app, shippingUrl: urls.shipping!, storeUrl: urls.store! }
+  })
+
+export const getJson = (url: string) =>
+  Effect.promise(async () => {
+    const response = await fetch(url)
+    // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON bodies field by field
+    return { status: response.status, body: (await response.json()) as any }
+  })
+
+export const waitForExit = (app: { readonly exited: Promise<Exited> }) => Effect.promise(() => app.exited)
