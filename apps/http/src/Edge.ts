@@ -45,7 +45,14 @@ const defaultMessages: Record<number, string> = {
 const isJson = (response: HttpServerResponse.HttpServerResponse) =>
   response.body._tag !== "Empty" && (response.body.contentType ?? "").startsWith("application/json")
 
-export const layer = (options: { readonly envelope: Envelope; readonly maxBodyBytes: number }) =>
+export interface EdgeOptions {
+  readonly envelope: Envelope
+  readonly maxBodyBytes: number
+  /** The methods the API answers on a path; a known path asked with another method answers 405 with `Allow`. */
+  readonly allowedMethods: (path: string) => ReadonlyArray<string>
+}
+
+export const layer = (options: EdgeOptions) =>
   HttpRouter.middleware(
     (httpEffect) =>
       Effect.gen(function* () {
@@ -61,9 +68,9 @@ export const layer = (options: { readonly envelope: Envelope; readonly maxBodyBy
               : status === 500
                 ? `Internal error; quote request id ${requestId} when reporting it`
                 : (defaultMessages[status] ?? "Request failed")
-        const envelope = (status: number) =>
+        const envelope = (status: number, message = messageFor(status)) =>
           HttpServerResponse.jsonUnsafe(
-            options.envelope.render({ code: options.envelope.code(status), message: messageFor(status) }, requestId),
+            options.envelope.render({ code: options.envelope.code(status), message }, requestId),
             { status }
           )
 
@@ -79,14 +86,24 @@ export const layer = (options: { readonly envelope: Envelope; readonly maxBodyBy
             if (HttpServerRespondable.isRespondable(error)) return HttpServerRespondable.toResponse(error)
             return Effect.as(Effect.logError("unhandled failure", cause), envelope(500))
           }),
-          Effect.map((response) =>
-            response.status >= 400 && !isJson(response)
+          Effect.map((response) => {
+            if (response.status === 404 && response.body._tag === "Empty") {
+              const allowed = options.allowedMethods(path)
+              if (allowed.length > 0) {
+                return HttpServerResponse.setHeader(
+                  envelope(405, `Method ${request.method} not allowed on ${path}; use ${allowed.join(", ")}`),
+                  "allow",
+                  allowed.join(", ")
+                )
+              }
+            }
+            return response.status >= 400 && !isJson(response)
               ? HttpServerResponse.setHeaders(
                   envelope(response.status),
                   Headers.removeMany(response.headers, ["content-type", "content-length"])
                 )
               : response
-          )
+          })
         )
 
         const finished = yield* Clock.currentTimeMillis

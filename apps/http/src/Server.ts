@@ -8,8 +8,8 @@ import type * as NodeHttp from "node:http"
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, type Duration, Effect, Layer } from "effect"
-import { HttpIncomingMessage, HttpRouter, HttpServer } from "effect/http"
-import { type HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
+import { FindMyWay, HttpIncomingMessage, HttpRouter, HttpServer } from "effect/http"
+import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
 import * as Edge from "./Edge.ts"
 
 export interface ServerOptions<Id extends string, Groups extends HttpApiGroup.Constraint, E, R> {
@@ -23,13 +23,37 @@ export interface ServerOptions<Id extends string, Groups extends HttpApiGroup.Co
   readonly shutdownTimeout: Duration.Duration
 }
 
+const OPENAPI_PATH = "/v1/openapi.json"
+const DOCS_PATH = "/docs"
+
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const
+
+/** The methods each path of the API answers (its endpoints, plus the OpenAPI document and the docs page). */
+const allowedMethods = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>
+) => {
+  const routes = FindMyWay.make<true>()
+  HttpApi.reflect(api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => routes.on(endpoint.method, endpoint.path as FindMyWay.PathInput, true)
+  })
+  routes.on("GET", OPENAPI_PATH, true)
+  routes.on("GET", DOCS_PATH, true)
+  return (path: string): ReadonlyArray<string> =>
+    METHODS.filter((method) => routes.find(method === "HEAD" ? "GET" : method, path) !== undefined)
+}
+
 export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, E, R>(
   options: ServerOptions<Id, Groups, E, R>
 ) => {
   const routes = Layer.mergeAll(
-    HttpApiBuilder.layer(options.api, { openapiPath: "/v1/openapi.json" }).pipe(Layer.provide(options.handlers)),
-    HttpApiScalar.layer(options.api, { path: "/docs" }),
-    Edge.layer({ envelope: options.envelope, maxBodyBytes: options.maxBodyBytes })
+    HttpApiBuilder.layer(options.api, { openapiPath: OPENAPI_PATH }).pipe(Layer.provide(options.handlers)),
+    HttpApiScalar.layer(options.api, { path: DOCS_PATH }),
+    Edge.layer({
+      envelope: options.envelope,
+      maxBodyBytes: options.maxBodyBytes,
+      allowedMethods: allowedMethods(options.api)
+    })
   )
   // Tests and supervisors read the bound address (PORT=0 picks a free one) from this line.
   const listening = Layer.effectDiscard(

@@ -87,6 +87,22 @@ describe("Server", () => {
     })
   )
 
+  it.live("answers a known path asked with another method with 405 and Allow", () =>
+    Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const { url } = yield* startServer(scope, storeEnvelope)
+      const response = yield* request(`${url}/echo`, { method: "DELETE" })
+      assert.strictEqual(response.status, 405)
+      assert.strictEqual(response.headers.get("allow"), "POST")
+      assert.strictEqual(response.json.error.code, "method_not_allowed")
+      assert.strictEqual(response.json.error.message, "Method DELETE not allowed on /echo; use POST")
+      const docs = yield* request(`${url}/v1/openapi.json`, { method: "POST" })
+      assert.strictEqual(docs.status, 405)
+      assert.strictEqual(docs.headers.get("allow"), "GET, HEAD")
+      yield* Scope.close(scope, Exit.void)
+    })
+  )
+
   it.live("refuses a body over the limit with 413 in the envelope", () =>
     Effect.gen(function* () {
       const scope = yield* Scope.make()
