@@ -13,10 +13,13 @@ import { Headers, HttpRouter, HttpServerRequest, HttpServerRespondable, HttpServ
 
 /** How one API writes an error body. */
 export interface Envelope {
-  /** The wire code for an error the HTTP layer itself produced with this status. */
-  readonly code: (status: number) => string
+  /** The wire code of an error the HTTP layer itself produced, by status; others fall back to a generic code. */
+  readonly codes: Readonly<Record<number, string>>
   readonly render: (error: { readonly code: string; readonly message: string }, requestId: string) => unknown
 }
+
+const codeOf = (envelope: Envelope, status: number) =>
+  envelope.codes[status] ?? (status >= 500 ? "internal_error" : "bad_request")
 
 /** The id of the request being handled, as echoed in `X-Request-Id`. */
 export class RequestId extends Context.Service<RequestId, string>()("@tawsil/http/Edge/RequestId") {}
@@ -70,7 +73,7 @@ export const layer = (options: EdgeOptions) =>
                 : (defaultMessages[status] ?? "Request failed")
         const envelope = (status: number, message = messageFor(status)) =>
           HttpServerResponse.jsonUnsafe(
-            options.envelope.render({ code: options.envelope.code(status), message }, requestId),
+            options.envelope.render({ code: codeOf(options.envelope, status), message }, requestId),
             { status }
           )
 

@@ -7,9 +7,10 @@
 import type * as NodeHttp from "node:http"
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { ByteSize, type Duration, Effect, Layer } from "effect"
+import { ByteSize, Effect, Layer } from "effect"
 import { FindMyWay, HttpIncomingMessage, HttpRouter, HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
+import type { AppConfig } from "./AppConfig.ts"
 import * as Edge from "./Edge.ts"
 
 export interface ServerOptions<Id extends string, Groups extends HttpApiGroup.Constraint, E, R> {
@@ -17,10 +18,7 @@ export interface ServerOptions<Id extends string, Groups extends HttpApiGroup.Co
   readonly api: HttpApi.HttpApi<Id, Groups>
   readonly handlers: Layer.Layer<HttpApiGroup.ToService<Id, Groups>, E, R>
   readonly envelope: Edge.Envelope
-  readonly host: string
   readonly port: number
-  readonly maxBodyBytes: number
-  readonly shutdownTimeout: Duration.Duration
 }
 
 const OPENAPI_PATH = "/v1/openapi.json"
@@ -44,6 +42,7 @@ const allowedMethods = <Id extends string, Groups extends HttpApiGroup.Constrain
 }
 
 export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, E, R>(
+  config: Pick<AppConfig, "host" | "maxBodyBytes" | "shutdownTimeout">,
   options: ServerOptions<Id, Groups, E, R>
 ) => {
   const routes = Layer.mergeAll(
@@ -51,7 +50,7 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
     HttpApiScalar.layer(options.api, { path: DOCS_PATH }),
     Edge.layer({
       envelope: options.envelope,
-      maxBodyBytes: options.maxBodyBytes,
+      maxBodyBytes: config.maxBodyBytes,
       allowedMethods: allowedMethods(options.api)
     })
   )
@@ -84,12 +83,12 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
     ).pipe(
       Layer.provideMerge(
         NodeHttpServer.layer(() => nodeServer, {
-          host: options.host,
+          host: config.host,
           port: options.port,
-          gracefulShutdownTimeout: options.shutdownTimeout
+          gracefulShutdownTimeout: config.shutdownTimeout
         })
       ),
-      Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(options.maxBodyBytes)))
+      Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(config.maxBodyBytes)))
     )
   }
   return Layer.unwrap(Effect.sync(() => listener(createServer())))

@@ -32,16 +32,10 @@ const startServer = (scope: Scope.Closeable, envelope = shippingEnvelope) =>
       lines.push(line)
     })
     const context = yield* Layer.buildWithScope(
-      Server.make({
-        name: "test",
-        api: TestApi,
-        handlers,
-        envelope,
-        host: "127.0.0.1",
-        port: 0,
-        maxBodyBytes: MAX_BODY,
-        shutdownTimeout: Duration.seconds(5)
-      }).pipe(Layer.provide(Logger.layer([capture]))),
+      Server.make(
+        { host: "127.0.0.1", maxBodyBytes: MAX_BODY, shutdownTimeout: Duration.seconds(5) },
+        { name: "test", api: TestApi, handlers, envelope, port: 0 }
+      ).pipe(Layer.provide(Logger.layer([capture]))),
       scope
     )
     const server = Context.get(context, HttpServer.HttpServer)

@@ -1,5 +1,4 @@
 /** The shipping server: the shipping API's handlers on its own listener. */
-import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type { AppConfig } from "../AppConfig.ts"
 import * as Health from "../Health.ts"
@@ -12,13 +11,10 @@ const HealthHandlers = HttpApiBuilder.group(ShippingApi, "health", (handlers) =>
 )
 
 export const layer = (config: AppConfig) =>
-  Server.make({
+  Server.make(config, {
     name: "shipping",
     api: ShippingApi,
-    handlers: Layer.mergeAll(HealthHandlers),
+    handlers: HealthHandlers,
     envelope,
-    host: config.host,
-    port: config.shippingPort,
-    maxBodyBytes: config.maxBodyBytes,
-    shutdownTimeout: config.shutdownTimeout
+    port: config.shippingPort
   })

@@ -4,23 +4,14 @@
  */
 import type * as Edge from "../Edge.ts"
 
-const codes: Record<number, string> = {
-  400: "bad_request",
-  401: "unauthorized",
-  402: "quota_exceeded",
-  403: "forbidden",
-  404: "not_found",
-  405: "method_not_allowed",
-  409: "conflict",
-  413: "payload_too_large",
-  415: "unsupported_media_type",
-  422: "idempotency_key_reuse",
-  429: "rate_limited",
-  500: "internal_error",
-  503: "unavailable"
-}
-
 export const envelope: Edge.Envelope = {
-  code: (status) => codes[status] ?? (status >= 500 ? "internal_error" : "bad_request"),
+  codes: {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    500: "internal_error"
+  },
   render: (error, requestId) => ({ error, meta: { request_id: requestId, api_version: "v1" } })
 }

@@ -1,5 +1,4 @@
 /** The store server: the store API's handlers on its own listener. */
-import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type { AppConfig } from "../AppConfig.ts"
 import * as Health from "../Health.ts"
@@ -12,13 +11,4 @@ const HealthHandlers = HttpApiBuilder.group(StoreApi, "health", (handlers) =>
 )
 
 export const layer = (config: AppConfig) =>
-  Server.make({
-    name: "store",
-    api: StoreApi,
-    handlers: Layer.mergeAll(HealthHandlers),
-    envelope,
-    host: config.host,
-    port: config.storePort,
-    maxBodyBytes: config.maxBodyBytes,
-    shutdownTimeout: config.shutdownTimeout
-  })
+  Server.make(config, { name: "store", api: StoreApi, handlers: HealthHandlers, envelope, port: config.storePort })
