@@ -1,15 +1,15 @@
 /**
  * Tawsil's PostgreSQL, embedded or real, behind one `SqlClient`.
  *
- * With `DATABASE_URL` unset the app runs on an embedded PostgreSQL (PGlite) whose files live in `DATA_DIR`
- * (default `.data`); with it set, on that server. Both go through `@effect/sql-pg`, so every query, codec and
- * migration is the same on both. This module (with `TestDatabase`) is the only place that names the driver.
+ * `layerEmbedded` runs PostgreSQL in-process (PGlite) on a data directory; `layerServer` connects to a real
+ * server. The app picks one from its configuration (`DATABASE_URL` set or not). Both go through `@effect/sql-pg`,
+ * so every query, codec and migration is the same on both. This module (with `TestDatabase`) is the only place that names the driver.
  */
 
 import * as Path from "node:path"
 import { PgClient } from "@effect/sql-pg"
 import { PGlite } from "@electric-sql/pglite"
-import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schedule, Schema } from "effect"
+import { Context, Duration, Effect, Layer, Redacted, Schedule, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as DataDirLock from "./DataDirLock.ts"
 import { pgliteStream } from "./internal/pgliteStream.ts"
@@ -48,17 +48,13 @@ const PING_TIMEOUT = Duration.seconds(2)
 const makePing = (client: PgClient.PgClient) =>
   client`SELECT 1`.pipe(
     Effect.asVoid,
-    Effect.timeout(PING_TIMEOUT),
-    Effect.catchCause((cause) => Effect.fail(new DatabaseUnavailable({ reason: describeFailure(cause.reasons[0]) })))
+    Effect.mapError((error) => new DatabaseUnavailable({ reason: error.message })),
+    Effect.timeoutOrElse({
+      duration: PING_TIMEOUT,
+      orElse: () =>
+        Effect.fail(new DatabaseUnavailable({ reason: `no answer within ${Duration.format(PING_TIMEOUT)}` }))
+    })
   )
-
-const describeFailure = (reason: unknown): string => {
-  const error = reason !== null && typeof reason === "object" && "error" in reason ? reason.error : reason
-  if (error !== null && typeof error === "object" && "_tag" in error && error._tag === "TimeoutError") {
-    return `no answer within ${Duration.format(PING_TIMEOUT)}`
-  }
-  return error instanceof Error ? error.message : "unknown failure"
-}
 
 const withDatabase = (kind: Kind, location: string) =>
   Layer.effectContext(
@@ -153,16 +149,3 @@ export const layerServer = (options: {
   )
   return Layer.mergeAll(withDatabase("server", location), reachable).pipe(Layer.provideMerge(client))
 }
-
-/** `DATABASE_URL` set: that server. Unset: the embedded database in `DATA_DIR` (default `.data`). */
-export const layerConfig: Layer.Layer<Services, DatabaseStartError | Config.ConfigError> = Layer.unwrap(
-  Effect.gen(function* () {
-    const url = yield* Config.option(Config.Redacted("DATABASE_URL"))
-    if (Option.isSome(url) && Redacted.value(url.value) !== "") {
-      const maxConnections = yield* Config.Int("DATABASE_POOL_SIZE").pipe(Config.withDefault(10))
-      return layerServer({ url: url.value, maxConnections })
-    }
-    const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
-    return layerEmbedded({ dataDir })
-  })
-)
