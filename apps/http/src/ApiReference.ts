@@ -6,11 +6,12 @@ import { OpenApi } from "effect/http-api"
 import { ShippingApi } from "./shipping/Api.ts"
 import { StoreApi } from "./store/Api.ts"
 
-export const documents = {
-  "shipping.openapi.json": ShippingApi,
-  "store.openapi.json": StoreApi
+const documents = {
+  "shipping.openapi.json": () => OpenApi.fromApi(ShippingApi),
+  "store.openapi.json": () => OpenApi.fromApi(StoreApi)
 } as const
 
+export const files = Object.keys(documents) as ReadonlyArray<keyof typeof documents>
+
 /** The file's exact contents for one API. */
-export const render = (file: keyof typeof documents): string =>
-  `${JSON.stringify(OpenApi.fromApi(documents[file]), null, 2)}\n`
+export const render = (file: keyof typeof documents): string => `${JSON.stringify(documents[file](), null, 2)}\n`

@@ -5,9 +5,11 @@
  */
 
 import * as Os from "node:os"
+import { Catalogue, Discovery } from "@tawsil/courier"
 import { AppInstance, Database, Migrations } from "@tawsil/storage"
 import { Effect, Layer, References } from "effect"
 import type { AppConfig } from "./AppConfig.ts"
+import * as CourierTransport from "./CourierTransport.ts"
 import { RunningInstance } from "./Health.ts"
 import * as JsonLogger from "./JsonLogger.ts"
 import * as ShippingServer from "./shipping/Server.ts"
@@ -39,11 +41,23 @@ const instanceLayer = (config: AppConfig) =>
     })
   )
 
+/** The installed courier adapters, found at start; a malformed one stops the start (fail closed). */
+const catalogue = Effect.gen(function* () {
+  const adapters = yield* Discovery.discover(import.meta.url)
+  const catalogue = Catalogue.make(adapters)
+  yield* Effect.logInfo("courier adapters loaded").pipe(
+    Effect.annotateLogs({ platforms: adapters.map((adapter) => adapter.platform), couriers: catalogue.entries.length })
+  )
+  return catalogue
+})
+
 export const layer = (config: AppConfig) => {
   const storage = Migrations.layer.pipe(Layer.provideMerge(databaseLayer(config)))
   const runtime = instanceLayer(config).pipe(Layer.provideMerge(storage))
-  return Layer.mergeAll(ShippingServer.layer(config), StoreServer.layer(config)).pipe(
-    Layer.provide(runtime),
-    Layer.provide(loggingLayer(config))
+  const servers = Layer.unwrap(
+    Effect.map(catalogue, (catalogue) =>
+      Layer.mergeAll(ShippingServer.layer(config, catalogue), StoreServer.layer(config))
+    )
   )
+  return servers.pipe(Layer.provide([runtime, CourierTransport.layerDisabled]), Layer.provide(loggingLayer(config)))
 }

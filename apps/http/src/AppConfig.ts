@@ -18,6 +18,8 @@ export interface AppConfig {
   /** How long a stopping server lets in-flight requests finish. */
   readonly shutdownTimeout: Duration.Duration
   readonly logLevel: LogLevel
+  /** The communes dataset (CC0 format `[{ wilayaCode, name, nameAr }]`); without it `/v1/communes` answers 503. */
+  readonly communesFile: string | undefined
   readonly database:
     | { readonly kind: "embedded"; readonly dataDir: string }
     | { readonly kind: "server"; readonly url: Redacted.Redacted<string>; readonly poolSize: number }
@@ -45,7 +47,11 @@ export const variables = {
   DATA_DIR: { default: ".data", doc: "Directory of the embedded database (used when DATABASE_URL is unset)." },
   MAX_BODY_BYTES: { default: "1048576", doc: "Largest accepted request body in bytes; larger answers 413." },
   SHUTDOWN_TIMEOUT_MS: { default: "10000", doc: "On SIGTERM/SIGINT, how long in-flight requests may finish." },
-  LOG_LEVEL: { default: "info", doc: "trace, debug, info, warn or error. Logs are JSON lines on stdout." }
+  LOG_LEVEL: { default: "info", doc: "trace, debug, info, warn or error. Logs are JSON lines on stdout." },
+  COMMUNES_FILE: {
+    default: "",
+    doc: "The communes dataset file (docs/operations.md says how to download it). Unset: `/v1/communes` answers 503."
+  }
 } as const
 
 type Variable = keyof typeof variables
@@ -133,6 +139,7 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
     maxBodyBytes,
     shutdownTimeout: Duration.millis(shutdownMs),
     logLevel,
+    communesFile: (yield* raw("COMMUNES_FILE")).trim() || undefined,
     database
   }
 })

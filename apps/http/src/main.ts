@@ -24,6 +24,7 @@ const main = Effect.gen(function* () {
     InvalidConfig: (error) => stop(EXIT_CONFIG, `invalid configuration: ${error.message}`),
     ConfigError: (error) => stop(EXIT_CONFIG, `invalid configuration: ${error.message}`),
     DatabaseStartError: (error) => stop(1, `cannot start: ${error.message}`),
+    InvalidAdapter: (error) => stop(1, `cannot start: ${error.message}`),
     MigrationError: (error) => stop(1, `cannot start: ${error.message}`),
     SqlError: (error) => stop(1, `cannot start: ${error.message}`)
   })

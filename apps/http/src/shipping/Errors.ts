@@ -1,12 +1,107 @@
 /**
- * The shipping API's error envelope: `{ error: { code, message, fields? } }` (spec "Error body"). `fields` maps
- * dotted request paths to messages. The codes are stable; docs/api/README.md lists them.
+ * The shipping API's errors on the wire: `{ error: { code, message, fields? } }` (spec "Error body"). `fields`
+ * maps dotted request paths (`order.recipient.phone`) to messages, every issue reported. The codes are the ones the
+ * public `dzship` client documents, so its `DzshipError.code` reads the same against us; docs/api/README.md lists
+ * them. Only these classes reach the wire; handlers map domain errors to them explicitly.
  */
+import { ErrorCategory } from "@tawsil/domain"
+import { Effect, Schema } from "effect"
+import { HttpApiMiddleware, HttpApiSchema } from "effect/http-api"
 import type * as Edge from "../Edge.ts"
 
+const Body = <Code extends string>(codes: ReadonlyArray<Code>) =>
+  Schema.Struct({
+    code: Schema.Literals(codes),
+    message: Schema.String,
+    fields: Schema.optionalKey(ErrorCategory.FieldIssues)
+  })
+
+/** 400: validation, configuration, unknown courier, credentials that do not fit, blocked egress. */
+export class InvalidInput extends Schema.Error<InvalidInput>("InvalidInput")(
+  { error: Body(["invalid_input", "unknown_courier", "invalid_credentials", "blocked_egress", "unsupported"]) },
+  { httpApiStatus: 400 }
+) {}
+
+/** 422: the phone is not an Algerian mobile, or the courier refused the request (its message passed on). */
+export class Unprocessable extends Schema.Error<Unprocessable>("Unprocessable")(
+  { error: Body(["invalid_phone", "courier_refused", "credentials_rejected"]) },
+  { httpApiStatus: 422 }
+) {}
+
+/** 502: the courier rejected the request without a usable reason, answered garbage, or could not be reached. */
+export class CourierFailed extends Schema.Error<CourierFailed>("CourierFailed")(
+  { error: Body(["courier_error", "courier_unreachable"]) },
+  { httpApiStatus: 502 }
+) {}
+
+/** 429 with `Retry-After`: this client's rate limit, or the courier's limit on the caller's account. */
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
+  retryAfterSeconds: Schema.Int,
+  message: Schema.String
+}) {}
+
+export const RateLimitedResponse = RateLimited.pipe(
+  HttpApiSchema.encodeToWithHeaders(
+    {
+      body: Schema.Struct({ error: Body(["rate_limited"]) }).pipe(HttpApiSchema.status(429)),
+      headers: { "retry-after": Schema.NumberFromString }
+    },
+    {
+      decode: ({ body, headers }) =>
+        new RateLimited({ retryAfterSeconds: headers["retry-after"], message: body.error.message }),
+      encode: (error) => ({
+        body: { error: { code: "rate_limited" as const, message: error.message } },
+        headers: { "retry-after": error.retryAfterSeconds }
+      })
+    }
+  )
+)
+
+/** 404: no such thing (a wilaya code outside 1–58). */
+export class NotFound extends Schema.Error<NotFound>("NotFound")(
+  { error: Body(["not_found"]) },
+  { httpApiStatus: 404 }
+) {}
+
+/** 503: reference data not loaded (the communes dataset); the message says how to load it. */
+export class Unavailable extends Schema.Error<Unavailable>("Unavailable")(
+  { error: Body(["communes_unavailable"]) },
+  { httpApiStatus: 503 }
+) {}
+
+/** 503 with `Retry-After`: the capacity guard on create tripped. */
+export class Overloaded extends Schema.Error<Overloaded>("Overloaded")(
+  { error: Body(["overloaded"]) },
+  { httpApiStatus: 503 }
+) {}
+
+/** Decoding failures of any request become `invalid_input` with every field issue. */
+export class Validation extends HttpApiMiddleware.Service<Validation>()("@tawsil/http/shipping/Validation", {
+  error: InvalidInput
+}) {}
+
+export const ValidationLayer = HttpApiMiddleware.layerSchemaErrorTransform(Validation, (error) => {
+  // Failures to encode our own response are bugs: let them become a 500.
+  if (error.kind === "Body" || error.kind === "ResponseHeaders") return Effect.fail(error)
+  const fields = ErrorCategory.fromIssue(
+    error.cause.issue,
+    error.kind === "Payload" ? {} : { prefix: error.kind.toLowerCase() }
+  )
+  const root = fields[ErrorCategory.rootKey]
+  const onlyRoot = root !== undefined && Object.keys(fields).length === 1
+  return Effect.fail(
+    new InvalidInput({
+      error: onlyRoot
+        ? { code: "invalid_input", message: root === "Expected a valid JSON body" ? "Body must be valid JSON" : root }
+        : { code: "invalid_input", message: "Request validation failed", fields }
+    })
+  )
+})
+
+/** Errors the HTTP layer itself produces, in this envelope. */
 export const envelope: Edge.Envelope = {
   codes: {
-    400: "validation_error",
+    400: "invalid_input",
     404: "not_found",
     405: "method_not_allowed",
     413: "payload_too_large",

@@ -1,20 +1,135 @@
 /** The shipping server: the shipping API's handlers on its own listener. */
+import { type Catalogue, type CourierError, Shipping } from "@tawsil/courier"
+import { WilayaCode } from "@tawsil/domain"
+import { Communes, Wilayas } from "@tawsil/reference"
+import { Effect, Layer, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type { AppConfig } from "../AppConfig.ts"
 import * as Health from "../Health.ts"
 import * as Server from "../Server.ts"
 import { ShippingApi } from "./Api.ts"
-import { envelope } from "./Errors.ts"
+import * as Errors from "./Errors.ts"
+
+/** Every domain failure of a courier call, mapped to the wire explicitly. */
+const toWire = (error: Shipping.ShippingError) => {
+  switch (error._tag) {
+    case "UnknownCourier":
+      return new Errors.InvalidInput({ error: { code: "unknown_courier", message: error.message } })
+    case "InvalidCredentials":
+      return new Errors.InvalidInput({
+        error: {
+          code: "invalid_credentials",
+          message: error.message,
+          ...(error.fields ? { fields: error.fields } : {})
+        }
+      })
+    case "BlockedEgress":
+      return new Errors.InvalidInput({ error: { code: "blocked_egress", message: error.message } })
+    case "NotAMobile":
+      return new Errors.Unprocessable({
+        error: { code: "invalid_phone", message: error.message, fields: { [error.field]: error.message } }
+      })
+    case "CourierError":
+      return courierFailure(error)
+  }
+}
+
+const courierFailure = (error: CourierError.CourierError) => {
+  const reason = error.reason
+  switch (reason._tag) {
+    case "BlockedEgress":
+      return new Errors.InvalidInput({ error: { code: "blocked_egress", message: reason.message } })
+    case "Refused":
+      return new Errors.Unprocessable({ error: { code: "courier_refused", message: error.message } })
+    case "CredentialsRejected":
+      return new Errors.Unprocessable({ error: { code: "credentials_rejected", message: error.message } })
+    case "CourierRateLimited":
+      return new Errors.RateLimited({ retryAfterSeconds: reason.retryAfterSeconds, message: error.message })
+    case "Unreachable":
+      return new Errors.CourierFailed({ error: { code: "courier_unreachable", message: error.message } })
+    case "BadResponse":
+      return new Errors.CourierFailed({ error: { code: "courier_error", message: error.message } })
+    case "Unsupported":
+      return new Errors.InvalidInput({ error: { code: "unsupported", message: error.message } })
+  }
+}
+
+const ShippingHandlers = HttpApiBuilder.group(ShippingApi, "shipping", (handlers) =>
+  Effect.gen(function* () {
+    const shipping = yield* Shipping.Shipping
+    return handlers
+      .handle("createOrder", ({ payload }) => shipping.create(payload).pipe(Effect.mapError(toWire)))
+      .handle("track", ({ payload }) => shipping.track(payload).pipe(Effect.mapError(toWire)))
+      .handle("rates", ({ payload }) => shipping.rates(payload).pipe(Effect.mapError(toWire)))
+  })
+)
+
+/** `?16`: a query string that is only a number (the dzship client's shorthand for a code). */
+const shorthandCode = (url: string): number | undefined => {
+  const match = /\?0*(\d{1,3})$/.exec(url)
+  return match ? Number(match[1]) : undefined
+}
+
+const wilayaDto = (wilaya: Wilayas.Wilaya) => ({ code: wilaya.code, nameFr: wilaya.name, nameAr: wilaya.nameAr })
+
+const ReferenceHandlers = HttpApiBuilder.group(ShippingApi, "reference", (handlers) =>
+  Effect.gen(function* () {
+    const shipping = yield* Shipping.Shipping
+    const communes = yield* Communes.Communes
+    return handlers
+      .handle("couriers", ({ query }) => Effect.succeed(shipping.catalogue.list(query)))
+      .handle("wilayas", ({ query, request }) => {
+        const code = query.code ?? shorthandCode(request.url)
+        if (code === undefined) return Effect.succeed((query.q ? Wilayas.search(query.q) : Wilayas.all).map(wilayaDto))
+        const wilaya = Wilayas.all.find((candidate) => candidate.code === code)
+        return wilaya
+          ? Effect.succeed(wilayaDto(wilaya))
+          : Effect.fail(
+              new Errors.NotFound({
+                error: { code: "not_found", message: `no wilaya has code ${code}; codes run from 1 to 58` }
+              })
+            )
+      })
+      .handle("communes", ({ query, request }) => {
+        const wilaya = query.wilaya ?? shorthandCode(request.url)
+        if (wilaya !== undefined && !Schema.is(WilayaCode.WilayaCode)(wilaya)) {
+          return Effect.fail(
+            new Errors.InvalidInput({
+              error: {
+                code: "invalid_input",
+                message: "Request validation failed",
+                fields: { "query.wilaya": "Expected a wilaya code, an integer from 1 to 58" }
+              }
+            })
+          )
+        }
+        return communes.search({ wilaya, q: query.q }).pipe(
+          Effect.map((found) =>
+            found.map((commune) => ({ wilayaCode: commune.wilayaCode, nameFr: commune.name, nameAr: commune.nameAr }))
+          ),
+          Effect.mapError(
+            (error) => new Errors.Unavailable({ error: { code: "communes_unavailable", message: error.message } })
+          )
+        )
+      })
+  })
+)
 
 const HealthHandlers = HttpApiBuilder.group(ShippingApi, "health", (handlers) =>
   handlers.handle("health", () => Health.check("shipping"))
 )
 
-export const layer = (config: AppConfig) =>
+export const layer = (config: AppConfig, catalogue: Catalogue.Catalogue) =>
   Server.make(config, {
     name: "shipping",
     api: ShippingApi,
-    handlers: HealthHandlers,
-    envelope,
+    handlers: Layer.mergeAll(ShippingHandlers, ReferenceHandlers, HealthHandlers).pipe(
+      Layer.provide([
+        Shipping.Shipping.layer(catalogue),
+        Communes.layerFileOptional(config.communesFile),
+        Errors.ValidationLayer
+      ])
+    ),
+    envelope: Errors.envelope,
     port: config.shippingPort
   })

@@ -1,0 +1,101 @@
+/**
+ * The sandbox courier (`sandbox`): takes no credentials, creates nothing anywhere, and validates what a real
+ * courier validates, so an integration that works here fails for the same reasons against a real one. Tracking
+ * numbers (`SBX…`) encode their creation time and scenario; tracking walks a lifecycle derived from the parcel's
+ * age; rates come from a fixed table per wilaya pair (README).
+ */
+import { CourierAdapter, CourierError, Shipment } from "@tawsil/courier"
+import { Clock, Effect, Random } from "effect"
+import * as Lifecycle from "./SandboxLifecycle.ts"
+import * as Rates from "./SandboxRates.ts"
+import * as TrackingNumber from "./SandboxTrackingNumber.ts"
+
+/** The largest cash amount the sandbox accepts, like Yalidine's limit. */
+export const MAX_COD_AMOUNT = 150_000
+export const MAX_WEIGHT_KG = 30
+/** Where parcels leave from when the caller does not say (`options.fromWilaya`). */
+export const DEFAULT_FROM_WILAYA = 16
+
+const refuse = (message: string) => Effect.fail(new CourierError.Refused({ message }))
+
+/** `order.reference` ending in `#returned` makes the parcel fail delivery and come back; README. */
+const scenarioOf = (order: Shipment.ParcelOrder): TrackingNumber.Scenario =>
+  `${order.deliveryType}_${order.reference?.endsWith("#returned") ? "returned" : "delivered"}` as TrackingNumber.Scenario
+
+export const adapter = CourierAdapter.define<undefined>({
+  platform: "sandbox",
+  couriers: [
+    {
+      key: "sandbox",
+      name: "Sandbox (test courier)",
+      aliases: ["test"],
+      endpoint: { origin: "https://sandbox.tawsil.invalid" }
+    }
+  ],
+  statuses: Lifecycle.statuses,
+  operations: {
+    create: (order) =>
+      Effect.gen(function* () {
+        if (order.codAmount > MAX_COD_AMOUNT) {
+          return yield* refuse(`codAmount ${order.codAmount} is above the courier's limit of ${MAX_COD_AMOUNT} DZD`)
+        }
+        if (order.weightKg !== undefined && order.weightKg > MAX_WEIGHT_KG) {
+          return yield* refuse(`weightKg ${order.weightKg} is above the courier's limit of ${MAX_WEIGHT_KG} kg`)
+        }
+        if (order.deliveryType === "stopdesk" && order.stopDeskId === undefined) {
+          return yield* refuse("stopDeskId is required for a stopdesk delivery")
+        }
+        if (order.deliveryType === "home" && (order.recipient.addressLine ?? "").trim() === "") {
+          return yield* refuse("recipient.addressLine is required for a home delivery")
+        }
+        const now = yield* Clock.currentTimeMillis
+        const random = [
+          yield* Random.nextIntBetween(0, 32),
+          yield* Random.nextIntBetween(0, 32),
+          yield* Random.nextIntBetween(0, 32)
+        ]
+        const trackingNumber = TrackingNumber.encode(Math.floor(now / 1000), scenarioOf(order), random)
+        return { trackingNumber, rawStatus: "order_created" }
+      }),
+    track: (trackingNumber) =>
+      Effect.gen(function* () {
+        const decoded = TrackingNumber.decode(trackingNumber)
+        if (decoded === undefined) return yield* refuse(`unknown tracking number ${trackingNumber}`)
+        const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+        return Lifecycle.eventsAt(decoded.scenario, decoded.createdAtSeconds, now)
+      }),
+    rates: (query, context) =>
+      Effect.sync(() => {
+        const from = query.fromWilaya ?? context.fromWilaya ?? (DEFAULT_FROM_WILAYA as typeof query.toWilaya)
+        const [home, stopdesk] = Rates.fees[Rates.zoneOf(from, query.toWilaya)]
+        const surcharge = query.tier === "express" ? Rates.EXPRESS_SURCHARGE : 0
+        const option = (deliveryType: Shipment.DeliveryType, tier: Shipment.Tier) => {
+          const deliveryFee =
+            (deliveryType === "home" ? home : stopdesk) + (tier === "express" ? Rates.EXPRESS_SURCHARGE : 0)
+          return new Shipment.RateOption({
+            deliveryType,
+            tier,
+            deliveryFee: deliveryFee as Shipment.RateOption["deliveryFee"],
+            returnFee: Math.round(deliveryFee * Rates.RETURN_SHARE) as Shipment.RateOption["returnFee"]
+          })
+        }
+        const deliveryFee = (query.deliveryType === "home" ? home : stopdesk) + surcharge
+        const codFee = Rates.codFee(query.codAmount ?? 0)
+        return new Shipment.RatesResult({
+          deliveryType: query.deliveryType,
+          tier: query.tier ?? "economic",
+          deliveryFee: deliveryFee as Shipment.RatesResult["deliveryFee"],
+          returnFee: Math.round(deliveryFee * Rates.RETURN_SHARE) as Shipment.RatesResult["returnFee"],
+          codFee: codFee as Shipment.RatesResult["codFee"],
+          total: (deliveryFee + codFee) as Shipment.RatesResult["total"],
+          currency: "DZD",
+          options: [
+            option("home", "economic"),
+            option("home", "express"),
+            option("stopdesk", "economic"),
+            option("stopdesk", "express")
+          ]
+        })
+      })
+  }
+})

@@ -1,0 +1,69 @@
+/**
+ * The life a sandbox parcel lives, as a function of its age: integrators see every canonical step of a normal
+ * delivery — or of a failed one that comes back — within an hour, without anything being stored. Times are minutes
+ * after creation; the raw statuses are the sandbox's own vocabulary, mapped like any courier's.
+ */
+import type { CanonicalStatus } from "@tawsil/courier/CanonicalStatus"
+import { AlgiersTime } from "@tawsil/domain"
+import { DateTime } from "effect"
+import type { Scenario } from "./SandboxTrackingNumber.ts"
+
+export const statuses: Readonly<Record<string, CanonicalStatus>> = {
+  order_created: "created",
+  ready_for_pickup: "pending_pickup",
+  picked: "picked_up",
+  in_transit: "in_transit",
+  out_for_delivery: "out_for_delivery",
+  at_desk: "at_stopdesk",
+  delivery_failed: "failed_attempt",
+  delivered: "delivered",
+  return_in_progress: "returning",
+  returned: "returned"
+}
+
+const steps: Readonly<Record<Scenario, ReadonlyArray<readonly [minutes: number, rawStatus: string]>>> = {
+  home_delivered: [
+    [0, "order_created"],
+    [2, "ready_for_pickup"],
+    [5, "picked"],
+    [15, "in_transit"],
+    [30, "out_for_delivery"],
+    [45, "delivered"]
+  ],
+  home_returned: [
+    [0, "order_created"],
+    [2, "ready_for_pickup"],
+    [5, "picked"],
+    [15, "in_transit"],
+    [30, "out_for_delivery"],
+    [40, "delivery_failed"],
+    [50, "return_in_progress"],
+    [60, "returned"]
+  ],
+  stopdesk_delivered: [
+    [0, "order_created"],
+    [2, "ready_for_pickup"],
+    [5, "picked"],
+    [15, "in_transit"],
+    [30, "at_desk"],
+    [45, "delivered"]
+  ],
+  stopdesk_returned: [
+    [0, "order_created"],
+    [2, "ready_for_pickup"],
+    [5, "picked"],
+    [15, "in_transit"],
+    [30, "at_desk"],
+    [50, "return_in_progress"],
+    [60, "returned"]
+  ]
+}
+
+/** The events a parcel created at `createdAtSeconds` has reached by `nowSeconds`. */
+export const eventsAt = (scenario: Scenario, createdAtSeconds: number, nowSeconds: number) =>
+  steps[scenario]
+    .filter(([minutes]) => createdAtSeconds + minutes * 60 <= nowSeconds)
+    .map(([minutes, rawStatus]) => ({
+      rawStatus,
+      timestamp: AlgiersTime.formatIso(DateTime.makeUnsafe((createdAtSeconds + minutes * 60) * 1000))
+    }))

@@ -1,0 +1,258 @@
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { assert, describe, it, layer } from "@effect/vitest"
+import type {
+  Client,
+  ClientConfig,
+  Commune,
+  CommuneQuery,
+  CourierInfo,
+  CourierQuery,
+  RequestOptions,
+  Wilaya,
+  WilayaQuery
+} from "dzship"
+import dzshipModule from "dzship"
+import { Context, Effect, Layer } from "effect"
+import { startApp } from "./AppProcess.ts"
+
+/**
+ * The client as it behaves. Its package types declare the static helpers inside a namespace that also has an
+ * explicit `export { DzshipError }`, which hides them from TypeScript; and they describe a CommonJS module whose
+ * `default` is the client (at run time the client also carries itself as `.default`). So we name its shape here.
+ */
+interface Dzship {
+  (config: ClientConfig): Client
+  couriers(query?: CourierQuery, options?: RequestOptions): Promise<Array<CourierInfo>>
+  wilayas(query?: WilayaQuery, options?: RequestOptions): Promise<Array<Wilaya> | Wilaya>
+  communes(query?: CommuneQuery, options?: RequestOptions): Promise<Array<Commune>>
+  health(options?: RequestOptions): Promise<{ status: string }>
+}
+interface DzshipError extends Error {
+  readonly status: number
+  readonly code: string
+  readonly fields?: Record<string, unknown>
+  readonly retryAfter?: number
+}
+const dzship = dzshipModule.default as unknown as Dzship
+
+/** The CC0 dataset in the format users download (never copied into the repository). */
+const COMMUNES_FILE = Path.resolve(import.meta.dirname, "../../../../shared/data/reference/communes.json")
+
+/** The app as users run it, on a throw-away embedded database; its shipping API's base URL. */
+class Gateway extends Context.Service<Gateway, string>()("test/Gateway") {}
+
+const GatewayLive = Layer.effect(
+  Gateway,
+  Effect.gen(function* () {
+    const dir = yield* Effect.acquireRelease(
+      Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-shipping-"))),
+      (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+    )
+    const app = yield* startApp({ DATA_DIR: Path.join(dir, "data"), COMMUNES_FILE })
+    return app.shippingUrl
+  })
+)
+
+const order = {
+  reference: "cmd-1001",
+  recipient: {
+    fullName: "Amina Benali",
+    phone: "+213 555 12 34 56",
+    wilayaCode: 16,
+    communeName: "Bab Ezzouar",
+    addressLine: "Cité 5 juillet, bât. 3"
+  },
+  deliveryType: "home" as const,
+  productList: "1x robe kabyle",
+  codAmount: 4500
+}
+
+const rejected = (promise: Promise<unknown>) =>
+  Effect.promise(() =>
+    promise.then(
+      () => {
+        throw new Error("expected the call to fail")
+      },
+      (error: DzshipError) => error
+    )
+  )
+
+layer(GatewayLive, { timeout: "60 seconds" })("the dzship client against our shipping API", (it) => {
+  it.effect("creates, tracks and prices a sandbox parcel", () =>
+    Effect.gen(function* () {
+      const gateway = yield* Gateway
+      const client = dzship({ courier: "sandbox", gateway })
+      const created = yield* Effect.promise(() => client.createOrder(order))
+      assert.match(created.trackingNumber, /^SBX[0-9A-Z]{12}$/)
+      assert.strictEqual(created.status, "created")
+      assert.strictEqual(created.reference, "cmd-1001")
+
+      const tracked = yield* Effect.promise(() => client.track(created.trackingNumber))
+      assert.strictEqual(tracked.status, "created")
+      assert.deepStrictEqual(
+        tracked.events.map((event) => [event.status, event.rawStatus]),
+        [["created", "order_created"]]
+      )
+      assert.match(tracked.events[0]!.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+01:00$/)
+
+      const rates = yield* Effect.promise(() =>
+        client.rates({ toWilaya: 31, deliveryType: "stopdesk", codAmount: 12000 })
+      )
+      assert.deepStrictEqual([rates.deliveryFee, rates.returnFee, rates.total, rates.currency], [400, 200, 520, "DZD"])
+    })
+  )
+
+  it.effect("lists and searches couriers", () =>
+    Effect.gen(function* () {
+      const gateway = yield* Gateway
+      const all = yield* Effect.promise(() => dzship.couriers(undefined, { gateway }))
+      const sandbox = all.find((courier) => courier.key === "sandbox")!
+      assert.deepStrictEqual(sandbox.requiredCredentials, [])
+      assert.deepStrictEqual(sandbox.capabilities, { create: true, track: true, rates: true })
+      assert.isFalse(sandbox.requiresBaseUrl)
+      assert.deepStrictEqual(
+        (yield* Effect.promise(() => dzship.couriers({ q: "sand" }, { gateway }))).map((courier) => courier.key),
+        ["sandbox"]
+      )
+      assert.deepStrictEqual(yield* Effect.promise(() => dzship.couriers({ platform: "nowhere" }, { gateway })), [])
+    })
+  )
+
+  it.effect("reports every invalid field as a 400 with fields", () =>
+    Effect.gen(function* () {
+      const gateway = yield* Gateway
+      const client = dzship({ courier: "sandbox", gateway })
+      const error = yield* rejected(
+        client.createOrder({
+          ...order,
+          recipient: { ...order.recipient, fullName: "A", wilayaCode: 59 },
+          codAmount: -5,
+          notes: "x".repeat(256)
+        })
+      )
+      assert.strictEqual(error.status, 400)
+      assert.strictEqual(error.code, "invalid_input")
+      assert.deepStrictEqual(Object.keys(error.fields ?? {}).sort(), [
+        "order.codAmount",
+        "order.notes",
+        "order.recipient.fullName",
+        "order.recipient.wilayaCode"
+      ])
+    })
+  )
+
+  it.effect("answers 422 for a phone that is not an Algerian mobile, and for a courier's refusal", () =>
+    Effect.gen(function* () {
+      const gateway = yield* Gateway
+      const client = dzship({ courier: "sandbox", gateway })
+      const phone = yield* rejected(
+        client.createOrder({ ...order, recipient: { ...order.recipient, phone: "021 23 45 67" } })
+      )
+      assert.strictEqual(phone.status, 422)
+      assert.strictEqual(phone.code, "invalid_phone")
+      assert.hasAllKeys(phone.fields, ["order.recipient.phone"])
+      const refused = yield* rejected(client.createOrder({ ...order, codAmount: 1_000_000 }))
+      assert.strictEqual(refused.status, 422)
+      assert.strictEqual(refused.code, "courier_refused")
+      const unknownParcel = yield* rejected(client.track("SBX0000000000ZZ"))
+      assert.strictEqual(unknownParcel.status, 422)
+    })
+  )
+
+  it.effect(
+    "answers 400 for an unknown courier, naming the list endpoint, and for credentials sent to the sandbox",
+    () =>
+      Effect.gen(function* () {
+        const gateway = yield* Gateway
+        const unknown = yield* rejected(dzship({ courier: "no_such_courier", gateway }).createOrder(order))
+        assert.strictEqual(unknown.status, 400)
+        assert.strictEqual(unknown.code, "unknown_courier")
+        assert.include(unknown.message, "/v1/couriers")
+        const credentials = yield* rejected(
+          dzship({ courier: "sandbox", credentials: { token: "abc" }, gateway }).createOrder(order)
+        )
+        assert.strictEqual(credentials.status, 400)
+        assert.strictEqual(credentials.code, "invalid_credentials")
+        const baseUrl = yield* rejected(
+          dzship({ courier: "sandbox", options: { baseUrl: "https://evil.example" }, gateway }).createOrder(order)
+        )
+        assert.strictEqual(baseUrl.status, 400)
+        assert.strictEqual(baseUrl.code, "blocked_egress")
+      })
+  )
+
+  it.effect("serves the wilayas: all 58, one by code or the ?16 shorthand, and search in French or Arabic", () =>
+    Effect.gen(function* () {
+      const gateway = yield* Gateway
+      const all = (yield* Effect.promise(() => dzship.wilayas(undefined, { gateway }))) as ReadonlyArray<{
+        code: number
+      }>
+      assert.deepStrictEqual(
+        all.map((wilaya) => wilaya.code),
+        Array.from({ length: 58 }, (_, i) => i + 1)
+      )
+      const algiers: unknown = yield* Effect.promise(() => dzship.wilayas(16, { gateway }))
+      assert.deepStrictEqual(algiers, {
+        code: 16,
+        nameFr: "Alger",
+        nameAr: "الجزائر"
+      })
+      const byName = (query: string) =>
+        Effect.promise(() => dzship.wilayas(query, { gateway }) as Promise<ReadonlyArray<{ code: number }>>)
+      assert.strictEqual((yield* byName("ORAN"))[0]!.code, 31)
+      assert.strictEqual((yield* byName("وهران"))[0]!.code, 31)
+      assert.strictEqual((yield* byName("bordj bou arreridj"))[0]!.code, 34)
+      const missing = yield* rejected(dzship.wilayas({ code: 59 }, { gateway }))
+      assert.strictEqual(missing.status, 404)
+    })
+  )
+
+  it.effect("serves the communes of a wilaya from the dataset file, matching names loosely", () =>
+    Effect.gen(function* () {
+      const gateway = yield* Gateway
+      const algiers = yield* Effect.promise(() => dzship.communes(16, { gateway }))
+      assert.lengthOf(algiers, 57)
+      assert.isTrue(algiers.every((commune) => commune.wilayaCode === 16))
+      const found = yield* Effect.promise(() => dzship.communes({ wilaya: 16, q: "bab-ezzouar" }, { gateway }))
+      assert.deepStrictEqual(
+        found.map((commune) => commune.nameFr),
+        ["Bab Ezzouar"]
+      )
+      const everywhere = yield* Effect.promise(() => dzship.communes({ q: "el marsa" }, { gateway }))
+      assert.includeMembers(
+        everywhere.map((commune) => commune.wilayaCode),
+        [2, 16, 21]
+      )
+      const bad = yield* rejected(dzship.communes({ wilaya: 70 }, { gateway }))
+      assert.strictEqual(bad.status, 400)
+    })
+  )
+
+  it.effect("answers the health probe", () =>
+    Effect.gen(function* () {
+      const gateway = yield* Gateway
+      const health = yield* Effect.promise(() => dzship.health({ gateway }))
+      assert.strictEqual(health.status, "ok")
+    })
+  )
+})
+
+describe("the shipping API without a communes dataset", () => {
+  it.live("answers /v1/communes with 503 and says how to load the dataset; wilayas still work", () =>
+    Effect.gen(function* () {
+      const dir = yield* Effect.acquireRelease(
+        Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-nocommunes-"))),
+        (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+      )
+      const app = yield* startApp({ DATA_DIR: Path.join(dir, "data") })
+      const error = yield* rejected(dzship.communes(16, { gateway: app.shippingUrl }))
+      assert.strictEqual(error.status, 503)
+      assert.strictEqual(error.code, "communes_unavailable")
+      assert.include(error.message, "COMMUNES_FILE")
+      const wilayas = yield* Effect.promise(() => dzship.wilayas(undefined, { gateway: app.shippingUrl }))
+      assert.lengthOf(wilayas as ReadonlyArray<unknown>, 58)
+    }).pipe(Effect.scoped)
+  )
+})

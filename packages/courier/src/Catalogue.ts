@@ -1,0 +1,92 @@
+/**
+ * The couriers this host serves, built from the loaded adapters: one entry per courier key (spec "Courier
+ * catalogue entry"), with lookup by key or alias and the list endpoint's filters. Building it checks that keys and
+ * aliases are unique across adapters; a clash refuses the whole catalogue (fail closed).
+ */
+import { Schema } from "effect"
+import type * as CourierAdapter from "./CourierAdapter.ts"
+import { type Capability, type CourierManifest, InvalidAdapter } from "./CourierAdapter.ts"
+
+export class CatalogueEntry extends Schema.Class<CatalogueEntry>("CatalogueEntry")({
+  key: Schema.String,
+  name: Schema.String,
+  platform: Schema.String,
+  aliases: Schema.Array(Schema.String),
+  requiredCredentials: Schema.Array(Schema.String),
+  capabilities: Schema.Struct({ create: Schema.Boolean, track: Schema.Boolean, rates: Schema.Boolean }),
+  /** The pinned origin, or `https://<tenant>.<domain>` for a generic platform key. */
+  endpoint: Schema.String,
+  /** True for a generic platform key: the caller names the tenant in `options.baseUrl`. */
+  requiresBaseUrl: Schema.Boolean,
+  /** For a generic platform key: the domain every tenant's `baseUrl` must be under. */
+  tenantDomain: Schema.optionalKey(Schema.String)
+}) {}
+
+export interface Resolved {
+  readonly entry: CatalogueEntry
+  readonly manifest: CourierManifest
+  readonly adapter: CourierAdapter.Any
+}
+
+export interface Catalogue {
+  readonly entries: ReadonlyArray<CatalogueEntry>
+  /** By key or alias, case-insensitive. */
+  readonly resolve: (keyOrAlias: string) => Resolved | undefined
+  readonly list: (filter: {
+    readonly platform?: string | undefined
+    readonly q?: string | undefined
+  }) => ReadonlyArray<CatalogueEntry>
+}
+
+const entryOf = (adapter: CourierAdapter.Any, manifest: CourierManifest) =>
+  new CatalogueEntry({
+    key: manifest.key,
+    name: manifest.name,
+    platform: adapter.platform,
+    aliases: manifest.aliases,
+    requiredCredentials: adapter.requiredCredentials,
+    capabilities: adapter.capabilities as Readonly<Record<Capability, boolean>>,
+    endpoint:
+      "origin" in manifest.endpoint ? manifest.endpoint.origin : `https://<tenant>.${manifest.endpoint.tenantDomain}`,
+    requiresBaseUrl: "tenantDomain" in manifest.endpoint,
+    ...("tenantDomain" in manifest.endpoint ? { tenantDomain: manifest.endpoint.tenantDomain } : {})
+  })
+
+/** Throws `InvalidAdapter` when two couriers share a key or an alias. */
+export const make = (adapters: ReadonlyArray<CourierAdapter.Any>): Catalogue => {
+  const byName = new Map<string, Resolved>()
+  const entries: Array<CatalogueEntry> = []
+  for (const adapter of adapters) {
+    for (const manifest of adapter.couriers) {
+      const resolved = { entry: entryOf(adapter, manifest), manifest, adapter }
+      for (const name of [manifest.key, ...manifest.aliases]) {
+        const clash = byName.get(name)
+        if (clash) {
+          throw new InvalidAdapter({
+            platform: adapter.platform,
+            problem: `courier name ${JSON.stringify(name)} is already taken by ${clash.entry.platform}/${clash.entry.key}`
+          })
+        }
+        byName.set(name, resolved)
+      }
+      entries.push(resolved.entry)
+    }
+  }
+  entries.sort((a, b) => a.key.localeCompare(b.key))
+  return {
+    entries,
+    resolve: (keyOrAlias) => byName.get(keyOrAlias.trim().toLowerCase()),
+    list: ({ platform, q }) => {
+      const needle = q?.trim().toLowerCase()
+      return entries.filter(
+        (entry) =>
+          (platform === undefined || entry.platform === platform.trim().toLowerCase()) &&
+          (needle === undefined ||
+            needle === "" ||
+            entry.key.includes(needle) ||
+            entry.name.toLowerCase().includes(needle) ||
+            entry.aliases.some((alias) => alias.includes(needle)))
+      )
+    }
+  }
+}

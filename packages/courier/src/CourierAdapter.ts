@@ -1,0 +1,128 @@
+/**
+ * What a courier plugin is: one platform (an API family) serving one or more couriers, declared with `define`.
+ * The manifest (couriers, credentials, status map) is data the core validates at load; the operations are Effects
+ * that may only reach their courier through `CourierHttp`. Capabilities are derived from the operations an adapter
+ * implements, so a capability is true exactly when it works.
+ */
+import type { WilayaCode } from "@tawsil/domain"
+import { type Effect, Schema } from "effect"
+import { CanonicalStatus } from "./CanonicalStatus.ts"
+import type { CourierErrorReason } from "./CourierError.ts"
+import type { CourierHttp } from "./CourierHttp.ts"
+import type { ParcelOrder, RatesQuery, RatesResult } from "./Shipment.ts"
+
+/** One courier of a platform, as the catalogue lists it. */
+export const CourierManifest = Schema.Struct({
+  /** Stable key callers send (`dhd`, `yalidine`), lowercase. */
+  key: Schema.String.check(Schema.isPattern(/^[a-z][a-z0-9_]{1,39}$/)),
+  name: Schema.String.check(Schema.isBetweenLength(1, 80)),
+  /** Other names callers may send for it. */
+  aliases: Schema.Array(Schema.String.check(Schema.isPattern(/^[a-z][a-z0-9_]{1,39}$/))),
+  /**
+   * Where it is reached: a pinned `https://host` origin, or for a generic platform key `{ tenantDomain }`, whose
+   * callers name their tenant in `options.baseUrl` (any subdomain of that domain).
+   */
+  endpoint: Schema.Union([
+    Schema.Struct({ origin: Schema.String.check(Schema.isPattern(/^https:\/\/[a-z0-9.-]+$/)) }),
+    Schema.Struct({ tenantDomain: Schema.String.check(Schema.isPattern(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/)) })
+  ])
+}).annotate({ identifier: "CourierManifest" })
+export type CourierManifest = typeof CourierManifest.Type
+
+/** A status the courier reported, before the core maps it. */
+export interface RawEvent {
+  readonly rawStatus: string
+  /** ISO 8601; the core orders and de-duplicates events. */
+  readonly timestamp: string
+}
+
+/** The parcel as the courier created it; the core maps `rawStatus`. */
+export interface CreatedParcel {
+  readonly trackingNumber: string
+  readonly courierReference?: string | undefined
+  readonly labelUrl?: string | undefined
+  readonly rawStatus: string
+}
+
+export interface Context<Credentials> {
+  readonly credentials: Credentials
+  /** The caller's origin wilaya (`options.fromWilaya`), when given. */
+  readonly fromWilaya?: WilayaCode.WilayaCode | undefined
+}
+
+type Operation<In, Out, Credentials> = (
+  input: In,
+  context: Context<Credentials>
+) => Effect.Effect<Out, CourierErrorReason, CourierHttp>
+
+export interface Operations<Credentials> {
+  readonly create?: Operation<ParcelOrder, CreatedParcel, Credentials>
+  readonly track?: Operation<string, ReadonlyArray<RawEvent>, Credentials>
+  readonly rates?: Operation<RatesQuery, RatesResult, Credentials>
+}
+
+export type Capability = "create" | "track" | "rates"
+
+export interface Adapter<Credentials = unknown> {
+  readonly platform: string
+  readonly couriers: ReadonlyArray<CourierManifest>
+  /** Decodes the caller's `credentials` object; `undefined` for a courier that takes none (the sandbox). */
+  readonly credentials: Schema.Codec<Credentials, Readonly<Record<string, string>>> | undefined
+  /** The credential field names, in order, as the catalogue lists them. */
+  readonly requiredCredentials: ReadonlyArray<string>
+  /** Every raw status the platform is known to send, mapped. Unlisted ones become `unknown`. */
+  readonly statuses: Readonly<Record<string, CanonicalStatus>>
+  readonly operations: Operations<Credentials>
+  readonly capabilities: Readonly<Record<Capability, boolean>>
+}
+
+/**
+ * An adapter whatever its credentials type, as hosts hold them. (`Adapter<C>` is invariant in `C`: its schema
+ * produces credentials and its operations consume them.)
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the one place an adapter's credentials type is erased
+export type Any = Adapter<any>
+
+/** Problems `define` finds in a manifest: the host refuses to load such an adapter. */
+export class InvalidAdapter extends Schema.TaggedError<InvalidAdapter>()("InvalidAdapter", {
+  platform: Schema.String,
+  problem: Schema.String
+}) {
+  override get message() {
+    return `courier adapter ${this.platform}: ${this.problem}`
+  }
+}
+
+/** Declares an adapter; throws `InvalidAdapter` on a malformed manifest (at load, never per request). */
+export const define = <Credentials>(input: {
+  readonly platform: string
+  readonly couriers: ReadonlyArray<CourierManifest>
+  readonly credentials?: Schema.Struct<Record<string, Schema.Codec<unknown, string>>> | undefined
+  readonly statuses: Readonly<Record<string, CanonicalStatus>>
+  readonly operations: Operations<Credentials>
+}): Adapter<Credentials> => {
+  const fail = (problem: string) => new InvalidAdapter({ platform: input.platform, problem })
+  if (input.couriers.length === 0) throw fail("declares no courier")
+  for (const courier of input.couriers) {
+    if (!Schema.is(CourierManifest)(courier))
+      throw fail(`courier ${JSON.stringify(courier)} does not match the manifest schema`)
+  }
+  for (const [raw, status] of Object.entries(input.statuses)) {
+    if (!Schema.is(CanonicalStatus)(status)) throw fail(`raw status ${JSON.stringify(raw)} maps to ${status}`)
+  }
+  const fields = input.credentials ? Object.keys(input.credentials.fields) : []
+  if (fields.length > 8) throw fail("more than 8 credential fields")
+  return {
+    platform: input.platform,
+    couriers: input.couriers,
+    credentials: input.credentials as Adapter<Credentials>["credentials"],
+    requiredCredentials: fields,
+    statuses: input.statuses,
+    operations: input.operations,
+    capabilities: {
+      create: input.operations.create !== undefined,
+      track: input.operations.track !== undefined,
+      rates: input.operations.rates !== undefined
+    }
+  }
+}

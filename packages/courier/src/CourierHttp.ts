@@ -1,0 +1,35 @@
+/**
+ * The only way an adapter reaches its courier: an HTTP service bound, by the core, to one pinned origin. It takes
+ * relative paths only — an adapter never holds a URL and never calls `fetch`. The core's implementation checks
+ * every request against the egress rules (`Egress.ts`), bounds it with the caller's timeout, never follows a
+ * redirect off the origin, and turns transport failures into `Unreachable` / `BadResponse`.
+ */
+import { Context, type Effect } from "effect"
+import type { BadResponse, Unreachable } from "./CourierError.ts"
+import type { BlockedEgress } from "./Egress.ts"
+
+export interface CourierRequest {
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
+  /** Relative to the courier's origin, starting with `/`. Never a URL. */
+  readonly path: `/${string}`
+  readonly query?: Readonly<Record<string, string>> | undefined
+  readonly headers?: Readonly<Record<string, string>> | undefined
+  /** Sent as JSON. */
+  readonly json?: unknown
+}
+
+export interface CourierResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  /** The body as text (JSON bodies are parsed by the adapter's mapping, against its wire schemas). */
+  readonly text: string
+}
+
+export class CourierHttp extends Context.Service<
+  CourierHttp,
+  {
+    readonly request: (
+      request: CourierRequest
+    ) => Effect.Effect<CourierResponse, Unreachable | BadResponse | BlockedEgress>
+  }
+>()("@tawsil/courier/CourierHttp") {}

@@ -1,0 +1,100 @@
+/**
+ * The one request shape for every courier (spec: shipping-service.md "Resources and their fields"): the parcel
+ * order, the track request and the rates query, and what the service answers. Adapters map these to and from
+ * their platform's wire format; the HTTP API decodes requests with them.
+ */
+import { Dzd, WilayaCode } from "@tawsil/domain"
+import { Schema } from "effect"
+import { CanonicalStatus } from "./CanonicalStatus.ts"
+
+const text = (minimum: number, maximum: number) => Schema.String.check(Schema.isBetweenLength(minimum, maximum))
+
+export const DeliveryType = Schema.Literals(["home", "stopdesk"])
+export type DeliveryType = typeof DeliveryType.Type
+
+export const Tier = Schema.Literals(["express", "economic"])
+export type Tier = typeof Tier.Type
+
+export class Recipient extends Schema.Class<Recipient>("Recipient")({
+  fullName: text(2, 120),
+  /** Any string: whether it is an Algerian mobile is a rule of its own (the API answers 422, not 400). */
+  phone: Schema.String,
+  phoneAlt: Schema.optionalKey(Schema.String),
+  wilayaCode: WilayaCode.WilayaCode,
+  communeName: text(1, 100),
+  addressLine: Schema.optionalKey(text(0, 255))
+}) {}
+
+export class ParcelOrder extends Schema.Class<ParcelOrder>("ParcelOrder")({
+  reference: Schema.optionalKey(text(0, 64)),
+  recipient: Recipient,
+  deliveryType: DeliveryType,
+  stopDeskId: Schema.optionalKey(text(1, 64)),
+  productList: text(1, 500),
+  codAmount: Dzd.Dzd,
+  weightKg: Schema.optionalKey(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1000 }))),
+  declaredValue: Schema.optionalKey(Dzd.Dzd),
+  freeShipping: Schema.optionalKey(Schema.Boolean),
+  isExchange: Schema.optionalKey(Schema.Boolean),
+  hasOpenPackage: Schema.optionalKey(Schema.Boolean),
+  notes: Schema.optionalKey(text(0, 255))
+}) {}
+
+export class ParcelCreated extends Schema.Class<ParcelCreated>("ParcelCreated")({
+  trackingNumber: Schema.String,
+  courierReference: Schema.optionalKey(Schema.String),
+  labelUrl: Schema.optionalKey(Schema.String),
+  status: CanonicalStatus,
+  /** The caller's `order.reference`, or the tracking number when none was sent. */
+  reference: Schema.String
+}) {}
+
+export const TrackingNumber = text(1, 80)
+
+export class TrackEvent extends Schema.Class<TrackEvent>("TrackEvent")({
+  status: CanonicalStatus,
+  rawStatus: Schema.String,
+  /** ISO 8601 with offset. */
+  timestamp: Schema.String
+}) {}
+
+export class TrackResult extends Schema.Class<TrackResult>("TrackResult")({
+  trackingNumber: Schema.String,
+  status: CanonicalStatus,
+  events: Schema.Array(TrackEvent)
+}) {}
+
+export class RatesQuery extends Schema.Class<RatesQuery>("RatesQuery")({
+  fromWilaya: Schema.optionalKey(WilayaCode.WilayaCode),
+  toWilaya: WilayaCode.WilayaCode,
+  toCommune: Schema.optionalKey(text(1, 100)),
+  deliveryType: DeliveryType,
+  tier: Schema.optionalKey(Tier),
+  codAmount: Schema.optionalKey(Dzd.Dzd)
+}) {}
+
+/** One priced option the courier offers for the route. */
+export class RateOption extends Schema.Class<RateOption>("RateOption")({
+  deliveryType: DeliveryType,
+  tier: Schema.optionalKey(Tier),
+  deliveryFee: Dzd.Dzd,
+  returnFee: Dzd.Dzd
+}) {}
+
+/**
+ * The rates answer (not shown in the spec; designed here, documented in docs/api): the fees for the asked
+ * delivery type and tier, their total, and every option the courier quoted for the route.
+ */
+export class RatesResult extends Schema.Class<RatesResult>("RatesResult")({
+  deliveryType: DeliveryType,
+  tier: Schema.optionalKey(Tier),
+  deliveryFee: Dzd.Dzd,
+  /** Charged only if the parcel comes back. */
+  returnFee: Dzd.Dzd,
+  /** The courier's fee on the cash it collects (0 when it charges none, or without `codAmount`). */
+  codFee: Dzd.Dzd,
+  /** What a delivered parcel costs the merchant: `deliveryFee + codFee`. */
+  total: Dzd.Dzd,
+  currency: Schema.Literal("DZD"),
+  options: Schema.Array(RateOption)
+}) {}

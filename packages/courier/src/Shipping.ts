@@ -1,0 +1,214 @@
+/**
+ * The shipping service's core: one request shape for every courier. It resolves the courier in the catalogue,
+ * checks the caller's credentials and options (the egress rule for `options.baseUrl`), checks what every courier
+ * needs (an Algerian mobile), runs the adapter's operation on an HTTP service bound to the courier's pinned origin
+ * and bounded by the caller's timeout, and maps the courier's statuses. Credentials are decoded into `Redacted`
+ * values by the adapter's schema and used for that call only; nothing here stores or logs them.
+ */
+import { AlgerianMobile, ErrorCategory, type WilayaCode } from "@tawsil/domain"
+import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import type * as Catalogue from "./Catalogue.ts"
+import type { Any, CourierManifest } from "./CourierAdapter.ts"
+import { CourierError, type CourierErrorReason, Unsupported } from "./CourierError.ts"
+import { CourierHttp } from "./CourierHttp.ts"
+import { BlockedEgress, type Origin, parseBaseUrl } from "./Egress.ts"
+import type { ParcelOrder, RatesQuery, RatesResult } from "./Shipment.ts"
+import { ParcelCreated, type TrackResult } from "./Shipment.ts"
+import * as Tracking from "./Tracking.ts"
+
+export const DEFAULT_TIMEOUT = Duration.seconds(15)
+
+/** Members shared by the create, track and rates requests. */
+export interface CourierCall {
+  readonly courier: string
+  readonly credentials?: Readonly<Record<string, string>> | undefined
+  readonly options?:
+    | {
+        readonly baseUrl?: string | undefined
+        readonly fromWilaya?: WilayaCode.WilayaCode | undefined
+        readonly timeoutMs?: number | undefined
+      }
+    | undefined
+}
+
+export class UnknownCourier extends Schema.TaggedError<UnknownCourier>()("UnknownCourier", {
+  courier: Schema.String
+}) {
+  readonly category: ErrorCategory.ErrorCategory = "invalid_input"
+  override get message() {
+    return `unknown courier ${JSON.stringify(this.courier)}; GET /v1/couriers lists the keys`
+  }
+}
+
+/** The credentials do not fit the courier: sent to one that takes none, fields missing or extra. */
+export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()("InvalidCredentials", {
+  message: Schema.String,
+  fields: Schema.optionalKey(ErrorCategory.FieldIssues)
+}) {
+  readonly category: ErrorCategory.ErrorCategory = "invalid_input"
+}
+
+/** A phone that is not an Algerian mobile (05, 06 or 07 and 8 digits). */
+export class NotAMobile extends Schema.TaggedError<NotAMobile>()("NotAMobile", {
+  field: Schema.String
+}) {
+  readonly category: ErrorCategory.ErrorCategory = "unprocessable"
+  override get message() {
+    return `${this.field} is not an Algerian mobile number (05, 06 or 07 followed by 8 digits)`
+  }
+}
+
+export { BlockedEgress }
+
+export type ShippingError = UnknownCourier | InvalidCredentials | BlockedEgress | NotAMobile | CourierError
+
+/** Where the core sends an adapter's requests: HTTP bound to one origin, bounded by a timeout. */
+export class Transport extends Context.Service<
+  Transport,
+  {
+    readonly bind: (options: {
+      readonly courier: CourierManifest
+      /** `options.baseUrl` for a generic platform key, already checked against its tenant domain. */
+      readonly tenantOrigin: Origin | undefined
+      readonly timeout: Duration.Duration
+    }) => CourierHttp["Service"]
+  }
+>()("@tawsil/courier/Shipping/Transport") {}
+
+export class Shipping extends Context.Service<
+  Shipping,
+  {
+    readonly catalogue: Catalogue.Catalogue
+    readonly create: (
+      call: CourierCall & { readonly order: ParcelOrder }
+    ) => Effect.Effect<ParcelCreated, ShippingError>
+    readonly track: (
+      call: CourierCall & { readonly trackingNumber: string }
+    ) => Effect.Effect<TrackResult, ShippingError>
+    readonly rates: (call: CourierCall & { readonly query: RatesQuery }) => Effect.Effect<RatesResult, ShippingError>
+  }
+>()("@tawsil/courier/Shipping") {
+  static readonly layer = (catalogue: Catalogue.Catalogue) =>
+    Layer.effect(
+      Shipping,
+      Effect.gen(function* () {
+        const transport = yield* Transport
+        const unmappedSeen = new Set<string>()
+
+        const prepare = Effect.fnUntraced(function* (call: CourierCall, operation: "create" | "track" | "rates") {
+          const resolved = catalogue.resolve(call.courier)
+          if (resolved === undefined) return yield* new UnknownCourier({ courier: call.courier })
+          const { adapter, manifest } = resolved
+          const credentials = yield* decodeCredentials(adapter, call.credentials)
+          const tenantOrigin = yield* checkBaseUrl(manifest, call.options?.baseUrl)
+          const fail = (reason: CourierErrorReason) => new CourierError({ courier: manifest.key, operation, reason })
+          if (adapter.operations[operation] === undefined) return yield* fail(new Unsupported({ operation }))
+          const http = transport.bind({
+            courier: manifest,
+            tenantOrigin,
+            timeout: call.options?.timeoutMs ? Duration.millis(call.options.timeoutMs) : DEFAULT_TIMEOUT
+          })
+          const run = <A>(effect: Effect.Effect<A, CourierErrorReason, CourierHttp>) =>
+            effect.pipe(Effect.provideService(CourierHttp, http), Effect.mapError(fail))
+          return {
+            adapter,
+            manifest,
+            run,
+            context: { credentials, fromWilaya: call.options?.fromWilaya }
+          }
+        })
+
+        const logUnmapped = (courier: string, unmapped: ReadonlyArray<string>) =>
+          Effect.forEach(
+            unmapped.filter((raw) => !unmappedSeen.has(`${courier}\u0000${raw}`)),
+            (raw) => {
+              unmappedSeen.add(`${courier}\u0000${raw}`)
+              return Effect.logWarning("unmapped courier status").pipe(Effect.annotateLogs({ courier, rawStatus: raw }))
+            },
+            { discard: true }
+          )
+
+        return Shipping.of({
+          catalogue,
+          create: Effect.fn("Shipping.create")(function* (call) {
+            const { adapter, manifest, run, context } = yield* prepare(call, "create")
+            yield* checkMobile(call.order.recipient.phone, "order.recipient.phone")
+            if (call.order.recipient.phoneAlt !== undefined && call.order.recipient.phoneAlt.trim() !== "") {
+              yield* checkMobile(call.order.recipient.phoneAlt, "order.recipient.phoneAlt")
+            }
+            const created = yield* run(adapter.operations.create!(call.order, context))
+            const status = adapter.statuses[created.rawStatus] ?? "unknown"
+            if (status === "unknown") yield* logUnmapped(manifest.key, [created.rawStatus])
+            return new ParcelCreated({
+              trackingNumber: created.trackingNumber,
+              ...(created.courierReference === undefined ? {} : { courierReference: created.courierReference }),
+              ...(created.labelUrl === undefined ? {} : { labelUrl: created.labelUrl }),
+              status,
+              reference: call.order.reference ?? created.trackingNumber
+            })
+          }),
+          track: Effect.fn("Shipping.track")(function* (call) {
+            const { adapter, manifest, run, context } = yield* prepare(call, "track")
+            const events = yield* run(adapter.operations.track!(call.trackingNumber, context))
+            const { result, unmapped } = Tracking.timeline(call.trackingNumber, adapter.statuses, events)
+            yield* logUnmapped(manifest.key, unmapped)
+            return result
+          }),
+          rates: Effect.fn("Shipping.rates")(function* (call) {
+            const { adapter, run, context } = yield* prepare(call, "rates")
+            return yield* run(adapter.operations.rates!(call.query, context))
+          })
+        })
+      })
+    )
+}
+
+const checkMobile = (phone: string, field: string) =>
+  Option.isSome(AlgerianMobile.normalize(phone)) ? Effect.void : Effect.fail(new NotAMobile({ field }))
+
+const decodeCredentials = (adapter: Any, sent: Readonly<Record<string, string>> | undefined) => {
+  const given = sent !== undefined && Object.keys(sent).length > 0
+  if (adapter.credentials === undefined) {
+    return given
+      ? Effect.fail(new InvalidCredentials({ message: "this courier takes no credentials: omit `credentials`" }))
+      : Effect.succeed(undefined)
+  }
+  if (!given) {
+    return Effect.fail(
+      new InvalidCredentials({
+        message: `this courier needs credentials: ${adapter.requiredCredentials.join(", ")}`,
+        fields: Object.fromEntries(adapter.requiredCredentials.map((name) => [`credentials.${name}`, "required"]))
+      })
+    )
+  }
+  return Schema.decodeUnknownEffect(adapter.credentials)(sent, { errors: "all", onExcessProperty: "error" }).pipe(
+    Effect.mapError(
+      (error) =>
+        new InvalidCredentials({
+          message: "credentials do not match what this courier needs",
+          fields: ErrorCategory.fromIssue(error.issue, { prefix: "credentials" })
+        })
+    )
+  )
+}
+
+/** `options.baseUrl` is for generic platform keys only, and only for a tenant of their domain (`Egress`). */
+const checkBaseUrl = (manifest: CourierManifest, baseUrl: string | undefined) => {
+  if ("origin" in manifest.endpoint) {
+    return baseUrl === undefined
+      ? Effect.succeed(undefined)
+      : Effect.fail(
+          new BlockedEgress({
+            reason: `options.baseUrl is not accepted for ${manifest.key}: its endpoint is pinned to ${manifest.endpoint.origin}`
+          })
+        )
+  }
+  if (baseUrl === undefined) {
+    return Effect.fail(
+      new BlockedEgress({
+        reason: `options.baseUrl is required for ${manifest.key}: your tenant's https://<tenant>.${manifest.endpoint.tenantDomain}`
+      })
+    )
+  }
+  return Effect.fromResult(parseBaseUrl(baseUrl, manifest.endpoint.tenantDomain))
+}

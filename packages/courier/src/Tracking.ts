@@ -1,0 +1,32 @@
+/**
+ * From the events a courier reports to the answer the API gives: each raw status mapped through the adapter's
+ * table (`unknown` when unmapped — never a guess, and `rawStatus` is kept), events ordered oldest first with exact
+ * repeats dropped, and the parcel's status taken from the newest event. Pure; adapters never do this themselves.
+ */
+import type { CanonicalStatus } from "./CanonicalStatus.ts"
+import type { RawEvent } from "./CourierAdapter.ts"
+import { TrackEvent, TrackResult } from "./Shipment.ts"
+
+export const timeline = (
+  trackingNumber: string,
+  statuses: Readonly<Record<string, CanonicalStatus>>,
+  raw: ReadonlyArray<RawEvent>
+): { readonly result: TrackResult; readonly unmapped: ReadonlyArray<string> } => {
+  const seen = new Set<string>()
+  const unmapped = new Set<string>()
+  const events: Array<TrackEvent> = []
+  const ordered = raw
+    .map((event, index) => ({ event, index, at: Date.parse(event.timestamp) }))
+    // Oldest first; events without a readable time keep their reported order, after the dated ones.
+    .sort((a, b) => (Number.isNaN(a.at) ? 1 : Number.isNaN(b.at) ? -1 : a.at - b.at || a.index - b.index))
+  for (const { event } of ordered) {
+    const key = `${event.rawStatus}\u0000${event.timestamp}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    const status = Object.hasOwn(statuses, event.rawStatus) ? statuses[event.rawStatus]! : "unknown"
+    if (status === "unknown") unmapped.add(event.rawStatus)
+    events.push(new TrackEvent({ status, rawStatus: event.rawStatus, timestamp: event.timestamp }))
+  }
+  const status = events.at(-1)?.status ?? "unknown"
+  return { result: new TrackResult({ trackingNumber, status, events }), unmapped: [...unmapped] }
+}

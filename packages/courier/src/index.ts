@@ -1,0 +1,11 @@
+/** Auto-generated namespace barrel: one namespace per module. */
+export * as CanonicalStatus from "./CanonicalStatus.ts"
+export * as Catalogue from "./Catalogue.ts"
+export * as CourierAdapter from "./CourierAdapter.ts"
+export * as CourierError from "./CourierError.ts"
+export * as CourierHttp from "./CourierHttp.ts"
+export * as Discovery from "./Discovery.ts"
+export * as Egress from "./Egress.ts"
+export * as Shipment from "./Shipment.ts"
+export * as Shipping from "./Shipping.ts"
+export * as Tracking from "./Tracking.ts"

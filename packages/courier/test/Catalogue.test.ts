@@ -1,0 +1,110 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import * as Catalogue from "../src/Catalogue.ts"
+import { define, InvalidAdapter } from "../src/CourierAdapter.ts"
+
+const pinned = define({
+  platform: "alpha",
+  couriers: [
+    { key: "alpha_one", name: "Alpha One", aliases: ["one"], endpoint: { origin: "https://api.alpha.dz" } },
+    { key: "alpha_two", name: "Alpha Two", aliases: [], endpoint: { origin: "https://two.alpha.dz" } }
+  ],
+  credentials: Schema.Struct({ apiId: Schema.String, apiToken: Schema.RedactedFromValue(Schema.String) }),
+  statuses: { x: "created" },
+  operations: { track: () => Effect.succeed([]) }
+})
+
+const tenant = define({
+  platform: "beta",
+  couriers: [{ key: "beta", name: "Beta tenants", aliases: [], endpoint: { tenantDomain: "beta.dz" } }],
+  statuses: {},
+  operations: { create: () => Effect.succeed({ trackingNumber: "B1", rawStatus: "x" }) }
+})
+
+describe("Catalogue", () => {
+  const catalogue = Catalogue.make([pinned, tenant])
+
+  it("lists one entry per courier, with capabilities derived from the operations", () => {
+    assert.deepStrictEqual(
+      catalogue.entries.map((entry) => [entry.key, entry.capabilities]),
+      [
+        ["alpha_one", { create: false, track: true, rates: false }],
+        ["alpha_two", { create: false, track: true, rates: false }],
+        ["beta", { create: true, track: false, rates: false }]
+      ]
+    )
+    const one = catalogue.resolve("alpha_one")!.entry
+    assert.deepStrictEqual(one.requiredCredentials, ["apiId", "apiToken"])
+    assert.strictEqual(one.endpoint, "https://api.alpha.dz")
+    assert.isFalse(one.requiresBaseUrl)
+    const beta = catalogue.resolve("beta")!.entry
+    assert.isTrue(beta.requiresBaseUrl)
+    assert.strictEqual(beta.endpoint, "https://<tenant>.beta.dz")
+    assert.strictEqual(beta.tenantDomain, "beta.dz")
+  })
+
+  it("resolves keys and aliases, case-insensitively", () => {
+    assert.strictEqual(catalogue.resolve("ONE")?.entry.key, "alpha_one")
+    assert.strictEqual(catalogue.resolve(" alpha_two ")?.entry.key, "alpha_two")
+    assert.isUndefined(catalogue.resolve("gamma"))
+  })
+
+  it("filters by platform and by q over key, name and aliases", () => {
+    assert.deepStrictEqual(
+      catalogue.list({ platform: "beta" }).map((entry) => entry.key),
+      ["beta"]
+    )
+    assert.deepStrictEqual(
+      catalogue.list({ q: "two" }).map((entry) => entry.key),
+      ["alpha_two"]
+    )
+    assert.deepStrictEqual(
+      catalogue.list({ q: "one" }).map((entry) => entry.key),
+      ["alpha_one"]
+    )
+    assert.lengthOf(catalogue.list({}), 3)
+  })
+
+  it("refuses two couriers with one name (fail closed)", () => {
+    const clash = define({
+      platform: "gamma",
+      couriers: [{ key: "gamma", name: "Gamma", aliases: ["one"], endpoint: { origin: "https://gamma.dz" } }],
+      statuses: {},
+      operations: {}
+    })
+    assert.throws(() => Catalogue.make([pinned, clash]), InvalidAdapter)
+  })
+
+  it("refuses malformed manifests at definition", () => {
+    assert.throws(
+      () =>
+        define({
+          platform: "bad",
+          couriers: [{ key: "Bad Key", name: "x", aliases: [], endpoint: { origin: "https://x.dz" } }],
+          statuses: {},
+          operations: {}
+        }),
+      InvalidAdapter
+    )
+    assert.throws(
+      () =>
+        define({
+          platform: "bad",
+          couriers: [{ key: "bad", name: "x", aliases: [], endpoint: { origin: "http://x.dz" } }],
+          statuses: {},
+          operations: {}
+        }),
+      InvalidAdapter
+    )
+    assert.throws(
+      () =>
+        define({
+          platform: "bad",
+          couriers: [{ key: "bad", name: "x", aliases: [], endpoint: { origin: "https://x.dz" } }],
+          statuses: { raw: "teleported" as never },
+          operations: {}
+        }),
+      InvalidAdapter
+    )
+  })
+})

@@ -1,0 +1,182 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Duration, Effect, Layer, Redacted, Schema } from "effect"
+import * as Catalogue from "../src/Catalogue.ts"
+import { define } from "../src/CourierAdapter.ts"
+import { Refused, Unreachable } from "../src/CourierError.ts"
+import { CourierHttp } from "../src/CourierHttp.ts"
+import { ParcelOrder } from "../src/Shipment.ts"
+import { Shipping, Transport } from "../src/Shipping.ts"
+
+const order = Schema.decodeUnknownSync(ParcelOrder)({
+  recipient: { fullName: "Amina B", phone: "0555123456", wilayaCode: 16, communeName: "Bab Ezzouar" },
+  deliveryType: "home",
+  productList: "1x robe",
+  codAmount: 4500
+})
+
+const seen: Array<{ courier: string; tenantOrigin: string | undefined; timeout: Duration.Duration; token?: string }> =
+  []
+
+const pinned = define<{ readonly token: Redacted.Redacted<string> }>({
+  platform: "alpha",
+  couriers: [{ key: "alpha", name: "Alpha", aliases: [], endpoint: { origin: "https://api.alpha.dz" } }],
+  credentials: Schema.Struct({ token: Schema.RedactedFromValue(Schema.String.check(Schema.isMinLength(8))) }),
+  statuses: { accepted: "pending_pickup", moving: "in_transit" },
+  operations: {
+    create: (_order, { credentials }) =>
+      Effect.gen(function* () {
+        const http = yield* CourierHttp
+        const response = yield* http.request({ method: "POST", path: "/orders" })
+        if (Redacted.value(credentials.token) === "refuse-me-please") {
+          return yield* new Refused({ message: "wilaya not served" })
+        }
+        return { trackingNumber: response.text, rawStatus: "accepted" }
+      }),
+    track: () =>
+      Effect.succeed([
+        { rawStatus: "moving", timestamp: "2026-11-21T10:00:00+01:00" },
+        { rawStatus: "teleported", timestamp: "2026-11-21T11:00:00+01:00" }
+      ])
+  }
+})
+
+const tenant = define({
+  platform: "beta",
+  couriers: [{ key: "beta", name: "Beta", aliases: [], endpoint: { tenantDomain: "beta.dz" } }],
+  statuses: {},
+  operations: { rates: () => Effect.fail(new Unreachable({ message: "no answer" })) }
+})
+
+const transport = Layer.succeed(
+  Transport,
+  Transport.of({
+    bind: ({ courier, tenantOrigin, timeout }) => {
+      seen.push({ courier: courier.key, tenantOrigin, timeout })
+      return CourierHttp.of({ request: () => Effect.succeed({ status: 200, headers: {}, text: "ALPHA-1" }) })
+    }
+  })
+)
+
+const layer = Shipping.layer(Catalogue.make([pinned, tenant])).pipe(Layer.provide(transport))
+const run = <A, E>(effect: Effect.Effect<A, E, Shipping>) => effect.pipe(Effect.provide(layer))
+
+describe("Shipping", () => {
+  it.effect("creates through the adapter on an HTTP service bound to the courier, with the caller's timeout", () =>
+    run(
+      Effect.gen(function* () {
+        const shipping = yield* Shipping
+        const created = yield* shipping.create({
+          courier: "alpha",
+          credentials: { token: "secret-token-1" },
+          options: { timeoutMs: 2500 },
+          order
+        })
+        assert.strictEqual(created.trackingNumber, "ALPHA-1")
+        assert.strictEqual(created.status, "pending_pickup")
+        assert.strictEqual(created.reference, "ALPHA-1", "the tracking number stands in for a missing reference")
+        const bound = seen.at(-1)!
+        assert.strictEqual(bound.courier, "alpha")
+        assert.isUndefined(bound.tenantOrigin)
+        assert.strictEqual(Duration.toMillis(bound.timeout), 2500)
+      })
+    )
+  )
+
+  it.effect("maps tracked statuses through the adapter's table", () =>
+    run(
+      Effect.gen(function* () {
+        const shipping = yield* Shipping
+        const tracked = yield* shipping.track({
+          courier: "alpha",
+          credentials: { token: "secret-token-1" },
+          trackingNumber: "A"
+        })
+        assert.deepStrictEqual(
+          tracked.events.map((event) => [event.rawStatus, event.status]),
+          [
+            ["moving", "in_transit"],
+            ["teleported", "unknown"]
+          ]
+        )
+      })
+    )
+  )
+
+  it.effect("refuses what does not fit the courier before calling it", () =>
+    run(
+      Effect.gen(function* () {
+        const shipping = yield* Shipping
+        const failure = (effect: Effect.Effect<unknown, { readonly _tag: string }>) =>
+          Effect.map(Effect.flip(effect), (error) => error._tag)
+        assert.strictEqual(yield* failure(shipping.create({ courier: "zeta", order })), "UnknownCourier")
+        assert.strictEqual(yield* failure(shipping.create({ courier: "alpha", order })), "InvalidCredentials")
+        assert.strictEqual(
+          yield* failure(shipping.create({ courier: "alpha", credentials: { token: "short" }, order })),
+          "InvalidCredentials"
+        )
+        assert.strictEqual(
+          yield* failure(
+            shipping.create({ courier: "alpha", credentials: { token: "secret-token-1", extra: "x" }, order })
+          ),
+          "InvalidCredentials"
+        )
+        assert.strictEqual(
+          yield* failure(
+            shipping.create({
+              courier: "alpha",
+              credentials: { token: "secret-token-1" },
+              options: { baseUrl: "https://evil.example" },
+              order
+            })
+          ),
+          "BlockedEgress"
+        )
+        assert.strictEqual(
+          yield* failure(shipping.rates({ courier: "beta", query: { toWilaya: 16, deliveryType: "home" } as never })),
+          "BlockedEgress"
+        )
+        const notMobile = new ParcelOrder({ ...order, recipient: { ...order.recipient, phone: "021123456" } })
+        assert.strictEqual(
+          yield* failure(
+            shipping.create({ courier: "alpha", credentials: { token: "secret-token-1" }, order: notMobile })
+          ),
+          "NotAMobile"
+        )
+        assert.isEmpty(seen.filter((call) => call.courier === "zeta"))
+      })
+    )
+  )
+
+  it.effect("wraps the courier's failures with the courier and the operation, and never echoes credentials", () =>
+    run(
+      Effect.gen(function* () {
+        const shipping = yield* Shipping
+        const refused = yield* Effect.flip(
+          shipping.create({ courier: "alpha", credentials: { token: "refuse-me-please" }, order })
+        )
+        assert.strictEqual(refused._tag, "CourierError")
+        if (refused._tag !== "CourierError") return
+        assert.strictEqual(refused.reason._tag, "Refused")
+        assert.strictEqual(refused.operation, "create")
+        assert.notInclude(refused.message, "refuse-me-please")
+        const unsupported = yield* Effect.flip(
+          shipping.rates({
+            courier: "alpha",
+            credentials: { token: "secret-token-1" },
+            query: { toWilaya: 16, deliveryType: "home" } as never
+          })
+        )
+        assert.strictEqual(unsupported._tag === "CourierError" && unsupported.reason._tag, "Unsupported")
+        const unreachable = yield* Effect.flip(
+          shipping.rates({
+            courier: "beta",
+            options: { baseUrl: "https://t.beta.dz" },
+            query: { toWilaya: 16, deliveryType: "home" } as never
+          })
+        )
+        assert.strictEqual(unreachable._tag === "CourierError" && unreachable.reason._tag, "Unreachable")
+        assert.strictEqual(seen.at(-1)?.tenantOrigin, "https://t.beta.dz")
+      })
+    )
+  )
+})

@@ -1,0 +1,56 @@
+import { assert, describe, it } from "@effect/vitest"
+import { timeline } from "../src/Tracking.ts"
+
+const statuses = { picked: "picked_up", shipped: "in_transit", done: "delivered" } as const
+
+describe("Tracking", () => {
+  describe("timeline", () => {
+    it("orders events oldest first, drops exact repeats and takes the status of the newest", () => {
+      const { result, unmapped } = timeline("T1", statuses, [
+        { rawStatus: "done", timestamp: "2026-11-21T12:00:00+01:00" },
+        { rawStatus: "picked", timestamp: "2026-11-21T09:00:00+01:00" },
+        { rawStatus: "shipped", timestamp: "2026-11-21T10:00:00+01:00" },
+        { rawStatus: "picked", timestamp: "2026-11-21T09:00:00+01:00" }
+      ])
+      assert.deepStrictEqual(
+        result.events.map((event) => event.rawStatus),
+        ["picked", "shipped", "done"]
+      )
+      assert.strictEqual(result.status, "delivered")
+      assert.deepStrictEqual(unmapped, [])
+    })
+
+    it("keeps an unmapped raw status as unknown, never a guess, and reports it", () => {
+      const { result, unmapped } = timeline("T2", statuses, [
+        { rawStatus: "picked", timestamp: "2026-11-21T09:00:00Z" },
+        { rawStatus: "colis_perdu_peut_etre", timestamp: "2026-11-21T10:00:00Z" }
+      ])
+      assert.strictEqual(result.status, "unknown")
+      assert.strictEqual(result.events[1]!.status, "unknown")
+      assert.strictEqual(result.events[1]!.rawStatus, "colis_perdu_peut_etre")
+      assert.deepStrictEqual(unmapped, ["colis_perdu_peut_etre"])
+    })
+
+    it("does not map through inherited object keys", () => {
+      const { result } = timeline("T3", statuses, [{ rawStatus: "toString", timestamp: "2026-11-21T09:00:00Z" }])
+      assert.strictEqual(result.status, "unknown")
+    })
+
+    it("answers unknown with no events", () => {
+      const { result } = timeline("T4", statuses, [])
+      assert.strictEqual(result.status, "unknown")
+      assert.deepStrictEqual(result.events, [])
+    })
+
+    it("keeps undated events in reported order, after dated ones", () => {
+      const { result } = timeline("T5", statuses, [
+        { rawStatus: "done", timestamp: "yesterday" },
+        { rawStatus: "picked", timestamp: "2026-11-21T09:00:00Z" }
+      ])
+      assert.deepStrictEqual(
+        result.events.map((event) => event.rawStatus),
+        ["picked", "done"]
+      )
+    })
+  })
+})
