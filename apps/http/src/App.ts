@@ -5,11 +5,10 @@
  */
 
 import * as Os from "node:os"
-import { Catalogue, Discovery } from "@tawsil/courier"
+import { Catalogue, Discovery, Egress, HttpTransport } from "@tawsil/courier"
 import { AppInstance, Database, Migrations } from "@tawsil/storage"
 import { Effect, Layer, References } from "effect"
 import type { AppConfig } from "./AppConfig.ts"
-import * as CourierTransport from "./CourierTransport.ts"
 import { RunningInstance } from "./Health.ts"
 import * as JsonLogger from "./JsonLogger.ts"
 import * as ShippingServer from "./shipping/Server.ts"
@@ -59,5 +58,6 @@ export const layer = (config: AppConfig) => {
       Layer.mergeAll(ShippingServer.layer(config, catalogue), StoreServer.layer(config))
     )
   )
-  return servers.pipe(Layer.provide([runtime, CourierTransport.layerDisabled]), Layer.provide(loggingLayer(config)))
+  const transport = HttpTransport.layer({ overrides: config.courierOrigins }).pipe(Layer.provide(Egress.Resolver.layer))
+  return servers.pipe(Layer.provide([runtime, transport]), Layer.provide(loggingLayer(config)))
 }

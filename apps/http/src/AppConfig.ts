@@ -4,7 +4,8 @@
  */
 
 import { readFileSync } from "node:fs"
-import { Config, Duration, Effect, Redacted, Schema } from "effect"
+import { Egress } from "@tawsil/courier"
+import { Config, Duration, Effect, Redacted, Result, Schema } from "effect"
 
 export type LogLevel = "Trace" | "Debug" | "Info" | "Warn" | "Error"
 
@@ -20,6 +21,8 @@ export interface AppConfig {
   readonly logLevel: LogLevel
   /** The communes dataset (CC0 format `[{ wilayaCode, name, nameAr }]`); without it `/v1/communes` answers 503. */
   readonly communesFile: string | undefined
+  /** Loopback stand-ins for courier origins (tests and local runs only). */
+  readonly courierOrigins: Egress.Overrides
   readonly database:
     | { readonly kind: "embedded"; readonly dataDir: string }
     | { readonly kind: "server"; readonly url: Redacted.Redacted<string>; readonly poolSize: number }
@@ -48,6 +51,10 @@ export const variables = {
   MAX_BODY_BYTES: { default: "1048576", doc: "Largest accepted request body in bytes; larger answers 413." },
   SHUTDOWN_TIMEOUT_MS: { default: "10000", doc: "On SIGTERM/SIGINT, how long in-flight requests may finish." },
   LOG_LEVEL: { default: "info", doc: "trace, debug, info, warn or error. Logs are JSON lines on stdout." },
+  TAWSIL_COURIER_ORIGINS: {
+    default: "",
+    doc: "Tests and local runs only: `https://origin=http://127.0.0.1:port,…` sends a courier's requests to a local fake."
+  },
   COMMUNES_FILE: {
     default: "",
     doc: "The communes dataset file (docs/operations.md says how to download it). Unset: `/v1/communes` answers 503."
@@ -131,8 +138,16 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
     )
     database = { kind: "server", url, poolSize }
   }
+  const origins = Egress.parseOverrides(yield* raw("TAWSIL_COURIER_ORIGINS"))
+  if (Result.isFailure(origins)) {
+    return yield* new InvalidConfig({
+      variable: "TAWSIL_COURIER_ORIGINS",
+      expected: `entries https://origin=http://127.0.0.1:port (${origins.failure.reason})`
+    })
+  }
   return {
     version: readVersion(),
+    courierOrigins: origins.success,
     host,
     shippingPort,
     storePort,

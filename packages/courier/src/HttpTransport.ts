@@ -1,0 +1,156 @@
+/**
+ * The egress-guarded HTTP transport: the `Shipping.Transport` that binds each courier call to its pinned origin
+ * (or its checked tenant) and sends the adapter's relative requests there.
+ *
+ * Every request: the URL is built from the origin and a relative path (`Egress.requestUrl`), checked against the
+ * courier's allowance (https, port 443, the exact host or a tenant of its domain, no userinfo, no IP literal), the
+ * host is resolved and every address must be public (`Egress.resolvePublic`), and the connection goes to exactly
+ * the checked address with TLS verified against the host name. Redirects are never followed: a 3xx reaches the
+ * adapter as a response. The caller's timeout bounds the whole exchange and aborts the socket. Bodies above
+ * MAX_BODY_BYTES are cut off as a bad response.
+ *
+ * Loopback overrides (`TAWSIL_COURIER_ORIGINS`, process configuration only) send an origin's requests to a local
+ * fake over plain HTTP, skipping DNS: that is how tests and local runs reach fake couriers.
+ */
+
+import * as Http from "node:http"
+import * as Https from "node:https"
+import * as Net from "node:net"
+import { Duration, Effect, Layer } from "effect"
+import type { CourierManifest } from "./CourierAdapter.ts"
+import { BadResponse, Unreachable } from "./CourierError.ts"
+import { CourierHttp, type CourierRequest, type CourierResponse } from "./CourierHttp.ts"
+import * as Egress from "./Egress.ts"
+import { Transport } from "./Shipping.ts"
+
+export const MAX_BODY_BYTES = 5 * 1024 * 1024
+
+interface Target {
+  readonly url: URL
+  /** The checked address to connect to, or undefined for a loopback override (no DNS). */
+  readonly address: string | undefined
+}
+
+/** A DNS lookup that answers only the address already checked, so the connection cannot go elsewhere. */
+const pinnedLookup =
+  (address: string): Net.LookupFunction =>
+  (_host, options, callback) => {
+    const family = Net.isIP(address)
+    if ((options as { all?: boolean }).all) {
+      ;(callback as unknown as (error: null, addresses: Array<{ address: string; family: number }>) => void)(null, [
+        { address, family }
+      ])
+    } else callback(null, address, family)
+  }
+
+const send = (request: CourierRequest, target: Target, courier: string) =>
+  Effect.callback<CourierResponse, Unreachable | BadResponse>((resume) => {
+    const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json))
+    const headers: Record<string, string> = {
+      accept: "application/json",
+      "user-agent": "tawsil",
+      ...request.headers,
+      ...(body ? { "content-type": "application/json", "content-length": String(body.length) } : {})
+    }
+    const options: Https.RequestOptions = {
+      method: request.method,
+      headers,
+      ...(target.address === undefined
+        ? {}
+        : {
+            servername: target.url.hostname,
+            lookup: pinnedLookup(target.address)
+          })
+    }
+    const client = target.url.protocol === "https:" ? Https : Http
+    const outgoing = client.request(target.url, options, (incoming) => {
+      const chunks: Array<Buffer> = []
+      let size = 0
+      incoming.on("data", (chunk: Buffer) => {
+        size += chunk.length
+        if (size > MAX_BODY_BYTES) {
+          incoming.destroy()
+          resume(Effect.fail(new BadResponse({ message: `${courier} answered more than ${MAX_BODY_BYTES} bytes` })))
+          return
+        }
+        chunks.push(chunk)
+      })
+      incoming.on("end", () => {
+        const responseHeaders: Record<string, string> = {}
+        for (const [name, value] of Object.entries(incoming.headers)) {
+          if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(", ") : value
+        }
+        resume(
+          Effect.succeed({
+            status: incoming.statusCode ?? 0,
+            headers: responseHeaders,
+            text: Buffer.concat(chunks).toString("utf8")
+          })
+        )
+      })
+      incoming.on("error", () => resume(Effect.fail(new Unreachable({ message: `${courier}: the connection broke` }))))
+    })
+    outgoing.on("error", (error: NodeJS.ErrnoException) =>
+      resume(
+        Effect.fail(
+          new Unreachable({ message: `${courier} could not be reached (${error.code ?? "connection error"})` })
+        )
+      )
+    )
+    if (body) outgoing.write(body)
+    outgoing.end()
+    // Interruption (the caller's timeout) reaches the socket.
+    return Effect.sync(() => outgoing.destroy())
+  })
+
+/** The transport, with loopback overrides parsed from process configuration. */
+export const layer = (options: { readonly overrides: Egress.Overrides }) =>
+  Layer.effect(
+    Transport,
+    Effect.gen(function* () {
+      const resolver = yield* Egress.Resolver
+      const bind = ({
+        courier,
+        tenantOrigin,
+        timeout
+      }: {
+        readonly courier: CourierManifest
+        readonly tenantOrigin: Egress.Origin | undefined
+        readonly timeout: Duration.Duration
+      }) => {
+        const pinned = "origin" in courier.endpoint ? (courier.endpoint.origin as Egress.Origin) : undefined
+        const origin = pinned ?? tenantOrigin
+        const allowance: Egress.Allowance =
+          "origin" in courier.endpoint
+            ? { kind: "exact", origin: courier.endpoint.origin as Egress.Origin }
+            : { kind: "tenant", domain: courier.endpoint.tenantDomain }
+        return CourierHttp.of({
+          request: (request) =>
+            Effect.gen(function* () {
+              if (origin === undefined) {
+                return yield* new Egress.BlockedEgress({ reason: `${courier.key} needs options.baseUrl` })
+              }
+              const url = yield* Effect.fromResult(Egress.requestUrl(origin, request.path))
+              for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value)
+              yield* Effect.fromResult(Egress.checkRequestUrl(url, allowance))
+              const override = Egress.overrideFor(options.overrides, origin)
+              const target: Target =
+                override === undefined
+                  ? { url, address: (yield* Egress.resolvePublic(url.hostname))[0] }
+                  : { url: new URL(`${url.pathname}${url.search}`, override), address: undefined }
+              return yield* send(request, target, courier.name)
+            }).pipe(
+              Effect.provideService(Egress.Resolver, resolver),
+              Effect.timeoutOrElse({
+                duration: timeout,
+                orElse: () =>
+                  Effect.fail(
+                    new Unreachable({ message: `${courier.name} did not answer within ${Duration.format(timeout)}` })
+                  )
+              })
+            )
+        })
+      }
+      return Transport.of({ bind })
+    })
+  )

@@ -1,0 +1,165 @@
+import * as Http from "node:http"
+import type * as Net from "node:net"
+import { assert, describe, it } from "@effect/vitest"
+import { Duration, Effect, Layer } from "effect"
+import type { CourierManifest } from "../src/CourierAdapter.ts"
+import * as Egress from "../src/Egress.ts"
+import * as HttpTransport from "../src/HttpTransport.ts"
+import { Transport } from "../src/Shipping.ts"
+
+/** A loopback courier that records what it receives and answers per path. */
+const fakeCourier = Effect.acquireRelease(
+  Effect.callback<{
+    port: number
+    server: Http.Server
+    seen: Array<{ method: string; url: string; body: string; auth: string | undefined }>
+    closed: Array<string>
+  }>((resume) => {
+    const seen: Array<{ method: string; url: string; body: string; auth: string | undefined }> = []
+    const closed: Array<string> = []
+    const server = Http.createServer((request, response) => {
+      let body = ""
+      request.on("data", (chunk) => {
+        body += chunk
+      })
+      request.on("end", () => {
+        seen.push({ method: request.method!, url: request.url!, body, auth: request.headers.authorization })
+        if (request.url!.startsWith("/hang")) {
+          request.socket.on("close", () => closed.push(request.url!))
+          return
+        }
+        if (request.url!.startsWith("/redirect")) {
+          response.writeHead(302, { location: "https://evil.example/steal" }).end()
+          return
+        }
+        if (request.url!.startsWith("/huge")) {
+          response.writeHead(200, { "content-type": "application/json" })
+          response.end(Buffer.alloc(HttpTransport.MAX_BODY_BYTES + 10, 0x61))
+          return
+        }
+        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true }))
+      })
+    })
+    server.listen(0, "127.0.0.1", () =>
+      resume(Effect.succeed({ port: (server.address() as Net.AddressInfo).port, server, seen, closed }))
+    )
+  }),
+  ({ server }) =>
+    Effect.callback<void>((resume) => {
+      server.closeAllConnections()
+      server.close(() => resume(Effect.void))
+    })
+)
+
+const dhd: CourierManifest = {
+  key: "dhd",
+  name: "DHD",
+  aliases: [],
+  endpoint: { origin: "https://platform.dhd-dz.com" }
+}
+const tenant: CourierManifest = {
+  key: "ecotrack",
+  name: "Ecotrack",
+  aliases: [],
+  endpoint: { tenantDomain: "ecotrack.dz" }
+}
+
+const transportFor = (overrides: string, resolver = Egress.Resolver.layerTest({})) =>
+  Effect.gen(function* () {
+    const parsed = Egress.parseOverrides(overrides)
+    assert.isTrue(parsed._tag === "Success")
+    return yield* Transport.pipe(
+      Effect.provide(
+        HttpTransport.layer({ overrides: parsed._tag === "Success" ? parsed.success : new Map() }).pipe(
+          Layer.provide(resolver)
+        )
+      )
+    )
+  })
+
+describe("HttpTransport", () => {
+  it.live(
+    "sends relative requests to the courier's origin (here its loopback stand-in), with query and JSON body",
+    () =>
+      Effect.gen(function* () {
+        const fake = yield* fakeCourier
+        const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
+        const http = transport.bind({ courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
+        const response = yield* http.request({
+          method: "POST",
+          path: "/api/v1/create/order",
+          query: { api_token: "t0k3n" },
+          headers: { authorization: "Bearer t0k3n" },
+          json: { nom_client: "Amina" }
+        })
+        assert.strictEqual(response.status, 200)
+        assert.deepStrictEqual(JSON.parse(response.text), { ok: true })
+        assert.deepStrictEqual(fake.seen[0], {
+          method: "POST",
+          url: "/api/v1/create/order?api_token=t0k3n",
+          body: JSON.stringify({ nom_client: "Amina" }),
+          auth: "Bearer t0k3n"
+        })
+      }).pipe(Effect.scoped)
+  )
+
+  it.live("never follows a redirect: the 3xx reaches the adapter", () =>
+    Effect.gen(function* () {
+      const fake = yield* fakeCourier
+      const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
+      const http = transport.bind({ courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
+      const response = yield* http.request({ method: "GET", path: "/redirect" })
+      assert.strictEqual(response.status, 302)
+      assert.lengthOf(fake.seen, 1)
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("bounds a hanging courier by the timeout and closes the socket", () =>
+    Effect.gen(function* () {
+      const fake = yield* fakeCourier
+      const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
+      const http = transport.bind({ courier: dhd, tenantOrigin: undefined, timeout: Duration.millis(300) })
+      const failure = yield* Effect.flip(http.request({ method: "GET", path: "/hang" }))
+      assert.strictEqual(failure._tag, "Unreachable")
+      yield* Effect.sleep("100 millis")
+      assert.deepStrictEqual(fake.closed, ["/hang"], "cancellation reached the socket")
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("cuts off an oversized body as a bad response, and reports a refused connection as unreachable", () =>
+    Effect.gen(function* () {
+      const fake = yield* fakeCourier
+      const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
+      const http = transport.bind({ courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(10) })
+      assert.strictEqual((yield* Effect.flip(http.request({ method: "GET", path: "/huge" })))._tag, "BadResponse")
+      const closed = yield* transportFor("https://platform.dhd-dz.com=http://127.0.0.1:1")
+      const down = closed.bind({ courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
+      assert.strictEqual((yield* Effect.flip(down.request({ method: "GET", path: "/" })))._tag, "Unreachable")
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("refuses paths that leave the origin and hosts that resolve to private addresses, opening no socket", () =>
+    Effect.gen(function* () {
+      const fake = yield* fakeCourier
+      const transport = yield* transportFor(
+        `https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`,
+        Egress.Resolver.layerTest({
+          "evil.ecotrack.dz": ["10.0.0.7"],
+          "mixed.ecotrack.dz": ["41.111.1.1", "127.0.0.1"]
+        })
+      )
+      const pinned = transport.bind({ courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
+      const escape = yield* Effect.flip(pinned.request({ method: "GET", path: "//evil.example/x" as `/${string}` }))
+      assert.strictEqual(escape._tag, "BlockedEgress")
+      for (const host of ["evil.ecotrack.dz", "mixed.ecotrack.dz"]) {
+        const origin = Egress.parseBaseUrl(`https://${host}`, "ecotrack.dz")
+        assert.isTrue(origin._tag === "Success")
+        if (origin._tag !== "Success") continue
+        const http = transport.bind({ courier: tenant, tenantOrigin: origin.success, timeout: Duration.seconds(5) })
+        const refused = yield* Effect.flip(http.request({ method: "GET", path: "/api/v1/get/fees" }))
+        assert.strictEqual(refused._tag, "BlockedEgress")
+      }
+      assert.lengthOf(fake.seen, 0, "nothing reached any server")
+    }).pipe(Effect.scoped)
+  )
+})
