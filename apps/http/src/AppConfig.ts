@@ -21,6 +21,10 @@ export interface AppConfig {
   readonly logLevel: LogLevel
   /** The communes dataset (CC0 format `[{ wilayaCode, name, nameAr }]`); without it `/v1/communes` answers 503. */
   readonly communesFile: string | undefined
+  /** Shipping API: requests per minute per client address on create, track and rates. */
+  readonly shippingRateLimitPerMinute: number
+  /** Shipping API: creates allowed to talk to couriers at once; more answer 503. */
+  readonly shippingMaxConcurrentCreates: number
   /** Loopback stand-ins for courier origins (tests and local runs only). */
   readonly courierOrigins: Egress.Overrides
   readonly database:
@@ -51,6 +55,14 @@ export const variables = {
   MAX_BODY_BYTES: { default: "1048576", doc: "Largest accepted request body in bytes; larger answers 413." },
   SHUTDOWN_TIMEOUT_MS: { default: "10000", doc: "On SIGTERM/SIGINT, how long in-flight requests may finish." },
   LOG_LEVEL: { default: "info", doc: "trace, debug, info, warn or error. Logs are JSON lines on stdout." },
+  SHIPPING_RATE_LIMIT_PER_MINUTE: {
+    default: "120",
+    doc: "Shipping API: requests per minute per client address on create, track and rates; more answer 429."
+  },
+  SHIPPING_MAX_CONCURRENT_CREATES: {
+    default: "64",
+    doc: "Shipping API: parcel creates in flight at once; more answer 503 with Retry-After."
+  },
   TAWSIL_COURIER_ORIGINS: {
     default: "",
     doc: "Tests and local runs only: `https://origin=http://127.0.0.1:port,…` sends a courier's requests to a local fake."
@@ -145,8 +157,16 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
       expected: `entries https://origin=http://127.0.0.1:port (${origins.failure.reason})`
     })
   }
+  const shippingRateLimitPerMinute = yield* Effect.flatMap(raw("SHIPPING_RATE_LIMIT_PER_MINUTE"), (value) =>
+    integer("SHIPPING_RATE_LIMIT_PER_MINUTE", value, 1, 1_000_000, "requests per minute from 1 to 1000000")
+  )
+  const shippingMaxConcurrentCreates = yield* Effect.flatMap(raw("SHIPPING_MAX_CONCURRENT_CREATES"), (value) =>
+    integer("SHIPPING_MAX_CONCURRENT_CREATES", value, 1, 100_000, "a number of creates from 1 to 100000")
+  )
   return {
     version: readVersion(),
+    shippingRateLimitPerMinute,
+    shippingMaxConcurrentCreates,
     courierOrigins: origins.success,
     host,
     shippingPort,

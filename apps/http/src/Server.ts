@@ -7,7 +7,7 @@
 import type * as NodeHttp from "node:http"
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { ByteSize, Effect, Layer } from "effect"
+import { ByteSize, Effect, Layer, References } from "effect"
 import { FindMyWay, HttpIncomingMessage, HttpRouter, HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
 import type { AppConfig } from "./AppConfig.ts"
@@ -54,10 +54,14 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
       allowedMethods: allowedMethods(options.api)
     })
   )
-  // Tests and supervisors read the bound address (PORT=0 picks a free one) from this line.
+  // Tests and supervisors read the bound address (PORT=0 picks a free one) from this line, so it is written
+  // whatever LOG_LEVEL says.
   const listening = Layer.effectDiscard(
     HttpServer.addressFormattedWith((url) =>
-      Effect.logInfo("listening").pipe(Effect.annotateLogs({ api: options.name, url }))
+      Effect.logInfo("listening").pipe(
+        Effect.annotateLogs({ api: options.name, url }),
+        Effect.provideService(References.MinimumLogLevel, "Info")
+      )
     )
   )
   // Node's close() ends the connections idle at that moment; a keep-alive connection whose request was still in

@@ -1,7 +1,6 @@
-import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
 import { assert, describe, it, layer } from "@effect/vitest"
+import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import type {
   Client,
   ClientConfig,
@@ -46,11 +45,7 @@ class Gateway extends Context.Service<Gateway, string>()("test/Gateway") {}
 const GatewayLive = Layer.effect(
   Gateway,
   Effect.gen(function* () {
-    const dir = yield* Effect.acquireRelease(
-      Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-shipping-"))),
-      (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
-    )
-    const app = yield* startApp({ DATA_DIR: Path.join(dir, "data"), COMMUNES_FILE })
+    const app = yield* startApp({ DATA_DIR: yield* TestDatabase.freshDataDir, COMMUNES_FILE })
     return app.shippingUrl
   })
 )
@@ -242,17 +237,32 @@ layer(GatewayLive, { timeout: "60 seconds" })("the dzship client against our shi
 describe("the shipping API without a communes dataset", () => {
   it.live("answers /v1/communes with 503 and says how to load the dataset; wilayas still work", () =>
     Effect.gen(function* () {
-      const dir = yield* Effect.acquireRelease(
-        Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-nocommunes-"))),
-        (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
-      )
-      const app = yield* startApp({ DATA_DIR: Path.join(dir, "data") })
+      const app = yield* startApp({ DATA_DIR: yield* TestDatabase.freshDataDir })
       const error = yield* rejected(dzship.communes(16, { gateway: app.shippingUrl }))
       assert.strictEqual(error.status, 503)
       assert.strictEqual(error.code, "communes_unavailable")
       assert.include(error.message, "COMMUNES_FILE")
       const wilayas = yield* Effect.promise(() => dzship.wilayas(undefined, { gateway: app.shippingUrl }))
       assert.lengthOf(wilayas as ReadonlyArray<unknown>, 58)
+    }).pipe(Effect.scoped)
+  )
+})
+
+describe("the shipping API's per-client rate limit", () => {
+  it.live("answers 429 with Retry-After past the limit, which the dzship client reads as retryAfter", () =>
+    Effect.gen(function* () {
+      const app = yield* startApp({ DATA_DIR: yield* TestDatabase.freshDataDir, SHIPPING_RATE_LIMIT_PER_MINUTE: "3" })
+      const client = dzship({ courier: "sandbox", gateway: app.shippingUrl })
+      for (let i = 0; i < 3; i++) {
+        yield* Effect.promise(() => client.rates({ toWilaya: 16, deliveryType: "home" }))
+      }
+      const limited = yield* rejected(client.track("SBX000000000000"))
+      assert.strictEqual(limited.status, 429)
+      assert.strictEqual(limited.code, "rate_limited")
+      assert.isAbove(limited.retryAfter ?? 0, 0)
+      assert.isAtMost(limited.retryAfter ?? 0, 60)
+      // Reference data is not limited.
+      yield* Effect.promise(() => dzship.couriers(undefined, { gateway: app.shippingUrl }))
     }).pipe(Effect.scoped)
   )
 })

@@ -4,7 +4,7 @@
  *
  * Also the field-by-field form of a failed decode, {@link FieldIssues}, which both error envelopes can carry.
  */
-import { Record, Schema, SchemaIssue } from "effect"
+import { Schema, SchemaIssue } from "effect"
 
 export const ErrorCategory = Schema.Literals([
   /** The input is malformed: wrong type, missing field, out-of-range value. */
@@ -49,13 +49,14 @@ const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
  * Several issues on one path are joined with `"; "`.
  */
 export const fromIssue = (issue: SchemaIssue.Issue, options?: { readonly prefix?: string }): FieldIssues => {
-  const messages: { [path: string]: Array<string> } = {}
+  // A Map, not an object: paths come from the caller's input and may be `__proto__`, `valueOf`, `constructor`…
+  const messages = new Map<string, Array<string>>()
   for (const { message, path = [] } of formatter(issue).issues) {
     const segments = path.map((segment) => String(typeof segment === "object" ? segment.key : segment))
     if (options?.prefix !== undefined) segments.unshift(options.prefix)
     const key = segments.length === 0 ? rootKey : segments.join(".")
-    const previous = messages[key] ?? []
-    if (!previous.includes(message)) messages[key] = [...previous, message]
+    const previous = messages.get(key) ?? []
+    if (!previous.includes(message)) messages.set(key, [...previous, message])
   }
-  return Record.map(messages, (list) => list.join("; "))
+  return Object.fromEntries([...messages].map(([key, list]) => [key, list.join("; ")]))
 }

@@ -71,4 +71,26 @@ describe("ErrorCategory", () => {
       assert.deepStrictEqual(fields, { code: "Expected a value with a length of at least 3; Expected capitals" })
     })
   )
+
+  it.effect("keeps paths named like Object.prototype members as plain fields (found by fuzzing)", () =>
+    Effect.gen(function* () {
+      const Strict = Schema.Struct({ name: Schema.String })
+      const issue = yield* Schema.decodeUnknownEffect(Strict)(
+        JSON.parse('{"name":1,"valueOf":{},"__proto__":1,"constructor":2,"hasOwnProperty":3}'),
+        { errors: "all", onExcessProperty: "error" }
+      ).pipe(
+        Effect.flip,
+        Effect.map((error) => error.issue)
+      )
+      const fields = ErrorCategory.fromIssue(issue)
+      assert.deepStrictEqual(Object.keys(fields).sort(), [
+        "__proto__",
+        "constructor",
+        "hasOwnProperty",
+        "name",
+        "valueOf"
+      ])
+      assert.strictEqual(Object.getPrototypeOf(fields), Object.prototype, "no prototype was replaced")
+    })
+  )
 })

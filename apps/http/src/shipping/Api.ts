@@ -51,7 +51,7 @@ export class ShippingGroup extends HttpApiGroup.make("shipping")
     HttpApiEndpoint.post("createOrder", "/v1/orders", {
       payload: CreateOrderRequest,
       success: Shipment.ParcelCreated,
-      error: [...courierErrors, Errors.Overloaded]
+      error: [...courierErrors, Errors.OverloadedResponse]
     }),
     HttpApiEndpoint.post("track", "/v1/track", {
       payload: TrackRequest,
@@ -64,6 +64,7 @@ export class ShippingGroup extends HttpApiGroup.make("shipping")
       error: courierErrors
     })
   )
+  .middleware(Errors.ClientRateLimit)
   .annotateMerge(OpenApi.annotations({ title: "shipping", description: "Create, track and price parcels." })) {}
 
 /** A wilaya as the reference endpoints answer it (the field names of the public dzship client). */

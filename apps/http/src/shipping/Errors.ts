@@ -34,6 +34,10 @@ export class CourierFailed extends Schema.Error<CourierFailed>("CourierFailed")(
   { httpApiStatus: 502 }
 ) {}
 
+/** An error whose wire form is the envelope plus a `Retry-After` header (seconds). */
+const withRetryAfter = <Code extends string>(code: Code, status: number) =>
+  Schema.Struct({ error: Body([code]) }).pipe(HttpApiSchema.status(status))
+
 /** 429 with `Retry-After`: this client's rate limit, or the courier's limit on the caller's account. */
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
   retryAfterSeconds: Schema.Int,
@@ -42,15 +46,32 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
 
 export const RateLimitedResponse = RateLimited.pipe(
   HttpApiSchema.encodeToWithHeaders(
-    {
-      body: Schema.Struct({ error: Body(["rate_limited"]) }).pipe(HttpApiSchema.status(429)),
-      headers: { "retry-after": Schema.NumberFromString }
-    },
+    { body: withRetryAfter("rate_limited", 429), headers: { "retry-after": Schema.NumberFromString } },
     {
       decode: ({ body, headers }) =>
         new RateLimited({ retryAfterSeconds: headers["retry-after"], message: body.error.message }),
       encode: (error) => ({
         body: { error: { code: "rate_limited" as const, message: error.message } },
+        headers: { "retry-after": error.retryAfterSeconds }
+      })
+    }
+  )
+)
+
+/** 503 with `Retry-After`: the capacity guard on create tripped (too many creates in flight). */
+export class Overloaded extends Schema.TaggedError<Overloaded>()("Overloaded", {
+  retryAfterSeconds: Schema.Int,
+  message: Schema.String
+}) {}
+
+export const OverloadedResponse = Overloaded.pipe(
+  HttpApiSchema.encodeToWithHeaders(
+    { body: withRetryAfter("overloaded", 503), headers: { "retry-after": Schema.NumberFromString } },
+    {
+      decode: ({ body, headers }) =>
+        new Overloaded({ retryAfterSeconds: headers["retry-after"], message: body.error.message }),
+      encode: (error) => ({
+        body: { error: { code: "overloaded" as const, message: error.message } },
         headers: { "retry-after": error.retryAfterSeconds }
       })
     }
@@ -69,10 +90,12 @@ export class Unavailable extends Schema.Error<Unavailable>("Unavailable")(
   { httpApiStatus: 503 }
 ) {}
 
-/** 503 with `Retry-After`: the capacity guard on create tripped. */
-export class Overloaded extends Schema.Error<Overloaded>("Overloaded")(
-  { error: Body(["overloaded"]) },
-  { httpApiStatus: 503 }
+/** The per-client rate limit, applied to create, track and rates. */
+export class ClientRateLimit extends HttpApiMiddleware.Service<ClientRateLimit>()(
+  "@tawsil/http/shipping/ClientRateLimit",
+  {
+    error: RateLimitedResponse
+  }
 ) {}
 
 /** Decoding failures of any request become `invalid_input` with every field issue. */

@@ -2,8 +2,10 @@
 import { type Catalogue, type CourierError, Shipping } from "@tawsil/courier"
 import { WilayaCode } from "@tawsil/domain"
 import { Communes, Wilayas } from "@tawsil/reference"
-import { Effect, Layer, Schema } from "effect"
+import { Duration, Effect, Layer, Option, Schema, Semaphore } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
+import { RateLimiter } from "effect/persistence"
 import type { AppConfig } from "../AppConfig.ts"
 import * as Health from "../Health.ts"
 import * as Server from "../Server.ts"
@@ -54,15 +56,73 @@ const courierFailure = (error: CourierError.CourierError) => {
   }
 }
 
-const ShippingHandlers = HttpApiBuilder.group(ShippingApi, "shipping", (handlers) =>
-  Effect.gen(function* () {
-    const shipping = yield* Shipping.Shipping
-    return handlers
-      .handle("createOrder", ({ payload }) => shipping.create(payload).pipe(Effect.mapError(toWire)))
-      .handle("track", ({ payload }) => shipping.track(payload).pipe(Effect.mapError(toWire)))
-      .handle("rates", ({ payload }) => shipping.rates(payload).pipe(Effect.mapError(toWire)))
-  })
-)
+/** How long a caller turned away by the capacity guard should wait before trying again. */
+const OVERLOADED_RETRY_SECONDS = 2
+
+const ShippingHandlers = (config: AppConfig) =>
+  HttpApiBuilder.group(ShippingApi, "shipping", (handlers) =>
+    Effect.gen(function* () {
+      const shipping = yield* Shipping.Shipping
+      // The capacity guard: at most this many creates talk to couriers at once; the next one is turned away at once.
+      const creates = yield* Semaphore.make(config.shippingMaxConcurrentCreates)
+      return handlers
+        .handle("createOrder", ({ payload }) =>
+          shipping.create(payload).pipe(
+            Effect.mapError(toWire),
+            creates.withPermitsIfAvailable(1),
+            Effect.flatMap(
+              Option.match({
+                onSome: Effect.succeed,
+                onNone: () =>
+                  Effect.fail(
+                    new Errors.Overloaded({
+                      retryAfterSeconds: OVERLOADED_RETRY_SECONDS,
+                      message: `too many parcels are being created right now; retry in ${OVERLOADED_RETRY_SECONDS} s`
+                    })
+                  )
+              })
+            )
+          )
+        )
+        .handle("track", ({ payload }) => shipping.track(payload).pipe(Effect.mapError(toWire)))
+        .handle("rates", ({ payload }) => shipping.rates(payload).pipe(Effect.mapError(toWire)))
+    })
+  )
+
+/** Per client address, a fixed window of one minute. */
+const ClientRateLimitLayer = (config: AppConfig) =>
+  Layer.effect(
+    Errors.ClientRateLimit,
+    Effect.gen(function* () {
+      const limiter = yield* RateLimiter.RateLimiter
+      return (httpEffect) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const client = Option.getOrElse(request.remoteAddress, () => "unknown")
+          yield* limiter
+            .consume({
+              key: `shipping:${client}`,
+              limit: config.shippingRateLimitPerMinute,
+              window: "1 minute",
+              algorithm: "fixed-window",
+              onExceeded: "fail"
+            })
+            .pipe(
+              Effect.catchTag("RateLimiterError", (error) =>
+                error.reason._tag === "RateLimitExceeded"
+                  ? Effect.fail(
+                      new Errors.RateLimited({
+                        retryAfterSeconds: Math.max(1, Math.ceil(Duration.toSeconds(error.reason.retryAfter))),
+                        message: `more than ${config.shippingRateLimitPerMinute} requests in a minute from this client`
+                      })
+                    )
+                  : Effect.die(error)
+              )
+            )
+          return yield* httpEffect
+        })
+    })
+  ).pipe(Layer.provide(RateLimiter.layer), Layer.provide(RateLimiter.layerStoreMemory))
 
 /** `?16`: a query string that is only a number (the dzship client's shorthand for a code). */
 const shorthandCode = (url: string): number | undefined => {
@@ -123,11 +183,12 @@ export const layer = (config: AppConfig, catalogue: Catalogue.Catalogue) =>
   Server.make(config, {
     name: "shipping",
     api: ShippingApi,
-    handlers: Layer.mergeAll(ShippingHandlers, ReferenceHandlers, HealthHandlers).pipe(
+    handlers: Layer.mergeAll(ShippingHandlers(config), ReferenceHandlers, HealthHandlers).pipe(
       Layer.provide([
         Shipping.Shipping.layer(catalogue),
         Communes.layerFileOptional(config.communesFile),
-        Errors.ValidationLayer
+        Errors.ValidationLayer,
+        ClientRateLimitLayer(config)
       ])
     ),
     envelope: Errors.envelope,

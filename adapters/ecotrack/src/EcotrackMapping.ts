@@ -1,0 +1,336 @@
+/**
+ * Pure translation between Tawsil's one request shape and the Ecotrack API: the create body, the validation
+ * query, and every answer read back — a result, or the `CourierErrorReason` it means. No HTTP client here: the
+ * adapter sends what this builds and hands back what it got, so every rule is tested without a network.
+ *
+ * Error messages are built from the courier's own words and status codes only, never from the request: nothing
+ * the caller sent (least of all the token) is echoed, and {@link redact} removes the token should a courier ever
+ * quote it back.
+ */
+import { type CourierAdapter, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
+import { AlgerianMobile, type Dzd } from "@tawsil/domain"
+import { Option, Result, Schema } from "effect"
+import * as Status from "./EcotrackStatus.ts"
+import * as Wire from "./EcotrackWire.ts"
+
+type Reason = CourierError.CourierErrorReason
+type Response = CourierHttp.CourierResponse
+
+// --- Requests ---------------------------------------------------------------------------------------------------
+
+/** The core has already checked the phones are Algerian mobiles; Ecotrack wants the 10-digit national form. */
+const national = (phone: string): string => Option.getOrElse(AlgerianMobile.normalize(phone), () => phone.trim())
+
+const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== ""
+
+/**
+ * `POST create/order`. Ecotrack requires `adresse`; a stop-desk parcel has none to give, so the commune name stands
+ * in. `freeShipping`, `declaredValue` and `hasOpenPackage` have no Ecotrack field and are not sent (README).
+ */
+export const toCreateOrder = (order: Shipment.ParcelOrder): Wire.CreateOrder => {
+  const { recipient } = order
+  const stopdesk = order.deliveryType === "stopdesk"
+  const address = present(recipient.addressLine) ? recipient.addressLine : stopdesk ? recipient.communeName : undefined
+  return {
+    ...(present(order.reference) ? { reference: order.reference } : {}),
+    nom_client: recipient.fullName,
+    telephone: national(recipient.phone),
+    ...(present(recipient.phoneAlt) ? { telephone_2: national(recipient.phoneAlt) } : {}),
+    ...(address === undefined ? {} : { adresse: address }),
+    ...(stopdesk && order.stopDeskId !== undefined ? { code_postal: order.stopDeskId } : {}),
+    commune: recipient.communeName,
+    code_wilaya: recipient.wilayaCode,
+    montant: order.codAmount,
+    ...(present(order.notes) ? { remarque: order.notes } : {}),
+    produit: order.productList,
+    type: order.isExchange === true ? 2 : 1,
+    stop_desk: stopdesk ? 1 : 0,
+    ...(order.weightKg === undefined ? {} : { weight: order.weightKg })
+  }
+}
+
+/** `POST valid/order`: makes the parcel visible to the courier and asks it to collect the parcel. */
+export const validationQuery = (tracking: string) => ({ tracking, ask_collection: "1" })
+
+/** Ecotrack prices one tier only. */
+export const checkTier = (query: Shipment.RatesQuery): Result.Result<void, Reason> =>
+  query.tier === "express"
+    ? Result.fail(new CourierError.Refused({ message: "this courier has no express tier: ask for economic" }))
+    : Result.void
+
+// --- Responses --------------------------------------------------------------------------------------------------
+
+/** `POST create/order` → the tracking number. */
+export const fromCreated = (response: Response): Result.Result<string, Reason> =>
+  Result.map(decode(Wire.Created, response), (body) => body.tracking)
+
+/** `POST valid/order` → done. */
+export const fromValidated = (response: Response): Result.Result<void, Reason> =>
+  Result.map(decode(Wire.Validated, response), () => undefined)
+
+/** Algeria keeps UTC+01:00 all year, so Ecotrack's Algiers wall-clock time has one fixed offset. */
+export const timestampOf = (activity: Wire.Activity): string =>
+  `${activity.date}T${activity.time.length === 5 ? `${activity.time}:00` : activity.time}+01:00`
+
+/** `GET get/tracking/info` → the parcel's events, remarks (`notification_on_order`) left out. */
+export const fromTracking = (response: Response): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> =>
+  Result.map(decode(Wire.TrackingInfo, response), (body) =>
+    body.activity
+      .filter((activity) => !Status.notStatuses.has(activity.status))
+      .map((activity) => ({ rawStatus: activity.status, timestamp: timestampOf(activity) }))
+  )
+
+interface WilayaFees {
+  readonly home: Dzd.Dzd
+  readonly stopdesk: Dzd.Dzd | undefined
+  readonly returnHome: Dzd.Dzd | undefined
+  readonly returnStopdesk: Dzd.Dzd | undefined
+}
+
+const feesFor = (fees: Wire.Fees, wilaya: number): WilayaFees | undefined => {
+  if ("livraison" in fees) {
+    const delivery = fees.livraison.find((row) => row.wilaya_id === wilaya)
+    const back = fees.retours?.find((row) => row.wilaya_id === wilaya)
+    return (
+      delivery && {
+        home: delivery.tarif,
+        stopdesk: delivery.tarif_stopdesk ?? undefined,
+        returnHome: back?.tarif,
+        returnStopdesk: back?.tarif_stopdesk ?? back?.tarif
+      }
+    )
+  }
+  const row = fees.find((row) => row.wilaya_id === wilaya)
+  return (
+    row && {
+      home: row.livraison.tarif,
+      stopdesk: row.livraison.tarif_stopdesk ?? undefined,
+      returnHome: row.retour?.tarif,
+      returnStopdesk: row.retour?.tarif_stopdesk ?? row.retour?.tarif
+    }
+  )
+}
+
+const zero = 0 as Dzd.Dzd
+
+/**
+ * `GET get/fees` → the fees for the destination wilaya (Ecotrack prices per wilaya: the origin and the commune do
+ * not matter). A return fee the courier does not list is 0, and there is no fee on collected cash: `recouvrement`
+ * prices the "recouvrement" order type, not a COD commission (README "Unverified").
+ */
+export const fromFees = (query: Shipment.RatesQuery, response: Response): Result.Result<Shipment.RatesResult, Reason> =>
+  Result.flatMap(decode(Wire.Fees, response), (fees) => {
+    const wilaya = feesFor(fees, query.toWilaya)
+    if (wilaya === undefined) {
+      return Result.fail(
+        new CourierError.Refused({
+          message: `the courier does not deliver to wilaya ${query.toWilaya}: it is not in its fee list`
+        })
+      )
+    }
+    const options = [
+      new Shipment.RateOption({
+        deliveryType: "home",
+        tier: "economic",
+        deliveryFee: wilaya.home,
+        returnFee: wilaya.returnHome ?? zero
+      }),
+      ...(wilaya.stopdesk === undefined
+        ? []
+        : [
+            new Shipment.RateOption({
+              deliveryType: "stopdesk",
+              tier: "economic",
+              deliveryFee: wilaya.stopdesk,
+              returnFee: wilaya.returnStopdesk ?? zero
+            })
+          ])
+    ]
+    const asked = options.find((option) => option.deliveryType === query.deliveryType)
+    if (asked === undefined) {
+      return Result.fail(
+        new CourierError.Refused({ message: `the courier has no stop-desk delivery to wilaya ${query.toWilaya}` })
+      )
+    }
+    return Result.succeed(
+      new Shipment.RatesResult({
+        deliveryType: asked.deliveryType,
+        tier: "economic",
+        deliveryFee: asked.deliveryFee,
+        returnFee: asked.returnFee,
+        codFee: zero,
+        total: asked.deliveryFee,
+        currency: "DZD",
+        options
+      })
+    )
+  })
+
+// --- Errors -----------------------------------------------------------------------------------------------------
+
+const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
+
+/** A successful answer decoded with `schema`; anything else is the reason it failed. */
+const decode = <A>(schema: Schema.Decoder<A>, response: Response): Result.Result<A, Reason> => {
+  if (response.status < 200 || response.status >= 300) return Result.fail(errorOf(response))
+  const body = parseJson(response.text)
+  if (Option.isNone(body)) return Result.fail(notJson(response.status))
+  const decoded = Schema.decodeUnknownOption(schema)(body.value)
+  return Option.isSome(decoded) ? Result.succeed(decoded.value) : Result.fail(errorOfBody(response.status, body.value))
+}
+
+const notJson = (status: number) =>
+  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body that is not JSON` })
+
+/** What a failed (or undocumented) answer means. */
+export const errorOf = (response: Response): Reason => {
+  const { status } = response
+  if (status === 429) return new CourierError.CourierRateLimited({ retryAfterSeconds: retryAfter(response.headers) })
+  if (status >= 500) return new CourierError.Unreachable({ message: `the courier answered HTTP ${status}` })
+  if (status === 401 || status === 403) {
+    return new CourierError.CredentialsRejected({ message: `the courier refused the API token (HTTP ${status})` })
+  }
+  if (status >= 300 && status < 400) {
+    // The target is not quoted: a redirect may carry the request's query, and with it the token.
+    return new CourierError.BadResponse({
+      message: `the courier answered with a redirect (HTTP ${status}) instead of its API: its address may have moved`
+    })
+  }
+  const body = parseJson(response.text)
+  return Option.isNone(body) ? notJson(status) : errorOfBody(status, body.value)
+}
+
+const errorOfBody = (status: number, body: unknown): Reason =>
+  ((status >= 200 && status < 300) || status === 400 || status === 422 ? refusalOf(status, body) : undefined) ??
+  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body its API does not document` })
+
+const DEFAULT_RETRY_AFTER_SECONDS = 60
+
+/** `Retry-After` in seconds (the HTTP-date form is not used by Ecotrack's Laravel throttle); 60 when absent. */
+export const retryAfter = (headers: Readonly<Record<string, string>>): number => {
+  const value = Object.entries(headers)
+    .find(([name]) => name.toLowerCase() === "retry-after")?.[1]
+    ?.trim()
+  return value !== undefined && /^\d{1,6}$/.test(value) ? Math.max(1, Number(value)) : DEFAULT_RETRY_AFTER_SECONDS
+}
+
+const clean = (text: string, max = 300) => {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+const businessCodes: Readonly<Record<string, string>> = {
+  "10001": "the order can no longer be changed: the courier has already validated it",
+  "10002": "the courier does not deliver to this wilaya: it is not among the wilayas this tenant serves",
+  "10003": "a return cannot be requested for this parcel"
+}
+
+const tokenWords: Readonly<Record<string, string>> = {
+  INVALID_TOKEN: "the courier does not know this API token (INVALID_TOKEN)",
+  TOKEN_NOT_ALLOWED: "this API token may not use the courier's API (TOKEN_NOT_ALLOWED): ask the courier to enable it"
+}
+
+/** Ecotrack's field names, where they have an obvious counterpart in the request. */
+const ourFields: Readonly<Record<string, string>> = {
+  reference: "order.reference",
+  nom_client: "order.recipient.fullName",
+  telephone: "order.recipient.phone",
+  telephone_2: "order.recipient.phoneAlt",
+  adresse: "order.recipient.addressLine",
+  commune: "order.recipient.communeName",
+  code_wilaya: "order.recipient.wilayaCode",
+  code_postal: "order.stopDeskId",
+  stop_desk: "order.deliveryType",
+  montant: "order.codAmount",
+  remarque: "order.notes",
+  produit: "order.productList",
+  type: "order.isExchange",
+  weight: "order.weightKg",
+  tracking: "trackingNumber"
+}
+
+const fieldsRefused = (errors: Readonly<Record<string, ReadonlyArray<string>>>) =>
+  new CourierError.Refused({
+    message: clean(
+      Object.entries(errors)
+        .map(([field, messages]) => `${ourFields[field] ?? field}: ${messages.map((m) => clean(m)).join(" ")}`)
+        .join("; "),
+      600
+    )
+  })
+
+const refusalOf = (status: number, body: unknown): Reason | undefined => {
+  const failure = Schema.decodeUnknownOption(Wire.Failure)(body)
+  if (Option.isSome(failure)) {
+    const said = clean(failure.value.message ?? "")
+    const code = failure.value.error ?? failure.value.code
+    if (tokenWords[said] !== undefined) return new CourierError.CredentialsRejected({ message: tokenWords[said] })
+    const known = code === undefined ? undefined : businessCodes[String(code)]
+    return new CourierError.Refused({
+      message:
+        known !== undefined
+          ? `${known} (courier code ${code}${said === "" ? "" : `: ${said}`})`
+          : said === ""
+            ? "the courier refused the request without giving a reason"
+            : said,
+      ...(code === undefined ? {} : { courierCode: String(code) })
+    })
+  }
+  const validation = Schema.decodeUnknownOption(Wire.ValidationErrors)(body)
+  if (Option.isSome(validation)) {
+    if (Object.keys(validation.value.errors).length > 0) return fieldsRefused(validation.value.errors)
+    const said = clean(validation.value.message ?? "")
+    return said === "" ? undefined : new CourierError.Refused({ message: said })
+  }
+  const bare = Schema.decodeUnknownOption(Wire.BareFieldErrors)(body)
+  if (Option.isSome(bare) && Object.keys(bare.value).length > 0) return fieldsRefused(bare.value)
+  const message = Schema.decodeUnknownOption(Wire.Message)(body)
+  if (Option.isSome(message)) {
+    const said = clean(message.value.message)
+    if (tokenWords[said] !== undefined) return new CourierError.CredentialsRejected({ message: tokenWords[said] })
+    // A bare `{ message }` refuses only on an error status; on 200 it is no documented answer.
+    if (status >= 400 && said !== "") return new CourierError.Refused({ message: said })
+  }
+  return undefined
+}
+
+/**
+ * The create call succeeded but `valid/order` did not: the parcel exists on the caller's account, unvalidated and
+ * invisible to the courier. Whatever went wrong, the caller gets a refusal naming the tracking number — never a
+ * retryable error, since retrying the create would make a second parcel.
+ */
+export const notValidated = (tracking: string, reason: Reason): CourierError.Refused =>
+  new CourierError.Refused({
+    message:
+      `the courier created the parcel ${tracking} but did not validate it (${
+        reason._tag === "CourierRateLimited"
+          ? `rate limited, retry after ${reason.retryAfterSeconds} s`
+          : reason.message
+      }): it exists on your account, invisible to the courier until validated. ` +
+      "Validate or delete it in the courier's dashboard; do not create it again.",
+    ...(reason._tag === "Refused" && reason.courierCode !== undefined ? { courierCode: reason.courierCode } : {})
+  })
+
+/** The same reason with every occurrence of `secret` (plain or URL-encoded) blanked out of its message. */
+export const redact =
+  (secret: string) =>
+  (reason: Reason): Reason => {
+    if (secret === "") return reason
+    const scrub = (text: string) =>
+      [secret, encodeURIComponent(secret)].reduce((out, form) => out.split(form).join("<redacted>"), text)
+    switch (reason._tag) {
+      case "Refused":
+        return new CourierError.Refused({
+          message: scrub(reason.message),
+          ...(reason.courierCode === undefined ? {} : { courierCode: scrub(reason.courierCode) })
+        })
+      case "CredentialsRejected":
+        return new CourierError.CredentialsRejected({ message: scrub(reason.message) })
+      case "Unreachable":
+        return new CourierError.Unreachable({ message: scrub(reason.message) })
+      case "BadResponse":
+        return new CourierError.BadResponse({ message: scrub(reason.message) })
+      default:
+        return reason
+    }
+  }

@@ -1,0 +1,113 @@
+/**
+ * The Ecotrack API's wire shapes (`/api/v1/…`, French snake_case fields), as the research notes document them
+ * (couriers.md §1.2; README "Unverified"). Every response is decoded with one of these schemas — a body that fits
+ * none of them is an undocumented answer, never read by hand.
+ */
+import { Dzd } from "@tawsil/domain"
+import { Schema } from "effect"
+
+/** The body of `POST create/order` (sent as JSON). `type` 1 is a delivery, 2 an exchange. */
+export const CreateOrder = Schema.Struct({
+  reference: Schema.optionalKey(Schema.String),
+  nom_client: Schema.String,
+  telephone: Schema.String,
+  telephone_2: Schema.optionalKey(Schema.String),
+  adresse: Schema.optionalKey(Schema.String),
+  /** With `stop_desk` 1: the stop-desk station code (`get/communes` `code_postal`). */
+  code_postal: Schema.optionalKey(Schema.String),
+  /** A commune name, not a code. */
+  commune: Schema.String,
+  code_wilaya: Schema.Number,
+  /** What the courier collects from the recipient, in DZD. */
+  montant: Schema.Number,
+  remarque: Schema.optionalKey(Schema.String),
+  produit: Schema.String,
+  type: Schema.Literals([1, 2]),
+  stop_desk: Schema.Literals([0, 1]),
+  /** Kilograms. */
+  weight: Schema.optionalKey(Schema.Number)
+})
+export type CreateOrder = typeof CreateOrder.Type
+
+/** `POST create/order`, accepted. */
+export const Created = Schema.Struct({
+  success: Schema.Literal(true),
+  tracking: Schema.String.check(Schema.isNonEmpty())
+})
+
+/** `POST valid/order`, accepted (`"Commande expedier avec succès"`). */
+export const Validated = Schema.Struct({
+  success: Schema.Literal(true),
+  message: Schema.optionalKey(Schema.String)
+})
+
+/** One step of `get/tracking/info`: Algiers wall-clock date and time, and the activity key. */
+export const Activity = Schema.Struct({
+  date: Schema.String.check(Schema.isPattern(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/)),
+  time: Schema.String.check(Schema.isPattern(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/)),
+  status: Schema.String.check(Schema.isNonEmpty()),
+  station: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
+export type Activity = typeof Activity.Type
+
+/** `GET get/tracking/info`: no top-level status, only the activity list (other members are not read). */
+export const TrackingInfo = Schema.Struct({
+  activity: Schema.Array(Activity)
+})
+
+/** Amounts arrive as numbers or as numeric strings (`"400"`, `"400.00"`); both decode to whole dinars. */
+const Amount = Schema.Union([Schema.Finite, Schema.FiniteFromString]).pipe(Schema.decodeTo(Dzd.Dzd))
+const WilayaId = Schema.Union([Schema.Finite, Schema.FiniteFromString]).pipe(Schema.decodeTo(Schema.Int))
+
+/** One wilaya's tariff: `tarif` to the door, `tarif_stopdesk` to a desk (absent or null: no desk there). */
+const Tariff = {
+  tarif: Amount,
+  tarif_stopdesk: Schema.optionalKey(Schema.NullOr(Amount))
+}
+const FeeRow = Schema.Struct({ wilaya_id: WilayaId, ...Tariff })
+
+/**
+ * `GET get/fees`, as the research documents it: one list per service (`livraison`, `retours`, …), each row a
+ * wilaya. Only delivery and return fees are read.
+ */
+export const FeesByService = Schema.Struct({
+  livraison: Schema.Array(FeeRow),
+  retours: Schema.optionalKey(Schema.Array(FeeRow))
+})
+
+/** `GET get/fees` as another secondary source shows it: one row per wilaya, one tariff per service. */
+export const FeesByWilaya = Schema.Array(
+  Schema.Struct({
+    wilaya_id: WilayaId,
+    livraison: Schema.Struct(Tariff),
+    retour: Schema.optionalKey(Schema.Struct(Tariff))
+  })
+)
+
+export const Fees = Schema.Union([FeesByService, FeesByWilaya])
+export type Fees = typeof Fees.Type
+
+/** A refusal on HTTP 200 (or 4xx): `{ success: false, error: 10002, message }`. */
+export const Failure = Schema.Struct({
+  success: Schema.Literal(false),
+  message: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  error: Schema.optionalKey(Schema.Union([Schema.Number, Schema.String])),
+  code: Schema.optionalKey(Schema.Union([Schema.Number, Schema.String]))
+})
+
+const FieldErrors = Schema.Record(Schema.String, Schema.Array(Schema.String))
+
+/** Laravel's validation answer (HTTP 422): `{ message, errors: { field: [messages] } }`. */
+export const ValidationErrors = Schema.Struct({
+  message: Schema.optionalKey(Schema.String),
+  errors: FieldErrors
+})
+
+/**
+ * The bare form `{ field: [messages] }` (how `create/orders` reports a refused order). Every list must hold a
+ * message, so that an unrelated body of empty lists is not read as a refusal.
+ */
+export const BareFieldErrors = Schema.Record(Schema.String, Schema.NonEmptyArray(Schema.String))
+
+/** Any other error body: `{ message }` (`"Unauthenticated."`, `"Too Many Attempts."`, `"INVALID_TOKEN"`). */
+export const Message = Schema.Struct({ message: Schema.String })

@@ -1,0 +1,99 @@
+import { assert, describe, it } from "@effect/vitest"
+import { CanonicalStatus } from "@tawsil/courier"
+import { Result, Schema } from "effect"
+import * as Mapping from "../src/EcotrackMapping.ts"
+import * as Status from "../src/EcotrackStatus.ts"
+import { trackingPairs } from "./fixtures/responses.ts"
+
+/** couriers.md §1.2, copied as written: the order-status keys (without the filter value `all`). */
+const orderStatusKeys = [
+  "prete_a_expedier",
+  "en_ramassage",
+  "en_preparation_stock",
+  "vers_hub",
+  "en_hub",
+  "vers_wilaya",
+  "en_preparation",
+  "en_livraison",
+  "suspendu",
+  "livre_non_encaisse",
+  "encaisse_non_paye",
+  "paiements_prets",
+  "paye_et_archive",
+  "retour_chez_livreur",
+  "retour_transit_entrepot",
+  "retour_en_traitement",
+  "retour_recu",
+  "retour_archive",
+  "annule"
+]
+
+/** couriers.md §1.2: the activity keys of `get/tracking/info`. */
+const activityKeys = [
+  "order_information_received_by_carrier",
+  "notification_on_order",
+  "picked",
+  "accepted_by_carrier",
+  "dispatched_to_driver",
+  "attempt_delivery",
+  "return_asked",
+  "return_in_transit",
+  "Return_received",
+  "livred",
+  "encaissed",
+  "payed"
+]
+
+/** couriers.md §3.3, the Ecotrack table, row by row. */
+const researchTable: ReadonlyArray<readonly [CanonicalStatus.CanonicalStatus, ReadonlyArray<string>]> = [
+  ["created", ["en_preparation", "en_preparation_stock", "order_information_received_by_carrier"]],
+  ["pending_pickup", ["prete_a_expedier", "en_ramassage"]],
+  ["picked_up", ["picked"]],
+  ["in_transit", ["accepted_by_carrier", "vers_hub", "en_hub", "vers_wilaya"]],
+  ["out_for_delivery", ["en_livraison", "dispatched_to_driver"]],
+  ["failed_attempt", ["attempt_delivery"]],
+  ["on_hold", ["suspendu"]],
+  [
+    "delivered",
+    ["livre_non_encaisse", "encaisse_non_paye", "paiements_prets", "paye_et_archive", "livred", "encaissed", "payed"]
+  ],
+  [
+    "returning",
+    ["return_asked", "return_in_transit", "retour_chez_livreur", "retour_transit_entrepot", "retour_en_traitement"]
+  ],
+  ["returned", ["retour_recu", "retour_archive", "Return_received"]],
+  ["cancelled", ["annule"]]
+]
+
+describe("EcotrackStatus", () => {
+  it("maps every documented key, except the remark notification which is no status", () => {
+    for (const key of [...orderStatusKeys, ...activityKeys]) {
+      assert.isTrue(Object.hasOwn(Status.statuses, key) !== Status.notStatuses.has(key), key)
+    }
+    assert.deepStrictEqual([...Status.notStatuses], ["notification_on_order"])
+  })
+
+  it("maps exactly as the research table says, and nothing else", () => {
+    const expected = Object.fromEntries(researchTable.flatMap(([status, keys]) => keys.map((key) => [key, status])))
+    assert.deepStrictEqual(Status.statuses, expected)
+  })
+
+  it("maps only to canonical statuses, never to unknown", () => {
+    for (const [key, status] of Object.entries(Status.statuses)) {
+      assert.isTrue(Schema.is(CanonicalStatus.CanonicalStatus)(status), key)
+      assert.notStrictEqual(status, "unknown", key)
+    }
+  })
+
+  it("maps the status create answers", () => {
+    assert.strictEqual(Status.statuses[Status.validated], "pending_pickup")
+  })
+
+  it("covers every raw status in the documented-key fixtures", () => {
+    const raw = trackingPairs
+      .filter(([name]) => !name.includes("nobody documented"))
+      .flatMap(([, response]) => Result.getOrThrow(Mapping.fromTracking(response)).map((event) => event.rawStatus))
+    assert.isAbove(raw.length, 10)
+    for (const status of raw) assert.isTrue(Object.hasOwn(Status.statuses, status), status)
+  })
+})

@@ -1,0 +1,314 @@
+/**
+ * A loopback Ecotrack tenant: a real HTTP server on 127.0.0.1 (random port) speaking the `/api/v1/…` API as the
+ * research notes document it — and only as they document it; nothing here was checked against a live tenant.
+ *
+ * - Auth: `Authorization: Bearer <token>` or `?api_token=` (both, if both are sent, must agree); else 401
+ *   `{"message":"Unauthenticated."}`.
+ * - `POST create/order` (JSON body and/or query string): Laravel-style validation (422 with `errors`), then 200
+ *   `{success:false, error:10002}` for a wilaya the tenant does not serve, else `{success:true, tracking}`.
+ * - `POST valid/order?tracking=&ask_collection=`: validates once (again: 10001). Only then does the parcel get its
+ *   first activity, `order_information_received_by_carrier`.
+ * - `GET get/tracking/info?tracking=`: the activity (empty before validation); unknown tracking: 422.
+ * - `GET get/fees`: the tariff below, amounts as strings in `livraison`, numbers in `retours`.
+ *
+ * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
+ * 5xx, HTML, 429, a refusal, any JSON, or a refusal that quotes the caller's token.
+ */
+import * as Http from "node:http"
+import { Context, Effect, Layer } from "effect"
+
+export const TOKEN = "fake-token-7f3a9c2e5b8d1f40"
+
+/** Wilayas the fake tenant does not serve (deep south). */
+export const UNSERVED: ReadonlyArray<number> = [33, 50, 54, 56]
+/** Served, but with no stop desk. */
+export const NO_DESK: ReadonlyArray<number> = [1, 11, 37, 49, 52, 53, 58]
+
+/** The fake's tariff, in DZD: [home, stopdesk or null, return home, return stopdesk or null]. */
+export const tariff = (wilaya: number): readonly [number, number | null, number, number | null] => {
+  const home = wilaya === 16 ? 400 : NO_DESK.includes(wilaya) ? 1200 : 650
+  const desk = NO_DESK.includes(wilaya) ? null : home - 200
+  return [home, desk, 250, desk === null ? null : 200]
+}
+
+export interface RecordedRequest {
+  readonly method: string
+  readonly path: string
+  readonly query: Readonly<Record<string, string>>
+  readonly headers: Readonly<Record<string, string>>
+  /** The parsed JSON body, or `undefined` when none was sent. */
+  readonly body: unknown
+}
+
+export type Misbehaviour =
+  | { readonly kind: "hang" }
+  | { readonly kind: "reset" }
+  | { readonly kind: "status"; readonly status: number }
+  | { readonly kind: "html" }
+  | { readonly kind: "rateLimited"; readonly retryAfter?: string }
+  | { readonly kind: "refuse"; readonly message: string; readonly error?: number }
+  | { readonly kind: "json"; readonly status: number; readonly body: unknown }
+  | { readonly kind: "echoToken" }
+
+export interface ActivityRow {
+  readonly date: string
+  readonly time: string
+  readonly status: string
+  readonly station: string
+}
+
+export interface Parcel {
+  readonly tracking: string
+  readonly fields: Readonly<Record<string, unknown>>
+  validated: boolean
+  askCollection: string | undefined
+  readonly activity: Array<ActivityRow>
+}
+
+export interface Fake {
+  readonly origin: string
+  readonly requests: ReadonlyArray<RecordedRequest>
+  readonly parcels: ReadonlyMap<string, Parcel>
+  readonly misbehaveNext: (misbehaviour: Misbehaviour, path?: string) => void
+  /** Appends an activity to a parcel, stamped with the fake's clock. */
+  readonly addActivity: (tracking: string, status: string) => void
+  /** The Algiers wall-clock date and time the fake stamps activity with. */
+  readonly setClock: (date: string, time: string) => void
+}
+
+export class EcotrackFake extends Context.Service<EcotrackFake, Fake>()("@tawsil/adapter-ecotrack/test/EcotrackFake") {
+  static readonly layer = (options: { readonly tokens?: ReadonlyArray<string> } = {}) =>
+    Layer.effect(
+      EcotrackFake,
+      Effect.acquireRelease(start(options.tokens ?? [TOKEN]), ({ close }) => close).pipe(Effect.map(({ fake }) => fake))
+    )
+}
+
+const json = (response: Http.ServerResponse, status: number, body: unknown, headers: Http.OutgoingHttpHeaders = {}) => {
+  response.writeHead(status, { "content-type": "application/json", ...headers })
+  response.end(JSON.stringify(body))
+}
+
+const invalid = (errors: Record<string, Array<string>>) => ({ message: "The given data was invalid.", errors })
+
+const text = (value: unknown): string | undefined =>
+  typeof value === "string" ? value : typeof value === "number" ? String(value) : undefined
+
+/** The create rules of the documentation (research §1.2 "Create fields"), with Laravel's French messages. */
+const validateCreate = (fields: Readonly<Record<string, unknown>>): Record<string, Array<string>> => {
+  const errors: Record<string, Array<string>> = {}
+  const add = (field: string, message: string) => {
+    errors[field] = [...(errors[field] ?? []), message]
+  }
+  for (const field of ["nom_client", "telephone", "adresse", "commune", "code_wilaya", "montant", "type"]) {
+    if ((text(fields[field]) ?? "").trim() === "") add(field, `Le champ ${field} est obligatoire.`)
+  }
+  for (const field of ["reference", "nom_client", "adresse", "commune", "remarque", "produit", "boutique"]) {
+    if ((text(fields[field]) ?? "").length > 255)
+      add(field, `Le texte ${field} ne peut contenir plus de 255 caractères.`)
+  }
+  for (const field of ["telephone", "telephone_2"]) {
+    const value = text(fields[field])
+    if (value !== undefined && value !== "" && !/^\d{9,10}$/.test(value)) {
+      add(field, `Le champ ${field} doit contenir entre 9 et 10 chiffres.`)
+    }
+  }
+  const wilaya = text(fields.code_wilaya)
+  if (wilaya !== undefined && wilaya !== "" && !(/^\d+$/.test(wilaya) && Number(wilaya) >= 1 && Number(wilaya) <= 58)) {
+    add("code_wilaya", "La valeur de code_wilaya doit être comprise entre 1 et 58.")
+  }
+  for (const field of ["montant", "code_postal", "weight"]) {
+    const value = text(fields[field])
+    if (value !== undefined && value !== "" && !Number.isFinite(Number(value))) {
+      add(field, `Le champ ${field} doit contenir un nombre.`)
+    }
+  }
+  const type = text(fields.type)
+  if (type !== undefined && type !== "" && !["1", "2", "3", "4"].includes(type)) {
+    add("type", "Le champ type sélectionné est invalide.")
+  }
+  const stopDesk = text(fields.stop_desk)
+  if (stopDesk !== undefined && !["0", "1"].includes(stopDesk))
+    add("stop_desk", "Le champ stop_desk sélectionné est invalide.")
+  return errors
+}
+
+const start = (tokens: ReadonlyArray<string>) =>
+  Effect.callback<{ readonly fake: Fake; readonly close: Effect.Effect<void> }>((resume) => {
+    const requests: Array<RecordedRequest> = []
+    const parcels = new Map<string, Parcel>()
+    const queue: Array<{ readonly misbehaviour: Misbehaviour; readonly path: string | undefined }> = []
+    let clock = { date: "2026-04-18", time: "19:45:06" }
+    let issued = 0
+
+    const unknownTracking = (response: Http.ServerResponse) =>
+      json(response, 422, invalid({ tracking: ["Le tracking sélectionné est invalide."] }))
+
+    const misbehave = (
+      misbehaviour: Misbehaviour,
+      request: Http.IncomingMessage,
+      response: Http.ServerResponse,
+      token: string
+    ) => {
+      switch (misbehaviour.kind) {
+        case "hang":
+          return
+        case "reset":
+          return request.socket.destroy()
+        case "status":
+          return json(response, misbehaviour.status, { message: "Server Error" })
+        case "html":
+          response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+          return response.end("<!DOCTYPE html><html><body><h1>Maintenance en cours</h1></body></html>")
+        case "rateLimited":
+          return json(
+            response,
+            429,
+            { message: "Too Many Attempts." },
+            misbehaviour.retryAfter === undefined ? {} : { "retry-after": misbehaviour.retryAfter }
+          )
+        case "refuse":
+          return json(response, 200, {
+            success: false,
+            message: misbehaviour.message,
+            ...(misbehaviour.error === undefined ? {} : { error: misbehaviour.error })
+          })
+        case "json":
+          return json(response, misbehaviour.status, misbehaviour.body)
+        case "echoToken":
+          return json(
+            response,
+            422,
+            invalid({ api_token: [`Le jeton ${token} n'est pas autorisé pour cette action.`] })
+          )
+      }
+    }
+
+    const route = (
+      method: string,
+      path: string,
+      fields: Readonly<Record<string, unknown>>,
+      response: Http.ServerResponse
+    ) => {
+      const endpoint = `${method} ${path}`
+      if (endpoint === "POST /api/v1/create/order") {
+        const errors = validateCreate(fields)
+        if (Object.keys(errors).length > 0) return json(response, 422, invalid(errors))
+        if (UNSERVED.includes(Number(text(fields.code_wilaya)))) {
+          return json(response, 200, {
+            success: false,
+            error: 10002,
+            message: "Pas de livraison pour la wilaya sélectionnée"
+          })
+        }
+        issued += 1
+        const tracking = `ECTFAK${String(issued).padStart(10, "0")}`
+        parcels.set(tracking, { tracking, fields, validated: false, askCollection: undefined, activity: [] })
+        return json(response, 200, { success: true, tracking })
+      }
+      if (endpoint === "POST /api/v1/valid/order") {
+        const parcel = parcels.get(text(fields.tracking) ?? "")
+        if (parcel === undefined) return unknownTracking(response)
+        if (parcel.validated)
+          return json(response, 200, { success: false, error: 10001, message: "Commande non modifiable" })
+        parcel.validated = true
+        parcel.askCollection = text(fields.ask_collection)
+        parcel.activity.push({ ...clock, status: "order_information_received_by_carrier", station: "" })
+        return json(response, 200, { success: true, message: "Commande expedier avec succès" })
+      }
+      if (endpoint === "GET /api/v1/get/tracking/info") {
+        const parcel = parcels.get(text(fields.tracking) ?? "")
+        if (parcel === undefined) return unknownTracking(response)
+        return json(response, 200, {
+          recipientName: parcel.fields.nom_client,
+          shippedBy: "Boutique Test",
+          originCity: 16,
+          destLocationCity: Number(text(parcel.fields.code_wilaya)),
+          currentStation: "Alger",
+          activity: parcel.validated ? parcel.activity : [],
+          reasons: []
+        })
+      }
+      if (endpoint === "GET /api/v1/get/fees") {
+        const served = Array.from({ length: 58 }, (_, i) => i + 1).filter((w) => !UNSERVED.includes(w))
+        return json(response, 200, {
+          livraison: served.map((wilaya_id) => {
+            const [home, desk] = tariff(wilaya_id)
+            return { wilaya_id, tarif: String(home), tarif_stopdesk: desk === null ? null : String(desk) }
+          }),
+          pickup: [],
+          echange: [],
+          recouvrement: [],
+          retours: served.map((wilaya_id) => {
+            const [, , home, desk] = tariff(wilaya_id)
+            return { wilaya_id, tarif: home, tarif_stopdesk: desk }
+          }),
+          poids: { seuil: 5, surcharge_par_kg: 50 }
+        })
+      }
+      if (
+        ["/api/v1/create/order", "/api/v1/valid/order", "/api/v1/get/tracking/info", "/api/v1/get/fees"].includes(path)
+      ) {
+        return json(response, 405, { message: `The ${method} method is not supported for this route.` })
+      }
+      return json(response, 404, { message: `The route ${path.slice(1)} could not be found.` })
+    }
+
+    const server = Http.createServer((request, response) => {
+      const chunks: Array<Buffer> = []
+      request.on("data", (chunk: Buffer) => chunks.push(chunk))
+      request.on("end", () => {
+        const url = new URL(request.url ?? "/", "http://127.0.0.1")
+        const query = Object.fromEntries(url.searchParams)
+        const raw = Buffer.concat(chunks).toString("utf8")
+        let body: unknown
+        try {
+          body = raw === "" ? undefined : JSON.parse(raw)
+        } catch {
+          return json(response, 400, { message: "Malformed JSON." })
+        }
+        const headers = Object.fromEntries(
+          Object.entries(request.headers).map(([name, value]) => [
+            name,
+            Array.isArray(value) ? value.join(", ") : (value ?? "")
+          ])
+        )
+        requests.push({ method: request.method ?? "", path: url.pathname, query, headers, body })
+
+        const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? "")?.[1]
+        const token = bearer ?? query.api_token ?? ""
+
+        const planned = queue.findIndex((entry) => entry.path === undefined || entry.path === url.pathname)
+        if (planned >= 0) {
+          return misbehave(queue.splice(planned, 1)[0]!.misbehaviour, request, response, token)
+        }
+
+        const agree = bearer === undefined || query.api_token === undefined || bearer === query.api_token
+        if (!agree || !tokens.includes(token)) return json(response, 401, { message: "Unauthenticated." })
+
+        const fields = { ...query, ...(typeof body === "object" && body !== null ? body : {}) }
+        delete (fields as Record<string, unknown>).api_token
+        return route(request.method ?? "", url.pathname, fields, response)
+      })
+    })
+
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      const fake: Fake = {
+        origin: `http://127.0.0.1:${port}`,
+        requests,
+        parcels,
+        misbehaveNext: (misbehaviour, path) => queue.push({ misbehaviour, path }),
+        addActivity: (tracking, status) => parcels.get(tracking)?.activity.push({ ...clock, status, station: "Alger" }),
+        setClock: (date, time) => {
+          clock = { date, time }
+        }
+      }
+      const close = Effect.callback<void>((done) => {
+        server.closeAllConnections()
+        server.close(() => done(Effect.void))
+      })
+      resume(Effect.succeed({ fake, close }))
+    })
+  })

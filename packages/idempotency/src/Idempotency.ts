@@ -1,0 +1,231 @@
+/**
+ * The Idempotency-Key rules of both APIs: what a key is, when two requests are the same request, which answers are
+ * kept and for how long, and the `Idempotency` service that applies them over an `IdempotencyStore`.
+ *
+ * One protocol serves two flows: claim the key, do the work, then `complete` with the answer (or `release`).
+ * The store API claims inside the transaction of its write, so the key's record commits or rolls back with the
+ * write and no claim outlives a crash. The shipping API cannot put a courier call in our transaction: its claim
+ * commits at once as a lease, which lapses after `LEASE` if the process dies before completing.
+ */
+import { createHash } from "node:crypto"
+import type { ErrorCategory } from "@tawsil/domain"
+import { Context, Data, Duration, Effect, Exit, Layer, Schedule, Schema } from "effect"
+import { type Claim, IdempotencyStore } from "./IdempotencyStore.ts"
+
+/** How long an answer is replayed. */
+export const TTL = Duration.hours(24)
+/** How long a claim committed on its own (a courier call) holds its key before a retry may claim it again. */
+export const LEASE = Duration.seconds(60)
+/** How long a claim waits for another holder of its key to finish before it gives up with `InFlight`. */
+export const WAIT = Duration.seconds(2)
+/** The retry hint of `InFlight`: most holders finish within a second, and a stale lease is retried cheaply. */
+export const RETRY_AFTER_SECONDS = 1
+
+export const IdempotencyKey = Schema.String.check(
+  Schema.isPattern(/^[A-Za-z0-9_\-:.]{1,64}$/, {
+    message: "Expected an idempotency key, 1 to 64 characters among A-Z a-z 0-9 _ - : ."
+  })
+).pipe(Schema.brand("IdempotencyKey"))
+export type IdempotencyKey = typeof IdempotencyKey.Type
+
+const Sha256Hex = Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/))
+
+/** Whose keys these are: a hash of the parts that identify the caller. */
+export const Scope = Sha256Hex.pipe(Schema.brand("IdempotencyScope"))
+export type Scope = typeof Scope.Type
+
+/** What the request was: a hash of its method, path and canonical body. */
+export const Fingerprint = Sha256Hex.pipe(Schema.brand("RequestFingerprint"))
+export type Fingerprint = typeof Fingerprint.Type
+
+/** A request as idempotency sees it. */
+export interface Request {
+  readonly scope: Scope
+  readonly key: IdempotencyKey
+  readonly fingerprint: Fingerprint
+}
+
+/** An answer as it was sent, replayed byte for byte. */
+export class StoredResponse extends Schema.Class<StoredResponse>("@tawsil/idempotency/StoredResponse")({
+  status: Schema.Int.check(Schema.isBetween({ minimum: 100, maximum: 599 })),
+  headers: Schema.Record(Schema.String, Schema.String),
+  body: Schema.String
+}) {}
+
+/** The key is ours: do the work, then `complete` with the answer or `release`. */
+export class Claimed extends Data.TaggedClass("Claimed")<Request & { readonly token: string }> {}
+
+/** The key already answered this same request: send that answer again, with no new effect. */
+export class Replay extends Data.TaggedClass("Replay")<{ readonly response: StoredResponse }> {}
+
+export class InvalidKey extends Schema.TaggedError<InvalidKey>()("InvalidKey", {
+  reason: Schema.Literals(["missing", "malformed"])
+}) {
+  readonly category: ErrorCategory.ErrorCategory = "invalid_input"
+  override get message() {
+    return this.reason === "missing"
+      ? "an idempotency key is required"
+      : "an idempotency key is 1 to 64 characters among A-Z a-z 0-9 _ - : ."
+  }
+}
+
+/** The key was first used for another request (another method, path or body). */
+export class KeyReused extends Schema.TaggedError<KeyReused>()("KeyReused", { key: Schema.String }) {
+  readonly category: ErrorCategory.ErrorCategory = "unprocessable"
+  override get message() {
+    return `idempotency key ${this.key} was first used with a different request; use a new key for a new request`
+  }
+}
+
+/** Another request with this key is still being processed. */
+export class InFlight extends Schema.TaggedError<InFlight>()("InFlight", {
+  key: Schema.String,
+  retryAfterSeconds: Schema.Int
+}) {
+  readonly category: ErrorCategory.ErrorCategory = "conflict"
+  override get message() {
+    return `a request with idempotency key ${this.key} is still in progress; retry in ${this.retryAfterSeconds} s`
+  }
+}
+
+/** A header value as a key. The IETF draft's structured-field form, a quoted string (`"k1"`), is accepted too. */
+export const parseKey = (raw: string | undefined): Effect.Effect<IdempotencyKey, InvalidKey> =>
+  raw === undefined
+    ? Effect.fail(new InvalidKey({ reason: "missing" }))
+    : Schema.decodeUnknownEffect(IdempotencyKey)(/^"(.*)"$/.exec(raw)?.[1] ?? raw).pipe(
+        Effect.mapError(() => new InvalidKey({ reason: "malformed" }))
+      )
+
+/**
+ * RFC 8785 (JCS) for JSON values: members sorted by name in UTF-16 code units, no whitespace, ECMAScript number
+ * and string forms. Members whose value is `undefined` are left out, as `JSON.stringify` does.
+ */
+export const canonicalJson = (value: unknown): string => {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`
+  if (typeof value === "object" && value !== null) {
+    const record = value as Readonly<Record<string, unknown>>
+    const members = Object.keys(record)
+      .sort()
+      .filter((name) => record[name] !== undefined)
+      .map((name) => `${JSON.stringify(name)}:${canonicalJson(record[name])}`)
+    return `{${members.join(",")}}`
+  }
+  return JSON.stringify(value) ?? "null"
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex")
+
+/**
+ * The fingerprint of a request: SHA-256 of the canonical JSON of `[METHOD, path, body]`, so a client that
+ * re-serialises the same body in another member order sends the same request. `body` is the decoded JSON body
+ * (absent: `null`).
+ */
+export const fingerprint = (request: { readonly method: string; readonly path: string; readonly body?: unknown }) =>
+  Fingerprint.make(sha256(canonicalJson([request.method.toUpperCase(), request.path, request.body ?? null])))
+
+/**
+ * A scope from the parts that identify the caller, in order: `["store", storeId]`, or
+ * `["shipping", courier, credentials, baseUrl]`. Only the hash is stored, never the parts.
+ */
+export const scope = (parts: ReadonlyArray<unknown>) => Scope.make(sha256(canonicalJson(parts)))
+
+/** Answers that are kept and replayed: 2xx and 4xx, except 429 (retrying later is the point). Never 5xx. */
+export const isStored = (status: number): boolean =>
+  (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 429)
+
+/** What `run` answered, and whether it was the replay of an earlier answer. */
+export interface Answer {
+  readonly response: StoredResponse
+  readonly replayed: boolean
+}
+
+export class Idempotency extends Context.Service<
+  Idempotency,
+  {
+    /**
+     * Claims the request's key, or returns the answer it already has. While another claim holds the key it waits
+     * up to `wait`, then fails with `InFlight`; a key first used for another request fails with `KeyReused`.
+     */
+    readonly claim: (request: Request) => Effect.Effect<Claimed | Replay, KeyReused | InFlight>
+    /** Records the answer of a claim when its status is one to store (`isStored`); otherwise releases the key. */
+    readonly complete: (claimed: Claimed, response: StoredResponse) => Effect.Effect<void>
+    /** Frees a claimed key without an answer, so a retry runs again. */
+    readonly release: (claimed: Claimed) => Effect.Effect<void>
+    /**
+     * Claim, run `write`, complete with its answer; a replay skips `write`. A failure or an interruption of
+     * `write` releases the key. Map the failures that are answers to store (4xx) into `write`'s result.
+     */
+    readonly run: <E, R>(
+      request: Request,
+      write: Effect.Effect<StoredResponse, E, R>
+    ) => Effect.Effect<Answer, E | KeyReused | InFlight, R>
+  }
+>()("@tawsil/idempotency/Idempotency") {}
+
+export interface Options {
+  /** How long answers are replayed; default `TTL`. */
+  readonly ttl?: Duration.Input | undefined
+  /** How long a claim committed on its own holds its key; default `LEASE`. */
+  readonly lease?: Duration.Input | undefined
+  /** How long a claim waits for another holder; default `WAIT`. */
+  readonly wait?: Duration.Input | undefined
+}
+
+const decide = (request: Request, found: Claim): Effect.Effect<Claimed | Replay, KeyReused | InFlight> => {
+  if (found._tag === "Acquired") return Effect.succeed(new Claimed({ ...request, token: found.token }))
+  if (found.fingerprint !== undefined && found.fingerprint !== request.fingerprint) {
+    return Effect.fail(new KeyReused({ key: request.key }))
+  }
+  return found._tag === "Completed"
+    ? Effect.succeed(new Replay({ response: found.response }))
+    : Effect.fail(new InFlight({ key: request.key, retryAfterSeconds: RETRY_AFTER_SECONDS }))
+}
+
+export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, IdempotencyStore> =>
+  Layer.effect(
+    Idempotency,
+    Effect.gen(function* () {
+      const store = yield* IdempotencyStore
+      const ttl = Duration.fromInputUnsafe(options.ttl ?? TTL)
+      const lease = Duration.fromInputUnsafe(options.lease ?? LEASE)
+      const waiting = Schedule.spaced("50 millis").pipe(Schedule.upTo({ duration: options.wait ?? WAIT }))
+
+      const claim = Effect.fn("Idempotency.claim")(function* (request: Request) {
+        return yield* store.claim(request, lease).pipe(
+          Effect.flatMap((found) => decide(request, found)),
+          Effect.retry({ while: (error) => error._tag === "InFlight", schedule: waiting })
+        )
+      })
+
+      const release = Effect.fn("Idempotency.release")(function* (claimed: Claimed) {
+        yield* store.release(claimed)
+      })
+
+      const complete = Effect.fn("Idempotency.complete")(function* (claimed: Claimed, response: StoredResponse) {
+        if (!isStored(response.status)) return yield* store.release(claimed)
+        const recorded = yield* store.complete(claimed, response, ttl)
+        // Only when the lease lapsed and another request claimed the key: that one's answer will be the one kept.
+        if (!recorded) yield* Effect.logWarning("idempotency claim lost before its answer was recorded")
+      })
+
+      const run = <E, R>(
+        request: Request,
+        write: Effect.Effect<StoredResponse, E, R>
+      ): Effect.Effect<Answer, E | KeyReused | InFlight, R> =>
+        Effect.uninterruptibleMask((restore) =>
+          Effect.gen(function* () {
+            const outcome = yield* restore(claim(request))
+            if (outcome._tag === "Replay") return { response: outcome.response, replayed: true }
+            const exit = yield* Effect.exit(restore(write))
+            if (Exit.isFailure(exit)) {
+              yield* release(outcome)
+              return yield* Effect.failCause(exit.cause)
+            }
+            yield* complete(outcome, exit.value)
+            return { response: exit.value, replayed: false }
+          })
+        ).pipe(Effect.withSpan("Idempotency.run"))
+
+      return Idempotency.of({ claim, complete, release, run })
+    })
+  )

@@ -1,0 +1,96 @@
+/**
+ * Where idempotency keys live: the port, and its in-memory implementation (tests, one-process development).
+ *
+ * A store keeps one record per scope and key, in flight (claimed, no answer yet) or completed (with the answer),
+ * each until it expires; an expired record counts as absent. It applies no rule beyond that: `Idempotency`
+ * compares fingerprints, decides which answers to keep and for how long, and waits for in-flight keys.
+ */
+import { Clock, Context, Data, Duration, Effect, Layer } from "effect"
+import type { Claimed, Fingerprint, Request, StoredResponse } from "./Idempotency.ts"
+
+/** What `claim` found. */
+export type Claim = Data.TaggedEnum<{
+  /** The key was free or expired: it is now in flight under `token` until the lease ends. */
+  Acquired: { readonly token: string }
+  /** Another claim holds the key; its fingerprint is unknown while that claim is an uncommitted transaction. */
+  Pending: { readonly fingerprint: Fingerprint | undefined }
+  /** The key has an answer, recorded for the request of `fingerprint`. */
+  Completed: { readonly fingerprint: Fingerprint; readonly response: StoredResponse }
+}>
+export const Claim = Data.taggedEnum<Claim>()
+
+export class IdempotencyStore extends Context.Service<
+  IdempotencyStore,
+  {
+    /** Claims the key for `lease` unless a live record holds it (an expired one is replaced); else says what does. */
+    readonly claim: (request: Request, lease: Duration.Duration) => Effect.Effect<Claim>
+    /**
+     * Records the answer of a claim still in flight under its token (even past its lease, if no one claimed the
+     * key since), to keep for `ttl`. False when the claim was lost.
+     */
+    readonly complete: (claimed: Claimed, response: StoredResponse, ttl: Duration.Duration) => Effect.Effect<boolean>
+    /** Deletes a claim still in flight under its token; does nothing otherwise. */
+    readonly release: (claimed: Claimed) => Effect.Effect<void>
+    /** Deletes the expired records and says how many there were. Schedule it; correctness never depends on it. */
+    readonly purgeExpired: Effect.Effect<number>
+  }
+>()("@tawsil/idempotency/IdempotencyStore") {}
+
+interface Row {
+  readonly fingerprint: Fingerprint
+  readonly token: string
+  readonly response: StoredResponse | undefined
+  readonly expiresAt: number
+}
+
+/** A store in a `Map`, on `Clock` time (so `TestClock` drives leases and TTLs). */
+export const layerMemory: Layer.Layer<IdempotencyStore> = Layer.sync(IdempotencyStore, () => {
+  const rows = new Map<string, Row>()
+  let issued = 0
+  const idOf = (at: { readonly scope: string; readonly key: string }) => `${at.scope} ${at.key}`
+  const inFlight = (claimed: Claimed) => {
+    const row = rows.get(idOf(claimed))
+    return row !== undefined && row.token === claimed.token && row.response === undefined ? row : undefined
+  }
+
+  return IdempotencyStore.of({
+    claim: Effect.fn("IdempotencyStore.claim")(function* (request, lease) {
+      const now = yield* Clock.currentTimeMillis
+      const row = rows.get(idOf(request))
+      if (row !== undefined && row.expiresAt > now) {
+        return row.response === undefined
+          ? Claim.Pending({ fingerprint: row.fingerprint })
+          : Claim.Completed({ fingerprint: row.fingerprint, response: row.response })
+      }
+      const token = `memory-${++issued}`
+      rows.set(idOf(request), {
+        fingerprint: request.fingerprint,
+        token,
+        response: undefined,
+        expiresAt: now + Duration.toMillis(lease)
+      })
+      return Claim.Acquired({ token })
+    }),
+    complete: Effect.fn("IdempotencyStore.complete")(function* (claimed, response, ttl) {
+      const now = yield* Clock.currentTimeMillis
+      const row = inFlight(claimed)
+      if (row === undefined) return false
+      rows.set(idOf(claimed), { ...row, response, expiresAt: now + Duration.toMillis(ttl) })
+      return true
+    }),
+    release: (claimed) =>
+      Effect.sync(() => {
+        if (inFlight(claimed) !== undefined) rows.delete(idOf(claimed))
+      }),
+    purgeExpired: Effect.map(Clock.currentTimeMillis, (now) => {
+      let purged = 0
+      for (const [id, row] of rows) {
+        if (row.expiresAt <= now) {
+          rows.delete(id)
+          purged++
+        }
+      }
+      return purged
+    })
+  })
+})

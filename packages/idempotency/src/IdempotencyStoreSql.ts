@@ -1,0 +1,106 @@
+/**
+ * The idempotency store on PostgreSQL (table `idempotency_keys`, storage migration 0002), needing only `SqlClient`.
+ * Expiry uses the database clock (`now()`), so every instance of the app agrees on it.
+ *
+ * A claim is a short transaction (a savepoint inside the caller's): take the key's transaction-scoped advisory
+ * lock without waiting (`pg_try_advisory_xact_lock`), then insert the in-flight row or replace an expired one.
+ * - Inside the caller's transaction (store API) the lock and the uncommitted row live exactly as long as that
+ *   transaction: its commit publishes the answer with the write, and a rollback or a crash (the server rolls the
+ *   transaction back when the connection drops) leaves nothing, so a retry runs at once. Meanwhile other claimers
+ *   fail to take the lock and get `Pending` at once; `Idempotency` retries them for a short while.
+ * - On its own (shipping API) the claim commits as an in-flight row whose `expires_at` is its lease.
+ * The lock is never waited on, so no claimer queues on the row or on the unique index, and no lock timeout needs
+ * setting. An attempt that does not acquire the key is rolled back, so it holds nothing while its caller waits.
+ * The caller's transaction must be READ COMMITTED (PostgreSQL's default), so each statement sees the latest
+ * commits.
+ */
+import { Data, Duration, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { Fingerprint, type Request, StoredResponse } from "./Idempotency.ts"
+import { Claim, IdempotencyStore } from "./IdempotencyStore.ts"
+
+const Row = Schema.Struct({
+  fingerprint: Fingerprint,
+  status: Schema.NullOr(Schema.Int),
+  headers: Schema.NullOr(Schema.Record(Schema.String, Schema.String)),
+  body: Schema.NullOr(Schema.String)
+})
+
+const seconds = (duration: Duration.Duration) => Duration.toMillis(duration) / 1000
+
+/** An attempt that did not acquire the key: failing rolls its savepoint back. */
+class NotAcquired extends Data.TaggedError("NotAcquired")<{ readonly claim: Claim }> {}
+
+export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = Layer.effect(
+  IdempotencyStore,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    const attempt = Effect.fnUntraced(function* (request: Request, lease: Duration.Duration) {
+      const [lock] = yield* sql<{ readonly locked: boolean }>`
+        SELECT pg_try_advisory_xact_lock(hashtextextended(${request.scope}::text || ' ' || ${request.key}::text, 0))
+          AS locked`
+      if (lock?.locked !== true) return Claim.Pending({ fingerprint: undefined })
+      const [acquired] = yield* sql<{ readonly token: string }>`
+        INSERT INTO idempotency_keys AS k (scope, key, fingerprint, state, token, expires_at)
+        VALUES (${request.scope}, ${request.key}, ${request.fingerprint}, 'in_flight', gen_random_uuid()::text,
+          now() + make_interval(secs => ${seconds(lease)}))
+        ON CONFLICT (scope, key) DO UPDATE SET
+          fingerprint = excluded.fingerprint, state = excluded.state, token = excluded.token, status = NULL,
+          headers = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at
+        WHERE k.expires_at <= now()
+        RETURNING k.token`
+      if (acquired !== undefined) return Claim.Acquired({ token: acquired.token })
+      const [row] = yield* sql`
+        SELECT fingerprint, status, headers, body FROM idempotency_keys
+        WHERE scope = ${request.scope} AND key = ${request.key}`.pipe(
+        Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(Row)))
+      )
+      if (row === undefined) return Claim.Pending({ fingerprint: undefined })
+      return row.status === null || row.headers === null || row.body === null
+        ? Claim.Pending({ fingerprint: row.fingerprint })
+        : Claim.Completed({
+            fingerprint: row.fingerprint,
+            response: new StoredResponse({ status: row.status, headers: row.headers, body: row.body })
+          })
+    })
+
+    return IdempotencyStore.of({
+      claim: Effect.fn("IdempotencyStoreSql.claim")(function* (request, lease) {
+        return yield* sql
+          .withTransaction(
+            Effect.flatMap(attempt(request, lease), (claim) =>
+              claim._tag === "Acquired" ? Effect.succeed<Claim>(claim) : Effect.fail(new NotAcquired({ claim }))
+            )
+          )
+          .pipe(
+            Effect.catchTag("NotAcquired", (notAcquired) => Effect.succeed(notAcquired.claim)),
+            Effect.orDie
+          )
+      }),
+      complete: Effect.fn("IdempotencyStoreSql.complete")(function* (claimed, response, ttl) {
+        const recorded = yield* sql`
+          UPDATE idempotency_keys SET state = 'completed', status = ${response.status},
+            headers = ${JSON.stringify(response.headers)}::jsonb, body = ${response.body},
+            expires_at = now() + make_interval(secs => ${seconds(ttl)})
+          WHERE scope = ${claimed.scope} AND key = ${claimed.key} AND token = ${claimed.token} AND state = 'in_flight'
+          RETURNING 1 AS recorded`.pipe(Effect.orDie)
+        return recorded.length > 0
+      }),
+      release: Effect.fn("IdempotencyStoreSql.release")(function* (claimed) {
+        yield* sql`
+          DELETE FROM idempotency_keys
+          WHERE scope = ${claimed.scope} AND key = ${claimed.key} AND token = ${claimed.token} AND state = 'in_flight'`.pipe(
+          Effect.orDie
+        )
+      }),
+      purgeExpired: sql<{ readonly purged: number }>`
+        WITH purged AS (DELETE FROM idempotency_keys WHERE expires_at <= now() RETURNING 1)
+        SELECT count(*)::int AS purged FROM purged`.pipe(
+        Effect.map(([row]) => row?.purged ?? 0),
+        Effect.orDie,
+        Effect.withSpan("IdempotencyStoreSql.purgeExpired")
+      )
+    })
+  })
+)
