@@ -1,0 +1,219 @@
+/**
+ * The shipping API with a real courier adapter (Ecotrack) against a loopback fake of the courier's documented API,
+ * through the app as users run it. The app reaches the fake only through TAWSIL_COURIER_ORIGINS, process
+ * configuration; every other host stays behind the egress rules.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Database } from "@tawsil/storage"
+import * as TestDatabase from "@tawsil/storage/TestDatabase"
+import { Effect, Fiber, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { EcotrackFake, TOKEN } from "../../../adapters/ecotrack/test/fake/EcotrackFake.ts"
+import { hostileBaseUrls, secret } from "../../../packages/courier/test/fixtures/hostileBaseUrls.ts"
+import { type AppProcess, startApp, waitForExit } from "./AppProcess.ts"
+
+/** A credential no code path may ever print, store or return. */
+const CANARY = "canary-7c1e2d4a9b8f3e6d-tawsil"
+
+const order = {
+  reference: "cmd-77",
+  recipient: {
+    fullName: "Amina Benali",
+    phone: "0555123456",
+    wilayaCode: 16,
+    communeName: "Bab Ezzouar",
+    addressLine: "Cité 5 juillet"
+  },
+  deliveryType: "home",
+  productList: "1x robe",
+  codAmount: 4500
+}
+
+const post = (app: AppProcess, path: string, body: unknown) =>
+  Effect.promise(async () => {
+    const response = await fetch(`${app.shippingUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body)
+    })
+    const text = await response.text()
+    return { status: response.status, headers: response.headers, text, json: JSON.parse(text) as any }
+  })
+
+/** The fake courier and an app whose DHD and Ecotrack-tenant origins point at it. */
+const setup = (env: Record<string, string> = {}) =>
+  Effect.gen(function* () {
+    const fake = yield* Layer.build(EcotrackFake.layer({ tokens: [TOKEN, CANARY] })).pipe(
+      Effect.map((context) => context.mapUnsafe.get(EcotrackFake.key) as EcotrackFake["Service"])
+    )
+    const dataDir = yield* TestDatabase.freshDataDir
+    const app = yield* startApp({
+      DATA_DIR: dataDir,
+      TAWSIL_COURIER_ORIGINS: `https://platform.dhd-dz.com=${fake.origin},https://*.ecotrack.dz=${fake.origin}`,
+      SHIPPING_RATE_LIMIT_PER_MINUTE: "100000",
+      ...env
+    })
+    return { fake, app, dataDir }
+  })
+
+describe("the shipping API with the Ecotrack adapter", () => {
+  it.live("creates (with the validation step), tracks and prices through DHD's pinned origin and a named tenant", () =>
+    Effect.gen(function* () {
+      const { fake, app } = yield* setup()
+      for (const call of [
+        { courier: "dhd", credentials: { token: TOKEN } },
+        { courier: "ecotrack", credentials: { token: TOKEN }, options: { baseUrl: "https://acme.ecotrack.dz" } }
+      ]) {
+        const created = yield* post(app, "/v1/orders", { ...call, order })
+        assert.strictEqual(created.status, 200, created.text)
+        assert.strictEqual(created.json.status, "pending_pickup")
+        const tracked = yield* post(app, "/v1/track", { ...call, trackingNumber: created.json.trackingNumber })
+        assert.strictEqual(tracked.status, 200, tracked.text)
+        assert.isArray(tracked.json.events)
+        const rates = yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 31, deliveryType: "home" } })
+        assert.strictEqual(rates.status, 200, rates.text)
+        assert.strictEqual(rates.json.currency, "DZD")
+      }
+      const paths = fake.requests.map((request) => `${request.method} ${request.path}`)
+      assert.includeMembers(paths, [
+        "POST /api/v1/create/order",
+        "POST /api/v1/valid/order",
+        "GET /api/v1/get/tracking/info"
+      ])
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("maps the courier's failures: refused → 422, down or garbage → 502, limited → 429 with Retry-After", () =>
+    Effect.gen(function* () {
+      const { fake, app } = yield* setup()
+      const call = { courier: "dhd", credentials: { token: TOKEN } }
+      fake.misbehaveNext({ kind: "status", status: 500 })
+      assert.strictEqual(
+        (yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 31, deliveryType: "home" } })).status,
+        502
+      )
+      fake.misbehaveNext({ kind: "html" })
+      assert.strictEqual(
+        (yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 31, deliveryType: "home" } })).status,
+        502
+      )
+      fake.misbehaveNext({ kind: "rateLimited", retryAfter: "30" })
+      const limited = yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 31, deliveryType: "home" } })
+      assert.strictEqual(limited.status, 429)
+      assert.strictEqual(limited.headers.get("retry-after"), "30")
+      const unserved = yield* post(app, "/v1/orders", {
+        ...call,
+        order: { ...order, recipient: { ...order.recipient, wilayaCode: 33 } }
+      })
+      assert.strictEqual(unserved.status, 422)
+      assert.strictEqual(unserved.json.error.code, "courier_refused")
+      const badToken = yield* post(app, "/v1/orders", {
+        courier: "dhd",
+        credentials: { token: "wrong-token-123456" },
+        order
+      })
+      assert.strictEqual(badToken.status, 422)
+      assert.strictEqual(badToken.json.error.code, "credentials_rejected")
+      fake.misbehaveNext({ kind: "hang" })
+      const hung = yield* post(app, "/v1/track", { ...call, options: { timeoutMs: 1000 }, trackingNumber: "ECT1" })
+      assert.strictEqual(hung.status, 502)
+      assert.strictEqual(hung.json.error.code, "courier_unreachable")
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("the canary credential appears in no log, response, error body or database row", () =>
+    Effect.gen(function* () {
+      const { fake, app, dataDir } = yield* setup()
+      const call = { courier: "dhd", credentials: { token: CANARY } }
+      const bodies: Array<string> = []
+      const record = (response: { text: string }) => bodies.push(response.text)
+      const created = yield* post(app, "/v1/orders", { ...call, order })
+      record(created)
+      record(yield* post(app, "/v1/track", { ...call, trackingNumber: created.json.trackingNumber }))
+      record(yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 16, deliveryType: "stopdesk" } }))
+      for (const misbehaviour of [
+        { kind: "status", status: 500 },
+        { kind: "html" },
+        { kind: "refuse", message: "Refus" },
+        { kind: "echoToken" },
+        { kind: "rateLimited" },
+        { kind: "reset" }
+      ] as const) {
+        fake.misbehaveNext(misbehaviour)
+        record(yield* post(app, "/v1/orders", { ...call, order }))
+      }
+      record(yield* post(app, "/v1/orders", { ...call, order: { ...order, codAmount: -1 } }))
+      record(yield* post(app, "/v1/orders", { ...call, credentials: { token: CANARY, extra: CANARY }, order }))
+      assert.isAbove(
+        fake.requests.filter((request) => JSON.stringify(request).includes(CANARY)).length,
+        0,
+        "the canary did reach the courier"
+      )
+
+      app.child.kill("SIGTERM")
+      yield* waitForExit(app)
+      const everything = yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const tables = yield* sql<{ table_name: string }>`
+          SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`
+        const rows: Array<string> = []
+        for (const { table_name } of tables) {
+          rows.push(
+            ...(yield* sql<{ row: string }>`SELECT row_to_json(t)::text AS row FROM ${sql(table_name)} t`).map(
+              (r) => r.row
+            )
+          )
+        }
+        return rows.join("\n")
+      }).pipe(Effect.provide(Database.layerEmbedded({ dataDir })))
+
+      assert.isAbove(bodies.length, 8)
+      for (const [where, text] of [
+        ["responses and error bodies", bodies.join("\n")],
+        ["stdout", app.stdout()],
+        ["stderr", app.stderr()],
+        ["the database", everything]
+      ] as const) {
+        assert.notInclude(text, CANARY, `the canary leaked into ${where}`)
+      }
+    }).pipe(Effect.scoped)
+  )
+
+  it.live(`refuses ${hostileBaseUrls.length} hostile options.baseUrl values with 400, reaching no courier`, () =>
+    Effect.gen(function* () {
+      const { fake, app } = yield* setup()
+      const before = fake.requests.length
+      for (const { url, why } of hostileBaseUrls) {
+        const response = yield* post(app, "/v1/track", {
+          courier: "ecotrack",
+          credentials: { token: TOKEN },
+          options: { baseUrl: url },
+          trackingNumber: "ECT1"
+        })
+        assert.strictEqual(response.status, 400, `${why}: ${url}`)
+        assert.include(["blocked_egress", "invalid_input"], response.json.error.code, `${why}: ${url}`)
+        assert.notInclude(response.text, secret, `${why}: the refusal echoes a password`)
+      }
+      assert.strictEqual(fake.requests.length, before, "no request reached any courier")
+      assert.isAtLeast(hostileBaseUrls.length, 60)
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("turns creates away with 503 and Retry-After while the capacity guard is full", () =>
+    Effect.gen(function* () {
+      const { fake, app } = yield* setup({ SHIPPING_MAX_CONCURRENT_CREATES: "1" })
+      const call = { courier: "dhd", credentials: { token: TOKEN }, options: { timeoutMs: 2000 } }
+      fake.misbehaveNext({ kind: "hang" }, "/api/v1/create/order")
+      const first = yield* Effect.forkChild(post(app, "/v1/orders", { ...call, order }))
+      yield* Effect.sleep("300 millis")
+      const second = yield* post(app, "/v1/orders", { ...call, order })
+      assert.strictEqual(second.status, 503)
+      assert.strictEqual(second.json.error.code, "overloaded")
+      assert.isAbove(Number(second.headers.get("retry-after")), 0)
+      const firstResult = yield* Fiber.join(first)
+      assert.strictEqual(firstResult.status, 502, "the hung create timed out")
+      const third = yield* post(app, "/v1/orders", { ...call, order })
+      assert.strictEqual(third.status, 200, "the guard frees its place")
+    }).pipe(Effect.scoped)
+  )
+})
