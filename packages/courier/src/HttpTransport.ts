@@ -9,6 +9,10 @@
  * adapter as a response. The caller's timeout bounds the whole exchange and aborts the socket. Bodies above
  * MAX_BODY_BYTES are cut off as a bad response.
  *
+ * A circuit breaker per origin stops hammering a courier that is down: after BREAKER_FAILURES consecutive failed
+ * calls (unreachable, timed out, or a 5xx answer) its circuit opens and calls fail at once as unreachable for
+ * BREAKER_OPEN (doubling while it keeps failing, at most BREAKER_MAX_OPEN); then one probe call decides.
+ *
  * Loopback overrides (`TAWSIL_COURIER_ORIGINS`, process configuration only) send an origin's requests to a local
  * fake over plain HTTP, skipping DNS: that is how tests and local runs reach fake couriers.
  */
@@ -16,7 +20,8 @@
 import * as Http from "node:http"
 import * as Https from "node:https"
 import * as Net from "node:net"
-import { Duration, Effect, Layer } from "effect"
+import { Duration, Effect, Exit, Layer, Schedule } from "effect"
+import { CircuitBreaker } from "effect/persistence"
 import type { CourierManifest } from "./CourierAdapter.ts"
 import { BadResponse, Unreachable } from "./CourierError.ts"
 import { CourierHttp, type CourierRequest, type CourierResponse } from "./CourierHttp.ts"
@@ -24,6 +29,9 @@ import * as Egress from "./Egress.ts"
 import { Transport } from "./Shipping.ts"
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024
+export const BREAKER_FAILURES = 5
+export const BREAKER_OPEN = Duration.seconds(30)
+export const BREAKER_MAX_OPEN = Duration.minutes(5)
 
 interface Target {
   readonly url: URL
@@ -103,12 +111,27 @@ const send = (request: CourierRequest, target: Target, courier: string) =>
     return Effect.sync(() => outgoing.destroy())
   })
 
+/** What the breaker counts: no answer, or a 5xx answer. A 4xx is the courier working as documented. */
+const outcomeOf = (exit: Exit.Exit<CourierResponse, Unreachable | BadResponse>): CircuitBreaker.Outcome =>
+  Exit.isSuccess(exit)
+    ? exit.value.status >= 500
+      ? CircuitBreaker.failure()
+      : CircuitBreaker.success
+    : Exit.hasInterrupts(exit)
+      ? CircuitBreaker.ignored
+      : CircuitBreaker.failure()
+
 /** The transport, with loopback overrides parsed from process configuration. */
 export const layer = (options: { readonly overrides: Egress.Overrides }) =>
   Layer.effect(
     Transport,
     Effect.gen(function* () {
       const resolver = yield* Egress.Resolver
+      const breaker = yield* CircuitBreaker.make({
+        tripPolicy: CircuitBreaker.consecutive(BREAKER_FAILURES),
+        openDuration: Schedule.exponential(BREAKER_OPEN),
+        maxOpenDuration: BREAKER_MAX_OPEN
+      }).pipe(Effect.provide(CircuitBreaker.layerStoreMemory()))
       const bind = ({
         courier,
         tenantOrigin,
@@ -138,17 +161,27 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
                 override === undefined
                   ? { url, address: (yield* Egress.resolvePublic(url.hostname))[0] }
                   : { url: new URL(`${url.pathname}${url.search}`, override), address: undefined }
-              return yield* send(request, target, courier.name)
-            }).pipe(
-              Effect.provideService(Egress.Resolver, resolver),
-              Effect.timeoutOrElse({
-                duration: timeout,
-                orElse: () =>
+              return yield* send(request, target, courier.name).pipe(
+                Effect.timeoutOrElse({
+                  duration: timeout,
+                  orElse: () =>
+                    Effect.fail(
+                      new Unreachable({ message: `${courier.name} did not answer within ${Duration.format(timeout)}` })
+                    )
+                }),
+                breaker.execute({ key: origin, classify: outcomeOf }),
+                Effect.catchTag("CircuitBreakerError", (error) =>
                   Effect.fail(
-                    new Unreachable({ message: `${courier.name} did not answer within ${Duration.format(timeout)}` })
+                    new Unreachable({
+                      message:
+                        error.reason._tag === "CircuitOpen"
+                          ? `${courier.name} is failing; not called again for ${Duration.format(error.reason.retryAfter)}`
+                          : `${courier.name} is failing; a probe call is under way`
+                    })
                   )
-              })
-            )
+                )
+              )
+            }).pipe(Effect.provideService(Egress.Resolver, resolver))
         })
       }
       return Transport.of({ bind })

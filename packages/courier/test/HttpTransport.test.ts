@@ -32,6 +32,10 @@ const fakeCourier = Effect.acquireRelease(
           response.writeHead(302, { location: "https://evil.example/steal" }).end()
           return
         }
+        if (request.url!.startsWith("/down")) {
+          response.writeHead(503, { "content-type": "text/html" }).end("<html>maintenance</html>")
+          return
+        }
         if (request.url!.startsWith("/huge")) {
           response.writeHead(200, { "content-type": "application/json" })
           response.end(Buffer.alloc(HttpTransport.MAX_BODY_BYTES + 10, 0x61))
@@ -160,6 +164,21 @@ describe("HttpTransport", () => {
         assert.strictEqual(refused._tag, "BlockedEgress")
       }
       assert.lengthOf(fake.seen, 0, "nothing reached any server")
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("opens the circuit after consecutive failures and stops calling the courier", () =>
+    Effect.gen(function* () {
+      const fake = yield* fakeCourier
+      const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
+      const http = transport.bind({ courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
+      for (let i = 0; i < HttpTransport.BREAKER_FAILURES; i++) {
+        assert.strictEqual((yield* http.request({ method: "GET", path: "/down" })).status, 503)
+      }
+      const rejected = yield* Effect.flip(http.request({ method: "GET", path: "/down" }))
+      assert.strictEqual(rejected._tag, "Unreachable")
+      assert.include(rejected.message, "is failing")
+      assert.lengthOf(fake.seen, HttpTransport.BREAKER_FAILURES, "the open circuit sent nothing")
     }).pipe(Effect.scoped)
   )
 })
