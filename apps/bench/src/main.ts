@@ -3,7 +3,7 @@
  * run, on the same database, one after the other, and prints both with their ratio. Servers run pinned to CPU 0
  * and the load generator (autocannon, in this process) to CPU 1 when `taskset` is available.
  *
- *   npm run bench -- [--scenario health] [--duration 10] [--connections 50] [--warmup 3] [--log-level info]
+ *   npm run bench -- [--scenario health|create-sandbox] [--duration 10] [--connections 50] [--warmup 3] [--log-level info]
  *
  * Uses the embedded database in a scratch directory, or `DATABASE_URL` when set. Never part of `npm test`.
  */
@@ -38,6 +38,8 @@ interface Target {
 
 interface Scenario {
   readonly path: string
+  /** POST this JSON body; GET when absent. */
+  readonly body?: unknown
   readonly ours: Target
   readonly baseline: Target
 }
@@ -53,7 +55,46 @@ const hasTaskset = (() => {
 
 const logLevel = values["log-level"]
 
+/** A valid sandbox create: what integrators send most. */
+export const sandboxOrder = {
+  courier: "sandbox",
+  order: {
+    reference: "bench-1",
+    recipient: {
+      fullName: "Amina Benali",
+      phone: "+213 555 12 34 56",
+      wilayaCode: 16,
+      communeName: "Bab Ezzouar",
+      addressLine: "Cité 5 juillet, bât. 3"
+    },
+    deliveryType: "home",
+    productList: "1x robe kabyle",
+    codAmount: 4500
+  }
+}
+
 const scenarios = (database: Record<string, string>): Record<string, Scenario> => ({
+  "create-sandbox": {
+    path: "/v1/orders",
+    body: sandboxOrder,
+    ours: {
+      name: `tawsil POST /v1/orders sandbox (HttpApi, LOG_LEVEL=${logLevel})`,
+      entry: "apps/http/src/main.ts",
+      env: (port) => ({
+        ...database,
+        SHIPPING_PORT: String(port),
+        STORE_PORT: "0",
+        LOG_LEVEL: logLevel,
+        SHIPPING_RATE_LIMIT_PER_MINUTE: "1000000",
+        SHIPPING_MAX_CONCURRENT_CREATES: "100000"
+      })
+    },
+    baseline: {
+      name: "raw node:http, same validation and sandbox create",
+      entry: "apps/bench/src/baseline/createSandbox.ts",
+      env: (port) => ({ PORT: String(port) })
+    }
+  },
   health: {
     path: "/health",
     ours: {
@@ -116,14 +157,22 @@ interface Result {
   readonly non2xx: number
 }
 
-const load = async (url: string, seconds: number) =>
-  autocannon({ url, connections: Number(values.connections), duration: seconds, pipelining: 1 })
+const load = async (url: string, seconds: number, body: unknown) =>
+  autocannon({
+    url,
+    connections: Number(values.connections),
+    duration: seconds,
+    pipelining: 1,
+    ...(body === undefined
+      ? {}
+      : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+  })
 
-const measure = async (target: Target, path: string): Promise<Result> => {
-  const { child, url } = await start(target, path)
+const measure = async (target: Target, scenario: Scenario): Promise<Result> => {
+  const { child, url } = await start(target, "/health")
   try {
-    await load(`${url}${path}`, Number(values.warmup))
-    const result = await load(`${url}${path}`, Number(values.duration))
+    await load(`${url}${scenario.path}`, Number(values.warmup), scenario.body)
+    const result = await load(`${url}${scenario.path}`, Number(values.duration), scenario.body)
     return {
       name: target.name,
       requestsPerSecond: result.requests.average,
@@ -153,8 +202,8 @@ const main = async () => {
     const rows: Array<string> = []
     const ratios: Array<number> = []
     for (let round = 1; round <= Number(values.rounds); round++) {
-      const ours = await measure(scenario.ours, scenario.path)
-      const baseline = await measure(scenario.baseline, scenario.path)
+      const ours = await measure(scenario.ours, scenario)
+      const baseline = await measure(scenario.baseline, scenario)
       ratios.push(ours.requestsPerSecond / baseline.requestsPerSecond)
       rows.push(row(round, ours), row(round, baseline))
     }

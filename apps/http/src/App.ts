@@ -6,8 +6,9 @@
 
 import * as Os from "node:os"
 import { Catalogue, Discovery, Egress, HttpTransport } from "@tawsil/courier"
+import { IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { AppInstance, Database, Migrations } from "@tawsil/storage"
-import { Effect, Layer, References } from "effect"
+import { Effect, Layer, References, Schedule } from "effect"
 import type { AppConfig } from "./AppConfig.ts"
 import { RunningInstance } from "./Health.ts"
 import * as JsonLogger from "./JsonLogger.ts"
@@ -50,6 +51,22 @@ const catalogue = Effect.gen(function* () {
   return catalogue
 })
 
+/** Idempotency records live 24 hours; once an hour the expired ones are deleted. */
+const purgeIdempotency = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const store = yield* IdempotencyStore.IdempotencyStore
+    yield* store.purgeExpired.pipe(
+      Effect.tap((deleted) =>
+        deleted > 0
+          ? Effect.logInfo("expired idempotency records deleted").pipe(Effect.annotateLogs({ deleted }))
+          : Effect.void
+      ),
+      Effect.repeat(Schedule.spaced("1 hour")),
+      Effect.forkScoped
+    )
+  })
+).pipe(Layer.provide(IdempotencyStoreSql.layer))
+
 export const layer = (config: AppConfig) => {
   const storage = Migrations.layer.pipe(Layer.provideMerge(databaseLayer(config)))
   const runtime = instanceLayer(config).pipe(Layer.provideMerge(storage))
@@ -59,5 +76,8 @@ export const layer = (config: AppConfig) => {
     )
   )
   const transport = HttpTransport.layer({ overrides: config.courierOrigins }).pipe(Layer.provide(Egress.Resolver.layer))
-  return servers.pipe(Layer.provide([runtime, transport]), Layer.provide(loggingLayer(config)))
+  return Layer.mergeAll(servers, purgeIdempotency).pipe(
+    Layer.provide([runtime, transport]),
+    Layer.provide(loggingLayer(config))
+  )
 }

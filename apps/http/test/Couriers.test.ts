@@ -29,14 +29,15 @@ const order = {
   codAmount: 4500
 }
 
-const post = (app: AppProcess, path: string, body: unknown) =>
+const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
   Effect.promise(async () => {
     const response = await fetch(`${app.shippingUrl}${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...headers },
       body: JSON.stringify(body)
     })
     const text = await response.text()
+    // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON bodies field by field
     return { status: response.status, headers: response.headers, text, json: JSON.parse(text) as any }
   })
 
@@ -127,8 +128,9 @@ describe("the shipping API with the Ecotrack adapter", () => {
       const call = { courier: "dhd", credentials: { token: CANARY } }
       const bodies: Array<string> = []
       const record = (response: { text: string }) => bodies.push(response.text)
-      const created = yield* post(app, "/v1/orders", { ...call, order })
+      const created = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "canary-order-1" })
       record(created)
+      record(yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "canary-order-1" }))
       record(yield* post(app, "/v1/track", { ...call, trackingNumber: created.json.trackingNumber }))
       record(yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 16, deliveryType: "stopdesk" } }))
       for (const misbehaviour of [
@@ -197,6 +199,52 @@ describe("the shipping API with the Ecotrack adapter", () => {
       assert.strictEqual(fake.requests.length, before, "no request reached any courier")
       assert.isAtLeast(hostileBaseUrls.length, 60)
     }).pipe(Effect.scoped)
+  )
+
+  it.live(
+    "replays a create with the same Idempotency-Key and request, creating one parcel; refuses the key for another",
+    () =>
+      Effect.gen(function* () {
+        const { fake, app } = yield* setup()
+        const call = { courier: "dhd", credentials: { token: TOKEN } }
+        const creates = () => fake.requests.filter((request) => request.path === "/api/v1/create/order").length
+        const first = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "order-1001" })
+        assert.strictEqual(first.status, 200, first.text)
+        const again = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "order-1001" })
+        assert.strictEqual(again.status, 200)
+        assert.deepStrictEqual(again.json, first.json)
+        assert.strictEqual(creates(), 1, "the replay created no second parcel")
+
+        const other = yield* post(
+          app,
+          "/v1/orders",
+          { ...call, order: { ...order, codAmount: 9999 } },
+          { "idempotency-key": "order-1001" }
+        )
+        assert.strictEqual(other.status, 422)
+        assert.strictEqual(other.json.error.code, "idempotency_key_reuse")
+
+        // Another caller (other credentials) has its own keys.
+        const otherCaller = yield* post(
+          app,
+          "/v1/orders",
+          { courier: "dhd", credentials: { token: CANARY }, order },
+          { "idempotency-key": "order-1001" }
+        )
+        assert.strictEqual(otherCaller.status, 200)
+        assert.notStrictEqual(otherCaller.json.trackingNumber, first.json.trackingNumber)
+
+        const malformed = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "has spaces!" })
+        assert.strictEqual(malformed.status, 400)
+        assert.hasAllKeys(malformed.json.error.fields, ["headers.idempotency-key"])
+
+        // A failed create stores nothing: the retry runs again.
+        fake.misbehaveNext({ kind: "status", status: 500 }, "/api/v1/create/order")
+        const failed = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "order-1002" })
+        assert.strictEqual(failed.status, 502)
+        const retried = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "order-1002" })
+        assert.strictEqual(retried.status, 200)
+      }).pipe(Effect.scoped)
   )
 
   it.live("turns creates away with 503 and Retry-After while the capacity guard is full", () =>

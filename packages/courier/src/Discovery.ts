@@ -11,7 +11,7 @@ import { createRequire } from "node:module"
 import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
 import { Effect } from "effect"
-import { type Any, InvalidAdapter } from "./CourierAdapter.ts"
+import { type Any, define, InvalidAdapter } from "./CourierAdapter.ts"
 
 const isAdapterPackage = (manifestPath: string): string | undefined => {
   try {
@@ -68,7 +68,14 @@ export const load = (from: string, specifier: string): Effect.Effect<Any, Invali
   }).pipe(
     Effect.flatMap((adapter) =>
       isAdapter(adapter)
-        ? Effect.succeed(adapter)
+        ? // Checked again as `define` checks it: a hand-built object must not skip the manifest rules.
+          Effect.try({
+            try: () => define(adapter as Parameters<typeof define>[0]) as Any,
+            catch: (error) =>
+              error instanceof InvalidAdapter
+                ? error
+                : new InvalidAdapter({ platform: specifier, problem: String(error) })
+          })
         : Effect.fail(
             new InvalidAdapter({
               platform: specifier,

@@ -51,18 +51,34 @@ const pinnedLookup =
     } else callback(null, address, family)
   }
 
+// Connections to couriers are kept alive and reused: a parcel create makes several calls to one origin.
+const agents = {
+  "http:": new Http.Agent({ keepAlive: true, keepAliveMsecs: 15_000 }),
+  "https:": new Https.Agent({ keepAlive: true, keepAliveMsecs: 15_000 })
+}
+
+/**
+ * Headers an adapter may not set: the host (on a multi-tenant platform a spoofed `Host` could reach another tenant
+ * while the connection stays pinned) and the framing headers the transport owns.
+ */
+const RESERVED = new Set(["host", "connection", "content-length", "transfer-encoding", "upgrade", "te", "trailer"])
+
+const adapterHeaders = (headers: Readonly<Record<string, string>> | undefined) =>
+  Object.fromEntries(Object.entries(headers ?? {}).filter(([name]) => !RESERVED.has(name.toLowerCase())))
+
 const send = (request: CourierRequest, target: Target, courier: string) =>
   Effect.callback<CourierResponse, Unreachable | BadResponse>((resume) => {
     const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json))
     const headers: Record<string, string> = {
       accept: "application/json",
       "user-agent": "tawsil",
-      ...request.headers,
+      ...adapterHeaders(request.headers),
       ...(body ? { "content-type": "application/json", "content-length": String(body.length) } : {})
     }
     const options: Https.RequestOptions = {
       method: request.method,
       headers,
+      agent: agents[target.url.protocol as keyof typeof agents],
       ...(target.address === undefined
         ? {}
         : {

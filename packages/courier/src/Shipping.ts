@@ -137,7 +137,9 @@ export class Shipping extends Context.Service<
               yield* checkMobile(call.order.recipient.phoneAlt, "order.recipient.phoneAlt")
             }
             const created = yield* run(adapter.operations.create!(call.order, context))
-            const status = adapter.statuses[created.rawStatus] ?? "unknown"
+            const status = Object.hasOwn(adapter.statuses, created.rawStatus)
+              ? adapter.statuses[created.rawStatus]!
+              : "unknown"
             if (status === "unknown") yield* logUnmapped(manifest.key, [created.rawStatus])
             return new ParcelCreated({
               trackingNumber: created.trackingNumber,

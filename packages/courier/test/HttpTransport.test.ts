@@ -12,10 +12,16 @@ const fakeCourier = Effect.acquireRelease(
   Effect.callback<{
     port: number
     server: Http.Server
-    seen: Array<{ method: string; url: string; body: string; auth: string | undefined }>
+    seen: Array<{ method: string; url: string; body: string; auth: string | undefined; host?: string | undefined }>
     closed: Array<string>
   }>((resume) => {
-    const seen: Array<{ method: string; url: string; body: string; auth: string | undefined }> = []
+    const seen: Array<{
+      method: string
+      url: string
+      body: string
+      auth: string | undefined
+      host?: string | undefined
+    }> = []
     const closed: Array<string> = []
     const server = Http.createServer((request, response) => {
       let body = ""
@@ -23,7 +29,13 @@ const fakeCourier = Effect.acquireRelease(
         body += chunk
       })
       request.on("end", () => {
-        seen.push({ method: request.method!, url: request.url!, body, auth: request.headers.authorization })
+        seen.push({
+          method: request.method!,
+          url: request.url!,
+          body,
+          auth: request.headers.authorization,
+          host: request.headers.host
+        })
         if (request.url!.startsWith("/hang")) {
           request.socket.on("close", () => closed.push(request.url!))
           return
@@ -102,7 +114,8 @@ describe("HttpTransport", () => {
           method: "POST",
           url: "/api/v1/create/order?api_token=t0k3n",
           body: JSON.stringify({ nom_client: "Amina" }),
-          auth: "Bearer t0k3n"
+          auth: "Bearer t0k3n",
+          host: `127.0.0.1:${fake.port}`
         })
       }).pipe(Effect.scoped)
   )
@@ -153,8 +166,8 @@ describe("HttpTransport", () => {
         })
       )
       const pinned = transport.bind({ courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
-      const escape = yield* Effect.flip(pinned.request({ method: "GET", path: "//evil.example/x" as `/${string}` }))
-      assert.strictEqual(escape._tag, "BlockedEgress")
+      const escaped = yield* Effect.flip(pinned.request({ method: "GET", path: "//evil.example/x" as `/${string}` }))
+      assert.strictEqual(escaped._tag, "BlockedEgress")
       for (const host of ["evil.ecotrack.dz", "mixed.ecotrack.dz"]) {
         const origin = Egress.parseBaseUrl(`https://${host}`, "ecotrack.dz")
         assert.isTrue(origin._tag === "Success")
@@ -179,6 +192,20 @@ describe("HttpTransport", () => {
       assert.strictEqual(rejected._tag, "Unreachable")
       assert.include(rejected.message, "is failing")
       assert.lengthOf(fake.seen, HttpTransport.BREAKER_FAILURES, "the open circuit sent nothing")
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("does not let an adapter set Host or framing headers", () =>
+    Effect.gen(function* () {
+      const fake = yield* fakeCourier
+      const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
+      const http = transport.bind({ courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
+      yield* http.request({
+        method: "GET",
+        path: "/x",
+        headers: { Host: "other-tenant.ecotrack.dz", "Transfer-Encoding": "chunked", "x-ok": "1" }
+      })
+      assert.strictEqual(fake.seen[0]!.host, `127.0.0.1:${fake.port}`)
     }).pipe(Effect.scoped)
   )
 })

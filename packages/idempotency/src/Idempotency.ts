@@ -153,7 +153,9 @@ export class Idempotency extends Context.Service<
     readonly release: (claimed: Claimed) => Effect.Effect<void>
     /**
      * Claim, run `write`, complete with its answer; a replay skips `write`. A failure or an interruption of
-     * `write` releases the key. Map the failures that are answers to store (4xx) into `write`'s result.
+     * `write` releases the key. Map the failures that are answers to store (4xx) into `write`'s result; answer
+     * 5xx or 429 only when `write` changed nothing (else fail, so the caller's transaction rolls back), since such
+     * an answer frees the key and a retry runs `write` again.
      */
     readonly run: <E, R>(
       request: Request,

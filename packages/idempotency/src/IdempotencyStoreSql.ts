@@ -11,6 +11,7 @@
  * - On its own (shipping API) the claim commits as an in-flight row whose `expires_at` is its lease.
  * The lock is never waited on, so no claimer queues on the row or on the unique index, and no lock timeout needs
  * setting. An attempt that does not acquire the key is rolled back, so it holds nothing while its caller waits.
+ * The lock is keyed by a 64-bit hash of scope and key: a collision only makes two keys wait for each other briefly.
  * The caller's transaction must be READ COMMITTED (PostgreSQL's default), so each statement sees the latest
  * commits.
  */
@@ -36,24 +37,11 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
-    const attempt = Effect.fnUntraced(function* (request: Request, lease: Duration.Duration) {
-      const [lock] = yield* sql<{ readonly locked: boolean }>`
-        SELECT pg_try_advisory_xact_lock(hashtextextended(${request.scope}::text || ' ' || ${request.key}::text, 0))
-          AS locked`
-      if (lock?.locked !== true) return Claim.Pending({ fingerprint: undefined })
-      const [acquired] = yield* sql<{ readonly token: string }>`
-        INSERT INTO idempotency_keys AS k (scope, key, fingerprint, state, token, expires_at)
-        VALUES (${request.scope}, ${request.key}, ${request.fingerprint}, 'in_flight', gen_random_uuid()::text,
-          now() + make_interval(secs => ${seconds(lease)}))
-        ON CONFLICT (scope, key) DO UPDATE SET
-          fingerprint = excluded.fingerprint, state = excluded.state, token = excluded.token, status = NULL,
-          headers = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at
-        WHERE k.expires_at <= now()
-        RETURNING k.token`
-      if (acquired !== undefined) return Claim.Acquired({ token: acquired.token })
+    /** What holds the key now, as far as committed rows tell. */
+    const holder = Effect.fnUntraced(function* (request: Request) {
       const [row] = yield* sql`
         SELECT fingerprint, status, headers, body FROM idempotency_keys
-        WHERE scope = ${request.scope} AND key = ${request.key}`.pipe(
+        WHERE scope = ${request.scope} AND key = ${request.key} AND expires_at > now()`.pipe(
         Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(Row)))
       )
       if (row === undefined) return Claim.Pending({ fingerprint: undefined })
@@ -63,6 +51,24 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
             fingerprint: row.fingerprint,
             response: new StoredResponse({ status: row.status, headers: row.headers, body: row.body })
           })
+    })
+
+    const attempt = Effect.fnUntraced(function* (request: Request, lease: Duration.Duration) {
+      const [lock] = yield* sql<{ readonly locked: boolean }>`
+        SELECT pg_try_advisory_xact_lock(hashtextextended(${request.scope}::text || ' ' || ${request.key}::text, 0))
+          AS locked`
+      // Without the lock: another claim is open, or another retry of a completed key is reading it.
+      if (lock?.locked !== true) return yield* holder(request)
+      const [acquired] = yield* sql<{ readonly token: string }>`
+        INSERT INTO idempotency_keys AS k (scope, key, fingerprint, state, token, expires_at)
+        VALUES (${request.scope}, ${request.key}, ${request.fingerprint}, 'in_flight', gen_random_uuid()::text,
+          now() + make_interval(secs => ${seconds(lease)}))
+        ON CONFLICT (scope, key) DO UPDATE SET
+          fingerprint = excluded.fingerprint, state = excluded.state, token = excluded.token, status = NULL,
+          headers = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at
+        WHERE k.expires_at <= now()
+        RETURNING k.token`
+      return acquired === undefined ? yield* holder(request) : Claim.Acquired({ token: acquired.token })
     })
 
     return IdempotencyStore.of({

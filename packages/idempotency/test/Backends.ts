@@ -3,7 +3,6 @@
  * store and the `Idempotency` service.
  */
 import { Migrations } from "@tawsil/storage"
-import idempotencyTable from "@tawsil/storage/migrations/0002_idempotency"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Layer } from "effect"
 import * as Idempotency from "../src/Idempotency.ts"
@@ -12,12 +11,7 @@ import * as IdempotencyStoreSql from "../src/IdempotencyStoreSql.ts"
 export const backends = TestDatabase.backends
 
 export const migrated = (backend: TestDatabase.Backend) =>
-  // 0002_idempotency runs here until it is registered in Migrations.ts; then `Migrations.layer` alone will do.
-  Layer.effectDiscard(idempotencyTable).pipe(
-    Layer.provideMerge(Migrations.layer),
-    Layer.provideMerge(backend.layer),
-    Layer.orDie
-  )
+  Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
 
 export const sqlStore = (backend: TestDatabase.Backend) => {
   const database = migrated(backend)

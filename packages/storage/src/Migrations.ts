@@ -9,11 +9,13 @@
 import { Effect, Layer } from "effect"
 import { Migrator, type SqlClient, type SqlError } from "effect/sql"
 import appInstances from "./migrations/0001_app_instances.ts"
+import idempotency from "./migrations/0002_idempotency.ts"
 
 export const TABLE = "tawsil_migrations"
 
 export const loader = Migrator.fromRecord({
-  "0001_app_instances": appInstances
+  "0001_app_instances": appInstances,
+  "0002_idempotency": idempotency
 })
 
 /** Runs the pending migrations and returns the ones it ran, as `[id, name]`. */

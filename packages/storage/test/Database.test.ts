@@ -29,7 +29,7 @@ for (const backend of TestDatabase.backends) {
         const rows = yield* sql<{ migration_id: number }>`SELECT migration_id FROM ${sql(Migrations.TABLE)}`
         assert.deepStrictEqual(
           rows.map((row) => row.migration_id),
-          [1]
+          [1, 2]
         )
       })
     )
@@ -94,7 +94,7 @@ if (TestDatabase.serverUrl) {
         const ran = yield* Effect.all([instance, instance, instance, instance], { concurrency: "unbounded" })
         assert.deepStrictEqual(
           ran.flat().map(([id]) => id),
-          [1],
+          [1, 2],
           "one instance ran each migration"
         )
         const recorded = yield* Effect.gen(function* () {
@@ -103,7 +103,7 @@ if (TestDatabase.serverUrl) {
         }).pipe(Effect.provide(Database.layerServer({ url, maxConnections: 1 })))
         assert.deepStrictEqual(
           recorded.map((row) => row.migration_id),
-          [1]
+          [1, 2]
         )
       }).pipe(Effect.scoped)
     )

@@ -50,8 +50,13 @@ export class ShippingGroup extends HttpApiGroup.make("shipping")
   .add(
     HttpApiEndpoint.post("createOrder", "/v1/orders", {
       payload: CreateOrderRequest,
+      /**
+       * Optional. The same key with the same request within 24 h answers the first parcel again, creating none; with
+       * another request it is refused (422). 1–64 of `A-Z a-z 0-9 _ - : .`.
+       */
+      headers: { "idempotency-key": Schema.optionalKey(Schema.String) },
       success: Shipment.ParcelCreated,
-      error: [...courierErrors, Errors.OverloadedResponse]
+      error: [...courierErrors, Errors.OverloadedResponse, Errors.InFlightResponse]
     }),
     HttpApiEndpoint.post("track", "/v1/track", {
       payload: TrackRequest,

@@ -24,7 +24,7 @@ export class InvalidInput extends Schema.Error<InvalidInput>("InvalidInput")(
 
 /** 422: the phone is not an Algerian mobile, or the courier refused the request (its message passed on). */
 export class Unprocessable extends Schema.Error<Unprocessable>("Unprocessable")(
-  { error: Body(["invalid_phone", "courier_refused", "credentials_rejected"]) },
+  { error: Body(["invalid_phone", "courier_refused", "credentials_rejected", "idempotency_key_reuse"]) },
   { httpApiStatus: 422 }
 ) {}
 
@@ -72,6 +72,26 @@ export const OverloadedResponse = Overloaded.pipe(
         new Overloaded({ retryAfterSeconds: headers["retry-after"], message: body.error.message }),
       encode: (error) => ({
         body: { error: { code: "overloaded" as const, message: error.message } },
+        headers: { "retry-after": error.retryAfterSeconds }
+      })
+    }
+  )
+)
+
+/** 409 with `Retry-After`: a create with this `Idempotency-Key` is still in flight. */
+export class InFlight extends Schema.TaggedError<InFlight>()("InFlight", {
+  retryAfterSeconds: Schema.Int,
+  message: Schema.String
+}) {}
+
+export const InFlightResponse = InFlight.pipe(
+  HttpApiSchema.encodeToWithHeaders(
+    { body: withRetryAfter("idempotency_in_flight", 409), headers: { "retry-after": Schema.NumberFromString } },
+    {
+      decode: ({ body, headers }) =>
+        new InFlight({ retryAfterSeconds: headers["retry-after"], message: body.error.message }),
+      encode: (error) => ({
+        body: { error: { code: "idempotency_in_flight" as const, message: error.message } },
         headers: { "retry-after": error.retryAfterSeconds }
       })
     }

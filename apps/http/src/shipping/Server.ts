@@ -1,6 +1,7 @@
 /** The shipping server: the shipping API's handlers on its own listener. */
-import { type Catalogue, type CourierError, Shipping } from "@tawsil/courier"
+import { type Catalogue, type CourierError, Shipment, Shipping } from "@tawsil/courier"
 import { WilayaCode } from "@tawsil/domain"
+import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Communes, Wilayas } from "@tawsil/reference"
 import { Duration, Effect, Layer, Option, Schema, Semaphore } from "effect"
 import { HttpServerRequest } from "effect/http"
@@ -9,7 +10,7 @@ import { RateLimiter } from "effect/persistence"
 import type { AppConfig } from "../AppConfig.ts"
 import * as Health from "../Health.ts"
 import * as Server from "../Server.ts"
-import { ShippingApi } from "./Api.ts"
+import { type CreateOrderRequest, ShippingApi } from "./Api.ts"
 import * as Errors from "./Errors.ts"
 
 /** Every domain failure of a courier call, mapped to the wire explicitly. */
@@ -59,30 +60,107 @@ const courierFailure = (error: CourierError.CourierError) => {
 /** How long a caller turned away by the capacity guard should wait before trying again. */
 const OVERLOADED_RETRY_SECONDS = 2
 
+/**
+ * `Idempotency-Key` on create: scoped by a hash of the courier and the caller's credentials (so one caller's key
+ * never meets another's), fingerprinted by a hash of the whole request; only hashes are stored, never credentials.
+ * Only a created parcel is stored and replayed: a refused or failed create created nothing, so the key is released
+ * and a retry runs again.
+ */
+const idempotent = <E>(
+  idempotency: Idempotency.Idempotency["Service"],
+  rawKey: string | undefined,
+  payload: typeof CreateOrderRequest.Type,
+  create: Effect.Effect<Shipment.ParcelCreated, E>
+) =>
+  Effect.gen(function* () {
+    if (rawKey === undefined) return yield* create
+    const key = yield* Idempotency.parseKey(rawKey).pipe(
+      Effect.mapError(
+        (error) =>
+          new Errors.InvalidInput({
+            error: {
+              code: "invalid_input",
+              message: "Request validation failed",
+              fields: { "headers.idempotency-key": `${error.reason}: expected 1-64 of A-Z a-z 0-9 _ - : .` }
+            }
+          })
+      )
+    )
+    const claim = yield* idempotency
+      .claim({
+        scope: Idempotency.scope([
+          "shipping",
+          payload.courier,
+          payload.credentials ?? {},
+          payload.options?.baseUrl ?? null
+        ]),
+        key,
+        fingerprint: Idempotency.fingerprint({ method: "POST", path: "/v1/orders", body: payload })
+      })
+      .pipe(
+        Effect.catchTags({
+          KeyReused: () =>
+            Effect.fail(
+              new Errors.Unprocessable({
+                error: { code: "idempotency_key_reuse", message: "this Idempotency-Key was used for another request" }
+              })
+            ),
+          InFlight: (error) =>
+            Effect.fail(
+              new Errors.InFlight({
+                retryAfterSeconds: error.retryAfterSeconds,
+                message: "a create with this Idempotency-Key is still in flight"
+              })
+            )
+        })
+      )
+    if (claim._tag === "Replay") return decodeParcel(JSON.parse(claim.response.body))
+    return yield* create.pipe(
+      Effect.onExit((exit) =>
+        exit._tag === "Success"
+          ? idempotency.complete(
+              claim,
+              new Idempotency.StoredResponse({
+                status: 200,
+                headers: {},
+                body: JSON.stringify(encodeParcel(exit.value))
+              })
+            )
+          : idempotency.release(claim)
+      )
+    )
+  })
+
+const decodeParcel = Schema.decodeUnknownSync(Shipment.ParcelCreated)
+const encodeParcel = Schema.encodeSync(Shipment.ParcelCreated)
+
 const ShippingHandlers = (config: AppConfig) =>
   HttpApiBuilder.group(ShippingApi, "shipping", (handlers) =>
     Effect.gen(function* () {
       const shipping = yield* Shipping.Shipping
+      const idempotency = yield* Idempotency.Idempotency
       // The capacity guard: at most this many creates talk to couriers at once; the next one is turned away at once.
       const creates = yield* Semaphore.make(config.shippingMaxConcurrentCreates)
-      return handlers
-        .handle("createOrder", ({ payload }) =>
-          shipping.create(payload).pipe(
-            Effect.mapError(toWire),
-            creates.withPermitsIfAvailable(1),
-            Effect.flatMap(
-              Option.match({
-                onSome: Effect.succeed,
-                onNone: () =>
-                  Effect.fail(
-                    new Errors.Overloaded({
-                      retryAfterSeconds: OVERLOADED_RETRY_SECONDS,
-                      message: `too many parcels are being created right now; retry in ${OVERLOADED_RETRY_SECONDS} s`
-                    })
-                  )
-              })
-            )
+      const guarded = (payload: typeof CreateOrderRequest.Type) =>
+        shipping.create(payload).pipe(
+          Effect.mapError(toWire),
+          creates.withPermitsIfAvailable(1),
+          Effect.flatMap(
+            Option.match({
+              onSome: Effect.succeed,
+              onNone: () =>
+                Effect.fail(
+                  new Errors.Overloaded({
+                    retryAfterSeconds: OVERLOADED_RETRY_SECONDS,
+                    message: `too many parcels are being created right now; retry in ${OVERLOADED_RETRY_SECONDS} s`
+                  })
+                )
+            })
           )
+        )
+      return handlers
+        .handle("createOrder", ({ payload, headers }) =>
+          idempotent(idempotency, headers["idempotency-key"], payload, guarded(payload))
         )
         .handle("track", ({ payload }) => shipping.track(payload).pipe(Effect.mapError(toWire)))
         .handle("rates", ({ payload }) => shipping.rates(payload).pipe(Effect.mapError(toWire)))
@@ -188,7 +266,8 @@ export const layer = (config: AppConfig, catalogue: Catalogue.Catalogue) =>
         Shipping.Shipping.layer(catalogue),
         Communes.layerFileOptional(config.communesFile),
         Errors.ValidationLayer,
-        ClientRateLimitLayer(config)
+        ClientRateLimitLayer(config),
+        Idempotency.layer().pipe(Layer.provide(IdempotencyStoreSql.layer))
       ])
     ),
     envelope: Errors.envelope,

@@ -1,0 +1,271 @@
+import * as Http from "node:http"
+import type * as Net from "node:net"
+import { assert, describe, it } from "@effect/vitest"
+import { Cause, Effect, Exit, Redacted, Schema } from "effect"
+import * as CourierAdapter from "../src/CourierAdapter.ts"
+import * as CourierError from "../src/CourierError.ts"
+import { CourierHttp, type CourierRequest, type CourierResponse } from "../src/CourierHttp.ts"
+import { Conformance } from "../src/testing/index.ts"
+
+// Parcelo, a courier small enough to read in one go: `POST /v1/parcels`, `GET /v1/parcels/:tracking/events`, a
+// bearer token, no rates. Its adapter takes quirks, each breaking one promise the kit must catch.
+
+const CANARY = "canary-parcelo-8d2f6b1e94"
+
+type Misbehaviour = "hang" | "fail" | "html" | "throttle"
+
+interface ParceloFake extends Conformance.Fake {
+  readonly misbehaveNext: (misbehaviour: Misbehaviour) => void
+  readonly addStatus: (tracking: string, status: string) => void
+}
+
+const json = (response: Http.ServerResponse, status: number, body: unknown, headers: Http.OutgoingHttpHeaders = {}) =>
+  response.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body))
+
+/** The loopback Parcelo: accepts `token` only, and misbehaves on demand. */
+const startFake = (token: string) =>
+  Effect.acquireRelease(
+    Effect.callback<{ readonly fake: ParceloFake; readonly server: Http.Server }>((resume) => {
+      const requests: Array<Conformance.RecordedRequest> = []
+      const queue: Array<Misbehaviour> = []
+      const parcels = new Map<string, Array<{ readonly status: string; readonly at: string }>>()
+      let minute = 0
+      // One event a minute, so the core keeps them in the order the fake reports them.
+      const event = (status: string) => ({ status, at: `2026-01-05T08:${String(minute++).padStart(2, "0")}:00+01:00` })
+      const server = Http.createServer((request, response) => {
+        request.resume()
+        request.on("end", () => {
+          const path = new URL(request.url ?? "/", "http://fake").pathname
+          requests.push({ method: request.method ?? "", path })
+          switch (queue.shift()) {
+            case "hang":
+              return
+            case "fail":
+              return json(response, 503, { error: "maintenance" })
+            case "html":
+              return response.writeHead(200, { "content-type": "text/html" }).end("<h1>Maintenance</h1>")
+            case "throttle":
+              return json(response, 429, { error: "slow down" }, { "retry-after": "9" })
+          }
+          if (request.headers.authorization !== `Bearer ${token}`) return json(response, 401, { error: "bad token" })
+          if (request.method === "POST" && path === "/v1/parcels") {
+            const tracking = `PRC${parcels.size + 1}`
+            parcels.set(tracking, [event("registered")])
+            return json(response, 201, { tracking, status: "registered" })
+          }
+          const events = parcels.get(/^\/v1\/parcels\/([A-Z0-9]+)\/events$/.exec(path)?.[1] ?? "")
+          if (request.method === "GET" && events !== undefined) return json(response, 200, { events })
+          return json(response, 404, { error: "not found" })
+        })
+      })
+      server.listen(0, "127.0.0.1", () =>
+        resume(
+          Effect.succeed({
+            server,
+            fake: {
+              origin: `http://127.0.0.1:${(server.address() as Net.AddressInfo).port}`,
+              requests: () => requests,
+              misbehaveNext: (misbehaviour) => queue.push(misbehaviour),
+              addStatus: (tracking, status) => parcels.get(tracking)?.push(event(status))
+            }
+          })
+        )
+      )
+    }),
+    ({ server }) =>
+      Effect.callback<void>((resume) => {
+        server.closeAllConnections()
+        server.close(() => resume(Effect.void))
+      })
+  ).pipe(Effect.map(({ fake }) => fake))
+
+interface Quirks {
+  /** Quotes the token in the message of a refused credential. */
+  readonly leaksInError?: boolean
+  /** Logs the token at debug level. */
+  readonly logsToken?: boolean
+  /** Puts the token on the current span. */
+  readonly tracesToken?: boolean
+  /** Makes one more request of its own, around `CourierHttp`. */
+  readonly bypassesHttp?: boolean
+  /** Maps a 5xx to BadResponse. */
+  readonly misreads5xx?: boolean
+  readonly statuses?: Readonly<Record<string, "created" | "delivered">>
+  /** Reports a status it does not know as the last one it knows. */
+  readonly guessesStatuses?: boolean
+}
+
+const Credentials = Schema.Struct({
+  token: Schema.RedactedFromValue(
+    Schema.String.check(Schema.isBetweenLength(12, 200), Schema.isPattern(/^[\x21-\x7e]+$/))
+  )
+})
+const Created = Schema.fromJsonString(Schema.Struct({ tracking: Schema.String, status: Schema.String }))
+const Events = Schema.fromJsonString(
+  Schema.Struct({ events: Schema.Array(Schema.Struct({ status: Schema.String, at: Schema.String })) })
+)
+
+/** A request nobody should make: an adapter talking to the network itself. */
+const smuggled = Effect.callback<void>((resume) => {
+  Http.get("http://127.0.0.1:1/exfiltrate", (response) => {
+    response.resume()
+    resume(Effect.void)
+  }).on("error", () => resume(Effect.void))
+})
+
+const parcelo = (quirks: Quirks = {}) => {
+  const reasonOf = (response: CourierResponse, token: string): CourierError.CourierErrorReason => {
+    if (response.status === 401) {
+      return new CourierError.CredentialsRejected({
+        message: quirks.leaksInError ? `the token ${token} was refused` : "the courier refused the token"
+      })
+    }
+    if (response.status === 429) {
+      return new CourierError.CourierRateLimited({ retryAfterSeconds: Number(response.headers["retry-after"] ?? 60) })
+    }
+    if (response.status >= 500 && !quirks.misreads5xx) {
+      return new CourierError.Unreachable({ message: `the courier answered HTTP ${response.status}` })
+    }
+    if (response.status === 404) return new CourierError.Refused({ message: "the courier does not know this parcel" })
+    return new CourierError.BadResponse({ message: `the courier answered HTTP ${response.status}` })
+  }
+
+  const call = <A>(
+    credentials: typeof Credentials.Type,
+    request: CourierRequest,
+    schema: Schema.Decoder<A>
+  ): Effect.Effect<A, CourierError.CourierErrorReason, CourierHttp> =>
+    Effect.gen(function* () {
+      const token = Redacted.value(credentials.token)
+      if (quirks.logsToken) yield* Effect.logDebug(`calling Parcelo as ${token}`)
+      if (quirks.tracesToken) yield* Effect.annotateCurrentSpan("parcelo.token", token)
+      if (quirks.bypassesHttp) yield* smuggled
+      const http = yield* CourierHttp
+      const response = yield* http.request({ ...request, headers: { authorization: `Bearer ${token}` } })
+      if (response.status < 200 || response.status >= 300) return yield* Effect.fail(reasonOf(response, token))
+      return yield* Schema.decodeUnknownEffect(schema)(response.text).pipe(
+        Effect.mapError(() => new CourierError.BadResponse({ message: "the courier answered something unreadable" }))
+      )
+    }).pipe(Effect.withSpan("Parcelo.call"))
+
+  const statuses = quirks.statuses ?? { registered: "created", delivered: "delivered" }
+  const guess = (status: string) => (quirks.guessesStatuses && !Object.hasOwn(statuses, status) ? "delivered" : status)
+
+  return CourierAdapter.define<typeof Credentials.Type>({
+    platform: "parcelo",
+    couriers: [{ key: "parcelo", name: "Parcelo", aliases: [], endpoint: { origin: "https://api.parcelo.test" } }],
+    credentials: Credentials,
+    statuses,
+    operations: {
+      create: (order, { credentials }) =>
+        Effect.map(
+          call(
+            credentials,
+            { method: "POST", path: "/v1/parcels", json: { name: order.recipient.fullName, cod: order.codAmount } },
+            Created
+          ),
+          ({ tracking, status }) => ({ trackingNumber: tracking, rawStatus: status })
+        ),
+      track: (trackingNumber, { credentials }) =>
+        Effect.map(
+          call(
+            credentials,
+            { method: "GET", path: `/v1/parcels/${encodeURIComponent(trackingNumber)}/events` },
+            Events
+          ),
+          ({ events }) => events.map(({ status, at }) => ({ rawStatus: guess(status), timestamp: at }))
+        )
+    }
+  })
+}
+
+const failures: ReadonlyArray<Conformance.Failure<ParceloFake>> = [
+  { name: "no answer", arrange: (fake) => fake.misbehaveNext("hang"), timeoutMs: 300, reason: "Unreachable" },
+  { name: "HTTP 503", arrange: (fake) => fake.misbehaveNext("fail"), reason: "Unreachable" },
+  { name: "an HTML page", operation: "track", arrange: (fake) => fake.misbehaveNext("html"), reason: "BadResponse" },
+  {
+    name: "429",
+    arrange: (fake) => fake.misbehaveNext("throttle"),
+    reason: "CourierRateLimited",
+    retryAfterSeconds: 9
+  },
+  { name: "a token it does not know", credentials: { token: `${CANARY}-old` }, reason: "CredentialsRejected" },
+  { name: "an unknown parcel", operation: "track", trackingNumber: "PRC404", reason: "Refused" }
+]
+
+const optionsFor = (adapter: CourierAdapter.Any): Conformance.Options<ParceloFake> => ({
+  adapter,
+  fake: startFake(CANARY),
+  addStatus: (fake, trackingNumber, rawStatus) => fake.addStatus(trackingNumber, rawStatus),
+  credentials: { valid: { token: CANARY }, canary: CANARY },
+  fixtures: { rawStatuses: ["registered", "delivered"] },
+  failures
+})
+
+Conformance.suite("Conformance (a conforming adapter)", optionsFor(parcelo()))
+
+/** Runs the checks of kind `id` (named `name`) and expects them to fail with a message matching `pattern`. */
+const fails = (options: Conformance.Options<ParceloFake>, id: Conformance.Check["id"], pattern: RegExp, name = "") =>
+  Effect.gen(function* () {
+    const selected = Conformance.checks(options).filter((check) => check.id === id && check.name.includes(name))
+    assert.isNotEmpty(selected)
+    const exit = yield* Effect.exit(Effect.forEach(selected, (check) => check.run, { discard: true }))
+    assert.isTrue(Exit.isFailure(exit), `the ${id} check passed a broken adapter`)
+    if (Exit.isFailure(exit)) assert.match(Cause.pretty(exit.cause), pattern)
+  })
+
+describe("Conformance", () => {
+  it.live("fails an adapter that puts its credential in an error message", () =>
+    fails(optionsFor(parcelo({ leaksInError: true })), "secrets", /a credential was shown/)
+  )
+
+  it.live("fails an adapter that logs its credential, even at debug level", () =>
+    fails(optionsFor(parcelo({ logsToken: true })), "secrets", /a credential was shown/)
+  )
+
+  it.live("fails an adapter that puts its credential on a span", () =>
+    fails(optionsFor(parcelo({ tracesToken: true })), "secrets", /a credential was shown/)
+  )
+
+  it.live("fails an adapter that sends a request around CourierHttp", () =>
+    fails(optionsFor(parcelo({ bypassesHttp: true })), "egress", /every HTTP request the process made/)
+  )
+
+  it.live("fails an adapter whose status table misses a status the courier sends", () =>
+    Effect.gen(function* () {
+      const options = optionsFor(parcelo({ statuses: { delivered: "delivered" } }))
+      yield* fails(options, "statuses", /raw status registered is in the status table/)
+      yield* fails(options, "capabilities", /the raw status create answers is in the status table/)
+    })
+  )
+
+  it.live("fails an adapter that guesses a status it does not know", () =>
+    fails(
+      optionsFor(parcelo({ guessesStatuses: true })),
+      "statuses",
+      /a status nobody mapped is unknown, never guessed/
+    )
+  )
+
+  it.live("fails an adapter that maps a courier failure to the wrong reason", () =>
+    fails(
+      optionsFor(parcelo({ misreads5xx: true })),
+      "errors",
+      /expected 'BadResponse' to equal 'Unreachable'/,
+      "HTTP 503"
+    )
+  )
+
+  it("refuses a suite too thin to prove conformance", () => {
+    const options = optionsFor(parcelo())
+    assert.throws(() => Conformance.checks({ ...options, failures: [] }), /no failure shows a 429/)
+    assert.throws(
+      () => Conformance.checks({ ...options, credentials: { valid: { token: "a-token-without-it" }, canary: CANARY } }),
+      /credentials.valid must contain the canary/
+    )
+    assert.throws(
+      () => Conformance.checks({ ...options, fixtures: { rawStatuses: [] } }),
+      /fixtures.rawStatuses is empty/
+    )
+  })
+})

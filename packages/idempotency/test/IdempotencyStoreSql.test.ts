@@ -1,0 +1,219 @@
+import { assert, layer } from "@effect/vitest"
+import { Deferred, Effect, Fiber, Layer, Result, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import * as Idempotency from "../src/Idempotency.ts"
+import { IdempotencyStore } from "../src/IdempotencyStore.ts"
+import { backends, sqlStore } from "./Backends.ts"
+
+const request = (key: string): Idempotency.Request => ({
+  scope: Idempotency.scope(["sql-test", "store-7"]),
+  key: Idempotency.IdempotencyKey.make(key),
+  fingerprint: Idempotency.fingerprint({ method: "POST", path: "/v1/orders", body: { qty: 1 } })
+})
+
+const created = new Idempotency.StoredResponse({
+  status: 201,
+  headers: { "content-type": "application/json" },
+  body: '{"id":7}'
+})
+
+const claimed = (outcome: Idempotency.Claimed | Idempotency.Replay) => {
+  assert.strictEqual(outcome._tag, "Claimed")
+  return outcome as Idempotency.Claimed
+}
+
+class OutOfStock extends Schema.TaggedError<OutOfStock>()("OutOfStock", {}) {}
+
+/** The business write the key protects: one row per execution. */
+const insertOrder = (key: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`INSERT INTO probe_orders (key) VALUES (${key})`
+  })
+
+const ordersOf = (key: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const [row] = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM probe_orders WHERE key = ${key}`
+    return row!.n
+  })
+
+const probeTable = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE probe_orders (key text NOT NULL)`
+  })
+)
+
+for (const backend of backends) {
+  layer(probeTable.pipe(Layer.provideMerge(sqlStore(backend)), Layer.orDie), {
+    excludeTestServices: true,
+    timeout: "90 seconds"
+  })(`IdempotencyStoreSql (${backend.name})`, (it) => {
+    it.effect("leaves nothing behind when the claiming transaction rolls back: a retry runs at once", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const idempotency = yield* Idempotency.Idempotency
+        const exit = yield* Effect.exit(
+          sql.withTransaction(
+            Effect.gen(function* () {
+              claimed(yield* idempotency.claim(request("rolled-back")))
+              return yield* new OutOfStock()
+            })
+          )
+        )
+        assert.strictEqual(exit._tag, "Failure")
+        claimed(yield* idempotency.claim(request("rolled-back")))
+      })
+    )
+
+    it.effect("commits the claim, the write and its answer together; a retry replays without writing", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const idempotency = yield* Idempotency.Idempotency
+        const once = sql.withTransaction(
+          idempotency.run(request("together"), Effect.as(insertOrder("together"), created))
+        )
+        assert.deepStrictEqual(yield* once, { response: created, replayed: false })
+        assert.deepStrictEqual(yield* once, { response: created, replayed: true })
+        assert.strictEqual(yield* ordersOf("together"), 1)
+      })
+    )
+
+    it.effect("records a 4xx answer while a savepoint undoes the write's partial effects", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const idempotency = yield* Idempotency.Idempotency
+        const refused = new Idempotency.StoredResponse({ status: 422, headers: {}, body: '{"code":"out_of_stock"}' })
+        const write = sql
+          .withTransaction(Effect.andThen(insertOrder("refused"), Effect.fail(new OutOfStock())))
+          .pipe(Effect.catchTag("OutOfStock", () => Effect.succeed(refused)))
+        const first = yield* sql.withTransaction(idempotency.run(request("refused"), write))
+        const retry = yield* sql.withTransaction(idempotency.run(request("refused"), write))
+        assert.deepStrictEqual([first.replayed, retry.replayed], [false, true])
+        assert.deepStrictEqual(retry.response, refused)
+        assert.strictEqual(yield* ordersOf("refused"), 0)
+      })
+    )
+
+    it.effect("rolls back a failed write with its claim: no effect, and the key is free", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const idempotency = yield* Idempotency.Idempotency
+        const failing = Effect.andThen(insertOrder("failed"), Effect.die("database went away"))
+        const exit = yield* Effect.exit(sql.withTransaction(idempotency.run(request("failed"), failing)))
+        assert.strictEqual(exit._tag, "Failure")
+        assert.strictEqual(yield* ordersOf("failed"), 0)
+        claimed(yield* idempotency.claim(request("failed")))
+      })
+    )
+
+    // Lock contention needs several sessions: PGlite has one.
+    if (backend.name !== "server") return
+
+    it.effect("answers other claimers at once while a transaction holds the key, then replays its answer", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const store = yield* IdempotencyStore
+        const idempotency = yield* Idempotency.Idempotency
+        const holding = yield* Deferred.make<void>()
+        const proceed = yield* Deferred.make<void>()
+        const holder = yield* Effect.forkChild(
+          sql.withTransaction(
+            idempotency.run(
+              request("held"),
+              Effect.gen(function* () {
+                yield* Deferred.succeed(holding, undefined)
+                yield* Deferred.await(proceed)
+                return created
+              })
+            )
+          )
+        )
+        yield* Deferred.await(holding)
+        const during = yield* store.claim(request("held"), Idempotency.LEASE).pipe(Effect.timeout("1 second"))
+        assert.deepStrictEqual(during, { _tag: "Pending", fingerprint: undefined })
+        const waiter = yield* Effect.forkChild(idempotency.claim(request("held")))
+        yield* Effect.sleep("300 millis")
+        yield* Deferred.succeed(proceed, undefined)
+        assert.isFalse((yield* Fiber.join(holder)).replayed)
+        assert.deepStrictEqual(yield* Fiber.join(waiter), new Idempotency.Replay({ response: created }))
+      })
+    )
+
+    it.effect("lets exactly one of 50 concurrent claims acquire a key; all 50 then replay its answer", () =>
+      Effect.gen(function* () {
+        const store = yield* IdempotencyStore
+        const fifty = request("fifty")
+        const claims = yield* Effect.all(
+          Array.from({ length: 50 }, () => store.claim(fifty, Idempotency.LEASE)),
+          { concurrency: "unbounded" }
+        )
+        const acquired = claims.filter((claim) => claim._tag === "Acquired")
+        assert.strictEqual(acquired.length, 1)
+        for (const claim of claims) {
+          if (claim._tag === "Acquired") continue
+          assert.strictEqual(claim._tag, "Pending")
+          if (claim._tag === "Pending") assert.include([undefined, fifty.fingerprint], claim.fingerprint)
+        }
+        const winner = new Idempotency.Claimed({ ...fifty, token: acquired[0]!.token })
+        assert.isTrue(yield* store.complete(winner, created, Idempotency.TTL))
+        const replays = yield* Effect.all(
+          Array.from({ length: 50 }, () => store.claim(fifty, Idempotency.LEASE)),
+          { concurrency: "unbounded" }
+        )
+        for (const replay of replays) {
+          assert.deepStrictEqual(replay, { _tag: "Completed", fingerprint: fifty.fingerprint, response: created })
+        }
+      })
+    )
+
+    it.effect(
+      "runs the write of 50 concurrent transactions with one key once; the rest replay it or are told to retry",
+      () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const idempotency = yield* Idempotency.Idempotency
+          const write = insertOrder("fifty-tx").pipe(Effect.andThen(Effect.sleep("200 millis")), Effect.as(created))
+          const results = yield* Effect.all(
+            Array.from({ length: 50 }, () =>
+              Effect.result(sql.withTransaction(idempotency.run(request("fifty-tx"), write)))
+            ),
+            { concurrency: "unbounded" }
+          )
+          assert.strictEqual(yield* ordersOf("fifty-tx"), 1)
+          const answers = results.filter(Result.isSuccess).map((result) => result.success)
+          assert.strictEqual(answers.filter((answer) => !answer.replayed).length, 1)
+          for (const answer of answers) assert.deepStrictEqual(answer.response, created)
+          for (const result of results.filter(Result.isFailure)) {
+            assert.deepStrictEqual(
+              result.failure,
+              new Idempotency.InFlight({ key: "fifty-tx", retryAfterSeconds: Idempotency.RETRY_AFTER_SECONDS })
+            )
+          }
+        })
+    )
+
+    it.effect("frees the key of a transaction whose connection died (a crashed instance) at once", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const idempotency = yield* Idempotency.Idempotency
+        const backendPid = yield* Deferred.make<number>()
+        const crashed = yield* Effect.forkChild(
+          sql.withTransaction(
+            Effect.gen(function* () {
+              claimed(yield* idempotency.claim(request("crashed")))
+              const [row] = yield* sql<{ readonly pid: number }>`SELECT pg_backend_pid() AS pid`
+              yield* Deferred.succeed(backendPid, row!.pid)
+              return yield* Effect.never
+            })
+          )
+        )
+        const pid = yield* Deferred.await(backendPid)
+        yield* sql`SELECT pg_terminate_backend(${pid})`
+        claimed(yield* idempotency.claim(request("crashed")))
+        yield* Fiber.interrupt(crashed)
+      })
+    )
+  })
+}
