@@ -5,7 +5,7 @@
  */
 
 import * as Os from "node:os"
-import { Catalogue, Discovery, Egress, HttpTransport } from "@tawsil/courier"
+import { Catalogue, type CourierAdapter, Discovery, Egress, HttpTransport } from "@tawsil/courier"
 import { IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { AppInstance, Database, Migrations } from "@tawsil/storage"
 import { Effect, Layer, References, Schedule } from "effect"
@@ -42,14 +42,21 @@ const instanceLayer = (config: AppConfig) =>
   )
 
 /** The installed courier adapters, found at start; a malformed one stops the start (fail closed). */
-const catalogue = Effect.gen(function* () {
-  const adapters = yield* Discovery.discover(import.meta.url)
-  const catalogue = Catalogue.make(adapters)
-  yield* Effect.logInfo("courier adapters loaded").pipe(
-    Effect.annotateLogs({ platforms: adapters.map((adapter) => adapter.platform), couriers: catalogue.entries.length })
-  )
-  return catalogue
-})
+const catalogue = (config: AppConfig) =>
+  Effect.gen(function* () {
+    const adapters = yield* Discovery.discover(import.meta.url, config.courierAdapters)
+    const catalogue = yield* Effect.try({
+      try: () => Catalogue.make(adapters),
+      catch: (error) => error as CourierAdapter.InvalidAdapter
+    })
+    yield* Effect.logInfo("courier adapters loaded").pipe(
+      Effect.annotateLogs({
+        platforms: adapters.map((adapter) => adapter.platform),
+        couriers: catalogue.entries.length
+      })
+    )
+    return catalogue
+  })
 
 /** Idempotency records live 24 hours; once an hour the expired ones are deleted. */
 const purgeIdempotency = Layer.effectDiscard(
@@ -71,7 +78,7 @@ export const layer = (config: AppConfig) => {
   const storage = Migrations.layer.pipe(Layer.provideMerge(databaseLayer(config)))
   const runtime = instanceLayer(config).pipe(Layer.provideMerge(storage))
   const servers = Layer.unwrap(
-    Effect.map(catalogue, (catalogue) =>
+    Effect.map(catalogue(config), (catalogue) =>
       Layer.mergeAll(ShippingServer.layer(config, catalogue), StoreServer.layer(config))
     )
   )

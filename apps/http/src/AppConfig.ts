@@ -25,6 +25,8 @@ export interface AppConfig {
   readonly shippingRateLimitPerMinute: number
   /** Shipping API: creates allowed to talk to couriers at once; more answer 503. */
   readonly shippingMaxConcurrentCreates: number
+  /** Courier adapter packages to load besides the installed ones that declare themselves. */
+  readonly courierAdapters: ReadonlyArray<string>
   /** Loopback stand-ins for courier origins (tests and local runs only). */
   readonly courierOrigins: Egress.Overrides
   readonly database:
@@ -62,6 +64,10 @@ export const variables = {
   SHIPPING_MAX_CONCURRENT_CREATES: {
     default: "64",
     doc: "Shipping API: parcel creates in flight at once; more answer 503 with Retry-After."
+  },
+  COURIER_ADAPTERS: {
+    default: "",
+    doc: "More courier adapter packages to load (comma-separated names or absolute paths), besides the installed ones."
   },
   TAWSIL_COURIER_ORIGINS: {
     default: "",
@@ -163,8 +169,13 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
   const shippingMaxConcurrentCreates = yield* Effect.flatMap(raw("SHIPPING_MAX_CONCURRENT_CREATES"), (value) =>
     integer("SHIPPING_MAX_CONCURRENT_CREATES", value, 1, 100_000, "a number of creates from 1 to 100000")
   )
+  const courierAdapters = (yield* raw("COURIER_ADAPTERS"))
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "")
   return {
     version: readVersion(),
+    courierAdapters,
     shippingRateLimitPerMinute,
     shippingMaxConcurrentCreates,
     courierOrigins: origins.success,

@@ -11,6 +11,7 @@ import { SqlClient } from "effect/sql"
 import { EcotrackFake, TOKEN } from "../../../adapters/ecotrack/test/fake/EcotrackFake.ts"
 import { hostileBaseUrls, secret } from "../../../packages/courier/test/fixtures/hostileBaseUrls.ts"
 import { type AppProcess, startApp, waitForExit } from "./AppProcess.ts"
+import { dzship, rejected } from "./Dzship.ts"
 
 /** A credential no code path may ever print, store or return. */
 const CANARY = "canary-7c1e2d4a9b8f3e6d-tawsil"
@@ -254,12 +255,18 @@ describe("the shipping API with the Ecotrack adapter", () => {
       fake.misbehaveNext({ kind: "hang" }, "/api/v1/create/order")
       const first = yield* Effect.forkChild(post(app, "/v1/orders", { ...call, order }))
       yield* Effect.sleep("300 millis")
-      const second = yield* post(app, "/v1/orders", { ...call, order })
+      // Through the public client, as integrators see it: DzshipError.status, .code and .retryAfter.
+      const second = yield* rejected(dzship({ ...call, gateway: app.shippingUrl }).createOrder(order as never))
       assert.strictEqual(second.status, 503)
-      assert.strictEqual(second.json.error.code, "overloaded")
-      assert.isAbove(Number(second.headers.get("retry-after")), 0)
+      assert.strictEqual(second.code, "overloaded")
+      assert.isAbove(second.retryAfter ?? 0, 0)
       const firstResult = yield* Fiber.join(first)
       assert.strictEqual(firstResult.status, 502, "the hung create timed out")
+      assert.strictEqual(firstResult.json.error.code, "courier_unreachable")
+      fake.misbehaveNext({ kind: "status", status: 500 })
+      const down = yield* rejected(dzship({ ...call, gateway: app.shippingUrl }).track("ECT1"))
+      assert.strictEqual(down.status, 502)
+      assert.strictEqual(down.code, "courier_unreachable")
       const third = yield* post(app, "/v1/orders", { ...call, order })
       assert.strictEqual(third.status, 200, "the guard frees its place")
     }).pipe(Effect.scoped)

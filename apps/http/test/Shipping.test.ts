@@ -1,40 +1,11 @@
+import * as Fs from "node:fs"
+import * as Os from "node:os"
 import * as Path from "node:path"
 import { assert, describe, it, layer } from "@effect/vitest"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
-import type {
-  Client,
-  ClientConfig,
-  Commune,
-  CommuneQuery,
-  CourierInfo,
-  CourierQuery,
-  RequestOptions,
-  Wilaya,
-  WilayaQuery
-} from "dzship"
-import dzshipModule from "dzship"
 import { Context, Effect, Layer } from "effect"
-import { startApp } from "./AppProcess.ts"
-
-/**
- * The client as it behaves. Its package types declare the static helpers inside a namespace that also has an
- * explicit `export { DzshipError }`, which hides them from TypeScript; and they describe a CommonJS module whose
- * `default` is the client (at run time the client also carries itself as `.default`). So we name its shape here.
- */
-interface Dzship {
-  (config: ClientConfig): Client
-  couriers(query?: CourierQuery, options?: RequestOptions): Promise<Array<CourierInfo>>
-  wilayas(query?: WilayaQuery, options?: RequestOptions): Promise<Array<Wilaya> | Wilaya>
-  communes(query?: CommuneQuery, options?: RequestOptions): Promise<Array<Commune>>
-  health(options?: RequestOptions): Promise<{ status: string }>
-}
-interface DzshipError extends Error {
-  readonly status: number
-  readonly code: string
-  readonly fields?: Record<string, unknown>
-  readonly retryAfter?: number
-}
-const dzship = dzshipModule.default as unknown as Dzship
+import { spawnApp, startApp, waitForExit } from "./AppProcess.ts"
+import { dzship, rejected } from "./Dzship.ts"
 
 /** The CC0 dataset in the format users download (never copied into the repository). */
 const COMMUNES_FILE = Path.resolve(import.meta.dirname, "../../../../shared/data/reference/communes.json")
@@ -63,16 +34,6 @@ const order = {
   productList: "1x robe kabyle",
   codAmount: 4500
 }
-
-const rejected = (promise: Promise<unknown>) =>
-  Effect.promise(() =>
-    promise.then(
-      () => {
-        throw new Error("expected the call to fail")
-      },
-      (error: DzshipError) => error
-    )
-  )
 
 layer(GatewayLive, { timeout: "60 seconds" })("the dzship client against our shipping API", (it) => {
   it.effect("creates, tracks and prices a sandbox parcel", () =>
@@ -263,6 +224,54 @@ describe("the shipping API's per-client rate limit", () => {
       assert.isAtMost(limited.retryAfter ?? 0, 60)
       // Reference data is not limited.
       yield* Effect.promise(() => dzship.couriers(undefined, { gateway: app.shippingUrl }))
+    }).pipe(Effect.scoped)
+  )
+})
+
+describe("courier adapters named in configuration", () => {
+  const writeModule = (source: string) =>
+    Effect.acquireRelease(
+      Effect.sync(() => {
+        const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-adapter-"))
+        const file = Path.join(dir, "adapter.mjs")
+        Fs.writeFileSync(file, source)
+        return file
+      }),
+      (file) => Effect.sync(() => Fs.rmSync(Path.dirname(file), { recursive: true, force: true }))
+    )
+
+  it.live("are loaded besides the installed ones (COURIER_ADAPTERS)", () =>
+    Effect.gen(function* () {
+      const file = yield* writeModule(`export const adapter = {
+        platform: "extra",
+        couriers: [{ key: "extra_courier", name: "Extra Courier", aliases: [], endpoint: { origin: "https://api.extra.dz" } }],
+        statuses: {},
+        operations: {}
+      }`)
+      const app = yield* startApp({ DATA_DIR: yield* TestDatabase.freshDataDir, COURIER_ADAPTERS: file })
+      const found = yield* Effect.promise(() => dzship.couriers({ q: "extra" }, { gateway: app.shippingUrl }))
+      assert.deepStrictEqual(
+        found.map((courier) => [courier.key, courier.capabilities]),
+        [["extra_courier", { create: false, track: false, rates: false }]]
+      )
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("refuse the start with one line when malformed or clashing (fail closed)", () =>
+    Effect.gen(function* () {
+      for (const source of [
+        `export const adapter = { platform: "bad", couriers: [{ key: "Bad Key", name: "x", aliases: [], endpoint: { origin: "https://x.dz" } }], statuses: {}, operations: {} }`,
+        `export const adapter = { platform: "clash", couriers: [{ key: "sandbox", name: "Clash", aliases: [], endpoint: { origin: "https://x.dz" } }], statuses: {}, operations: {} }`,
+        `export const nothing = 1`
+      ]) {
+        const file = yield* writeModule(source)
+        const app = yield* spawnApp({ DATA_DIR: yield* TestDatabase.freshDataDir, COURIER_ADAPTERS: file })
+        const exit = yield* waitForExit(app)
+        assert.strictEqual(exit.code, 1)
+        const lines = app.stderr().trim().split("\n")
+        assert.lengthOf(lines, 1, app.stderr())
+        assert.match(lines[0]!, /^tawsil: cannot start: courier adapter /)
+      }
     }).pipe(Effect.scoped)
   )
 })
