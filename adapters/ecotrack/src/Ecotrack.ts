@@ -108,10 +108,22 @@ export const rates = Effect.fn("Ecotrack.rates")(function* (
   return yield* Effect.fromResult(Mapping.fromFees(query, response))
 }, redacting)
 
+export const label = Effect.fn("Ecotrack.label")(function* (
+  trackingNumber: string,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials.token, {
+    method: "GET",
+    path: "/api/v1/get/order/label",
+    query: { tracking: trackingNumber }
+  })
+  return yield* Effect.fromResult(Mapping.fromLabel(response))
+}, redacting)
+
 export const adapter = CourierAdapter.define<Credentials>({
   platform: "ecotrack",
   couriers,
   credentials: Credentials,
   statuses: Status.statuses,
-  operations: { create, track, rates }
+  operations: { create, track, rates, label }
 })

@@ -73,6 +73,15 @@ export const timestampOf = (activity: Wire.Activity): string =>
   `${activity.date}T${activity.time.length === 5 ? `${activity.time}:00` : activity.time}+01:00`
 
 /** `GET get/tracking/info` → the parcel's events, remarks (`notification_on_order`) left out. */
+/** `get/order/label` answers the PDF itself; anything else on 200 is not a label. */
+export const fromLabel = (response: Response): Result.Result<CourierAdapter.Label, Reason> => {
+  if (response.status !== 200) return Result.fail(errorOf(response))
+  const isPdf = response.bytes.length > 4 && new TextDecoder().decode(response.bytes.subarray(0, 5)) === "%PDF-"
+  return isPdf
+    ? Result.succeed({ contentType: "application/pdf", bytes: response.bytes })
+    : Result.fail(new CourierError.BadResponse({ message: "the courier answered a label that is not a PDF" }))
+}
+
 export const fromTracking = (response: Response): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> =>
   Result.map(decode(Wire.TrackingInfo, response), (body) =>
     body.activity

@@ -63,7 +63,7 @@ describe("Ecotrack", () => {
         ["ecotrack", "conexlog", "dhd", "msm_go", "rocket_delivery", "worldexpress"]
       )
       assert.deepStrictEqual(adapter.requiredCredentials, ["token"])
-      assert.deepStrictEqual(adapter.capabilities, { create: true, track: true, rates: true })
+      assert.deepStrictEqual(adapter.capabilities, { create: true, track: true, rates: true, label: true })
     })
 
     it("pins named tenants to https origins; the generic key takes any tenant of the core's Ecotrack domain", () => {

@@ -87,6 +87,24 @@ describe("EcotrackMapping", () => {
     })
   })
 
+  describe("fromLabel", () => {
+    it("takes a PDF answer as the label and refuses anything else", () => {
+      const pdf = response(200, "%PDF-1.4\n%%EOF\n", { "content-type": "application/pdf" })
+      const label = Mapping.fromLabel(pdf)
+      assert.isTrue(Result.isSuccess(label) && label.success.contentType === "application/pdf")
+      const cases: ReadonlyArray<readonly [ReturnType<typeof response>, string]> = [
+        [response(200, { success: true }), "BadResponse"],
+        [response(200, "<html>login</html>", { "content-type": "text/html" }), "BadResponse"],
+        [response(422, { message: "The given data was invalid.", errors: { tracking: ["invalide"] } }), "Refused"],
+        [response(500, "oops", { "content-type": "text/plain" }), "Unreachable"]
+      ]
+      for (const [answer, reason] of cases) {
+        const result = Mapping.fromLabel(answer)
+        assert.strictEqual(Result.isFailure(result) ? result.failure._tag : "success", reason, answer.text)
+      }
+    })
+  })
+
   describe("fromTracking", () => {
     it.each(trackingPairs)("%s", (_name, wire, events) => {
       assert.deepStrictEqual(Mapping.fromTracking(wire), Result.succeed(events))

@@ -23,9 +23,12 @@ const send = (origin: string, request: CourierHttp.CourierRequest, timeout: Dura
   return Effect.tryPromise({
     try: (signal) =>
       fetch(url, { ...init, signal }).then((response) =>
-        response
-          .text()
-          .then((text) => ({ status: response.status, headers: Object.fromEntries(response.headers), text }))
+        response.arrayBuffer().then((buffer) => ({
+          status: response.status,
+          headers: Object.fromEntries(response.headers),
+          text: new TextDecoder().decode(buffer),
+          bytes: new Uint8Array(buffer)
+        }))
       ),
     catch: () => new CourierError.Unreachable({ message: "the courier could not be reached" })
   }).pipe(

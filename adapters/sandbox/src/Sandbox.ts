@@ -6,6 +6,7 @@
  */
 import { CourierAdapter, CourierError, Shipment } from "@tawsil/courier"
 import { Clock, Effect, Random } from "effect"
+import * as Label from "./SandboxLabel.ts"
 import * as Lifecycle from "./SandboxLifecycle.ts"
 import * as Rates from "./SandboxRates.ts"
 import * as TrackingNumber from "./SandboxTrackingNumber.ts"
@@ -63,6 +64,19 @@ export const adapter = CourierAdapter.define<undefined>({
         if (decoded === undefined) return yield* refuse(`unknown tracking number ${trackingNumber}`)
         const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
         return Lifecycle.eventsAt(decoded.scenario, decoded.createdAtSeconds, now)
+      }),
+    label: (trackingNumber) =>
+      Effect.gen(function* () {
+        const decoded = TrackingNumber.decode(trackingNumber)
+        if (decoded === undefined) return yield* refuse(`unknown tracking number ${trackingNumber}`)
+        return {
+          contentType: "application/pdf",
+          bytes: Label.render([
+            "TAWSIL SANDBOX - NOT A REAL PARCEL",
+            `Tracking: ${trackingNumber.trim().toUpperCase()}`,
+            `Delivery: ${decoded.scenario.startsWith("stopdesk") ? "stop desk" : "home"}`
+          ])
+        }
       }),
     rates: (query, context) =>
       Effect.sync(() => {

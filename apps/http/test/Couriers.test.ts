@@ -75,6 +75,17 @@ describe("the shipping API with the Ecotrack adapter", () => {
         const rates = yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 31, deliveryType: "home" } })
         assert.strictEqual(rates.status, 200, rates.text)
         assert.strictEqual(rates.json.currency, "DZD")
+        const label = yield* Effect.promise(async () => {
+          const response = await fetch(`${app.shippingUrl}/v1/labels`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ ...call, trackingNumber: created.json.trackingNumber })
+          })
+          return { status: response.status, body: Buffer.from(await response.arrayBuffer()).toString("latin1") }
+        })
+        assert.strictEqual(label.status, 200)
+        assert.isTrue(label.body.startsWith("%PDF-"))
+        assert.include(label.body, created.json.trackingNumber)
       }
       const paths = fake.requests.map((request) => `${request.method} ${request.path}`)
       assert.includeMembers(paths, [

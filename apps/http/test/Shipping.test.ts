@@ -60,13 +60,45 @@ layer(GatewayLive, { timeout: "60 seconds" })("the dzship client against our shi
     })
   )
 
+  it.effect("answers a sandbox parcel's label as a PDF", () =>
+    Effect.gen(function* () {
+      const gateway = yield* Gateway
+      const created = yield* Effect.promise(() => dzship({ courier: "sandbox", gateway }).createOrder(order))
+      const label = yield* Effect.promise(async () => {
+        const response = await fetch(`${gateway}/v1/labels`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ courier: "sandbox", trackingNumber: created.trackingNumber })
+        })
+        return {
+          status: response.status,
+          type: response.headers.get("content-type"),
+          body: Buffer.from(await response.arrayBuffer())
+        }
+      })
+      assert.strictEqual(label.status, 200)
+      assert.strictEqual(label.type, "application/pdf")
+      assert.strictEqual(label.body.subarray(0, 5).toString(), "%PDF-")
+      assert.include(label.body.toString("latin1"), created.trackingNumber)
+      assert.include(label.body.toString("latin1"), "%%EOF")
+      const unknown = yield* Effect.promise(() =>
+        fetch(`${gateway}/v1/labels`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ courier: "sandbox", trackingNumber: "SBX0000000000ZZ" })
+        }).then((response) => response.status)
+      )
+      assert.strictEqual(unknown, 422)
+    })
+  )
+
   it.effect("lists and searches couriers", () =>
     Effect.gen(function* () {
       const gateway = yield* Gateway
       const all = yield* Effect.promise(() => dzship.couriers(undefined, { gateway }))
       const sandbox = all.find((courier) => courier.key === "sandbox")!
       assert.deepStrictEqual(sandbox.requiredCredentials, [])
-      assert.deepStrictEqual(sandbox.capabilities, { create: true, track: true, rates: true })
+      assert.deepStrictEqual(sandbox.capabilities, { create: true, track: true, rates: true, label: true })
       assert.isFalse(sandbox.requiresBaseUrl)
       assert.deepStrictEqual(
         (yield* Effect.promise(() => dzship.couriers({ q: "sand" }, { gateway }))).map((courier) => courier.key),
@@ -252,7 +284,7 @@ describe("courier adapters named in configuration", () => {
       const found = yield* Effect.promise(() => dzship.couriers({ q: "extra" }, { gateway: app.shippingUrl }))
       assert.deepStrictEqual(
         found.map((courier) => [courier.key, courier.capabilities]),
-        [["extra_courier", { create: false, track: false, rates: false }]]
+        [["extra_courier", { create: false, track: false, rates: false, label: false }]]
       )
     }).pipe(Effect.scoped)
   )

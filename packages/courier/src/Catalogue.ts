@@ -13,7 +13,12 @@ export class CatalogueEntry extends Schema.Class<CatalogueEntry>("CatalogueEntry
   platform: Schema.String,
   aliases: Schema.Array(Schema.String),
   requiredCredentials: Schema.Array(Schema.String),
-  capabilities: Schema.Struct({ create: Schema.Boolean, track: Schema.Boolean, rates: Schema.Boolean }),
+  capabilities: Schema.Struct({
+    create: Schema.Boolean,
+    track: Schema.Boolean,
+    rates: Schema.Boolean,
+    label: Schema.Boolean
+  }),
   /** The pinned origin, or `https://<tenant>.<domain>` for a generic platform key. */
   endpoint: Schema.String,
   /** True for a generic platform key: the caller names the tenant in `options.baseUrl`. */

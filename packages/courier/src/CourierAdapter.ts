@@ -44,6 +44,12 @@ export interface CreatedParcel {
   readonly rawStatus: string
 }
 
+/** A shipping label as the courier renders it (a PDF for every platform known so far). */
+export interface Label {
+  readonly contentType: string
+  readonly bytes: Uint8Array
+}
+
 export interface Context<Credentials> {
   readonly credentials: Credentials
   /** The caller's origin wilaya (`options.fromWilaya`), when given. */
@@ -59,9 +65,11 @@ export interface Operations<Credentials> {
   readonly create?: Operation<ParcelOrder, CreatedParcel, Credentials>
   readonly track?: Operation<string, ReadonlyArray<RawEvent>, Credentials>
   readonly rates?: Operation<RatesQuery, RatesResult, Credentials>
+  /** The label of a parcel, by tracking number. */
+  readonly label?: Operation<string, Label, Credentials>
 }
 
-export type Capability = "create" | "track" | "rates"
+export type Capability = "create" | "track" | "rates" | "label"
 
 export interface Adapter<Credentials = unknown> {
   readonly platform: string
@@ -122,7 +130,8 @@ export const define = <Credentials>(input: {
     capabilities: {
       create: input.operations.create !== undefined,
       track: input.operations.track !== undefined,
-      rates: input.operations.rates !== undefined
+      rates: input.operations.rates !== undefined,
+      label: input.operations.label !== undefined
     }
   }
 }

@@ -23,6 +23,8 @@ export interface CourierResponse {
   readonly headers: Readonly<Record<string, string>>
   /** The body as text (JSON bodies are parsed by the adapter's mapping, against its wire schemas). */
   readonly text: string
+  /** The body as bytes, for binary answers (labels). */
+  readonly bytes: Uint8Array
 }
 
 export class CourierHttp extends Context.Service<

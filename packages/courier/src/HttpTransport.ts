@@ -104,11 +104,13 @@ const send = (request: CourierRequest, target: Target, courier: string) =>
         for (const [name, value] of Object.entries(incoming.headers)) {
           if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(", ") : value
         }
+        const bytes = Buffer.concat(chunks)
         resume(
           Effect.succeed({
             status: incoming.statusCode ?? 0,
             headers: responseHeaders,
-            text: Buffer.concat(chunks).toString("utf8")
+            text: bytes.toString("utf8"),
+            bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
           })
         )
       })

@@ -8,7 +8,7 @@
 import { AlgerianMobile, ErrorCategory, type WilayaCode } from "@tawsil/domain"
 import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import type * as Catalogue from "./Catalogue.ts"
-import type { Any, CourierManifest } from "./CourierAdapter.ts"
+import type { Any, Capability, CourierManifest, Label } from "./CourierAdapter.ts"
 import { CourierError, type CourierErrorReason, Unsupported } from "./CourierError.ts"
 import { CourierHttp } from "./CourierHttp.ts"
 import { BlockedEgress, type Origin, parseBaseUrl } from "./Egress.ts"
@@ -86,6 +86,7 @@ export class Shipping extends Context.Service<
       call: CourierCall & { readonly trackingNumber: string }
     ) => Effect.Effect<TrackResult, ShippingError>
     readonly rates: (call: CourierCall & { readonly query: RatesQuery }) => Effect.Effect<RatesResult, ShippingError>
+    readonly label: (call: CourierCall & { readonly trackingNumber: string }) => Effect.Effect<Label, ShippingError>
   }
 >()("@tawsil/courier/Shipping") {
   static readonly layer = (catalogue: Catalogue.Catalogue) =>
@@ -95,7 +96,7 @@ export class Shipping extends Context.Service<
         const transport = yield* Transport
         const unmappedSeen = new Set<string>()
 
-        const prepare = Effect.fnUntraced(function* (call: CourierCall, operation: "create" | "track" | "rates") {
+        const prepare = Effect.fnUntraced(function* (call: CourierCall, operation: Capability) {
           const resolved = catalogue.resolve(call.courier)
           if (resolved === undefined) return yield* new UnknownCourier({ courier: call.courier })
           const { adapter, manifest } = resolved
@@ -159,6 +160,10 @@ export class Shipping extends Context.Service<
           rates: Effect.fn("Shipping.rates")(function* (call) {
             const { adapter, run, context } = yield* prepare(call, "rates")
             return yield* run(adapter.operations.rates!(call.query, context))
+          }),
+          label: Effect.fn("Shipping.label")(function* (call) {
+            const { adapter, run, context } = yield* prepare(call, "label")
+            return yield* run(adapter.operations.label!(call.trackingNumber, context))
           })
         })
       })

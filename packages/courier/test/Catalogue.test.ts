@@ -28,9 +28,9 @@ describe("Catalogue", () => {
     assert.deepStrictEqual(
       catalogue.entries.map((entry) => [entry.key, entry.capabilities]),
       [
-        ["alpha_one", { create: false, track: true, rates: false }],
-        ["alpha_two", { create: false, track: true, rates: false }],
-        ["beta", { create: true, track: false, rates: false }]
+        ["alpha_one", { create: false, track: true, rates: false, label: false }],
+        ["alpha_two", { create: false, track: true, rates: false, label: false }],
+        ["beta", { create: true, track: false, rates: false, label: false }]
       ]
     )
     const one = catalogue.resolve("alpha_one")!.entry

@@ -52,7 +52,10 @@ const transport = Layer.succeed(
   Transport.of({
     bind: ({ courier, tenantOrigin, timeout }) => {
       seen.push({ courier: courier.key, tenantOrigin, timeout })
-      return CourierHttp.of({ request: () => Effect.succeed({ status: 200, headers: {}, text: "ALPHA-1" }) })
+      return CourierHttp.of({
+        request: () =>
+          Effect.succeed({ status: 200, headers: {}, text: "ALPHA-1", bytes: new TextEncoder().encode("ALPHA-1") })
+      })
     }
   })
 )

@@ -9,6 +9,7 @@
  * - `POST valid/order?tracking=&ask_collection=`: validates once (again: 10001). Only then does the parcel get its
  *   first activity, `order_information_received_by_carrier`.
  * - `GET get/tracking/info?tracking=`: the activity (empty before validation); unknown tracking: 422.
+ * - `GET get/order/label?tracking=`: the label as raw PDF bytes; unknown tracking: 422.
  * - `GET get/fees`: the tariff below, amounts as strings in `livraison`, numbers in `retours`.
  *
  * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
@@ -229,6 +230,13 @@ const start = (tokens: ReadonlyArray<string>) =>
           reasons: []
         })
       }
+      if (endpoint === "GET /api/v1/get/order/label") {
+        const parcel = parcels.get(text(fields.tracking) ?? "")
+        if (parcel === undefined) return unknownTracking(response)
+        response.writeHead(200, { "content-type": "application/pdf" })
+        response.end(`%PDF-1.4\n% label ${parcel.tracking}\n%%EOF\n`)
+        return
+      }
       if (endpoint === "GET /api/v1/get/fees") {
         const served = Array.from({ length: 58 }, (_, i) => i + 1).filter((w) => !UNSERVED.includes(w))
         return json(response, 200, {
@@ -247,7 +255,13 @@ const start = (tokens: ReadonlyArray<string>) =>
         })
       }
       if (
-        ["/api/v1/create/order", "/api/v1/valid/order", "/api/v1/get/tracking/info", "/api/v1/get/fees"].includes(path)
+        [
+          "/api/v1/create/order",
+          "/api/v1/valid/order",
+          "/api/v1/get/tracking/info",
+          "/api/v1/get/fees",
+          "/api/v1/get/order/label"
+        ].includes(path)
       ) {
         return json(response, 405, { message: `The ${method} method is not supported for this route.` })
       }

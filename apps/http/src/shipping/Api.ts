@@ -5,7 +5,7 @@
 import { Catalogue, Shipment } from "@tawsil/courier"
 import { WilayaCode } from "@tawsil/domain"
 import { Schema } from "effect"
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { HealthGroup } from "../Health.ts"
 import * as Errors from "./Errors.ts"
 
@@ -34,6 +34,9 @@ export const CreateOrderRequest = Schema.Struct({ ...call, order: Shipment.Parce
 })
 export const TrackRequest = Schema.Struct({ ...call, trackingNumber: Shipment.TrackingNumber }).annotate({
   identifier: "TrackRequest"
+})
+export const LabelRequest = Schema.Struct({ ...call, trackingNumber: Shipment.TrackingNumber }).annotate({
+  identifier: "LabelRequest"
 })
 export const RatesRequest = Schema.Struct({ ...call, query: Shipment.RatesQuery }).annotate({
   identifier: "RatesRequest"
@@ -66,6 +69,12 @@ export class ShippingGroup extends HttpApiGroup.make("shipping")
     HttpApiEndpoint.post("rates", "/v1/rates", {
       payload: RatesRequest,
       success: Shipment.RatesResult,
+      error: courierErrors
+    }),
+    /** The parcel's label as the courier renders it (a PDF), for couriers whose `capabilities.label` is true. */
+    HttpApiEndpoint.post("label", "/v1/labels", {
+      payload: LabelRequest,
+      success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/pdf" })),
       error: courierErrors
     })
   )

@@ -164,6 +164,12 @@ const ShippingHandlers = (config: AppConfig) =>
         )
         .handle("track", ({ payload }) => shipping.track(payload).pipe(Effect.mapError(toWire)))
         .handle("rates", ({ payload }) => shipping.rates(payload).pipe(Effect.mapError(toWire)))
+        .handle("label", ({ payload }) =>
+          shipping.label(payload).pipe(
+            Effect.map((label) => label.bytes),
+            Effect.mapError(toWire)
+          )
+        )
     })
   )
 

@@ -113,7 +113,7 @@ export const ratesQuery: RatesQuery = Schema.decodeUnknownSync(RatesQuery)({
   codAmount: 4500
 })
 
-const capabilityOrder: ReadonlyArray<Capability> = ["create", "track", "rates"]
+const capabilityOrder: ReadonlyArray<Capability> = ["create", "track", "rates", "label"]
 
 const firstDeclared = (adapter: Any): Capability =>
   capabilityOrder.find((capability) => adapter.capabilities[capability]) ?? "create"
@@ -279,6 +279,8 @@ const runOperation = <F extends Fake>(
       return h.shipping.track({ ...call, trackingNumber: inputs.trackingNumber })
     case "rates":
       return h.shipping.rates({ ...call, query: inputs.ratesQuery })
+    case "label":
+      return h.shipping.label({ ...call, trackingNumber: inputs.trackingNumber })
   }
 }
 
@@ -297,7 +299,10 @@ const runDeclared = <F extends Fake>(options: Options<F>, h: Harness<F>) =>
     const rated = adapter.capabilities.rates
       ? yield* h.shipping.rates({ ...h.call(credentials), query: fixtures.ratesQuery ?? ratesQuery })
       : undefined
-    return { created, trackingNumber, tracked, rated }
+    const labelled = adapter.capabilities.label
+      ? yield* h.shipping.label({ ...h.call(credentials), trackingNumber })
+      : undefined
+    return { created, trackingNumber, tracked, rated, labelled }
   })
 
 /** One failure case, run: the fake is told to misbehave just before the call (after any parcel it needs). */
@@ -337,7 +342,7 @@ const capabilities = <F extends Fake>(options: Options<F>) =>
   Effect.gen(function* () {
     const { adapter } = options
     const h = yield* harness(options, adapter.couriers[0]!)
-    const { created, trackingNumber, tracked, rated } = yield* runDeclared(options, h)
+    const { created, trackingNumber, tracked, rated, labelled } = yield* runDeclared(options, h)
     if (created !== undefined) {
       assert.isNotEmpty(created.trackingNumber, "create answers a tracking number")
       assert.notStrictEqual(created.status, "unknown", "the raw status create answers is in the status table")
@@ -353,6 +358,10 @@ const capabilities = <F extends Fake>(options: Options<F>) =>
       assert.strictEqual(rated.deliveryType, query.deliveryType)
       assert.strictEqual(rated.total, rated.deliveryFee + rated.codFee, "total = deliveryFee + codFee")
       assert.isNotEmpty(rated.options, "rates lists the options it quoted")
+    }
+    if (labelled !== undefined) {
+      assert.isNotEmpty(labelled.contentType, "a label says its content type")
+      assert.isAbove(labelled.bytes.length, 0, "a label has content")
     }
     for (const operation of capabilityOrder.filter((capability) => !adapter.capabilities[capability])) {
       const before = { sent: h.sent.length, received: h.fake?.requests().length ?? 0, outgoing: h.outgoing.length }
