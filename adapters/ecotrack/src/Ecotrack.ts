@@ -125,5 +125,6 @@ export const adapter = CourierAdapter.define<Credentials>({
   couriers,
   credentials: Credentials,
   statuses: Status.statuses,
+  codStatuses: Status.codStatuses,
   operations: { create, track, rates, label }
 })

@@ -6,10 +6,10 @@
  * becomes `unknown` in the core and is logged once — never guessed.
  *
  * Money events (`livre_non_encaisse` → `encaisse_non_paye` → `paiements_prets` → `paye_et_archive`, and the
- * activity keys `encaissed`, `payed`) all mean the parcel was delivered; the cash-on-delivery dimension they also
- * carry is not modelled by the SDK yet.
+ * activity keys `encaissed`, `payed`) all mean the parcel was delivered; the cash they report is read apart, from
+ * `codStatuses`.
  */
-import type { CanonicalStatus } from "@tawsil/courier/CanonicalStatus"
+import type { CanonicalStatus, CodStatus } from "@tawsil/courier/CanonicalStatus"
 
 export const statuses: Readonly<Record<string, CanonicalStatus>> = {
   // Order-status keys.
@@ -50,6 +50,19 @@ export const statuses: Readonly<Record<string, CanonicalStatus>> = {
  * Activity keys that are not parcel statuses: `notification_on_order` fires when a remark is added. Tracking drops
  * them, so a remark never overwrites the parcel's status (mixing the two is a known integration bug).
  */
+/**
+ * The same money keys on the cash dimension: delivered but not yet cashed by the courier, cashed and not yet paid,
+ * payment prepared, paid to the merchant (research §3.2, "separate cod_status dimension").
+ */
+export const codStatuses: Readonly<Record<string, CodStatus>> = {
+  livre_non_encaisse: "not_collected",
+  encaisse_non_paye: "collected",
+  paiements_prets: "collected",
+  encaissed: "collected",
+  paye_et_archive: "remitted",
+  payed: "remitted"
+}
+
 export const notStatuses: ReadonlySet<string> = new Set(["notification_on_order"])
 
 /** What a parcel is once created and validated (`valid/order`): ready to ship, waiting for collection. */

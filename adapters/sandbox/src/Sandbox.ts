@@ -34,6 +34,7 @@ export const adapter = CourierAdapter.define<undefined>({
     }
   ],
   statuses: Lifecycle.statuses,
+  codStatuses: Lifecycle.codStatuses,
   operations: {
     create: (order) =>
       Effect.gen(function* () {

@@ -3,7 +3,7 @@
  * delivery — or of a failed one that comes back — within an hour, without anything being stored. Times are minutes
  * after creation; the raw statuses are the sandbox's own vocabulary, mapped like any courier's.
  */
-import type { CanonicalStatus } from "@tawsil/courier/CanonicalStatus"
+import type { CanonicalStatus, CodStatus } from "@tawsil/courier/CanonicalStatus"
 import { AlgiersTime } from "@tawsil/domain"
 import { DateTime } from "effect"
 import type { Scenario } from "./SandboxTrackingNumber.ts"
@@ -17,8 +17,17 @@ export const statuses: Readonly<Record<string, CanonicalStatus>> = {
   at_desk: "at_stopdesk",
   delivery_failed: "failed_attempt",
   delivered: "delivered",
+  // After delivery the money moves; the parcel does not.
+  cash_collected: "delivered",
+  cash_remitted: "delivered",
   return_in_progress: "returning",
   returned: "returned"
+}
+
+/** Where the cash on delivery is, apart from movement. */
+export const codStatuses: Readonly<Record<string, CodStatus>> = {
+  cash_collected: "collected",
+  cash_remitted: "remitted"
 }
 
 const steps: Readonly<Record<Scenario, ReadonlyArray<readonly [minutes: number, rawStatus: string]>>> = {
@@ -28,7 +37,9 @@ const steps: Readonly<Record<Scenario, ReadonlyArray<readonly [minutes: number, 
     [5, "picked"],
     [15, "in_transit"],
     [30, "out_for_delivery"],
-    [45, "delivered"]
+    [45, "delivered"],
+    [50, "cash_collected"],
+    [120, "cash_remitted"]
   ],
   home_returned: [
     [0, "order_created"],
@@ -46,7 +57,9 @@ const steps: Readonly<Record<Scenario, ReadonlyArray<readonly [minutes: number, 
     [5, "picked"],
     [15, "in_transit"],
     [30, "at_desk"],
-    [45, "delivered"]
+    [45, "delivered"],
+    [50, "cash_collected"],
+    [120, "cash_remitted"]
   ],
   stopdesk_returned: [
     [0, "order_created"],

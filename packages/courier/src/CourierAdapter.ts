@@ -6,7 +6,7 @@
  */
 import type { WilayaCode } from "@tawsil/domain"
 import { type Effect, Schema } from "effect"
-import { CanonicalStatus } from "./CanonicalStatus.ts"
+import { CanonicalStatus, CodStatus } from "./CanonicalStatus.ts"
 import type { CourierErrorReason } from "./CourierError.ts"
 import type { CourierHttp } from "./CourierHttp.ts"
 import type { ParcelOrder, RatesQuery, RatesResult } from "./Shipment.ts"
@@ -80,6 +80,11 @@ export interface Adapter<Credentials = unknown> {
   readonly requiredCredentials: ReadonlyArray<string>
   /** Every raw status the platform is known to send, mapped. Unlisted ones become `unknown`. */
   readonly statuses: Readonly<Record<string, CanonicalStatus>>
+  /**
+   * The raw statuses that report cash on delivery (collected by the courier, remitted to the merchant), kept apart
+   * from movement so a money event never overwrites where the parcel is. Absent: the platform reports no cash.
+   */
+  readonly codStatuses: Readonly<Record<string, CodStatus>> | undefined
   readonly operations: Operations<Credentials>
   readonly capabilities: Readonly<Record<Capability, boolean>>
 }
@@ -107,6 +112,7 @@ export const define = <Credentials>(input: {
   readonly couriers: ReadonlyArray<CourierManifest>
   readonly credentials?: Schema.Struct<Record<string, Schema.Codec<unknown, string>>> | undefined
   readonly statuses: Readonly<Record<string, CanonicalStatus>>
+  readonly codStatuses?: Readonly<Record<string, CodStatus>> | undefined
   readonly operations: Operations<Credentials>
 }): Adapter<Credentials> => {
   const fail = (problem: string) => new InvalidAdapter({ platform: input.platform, problem })
@@ -118,6 +124,9 @@ export const define = <Credentials>(input: {
   for (const [raw, status] of Object.entries(input.statuses)) {
     if (!Schema.is(CanonicalStatus)(status)) throw fail(`raw status ${JSON.stringify(raw)} maps to ${status}`)
   }
+  for (const [raw, status] of Object.entries(input.codStatuses ?? {})) {
+    if (!Schema.is(CodStatus)(status)) throw fail(`raw cash status ${JSON.stringify(raw)} maps to ${status}`)
+  }
   const fields = input.credentials ? Object.keys(input.credentials.fields) : []
   if (fields.length > 8) throw fail("more than 8 credential fields")
   return {
@@ -126,6 +135,7 @@ export const define = <Credentials>(input: {
     credentials: input.credentials as Adapter<Credentials>["credentials"],
     requiredCredentials: fields,
     statuses: input.statuses,
+    codStatuses: input.codStatuses,
     operations: input.operations,
     capabilities: {
       create: input.operations.create !== undefined,

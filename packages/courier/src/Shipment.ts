@@ -5,7 +5,7 @@
  */
 import { Dzd, WilayaCode } from "@tawsil/domain"
 import { Schema } from "effect"
-import { CanonicalStatus } from "./CanonicalStatus.ts"
+import { CanonicalStatus, CodStatus } from "./CanonicalStatus.ts"
 
 const text = (minimum: number, maximum: number) => Schema.String.check(Schema.isBetweenLength(minimum, maximum))
 
@@ -60,7 +60,13 @@ export class TrackEvent extends Schema.Class<TrackEvent>("TrackEvent")({
 
 export class TrackResult extends Schema.Class<TrackResult>("TrackResult")({
   trackingNumber: Schema.String,
+  /** Where the parcel is: the newest movement event's canonical status. */
   status: CanonicalStatus,
+  /**
+   * The cash on delivery, apart from movement: `not_collected`, `collected` (by the courier) or `remitted` (to the
+   * merchant). Present for couriers that report it.
+   */
+  cod: Schema.optionalKey(CodStatus),
   events: Schema.Array(TrackEvent)
 }) {}
 

@@ -153,7 +153,12 @@ export class Shipping extends Context.Service<
           track: Effect.fn("Shipping.track")(function* (call) {
             const { adapter, manifest, run, context } = yield* prepare(call, "track")
             const events = yield* run(adapter.operations.track!(call.trackingNumber, context))
-            const { result, unmapped } = Tracking.timeline(call.trackingNumber, adapter.statuses, events)
+            const { result, unmapped } = Tracking.timeline(
+              call.trackingNumber,
+              adapter.statuses,
+              events,
+              adapter.codStatuses
+            )
             yield* logUnmapped(manifest.key, unmapped)
             return result
           }),

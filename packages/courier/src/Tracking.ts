@@ -1,16 +1,18 @@
 /**
  * From the events a courier reports to the answer the API gives: each raw status mapped through the adapter's
  * table (`unknown` when unmapped — never a guess, and `rawStatus` is kept), events ordered oldest first with exact
- * repeats dropped, and the parcel's status taken from the newest event. Pure; adapters never do this themselves.
+ * repeats dropped, and the parcel's status taken from the newest event; for couriers that report cash, the cash
+ * on delivery read apart from movement. Pure; adapters never do this themselves.
  */
-import type { CanonicalStatus } from "./CanonicalStatus.ts"
+import type { CanonicalStatus, CodStatus } from "./CanonicalStatus.ts"
 import type { RawEvent } from "./CourierAdapter.ts"
 import { TrackEvent, TrackResult } from "./Shipment.ts"
 
 export const timeline = (
   trackingNumber: string,
   statuses: Readonly<Record<string, CanonicalStatus>>,
-  raw: ReadonlyArray<RawEvent>
+  raw: ReadonlyArray<RawEvent>,
+  codStatuses?: Readonly<Record<string, CodStatus>>
 ): { readonly result: TrackResult; readonly unmapped: ReadonlyArray<string> } => {
   const seen = new Set<string>()
   const unmapped = new Set<string>()
@@ -28,5 +30,11 @@ export const timeline = (
     events.push(new TrackEvent({ status, rawStatus: event.rawStatus, timestamp: event.timestamp }))
   }
   const status = events.at(-1)?.status ?? "unknown"
-  return { result: new TrackResult({ trackingNumber, status, events }), unmapped: [...unmapped] }
+  // Cash events are read apart: the newest one that reports cash says where the money is.
+  const cash = codStatuses && events.findLast((event) => Object.hasOwn(codStatuses, event.rawStatus))
+  const cod = codStatuses === undefined ? undefined : cash ? codStatuses[cash.rawStatus]! : "not_collected"
+  return {
+    result: new TrackResult({ trackingNumber, status, ...(cod === undefined ? {} : { cod }), events }),
+    unmapped: [...unmapped]
+  }
 }

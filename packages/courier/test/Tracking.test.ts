@@ -52,5 +52,24 @@ describe("Tracking", () => {
         ["picked", "done"]
       )
     })
+
+    it("reads the cash on delivery apart from movement, when the courier reports it", () => {
+      const money = { cashed: "collected", paid: "remitted" } as const
+      const moves = { ...statuses, cashed: "delivered", paid: "delivered" } as const
+      const before = timeline("T6", moves, [{ rawStatus: "done", timestamp: "2026-11-21T12:00:00Z" }], money)
+      assert.strictEqual(before.result.cod, "not_collected")
+      const after = timeline(
+        "T6",
+        moves,
+        [
+          { rawStatus: "done", timestamp: "2026-11-21T12:00:00Z" },
+          { rawStatus: "cashed", timestamp: "2026-11-21T13:00:00Z" },
+          { rawStatus: "paid", timestamp: "2026-11-22T09:00:00Z" }
+        ],
+        money
+      )
+      assert.deepStrictEqual([after.result.status, after.result.cod], ["delivered", "remitted"])
+      assert.isUndefined(timeline("T7", statuses, []).result.cod, "absent for couriers that report no cash")
+    })
   })
 })
