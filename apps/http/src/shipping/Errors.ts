@@ -34,69 +34,42 @@ export class CourierFailed extends Schema.Error<CourierFailed>("CourierFailed")(
   { httpApiStatus: 502 }
 ) {}
 
-/** An error whose wire form is the envelope plus a `Retry-After` header (seconds). */
-const withRetryAfter = <Code extends string>(code: Code, status: number) =>
-  Schema.Struct({ error: Body([code]) }).pipe(HttpApiSchema.status(status))
+const retryAfterFields = { retryAfterSeconds: Schema.Int, message: Schema.String }
+
+/** The wire form of an error that tells the caller when to retry: the envelope plus `Retry-After` (seconds). */
+const withRetryAfter =
+  <Code extends string>(code: Code, status: number) =>
+  <E extends { readonly retryAfterSeconds: number; readonly message: string }>(
+    self: Schema.Codec<E, unknown> & (new (fields: { retryAfterSeconds: number; message: string }) => E)
+  ) =>
+    self.pipe(
+      HttpApiSchema.encodeToWithHeaders(
+        {
+          body: Schema.Struct({ error: Body([code]) }).pipe(HttpApiSchema.status(status)),
+          headers: { "retry-after": Schema.NumberFromString }
+        },
+        {
+          decode: ({ body, headers }) =>
+            new self({ retryAfterSeconds: headers["retry-after"], message: body.error.message }),
+          encode: (error) => ({
+            body: { error: { code, message: error.message } },
+            headers: { "retry-after": error.retryAfterSeconds }
+          })
+        }
+      )
+    )
 
 /** 429 with `Retry-After`: this client's rate limit, or the courier's limit on the caller's account. */
-export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
-  retryAfterSeconds: Schema.Int,
-  message: Schema.String
-}) {}
-
-export const RateLimitedResponse = RateLimited.pipe(
-  HttpApiSchema.encodeToWithHeaders(
-    { body: withRetryAfter("rate_limited", 429), headers: { "retry-after": Schema.NumberFromString } },
-    {
-      decode: ({ body, headers }) =>
-        new RateLimited({ retryAfterSeconds: headers["retry-after"], message: body.error.message }),
-      encode: (error) => ({
-        body: { error: { code: "rate_limited" as const, message: error.message } },
-        headers: { "retry-after": error.retryAfterSeconds }
-      })
-    }
-  )
-)
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", retryAfterFields) {}
+export const RateLimitedResponse = withRetryAfter("rate_limited", 429)(RateLimited)
 
 /** 503 with `Retry-After`: the capacity guard on create tripped (too many creates in flight). */
-export class Overloaded extends Schema.TaggedError<Overloaded>()("Overloaded", {
-  retryAfterSeconds: Schema.Int,
-  message: Schema.String
-}) {}
-
-export const OverloadedResponse = Overloaded.pipe(
-  HttpApiSchema.encodeToWithHeaders(
-    { body: withRetryAfter("overloaded", 503), headers: { "retry-after": Schema.NumberFromString } },
-    {
-      decode: ({ body, headers }) =>
-        new Overloaded({ retryAfterSeconds: headers["retry-after"], message: body.error.message }),
-      encode: (error) => ({
-        body: { error: { code: "overloaded" as const, message: error.message } },
-        headers: { "retry-after": error.retryAfterSeconds }
-      })
-    }
-  )
-)
+export class Overloaded extends Schema.TaggedError<Overloaded>()("Overloaded", retryAfterFields) {}
+export const OverloadedResponse = withRetryAfter("overloaded", 503)(Overloaded)
 
 /** 409 with `Retry-After`: a create with this `Idempotency-Key` is still in flight. */
-export class InFlight extends Schema.TaggedError<InFlight>()("InFlight", {
-  retryAfterSeconds: Schema.Int,
-  message: Schema.String
-}) {}
-
-export const InFlightResponse = InFlight.pipe(
-  HttpApiSchema.encodeToWithHeaders(
-    { body: withRetryAfter("idempotency_in_flight", 409), headers: { "retry-after": Schema.NumberFromString } },
-    {
-      decode: ({ body, headers }) =>
-        new InFlight({ retryAfterSeconds: headers["retry-after"], message: body.error.message }),
-      encode: (error) => ({
-        body: { error: { code: "idempotency_in_flight" as const, message: error.message } },
-        headers: { "retry-after": error.retryAfterSeconds }
-      })
-    }
-  )
-)
+export class InFlight extends Schema.TaggedError<InFlight>()("InFlight", retryAfterFields) {}
+export const InFlightResponse = withRetryAfter("idempotency_in_flight", 409)(InFlight)
 
 /** 404: no such thing (a wilaya code outside 1–58). */
 export class NotFound extends Schema.Error<NotFound>("NotFound")(
