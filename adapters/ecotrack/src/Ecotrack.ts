@@ -48,15 +48,25 @@ export const couriers: ReadonlyArray<CourierAdapter.CourierManifest> = [
   }
 ]
 
-/** One call to the courier, authenticated both ways Ecotrack reads a token. */
+/**
+ * One call to the courier, authenticated both ways Ecotrack reads a token. An answer that echoes the token (a debug
+ * page quoting the request URL) has it blanked out here, before mapping reads or truncates the text.
+ */
 const send = (token: Redacted.Redacted<string>, request: CourierHttp.CourierRequest) =>
   Effect.flatMap(CourierHttp.CourierHttp, (http) =>
-    http.request({
-      ...request,
-      query: { ...request.query, api_token: Redacted.value(token) },
-      // Without `accept: application/json` Laravel answers validation errors with a redirect to an HTML page.
-      headers: { accept: "application/json", authorization: `Bearer ${Redacted.value(token)}` }
-    })
+    http
+      .request({
+        ...request,
+        query: { ...request.query, api_token: Redacted.value(token) },
+        // Without `accept: application/json` Laravel answers validation errors with a redirect to an HTML page.
+        headers: { accept: "application/json", authorization: `Bearer ${Redacted.value(token)}` }
+      })
+      .pipe(
+        Effect.map((response) => {
+          const text = Mapping.scrubText(Redacted.value(token))(response.text)
+          return text === response.text ? response : { ...response, text }
+        })
+      )
   )
 
 /** The last step of every operation: the token is blanked out of whatever error it ends with. */

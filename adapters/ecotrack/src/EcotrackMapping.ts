@@ -321,12 +321,20 @@ export const notValidated = (tracking: string, reason: Reason): CourierError.Ref
   })
 
 /** The same reason with every occurrence of `secret` (plain or URL-encoded) blanked out of its message. */
+/** Every form the token travels in: as sent in a header, URI-encoded, and as `URLSearchParams` encodes a query. */
+const secretForms = (secret: string) => [
+  ...new Set([secret, encodeURIComponent(secret), new URLSearchParams({ t: secret }).toString().slice(2)])
+]
+
+/** Blanks the token out of a courier's raw answer, before anything reads, cuts or quotes it. */
+export const scrubText = (secret: string) => (text: string) =>
+  secret === "" ? text : secretForms(secret).reduce((out, form) => out.split(form).join("<redacted>"), text)
+
 export const redact =
   (secret: string) =>
   (reason: Reason): Reason => {
     if (secret === "") return reason
-    const scrub = (text: string) =>
-      [secret, encodeURIComponent(secret)].reduce((out, form) => out.split(form).join("<redacted>"), text)
+    const scrub = scrubText(secret)
     switch (reason._tag) {
       case "Refused":
         return new CourierError.Refused({

@@ -87,6 +87,19 @@ describe("EcotrackMapping", () => {
     })
   })
 
+  describe("scrubText", () => {
+    it("blanks the token in every form it travels in, before anything cuts the text", () => {
+      const token = "SECRETZ!(1)~'abcdef"
+      const scrub = Mapping.scrubText(token)
+      const query = new URLSearchParams({ api_token: token }).toString()
+      for (const text of [`raw ${token}`, `uri ${encodeURIComponent(token)}`, `echo /api?${query}`]) {
+        const scrubbed = scrub(text)
+        assert.notInclude(scrubbed, "SECRETZ")
+        assert.include(scrubbed, "<redacted>")
+      }
+    })
+  })
+
   describe("fromLabel", () => {
     it("takes a PDF answer as the label and refuses anything else", () => {
       const pdf = response(200, "%PDF-1.4\n%%EOF\n", { "content-type": "application/pdf" })

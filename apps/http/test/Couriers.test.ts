@@ -250,12 +250,33 @@ describe("the shipping API with the Ecotrack adapter", () => {
         assert.strictEqual(malformed.status, 400)
         assert.hasAllKeys(malformed.json.error.fields, ["headers.idempotency-key"])
 
-        // A failed create stores nothing: the retry runs again.
-        fake.misbehaveNext({ kind: "status", status: 500 }, "/api/v1/create/order")
-        const failed = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "order-1002" })
-        assert.strictEqual(failed.status, 502)
-        const retried = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "order-1002" })
-        assert.strictEqual(retried.status, 200)
+        // A failure that certainly created nothing frees the key: the retry runs again.
+        const rejected = yield* post(
+          app,
+          "/v1/orders",
+          { courier: "dhd", credentials: { token: "wrong-token-123456" }, order },
+          { "idempotency-key": "order-1002" }
+        )
+        assert.strictEqual(rejected.json.error.code, "credentials_rejected")
+        const rerun = yield* post(
+          app,
+          "/v1/orders",
+          { courier: "dhd", credentials: { token: "wrong-token-123456" }, order },
+          { "idempotency-key": "order-1002" }
+        )
+        assert.strictEqual(rerun.json.error.code, "credentials_rejected", "ran again, not a 409")
+
+        // After a failure that may have created the parcel, the key stays claimed: a retry answers 409, not a
+        // second parcel.
+        fake.misbehaveNext({ kind: "reset" }, "/api/v1/create/order")
+        const lost = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "order-1003" })
+        assert.strictEqual(lost.status, 502)
+        const createsBefore = creates()
+        const retried = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "order-1003" })
+        assert.strictEqual(retried.status, 409)
+        assert.strictEqual(retried.json.error.code, "idempotency_in_flight")
+        assert.isAbove(Number(retried.headers.get("retry-after")), 0)
+        assert.strictEqual(creates(), createsBefore, "no second create was sent")
       }).pipe(Effect.scoped)
   )
 

@@ -135,6 +135,8 @@ export const requestUrl = (origin: Origin, path: string): Result.Result<URL, Blo
   }
   const url = URL.parse(path, origin)
   if (url === null) return blocked("the request path is not a valid URL path")
+  // Dot segments can normalise into `//host` (`/.//evil.com`): such a path, joined to any other base, leaves it.
+  if (url.pathname.startsWith("//")) return blocked("the request path must be relative to the courier's origin")
   return Result.map(checkRequestUrl(url, { kind: "exact", origin }), () => url)
 }
 
@@ -209,20 +211,40 @@ export const isPublicAddress = (ip: string): boolean => {
   }
 }
 
+/** Name resolution failed for a reason other than the name not existing (a resolver down or timing out). */
+export class ResolutionFailed extends Schema.TaggedError<ResolutionFailed>()("ResolutionFailed", {
+  host: Schema.String,
+  code: Schema.String
+}) {
+  override get message() {
+    return `the name ${this.host} could not be resolved now (${this.code})`
+  }
+}
+
 /** Name resolution, injectable so tests can make any name resolve anywhere without DNS. */
 export class Resolver extends Context.Service<
   Resolver,
   {
-    /** Every address of `host`; none when it does not resolve. */
-    readonly lookup: (host: string) => Effect.Effect<ReadonlyArray<string>>
+    /** Every address of `host`; none when the name does not exist. */
+    readonly lookup: (host: string) => Effect.Effect<ReadonlyArray<string>, ResolutionFailed>
   }
 >()("@tawsil/courier/Egress/Resolver") {
-  /** The system resolver (`getaddrinfo`, as a socket would use it). A lookup that fails resolves to nothing. */
+  /**
+   * The system resolver (`getaddrinfo`, as a socket would use it). A name that does not exist resolves to nothing;
+   * any other failure (`EAI_AGAIN`, a resolver down) is `ResolutionFailed`, which callers treat as unreachable.
+   */
   static readonly layer = Layer.succeed(Resolver, {
     lookup: (host) =>
-      Effect.tryPromise(() => Dns.promises.lookup(host, { all: true })).pipe(
-        Effect.map((answers) => answers.map((answer) => answer.address)),
-        Effect.orElseSucceed((): ReadonlyArray<string> => [])
+      Effect.tryPromise({
+        try: () => Dns.promises.lookup(host, { all: true }),
+        catch: (error) => (error as NodeJS.ErrnoException).code ?? "unknown"
+      }).pipe(
+        Effect.map((answers): ReadonlyArray<string> => answers.map((answer) => answer.address)),
+        Effect.catch((code) =>
+          code === "ENOTFOUND" || code === "ENODATA"
+            ? Effect.succeed([])
+            : Effect.fail(new ResolutionFailed({ host, code }))
+        )
       )
   })
 

@@ -10,7 +10,7 @@
  * MAX_BODY_BYTES are cut off as a bad response.
  *
  * A circuit breaker per origin stops hammering a courier that is down: after BREAKER_FAILURES consecutive failed
- * calls (unreachable, timed out, or a 5xx answer) its circuit opens and calls fail at once as unreachable for
+ * calls (unreachable, silent for 30 s, or a 5xx answer — a caller's shorter timeout never counts) its circuit opens and calls fail at once as unreachable for
  * BREAKER_OPEN (doubling while it keeps failing, at most BREAKER_MAX_OPEN); then one probe call decides.
  *
  * Loopback overrides (`TAWSIL_COURIER_ORIGINS`, process configuration only) send an origin's requests to a local
@@ -20,7 +20,7 @@
 import * as Http from "node:http"
 import * as Https from "node:https"
 import * as Net from "node:net"
-import { Duration, Effect, Exit, Layer, Schedule } from "effect"
+import { Duration, Effect, Exit, Layer, Option, Schedule } from "effect"
 import { CircuitBreaker } from "effect/persistence"
 import type { CourierManifest } from "./CourierAdapter.ts"
 import { BadResponse, Unreachable } from "./CourierError.ts"
@@ -32,6 +32,8 @@ export const MAX_BODY_BYTES = 5 * 1024 * 1024
 export const BREAKER_FAILURES = 5
 export const BREAKER_OPEN = Duration.seconds(30)
 export const BREAKER_MAX_OPEN = Duration.minutes(5)
+/** Only a courier silent this long (the longest `options.timeoutMs` a caller may ask) counts against its circuit. */
+export const BREAKER_TIMEOUT = Duration.seconds(30)
 
 interface Target {
   readonly url: URL
@@ -129,13 +131,24 @@ const send = (request: CourierRequest, target: Target, courier: string) =>
     return Effect.sync(() => outgoing.destroy())
   })
 
+/** A loopback override's URL for a checked request: its origin, the request's path and query, nothing else. */
+const overrideUrl = (override: string, url: URL) => {
+  const target = new URL(override)
+  target.pathname = url.pathname
+  target.search = url.search
+  return target
+}
+
 /** What the breaker counts: no answer, or a 5xx answer. A 4xx is the courier working as documented. */
-const outcomeOf = (exit: Exit.Exit<CourierResponse, Unreachable | BadResponse>): CircuitBreaker.Outcome =>
+const outcomeOf = (
+  exit: Exit.Exit<CourierResponse, Unreachable | BadResponse | Egress.BlockedEgress>
+): CircuitBreaker.Outcome =>
   Exit.isSuccess(exit)
     ? exit.value.status >= 500
       ? CircuitBreaker.failure()
       : CircuitBreaker.success
-    : Exit.hasInterrupts(exit)
+    : Exit.hasInterrupts(exit) ||
+        Exit.findErrorOption(exit).pipe(Option.exists((error) => error._tag === "BlockedEgress"))
       ? CircuitBreaker.ignored
       : CircuitBreaker.failure()
 
@@ -175,17 +188,21 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
               for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value)
               yield* Effect.fromResult(Egress.checkRequestUrl(url, allowance))
               const override = Egress.overrideFor(options.overrides, origin)
-              const target: Target =
-                override === undefined
-                  ? { url, address: (yield* Egress.resolvePublic(url.hostname))[0] }
-                  : { url: new URL(`${url.pathname}${url.search}`, override), address: undefined }
-              return yield* send(request, target, courier.name).pipe(
+              const exchange = Effect.gen(function* () {
+                const target: Target =
+                  override === undefined
+                    ? { url, address: (yield* Egress.resolvePublic(url.hostname))[0] }
+                    : { url: overrideUrl(override, url), address: undefined }
+                return yield* send(request, target, courier.name)
+              }).pipe(
+                Effect.catchTag("ResolutionFailed", (error) =>
+                  Effect.fail(new Unreachable({ message: error.message }))
+                ),
+                // The breaker judges the courier, not the caller: only a courier silent for the longest timeout a
+                // caller may ask counts as a failure. A caller's shorter timeout interrupts the call (ignored).
                 Effect.timeoutOrElse({
-                  duration: timeout,
-                  orElse: () =>
-                    Effect.fail(
-                      new Unreachable({ message: `${courier.name} did not answer within ${Duration.format(timeout)}` })
-                    )
+                  duration: BREAKER_TIMEOUT,
+                  orElse: () => Effect.fail(new Unreachable({ message: `${courier.name} did not answer` }))
                 }),
                 breaker.execute({ key: origin, classify: outcomeOf }),
                 Effect.catchTag("CircuitBreakerError", (error) =>
@@ -198,6 +215,15 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
                     })
                   )
                 )
+              )
+              return yield* exchange.pipe(
+                Effect.timeoutOrElse({
+                  duration: timeout,
+                  orElse: () =>
+                    Effect.fail(
+                      new Unreachable({ message: `${courier.name} did not answer within ${Duration.format(timeout)}` })
+                    )
+                })
               )
             }).pipe(Effect.provideService(Egress.Resolver, resolver))
         })

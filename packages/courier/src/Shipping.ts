@@ -9,7 +9,7 @@ import { AlgerianMobile, ErrorCategory, type WilayaCode } from "@tawsil/domain"
 import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import type * as Catalogue from "./Catalogue.ts"
 import type { Any, Capability, CourierManifest, Label } from "./CourierAdapter.ts"
-import { CourierError, type CourierErrorReason, Unsupported } from "./CourierError.ts"
+import { CourierError, type CourierErrorReason, Unreachable, Unsupported } from "./CourierError.ts"
 import { CourierHttp } from "./CourierHttp.ts"
 import { BlockedEgress, type Origin, parseBaseUrl } from "./Egress.ts"
 import type { ParcelOrder, RatesQuery, RatesResult } from "./Shipment.ts"
@@ -104,13 +104,21 @@ export class Shipping extends Context.Service<
           const tenantOrigin = yield* checkBaseUrl(manifest, call.options?.baseUrl)
           const fail = (reason: CourierErrorReason) => new CourierError({ courier: manifest.key, operation, reason })
           if (adapter.operations[operation] === undefined) return yield* fail(new Unsupported({ operation }))
-          const http = transport.bind({
-            courier: manifest,
-            tenantOrigin,
-            timeout: call.options?.timeoutMs ? Duration.millis(call.options.timeoutMs) : DEFAULT_TIMEOUT
-          })
+          const timeout = call.options?.timeoutMs ? Duration.millis(call.options.timeoutMs) : DEFAULT_TIMEOUT
+          const http = transport.bind({ courier: manifest, tenantOrigin, timeout })
+          // The caller's timeout bounds the whole operation (Ecotrack's create is two calls), not each call alone.
           const run = <A>(effect: Effect.Effect<A, CourierErrorReason, CourierHttp>) =>
-            effect.pipe(Effect.provideService(CourierHttp, http), Effect.mapError(fail))
+            effect.pipe(
+              Effect.provideService(CourierHttp, http),
+              Effect.timeoutOrElse({
+                duration: timeout,
+                orElse: () =>
+                  Effect.fail(
+                    new Unreachable({ message: `${manifest.name} did not answer within ${Duration.format(timeout)}` })
+                  )
+              }),
+              Effect.mapError(fail)
+            )
           return {
             adapter,
             manifest,

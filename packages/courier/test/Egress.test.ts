@@ -3,7 +3,7 @@ import net from "node:net"
 import tls from "node:tls"
 import { assert, describe, it, vi } from "@effect/vitest"
 import * as Egress from "@tawsil/courier/Egress"
-import { Effect, Result, Schema } from "effect"
+import { Effect, Layer, Result, Schema } from "effect"
 import { hostileBaseUrls, secret } from "./fixtures/hostileBaseUrls.ts"
 
 const tenant = Egress.ecotrackTenantDomain
@@ -231,7 +231,7 @@ describe("Egress", () => {
         ]) {
           const error = yield* Effect.flip(Egress.resolvePublic(host))
           assert.strictEqual(error._tag, "BlockedEgress", host)
-          assert.notInclude(error.reason, "10.0.0.1")
+          assert.notInclude(error.message, "10.0.0.1")
         }
       }).pipe(Effect.provide(resolver))
     )
@@ -376,5 +376,22 @@ describe("Egress", () => {
         }
       }
     })
+  })
+
+  it.effect("reports a resolver that fails (not a missing name) as a resolution failure", () =>
+    Effect.gen(function* () {
+      const failing = Layer.succeed(Egress.Resolver, {
+        lookup: (host: string) => Effect.fail(new Egress.ResolutionFailed({ host, code: "EAI_AGAIN" }))
+      })
+      const error = yield* Effect.flip(Egress.resolvePublic("platform.dhd-dz.com").pipe(Effect.provide(failing)))
+      assert.strictEqual(error._tag, "ResolutionFailed")
+    })
+  )
+
+  it("refuses request paths whose dot segments normalise into another host", () => {
+    const origin = Result.getOrThrow(Egress.parseOrigin("https://platform.dhd-dz.com"))
+    for (const path of ["/.//evil.com/x", "/a/..//evil.com/x", "/%2e//evil.com"]) {
+      assert.isTrue(Result.isFailure(Egress.requestUrl(origin, path)), path)
+    }
   })
 })

@@ -3,7 +3,7 @@ import { type Catalogue, type CourierError, Shipment, Shipping } from "@tawsil/c
 import { WilayaCode } from "@tawsil/domain"
 import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Communes, Wilayas } from "@tawsil/reference"
-import { Duration, Effect, Layer, Option, Schema, Semaphore } from "effect"
+import { Duration, Effect, Exit, Layer, Option, Schema, Semaphore } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { RateLimiter } from "effect/persistence"
@@ -61,16 +61,19 @@ const courierFailure = (error: CourierError.CourierError) => {
 const OVERLOADED_RETRY_SECONDS = 2
 
 /**
- * `Idempotency-Key` on create: scoped by a hash of the courier and the caller's credentials (so one caller's key
- * never meets another's), fingerprinted by a hash of the whole request; only hashes are stored, never credentials.
- * Only a created parcel is stored and replayed: a refused or failed create created nothing, so the key is released
- * and a retry runs again.
+ * `Idempotency-Key` on create: scoped by a hash of the resolved courier and the caller's credentials (so one
+ * caller's key never meets another's), fingerprinted by a hash of the rest of the request; only hashes are stored,
+ * never credentials. A created parcel is stored and replayed. A failure that certainly created nothing (the request
+ * refused before any courier call, the courier refusing the credentials, the capacity guard) frees the key so a
+ * retry runs again; after any other failure the courier may have created the parcel, so the claim is kept until
+ * its lease (60 s) runs out — retries meanwhile answer 409 rather than risk a second parcel.
  */
-const idempotent = <E>(
+const idempotent = (
   idempotency: Idempotency.Idempotency["Service"],
+  courier: string,
   rawKey: string | undefined,
   payload: typeof CreateOrderRequest.Type,
-  create: Effect.Effect<Shipment.ParcelCreated, E>
+  create: Effect.Effect<Shipment.ParcelCreated, WireError>
 ) =>
   Effect.gen(function* () {
     if (rawKey === undefined) return yield* create
@@ -86,53 +89,70 @@ const idempotent = <E>(
           })
       )
     )
-    const claim = yield* idempotency
-      .claim({
-        scope: Idempotency.scope([
-          "shipping",
-          payload.courier,
-          payload.credentials ?? {},
-          payload.options?.baseUrl ?? null
-        ]),
-        key,
-        fingerprint: Idempotency.fingerprint({ method: "POST", path: "/v1/orders", body: payload })
+    const { credentials, ...request } = payload
+    return yield* Effect.uninterruptibleMask((restore) =>
+      Effect.gen(function* () {
+        const claim = yield* restore(
+          idempotency.claim({
+            scope: Idempotency.scope(["shipping", courier, credentials ?? {}, payload.options?.baseUrl ?? null]),
+            key,
+            fingerprint: Idempotency.fingerprint({ method: "POST", path: "/v1/orders", body: request })
+          })
+        ).pipe(
+          Effect.catchTags({
+            KeyReused: () =>
+              Effect.fail(
+                new Errors.Unprocessable({
+                  error: { code: "idempotency_key_reuse", message: "this Idempotency-Key was used for another request" }
+                })
+              ),
+            InFlight: (error) =>
+              Effect.fail(
+                new Errors.InFlight({
+                  retryAfterSeconds: error.retryAfterSeconds,
+                  message: "a create with this Idempotency-Key is still in flight"
+                })
+              )
+          })
+        )
+        if (claim._tag === "Replay") {
+          const replayed = yield* decodeStored(claim.response.body).pipe(Effect.option)
+          // An unreadable record (an older shape) is treated as absent rather than answered with a 500.
+          if (Option.isSome(replayed)) return replayed.value
+          return yield* restore(create)
+        }
+        return yield* restore(create).pipe(
+          Effect.onExit((exit) =>
+            exit._tag === "Success"
+              ? idempotency.complete(
+                  claim,
+                  new Idempotency.StoredResponse({
+                    status: 200,
+                    headers: {},
+                    body: JSON.stringify(encodeParcel(exit.value))
+                  })
+                )
+              : Exit.findErrorOption(exit).pipe(Option.exists(createdNothing))
+                ? idempotency.release(claim)
+                : Effect.void
+          )
+        )
       })
-      .pipe(
-        Effect.catchTags({
-          KeyReused: () =>
-            Effect.fail(
-              new Errors.Unprocessable({
-                error: { code: "idempotency_key_reuse", message: "this Idempotency-Key was used for another request" }
-              })
-            ),
-          InFlight: (error) =>
-            Effect.fail(
-              new Errors.InFlight({
-                retryAfterSeconds: error.retryAfterSeconds,
-                message: "a create with this Idempotency-Key is still in flight"
-              })
-            )
-        })
-      )
-    if (claim._tag === "Replay") return decodeParcel(JSON.parse(claim.response.body))
-    return yield* create.pipe(
-      Effect.onExit((exit) =>
-        exit._tag === "Success"
-          ? idempotency.complete(
-              claim,
-              new Idempotency.StoredResponse({
-                status: 200,
-                headers: {},
-                body: JSON.stringify(encodeParcel(exit.value))
-              })
-            )
-          : idempotency.release(claim)
-      )
     )
   })
 
-const decodeParcel = Schema.decodeUnknownSync(Shipment.ParcelCreated)
+/** Failures after which no parcel can exist at the courier. */
+const createdNothing = (error: WireError) =>
+  error instanceof Errors.Overloaded ||
+  error instanceof Errors.RateLimited ||
+  error instanceof Errors.InvalidInput ||
+  (error instanceof Errors.Unprocessable &&
+    (error.error.code === "invalid_phone" || error.error.code === "credentials_rejected"))
+
+const decodeStored = Schema.decodeUnknownEffect(Schema.fromJsonString(Shipment.ParcelCreated))
 const encodeParcel = Schema.encodeSync(Shipment.ParcelCreated)
+
+type WireError = ReturnType<typeof toWire> | Errors.Overloaded
 
 const ShippingHandlers = (config: AppConfig) =>
   HttpApiBuilder.group(ShippingApi, "shipping", (handlers) =>
@@ -160,7 +180,13 @@ const ShippingHandlers = (config: AppConfig) =>
         )
       return handlers
         .handle("createOrder", ({ payload, headers }) =>
-          idempotent(idempotency, headers["idempotency-key"], payload, guarded(payload))
+          idempotent(
+            idempotency,
+            shipping.catalogue.resolve(payload.courier)?.entry.key ?? payload.courier,
+            headers["idempotency-key"],
+            payload,
+            guarded(payload)
+          )
         )
         .handle("track", ({ payload }) => shipping.track(payload).pipe(Effect.mapError(toWire)))
         .handle("rates", ({ payload }) => shipping.rates(payload).pipe(Effect.mapError(toWire)))
