@@ -24,6 +24,7 @@ const validOrder = {
 }
 const validTrack = { courier: "sandbox", trackingNumber: "SBX000000000000" }
 const validRates = { courier: "sandbox", query: { toWilaya: 31, deliveryType: "home" } }
+const validLabel = { courier: "sandbox", trackingNumber: "SBX000000000000" }
 
 /** Anything JSON can carry, weighted towards the shapes that break parsers. */
 const nasty = fc.oneof(
@@ -77,7 +78,8 @@ describe("fuzzing the shipping API's POST endpoints", () => {
         for (const [path, valid] of [
           ["/v1/orders", validOrder],
           ["/v1/track", validTrack],
-          ["/v1/rates", validRates]
+          ["/v1/rates", validRates],
+          ["/v1/labels", validLabel]
         ] as const) {
           const statuses = new Map<number, number>()
           yield* Effect.forEach(
