@@ -37,12 +37,10 @@ const pathOf = (url: string) => {
   return query === -1 ? url : url.slice(0, query)
 }
 
+/** Messages for statuses whose text needs nothing from the request (404, 405, 413 and 500 do). */
 const defaultMessages: Record<number, string> = {
   400: "The request could not be read",
-  405: "Method not allowed on this path",
-  413: "Request body too large",
   415: "Expected a JSON body (Content-Type: application/json)",
-  500: "Internal error",
   503: "Service unavailable"
 }
 
