@@ -1,10 +1,17 @@
 import { type ChildProcess, spawn } from "node:child_process"
+import { readdirSync } from "node:fs"
 import * as Path from "node:path"
 import { assert, describe, it, layer } from "@effect/vitest"
 import { AppInstance, Database, DataDirLock, Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Effect, Exit, Layer, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+
+/** The ids of every migration in `migrations/` (0001_…, 0002_…, …), counted from the directory. */
+const ALL_MIGRATIONS = readdirSync(Path.join(import.meta.dirname, "..", "src", "migrations"))
+  .filter((file) => /^\d{4}_.*\.ts$/.test(file))
+  .map((file) => Number(file.slice(0, 4)))
+  .sort((a, b) => a - b)
 
 class Overdrawn extends Schema.TaggedError<Overdrawn>()("Overdrawn", {}) {}
 
@@ -29,7 +36,7 @@ for (const backend of TestDatabase.backends) {
         const rows = yield* sql<{ migration_id: number }>`SELECT migration_id FROM ${sql(Migrations.TABLE)}`
         assert.deepStrictEqual(
           rows.map((row) => row.migration_id),
-          [1, 2]
+          ALL_MIGRATIONS
         )
       })
     )
@@ -94,7 +101,7 @@ if (TestDatabase.serverUrl) {
         const ran = yield* Effect.all([instance, instance, instance, instance], { concurrency: "unbounded" })
         assert.deepStrictEqual(
           ran.flat().map(([id]) => id),
-          [1, 2],
+          ALL_MIGRATIONS,
           "one instance ran each migration"
         )
         const recorded = yield* Effect.gen(function* () {
@@ -103,7 +110,7 @@ if (TestDatabase.serverUrl) {
         }).pipe(Effect.provide(Database.layerServer({ url, maxConnections: 1 })))
         assert.deepStrictEqual(
           recorded.map((row) => row.migration_id),
-          [1, 2]
+          ALL_MIGRATIONS
         )
       }).pipe(Effect.scoped)
     )
