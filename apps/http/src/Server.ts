@@ -8,17 +8,24 @@ import type * as NodeHttp from "node:http"
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, Effect, Layer, References } from "effect"
-import { FindMyWay, HttpIncomingMessage, HttpRouter, HttpServer } from "effect/http"
-import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
+import { FindMyWay, HttpIncomingMessage, HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
+import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, OpenApi } from "effect/http-api"
 import type { AppConfig } from "./AppConfig.ts"
 import * as Edge from "./Edge.ts"
 
 export interface ServerOptions<Id extends string, Groups extends HttpApiGroup.Constraint, E, R> {
   readonly name: string
   readonly api: HttpApi.HttpApi<Id, Groups>
-  readonly handlers: Layer.Layer<HttpApiGroup.ToService<Id, Groups>, E, R>
   readonly envelope: Edge.Envelope
   readonly port: number
+  /**
+   * How the API's endpoints are served: through `HttpApiBuilder` from the group handlers, or by routes the API
+   * adds to the router itself (the store API, whose pipeline needs the raw request: see
+   * docs/decisions/0010-store-api-pipeline.md). Either way the OpenAPI document comes from `api`.
+   */
+  readonly serve:
+    | { readonly handlers: Layer.Layer<HttpApiGroup.ToService<Id, Groups>, E, R> }
+    | { readonly routes: Layer.Layer<never, E, R | HttpRouter.HttpRouter> }
 }
 
 const OPENAPI_PATH = "/v1/openapi.json"
@@ -45,8 +52,15 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
   config: Pick<AppConfig, "host" | "maxBodyBytes" | "shutdownTimeout">,
   options: ServerOptions<Id, Groups, E, R>
 ) => {
+  const endpoints =
+    "handlers" in options.serve
+      ? HttpApiBuilder.layer(options.api, { openapiPath: OPENAPI_PATH }).pipe(Layer.provide(options.serve.handlers))
+      : Layer.mergeAll(
+          options.serve.routes,
+          HttpRouter.add("GET", OPENAPI_PATH, HttpServerResponse.jsonUnsafe(OpenApi.fromApi(options.api)))
+        )
   const routes = Layer.mergeAll(
-    HttpApiBuilder.layer(options.api, { openapiPath: OPENAPI_PATH }).pipe(Layer.provide(options.handlers)),
+    endpoints,
     HttpApiScalar.layer(options.api, { path: DOCS_PATH }),
     Edge.layer({
       envelope: options.envelope,

@@ -293,15 +293,17 @@ export const layer = (config: AppConfig, catalogue: Catalogue.Catalogue) =>
   Server.make(config, {
     name: "shipping",
     api: ShippingApi,
-    handlers: Layer.mergeAll(ShippingHandlers(config), ReferenceHandlers, HealthHandlers).pipe(
-      Layer.provide([
-        Shipping.Shipping.layer(catalogue),
-        Communes.layerFileOptional(config.communesFile),
-        Errors.ValidationLayer,
-        ClientRateLimitLayer(config),
-        Idempotency.layer().pipe(Layer.provide(IdempotencyStoreSql.layer))
-      ])
-    ),
+    serve: {
+      handlers: Layer.mergeAll(ShippingHandlers(config), ReferenceHandlers, HealthHandlers).pipe(
+        Layer.provide([
+          Shipping.Shipping.layer(catalogue),
+          Communes.layerFileOptional(config.communesFile),
+          Errors.ValidationLayer,
+          ClientRateLimitLayer(config),
+          Idempotency.layer().pipe(Layer.provide(IdempotencyStoreSql.layer))
+        ])
+      )
+    },
     envelope: Errors.envelope,
     port: config.shippingPort
   })

@@ -11,4 +11,10 @@ const HealthHandlers = HttpApiBuilder.group(StoreApi, "health", (handlers) =>
 )
 
 export const layer = (config: AppConfig) =>
-  Server.make(config, { name: "store", api: StoreApi, handlers: HealthHandlers, envelope, port: config.storePort })
+  Server.make(config, {
+    name: "store",
+    api: StoreApi,
+    serve: { handlers: HealthHandlers },
+    envelope,
+    port: config.storePort
+  })
