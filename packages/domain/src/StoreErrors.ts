@@ -46,12 +46,52 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
   readonly code = "rate_limited"
 }
 
-export type StoreError = BadRequest | Unauthorized | QuotaExceeded | Forbidden | NotFound | RateLimited
+/** 405: a method the route reserves (`PATCH /v1/store` until the settings write lands). */
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", {
+  message: Schema.String
+}) {
+  readonly status = 405
+  readonly code = "method_not_allowed"
+}
 
-export const isStoreError = (u: unknown): u is StoreError =>
-  u instanceof BadRequest ||
-  u instanceof Unauthorized ||
-  u instanceof QuotaExceeded ||
-  u instanceof Forbidden ||
-  u instanceof NotFound ||
-  u instanceof RateLimited
+/** 409: a write with this `Idempotency-Key` is still being processed; retry after `retryAfterSeconds`. */
+export class IdempotencyInFlight extends Schema.TaggedError<IdempotencyInFlight>()("IdempotencyInFlight", {
+  message: Schema.String,
+  retryAfterSeconds: Schema.Int
+}) {
+  readonly status = 409
+  readonly code = "idempotency_in_flight"
+}
+
+/** 422: the `Idempotency-Key` was first used with another method, path or body. */
+export class IdempotencyKeyReuse extends Schema.TaggedError<IdempotencyKeyReuse>()("IdempotencyKeyReuse", {
+  message: Schema.String
+}) {
+  readonly status = 422
+  readonly code = "idempotency_key_reuse"
+}
+
+export type StoreError =
+  | BadRequest
+  | Unauthorized
+  | QuotaExceeded
+  | Forbidden
+  | NotFound
+  | MethodNotAllowed
+  | IdempotencyInFlight
+  | IdempotencyKeyReuse
+  | RateLimited
+
+const classes = [
+  BadRequest,
+  Unauthorized,
+  QuotaExceeded,
+  Forbidden,
+  NotFound,
+  MethodNotAllowed,
+  IdempotencyInFlight,
+  IdempotencyKeyReuse,
+  RateLimited
+]
+
+export const isStoreError = (u: unknown): u is StoreError => classes.some((error) => u instanceof error)
