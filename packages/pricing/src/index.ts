@@ -1,2 +1,2 @@
 /** Order pricing rules of the store API: catalogue prices and variant adjustments, subtotal and total, exact decimals. */
-export {}
+export * as Pricing from "./Pricing.ts"
