@@ -1,2 +1,13 @@
 /** Who may call the store API: platform keys, public keys, app tokens, scopes, plan and pilot gates, rate limits, quotas and usage; KeyStore and UsageStore ports (memory and SQL). */
-export {}
+export * as Access from "./Access.ts"
+export * as Admin from "./Admin.ts"
+export * as Credentials from "./Credentials.ts"
+export * as KeyStore from "./KeyStore.ts"
+export * as KeyStoreSql from "./KeyStoreSql.ts"
+export * as Keys from "./Keys.ts"
+export * as Limits from "./Limits.ts"
+export * as Principal from "./Principal.ts"
+export * as Scopes from "./Scopes.ts"
+export * as Usage from "./Usage.ts"
+export * as UsageStore from "./UsageStore.ts"
+export * as UsageStoreSql from "./UsageStoreSql.ts"

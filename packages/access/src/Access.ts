@@ -1,0 +1,314 @@
+/**
+ * Who may call the store API, as the HTTP layer asks it on every request: `authenticate` (the credentials, 401),
+ * `meter` (count the call; per-minute rate limit 429, monthly quota 402), `authorize` (plan, pilot, scope and
+ * key-management gates, 403), and the key, usage and quota endpoints' operations.
+ *
+ * The key is verified on every request: the secret's SHA-256 is compared in constant time with the stored one. The
+ * lookup behind it (key, status, store, plan) and a store's limit overrides are cached in the process for
+ * `cacheTtl` (5 s), so a revocation, suspension, plan or quota change made elsewhere takes effect within 5 s (the
+ * spec allows about 60 s); a revocation through this process takes effect at once.
+ */
+import { AlgiersTime, type Ids, StoreErrors } from "@tawsil/domain"
+import { Cache, Clock, Context, DateTime, Duration, Effect, FiberSet, Layer, Option } from "effect"
+import * as Credentials from "./Credentials.ts"
+import { type KeyRecord, KeyStore, type NewKey, type StoreRecord } from "./KeyStore.ts"
+import * as Keys from "./Keys.ts"
+import * as Limits from "./Limits.ts"
+import { Principal, RateLimitState } from "./Principal.ts"
+import * as Scopes from "./Scopes.ts"
+import * as Usage from "./Usage.ts"
+import { UsageStore } from "./UsageStore.ts"
+
+export const CACHE_TTL = Duration.seconds(5)
+/** `last_used_at` and `last_used_ip` are written at most this often per key and process. */
+export const TOUCH_INTERVAL = Duration.seconds(10)
+
+export const MISSING_KEY = "Missing API key: send Authorization: Bearer <key_id>.<secret>"
+export const MALFORMED_KEY = "Malformed Authorization header: expected Bearer <key_id>.<secret>"
+export const PUBLIC_KEY =
+  "Public keys only sign /v1/signups and /v1/events; call this endpoint with a platform key (Bearer <key_id>.<secret>)"
+/** Unknown, revoked, suspended or wrong secret: one message, so a caller never learns which part was wrong. */
+export const INVALID_KEY = "Invalid API key: unknown, revoked or inactive key, or wrong secret"
+
+export const NOT_ENTERPRISE = "API access requires an active Enterprise plan"
+export const NOT_PILOT = "API is in pilot mode; key not enrolled"
+export const KEY_MANAGEMENT = "Key management requires a platform key"
+export const missingScope = (scope: string) => `Missing scope: ${scope}`
+
+export const QUOTA_EXHAUSTED = "Monthly request quota exhausted until the 1st of next month"
+export const rateLimited = (limit: number, retryAfterSeconds: number) =>
+  `Rate limit of ${limit} requests per minute exceeded; retry in ${retryAfterSeconds} s`
+
+/** What an endpoint requires beyond a valid key. */
+export interface Requirement {
+  /** The scope the spec enforces on the endpoint; omit it where the spec enforces none (reads). */
+  readonly scope?: string | undefined
+  /** Key management (`/v1/keys`): platform keys only. */
+  readonly keyManagement?: boolean | undefined
+}
+
+/** The gates in the spec's order: plan, pilot, scope, key management. Pure: the first refusal, if any. */
+export const check = (principal: Principal, requirement: Requirement): StoreErrors.Forbidden | undefined => {
+  if (principal.kind === "platform_key" && principal.store.plan !== Limits.API_PLAN) {
+    return new StoreErrors.Forbidden({ message: NOT_ENTERPRISE })
+  }
+  if (!principal.pilot) return new StoreErrors.Forbidden({ message: NOT_PILOT })
+  if (requirement.scope !== undefined && !principal.scopes.includes(requirement.scope)) {
+    return new StoreErrors.Forbidden({ message: missingScope(requirement.scope) })
+  }
+  if (requirement.keyManagement === true && principal.keyType !== "platform") {
+    return new StoreErrors.Forbidden({ message: KEY_MANAGEMENT })
+  }
+  return undefined
+}
+
+export class Access extends Context.Service<
+  Access,
+  {
+    /** Verifies the `Authorization` header; `clientIp` is recorded as the key's `last_used_ip`. */
+    readonly authenticate: (
+      authorization: string | undefined,
+      clientIp: string
+    ) => Effect.Effect<Principal, StoreErrors.Unauthorized>
+    /**
+     * Counts the call (usage group `request`, the store's minute window) and applies the monthly quota, then the
+     * per-minute limit. Run it outside the write's transaction: it briefly locks the store's counters.
+     */
+    readonly meter: (
+      principal: Principal
+    ) => Effect.Effect<RateLimitState, StoreErrors.RateLimited | StoreErrors.QuotaExceeded>
+    /** The plan, pilot, scope and key-management gates, in that order. */
+    readonly authorize: (principal: Principal, requirement: Requirement) => Effect.Effect<void, StoreErrors.Forbidden>
+    /** `GET /v1/keys`: the store's keys that are not revoked. */
+    readonly listKeys: (storeId: Ids.StoreId) => Effect.Effect<Keys.KeyList>
+    /** `POST /v1/keys`: mints a key for the principal's store (call `authorize` with `keyManagement` first). */
+    readonly createKey: (principal: Principal, body: unknown) => Effect.Effect<Keys.CreatedKey, StoreErrors.BadRequest>
+    /** `DELETE /v1/keys/{key_id}`. */
+    readonly revokeKey: (storeId: Ids.StoreId, keyId: string) => Effect.Effect<Keys.RevokedKey, StoreErrors.NotFound>
+    /** `GET /v1/usage`. */
+    readonly usage: (storeId: Ids.StoreId) => Effect.Effect<Usage.Usage>
+    /** `GET /v1/usage/history` with the raw `from` and `to` query values. */
+    readonly usageHistory: (
+      storeId: Ids.StoreId,
+      query: { readonly from?: string | undefined; readonly to?: string | undefined }
+    ) => Effect.Effect<Usage.UsageHistory, StoreErrors.BadRequest>
+    /** `GET /v1/quotas`. */
+    readonly quotas: (storeId: Ids.StoreId) => Effect.Effect<Usage.Quotas>
+  }
+>()("@tawsil/access/Access") {}
+
+export interface Options {
+  /** How long a key lookup and a store's overrides are cached; default `CACHE_TTL`. */
+  readonly cacheTtl?: Duration.Input | undefined
+  /** How often a key's last use is written; default `TOUCH_INTERVAL`. */
+  readonly touchInterval?: Duration.Input | undefined
+}
+
+const storeOf = (store: StoreRecord) => ({ id: store.id, name: store.name, slug: store.slug, plan: store.plan })
+
+const keyPrincipal = (key: KeyRecord, store: StoreRecord) =>
+  new Principal({
+    kind: "platform_key",
+    store: storeOf(store),
+    keyId: key.keyId,
+    keyType: "platform",
+    name: key.name,
+    scopes: key.scopes,
+    pilot: key.pilot,
+    rateLimitTier: key.rateLimitTier
+  })
+
+/** App tokens are minted by the operator for one store: enrolled, on the only tier, named by their hash. */
+const tokenPrincipal = (tokenSha256: string, scopes: ReadonlyArray<string>, store: StoreRecord) =>
+  new Principal({
+    kind: "app_token",
+    store: storeOf(store),
+    keyId: `app_${tokenSha256.slice(0, 16)}`,
+    keyType: "app",
+    name: "installed app",
+    scopes,
+    pilot: true,
+    rateLimitTier: Limits.TIER
+  })
+
+/** A new key of `type` for a store, with its secrets (returned once, stored hashed or, for signing, as is). */
+export const mintKey = (input: {
+  readonly type: Credentials.KeyType
+  readonly name: string
+  readonly pilot: boolean
+  readonly rateLimitTier: string
+  readonly status: NewKey["status"]
+}) => {
+  const keyId = Credentials.newKeyId(input.type)
+  const secret = input.type === "platform" ? Credentials.newPlatformSecret() : null
+  const signingSecret = input.type === "public" ? Credentials.newSigningSecret() : null
+  const key: NewKey = {
+    keyId,
+    type: input.type,
+    name: input.name,
+    scopes: Scopes.defaultsFor(input.type),
+    rateLimitTier: input.rateLimitTier,
+    pilot: input.pilot,
+    status: input.status,
+    secretSha256: secret === null ? null : Credentials.sha256(secret),
+    signingSecret
+  }
+  return { key, bearerToken: secret === null ? null : Credentials.bearerToken(keyId, secret), signingSecret }
+}
+
+export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStore | UsageStore> =>
+  Layer.effect(
+    Access,
+    Effect.gen(function* () {
+      const keyStore = yield* KeyStore
+      const usageStore = yield* UsageStore
+      const ttl = options.cacheTtl ?? CACHE_TTL
+      const touchMillis = Duration.toMillis(Duration.fromInputUnsafe(options.touchInterval ?? TOUCH_INTERVAL))
+      const keys = yield* Cache.make({ lookup: keyStore.findKey, capacity: 10_000, timeToLive: ttl })
+      const tokens = yield* Cache.make({ lookup: keyStore.findAppToken, capacity: 10_000, timeToLive: ttl })
+      const overrides = yield* Cache.make({ lookup: usageStore.findOverride, capacity: 10_000, timeToLive: ttl })
+      // Last-use writes run beside the request, in the layer's own context (never in a caller's transaction), and
+      // their failures are dropped: they never delay or fail a request.
+      const runInBackground = yield* FiberSet.makeRuntime<never, void, never>()
+      const touchedAt = new Map<string, number>()
+      const touch = (key: KeyRecord, ip: string) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.sync(() => {
+            const last = touchedAt.get(key.keyId)
+            if (last !== undefined && now - last < touchMillis) return
+            if (touchedAt.size >= 100_000) touchedAt.clear()
+            touchedAt.set(key.keyId, now)
+            runInBackground(keyStore.touchKey(key.storeId, key.keyId, ip).pipe(Effect.ignoreCause))
+          })
+        )
+
+      const unauthorized = (message: string) => Effect.fail(new StoreErrors.Unauthorized({ message }))
+
+      const authenticate = Effect.fn("Access.authenticate")(function* (
+        authorization: string | undefined,
+        clientIp: string
+      ) {
+        const presented = Credentials.parseAuthorization(authorization)
+        switch (presented._tag) {
+          case "Missing":
+            return yield* unauthorized(MISSING_KEY)
+          case "Malformed":
+            return yield* unauthorized(MALFORMED_KEY)
+          case "PublicKey":
+            return yield* unauthorized(PUBLIC_KEY)
+          case "AppToken": {
+            // The lookup is by the token's SHA-256: equal hashes are the only way to find a row.
+            const sha = Credentials.sha256(presented.token)
+            const found = yield* Cache.get(tokens, sha)
+            if (Option.isNone(found)) return yield* unauthorized(INVALID_KEY)
+            return tokenPrincipal(sha, found.value.token.scopes, found.value.store)
+          }
+          case "PlatformKey": {
+            const found = Option.getOrUndefined(yield* Cache.get(keys, presented.keyId))
+            // Always compare, even for an unknown key, so timing does not tell which part was wrong.
+            const verified = Credentials.matches(presented.secret, found?.key.secretSha256)
+            if (found === undefined || !verified || found.key.status !== "active" || found.key.type !== "platform") {
+              return yield* unauthorized(INVALID_KEY)
+            }
+            yield* touch(found.key, clientIp)
+            return keyPrincipal(found.key, found.store)
+          }
+        }
+      })
+
+      const meter = Effect.fn("Access.meter")(function* (principal: Principal) {
+        const override = Option.getOrUndefined(yield* Cache.get(overrides, principal.store.id))
+        const limits = Limits.effective(Limits.tierLimits(principal.rateLimitTier), override)
+        const perMonth = limits.requests_per_month
+        const perMinute = limits.requests_per_minute
+        const count = yield* usageStore.meter(principal.store.id, { month: !Limits.isUnlimited(perMonth) })
+        if (!Limits.isUnlimited(perMonth) && (count.monthCount ?? 0) > perMonth) {
+          return yield* new StoreErrors.QuotaExceeded({ message: QUOTA_EXHAUSTED })
+        }
+        if (Limits.isUnlimited(perMinute)) {
+          return new RateLimitState({ limit: -1, remaining: -1, resetSeconds: count.resetSeconds })
+        }
+        if (count.windowCount > perMinute) {
+          return yield* new StoreErrors.RateLimited({
+            message: rateLimited(perMinute, count.resetSeconds),
+            retryAfterSeconds: count.resetSeconds
+          })
+        }
+        return new RateLimitState({
+          limit: perMinute,
+          remaining: perMinute - count.windowCount,
+          resetSeconds: count.resetSeconds
+        })
+      })
+
+      const authorize = (principal: Principal, requirement: Requirement) => {
+        const refused = check(principal, requirement)
+        return refused === undefined ? Effect.void : Effect.fail(refused)
+      }
+
+      const listKeys = Effect.fn("Access.listKeys")(function* (storeId: Ids.StoreId) {
+        return { items: (yield* keyStore.listKeys(storeId)).map(Keys.toKey) }
+      })
+
+      const createKey = Effect.fn("Access.createKey")(function* (principal: Principal, body: unknown) {
+        const input = yield* Keys.decodeCreateBody(body)
+        // Minted through the API: full default scopes, tier and pilot inherited; public keys wait for support.
+        const minted = mintKey({
+          type: input.type,
+          name: input.name,
+          pilot: principal.pilot,
+          rateLimitTier: principal.rateLimitTier,
+          status: input.type === "platform" ? "active" : "suspended"
+        })
+        yield* keyStore.insertKey(principal.store.id, minted.key, Keys.MAX_ACTIVE_KEYS).pipe(
+          Effect.catchTags({
+            KeyLimitReached: () => Effect.fail(new StoreErrors.BadRequest({ message: Keys.TOO_MANY_KEYS })),
+            StoreNotFound: (error) => Effect.die(error)
+          })
+        )
+        yield* Cache.invalidate(keys, minted.key.keyId)
+        return {
+          key_id: minted.key.keyId,
+          bearer_token: minted.bearerToken,
+          signing_secret: minted.signingSecret,
+          note: input.type === "platform" ? Keys.PLATFORM_NOTE : Keys.PUBLIC_NOTE
+        }
+      })
+
+      const revokeKey = Effect.fn("Access.revokeKey")(function* (storeId: Ids.StoreId, keyId: string) {
+        const revoked = yield* keyStore.revokeKey(storeId, keyId)
+        if (!revoked) return yield* new StoreErrors.NotFound({ message: `Key ${keyId} not found` })
+        yield* Cache.invalidate(keys, keyId)
+        return { revoked: true as const, key_id: keyId }
+      })
+
+      /** Limits read fresh, not cached: the usage and quota endpoints show what is stored now. */
+      const limitsOf = Effect.fnUntraced(function* (storeId: Ids.StoreId) {
+        const override = Option.getOrUndefined(yield* usageStore.findOverride(storeId))
+        const tier = Limits.tierLimits(Limits.TIER)
+        return { tier, override, effective: Limits.effective(tier, override) }
+      })
+
+      const usage = Effect.fn("Access.usage")(function* (storeId: Ids.StoreId) {
+        const month = yield* usageStore.monthUsage(storeId)
+        return Usage.toUsage(month, (yield* limitsOf(storeId)).effective)
+      })
+
+      const usageHistory = Effect.fn("Access.usageHistory")(function* (
+        storeId: Ids.StoreId,
+        query: { readonly from?: string | undefined; readonly to?: string | undefined }
+      ) {
+        const now = yield* AlgiersTime.now
+        const range = yield* Usage.historyRange(query, DateTime.toUtc(now))
+        const rows = yield* usageStore.history(storeId, range.queryFrom, range.queryTo)
+        return Usage.toHistory(range, rows)
+      })
+
+      const quotas = Effect.fn("Access.quotas")(function* (storeId: Ids.StoreId) {
+        const { tier, override, effective } = yield* limitsOf(storeId)
+        return Usage.toQuotas(tier, override, effective)
+      })
+
+      return Access.of({ authenticate, meter, authorize, listKeys, createKey, revokeKey, usage, usageHistory, quotas })
+    })
+  )
