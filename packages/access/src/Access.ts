@@ -10,14 +10,17 @@
  */
 import { AlgiersTime, type Ids, StoreErrors } from "@tawsil/domain"
 import { Cache, Clock, Context, DateTime, Duration, Effect, FiberSet, Layer, Option } from "effect"
+import type { SqlClient } from "effect/sql"
 import * as Credentials from "./Credentials.ts"
 import { type KeyRecord, KeyStore, type NewKey, type StoreRecord } from "./KeyStore.ts"
+import * as KeyStoreSql from "./KeyStoreSql.ts"
 import * as Keys from "./Keys.ts"
 import * as Limits from "./Limits.ts"
 import { Principal, RateLimitState } from "./Principal.ts"
 import * as Scopes from "./Scopes.ts"
 import * as Usage from "./Usage.ts"
 import { UsageStore } from "./UsageStore.ts"
+import * as UsageStoreSql from "./UsageStoreSql.ts"
 
 export const CACHE_TTL = Duration.seconds(5)
 /** `last_used_at` and `last_used_ip` are written at most this often per key and process. */
@@ -312,3 +315,12 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
       return Access.of({ authenticate, meter, authorize, listKeys, createKey, revokeKey, usage, usageHistory, quotas })
     })
   )
+
+/** Both ports on PostgreSQL, needing only `SqlClient`. */
+export const storesSql: Layer.Layer<KeyStore | UsageStore, never, SqlClient.SqlClient> = Layer.mergeAll(
+  KeyStoreSql.layer,
+  UsageStoreSql.layer
+)
+
+/** `Access` on PostgreSQL with the default options, needing only `SqlClient`. */
+export const layerSql: Layer.Layer<Access, never, SqlClient.SqlClient> = layer().pipe(Layer.provide(storesSql))

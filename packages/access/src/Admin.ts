@@ -8,7 +8,8 @@
 import { randomBytes } from "node:crypto"
 import { AlgiersTime, Ids, StoreErrors } from "@tawsil/domain"
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { mintKey } from "./Access.ts"
+import type { SqlClient } from "effect/sql"
+import { mintKey, storesSql } from "./Access.ts"
 import * as Credentials from "./Credentials.ts"
 import { KeyStore, type StoreRecord } from "./KeyStore.ts"
 import * as Keys from "./Keys.ts"
@@ -234,3 +235,6 @@ export const layer: Layer.Layer<Admin, never, KeyStore | UsageStore> = Layer.eff
     })
   })
 )
+
+/** `Admin` on PostgreSQL, needing only `SqlClient`. */
+export const layerSql: Layer.Layer<Admin, never, SqlClient.SqlClient> = layer.pipe(Layer.provide(storesSql))
