@@ -1,0 +1,83 @@
+/**
+ * The store API's products: list, read, create, PATCH and delete, over a `ProductStore`.
+ *
+ * - Lists are newest first in cursor pages (`@tawsil/domain` `Pagination`); an unknown `status` filter is ignored.
+ * - Bodies decode with `ProductCreateBody` / `ProductUpdateBody`; a failure is `BadRequest` with the field's
+ *   message. A PATCH that sends `variant_groups` replaces them all.
+ * - A delete is soft: the row stays for the orders that reference it, and the product is `NotFound` from then on,
+ *   like another store's product.
+ */
+import { type Ids, Pagination, StoreErrors } from "@tawsil/domain"
+import { Context, Effect, Layer, Option } from "effect"
+import { identity } from "effect/Function"
+import { decodeBody } from "./internal/body.ts"
+import { isStorableId, type ListParams, listQuery } from "./internal/listing.ts"
+import {
+  type Product,
+  ProductCreateBody,
+  type ProductDeleted,
+  ProductStatus,
+  type ProductSummary,
+  ProductUpdateBody
+} from "./Product.ts"
+import { ProductStore } from "./ProductStore.ts"
+
+export type { ListParams }
+
+const notFound = () => new StoreErrors.NotFound({ message: "Product not found" })
+
+const orNotFound = <A>(found: Option.Option<A>) =>
+  Option.match(found, { onNone: () => Effect.fail(notFound()), onSome: Effect.succeed })
+
+export class Products extends Context.Service<
+  Products,
+  {
+    readonly list: (storeId: Ids.StoreId, params?: ListParams) => Effect.Effect<Pagination.Page<ProductSummary>>
+    readonly get: (storeId: Ids.StoreId, id: Ids.ProductId) => Effect.Effect<Product, StoreErrors.NotFound>
+    readonly create: (storeId: Ids.StoreId, body: unknown) => Effect.Effect<Product, StoreErrors.BadRequest>
+    readonly update: (
+      storeId: Ids.StoreId,
+      id: Ids.ProductId,
+      body: unknown
+    ) => Effect.Effect<Product, StoreErrors.BadRequest | StoreErrors.NotFound>
+    readonly remove: (storeId: Ids.StoreId, id: Ids.ProductId) => Effect.Effect<ProductDeleted, StoreErrors.NotFound>
+  }
+>()("@tawsil/catalogue/Products") {}
+
+const decodeCreate = decodeBody(ProductCreateBody)
+const decodeUpdate = decodeBody(ProductUpdateBody)
+
+export const layer: Layer.Layer<Products, never, ProductStore> = Layer.effect(
+  Products,
+  Effect.gen(function* () {
+    const store = yield* ProductStore
+
+    const get = Effect.fn("Products.get")(function* (storeId: Ids.StoreId, id: Ids.ProductId) {
+      if (!isStorableId(id)) return yield* notFound()
+      return yield* store.get(storeId, id).pipe(Effect.flatMap(orNotFound))
+    })
+
+    return Products.of({
+      list: Effect.fn("Products.list")(function* (storeId, params = {}) {
+        const query = listQuery(params, ProductStatus.literals)
+        const rows = yield* store.list(storeId, { ...query, limit: query.limit + 1 })
+        return Pagination.page(rows, query.limit, (row) => row.id, identity)
+      }),
+      get,
+      create: Effect.fn("Products.create")(function* (storeId, body) {
+        return yield* store.insert(storeId, yield* decodeCreate(body))
+      }),
+      update: Effect.fn("Products.update")(function* (storeId, id, body) {
+        const current = yield* get(storeId, id)
+        const patch = yield* decodeUpdate(body)
+        if (Object.keys(patch).length === 0) return current
+        // None when deleted between the read and the write.
+        return yield* store.update(storeId, id, patch).pipe(Effect.flatMap(orNotFound))
+      }),
+      remove: Effect.fn("Products.remove")(function* (storeId, id) {
+        if (!isStorableId(id) || !(yield* store.remove(storeId, id))) return yield* notFound()
+        return { deleted: true, id } as const
+      })
+    })
+  })
+)

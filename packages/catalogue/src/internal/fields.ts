@@ -1,0 +1,56 @@
+/**
+ * Field schemas of request bodies, each failing with one message whatever is wrong (type, range, length), so a
+ * caller reads what was expected. Messages are relative to the field: `decodeBody` prefixes the field's path.
+ */
+import { StoreAmount } from "@tawsil/domain"
+import { Effect, Schema } from "effect"
+
+/** The largest id or count a PostgreSQL `integer` holds. */
+export const INT4_MAX = 2_147_483_647
+
+/** A string of `min` to `max` characters (code points, so an emoji counts once). */
+export const text = (min: number, max: number, message: string) =>
+  Schema.String.annotate({ message }).check(Schema.isBetweenCodePoints(min, max, { message }))
+
+/** An integer in `min..max`. */
+export const integer = (min: number, max: number, message: string) =>
+  Schema.Number.annotate({ message }).check(
+    // Abort after a fraction so that 0.5 is reported once, not also as out of range.
+    Schema.isInt({ message }).abort(),
+    Schema.isBetween({ minimum: min, maximum: max }, { message })
+  )
+
+/** An exact amount from a JSON number (`StoreAmount.FromNumber`), any sign. */
+export const amount = (message: string) =>
+  // `Schema.Finite.annotate` would name only its finiteness check; the type check needs the message too.
+  Schema.Number.annotate({ message }).check(Schema.isFinite({ message })).pipe(Schema.decodeTo(StoreAmount.FromNumber))
+
+/** An exact amount >= 0. */
+export const nonNegativeAmount = (message: string) =>
+  amount(message).check(StoreAmount.isNonNegative.annotate({ message }))
+
+/** `schema` or `null`, one message for both. */
+export const nullable = <S extends Schema.Top>(schema: S, message: string) =>
+  Schema.NullOr(schema).annotate({ message })
+
+/** A key the body must have; `message` when it is missing. */
+export const required = <S extends Schema.Top>(schema: S, message: string) =>
+  schema.pipe(Schema.annotateKey({ messageMissingKey: message }))
+
+/** A key the body may leave out, then `value` (given in its JSON form). */
+export const withDefault =
+  <S extends Schema.Top & { readonly DecodingServices: never }>(value: S["Encoded"]) =>
+  (schema: S) =>
+    schema.pipe(Schema.withDecodingDefaultKey(Effect.succeed(value)))
+
+/** The first item of an array whose `key` repeats an earlier one is refused at `[index, field]`. */
+export const uniqueBy = <A>(field: string, key: (item: A) => string, message: string) =>
+  Schema.makeFilter<ReadonlyArray<A>>((items) => {
+    const seen = new Set<string>()
+    for (const [index, item] of items.entries()) {
+      const value = key(item)
+      if (seen.has(value)) return { path: [index, field], issue: message }
+      seen.add(value)
+    }
+    return undefined
+  })
