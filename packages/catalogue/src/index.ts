@@ -1,2 +1,14 @@
 /** The store's catalogue and pages: products with variant groups, landing pages and their slugs, the store profile; ports (memory and SQL). */
-export {}
+export * as LandingPage from "./LandingPage.ts"
+export * as LandingPageStore from "./LandingPageStore.ts"
+export * as LandingPageStoreSql from "./LandingPageStoreSql.ts"
+export * as LandingPages from "./LandingPages.ts"
+export * as Product from "./Product.ts"
+export * as ProductStore from "./ProductStore.ts"
+export * as ProductStoreSql from "./ProductStoreSql.ts"
+export * as Products from "./Products.ts"
+export * as Slug from "./Slug.ts"
+export * as Store from "./Store.ts"
+export * as StoreProfile from "./StoreProfile.ts"
+export * as StoreProfileStore from "./StoreProfileStore.ts"
+export * as StoreProfileStoreSql from "./StoreProfileStoreSql.ts"

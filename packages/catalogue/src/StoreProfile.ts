@@ -1,0 +1,34 @@
+/**
+ * The store API's `GET /v1/store`: the calling store's profile (`Store`), over a `StoreProfileStore`.
+ */
+import { type Ids, StoreErrors } from "@tawsil/domain"
+import { Context, Effect, Layer, Option } from "effect"
+import { fromRecord, type Store } from "./Store.ts"
+import { StoreProfileStore } from "./StoreProfileStore.ts"
+
+export class StoreProfile extends Context.Service<
+  StoreProfile,
+  {
+    /** The store, or `NotFound` when no such store exists (an authenticated key always names one). */
+    readonly get: (storeId: Ids.StoreId) => Effect.Effect<Store, StoreErrors.NotFound>
+  }
+>()("@tawsil/catalogue/StoreProfile") {}
+
+export const layer: Layer.Layer<StoreProfile, never, StoreProfileStore> = Layer.effect(
+  StoreProfile,
+  Effect.gen(function* () {
+    const store = yield* StoreProfileStore
+    return StoreProfile.of({
+      get: Effect.fn("StoreProfile.get")(function* (storeId) {
+        return yield* store.get(storeId).pipe(
+          Effect.flatMap(
+            Option.match({
+              onNone: () => Effect.fail(new StoreErrors.NotFound({ message: "Store not found" })),
+              onSome: (record) => Effect.succeed(fromRecord(record))
+            })
+          )
+        )
+      })
+    })
+  })
+)
