@@ -1,2 +1,10 @@
 /** Orders and customers of the store API: create-body rules, the 7-state machine, stock commitment, order numbers, customer matching; OrderStore port (memory and SQL). */
-export {}
+export * as CustomerMatch from "./CustomerMatch.ts"
+export * as MonthlyOrderCap from "./MonthlyOrderCap.ts"
+export * as OrderCreate from "./OrderCreate.ts"
+export * as OrderNumber from "./OrderNumber.ts"
+export * as OrderStatus from "./OrderStatus.ts"
+export * as OrderStore from "./OrderStore.ts"
+export * as OrderStoreSql from "./OrderStoreSql.ts"
+export * as Orders from "./Orders.ts"
+export * as OrderViews from "./OrderViews.ts"

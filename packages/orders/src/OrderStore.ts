@@ -1,0 +1,404 @@
+/**
+ * Where orders and customers live: the port `Orders` works through, and its in-memory implementation (tests,
+ * one-process development). The SQL implementation is `OrderStoreSql`.
+ *
+ * A store applies no business rule of its own beyond three it must make atomic: the customer match on
+ * insert (`CustomerMatch`), the compare-and-set of a status move together with its stock effect, and the order
+ * number's uniqueness. Every method is scoped by store id; another store's rows are never found.
+ * Infrastructure failures are defects.
+ */
+import { AlgiersTime, type Ids, StoreAmount } from "@tawsil/domain"
+import type { Pricing } from "@tawsil/pricing"
+import { Clock, Context, DateTime, Effect, Layer, Schema, Semaphore } from "effect"
+import * as CustomerMatch from "./CustomerMatch.ts"
+import type * as OrderCreate from "./OrderCreate.ts"
+import type { OrderStatus, StockMove } from "./OrderStatus.ts"
+
+export const PaymentStatus = Schema.Literals(["pending", "paid", "refunded"])
+export type PaymentStatus = typeof PaymentStatus.Type
+
+export interface ItemRecord {
+  readonly id: number
+  readonly product_id: number
+  readonly price: StoreAmount.StoreAmount
+  readonly quantity: number
+  readonly variants: ReadonlyArray<Pricing.ChosenVariant>
+}
+
+/** The fields of an order a list shows. */
+export interface OrderSummaryRecord {
+  readonly id: number
+  readonly order_number: string
+  readonly status: OrderStatus
+  readonly payment_status: PaymentStatus
+  readonly payment_method: OrderCreate.PaymentMethod
+  readonly total: StoreAmount.StoreAmount
+  readonly customer_name: string
+  readonly customer_phone: string
+  readonly wilaya_id: number
+  readonly commune: string
+  readonly delivery_type: OrderCreate.DeliveryType
+  readonly created_at: DateTime.Utc
+}
+
+/** An order with its customer snapshot, amounts and lines (`notes` is write-only and never read back). */
+export interface OrderRecord extends OrderSummaryRecord {
+  readonly stock_committed: boolean
+  readonly customer_id: number
+  readonly customer_email: string | null
+  readonly address: string
+  readonly desk_id: number | null
+  readonly desk_name: string | null
+  readonly subtotal: StoreAmount.StoreAmount
+  readonly shipping_cost: StoreAmount.StoreAmount
+  readonly discount: StoreAmount.StoreAmount
+  readonly payment_fee: StoreAmount.StoreAmount
+  readonly updated_at: DateTime.Utc
+  readonly items: ReadonlyArray<ItemRecord>
+}
+
+export interface CustomerRecord {
+  readonly id: number
+  readonly first_name: string
+  readonly last_name: string
+  readonly phone: string
+  readonly email: string | null
+  readonly wilaya_id: number
+  readonly commune: string
+  readonly address: string
+  readonly notes: string | null
+  readonly total_orders: number
+  readonly total_spent: StoreAmount.StoreAmount
+  readonly is_banned: boolean
+  readonly created_at: DateTime.Utc
+  readonly updated_at: DateTime.Utc
+}
+
+/** An order to insert, priced and numbered. Its customer is matched (or made) by store and phone in the insert. */
+export interface NewOrder {
+  readonly order_number: string
+  readonly payment_method: OrderCreate.PaymentMethod
+  readonly customer: CustomerMatch.Sent
+  readonly delivery: OrderCreate.Delivery
+  readonly subtotal: StoreAmount.StoreAmount
+  readonly shipping_cost: StoreAmount.StoreAmount
+  readonly discount: StoreAmount.StoreAmount
+  readonly payment_fee: StoreAmount.StoreAmount
+  readonly total: StoreAmount.StoreAmount
+  readonly notes: string | null
+  readonly items: ReadonlyArray<Omit<ItemRecord, "id">>
+}
+
+/** What an order create reads before deciding. */
+export interface CreateSnapshot {
+  /** The time the order is made at (the database's transaction time for SQL, `Clock` for memory). */
+  readonly now: DateTime.Utc
+  /** The store's live products among those asked for, by id. */
+  readonly products: ReadonlyMap<number, OrderCreate.Product>
+  /** The store's orders of every source in the Algiers month of `now`; 0 unless asked for. */
+  readonly ordersThisMonth: number
+}
+
+export interface OrderFilter {
+  readonly status?: OrderStatus | undefined
+  readonly since?: DateTime.Utc | undefined
+  readonly customerPhone?: string | undefined
+  readonly customerId?: number | undefined
+}
+
+export interface CustomerFilter {
+  /** Compared case-insensitively. */
+  readonly phone?: string | undefined
+  /** Compared case-insensitively. */
+  readonly email?: string | undefined
+}
+
+/** A page request: newest first, ids below `afterId` when set, at most `limit` rows. */
+export interface PageRequest {
+  readonly afterId: number | undefined
+  readonly limit: number
+}
+
+export class OrderStore extends Context.Service<
+  OrderStore,
+  {
+    /**
+     * Runs `effect` as one unit: the reads and writes inside see no other unit's in between (SQL: one database
+     * transaction, joining the caller's when there is one).
+     */
+    readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+    /**
+     * Reads what an order create decides on. With `countThisMonth`, also counts the store's orders of the month and
+     * holds the count true until the unit ends (SQL: locks the store row), so concurrent creates queue on the cap.
+     */
+    readonly prepareCreate: (
+      storeId: Ids.StoreId,
+      productIds: ReadonlyArray<number>,
+      options: { readonly countThisMonth: boolean }
+    ) => Effect.Effect<CreateSnapshot>
+    /** Inserts an order with its customer match; `undefined` when its number is taken (retry with another). */
+    readonly insertOrder: (storeId: Ids.StoreId, order: NewOrder) => Effect.Effect<OrderRecord | undefined>
+    readonly findOrder: (storeId: Ids.StoreId, id: number) => Effect.Effect<OrderRecord | undefined>
+    /**
+     * Moves an order from `from` to `to` only if it is still in `from` (compare-and-set), applying `stock` to the
+     * catalogue in the same step: `commit` takes each line's quantity from the product's stock and each chosen
+     * option's stock (by group name and option value; untracked stock stays untracked, a decrement stops at 0) and
+     * adds it to the product's sales count; `restore` gives it back (sales count not below 0). Returns the new
+     * `updated_at`, or `undefined` when the order was no longer in `from`.
+     */
+    readonly moveOrder: (
+      storeId: Ids.StoreId,
+      id: number,
+      move: { readonly from: OrderStatus; readonly to: OrderStatus; readonly stock: StockMove }
+    ) => Effect.Effect<DateTime.Utc | undefined>
+    readonly listOrders: (
+      storeId: Ids.StoreId,
+      filter: OrderFilter,
+      page: PageRequest
+    ) => Effect.Effect<ReadonlyArray<OrderSummaryRecord>>
+    readonly findCustomer: (storeId: Ids.StoreId, id: number) => Effect.Effect<CustomerRecord | undefined>
+    readonly listCustomers: (
+      storeId: Ids.StoreId,
+      filter: CustomerFilter,
+      page: PageRequest
+    ) => Effect.Effect<ReadonlyArray<CustomerRecord>>
+  }
+>()("@tawsil/orders/OrderStore") {}
+
+// ---------------------------------------------------------------------------------------------------------------
+// In memory
+
+/** A catalogue product as the memory store keeps it (the SQL store reads the catalogue's tables instead). */
+export interface MemoryProduct {
+  readonly id: number
+  readonly store_id: number
+  readonly price: StoreAmount.StoreAmount
+  readonly digital: boolean
+  readonly stock: number | null
+  readonly sales_count: number
+  readonly deleted: boolean
+  readonly groups: ReadonlyArray<{
+    readonly name: string
+    readonly options: ReadonlyArray<{
+      readonly value: string
+      readonly price_adjustment: StoreAmount.StoreAmount
+      readonly stock: number | null
+    }>
+  }>
+}
+
+/** The memory store's catalogue, for seeding products and reading their stock back. */
+export class MemoryCatalogue extends Context.Service<
+  MemoryCatalogue,
+  {
+    readonly put: (product: MemoryProduct) => Effect.Effect<void>
+    readonly get: (id: number) => Effect.Effect<MemoryProduct | undefined>
+  }
+>()("@tawsil/orders/OrderStore/MemoryCatalogue") {}
+
+interface StoredOrder extends OrderRecord {
+  readonly store_id: number
+}
+
+interface StoredCustomer extends CustomerRecord {
+  readonly store_id: number
+}
+
+const pageOf = <A extends { readonly id: number }>(rows: Iterable<A>, page: PageRequest): ReadonlyArray<A> =>
+  [...rows]
+    .filter((row) => page.afterId === undefined || row.id < page.afterId)
+    .sort((a, b) => b.id - a.id)
+    .slice(0, page.limit)
+
+const byId = <A extends { readonly store_id: number }>(rows: Map<number, A>, storeId: number, id: number) => {
+  const row = rows.get(id)
+  return row !== undefined && row.store_id === storeId ? row : undefined
+}
+
+const withoutStore = <A extends { readonly store_id: number }>({ store_id: _, ...rest }: A) => rest
+
+/** Marks fibers inside a memory transaction, so a nested one does not wait on itself. */
+const InTransaction = Context.Reference<boolean>("@tawsil/orders/OrderStore/InTransaction", {
+  defaultValue: () => false
+})
+
+/** A store in `Map`s on `Clock` time, seeded with catalogue products. One transaction runs at a time. */
+export const layerMemory = (
+  seed: { readonly products?: ReadonlyArray<MemoryProduct> } = {}
+): Layer.Layer<OrderStore | MemoryCatalogue> =>
+  Layer.effectContext(
+    Effect.gen(function* () {
+      const products = new Map((seed.products ?? []).map((p) => [p.id, p]))
+      const customers = new Map<number, StoredCustomer>()
+      const orders = new Map<number, StoredOrder>()
+      const numbers = new Set<string>()
+      let lastCustomer = 0
+      let lastOrder = 0
+      let lastItem = 0
+      const lock = yield* Semaphore.make(1)
+      const now = Effect.map(Clock.currentTimeMillis, DateTime.makeUnsafe)
+
+      const moveStock = (order: StoredOrder, stock: StockMove) => {
+        if (stock === "none") return
+        const sign = stock === "commit" ? -1 : 1
+        const adjust = (count: number | null, by: number) => (count === null ? null : Math.max(0, count + sign * by))
+        for (const item of order.items) {
+          const product = products.get(item.product_id)
+          if (product === undefined || product.store_id !== order.store_id) continue
+          products.set(product.id, {
+            ...product,
+            stock: adjust(product.stock, item.quantity),
+            sales_count: Math.max(0, product.sales_count - sign * item.quantity),
+            groups: product.groups.map((group) => ({
+              ...group,
+              options: group.options.map((option) =>
+                item.variants.some((v) => v.group_name === group.name && v.option_name === option.value)
+                  ? { ...option, stock: adjust(option.stock, item.quantity) }
+                  : option
+              )
+            }))
+          })
+        }
+      }
+
+      const store = OrderStore.of({
+        transaction: (effect) =>
+          Effect.flatMap(InTransaction, (inside) =>
+            inside ? effect : lock.withPermits(1)(Effect.provideService(effect, InTransaction, true))
+          ),
+        prepareCreate: Effect.fn("OrderStoreMemory.prepareCreate")(function* (storeId, productIds, options) {
+          const at = yield* now
+          const found = new Map<number, OrderCreate.Product>()
+          for (const id of productIds) {
+            const product = products.get(id)
+            if (product === undefined || product.store_id !== storeId || product.deleted) continue
+            found.set(id, {
+              id: product.id as Ids.ProductId,
+              digital: product.digital,
+              price: product.price,
+              options: product.groups.flatMap((group) =>
+                group.options.map((option) => ({
+                  group_name: group.name,
+                  option_name: option.value,
+                  price_adjustment: option.price_adjustment
+                }))
+              )
+            })
+          }
+          let ordersThisMonth = 0
+          if (options.countThisMonth) {
+            const month = AlgiersTime.month(at)
+            for (const order of orders.values()) {
+              if (order.store_id === storeId && AlgiersTime.month(order.created_at) === month) ordersThisMonth++
+            }
+          }
+          return { now: at, products: found, ordersThisMonth }
+        }),
+        insertOrder: Effect.fn("OrderStoreMemory.insertOrder")(function* (storeId, order) {
+          if (numbers.has(order.order_number)) return undefined
+          const at = yield* now
+          const phone = CustomerMatch.phoneKey(order.customer.phone)
+          const existing = [...customers.values()].find((c) => c.store_id === storeId && c.phone === phone)
+          const customer: StoredCustomer =
+            existing === undefined
+              ? {
+                  ...CustomerMatch.created(order.customer),
+                  id: ++lastCustomer,
+                  store_id: storeId,
+                  notes: null,
+                  total_orders: 0,
+                  total_spent: StoreAmount.zero,
+                  is_banned: false,
+                  created_at: at,
+                  updated_at: at
+                }
+              : { ...CustomerMatch.matched(existing, order.customer), updated_at: at }
+          customers.set(customer.id, customer)
+          numbers.add(order.order_number)
+          const stored: StoredOrder = {
+            id: ++lastOrder,
+            store_id: storeId,
+            order_number: order.order_number,
+            status: "pending",
+            stock_committed: false,
+            payment_status: "pending",
+            payment_method: order.payment_method,
+            customer_id: customer.id,
+            customer_name: order.customer.name,
+            customer_phone: phone,
+            customer_email: order.customer.email,
+            wilaya_id: order.customer.wilaya_id,
+            commune: order.customer.commune,
+            address: order.customer.address ?? "",
+            delivery_type: order.delivery.type,
+            desk_id: order.delivery.desk_id,
+            desk_name: order.delivery.desk_name,
+            subtotal: order.subtotal,
+            shipping_cost: order.shipping_cost,
+            discount: order.discount,
+            payment_fee: order.payment_fee,
+            total: order.total,
+            created_at: at,
+            updated_at: at,
+            items: order.items.map((item) => ({ ...item, id: ++lastItem }))
+          }
+          orders.set(stored.id, stored)
+          return withoutStore(stored)
+        }),
+        findOrder: (storeId, id) =>
+          Effect.sync(() => {
+            const order = byId(orders, storeId, id)
+            return order === undefined ? undefined : withoutStore(order)
+          }),
+        moveOrder: Effect.fn("OrderStoreMemory.moveOrder")(function* (storeId, id, move) {
+          const order = byId(orders, storeId, id)
+          if (order === undefined || order.status !== move.from) return undefined
+          const at = yield* now
+          moveStock(order, move.stock)
+          const committed = move.stock === "commit" ? true : move.stock === "restore" ? false : order.stock_committed
+          orders.set(id, { ...order, status: move.to, stock_committed: committed, updated_at: at })
+          return at
+        }),
+        listOrders: (storeId, filter, page) =>
+          Effect.sync(() =>
+            pageOf(
+              [...orders.values()].filter(
+                (order) =>
+                  order.store_id === storeId &&
+                  (filter.status === undefined || order.status === filter.status) &&
+                  (filter.since === undefined || DateTime.isGreaterThanOrEqualTo(order.created_at, filter.since)) &&
+                  (filter.customerPhone === undefined || order.customer_phone === filter.customerPhone) &&
+                  (filter.customerId === undefined || order.customer_id === filter.customerId)
+              ),
+              page
+            ).map(withoutStore)
+          ),
+        findCustomer: (storeId, id) =>
+          Effect.sync(() => {
+            const customer = byId(customers, storeId, id)
+            return customer === undefined ? undefined : withoutStore(customer)
+          }),
+        listCustomers: (storeId, filter, page) =>
+          Effect.sync(() => {
+            const phone = filter.phone?.toLowerCase()
+            const email = filter.email?.toLowerCase()
+            return pageOf(
+              [...customers.values()].filter(
+                (customer) =>
+                  customer.store_id === storeId &&
+                  (phone === undefined || customer.phone.toLowerCase() === phone) &&
+                  (email === undefined || customer.email?.toLowerCase() === email)
+              ),
+              page
+            ).map(withoutStore)
+          })
+      })
+
+      const catalogue = MemoryCatalogue.of({
+        put: (product) => Effect.sync(() => void products.set(product.id, product)),
+        get: (id) => Effect.sync(() => products.get(id))
+      })
+
+      return Context.make(OrderStore, store).pipe(Context.add(MemoryCatalogue, catalogue))
+    })
+  )

@@ -1,0 +1,239 @@
+/**
+ * The orders and customers of the store API, as the HTTP layer calls them: create an order from its body, read and
+ * list orders, move an order's status (PATCH and cancel), read and list customers and a customer's orders.
+ * Everything is scoped by the calling store's id and answers JSON-ready values (`OrderViews`); failures are the
+ * store API's `StoreErrors` with the spec's messages.
+ *
+ * An order create checks the body (`OrderCreate`), then in one `OrderStore` transaction reads the products (and,
+ * for a capped plan, the month's order count under a lock), finishes the check, applies the monthly cap
+ * (`MonthlyOrderCap`), prices the order from the catalogue (`@tawsil/pricing`) and inserts it under a fresh order
+ * number. A status move checks the body and the transition table (`OrderStatus`), then compare-and-sets the status
+ * with its stock effect; losing the race is the spec's "order status changed concurrently; retry".
+ */
+import { type Ids, Pagination, StoreErrors } from "@tawsil/domain"
+import { Pricing } from "@tawsil/pricing"
+import { Context, Effect, Layer, Schema } from "effect"
+import type { SqlClient } from "effect/sql"
+import * as CustomerMatch from "./CustomerMatch.ts"
+import { parseInstant } from "./internal/instant.ts"
+import * as MonthlyOrderCap from "./MonthlyOrderCap.ts"
+import * as OrderCreate from "./OrderCreate.ts"
+import * as OrderNumber from "./OrderNumber.ts"
+import * as OrderStatus from "./OrderStatus.ts"
+import { type OrderRecord, OrderStore } from "./OrderStore.ts"
+import * as OrderStoreSql from "./OrderStoreSql.ts"
+import * as OrderViews from "./OrderViews.ts"
+
+/** The calling store, as authentication found it. */
+export interface Store {
+  readonly id: Ids.StoreId
+  readonly plan: string
+}
+
+/** The query of `GET /v1/orders`, raw. An invalid `status` or `since` is ignored (spec "Order rules" 3). */
+export interface OrderListQuery {
+  readonly limit?: string | undefined
+  readonly cursor?: string | undefined
+  readonly status?: string | undefined
+  /** ISO 8601; without an offset, Algiers time. */
+  readonly since?: string | undefined
+  /** Exact, spaces ignored (phones are kept without them). */
+  readonly customer_phone?: string | undefined
+}
+
+/** The query of `GET /v1/customers`, raw. `phone` and `email` match exactly, ignoring case. */
+export interface CustomerListQuery {
+  readonly limit?: string | undefined
+  readonly cursor?: string | undefined
+  readonly phone?: string | undefined
+  readonly email?: string | undefined
+}
+
+export interface PageQuery {
+  readonly limit?: string | undefined
+  readonly cursor?: string | undefined
+}
+
+export class Orders extends Context.Service<
+  Orders,
+  {
+    readonly create: (store: Store, body: unknown) => Effect.Effect<OrderViews.OrderDetail, StoreErrors.BadRequest>
+    readonly get: (storeId: Ids.StoreId, id: number) => Effect.Effect<OrderViews.OrderDetail, StoreErrors.NotFound>
+    readonly list: (
+      storeId: Ids.StoreId,
+      query: OrderListQuery
+    ) => Effect.Effect<Pagination.Page<OrderViews.OrderSummary>>
+    /** PATCH `{ status }`: the body is checked before the order is looked up. */
+    readonly setStatus: (
+      storeId: Ids.StoreId,
+      id: number,
+      body: unknown
+    ) => Effect.Effect<OrderViews.OrderDetail, StoreErrors.BadRequest | StoreErrors.NotFound>
+    /** The same as PATCH `{ "status": "cancelled" }`. */
+    readonly cancel: (
+      storeId: Ids.StoreId,
+      id: number
+    ) => Effect.Effect<OrderViews.OrderDetail, StoreErrors.BadRequest | StoreErrors.NotFound>
+    readonly listCustomers: (
+      storeId: Ids.StoreId,
+      query: CustomerListQuery
+    ) => Effect.Effect<Pagination.Page<OrderViews.CustomerSummary>>
+    readonly getCustomer: (
+      storeId: Ids.StoreId,
+      id: number
+    ) => Effect.Effect<OrderViews.CustomerDetail, StoreErrors.NotFound>
+    readonly customerOrders: (
+      storeId: Ids.StoreId,
+      customerId: number,
+      query: PageQuery
+    ) => Effect.Effect<Pagination.Page<OrderViews.CustomerOrder>, StoreErrors.NotFound>
+  }
+>()("@tawsil/orders/Orders") {}
+
+/** Order numbers are 32 random bits per store and day: a retry past this many collisions is a broken `Random`. */
+const NUMBER_ATTEMPTS = 8
+
+const MAX_ID = 2_147_483_647
+const isId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_ID
+
+const orderNotFound = (id: number) => new StoreErrors.NotFound({ message: `Order ${id} not found` })
+const customerNotFound = (id: number) => new StoreErrors.NotFound({ message: `Customer ${id} not found` })
+
+const nonEmpty = (text: string | undefined) => (text === undefined || text.trim() === "" ? undefined : text.trim())
+
+const isStatus = Schema.is(OrderStatus.OrderStatus)
+
+export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
+  Orders,
+  Effect.gen(function* () {
+    const store = yield* OrderStore
+
+    const findOrder = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number) {
+      const order = isId(id) ? yield* store.findOrder(storeId, id) : undefined
+      return order ?? (yield* orderNotFound(id))
+    })
+
+    const insertNumbered = Effect.fnUntraced(function* (
+      storeId: Ids.StoreId,
+      at: Parameters<typeof OrderNumber.make>[1],
+      order: Omit<Parameters<typeof store.insertOrder>[1], "order_number">
+    ) {
+      for (let attempt = 0; attempt < NUMBER_ATTEMPTS; attempt++) {
+        const order_number = yield* OrderNumber.make(storeId, at)
+        const inserted = yield* store.insertOrder(storeId, { ...order, order_number })
+        if (inserted !== undefined) return inserted
+      }
+      return yield* Effect.die(new Error(`no free order number after ${NUMBER_ATTEMPTS} attempts`))
+    })
+
+    const move = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number, to: OrderStatus.OrderStatus) {
+      const order = yield* findOrder(storeId, id)
+      const decision = yield* Effect.fromResult(OrderStatus.decide(order, to))
+      if (decision._tag === "Unchanged") return OrderViews.orderDetail(order)
+      const updated_at = yield* store.moveOrder(storeId, order.id, decision)
+      if (updated_at === undefined) {
+        return yield* new StoreErrors.BadRequest({ message: OrderStatus.messages.concurrent })
+      }
+      const moved: OrderRecord = {
+        ...order,
+        status: to,
+        stock_committed: OrderStatus.stockCommittedAfter(decision.stock, order.stock_committed),
+        updated_at
+      }
+      return OrderViews.orderDetail(moved)
+    })
+
+    return Orders.of({
+      create: Effect.fn("Orders.create")(function* (caller, body) {
+        const parsed = yield* Effect.fromResult(OrderCreate.parse(body))
+        const cap = MonthlyOrderCap.of(caller.plan)
+        const order = yield* store.transaction(
+          Effect.gen(function* () {
+            const snapshot = yield* store.prepareCreate(caller.id, OrderCreate.productIds(parsed), {
+              countThisMonth: cap !== undefined
+            })
+            const valid = yield* Effect.fromResult(OrderCreate.resolve(parsed, snapshot.products))
+            if (cap !== undefined && snapshot.ordersThisMonth >= cap) {
+              return yield* new StoreErrors.BadRequest({ message: MonthlyOrderCap.message })
+            }
+            const priced = Pricing.priceOrder(valid)
+            return yield* insertNumbered(caller.id, snapshot.now, {
+              payment_method: valid.payment_method,
+              customer: valid.customer,
+              delivery: valid.delivery,
+              subtotal: priced.subtotal,
+              shipping_cost: valid.shipping_cost,
+              discount: valid.discount,
+              payment_fee: valid.payment_fee,
+              total: priced.total,
+              notes: valid.notes,
+              items: priced.lines.map((line, index) => ({ ...line, product_id: valid.lines[index]!.product.id }))
+            })
+          })
+        )
+        return OrderViews.orderDetail(order)
+      }),
+
+      get: Effect.fn("Orders.get")(function* (storeId, id) {
+        return OrderViews.orderDetail(yield* findOrder(storeId, id))
+      }),
+
+      list: Effect.fn("Orders.list")(function* (storeId, query) {
+        const limit = Pagination.limitOf(query.limit)
+        const phone = nonEmpty(query.customer_phone)
+        const since = nonEmpty(query.since)
+        const rows = yield* store.listOrders(
+          storeId,
+          {
+            status: query.status !== undefined && isStatus(query.status) ? query.status : undefined,
+            since: since === undefined ? undefined : parseInstant(since),
+            customerPhone: phone === undefined ? undefined : CustomerMatch.phoneKey(phone)
+          },
+          { afterId: Pagination.afterIdOf(query.cursor), limit: limit + 1 }
+        )
+        return Pagination.page(rows, limit, (row) => row.id, OrderViews.orderSummary)
+      }),
+
+      setStatus: Effect.fn("Orders.setStatus")(function* (storeId, id, body) {
+        const to = yield* Effect.fromResult(OrderStatus.decodePatch(body))
+        return yield* move(storeId, id, to)
+      }),
+
+      cancel: Effect.fn("Orders.cancel")(function* (storeId, id) {
+        return yield* move(storeId, id, "cancelled")
+      }),
+
+      listCustomers: Effect.fn("Orders.listCustomers")(function* (storeId, query) {
+        const limit = Pagination.limitOf(query.limit)
+        const phone = nonEmpty(query.phone)
+        const rows = yield* store.listCustomers(
+          storeId,
+          { phone: phone === undefined ? undefined : CustomerMatch.phoneKey(phone), email: nonEmpty(query.email) },
+          { afterId: Pagination.afterIdOf(query.cursor), limit: limit + 1 }
+        )
+        return Pagination.page(rows, limit, (row) => row.id, OrderViews.customerSummary)
+      }),
+
+      getCustomer: Effect.fn("Orders.getCustomer")(function* (storeId, id) {
+        const customer = isId(id) ? yield* store.findCustomer(storeId, id) : undefined
+        if (customer === undefined) return yield* customerNotFound(id)
+        return OrderViews.customerDetail(customer)
+      }),
+
+      customerOrders: Effect.fn("Orders.customerOrders")(function* (storeId, customerId, query) {
+        const customer = isId(customerId) ? yield* store.findCustomer(storeId, customerId) : undefined
+        if (customer === undefined) return yield* customerNotFound(customerId)
+        const limit = Pagination.limitOf(query.limit)
+        const rows = yield* store.listOrders(
+          storeId,
+          { customerId: customer.id },
+          { afterId: Pagination.afterIdOf(query.cursor), limit: limit + 1 }
+        )
+        return Pagination.page(rows, limit, (row) => row.id, OrderViews.customerOrder)
+      })
+    })
+  })
+)
+
+/** The service on PostgreSQL (`OrderStoreSql`), needing only `SqlClient`. */
+export const layerSql: Layer.Layer<Orders, never, SqlClient.SqlClient> = layer.pipe(Layer.provide(OrderStoreSql.layer))
