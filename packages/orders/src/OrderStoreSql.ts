@@ -20,6 +20,7 @@
 import { type Ids, StoreAmount } from "@tawsil/domain"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
+import * as CustomerMatch from "./CustomerMatch.ts"
 import { DeliveryType, PaymentMethod, type Product } from "./OrderCreate.ts"
 import { OrderStatus } from "./OrderStatus.ts"
 import {
@@ -205,7 +206,7 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
 
       insertOrder: Effect.fn("OrderStoreSql.insertOrder")(function* (storeId, order) {
         const c = order.customer
-        const phone = c.phone.replaceAll(" ", "")
+        const phone = CustomerMatch.phoneKey(c.phone)
         const address = c.address ?? null
         const items = JSON.stringify(
           order.items.map((item, position) => ({

@@ -12,7 +12,7 @@
  */
 import { type Ids, Pagination, StoreErrors } from "@tawsil/domain"
 import { Pricing } from "@tawsil/pricing"
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, type DateTime, Effect, Layer, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as CustomerMatch from "./CustomerMatch.ts"
 import { parseInstant } from "./internal/instant.ts"
@@ -20,7 +20,7 @@ import * as MonthlyOrderCap from "./MonthlyOrderCap.ts"
 import * as OrderCreate from "./OrderCreate.ts"
 import * as OrderNumber from "./OrderNumber.ts"
 import * as OrderStatus from "./OrderStatus.ts"
-import { type OrderRecord, OrderStore } from "./OrderStore.ts"
+import { type NewOrder, type OrderRecord, OrderStore } from "./OrderStore.ts"
 import * as OrderStoreSql from "./OrderStoreSql.ts"
 import * as OrderViews from "./OrderViews.ts"
 
@@ -115,8 +115,8 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
 
     const insertNumbered = Effect.fnUntraced(function* (
       storeId: Ids.StoreId,
-      at: Parameters<typeof OrderNumber.make>[1],
-      order: Omit<Parameters<typeof store.insertOrder>[1], "order_number">
+      at: DateTime.Utc,
+      order: Omit<NewOrder, "order_number">
     ) {
       for (let attempt = 0; attempt < NUMBER_ATTEMPTS; attempt++) {
         const order_number = yield* OrderNumber.make(storeId, at)
