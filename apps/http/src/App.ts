@@ -1,15 +1,17 @@
 /**
  * The whole app as one layer: JSON logging, the database (embedded or real) with its migrations, this start's
- * instance record, and the two servers. Layers are released in reverse: on shutdown the servers stop accepting and
+ * instance record, the two servers, the hourly purges and, on the embedded database, the admin listener. Layers are released in reverse: on shutdown the servers stop accepting and
  * drain first, then the database closes.
  */
 
 import * as Os from "node:os"
+import { Admin, UsageStore, UsageStoreSql } from "@tawsil/access"
 import { Catalogue, type CourierAdapter, Discovery, Egress, HttpTransport } from "@tawsil/courier"
 import { IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { AppInstance, Database, Migrations } from "@tawsil/storage"
 import { Effect, Layer, References, Schedule } from "effect"
 import type { AppConfig } from "./AppConfig.ts"
+import * as AdminListener from "./admin/AdminListener.ts"
 import { RunningInstance } from "./Health.ts"
 import * as JsonLogger from "./JsonLogger.ts"
 import * as ShippingServer from "./shipping/Server.ts"
@@ -74,6 +76,23 @@ const purgeIdempotency = Layer.effectDiscard(
   })
 ).pipe(Layer.provide(IdempotencyStoreSql.layer))
 
+/** The store API's rate windows are read for a minute; once an hour the ones older than an hour are deleted. */
+const purgeRateWindows = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const store = yield* UsageStore.UsageStore
+    yield* store.purgeWindows.pipe(Effect.repeat(Schedule.spaced("1 hour")), Effect.forkScoped)
+  })
+).pipe(Layer.provide(UsageStoreSql.layer))
+
+/**
+ * The admin CLI's way in while this process owns the embedded database (docs/operations.md "Admin CLI"). With a
+ * real server the CLI connects to the database itself, so there is no listener.
+ */
+const adminListener = (config: AppConfig) =>
+  config.database.kind === "embedded"
+    ? AdminListener.layer({ dataDir: config.database.dataDir }).pipe(Layer.provide(Admin.layerSql))
+    : Layer.empty
+
 export const layer = (config: AppConfig) => {
   const storage = Migrations.layer.pipe(Layer.provideMerge(databaseLayer(config)))
   const runtime = instanceLayer(config).pipe(Layer.provideMerge(storage))
@@ -83,7 +102,7 @@ export const layer = (config: AppConfig) => {
     )
   )
   const transport = HttpTransport.layer({ overrides: config.courierOrigins }).pipe(Layer.provide(Egress.Resolver.layer))
-  return Layer.mergeAll(servers, purgeIdempotency).pipe(
+  return Layer.mergeAll(servers, purgeIdempotency, purgeRateWindows, adminListener(config)).pipe(
     Layer.provide([runtime, transport]),
     Layer.provide(loggingLayer(config))
   )

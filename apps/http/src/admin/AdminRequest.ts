@@ -1,0 +1,51 @@
+/**
+ * The operator's operations as data: what the admin CLI asks, whether it runs the operation itself or sends it to
+ * the running server's admin listener. `execute` runs one with `Admin` and answers the JSON object the CLI prints,
+ * secrets in clear (that is the point of minting them).
+ */
+import { Admin, Usage } from "@tawsil/access"
+import type { StoreErrors } from "@tawsil/domain"
+import { Effect, Schema } from "effect"
+
+const StoreId = Schema.Int
+
+export const AdminRequest = Schema.Union([
+  Schema.Struct({ op: Schema.Literal("store.create"), input: Admin.CreateStoreInput }),
+  Schema.Struct({ op: Schema.Literal("store.set-plan"), storeId: StoreId, plan: Schema.String }),
+  Schema.Struct({
+    op: Schema.Literal("key.create"),
+    storeId: StoreId,
+    type: Schema.String,
+    name: Schema.optionalKey(Schema.String)
+  }),
+  Schema.Struct({ op: Schema.Literal("app-token.create"), storeId: StoreId, scopes: Schema.Array(Schema.String) }),
+  Schema.Struct({ op: Schema.Literal("quota.set"), storeId: StoreId, input: Admin.QuotaInput })
+])
+export type AdminRequest = typeof AdminRequest.Type
+
+/** A result as JSON; our own values always encode, so a failure here is a defect. */
+const encode = <S extends Schema.Top & { readonly EncodingServices: never }>(schema: S, value: S["Type"]) =>
+  Schema.encodeEffect(schema)(value).pipe(
+    Effect.map((encoded) => encoded as Record<string, unknown>),
+    Effect.orDie
+  )
+
+/** Runs the operation; the answer is its result encoded for JSON. */
+export const execute = (
+  request: AdminRequest
+): Effect.Effect<Record<string, unknown>, StoreErrors.BadRequest | StoreErrors.NotFound, Admin.Admin> =>
+  Effect.gen(function* () {
+    const admin = yield* Admin.Admin
+    switch (request.op) {
+      case "store.create":
+        return yield* encode(Admin.CreatedStore, yield* admin.createStore(request.input))
+      case "store.set-plan":
+        return yield* encode(Admin.Store, yield* admin.setPlan(request.storeId, request.plan))
+      case "key.create":
+        return yield* encode(Admin.CreatedKey, yield* admin.createKey(request.storeId, request.type, request.name))
+      case "app-token.create":
+        return yield* encode(Admin.CreatedAppToken, yield* admin.createAppToken(request.storeId, request.scopes))
+      case "quota.set":
+        return yield* encode(Usage.Quotas, yield* admin.setQuota(request.storeId, request.input))
+    }
+  })

@@ -1,0 +1,224 @@
+/**
+ * The admin CLI as operators run it (`npm run admin -- …`, read from the root package.json), as a real process:
+ * next to a running app on the embedded database (through its admin listener) and on a real server (directly),
+ * and with no app running (it opens the data directory itself).
+ */
+import { spawn } from "node:child_process"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { assert, describe, it } from "@effect/vitest"
+import { Database } from "@tawsil/storage"
+import * as TestDatabase from "@tawsil/storage/TestDatabase"
+import { Effect, Redacted, Schedule } from "effect"
+import { SqlClient } from "effect/sql"
+import { ADDRESS_FILE, PATH, SECRET_FILE } from "../src/admin/AdminListener.ts"
+import { environment, getJson, spawnApp, startApp, waitForExit } from "./AppProcess.ts"
+
+const ROOT = Path.resolve(import.meta.dirname, "../../..")
+
+const adminArgs = (): ReadonlyArray<string> => {
+  const manifest = JSON.parse(Fs.readFileSync(Path.join(ROOT, "package.json"), "utf8")) as {
+    scripts: { admin: string }
+  }
+  const [command, ...args] = manifest.scripts.admin.split(" ")
+  assert.strictEqual(command, "node")
+  return args
+}
+
+interface AdminRun {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+  // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON field by field
+  readonly json: any
+}
+
+/** Runs the CLI; its stdout must be exactly one JSON object on one line. */
+const admin = (env: Record<string, string>, ...args: ReadonlyArray<string>) =>
+  Effect.callback<AdminRun>((resume) => {
+    const child = spawn(process.execPath, [...adminArgs(), ...args], {
+      cwd: ROOT,
+      env: environment(env),
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString()
+    })
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString()
+    })
+    child.once("close", (code) => {
+      const lines = stdout.split("\n").filter((line) => line !== "")
+      assert.strictEqual(lines.length, 1, `one line on stdout, got:\n${stdout}\nstderr:\n${stderr}`)
+      resume(Effect.succeed({ code, stdout, stderr, json: JSON.parse(lines[0]!) }))
+    })
+  })
+
+const ok = (run: AdminRun) => {
+  assert.strictEqual(run.code, 0, `${run.stdout}\n${run.stderr}`)
+  assert.isUndefined(run.json.error)
+  return run.json
+}
+
+const refused = (run: AdminRun, code = 1) => {
+  assert.strictEqual(run.code, code, run.stdout)
+  assert.deepStrictEqual(Object.keys(run.json), ["error"])
+  return run.json.error.message as string
+}
+
+/** A data directory holding an initialised database (copied from a template: no initdb per test). */
+const dataDir = Effect.map(TestDatabase.freshDataDir, (dir) => ({ DATA_DIR: dir }))
+
+/** The operator's usual session: a store, keys up to the limit, an app token, quotas, a plan change. */
+const session = (env: Record<string, string>) =>
+  Effect.gen(function* () {
+    const created = ok(yield* admin(env, "store", "create", "--name", "Dar El Beïda", "--language", "fr"))
+    assert.deepInclude(created.store, { name: "Dar El Beïda", slug: "dar-el-beida", plan: "enterprise", pilot: true })
+    assert.strictEqual(created.store.language, "fr")
+    assert.match(created.platform_key.bearer_token, /^twpk_live_[a-z0-9]{14}\.[0-9a-f]{48}$/)
+    const store = String(created.store.id)
+    const unenrolled = ok(yield* admin(env, "store", "create", "--name", "Dar El Beïda", "--no-pilot", "--plan", "pro"))
+    assert.deepInclude(unenrolled.store, { slug: "dar-el-beida-2", pilot: false, plan: "pro" })
+
+    const publicKey = ok(yield* admin(env, "key", "create", "--store", store, "--type", "public"))
+    assert.deepInclude(publicKey, { type: "public", status: "active", bearer_token: null })
+    assert.match(publicKey.signing_secret, /^[0-9a-f]{64}$/)
+    ok(yield* admin(env, "key", "create", "--store", store, "--type", "platform", "--name", "ERP"))
+    const fourth = refused(yield* admin(env, "key", "create", "--store", store, "--type", "platform"))
+    assert.strictEqual(fourth, "A store can hold at most 3 active keys")
+
+    const token = ok(yield* admin(env, "app-token", "create", "--store", store, "--scopes", "orders:write, usage:read"))
+    assert.match(token.token, /^twapp_live_[0-9a-f]{48}$/)
+    assert.deepStrictEqual(token.scopes, ["orders:write", "usage:read"])
+
+    const quota = ok(yield* admin(env, "quota", "set", "--store", store, "--requests-per-minute", "120"))
+    assert.strictEqual(quota.effective.requests_per_minute, 120)
+    assert.strictEqual(quota.overrides.requests_per_minute, 120)
+    const unlimited = ok(yield* admin(env, "quota", "set", "--store", store, "--requests-per-month", "-1"))
+    assert.deepInclude(unlimited.effective, { requests_per_minute: 120, requests_per_month: -1 })
+
+    assert.strictEqual(ok(yield* admin(env, "store", "set-plan", "--store", store, "--plan", "free")).plan, "free")
+    assert.strictEqual(
+      refused(yield* admin(env, "store", "set-plan", "--store", "4242", "--plan", "pro")),
+      "Store 4242 not found"
+    )
+    return created
+  })
+
+describe("the admin CLI", () => {
+  it.live("answers usage mistakes with one JSON error and exit 2, before touching any database", () =>
+    Effect.gen(function* () {
+      const env = { DATA_DIR: Path.join(ROOT, "nonexistent", "never-created") }
+      assert.strictEqual(refused(yield* admin(env, "store", "create"), 2), "Missing required flag: --name")
+      assert.match(refused(yield* admin(env, "store", "create", "--name", "X", "--plan", "gold"), 2), /--plan/)
+      assert.match(
+        refused(yield* admin(env, "quota", "set", "--store", "1", "--requests-per-minute", "lots"), 2),
+        /tier/
+      )
+      assert.match(refused(yield* admin(env, "quota", "set", "--store", "1"), 2), /--requests-per-minute/)
+      assert.match(refused(yield* admin(env, "bogus"), 2), /bogus/)
+      assert.match(refused(yield* admin(env, "store"), 2), /command/)
+      assert.isFalse(Fs.existsSync(env.DATA_DIR))
+    })
+  )
+
+  it.live("works with no app running, opening the data directory itself", () =>
+    Effect.gen(function* () {
+      const env = yield* dataDir
+      const created = ok(yield* admin(env, "store", "create", "--name", "Quiet shop", "--plan", "pro"))
+      assert.deepInclude(created.store, { id: 1, slug: "quiet-shop", plan: "pro", language: "ar" })
+      const key = ok(yield* admin(env, "key", "create", "--store", "1", "--type", "public"))
+      assert.strictEqual(key.status, "active")
+      const quota = ok(yield* admin(env, "quota", "set", "--store", "1", "--requests-per-minute", "-1"))
+      assert.strictEqual(quota.effective.requests_per_minute, -1)
+      assert.strictEqual(
+        refused(yield* admin(env, "key", "create", "--store", "2", "--type", "public")),
+        "Store 2 not found"
+      )
+      assert.isFalse(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)))
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("goes through a running app's admin listener on the embedded database, and the app keeps serving", () =>
+    Effect.gen(function* () {
+      const env = yield* dataDir
+      const app = yield* startApp(env)
+      const secretFile = Path.join(env.DATA_DIR, SECRET_FILE)
+      assert.strictEqual(Fs.statSync(secretFile).mode & 0o777, 0o600)
+      const address = JSON.parse(Fs.readFileSync(Path.join(env.DATA_DIR, ADDRESS_FILE), "utf8"))
+      assert.match(address.url, /^http:\/\/127\.0\.0\.1:\d+$/)
+      assert.strictEqual(address.pid, app.child.pid)
+
+      yield* session(env)
+      assert.strictEqual((yield* getJson(`${app.storeUrl}/health`)).status, 200)
+
+      // Only the holder of the secret is served.
+      const forged = yield* Effect.promise(() =>
+        fetch(`${address.url}${PATH}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${"0".repeat(64)}`, "content-type": "application/json" },
+          body: JSON.stringify({ op: "store.create", input: { name: "Intruder" } })
+        }).then(async (response) => ({ status: response.status, body: await response.json() }))
+      )
+      assert.deepStrictEqual(forged, { status: 401, body: { error: { message: "admin secret missing or wrong" } } })
+
+      // Stopped, the app takes its files away; the CLI then opens the directory and sees the app's data.
+      app.child.kill("SIGTERM")
+      assert.strictEqual((yield* waitForExit(app)).code, 0)
+      assert.isFalse(Fs.existsSync(secretFile))
+      assert.isFalse(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)))
+      const third = ok(yield* admin(env, "store", "create", "--name", "Dar El Beïda"))
+      assert.strictEqual(third.store.slug, "dar-el-beida-3")
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("ignores the files of an app that was killed, and opens the data directory itself", () =>
+    Effect.gen(function* () {
+      const env = yield* dataDir
+      const app = yield* startApp(env)
+      app.child.kill("SIGKILL")
+      yield* waitForExit(app)
+      assert.isTrue(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)), "a killed app leaves its address behind")
+      const created = ok(yield* admin(env, "store", "create", "--name", "After the crash"))
+      assert.strictEqual(created.store.slug, "after-the-crash")
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("waits for an app that holds the data directory while it starts, then goes through its listener", () =>
+    Effect.gen(function* () {
+      const env = yield* dataDir
+      const app = yield* spawnApp(env)
+      const pidFile = Path.join(env.DATA_DIR, "tawsil.pid")
+      // The app holds the directory's lock from the moment its pid is in the pid file; its listener comes later.
+      yield* Effect.sync(
+        () => Fs.existsSync(pidFile) && Fs.readFileSync(pidFile, "utf8").trim() === String(app.child.pid)
+      ).pipe(Effect.repeat({ until: (held) => held, schedule: Schedule.spaced("20 millis") }))
+      const created = ok(yield* admin(env, "store", "create", "--name", "Early bird"))
+      assert.strictEqual(created.store.slug, "early-bird")
+      assert.isTrue(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)), "served by the app's listener")
+      assert.isNull(app.child.exitCode)
+    }).pipe(Effect.scoped)
+  )
+
+  if (TestDatabase.serverUrl !== undefined) {
+    const adminUrl = TestDatabase.serverUrl
+    it.live("connects to the database directly with DATABASE_URL, while an app runs on it", () =>
+      Effect.gen(function* () {
+        const url = yield* TestDatabase.freshServerDatabase(adminUrl)
+        const env = { DATABASE_URL: Redacted.value(url) }
+        const app = yield* startApp(env)
+        const created = yield* session(env)
+        assert.strictEqual((yield* getJson(`${app.storeUrl}/health`)).status, 200)
+        const rows = yield* Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          return yield* sql<{ readonly status: string; readonly secret_sha256: string | null }>`
+            SELECT status, secret_sha256 FROM api_keys WHERE key_id = ${created.platform_key.key_id}`
+        }).pipe(Effect.provide(Database.layerServer({ url, maxConnections: 1 })), Effect.orDie)
+        assert.strictEqual(rows[0]!.status, "active")
+        assert.notInclude(created.platform_key.bearer_token, rows[0]!.secret_sha256!)
+      }).pipe(Effect.scoped)
+    )
+  }
+})
