@@ -1,20 +1,41 @@
-/** The store server: the store API's handlers on its own listener. */
-import { HttpApiBuilder } from "effect/http-api"
+/** The store server: the store API's routes and the services behind them, on their own listener. */
+import { Access } from "@tawsil/access"
+import {
+  LandingPageStoreSql,
+  LandingPages,
+  ProductStoreSql,
+  Products,
+  StoreProfile,
+  StoreProfileStoreSql
+} from "@tawsil/catalogue"
+import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
+import { Orders } from "@tawsil/orders"
+import { Layer } from "effect"
 import type { AppConfig } from "../AppConfig.ts"
-import * as Health from "../Health.ts"
 import * as Server from "../Server.ts"
 import { StoreApi } from "./Api.ts"
 import { envelope } from "./Errors.ts"
+import * as ReadCache from "./ReadCache.ts"
+import * as Routes from "./Routes.ts"
 
-const HealthHandlers = HttpApiBuilder.group(StoreApi, "health", (handlers) =>
-  handlers.handle("health", () => Health.check("store"))
+/** The domain services on the database (each needs only `SqlClient`). */
+export const servicesLayer = Layer.mergeAll(
+  Access.layerSql,
+  Orders.layerSql,
+  Layer.mergeAll(Products.layer, LandingPages.layer).pipe(
+    Layer.provide(ProductStoreSql.layer),
+    Layer.provide(LandingPageStoreSql.layer)
+  ),
+  StoreProfile.layer.pipe(Layer.provide(StoreProfileStoreSql.layer)),
+  Idempotency.layer().pipe(Layer.provide(IdempotencyStoreSql.layer)),
+  ReadCache.layer
 )
 
 export const layer = (config: AppConfig) =>
   Server.make(config, {
     name: "store",
     api: StoreApi,
-    serve: { handlers: HealthHandlers },
+    serve: { routes: Routes.layer.pipe(Layer.provide(servicesLayer)) },
     envelope,
     port: config.storePort
   })

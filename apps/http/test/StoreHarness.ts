@@ -1,0 +1,97 @@
+/**
+ * The store server in this process, on a fresh migrated database of each backend (embedded always, the real
+ * server with `DATABASE_URL`), listening on a loopback port; plus a small HTTP client for its envelope.
+ */
+import { Admin } from "@tawsil/access"
+import { Migrations } from "@tawsil/storage"
+import * as TestDatabase from "@tawsil/storage/TestDatabase"
+import { Duration, Effect, Layer, Redacted } from "effect"
+import { HttpServer } from "effect/http"
+import { SqlClient } from "effect/sql"
+import type { AppConfig } from "../src/AppConfig.ts"
+import { RunningInstance } from "../src/Health.ts"
+import * as StoreServer from "../src/store/Server.ts"
+
+export const backends = TestDatabase.backends
+
+const config: AppConfig = {
+  version: "test",
+  host: "127.0.0.1",
+  shippingPort: 0,
+  storePort: 0,
+  maxBodyBytes: 1_048_576,
+  shutdownTimeout: Duration.seconds(1),
+  logLevel: "Error",
+  communesFile: undefined,
+  shippingRateLimitPerMinute: 600,
+  shippingMaxConcurrentCreates: 64,
+  courierAdapters: [],
+  courierOrigins: {} as AppConfig["courierOrigins"],
+  database: { kind: "embedded", dataDir: "" }
+}
+
+const instance = Layer.succeed(
+  RunningInstance,
+  RunningInstance.of({ id: "test", version: "test", startedAtMillis: Date.now() })
+)
+
+/** The migrated database of `backend` and the store server on it. */
+export const storeServer = (backend: TestDatabase.Backend) => {
+  const database = Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
+  return Layer.mergeAll(StoreServer.layer(config), Admin.layerSql).pipe(
+    Layer.provideMerge(Layer.mergeAll(database, instance)),
+    Layer.orDie
+  )
+}
+
+/** A store (Enterprise and pilot-enrolled unless told) and its first platform key's bearer token. */
+export const createStore = (input: Partial<Admin.CreateStoreInput> = {}) =>
+  Effect.gen(function* () {
+    const admin = yield* Admin.Admin
+    const created = yield* admin.createStore({ name: `Boutique ${Math.random().toString(36).slice(2, 8)}`, ...input })
+    return { id: created.store.id, token: Redacted.value(created.platform_key.bearer_token) }
+  }).pipe(Effect.orDie)
+
+/** The base URL the store server listens on. */
+export const baseUrl = Effect.map(HttpServer.HttpServer, (server) =>
+  HttpServer.formatAddress(server.address).replace("0.0.0.0", "127.0.0.1")
+)
+
+export interface Answer {
+  readonly status: number
+  readonly headers: Headers
+  // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON bodies field by field
+  readonly body: any
+  readonly text: string
+}
+
+export interface RequestOptions {
+  readonly token?: string | undefined
+  readonly key?: string | undefined
+  readonly body?: unknown
+  /** Sent as is (for malformed JSON). */
+  readonly raw?: string | undefined
+  readonly headers?: Readonly<Record<string, string>> | undefined
+}
+
+/** One call; parses the JSON answer (the `text` is kept for byte comparisons). */
+export const call = (base: string, method: string, path: string, options: RequestOptions = {}) =>
+  Effect.promise(async (): Promise<Answer> => {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
+    if (options.key !== undefined) headers["idempotency-key"] = options.key
+    const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
+    if (body !== undefined) headers["content-type"] = "application/json"
+    const response = await fetch(`${base}${path}`, { method, headers, body })
+    const text = await response.text()
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      parsed = undefined
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text }
+  })
+
+/** Runs SQL on the server's database (fixtures: a product's stock, a clock-independent check). */
+export const sql = SqlClient.SqlClient
