@@ -14,6 +14,8 @@ export interface AppConfig {
   readonly host: string
   readonly shippingPort: number
   readonly storePort: number
+  /** The store API's origin listener (the spec's alias host: no replay, no per-minute limit, no read cache); off when undefined. */
+  readonly storeOriginPort: number | undefined
   /** Request bodies above this many bytes answer 413. */
   readonly maxBodyBytes: number
   /** How long a stopping server lets in-flight requests finish. */
@@ -51,6 +53,10 @@ export const variables = {
   HOST: { default: "127.0.0.1", doc: "Interface both servers listen on." },
   SHIPPING_PORT: { default: "8080", doc: "Port of the shipping API (0: any free port, logged at start)." },
   STORE_PORT: { default: "8081", doc: "Port of the store API (0: any free port, logged at start)." },
+  STORE_ORIGIN_PORT: {
+    default: "",
+    doc: "Port of the store API's origin listener (no idempotent replay, per-minute limit or read cache). Unset: off."
+  },
   DATABASE_URL: { default: "", doc: "PostgreSQL URL (`postgres://user:pass@host:5432/db`). Unset: embedded database." },
   DATABASE_POOL_SIZE: { default: "10", doc: "Connections to a real server (1–100)." },
   DATA_DIR: { default: ".data", doc: "Directory of the embedded database (used when DATABASE_URL is unset)." },
@@ -122,6 +128,8 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
       received: String(storePort)
     })
   }
+  const originRaw = (yield* raw("STORE_ORIGIN_PORT")).trim()
+  const storeOriginPort = originRaw === "" ? undefined : yield* port("STORE_ORIGIN_PORT")
   const maxBodyBytes = yield* Effect.flatMap(raw("MAX_BODY_BYTES"), (value) =>
     integer("MAX_BODY_BYTES", value, 1, 1024 ** 3, "a whole number of bytes from 1 to 1073741824")
   )
@@ -182,6 +190,7 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
     host,
     shippingPort,
     storePort,
+    storeOriginPort,
     maxBodyBytes,
     shutdownTimeout: Duration.millis(shutdownMs),
     logLevel,

@@ -19,6 +19,7 @@ const config: AppConfig = {
   host: "127.0.0.1",
   shippingPort: 0,
   storePort: 0,
+  storeOriginPort: undefined,
   maxBodyBytes: 1_048_576,
   shutdownTimeout: Duration.seconds(1),
   logLevel: "Error",
@@ -39,6 +40,18 @@ const instance = Layer.succeed(
 export const storeServer = (backend: TestDatabase.Backend) => {
   const database = Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
   return Layer.mergeAll(StoreServer.layer(config), Admin.layerSql).pipe(
+    Layer.provideMerge(Layer.mergeAll(database, instance)),
+    Layer.orDie
+  )
+}
+
+/** The store API's origin listener alone (no replay, per-minute limit or read cache) on `backend`. */
+export const originServer = (backend: TestDatabase.Backend) => {
+  const database = Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
+  const origin = StoreServer.listener(config, "store-origin", "origin", 0).pipe(
+    Layer.provide(StoreServer.servicesLayer)
+  )
+  return Layer.mergeAll(origin, Admin.layerSql).pipe(
     Layer.provideMerge(Layer.mergeAll(database, instance)),
     Layer.orDie
   )

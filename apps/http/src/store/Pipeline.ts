@@ -12,11 +12,20 @@
 import { Access, type Principal } from "@tawsil/access"
 import { StoreErrors } from "@tawsil/domain"
 import { Idempotency } from "@tawsil/idempotency"
-import { Effect, Option, Schema } from "effect"
+import { Context, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { RequestId } from "../Edge.ts"
 import { ReadCache } from "./ReadCache.ts"
+
+/**
+ * Which listener serves the request: the public one (`edge`), or the origin listener (the spec's alias host), where
+ * there is no idempotent replay (no `Idempotency-Key` needed), no per-minute limit and no read cache. Usage is
+ * counted and the monthly quota applies on both.
+ */
+export const Listener = Context.Reference<"edge" | "origin">("@tawsil/http/store/Listener", {
+  defaultValue: () => "edge"
+})
 
 /** What a handler sees of its request. */
 export interface Call {
@@ -136,6 +145,7 @@ export const endpoint = <A, R>(policy: Policy<A>, handler: Handler<A, R>) =>
     const request = yield* HttpServerRequest.HttpServerRequest
     const requestId = yield* RequestId
     const access = yield* Access.Access
+    const origin = (yield* Listener) === "origin"
     const headers: Record<string, string> = {}
 
     const answer = Effect.gen(function* () {
@@ -143,15 +153,19 @@ export const endpoint = <A, R>(policy: Policy<A>, handler: Handler<A, R>) =>
         request.headers.authorization,
         Option.getOrElse(request.remoteAddress, () => "")
       )
-      const cache = policy.cached === true ? yield* ReadCache : undefined
+      const cache = policy.cached === true && !origin ? yield* ReadCache : undefined
       const cacheKey = `${principal.keyId} ${request.url}`
       const hit = cache?.get(cacheKey)
       if (hit !== undefined) return respond(200, hit, requestId, { "x-cache": "HIT" })
 
-      const limits = yield* access.meter(principal)
-      headers["ratelimit-limit"] = String(limits.limit)
-      headers["ratelimit-remaining"] = String(limits.remaining)
-      headers["ratelimit-reset"] = String(limits.resetSeconds)
+      const limits = yield* access
+        .meter(principal)
+        .pipe(Effect.catchTag("RateLimited", (error) => (origin ? Effect.succeed(undefined) : Effect.fail(error))))
+      if (limits !== undefined && limits.limit >= 0 && !origin) {
+        headers["ratelimit-limit"] = String(limits.limit)
+        headers["ratelimit-remaining"] = String(limits.remaining)
+        headers["ratelimit-reset"] = String(limits.resetSeconds)
+      }
       yield* access.authorize(principal, { scope: policy.scope, keyManagement: policy.keyManagement })
       const params = yield* HttpRouter.params
       const query = queryOf(request.url)
@@ -165,9 +179,14 @@ export const endpoint = <A, R>(policy: Policy<A>, handler: Handler<A, R>) =>
         return respond(200, payload, requestId, { ...headers, ...API_VERSION })
       }
 
+      const sql = yield* SqlClient.SqlClient
+      if (origin) {
+        const body = policy.body === true ? yield* readJson(request) : undefined
+        const data = yield* sql.withTransaction(run({ principal, params, query, body }))
+        return respond(200, dataPayload(data), requestId, { ...headers, ...API_VERSION })
+      }
       const key = yield* idempotencyKeyOf(request)
       const body = policy.body === true ? yield* readJson(request) : undefined
-      const sql = yield* SqlClient.SqlClient
       const idempotency = yield* Idempotency.Idempotency
       // The write runs in a savepoint: a store failure rolls its partial work back, and its answer is kept.
       let sent: string | undefined

@@ -16,7 +16,7 @@ import { SqlClient } from "effect/sql"
 import * as Health from "../Health.ts"
 import { RunningInstance } from "../Health.ts"
 import { Page, StoreApi } from "./Api.ts"
-import { type Call, endpoint, ping } from "./Pipeline.ts"
+import { type Call, endpoint, Listener, ping } from "./Pipeline.ts"
 import { ReadCache } from "./ReadCache.ts"
 
 const MAX_ID = 2_147_483_647
@@ -188,47 +188,48 @@ export type Requirements =
   | RunningInstance
 
 /** Every endpoint of `StoreApi` on the router, at its documented method and path. */
-export const layer: Layer.Layer<never, never, HttpRouter.HttpRouter | Requirements> = Layer.effectDiscard(
-  Effect.gen(function* () {
-    const router = yield* HttpRouter.HttpRouter
-    // Route handlers run in the server's request fiber: give them the services this layer was built with — only
-    // those, never the rest of the build context (a test's clock, say).
-    const services = Context.pick(
-      Access.Access,
-      Orders.Orders,
-      Products.Products,
-      LandingPages.LandingPages,
-      StoreProfile.StoreProfile,
-      Idempotency.Idempotency,
-      ReadCache,
-      SqlClient.SqlClient,
-      Database.Database,
-      RunningInstance
-    )(yield* Effect.context<Requirements>())
-    const withServices = (handler: AnyHandler) =>
-      Effect.updateContext(
-        handler,
-        (request: Context.Context<unknown>): Context.Context<unknown> => Context.merge(services, request)
-      )
-    const table: Record<string, AnyHandler> = handlers as Record<keyof typeof handlers, AnyHandler>
-    const routes: Array<HttpRouter.Route<unknown, unknown>> = []
-    const mounted = new Set<string>()
-    const missing: Array<string> = []
-    HttpApi.reflect(StoreApi, {
-      onGroup: () => {},
-      onEndpoint: ({ endpoint }) => {
-        const handler = table[endpoint.identifier]
-        if (handler === undefined) return missing.push(endpoint.identifier)
-        mounted.add(endpoint.identifier)
-        routes.push(HttpRouter.route(endpoint.method, endpoint.path as HttpRouter.PathInput, withServices(handler)))
+export const layer = (listener: "edge" | "origin"): Layer.Layer<never, never, HttpRouter.HttpRouter | Requirements> =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const router = yield* HttpRouter.HttpRouter
+      // Route handlers run in the server's request fiber: give them the services this layer was built with — only
+      // those, never the rest of the build context (a test's clock, say).
+      const services = Context.pick(
+        Access.Access,
+        Orders.Orders,
+        Products.Products,
+        LandingPages.LandingPages,
+        StoreProfile.StoreProfile,
+        Idempotency.Idempotency,
+        ReadCache,
+        SqlClient.SqlClient,
+        Database.Database,
+        RunningInstance
+      )(yield* Effect.context<Requirements>()).pipe(Context.add(Listener, listener))
+      const withServices = (handler: AnyHandler) =>
+        Effect.updateContext(
+          handler,
+          (request: Context.Context<unknown>): Context.Context<unknown> => Context.merge(services, request)
+        )
+      const table: Record<string, AnyHandler> = handlers as Record<keyof typeof handlers, AnyHandler>
+      const routes: Array<HttpRouter.Route<unknown, unknown>> = []
+      const mounted = new Set<string>()
+      const missing: Array<string> = []
+      HttpApi.reflect(StoreApi, {
+        onGroup: () => {},
+        onEndpoint: ({ endpoint }) => {
+          const handler = table[endpoint.identifier]
+          if (handler === undefined) return missing.push(endpoint.identifier)
+          mounted.add(endpoint.identifier)
+          routes.push(HttpRouter.route(endpoint.method, endpoint.path as HttpRouter.PathInput, withServices(handler)))
+        }
+      })
+      const extra = Object.keys(table).filter((name) => !mounted.has(name))
+      if (missing.length > 0 || extra.length > 0) {
+        return yield* Effect.die(
+          new Error(`store routes out of step with StoreApi: missing ${missing.join(", ")}; extra ${extra.join(", ")}`)
+        )
       }
+      yield* router.addAll(routes as Array<HttpRouter.Route<never, never>>)
     })
-    const extra = Object.keys(table).filter((name) => !mounted.has(name))
-    if (missing.length > 0 || extra.length > 0) {
-      return yield* Effect.die(
-        new Error(`store routes out of step with StoreApi: missing ${missing.join(", ")}; extra ${extra.join(", ")}`)
-      )
-    }
-    yield* router.addAll(routes as Array<HttpRouter.Route<never, never>>)
-  })
-)
+  )

@@ -31,11 +31,16 @@ export const servicesLayer = Layer.mergeAll(
   ReadCache.layer
 )
 
-export const layer = (config: AppConfig) =>
-  Server.make(config, {
-    name: "store",
-    api: StoreApi,
-    serve: { routes: Routes.layer.pipe(Layer.provide(servicesLayer)) },
-    envelope,
-    port: config.storePort
-  })
+/** One listener of the store API, in the given mode (the services come from the caller). */
+export const listener = (config: AppConfig, name: string, mode: "edge" | "origin", port: number) =>
+  Server.make(config, { name, api: StoreApi, serve: { routes: Routes.layer(mode) }, envelope, port })
+
+/** The store listener, and its origin listener when `STORE_ORIGIN_PORT` is set; both share the services. */
+export const layer = (config: AppConfig) => {
+  const store = listener(config, "store", "edge", config.storePort)
+  const listeners =
+    config.storeOriginPort === undefined
+      ? store
+      : Layer.merge(store, listener(config, "store-origin", "origin", config.storeOriginPort))
+  return listeners.pipe(Layer.provide(servicesLayer))
+}
