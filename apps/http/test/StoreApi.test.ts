@@ -498,6 +498,73 @@ for (const backend of backends) {
         })
       )
 
+      it.effect("lists: limit clamped, malformed cursor dropped, invalid filters ignored, newest first", () =>
+        Effect.gen(function* () {
+          const base = yield* baseUrl
+          const store = yield* createStore()
+          const product = (yield* call(base, "POST", "/v1/products", {
+            token: store.token,
+            key: key(),
+            body: productBody
+          })).body.data
+          const ids: Array<number> = []
+          for (let i = 0; i < 3; i++) {
+            const created = yield* call(base, "POST", "/v1/orders", {
+              token: store.token,
+              key: key(),
+              body: {
+                customer: { ...customer, phone: `055500000${i}` },
+                items: [{ product_id: product.id, quantity: 1 }]
+              }
+            })
+            ids.push(created.body.data.id)
+          }
+          const newestFirst = [...ids].reverse()
+          const page = (query: string) =>
+            Effect.map(call(base, "GET", `/v1/orders${query}`, { token: store.token }), (answer) => answer.body.data)
+          const first = yield* page("?limit=0")
+          assert.deepStrictEqual(
+            first.items.map((o: { id: number }) => o.id),
+            [newestFirst[0]],
+            "limit 0 is clamped to 1"
+          )
+          assert.isTrue(first.has_more)
+          const rest = yield* page(`?limit=1&cursor=${first.next_cursor}`)
+          assert.deepStrictEqual(
+            rest.items.map((o: { id: number }) => o.id),
+            [newestFirst[1]]
+          )
+          const all = yield* page("?limit=abc")
+          assert.deepStrictEqual(
+            all.items.map((o: { id: number }) => o.id),
+            newestFirst,
+            "a non-numeric limit is the default"
+          )
+          assert.strictEqual(all.next_cursor, null)
+          const restarted = yield* page("?limit=500&cursor=%%%garbage")
+          assert.deepStrictEqual(
+            restarted.items.map((o: { id: number }) => o.id),
+            newestFirst,
+            "a malformed cursor restarts at the newest"
+          )
+          const ignored = yield* page("?status=lost&since=yesterday-ish")
+          assert.strictEqual(ignored.items.length, 3, "invalid status and since are ignored")
+          const pending = yield* page("?status=pending&since=2020-01-01T00:00:00Z")
+          assert.strictEqual(pending.items.length, 3)
+          const none = yield* page("?status=shipped")
+          assert.strictEqual(none.items.length, 0)
+          const customers = yield* call(base, "GET", "/v1/customers?phone=0555000001", { token: store.token })
+          assert.strictEqual(customers.body.data.items.length, 1)
+
+          const unknownRoute = yield* call(base, "GET", "/v1/nothing", { token: store.token })
+          assert.strictEqual(unknownRoute.status, 404)
+          assert.strictEqual(unknownRoute.body.error.code, "not_found")
+          const wrongMethod = yield* call(base, "PUT", "/v1/orders", { token: store.token })
+          assert.strictEqual(wrongMethod.status, 405)
+          assert.strictEqual(wrongMethod.headers.get("allow"), "GET, HEAD, POST")
+        })
+      )
+
       it.effect("another store's data is never reachable (404)", () =>
         Effect.gen(function* () {
           const base = yield* baseUrl
