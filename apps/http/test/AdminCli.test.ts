@@ -16,6 +16,9 @@ import { environment, getJson, spawnApp, startApp, waitForExit } from "./AppProc
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
 
+/** Each test spawns several processes, each starting a database: generous on a loaded machine. */
+const TIMEOUT = 180_000
+
 const adminArgs = (): ReadonlyArray<string> => {
   const manifest = JSON.parse(Fs.readFileSync(Path.join(ROOT, "package.json"), "utf8")) as {
     scripts: { admin: string }
@@ -68,6 +71,14 @@ const refused = (run: AdminRun, code = 1) => {
   return run.json.error.message as string
 }
 
+/** A request to a running app or its admin listener, read as JSON. */
+const send = (url: string, init: RequestInit = {}) =>
+  Effect.promise(async () => {
+    const response = await fetch(url, init)
+    // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON field by field
+    return { status: response.status, body: (await response.json()) as any }
+  })
+
 /** A data directory holding an initialised database (copied from a template: no initdb per test). */
 const dataDir = Effect.map(TestDatabase.freshDataDir, (dir) => ({ DATA_DIR: dir }))
 
@@ -104,121 +115,154 @@ const session = (env: Record<string, string>) =>
       refused(yield* admin(env, "store", "set-plan", "--store", "4242", "--plan", "pro")),
       "Store 4242 not found"
     )
-    return created
+    return { ...created, app_token: token.token as string }
   })
 
 describe("the admin CLI", () => {
-  it.live("answers usage mistakes with one JSON error and exit 2, before touching any database", () =>
-    Effect.gen(function* () {
-      const env = { DATA_DIR: Path.join(ROOT, "nonexistent", "never-created") }
-      assert.strictEqual(refused(yield* admin(env, "store", "create"), 2), "Missing required flag: --name")
-      assert.match(refused(yield* admin(env, "store", "create", "--name", "X", "--plan", "gold"), 2), /--plan/)
-      assert.match(
-        refused(yield* admin(env, "quota", "set", "--store", "1", "--requests-per-minute", "lots"), 2),
-        /tier/
-      )
-      assert.match(refused(yield* admin(env, "quota", "set", "--store", "1"), 2), /--requests-per-minute/)
-      assert.match(refused(yield* admin(env, "bogus"), 2), /bogus/)
-      assert.match(refused(yield* admin(env, "store"), 2), /command/)
-      assert.isFalse(Fs.existsSync(env.DATA_DIR))
-    })
+  it.live(
+    "answers usage mistakes with one JSON error and exit 2, before touching any database",
+    () =>
+      Effect.gen(function* () {
+        const env = { DATA_DIR: Path.join(ROOT, "nonexistent", "never-created") }
+        assert.strictEqual(refused(yield* admin(env, "store", "create"), 2), "Missing required flag: --name")
+        assert.match(refused(yield* admin(env, "store", "create", "--name", "X", "--plan", "gold"), 2), /--plan/)
+        assert.match(
+          refused(yield* admin(env, "quota", "set", "--store", "1", "--requests-per-minute", "lots"), 2),
+          /tier/
+        )
+        assert.match(refused(yield* admin(env, "quota", "set", "--store", "1"), 2), /--requests-per-minute/)
+        assert.match(refused(yield* admin(env, "bogus"), 2), /bogus/)
+        assert.match(refused(yield* admin(env, "store"), 2), /command/)
+        assert.isFalse(Fs.existsSync(env.DATA_DIR))
+      }),
+    TIMEOUT
   )
 
-  it.live("works with no app running, opening the data directory itself", () =>
-    Effect.gen(function* () {
-      const env = yield* dataDir
-      const created = ok(yield* admin(env, "store", "create", "--name", "Quiet shop", "--plan", "pro"))
-      assert.deepInclude(created.store, { id: 1, slug: "quiet-shop", plan: "pro", language: "ar" })
-      const key = ok(yield* admin(env, "key", "create", "--store", "1", "--type", "public"))
-      assert.strictEqual(key.status, "active")
-      const quota = ok(yield* admin(env, "quota", "set", "--store", "1", "--requests-per-minute", "-1"))
-      assert.strictEqual(quota.effective.requests_per_minute, -1)
-      assert.strictEqual(
-        refused(yield* admin(env, "key", "create", "--store", "2", "--type", "public")),
-        "Store 2 not found"
-      )
-      assert.isFalse(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)))
-    }).pipe(Effect.scoped)
+  it.live(
+    "works with no app running, opening the data directory itself",
+    () =>
+      Effect.gen(function* () {
+        const env = yield* dataDir
+        const created = ok(yield* admin(env, "store", "create", "--name", "Quiet shop", "--plan", "pro"))
+        assert.deepInclude(created.store, { id: 1, slug: "quiet-shop", plan: "pro", language: "ar" })
+        const key = ok(yield* admin(env, "key", "create", "--store", "1", "--type", "public"))
+        assert.strictEqual(key.status, "active")
+        const quota = ok(yield* admin(env, "quota", "set", "--store", "1", "--requests-per-minute", "-1"))
+        assert.strictEqual(quota.effective.requests_per_minute, -1)
+        assert.strictEqual(
+          refused(yield* admin(env, "key", "create", "--store", "2", "--type", "public")),
+          "Store 2 not found"
+        )
+        assert.isFalse(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)))
+      }).pipe(Effect.scoped),
+    TIMEOUT
   )
 
-  it.live("goes through a running app's admin listener on the embedded database, and the app keeps serving", () =>
-    Effect.gen(function* () {
-      const env = yield* dataDir
-      const app = yield* startApp(env)
-      const secretFile = Path.join(env.DATA_DIR, SECRET_FILE)
-      assert.strictEqual(Fs.statSync(secretFile).mode & 0o777, 0o600)
-      const address = JSON.parse(Fs.readFileSync(Path.join(env.DATA_DIR, ADDRESS_FILE), "utf8"))
-      assert.match(address.url, /^http:\/\/127\.0\.0\.1:\d+$/)
-      assert.strictEqual(address.pid, app.child.pid)
+  it.live(
+    "goes through a running app's admin listener on the embedded database, and the app keeps serving",
+    () =>
+      Effect.gen(function* () {
+        const env = yield* dataDir
+        const app = yield* startApp(env)
+        const secretFile = Path.join(env.DATA_DIR, SECRET_FILE)
+        assert.strictEqual(Fs.statSync(secretFile).mode & 0o777, 0o600)
+        const address = JSON.parse(Fs.readFileSync(Path.join(env.DATA_DIR, ADDRESS_FILE), "utf8"))
+        assert.match(address.url, /^http:\/\/127\.0\.0\.1:\d+$/)
+        assert.strictEqual(address.pid, app.child.pid)
 
-      yield* session(env)
-      assert.strictEqual((yield* getJson(`${app.storeUrl}/health`)).status, 200)
+        const created = yield* session(env)
+        assert.strictEqual((yield* getJson(`${app.storeUrl}/health`)).status, 200)
+        // The app sees what the CLI did at once: the key authenticates, the store is now on Free (403), and the
+        // app token works on any plan.
+        const whoami = (token: string) =>
+          send(`${app.storeUrl}/v1/whoami`, { headers: { authorization: `Bearer ${token}` } })
+        const asKey = yield* whoami(created.platform_key.bearer_token)
+        assert.deepStrictEqual(
+          [asKey.status, asKey.body.error?.message],
+          [403, "API access requires an active Enterprise plan"]
+        )
+        const asApp = yield* whoami(created.app_token)
+        assert.strictEqual(asApp.status, 200, JSON.stringify(asApp.body))
+        assert.strictEqual(asApp.body.data.store.id, created.store.id)
 
-      // Only the holder of the secret is served.
-      const forged = yield* Effect.promise(() =>
-        fetch(`${address.url}${PATH}`, {
+        // Only the holder of the secret is served.
+        const forged = yield* send(`${address.url}${PATH}`, {
           method: "POST",
           headers: { authorization: `Bearer ${"0".repeat(64)}`, "content-type": "application/json" },
           body: JSON.stringify({ op: "store.create", input: { name: "Intruder" } })
-        }).then(async (response) => ({ status: response.status, body: await response.json() }))
-      )
-      assert.deepStrictEqual(forged, { status: 401, body: { error: { message: "admin secret missing or wrong" } } })
+        })
+        assert.deepStrictEqual(forged, { status: 401, body: { error: { message: "admin secret missing or wrong" } } })
 
-      // Stopped, the app takes its files away; the CLI then opens the directory and sees the app's data.
-      app.child.kill("SIGTERM")
-      assert.strictEqual((yield* waitForExit(app)).code, 0)
-      assert.isFalse(Fs.existsSync(secretFile))
-      assert.isFalse(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)))
-      const third = ok(yield* admin(env, "store", "create", "--name", "Dar El Beïda"))
-      assert.strictEqual(third.store.slug, "dar-el-beida-3")
-    }).pipe(Effect.scoped)
+        // Stopped, the app takes its files away; the CLI then opens the directory and sees the app's data.
+        app.child.kill("SIGTERM")
+        assert.strictEqual((yield* waitForExit(app)).code, 0)
+        assert.isFalse(Fs.existsSync(secretFile))
+        assert.isFalse(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)))
+        const third = ok(yield* admin(env, "store", "create", "--name", "Dar El Beïda"))
+        assert.strictEqual(third.store.slug, "dar-el-beida-3")
+      }).pipe(Effect.scoped),
+    TIMEOUT
   )
 
-  it.live("ignores the files of an app that was killed, and opens the data directory itself", () =>
-    Effect.gen(function* () {
-      const env = yield* dataDir
-      const app = yield* startApp(env)
-      app.child.kill("SIGKILL")
-      yield* waitForExit(app)
-      assert.isTrue(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)), "a killed app leaves its address behind")
-      const created = ok(yield* admin(env, "store", "create", "--name", "After the crash"))
-      assert.strictEqual(created.store.slug, "after-the-crash")
-    }).pipe(Effect.scoped)
+  it.live(
+    "ignores the files of an app that was killed, and opens the data directory itself",
+    () =>
+      Effect.gen(function* () {
+        const env = yield* dataDir
+        const app = yield* startApp(env)
+        app.child.kill("SIGKILL")
+        yield* waitForExit(app)
+        assert.isTrue(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)), "a killed app leaves its address behind")
+        const created = ok(yield* admin(env, "store", "create", "--name", "After the crash"))
+        assert.strictEqual(created.store.slug, "after-the-crash")
+      }).pipe(Effect.scoped),
+    TIMEOUT
   )
 
-  it.live("waits for an app that holds the data directory while it starts, then goes through its listener", () =>
-    Effect.gen(function* () {
-      const env = yield* dataDir
-      const app = yield* spawnApp(env)
-      const pidFile = Path.join(env.DATA_DIR, "tawsil.pid")
-      // The app holds the directory's lock from the moment its pid is in the pid file; its listener comes later.
-      yield* Effect.sync(
-        () => Fs.existsSync(pidFile) && Fs.readFileSync(pidFile, "utf8").trim() === String(app.child.pid)
-      ).pipe(Effect.repeat({ until: (held) => held, schedule: Schedule.spaced("20 millis") }))
-      const created = ok(yield* admin(env, "store", "create", "--name", "Early bird"))
-      assert.strictEqual(created.store.slug, "early-bird")
-      assert.isTrue(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)), "served by the app's listener")
-      assert.isNull(app.child.exitCode)
-    }).pipe(Effect.scoped)
+  it.live(
+    "waits for an app that holds the data directory while it starts, then goes through its listener",
+    () =>
+      Effect.gen(function* () {
+        const env = yield* dataDir
+        const app = yield* spawnApp(env)
+        const pidFile = Path.join(env.DATA_DIR, "tawsil.pid")
+        // The app holds the directory's lock from the moment its pid is in the pid file; its listener comes later.
+        yield* Effect.sync(
+          () => Fs.existsSync(pidFile) && Fs.readFileSync(pidFile, "utf8").trim() === String(app.child.pid)
+        ).pipe(Effect.repeat({ until: (held) => held, schedule: Schedule.spaced("20 millis") }))
+        const created = ok(yield* admin(env, "store", "create", "--name", "Early bird"))
+        assert.strictEqual(created.store.slug, "early-bird")
+        assert.isTrue(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)), "served by the app's listener")
+        assert.isNull(app.child.exitCode)
+      }).pipe(Effect.scoped),
+    TIMEOUT
   )
 
   if (TestDatabase.serverUrl !== undefined) {
     const adminUrl = TestDatabase.serverUrl
-    it.live("connects to the database directly with DATABASE_URL, while an app runs on it", () =>
-      Effect.gen(function* () {
-        const url = yield* TestDatabase.freshServerDatabase(adminUrl)
-        const env = { DATABASE_URL: Redacted.value(url) }
-        const app = yield* startApp(env)
-        const created = yield* session(env)
-        assert.strictEqual((yield* getJson(`${app.storeUrl}/health`)).status, 200)
-        const rows = yield* Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
-          return yield* sql<{ readonly status: string; readonly secret_sha256: string | null }>`
+    it.live(
+      "connects to the database directly with DATABASE_URL, while an app runs on it",
+      () =>
+        Effect.gen(function* () {
+          const url = yield* TestDatabase.freshServerDatabase(adminUrl)
+          const env = { DATABASE_URL: Redacted.value(url) }
+          const app = yield* startApp(env)
+          const created = yield* session(env)
+          assert.strictEqual((yield* getJson(`${app.storeUrl}/health`)).status, 200)
+          const whoami = yield* send(`${app.storeUrl}/v1/whoami`, {
+            headers: { authorization: `Bearer ${created.app_token}` }
+          })
+          assert.strictEqual(whoami.status, 200)
+          assert.strictEqual(whoami.body.data.store.id, created.store.id)
+          const rows = yield* Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            return yield* sql<{ readonly status: string; readonly secret_sha256: string | null }>`
             SELECT status, secret_sha256 FROM api_keys WHERE key_id = ${created.platform_key.key_id}`
-        }).pipe(Effect.provide(Database.layerServer({ url, maxConnections: 1 })), Effect.orDie)
-        assert.strictEqual(rows[0]!.status, "active")
-        assert.notInclude(created.platform_key.bearer_token, rows[0]!.secret_sha256!)
-      }).pipe(Effect.scoped)
+          }).pipe(Effect.provide(Database.layerServer({ url, maxConnections: 1 })), Effect.orDie)
+          assert.strictEqual(rows[0]!.status, "active")
+          assert.notInclude(created.platform_key.bearer_token, rows[0]!.secret_sha256!)
+        }).pipe(Effect.scoped),
+      TIMEOUT
     )
   }
 })
