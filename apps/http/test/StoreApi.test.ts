@@ -435,6 +435,8 @@ for (const backend of backends) {
           assert.deepStrictEqual(revoked.body.data, { revoked: true, key_id: minted.body.data.key_id })
           const after = yield* call(base, "GET", "/v1/keys", { token: store.token })
           assert.strictEqual(after.body.data.items.length, 2)
+          const revokedToken = yield* call(base, "GET", "/v1/whoami", { token: mintedToken })
+          assert.strictEqual(revokedToken.status, 401, "a revoked key stops working")
         })
       )
 
@@ -562,6 +564,30 @@ for (const backend of backends) {
           const wrongMethod = yield* call(base, "PUT", "/v1/orders", { token: store.token })
           assert.strictEqual(wrongMethod.status, 405)
           assert.strictEqual(wrongMethod.headers.get("allow"), "GET, HEAD, POST")
+        })
+      )
+
+      it.effect("the Free plan's 30 orders a month hold for an installed app's orders", () =>
+        Effect.gen(function* () {
+          const base = yield* baseUrl
+          const admin = yield* Admin.Admin
+          const store = yield* createStore({ plan: "free" })
+          const app = Redacted.value((yield* admin.createAppToken(store.id, ["products:write", "orders:write"])).token)
+          const product = (yield* call(base, "POST", "/v1/products", { token: app, key: key(), body: productBody }))
+            .body.data
+          const body = { customer, items: [{ product_id: product.id, quantity: 1 }] }
+          const statuses: Array<number> = []
+          for (let i = 0; i < 31; i++) {
+            statuses.push((yield* call(base, "POST", "/v1/orders", { token: app, key: key(), body })).status)
+          }
+          assert.deepStrictEqual(
+            statuses.slice(0, 30),
+            Array.from({ length: 30 }, () => 200)
+          )
+          const refused = yield* call(base, "POST", "/v1/orders", { token: app, key: key(), body })
+          assert.strictEqual(refused.status, 400)
+          assert.strictEqual(refused.body.error.message, "Monthly order limit reached for this store plan")
+          assert.strictEqual(statuses[30], 400)
         })
       )
 
