@@ -115,3 +115,43 @@ export const getJson = (url: string) =>
   })
 
 export const waitForExit = (app: { readonly exited: Promise<Exited> }) => Effect.promise(() => app.exited)
+
+export interface AdminRun {
+  readonly code: number | null
+  readonly stderr: string
+  // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON field by field
+  readonly json: any
+}
+
+/**
+ * Runs the admin CLI as operators do (`npm run admin -- …`, read from the root package.json) with `env`; fails
+ * unless its stdout is exactly one JSON object on one line.
+ */
+export const runAdmin = (env: Record<string, string>, ...args: ReadonlyArray<string>) =>
+  Effect.callback<AdminRun, Error>((resume) => {
+    const manifest = JSON.parse(readFileSync(Path.join(ROOT, "package.json"), "utf8")) as {
+      scripts: { admin: string }
+    }
+    const [command, ...script] = manifest.scripts.admin.split(" ")
+    if (command !== "node") return resume(Effect.fail(new Error(`the admin script should run node, not ${command}`)))
+    const child = spawn(process.execPath, [...script, ...args], {
+      cwd: ROOT,
+      env: environment(env),
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString()
+    })
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString()
+    })
+    child.once("close", (code) => {
+      const lines = stdout.split("\n").filter((line) => line !== "")
+      if (lines.length !== 1 || !lines[0]!.startsWith("{")) {
+        return resume(Effect.fail(new Error(`the admin CLI should print one JSON line, got:\n${stdout}\n${stderr}`)))
+      }
+      resume(Effect.succeed({ code, stderr, json: JSON.parse(lines[0]!) }))
+    })
+  })
