@@ -11,7 +11,7 @@
 import { Ids } from "@tawsil/domain"
 import { Effect, Schema } from "effect"
 import { bodyObject } from "./internal/body.ts"
-import { nullable, required, text, withDefault } from "./internal/fields.ts"
+import { nullable, required, storable, text, withDefault } from "./internal/fields.ts"
 import { SqlTimestamp } from "./internal/timestamps.ts"
 
 export const LandingPageStatus = Schema.Literals(["active", "draft"])
@@ -74,7 +74,7 @@ const fields = {
     text(0, 255, "must be a string of at most 255 chars or null"),
     "must be a string of at most 255 chars or null"
   ),
-  meta_description: nullable(Schema.String, "must be a string or null")
+  meta_description: nullable(storable("must be a string or null"), "must be a string or null")
 }
 
 const slugMessage = "must be a string of at most 255 chars"

@@ -21,6 +21,7 @@ import {
   nonNegativeAmount,
   nullable,
   required,
+  storable,
   text,
   uniqueBy,
   withDefault
@@ -156,7 +157,7 @@ export type VariantGroupInput = typeof GroupBody.Type
 export type VariantOptionInput = typeof OptionBody.Type
 
 const fields = {
-  description: nullable(Schema.String, "must be a string or null"),
+  description: nullable(storable("must be a string or null"), "must be a string or null"),
   sku: nullable(text(1, 100, "must be a string of 1-100 chars or null"), "must be a string of 1-100 chars or null"),
   compare_at_price: nullable(nonNegativeAmount("must be null or >= 0"), "must be null or >= 0"),
   status: ProductStatus.annotate({ message: "must be active or draft" }),

@@ -206,7 +206,12 @@ export const LandingPagesSuite = (it: Vitest.MethodsNonLive<LandingPages | Produ
         [{ title: 5 }, "title is required (1-255 chars)"],
         [{ title: "A", slug: 5 }, "slug must be a string of at most 255 chars"],
         [{ title: "A", meta_title: "m".repeat(256) }, "meta_title must be a string of at most 255 chars or null"],
-        [{ title: "A", meta_description: 1 }, "meta_description must be a string or null"]
+        [{ title: "A", meta_description: 1 }, "meta_description must be a string or null"],
+        // Text PostgreSQL cannot keep as sent: a NUL character, a lone surrogate.
+        [{ title: "Pro\u0000mo" }, "title is required (1-255 chars)"],
+        [{ title: "A", slug: "promo\ud800" }, "slug must be a string of at most 255 chars"],
+        [{ title: "A", meta_title: "\udc00" }, "meta_title must be a string of at most 255 chars or null"],
+        [{ title: "A", meta_description: "\u0000" }, "meta_description must be a string or null"]
       ]
       for (const [body, message] of cases) {
         assert.strictEqual(yield* badRequest(pages.create(store, body)), message, JSON.stringify(body))
@@ -226,7 +231,10 @@ export const LandingPagesSuite = (it: Vitest.MethodsNonLive<LandingPages | Produ
         [{ language: "de" }, "language must be ar, fr, or en"],
         [{ title: "" }, "title must be 1-255 chars"],
         [{ title: "t".repeat(256) }, "title must be 1-255 chars"],
-        [{ slug: null }, "slug must be a string of at most 255 chars"]
+        [{ slug: null }, "slug must be a string of at most 255 chars"],
+        [{ title: "Promo\u0000" }, "title must be 1-255 chars"],
+        [{ slug: "\ud83d" }, "slug must be a string of at most 255 chars"],
+        [{ meta_description: "a\u0000b" }, "meta_description must be a string or null"]
       ]
       for (const [body, message] of cases) {
         assert.strictEqual(yield* badRequest(pages.update(store, page.id, body)), message, JSON.stringify(body))

@@ -195,6 +195,23 @@ export const ProductsSuite = (it: Vitest.MethodsNonLive<Products | Fixtures>) =>
         [{ name: "Savon", price: 1, stock: 2.5 }, "stock must be null or an integer >= 0"],
         [{ name: "Savon", price: 1, compare_at_price: -5 }, "compare_at_price must be null or >= 0"],
         [{ name: "Savon", price: 1, sku: "" }, "sku must be a string of 1-100 chars or null"],
+        // Text PostgreSQL cannot keep as sent: a NUL character, a lone surrogate.
+        [{ name: "Sav\u0000on", price: 1 }, "name is required (1-255 chars)"],
+        [{ name: "Savon\ud800", price: 1 }, "name is required (1-255 chars)"],
+        [{ name: "Savon", price: 1, description: "\u0000" }, "description must be a string or null"],
+        [{ name: "Savon", price: 1, sku: "\udc00SV" }, "sku must be a string of 1-100 chars or null"],
+        [
+          { name: "Savon", price: 1, variant_groups: [{ name: "Taille\u0000", type: "text" }] },
+          "variant_groups[0].name is required (1-100 chars)"
+        ],
+        [
+          {
+            name: "Savon",
+            price: 1,
+            variant_groups: [{ name: "Taille", type: "text", options: [{ value: "M\ud800" }] }]
+          },
+          "variant_groups[0].options[0].value is required (1-255 chars)"
+        ],
         [{ name: "Savon", price: 1, variant_groups: {} }, "variant_groups must be an array of at most 20 groups"],
         [{ name: "Savon", price: 1, variant_groups: ["Taille"] }, "variant_groups[0] must be an object"],
         [
@@ -375,6 +392,8 @@ export const ProductsSuite = (it: Vitest.MethodsNonLive<Products | Fixtures>) =>
         [{ price: null }, "price must be >= 0"],
         [{ status: "deleted" }, "status must be active or draft"],
         [{ name: "ok", digital: 1 }, "digital must be a boolean"],
+        [{ name: "\u0000" }, "name must be 1-255 chars"],
+        [{ description: "x\udc00" }, "description must be a string or null"],
         [
           { variant_groups: [{ name: "A", type: "text", options: [{ value: "1" }, { value: "1" }] }] },
           "variant_groups[0].options[1].value must be unique per group"

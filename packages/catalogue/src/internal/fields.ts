@@ -8,9 +8,21 @@ import { Effect, Schema } from "effect"
 /** The largest id or count a PostgreSQL `integer` holds. */
 export const INT4_MAX = 2_147_483_647
 
+/** A UTF-16 surrogate without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/**
+ * A string PostgreSQL keeps as sent: `text` refuses a NUL character, and would store a lone surrogate as U+FFFD (a
+ * landing page's slug then never matches its stored self when made unique).
+ */
+export const storable = (message: string) =>
+  Schema.String.annotate({ message }).check(
+    Schema.makeFilter((s: string) => !s.includes("\u0000") && !LONE_SURROGATE.test(s), { message })
+  )
+
 /** A string of `min` to `max` characters (code points, so an emoji counts once). */
 export const text = (min: number, max: number, message: string) =>
-  Schema.String.annotate({ message }).check(Schema.isBetweenCodePoints(min, max, { message }))
+  storable(message).check(Schema.isBetweenCodePoints(min, max, { message }))
 
 /** An integer in `min..max`. */
 export const integer = (min: number, max: number, message: string) =>
