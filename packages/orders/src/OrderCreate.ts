@@ -58,32 +58,45 @@ export const messages = {
 
 const hasText = Schema.makeFilter((s: string) => s.trim().length > 0, { expected: "a string that is not blank" })
 
+/** A UTF-16 surrogate without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/**
+ * Text PostgreSQL keeps as sent: `text` and `jsonb` refuse a NUL character, `jsonb` a lone surrogate, and `text`
+ * would store one as U+FFFD. Every string the order writes is one of these.
+ */
+const Text = Schema.String.check(
+  Schema.makeFilter((s: string) => !s.includes("\u0000") && !LONE_SURROGATE.test(s), {
+    expected: "text without NUL characters or lone surrogates"
+  })
+)
+
 /** The largest id a row of ours can have (`integer` columns). */
 const MAX_ID = 2_147_483_647
 
 const int = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetween({ minimum, maximum }))
 
-export const Name = Schema.String.check(Schema.isBetweenCodePoints(1, 255), hasText)
+export const Name = Text.check(Schema.isBetweenCodePoints(1, 255), hasText)
 export const Phone = Schema.String.check(
   Schema.isPattern(/^\+?[0-9 ]{6,20}$/),
   Schema.makeFilter((s: string) => /[0-9]/.test(s), { expected: "a phone number with digits" })
 )
 export const WilayaId = int(1, 58)
-export const Commune = Schema.String.check(Schema.isBetweenCodePoints(1, 100), hasText)
-export const Email = Schema.NullOr(Schema.String)
-export const Address = Schema.String
+export const Commune = Text.check(Schema.isBetweenCodePoints(1, 100), hasText)
+export const Email = Schema.NullOr(Text)
+export const Address = Text
 export const ProductIdField = Schema.Int
 export const Quantity = int(1, 9999)
 export const VariantInput = Schema.Struct({
-  group_name: Schema.String.check(Schema.isMinLength(1)),
-  option_name: Schema.String.check(Schema.isMinLength(1)),
-  color_code: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  group_name: Text.check(Schema.isMinLength(1)),
+  option_name: Text.check(Schema.isMinLength(1)),
+  color_code: Schema.optionalKey(Schema.NullOr(Text)),
   price_adjustment: Schema.optionalKey(StoreAmount.FromNumber)
 })
 export const DeskId = Schema.NullOr(int(1, MAX_ID))
-export const DeskName = Schema.NullOr(Schema.String)
+export const DeskName = Schema.NullOr(Text)
 export const Amount = StoreAmount.FromNumber.check(StoreAmount.isNonNegative)
-export const Notes = Schema.String.check(Schema.isMaxCodePoints(MAX_NOTES))
+export const Notes = Text.check(Schema.isMaxCodePoints(MAX_NOTES))
 
 const optional = <S extends Schema.Top>(schema: S) => Schema.optionalKey(Schema.NullOr(schema))
 

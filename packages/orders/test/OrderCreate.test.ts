@@ -140,7 +140,31 @@ const cases: ReadonlyArray<readonly [string, unknown, string]> = [
   ["negative discount", { ...valid, discount: -0.01 }, "shipping_cost, discount, payment_fee must be >= 0"],
   ["fee a string", { ...valid, payment_fee: "5" }, "shipping_cost, discount, payment_fee must be >= 0"],
   ["notes too long", { ...valid, notes: "n".repeat(1001) }, "notes must be a string of at most 1000 characters"],
-  ["notes a number", { ...valid, notes: 5 }, "notes must be a string of at most 1000 characters"]
+  ["notes a number", { ...valid, notes: 5 }, "notes must be a string of at most 1000 characters"],
+  // Text PostgreSQL cannot keep as sent (text and jsonb refuse NUL, jsonb a lone surrogate): the field's message.
+  ["a NUL in the name", withCustomer({ name: "Ami\u0000ne" }), "customer.name is required (1-255 chars)"],
+  ["a lone surrogate in the name", withCustomer({ name: "Amine\ud83d" }), "customer.name is required (1-255 chars)"],
+  ["a NUL in the commune", withCustomer({ commune: "\u0000" }), "customer.commune is required (1-100 chars)"],
+  ["a lone surrogate in the email", withCustomer({ email: "\udc00@x.dz" }), "customer.email must be a string or null"],
+  ["a NUL in the address", withCustomer({ address: "Cité\u0000" }), "customer.address must be a string"],
+  [
+    "a lone surrogate in a variant's group",
+    withItems([{ product_id: 1, quantity: 1, variants: [{ group_name: "\ud800", option_name: "M" }] }]),
+    "items[0].variants[0] must have group_name and option_name (non-empty strings), color_code (string or null) and price_adjustment (number)"
+  ],
+  [
+    "a NUL in a variant's colour",
+    withItems([
+      { product_id: 1, quantity: 1, variants: [{ group_name: "C", option_name: "R", color_code: "\u0000" }] }
+    ]),
+    "items[0].variants[0] must have group_name and option_name (non-empty strings), color_code (string or null) and price_adjustment (number)"
+  ],
+  [
+    "a NUL in the desk name",
+    { ...valid, delivery: { type: "desk", desk_name: "\u0000" } },
+    "delivery.desk_name must be a string or null"
+  ],
+  ["a lone surrogate in the notes", { ...valid, notes: "\udbff" }, "notes must be a string of at most 1000 characters"]
 ]
 
 describe("OrderCreate", () => {
