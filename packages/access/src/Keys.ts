@@ -80,7 +80,13 @@ export const keyName = (name: string | undefined): string => {
 
 const Body = Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))
 const TypeField = Schema.NullOr(Schema.Literals(["platform", "public"]))
-const NameField = Schema.NullOr(Schema.String)
+/** A UTF-16 surrogate without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+// A name PostgreSQL keeps as sent: `text` refuses a NUL character and would store a lone surrogate as U+FFFD.
+const NameField = Schema.NullOr(
+  Schema.String.check(Schema.makeFilter((s: string) => !s.includes("\u0000") && !LONE_SURROGATE.test(s)))
+)
 
 const field = <S extends Schema.Decoder<unknown>>(schema: S, value: unknown, message: string) =>
   Schema.decodeUnknownEffect(schema)(value).pipe(

@@ -262,6 +262,10 @@ export const AccessSuite = <R>(it: Vitest.MethodsNonLive<Services | R>, time: Ti
         (yield* Effect.flip(access.createKey(principal, { name: 7 }))).message,
         "name must be a string"
       )
+      // Text PostgreSQL cannot keep as sent: a NUL character, a lone surrogate.
+      for (const name of ["erp\u0000", "\ud800erp"]) {
+        assert.strictEqual((yield* Effect.flip(access.createKey(principal, { name }))).message, "name must be a string")
+      }
       const long = yield* access.createKey(principal, { name: "ن".repeat(150), type: "platform" })
       const unnamed = yield* access.createKey(principal, undefined)
       const { items } = yield* access.listKeys(principal.store.id)
