@@ -1,0 +1,57 @@
+/**
+ * CPU time (user + system) of given processes, read from `/proc/<pid>/stat` while they run: how much of a core the
+ * app, pgbench and the PostgreSQL backends serving them spent per order, which a machine shared with other work
+ * disturbs less than a rate does. Linux only; elsewhere every reading is 0.
+ */
+import * as Fs from "node:fs"
+
+/** Clock ticks per second of `/proc/<pid>/stat` (`getconf CLK_TCK`; 100 on Linux). */
+const TICKS_PER_SECOND = 100
+
+/** The process's CPU time so far in ms, or undefined once it is gone. */
+export const cpuMillis = (pid: number): number | undefined => {
+  try {
+    const stat = Fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Follows processes until `stop`: each one's CPU time from its first reading (or from 0, for a process started
+ * after the sampler, such as pgbench and its backends) to its last, polled every `intervalMs`.
+ */
+export const sampler = (options: { readonly intervalMs?: number } = {}) => {
+  const first = new Map<number, number>()
+  const last = new Map<number, number>()
+  const read = () => {
+    for (const pid of first.keys()) {
+      const now = cpuMillis(pid)
+      if (now !== undefined) last.set(pid, now)
+    }
+  }
+  const timer = setInterval(read, options.intervalMs ?? 100)
+  return {
+    /** Starts following `pids`: from now, or from their start when `fromStart`. */
+    follow: (pids: ReadonlyArray<number>, fromStart = false) => {
+      for (const pid of pids) {
+        if (first.has(pid)) continue
+        const now = cpuMillis(pid)
+        if (now === undefined) continue
+        first.set(pid, fromStart ? 0 : now)
+        last.set(pid, now)
+      }
+    },
+    /** Stops polling; the CPU ms each group of pids spent. */
+    stop: () => {
+      clearInterval(timer)
+      read()
+      const spent = (pids: ReadonlyArray<number>) =>
+        pids.reduce((sum, pid) => sum + Math.max(0, (last.get(pid) ?? 0) - (first.get(pid) ?? 0)), 0)
+      return spent
+    }
+  }
+}
