@@ -1,10 +1,13 @@
 /**
- * The outermost layer of each server, around every route: it gives each request an id (the caller's valid
+ * The outermost layer of each server, around every request: it gives each request an id (the caller's valid
  * `X-Request-Id`, else a new one) echoed in `X-Request-Id`, writes one JSON access-log line per request, and makes
  * sure that every error leaves in the server's envelope — including the ones no handler produced: unknown routes
  * (404), bodies over the limit (413), unsupported media types (415) and defects (500, logged with the request id,
  * never sent). The access log carries method, path without the query string, status and duration: query strings
  * and bodies may hold personal data or credentials and are never logged.
+ *
+ * `layer` applies it to the routed requests; `around` is the same edge for the requests a server answers directly
+ * (`DirectRoute`), so both kinds behave alike by construction.
  */
 
 import { randomUUID } from "node:crypto"
@@ -26,10 +29,13 @@ export class RequestId extends Context.Service<RequestId, string>()("@tawsil/htt
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
-const requestIdOf = (request: HttpServerRequest.HttpServerRequest) => {
-  const sent = request.headers["x-request-id"]
+/** The caller's `X-Request-Id` when it is valid, else a new id. */
+const requestIdOf = (sent: string | undefined) => {
+  if (sent !== undefined && REQUEST_ID.test(sent)) return sent
   // randomUUID draws from a cached entropy pool; randomBytes asked the kernel on every request (3 % of a create).
-  return sent !== undefined && REQUEST_ID.test(sent) ? sent : `req_${randomUUID().replaceAll("-", "").slice(0, 24)}`
+  // Its first 24 hex digits, without the dashes (xxxxxxxx-xxxx-xxxx-xxxx-xxxx…).
+  const uuid = randomUUID()
+  return `req_${uuid.slice(0, 8)}${uuid.slice(9, 13)}${uuid.slice(14, 18)}${uuid.slice(19, 23)}${uuid.slice(24, 28)}`
 }
 
 const pathOf = (url: string) => {
@@ -54,71 +60,88 @@ export interface EdgeOptions {
   readonly allowedMethods: (path: string) => ReadonlyArray<string>
 }
 
-export const layer = (options: EdgeOptions) =>
-  HttpRouter.middleware(
-    (httpEffect) =>
-      Effect.gen(function* () {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const requestId = requestIdOf(request)
-        const started = yield* Clock.currentTimeMillis
-        const path = pathOf(request.url)
-        const messageFor = (status: number) =>
-          status === 404
-            ? `No route for ${request.method} ${path}`
-            : status === 413
-              ? `Request body is larger than ${options.maxBodyBytes} bytes`
-              : status === 500
-                ? `Internal error; quote request id ${requestId} when reporting it`
-                : (defaultMessages[status] ?? "Request failed")
-        const envelope = (status: number, message = messageFor(status)) =>
-          HttpServerResponse.jsonUnsafe(
-            options.envelope.render({ code: codeOf(options.envelope, status), message }, requestId),
-            { status }
-          )
+/** What the edge reads from a request. */
+export interface Incoming {
+  readonly method: string
+  readonly url: string
+  /** The caller's `X-Request-Id` header, if any. */
+  readonly requestId: string | undefined
+}
 
-        const response = yield* httpEffect.pipe(
-          Effect.provideService(RequestId, requestId),
-          Effect.annotateLogs({ requestId }),
-          Effect.catchCause((cause) => {
+/** The edge around one request's effect; the result carries `X-Request-Id`, and the access line is written. */
+export const around =
+  (options: EdgeOptions, request: Incoming) =>
+  <E, R>(
+    httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, Exclude<R, RequestId>> =>
+    // Written without generators: this runs on every request (docs/benchmarks.md).
+    Clock.clockWith((clock) => {
+      const requestId = requestIdOf(request.requestId)
+      const started = clock.currentTimeMillisUnsafe()
+      const path = pathOf(request.url)
+      const messageFor = (status: number) =>
+        status === 404
+          ? `No route for ${request.method} ${path}`
+          : status === 413
+            ? `Request body is larger than ${options.maxBodyBytes} bytes`
+            : status === 500
+              ? `Internal error; quote request id ${requestId} when reporting it`
+              : (defaultMessages[status] ?? "Request failed")
+      const envelope = (status: number, message = messageFor(status)) =>
+        HttpServerResponse.jsonUnsafe(
+          options.envelope.render({ code: codeOf(options.envelope, status), message }, requestId),
+          { status }
+        )
+      const finish = (response: HttpServerResponse.HttpServerResponse) => {
+        let answer = response
+        const allowed = response.status === 404 && response.body._tag === "Empty" ? options.allowedMethods(path) : []
+        if (allowed.length > 0) {
+          answer = HttpServerResponse.setHeader(
+            envelope(405, `Method ${request.method} not allowed on ${path}; use ${allowed.join(", ")}`),
+            "allow",
+            allowed.join(", ")
+          )
+        } else if (response.status >= 400 && !isJson(response)) {
+          answer = HttpServerResponse.setHeaders(
+            envelope(response.status),
+            Headers.removeMany(response.headers, ["content-type", "content-length"])
+          )
+        }
+        const durationMs = clock.currentTimeMillisUnsafe() - started
+        return Effect.as(
+          Effect.logInfo("request").pipe(
+            Effect.annotateLogs({ method: request.method, path, status: answer.status, durationMs, requestId })
+          ),
+          HttpServerResponse.setHeader(answer, "x-request-id", requestId)
+        )
+      }
+      return httpEffect.pipe(
+        Effect.provideService(RequestId, requestId),
+        Effect.annotateLogs({ requestId }),
+        Effect.matchCauseEffect({
+          onSuccess: finish,
+          onFailure: (cause) => {
             // The client went away: nothing to answer.
             if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
             // Failures that know their response (unknown route, body too large, undecodable request) keep their
-            // status and get the envelope below; anything else is a bug.
+            // status and get the envelope; anything else is a bug.
             const error = Cause.squash(cause)
-            if (HttpServerRespondable.isRespondable(error)) return HttpServerRespondable.toResponse(error)
-            return Effect.as(Effect.logError("unhandled failure", cause), envelope(500))
-          }),
-          Effect.map((response) => {
-            if (response.status === 404 && response.body._tag === "Empty") {
-              const allowed = options.allowedMethods(path)
-              if (allowed.length > 0) {
-                return HttpServerResponse.setHeader(
-                  envelope(405, `Method ${request.method} not allowed on ${path}; use ${allowed.join(", ")}`),
-                  "allow",
-                  allowed.join(", ")
-                )
-              }
+            if (HttpServerRespondable.isRespondable(error)) {
+              return Effect.flatMap(HttpServerRespondable.toResponse(error), finish)
             }
-            return response.status >= 400 && !isJson(response)
-              ? HttpServerResponse.setHeaders(
-                  envelope(response.status),
-                  Headers.removeMany(response.headers, ["content-type", "content-length"])
-                )
-              : response
-          })
-        )
+            return Effect.flatMap(Effect.logError("unhandled failure", cause), () => finish(envelope(500)))
+          }
+        })
+      )
+    })
 
-        const finished = yield* Clock.currentTimeMillis
-        yield* Effect.logInfo("request").pipe(
-          Effect.annotateLogs({
-            method: request.method,
-            path,
-            status: response.status,
-            durationMs: finished - started,
-            requestId
-          })
+export const layer = (options: EdgeOptions) =>
+  HttpRouter.middleware(
+    (httpEffect) =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        around(options, { method: request.method, url: request.url, requestId: request.headers["x-request-id"] })(
+          httpEffect
         )
-        return HttpServerResponse.setHeader(response, "x-request-id", requestId)
-      }),
+      ),
     { global: true }
   )

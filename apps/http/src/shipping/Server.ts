@@ -3,11 +3,12 @@ import { type Catalogue, type CourierError, Shipment, Shipping } from "@tawsil/c
 import { WilayaCode } from "@tawsil/domain"
 import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Communes, Wilayas } from "@tawsil/reference"
-import { Duration, Effect, Exit, Layer, Option, Schema, Semaphore } from "effect"
+import { Context, Duration, Effect, Exit, Layer, Option, Schema, Semaphore } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { RateLimiter } from "effect/persistence"
 import type { AppConfig } from "../AppConfig.ts"
+import * as DirectRoute from "../DirectRoute.ts"
 import * as Health from "../Health.ts"
 import * as Server from "../Server.ts"
 import { type CreateOrderRequest, ShippingApi } from "./Api.ts"
@@ -75,71 +76,75 @@ const idempotent = (
   payload: typeof CreateOrderRequest.Type,
   create: Effect.Effect<Shipment.ParcelCreated, WireError>
 ) =>
-  Effect.gen(function* () {
-    if (rawKey === undefined) return yield* create
-    const key = yield* Idempotency.parseKey(rawKey).pipe(
-      Effect.mapError(
-        (error) =>
-          new Errors.InvalidInput({
-            error: {
-              code: "invalid_input",
-              message: "Request validation failed",
-              fields: { "headers.idempotency-key": `${error.reason}: expected 1-64 of A-Z a-z 0-9 _ - : .` }
-            }
-          })
-      )
-    )
-    const { credentials, ...request } = payload
-    return yield* Effect.uninterruptibleMask((restore) =>
-      Effect.gen(function* () {
-        const claim = yield* restore(
-          idempotency.claim({
-            scope: Idempotency.scope(["shipping", courier, credentials ?? {}, payload.options?.baseUrl ?? null]),
-            key,
-            fingerprint: Idempotency.fingerprint({ method: "POST", path: "/v1/orders", body: request })
-          })
-        ).pipe(
-          Effect.catchTags({
-            KeyReused: () =>
-              Effect.fail(
-                new Errors.Unprocessable({
-                  error: { code: "idempotency_key_reuse", message: "this Idempotency-Key was used for another request" }
-                })
-              ),
-            InFlight: (error) =>
-              Effect.fail(
-                new Errors.InFlight({
-                  retryAfterSeconds: error.retryAfterSeconds,
-                  message: "a create with this Idempotency-Key is still in flight"
-                })
-              )
-          })
-        )
-        if (claim._tag === "Replay") {
-          const replayed = yield* decodeStored(claim.response.body).pipe(Effect.option)
-          // An unreadable record (an older shape) is treated as absent rather than answered with a 500.
-          if (Option.isSome(replayed)) return replayed.value
-          return yield* restore(create)
-        }
-        return yield* restore(create).pipe(
-          Effect.onExit((exit) =>
-            exit._tag === "Success"
-              ? idempotency.complete(
-                  claim,
-                  new Idempotency.StoredResponse({
-                    status: 200,
-                    headers: {},
-                    body: JSON.stringify(encodeParcel(exit.value))
-                  })
-                )
-              : Exit.findErrorOption(exit).pipe(Option.exists(createdNothing))
-                ? idempotency.release(claim)
-                : Effect.void
+  rawKey === undefined
+    ? create
+    : Effect.gen(function* () {
+        const key = yield* Idempotency.parseKey(rawKey).pipe(
+          Effect.mapError(
+            (error) =>
+              new Errors.InvalidInput({
+                error: {
+                  code: "invalid_input",
+                  message: "Request validation failed",
+                  fields: { "headers.idempotency-key": `${error.reason}: expected 1-64 of A-Z a-z 0-9 _ - : .` }
+                }
+              })
           )
         )
+        const { credentials, ...request } = payload
+        return yield* Effect.uninterruptibleMask((restore) =>
+          Effect.gen(function* () {
+            const claim = yield* restore(
+              idempotency.claim({
+                scope: Idempotency.scope(["shipping", courier, credentials ?? {}, payload.options?.baseUrl ?? null]),
+                key,
+                fingerprint: Idempotency.fingerprint({ method: "POST", path: "/v1/orders", body: request })
+              })
+            ).pipe(
+              Effect.catchTags({
+                KeyReused: () =>
+                  Effect.fail(
+                    new Errors.Unprocessable({
+                      error: {
+                        code: "idempotency_key_reuse",
+                        message: "this Idempotency-Key was used for another request"
+                      }
+                    })
+                  ),
+                InFlight: (error) =>
+                  Effect.fail(
+                    new Errors.InFlight({
+                      retryAfterSeconds: error.retryAfterSeconds,
+                      message: "a create with this Idempotency-Key is still in flight"
+                    })
+                  )
+              })
+            )
+            if (claim._tag === "Replay") {
+              const replayed = yield* decodeStored(claim.response.body).pipe(Effect.option)
+              // An unreadable record (an older shape) is treated as absent rather than answered with a 500.
+              if (Option.isSome(replayed)) return replayed.value
+              return yield* restore(create)
+            }
+            return yield* restore(create).pipe(
+              Effect.onExit((exit) =>
+                exit._tag === "Success"
+                  ? idempotency.complete(
+                      claim,
+                      new Idempotency.StoredResponse({
+                        status: 200,
+                        headers: {},
+                        body: JSON.stringify(encodeParcel(exit.value))
+                      })
+                    )
+                  : Exit.findErrorOption(exit).pipe(Option.exists(createdNothing))
+                    ? idempotency.release(claim)
+                    : Effect.void
+              )
+            )
+          })
+        )
       })
-    )
-  })
 
 /** Failures after which no parcel can exist at the courier. */
 const createdNothing = (error: WireError) =>
@@ -154,11 +159,63 @@ const encodeParcel = Schema.encodeSync(Shipment.ParcelCreated)
 
 type WireError = ReturnType<typeof toWire> | Errors.Overloaded
 
+/**
+ * Per client address, a fixed window of one minute, on create, track, rates and labels: the `ClientRateLimit`
+ * middleware of the routed requests and the direct create share this one limiter.
+ */
+class ClientLimit extends Context.Service<ClientLimit, (client: string) => Effect.Effect<void, Errors.RateLimited>>()(
+  "@tawsil/http/shipping/ClientLimit"
+) {}
+
+const WINDOW = Duration.minutes(1)
+
+const ClientLimitLayer = (config: AppConfig) =>
+  Layer.effect(
+    ClientLimit,
+    Effect.gen(function* () {
+      const limiter = yield* RateLimiter.RateLimiter
+      return (client: string) =>
+        limiter
+          .consume({
+            key: `shipping:${client}`,
+            limit: config.shippingRateLimitPerMinute,
+            window: WINDOW,
+            algorithm: "fixed-window",
+            onExceeded: "fail"
+          })
+          .pipe(
+            Effect.catchTag("RateLimiterError", (error) =>
+              error.reason._tag === "RateLimitExceeded"
+                ? Effect.fail(
+                    new Errors.RateLimited({
+                      retryAfterSeconds: Math.max(1, Math.ceil(Duration.toSeconds(error.reason.retryAfter))),
+                      message: `more than ${config.shippingRateLimitPerMinute} requests in a minute from this client`
+                    })
+                  )
+                : Effect.die(error)
+            ),
+            Effect.asVoid
+          )
+    })
+  ).pipe(Layer.provide(RateLimiter.layer), Layer.provide(RateLimiter.layerStoreMemory))
+
+const ClientRateLimitLayer = Layer.effect(
+  Errors.ClientRateLimit,
+  Effect.gen(function* () {
+    const limit = yield* ClientLimit
+    return (httpEffect) =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        Effect.andThen(limit(Option.getOrElse(request.remoteAddress, () => "unknown")), httpEffect)
+      )
+  })
+)
+
 const ShippingHandlers = (config: AppConfig) =>
   HttpApiBuilder.group(ShippingApi, "shipping", (handlers) =>
     Effect.gen(function* () {
       const shipping = yield* Shipping.Shipping
       const idempotency = yield* Idempotency.Idempotency
+      const limit = yield* ClientLimit
       // The capacity guard: at most this many creates talk to couriers at once; the next one is turned away at once.
       const creates = yield* Semaphore.make(config.shippingMaxConcurrentCreates)
       const guarded = (payload: typeof CreateOrderRequest.Type) =>
@@ -178,16 +235,31 @@ const ShippingHandlers = (config: AppConfig) =>
             })
           )
         )
-      return handlers
-        .handle("createOrder", ({ payload, headers }) =>
-          idempotent(
-            idempotency,
-            shipping.catalogue.resolve(payload.courier)?.entry.key ?? payload.courier,
-            headers["idempotency-key"],
-            payload,
-            guarded(payload)
-          )
+      const createOrder = ({
+        payload,
+        headers
+      }: {
+        readonly payload: typeof CreateOrderRequest.Type
+        readonly headers: { readonly "idempotency-key"?: string }
+      }) =>
+        idempotent(
+          idempotency,
+          shipping.catalogue.resolve(payload.courier)?.entry.key ?? payload.courier,
+          headers["idempotency-key"],
+          payload,
+          guarded(payload)
         )
+      // The hot path (docs/benchmarks.md): creates are also answered directly, with the same definition and steps.
+      yield* DirectRoute.register(ShippingApi, "shipping", "createOrder", {
+        middlewares: {
+          [Errors.ClientRateLimit.key]: (effect, request) =>
+            Effect.andThen(limit(request.remoteAddress ?? "unknown"), effect),
+          [Errors.Validation.key]: DirectRoute.asIs
+        },
+        handler: createOrder
+      })
+      return handlers
+        .handle("createOrder", createOrder)
         .handle("track", ({ payload }) => shipping.track(payload).pipe(Effect.mapError(toWire)))
         .handle("rates", ({ payload }) => shipping.rates(payload).pipe(Effect.mapError(toWire)))
         .handle("label", ({ payload }) =>
@@ -198,41 +270,6 @@ const ShippingHandlers = (config: AppConfig) =>
         )
     })
   )
-
-/** Per client address, a fixed window of one minute. */
-const ClientRateLimitLayer = (config: AppConfig) =>
-  Layer.effect(
-    Errors.ClientRateLimit,
-    Effect.gen(function* () {
-      const limiter = yield* RateLimiter.RateLimiter
-      return (httpEffect) =>
-        Effect.gen(function* () {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const client = Option.getOrElse(request.remoteAddress, () => "unknown")
-          yield* limiter
-            .consume({
-              key: `shipping:${client}`,
-              limit: config.shippingRateLimitPerMinute,
-              window: "1 minute",
-              algorithm: "fixed-window",
-              onExceeded: "fail"
-            })
-            .pipe(
-              Effect.catchTag("RateLimiterError", (error) =>
-                error.reason._tag === "RateLimitExceeded"
-                  ? Effect.fail(
-                      new Errors.RateLimited({
-                        retryAfterSeconds: Math.max(1, Math.ceil(Duration.toSeconds(error.reason.retryAfter))),
-                        message: `more than ${config.shippingRateLimitPerMinute} requests in a minute from this client`
-                      })
-                    )
-                  : Effect.die(error)
-              )
-            )
-          return yield* httpEffect
-        })
-    })
-  ).pipe(Layer.provide(RateLimiter.layer), Layer.provide(RateLimiter.layerStoreMemory))
 
 /** `?16`: a query string that is only a number (the dzship client's shorthand for a code). */
 const shorthandCode = (url: string): number | undefined => {
@@ -299,9 +336,10 @@ export const layer = (config: AppConfig, catalogue: Catalogue.Catalogue) =>
           Shipping.Shipping.layer(catalogue),
           Communes.layerFileOptional(config.communesFile),
           Errors.ValidationLayer,
-          ClientRateLimitLayer(config),
+          ClientRateLimitLayer,
           Idempotency.layer().pipe(Layer.provide(IdempotencyStoreSql.layer))
-        ])
+        ]),
+        Layer.provide(ClientLimitLayer(config))
       )
     },
     envelope: Errors.envelope,
