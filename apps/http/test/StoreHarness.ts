@@ -5,7 +5,7 @@
 import { Admin } from "@tawsil/access"
 import { Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
-import { Duration, Effect, Layer, Redacted } from "effect"
+import { Duration, Effect, Layer, Redacted, References } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import type { AppConfig } from "../src/AppConfig.ts"
@@ -36,11 +36,14 @@ const instance = Layer.succeed(
   RunningInstance.of({ id: "test", version: "test", startedAtMillis: Date.now() })
 )
 
+/** Errors only: an access-log line per request would slow the tests and bury their output. */
+const quiet = Layer.succeed(References.MinimumLogLevel, "Error")
+
 /** The migrated database of `backend` and the store server on it. */
 export const storeServer = (backend: TestDatabase.Backend) => {
   const database = Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
   return Layer.mergeAll(StoreServer.layer(config), Admin.layerSql).pipe(
-    Layer.provideMerge(Layer.mergeAll(database, instance)),
+    Layer.provideMerge(Layer.mergeAll(database, instance, quiet)),
     Layer.orDie
   )
 }

@@ -106,13 +106,33 @@ const pathOf = (url: string) => {
   return at === -1 ? url : url.slice(0, at)
 }
 
+/** Deeper bodies are refused: no write body nests more than a few levels, and the work on a body must stay bounded. */
+export const MAX_BODY_DEPTH = 32
+
+/** Whether a parsed JSON value nests arrays and objects deeper than `limit` (iteratively: any depth is safe). */
+const nestsDeeperThan = (value: unknown, limit: number): boolean => {
+  const stack: Array<readonly [unknown, number]> = [[value, 0]]
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!
+    if (typeof current !== "object" || current === null) continue
+    if (depth >= limit) return true
+    for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push([child, depth + 1])
+  }
+  return false
+}
+
 const readJson = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.flatMap(request.text, (text) =>
-    Effect.try({
-      try: (): unknown => JSON.parse(text),
-      catch: () => new StoreErrors.BadRequest({ message: "Body must be valid JSON" })
-    })
-  )
+  Effect.flatMap(request.text, (text) => {
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch {
+      return Effect.fail(new StoreErrors.BadRequest({ message: "Body must be valid JSON" }))
+    }
+    return nestsDeeperThan(body, MAX_BODY_DEPTH)
+      ? Effect.fail(new StoreErrors.BadRequest({ message: `Body nests deeper than ${MAX_BODY_DEPTH} levels` }))
+      : Effect.succeed(body)
+  })
 
 const idempotencyKeyOf = (request: HttpServerRequest.HttpServerRequest) =>
   Idempotency.parseKey(request.headers["idempotency-key"]).pipe(
