@@ -37,12 +37,30 @@ const { values, positionals } = parseArgs({
   options: { top: { type: "string", default: "25" }, weight: { type: "string", default: "samples" } }
 })
 
-/** The origin of a frame: an npm package, one of our workspaces, Node itself, or V8's pseudo-frames. */
+/** Where in `effect` a frame is: the parts a request path uses, the rest being the runtime (fibers, context…). */
+const effectArea = (url: string) =>
+  /\/Schema|\/schema\//.test(url)
+    ? "Schema"
+    : /dateTime|DateTime/.test(url)
+      ? "DateTime"
+      : /\/dist\/sql\//.test(url)
+        ? "sql"
+        : /\/dist\/http/.test(url)
+          ? "http"
+          : "runtime"
+
+/**
+ * The origin of a frame: an npm package (`effect` split by area), one of our workspaces, Node itself, or V8's
+ * pseudo-frames; native socket writes are named, since a request's statements each cost one.
+ */
 export const originOf = (frame: CallFrame): string => {
   const { url, functionName } = frame
-  if (url === "") return functionName.startsWith("(") ? functionName : "(native)"
+  if (url === "") {
+    if (functionName === "writeBuffer" || functionName === "writev") return "(native) socket writes"
+    return functionName.startsWith("(") ? functionName : "(native)"
+  }
   const nodeModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)
-  if (nodeModules !== null) return nodeModules[1]!
+  if (nodeModules !== null) return nodeModules[1] === "effect" ? `effect ${effectArea(url)}` : nodeModules[1]!
   const workspace = /\/(packages|adapters|apps)\/([^/]+)\//.exec(url)
   if (workspace !== null) return `${workspace[1]}/${workspace[2]}`
   if (url.startsWith("node:")) return "node (internals)"
