@@ -2,20 +2,22 @@
  * The idempotency store on PostgreSQL (table `idempotency_keys`, storage migration 0002), needing only `SqlClient`.
  * Expiry uses the database clock (`now()`), so every instance of the app agrees on it.
  *
- * A claim is a short transaction (a savepoint inside the caller's): take the key's transaction-scoped advisory
- * lock without waiting (`pg_try_advisory_xact_lock`), then insert the in-flight row or replace an expired one.
+ * A claim is one statement: take the key's transaction-scoped advisory lock without waiting
+ * (`pg_try_advisory_xact_lock`) and, only with it, insert the in-flight row or replace an expired one; when it
+ * inserts nothing, a second statement reads what holds the key.
  * - Inside the caller's transaction (store API) the lock and the uncommitted row live exactly as long as that
  *   transaction: its commit publishes the answer with the write, and a rollback or a crash (the server rolls the
  *   transaction back when the connection drops) leaves nothing, so a retry runs at once. Meanwhile other claimers
  *   fail to take the lock and get `Pending` at once; `Idempotency` retries them for a short while.
  * - On its own (shipping API) the claim commits as an in-flight row whose `expires_at` is its lease.
  * The lock is never waited on, so no claimer queues on the row or on the unique index, and no lock timeout needs
- * setting. An attempt that does not acquire the key is rolled back, so it holds nothing while its caller waits.
+ * setting. An attempt that does not acquire the key writes nothing; if it took the lock (the key's row was live
+ * and completed), it keeps it until its transaction ends; other claimers meanwhile read the completed row.
  * The lock is keyed by a 64-bit hash of scope and key: a collision only makes two keys wait for each other briefly.
  * The caller's transaction must be READ COMMITTED (PostgreSQL's default), so each statement sees the latest
  * commits.
  */
-import { Data, Duration, Effect, Layer, Schema } from "effect"
+import { Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Fingerprint, type Request, StoredResponse } from "./Idempotency.ts"
 import { Claim, IdempotencyStore } from "./IdempotencyStore.ts"
@@ -28,9 +30,6 @@ const Row = Schema.Struct({
 })
 
 const seconds = (duration: Duration.Duration) => Duration.toMillis(duration) / 1000
-
-/** An attempt that did not acquire the key: failing rolls its savepoint back. */
-class NotAcquired extends Data.TaggedError("NotAcquired")<{ readonly claim: Claim }> {}
 
 export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = Layer.effect(
   IdempotencyStore,
@@ -53,36 +52,26 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
           })
     })
 
-    const attempt = Effect.fnUntraced(function* (request: Request, lease: Duration.Duration) {
-      const [lock] = yield* sql<{ readonly locked: boolean }>`
-        SELECT pg_try_advisory_xact_lock(hashtextextended(${request.scope}::text || ' ' || ${request.key}::text, 0))
-          AS locked`
-      // Without the lock: another claim is open, or another retry of a completed key is reading it.
-      if (lock?.locked !== true) return yield* holder(request)
-      const [acquired] = yield* sql<{ readonly token: string }>`
-        INSERT INTO idempotency_keys AS k (scope, key, fingerprint, state, token, expires_at)
-        VALUES (${request.scope}, ${request.key}, ${request.fingerprint}, 'in_flight', gen_random_uuid()::text,
-          now() + make_interval(secs => ${seconds(lease)}))
-        ON CONFLICT (scope, key) DO UPDATE SET
-          fingerprint = excluded.fingerprint, state = excluded.state, token = excluded.token, status = NULL,
-          headers = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at
-        WHERE k.expires_at <= now()
-        RETURNING k.token`
-      return acquired === undefined ? yield* holder(request) : Claim.Acquired({ token: acquired.token })
-    })
-
     return IdempotencyStore.of({
       claim: Effect.fn("IdempotencyStoreSql.claim")(function* (request, lease) {
-        return yield* sql
-          .withTransaction(
-            Effect.flatMap(attempt(request, lease), (claim) =>
-              claim._tag === "Acquired" ? Effect.succeed<Claim>(claim) : Effect.fail(new NotAcquired({ claim }))
-            )
+        // One statement: take the key's lock without waiting and, only with it, insert the in-flight row or
+        // replace an expired one. No row back: another claim holds the key, or its row is live — read which.
+        const [acquired] = yield* sql<{ readonly token: string }>`
+          WITH lock AS MATERIALIZED (
+            SELECT pg_try_advisory_xact_lock(hashtextextended(${request.scope}::text || ' ' || ${request.key}::text, 0))
+              AS locked
           )
-          .pipe(
-            Effect.catchTag("NotAcquired", (notAcquired) => Effect.succeed(notAcquired.claim)),
-            Effect.orDie
-          )
+          INSERT INTO idempotency_keys AS k (scope, key, fingerprint, state, token, expires_at)
+          SELECT ${request.scope}, ${request.key}, ${request.fingerprint}, 'in_flight', gen_random_uuid()::text,
+            now() + make_interval(secs => ${seconds(lease)})
+          FROM lock WHERE lock.locked
+          ON CONFLICT (scope, key) DO UPDATE SET
+            fingerprint = excluded.fingerprint, state = excluded.state, token = excluded.token, status = NULL,
+            headers = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at
+          WHERE k.expires_at <= now()
+          RETURNING k.token`.pipe(Effect.orDie)
+        if (acquired !== undefined) return Claim.Acquired({ token: acquired.token })
+        return yield* holder(request).pipe(Effect.orDie)
       }),
       complete: Effect.fn("IdempotencyStoreSql.complete")(function* (claimed, response, ttl) {
         const recorded = yield* sql`

@@ -208,39 +208,36 @@ export const endpoint = <A, R>(policy: Policy<A>, handler: Handler<A, R>) =>
       const key = yield* idempotencyKeyOf(request)
       const body = policy.body === true ? yield* readJson(request) : undefined
       const idempotency = yield* Idempotency.Idempotency
-      // The write runs in a savepoint: a store failure rolls its partial work back, and its answer is kept.
+      // A write and its key's record commit together. A store failure (a 4xx) rolls the whole transaction back,
+      // the write's partial work with it, and its answer is then recorded on its own under the same key.
       let sent: string | undefined
-      const write = sql.withTransaction(run({ principal, params, query, body })).pipe(
+      const write = run({ principal, params, query, body }).pipe(
         Effect.map((data) => {
           sent = dataPayload(data)
           const kept = policy.stored === undefined ? sent : dataPayload(policy.stored(data))
           return new Idempotency.StoredResponse({ status: 200, headers: {}, body: kept })
-        }),
-        Effect.catchIf(StoreErrors.isStoreError, (error) => Effect.succeed(storedFailure(error)))
+        })
       )
-      const { response, replayed } = yield* sql
-        .withTransaction(
-          idempotency.run(
-            {
-              scope: Idempotency.scope(["store", principal.store.id]),
-              key,
-              fingerprint: Idempotency.fingerprint({ method: request.method, path: pathOf(request.url), body })
-            },
-            write
-          )
-        )
-        .pipe(
-          Effect.catchTags({
-            KeyReused: (error) => Effect.fail(new StoreErrors.IdempotencyKeyReuse({ message: error.message })),
-            InFlight: (error) =>
-              Effect.fail(
-                new StoreErrors.IdempotencyInFlight({
-                  message: error.message,
-                  retryAfterSeconds: error.retryAfterSeconds
-                })
-              )
-          })
-        )
+      const claim = {
+        scope: Idempotency.scope(["store", principal.store.id]),
+        key,
+        fingerprint: Idempotency.fingerprint({ method: request.method, path: pathOf(request.url), body })
+      }
+      const { response, replayed } = yield* sql.withTransaction(idempotency.run(claim, write)).pipe(
+        Effect.catchIf(StoreErrors.isStoreError, (error) =>
+          sql.withTransaction(idempotency.run(claim, Effect.succeed(storedFailure(error))))
+        ),
+        Effect.catchTags({
+          KeyReused: (error) => Effect.fail(new StoreErrors.IdempotencyKeyReuse({ message: error.message })),
+          InFlight: (error) =>
+            Effect.fail(
+              new StoreErrors.IdempotencyInFlight({
+                message: error.message,
+                retryAfterSeconds: error.retryAfterSeconds
+              })
+            )
+        })
+      )
       return respond(
         response.status,
         !replayed && sent !== undefined ? sent : response.body,
