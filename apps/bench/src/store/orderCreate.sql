@@ -31,22 +31,23 @@ SELECT minute.count AS window_count,
   ) END::int8 AS month_count
 FROM hour, minute;
 
--- 2. The write's transaction: the idempotency claim in a savepoint (advisory lock, in-flight row).
+-- 2. The write's transaction: the idempotency claim, one statement (advisory lock taken without waiting and,
+-- only with it, the in-flight row).
 BEGIN;
-SAVEPOINT effect_sql_1;
-SELECT pg_try_advisory_xact_lock(hashtextextended(:scope::text || ' ' || :key::text, 0)) AS locked;
+WITH lock AS MATERIALIZED (
+  SELECT pg_try_advisory_xact_lock(hashtextextended(:scope::text || ' ' || :key::text, 0)) AS locked
+)
 INSERT INTO idempotency_keys AS k (scope, key, fingerprint, state, token, expires_at)
-VALUES (:scope, :key, :fingerprint, 'in_flight', gen_random_uuid()::text, now() + make_interval(secs => :lease))
+SELECT :scope, :key, :fingerprint, 'in_flight', gen_random_uuid()::text, now() + make_interval(secs => :lease)
+FROM lock WHERE lock.locked
 ON CONFLICT (scope, key) DO UPDATE SET
   fingerprint = excluded.fingerprint, state = excluded.state, token = excluded.token, status = NULL,
   headers = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at
 WHERE k.expires_at <= now()
 RETURNING k.token \gset
-RELEASE SAVEPOINT effect_sql_1;
 
--- 3. The order write in its savepoint (OrderStoreSql): the products with their options and the clock, then the
--- customer upsert, the order, its lines and the line's variant in one statement.
-SAVEPOINT effect_sql_1;
+-- 3. The order write (OrderStoreSql): the products with their options and the clock, then the customer upsert,
+-- the order, its lines and the line's variant in one statement.
 SELECT now() AS now, 0 AS orders_this_month, coalesce((
   SELECT json_agg(json_build_object(
     'id', p.id, 'digital', p.digital, 'price', p.price::text,
@@ -96,7 +97,6 @@ WITH customer AS (
 SELECT placed.id, placed.customer_id, placed.created_at,
   (SELECT json_agg(json_build_object('id', items.id, 'position', items.position)) FROM items) AS items
 FROM placed;
-RELEASE SAVEPOINT effect_sql_1;
 
 -- 4. The idempotency record completed with the answer, then the commit.
 UPDATE idempotency_keys SET state = 'completed', status = :status,
