@@ -98,7 +98,7 @@ export const call = (base: string, method: string, path: string, options: Reques
     if (options.key !== undefined) headers["idempotency-key"] = options.key
     const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
     if (body !== undefined) headers["content-type"] = "application/json"
-    const response = await fetch(`${base}${path}`, { method, headers, body })
+    const response = await fetch(`${base}${path}`, body === undefined ? { method, headers } : { method, headers, body })
     const text = await response.text()
     let parsed: unknown
     try {
