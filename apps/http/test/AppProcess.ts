@@ -155,3 +155,20 @@ export const runAdmin = (env: Record<string, string>, ...args: ReadonlyArray<str
       resume(Effect.succeed({ code, stderr, json: JSON.parse(lines[0]!) }))
     })
   })
+
+/**
+ * The CPU time (user + system, seconds) a running process has used, from `/proc/<pid>/stat`; `undefined` where
+ * there is no `/proc`. Unlike wall time it does not grow while the process waits for a core other tests hold.
+ */
+export const cpuSeconds = (pid: number | undefined): number | undefined => {
+  if (pid === undefined) return undefined
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    // Fields after the command name (which may hold spaces, inside parentheses): utime and stime are the 12th and
+    // 13th, in clock ticks of 1/100 s on Linux.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return undefined
+  }
+}
