@@ -5,6 +5,10 @@
  *
  *   npm run bench -- [--scenario health|create-sandbox] [--duration 10] [--connections 50] [--warmup 3] [--log-level info]
  *
+ * Besides requests per second, each row gives the server's CPU time per request (user + system, read from /proc
+ * around the measured run): on this shared 2-core machine the request rate moves with whatever else runs, and with
+ * the load generator's own limit, while the CPU a request costs the server moves much less.
+ *
  * Uses the embedded database in a scratch directory, or `DATABASE_URL` when set. Never part of `npm test`.
  */
 
@@ -78,7 +82,7 @@ const scenarios = (database: Record<string, string>): Record<string, Scenario> =
     path: "/v1/orders",
     body: sandboxOrder,
     ours: {
-      name: `tawsil POST /v1/orders sandbox (HttpApi, LOG_LEVEL=${logLevel})`,
+      name: `tawsil POST /v1/orders sandbox (direct route, LOG_LEVEL=${logLevel})`,
       entry: "apps/http/src/main.ts",
       env: (port) => ({
         ...database,
@@ -148,9 +152,21 @@ const stop = (child: ChildProcess) =>
     child.kill("SIGTERM")
   })
 
+/** The CPU time (user + system, in seconds) a process has used so far, from /proc; undefined elsewhere. */
+const cpuSeconds = (pid: number | undefined): number | undefined => {
+  try {
+    const fields = Fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return undefined
+  }
+}
+
 interface Result {
   readonly name: string
   readonly requestsPerSecond: number
+  /** Server CPU time per request, in microseconds. */
+  readonly cpuMicros: number | undefined
   readonly p50: number
   readonly p99: number
   readonly errors: number
@@ -172,10 +188,14 @@ const measure = async (target: Target, scenario: Scenario): Promise<Result> => {
   const { child, url } = await start(target, "/health")
   try {
     await load(`${url}${scenario.path}`, Number(values.warmup), scenario.body)
+    const before = cpuSeconds(child.pid)
     const result = await load(`${url}${scenario.path}`, Number(values.duration), scenario.body)
+    const after = cpuSeconds(child.pid)
     return {
       name: target.name,
       requestsPerSecond: result.requests.average,
+      cpuMicros:
+        before === undefined || after === undefined ? undefined : ((after - before) * 1e6) / result.requests.total,
       p50: result.latency.p50,
       p99: result.latency.p99,
       errors: result.errors + result.timeouts,
@@ -187,7 +207,9 @@ const measure = async (target: Target, scenario: Scenario): Promise<Result> => {
 }
 
 const row = (round: number, r: Result) =>
-  `| ${round} | ${r.name} | ${Math.round(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`
+  `| ${round} | ${r.name} | ${Math.round(r.requestsPerSecond)} | ${r.cpuMicros === undefined ? "–" : Math.round(r.cpuMicros)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`
+
+const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 const main = async () => {
   if (hasTaskset) execFileSync("taskset", ["-p", "-c", "1", String(process.pid)], { stdio: "ignore" })
@@ -201,22 +223,30 @@ const main = async () => {
     // Alternate the two servers round by round, so that drift on a noisy machine hits both alike.
     const rows: Array<string> = []
     const ratios: Array<number> = []
+    const cpuRatios: Array<number> = []
     for (let round = 1; round <= Number(values.rounds); round++) {
       const ours = await measure(scenario.ours, scenario)
       const baseline = await measure(scenario.baseline, scenario)
       ratios.push(ours.requestsPerSecond / baseline.requestsPerSecond)
+      if (ours.cpuMicros !== undefined && baseline.cpuMicros !== undefined) {
+        cpuRatios.push(baseline.cpuMicros / ours.cpuMicros)
+      }
       rows.push(row(round, ours), row(round, baseline))
     }
-    const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!
     console.log(
       [
         `scenario ${values.scenario}: ${values.connections} connections, ${values.duration} s after ${values.warmup} s warm-up, ${values.rounds} rounds, database ${process.env.DATABASE_URL ? "server" : "embedded"}, ${hasTaskset ? "servers on CPU 0, load on CPU 1" : "not pinned"}`,
         "",
-        "| round | server | req/s | p50 ms | p99 ms | errors | non-2xx |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| round | server | req/s | CPU µs/req | p50 ms | p99 ms | errors | non-2xx |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
         ...rows,
         "",
-        `ratio ours/baseline (req/s) per round: ${ratios.map((r) => r.toFixed(2)).join(", ")}; median ${median.toFixed(2)}x`
+        `ratio ours/baseline (req/s) per round: ${ratios.map((r) => r.toFixed(2)).join(", ")}; median ${median(ratios).toFixed(2)}x`,
+        ...(cpuRatios.length === 0
+          ? []
+          : [
+              `ratio baseline/ours (server CPU per request) per round: ${cpuRatios.map((r) => r.toFixed(2)).join(", ")}; median ${median(cpuRatios).toFixed(2)}x`
+            ])
       ].join("\n")
     )
   } finally {

@@ -1,7 +1,7 @@
 /**
  * Direct routes: an HttpApi endpoint that its server answers straight from Node's `request` event, without Effect's
  * HTTP server pipeline (router, request set-up, body stream, HttpApi's per-request machinery), for the hot endpoints
- * whose cost that pipeline dominates (docs/decisions/0011-direct-routes.md).
+ * whose cost that pipeline dominates (docs/decisions/0012-direct-routes.md).
  *
  * The endpoint's definition stays the only source: the route takes its method and path, its header and payload
  * schemas with the API's parse options, its success schema and status, its error schemas with their statuses and

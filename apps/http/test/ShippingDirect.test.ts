@@ -1,0 +1,197 @@
+/**
+ * `POST /v1/orders` is answered directly (DirectRoute) when its body comes with a `Content-Length`, and by HttpApi
+ * when it comes in chunks. The same requests, sent both ways to the app as users run it, get the same answers.
+ */
+import * as NodeHttp from "node:http"
+import { assert, describe, it } from "@effect/vitest"
+import * as TestDatabase from "@tawsil/storage/TestDatabase"
+import { Effect } from "effect"
+import fc from "fast-check"
+import { startApp } from "./AppProcess.ts"
+
+const RUNS = 600
+
+const validOrder = {
+  courier: "sandbox",
+  order: {
+    reference: "cmd-1",
+    recipient: {
+      fullName: "Amina B",
+      phone: "0555123456",
+      wilayaCode: 16,
+      communeName: "Bab Ezzouar",
+      addressLine: "x"
+    },
+    deliveryType: "home",
+    productList: "robe",
+    codAmount: 4500
+  }
+}
+
+const nasty = fc.oneof(
+  fc.jsonValue(),
+  fc.constantFrom(null, "", " ", -1, 0, 1e308, 59, 1.5, true, [], {}, "0213456789", "\u0000", "🇩🇿", "<script>"),
+  fc.string({ maxLength: 200 }),
+  fc.integer()
+)
+
+/** A valid order with one path replaced, removed, or an unknown field added. */
+const mutated = fc.tuple(fc.nat(), nasty, fc.constantFrom("replace", "remove", "add")).map(([pick, value, how]) => {
+  const body = structuredClone(validOrder) as Record<string, unknown>
+  const paths: Array<Array<string>> = []
+  const walk = (node: unknown, path: Array<string>) => {
+    if (node === null || typeof node !== "object" || Array.isArray(node)) return
+    for (const [key, child] of Object.entries(node)) {
+      paths.push([...path, key])
+      walk(child, [...path, key])
+    }
+  }
+  walk(body, [])
+  const path = paths[pick % paths.length]!
+  const parent = path
+    .slice(0, -1)
+    .reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, body)
+  const key = path.at(-1)!
+  if (how === "replace") parent[key] = value
+  else if (how === "remove") delete parent[key]
+  else parent[`extra_${pick % 7}`] = value
+  return JSON.stringify(body)
+})
+
+const bodies = [
+  ...fc.sample(
+    fc.oneof({ weight: 4, arbitrary: mutated }, { weight: 1, arbitrary: nasty.map((v) => JSON.stringify(v)) }),
+    {
+      numRuns: RUNS,
+      seed: 20261121
+    }
+  ),
+  JSON.stringify(validOrder),
+  `\uFEFF${JSON.stringify(validOrder)}`,
+  JSON.stringify({ ...validOrder, courier: "no_such_courier" }),
+  JSON.stringify({ ...validOrder, credentials: { token: "abc" } }),
+  JSON.stringify({ ...validOrder, options: { baseUrl: "https://evil.example" } }),
+  JSON.stringify({ ...validOrder, order: { ...validOrder.order, codAmount: 1_000_000 } }),
+  '{"courier":"sandbox","order":',
+  "",
+  "null"
+]
+
+interface Answer {
+  readonly status: number
+  readonly headers: Record<string, string | Array<string> | undefined>
+  readonly body: string
+}
+
+const post = (url: string, body: string, headers: Record<string, string>, chunked: boolean) =>
+  Effect.callback<Answer>((resume) => {
+    const bytes = Buffer.from(body)
+    const target = new URL("/v1/orders", url)
+    const request = NodeHttp.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: "POST",
+        path: target.pathname,
+        agent: false,
+        headers: {
+          "content-type": "application/json",
+          ...headers,
+          ...(chunked ? { "transfer-encoding": "chunked" } : { "content-length": String(bytes.length) })
+        }
+      },
+      (response) => {
+        const chunks: Array<Buffer> = []
+        response.on("data", (chunk: Buffer) => chunks.push(chunk))
+        response.on("end", () =>
+          resume(
+            Effect.succeed({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              body: Buffer.concat(chunks).toString("utf8")
+            })
+          )
+        )
+      }
+    )
+    if (chunked && bytes.length > 1) {
+      request.write(bytes.subarray(0, 1))
+      request.end(bytes.subarray(1))
+    } else {
+      request.end(bytes)
+    }
+  })
+
+/** A created parcel's tracking number encodes the time and a random part: everything else must be equal. */
+const comparable = (answer: Answer) => {
+  const { date: _, ...headers } = answer.headers
+  if (answer.status !== 200) return { status: answer.status, headers, body: answer.body }
+  const { trackingNumber, ...parcel } = JSON.parse(answer.body) as { trackingNumber: string; reference?: string }
+  assert.match(trackingNumber, /^SBX[0-9A-Z]{12}$/)
+  // Without a reference of its own, the parcel is referenced by its tracking number.
+  const reference = parcel.reference === trackingNumber ? "<tracking number>" : parcel.reference
+  return {
+    status: answer.status,
+    headers: { ...headers, "content-length": "<length>" },
+    body: { ...parcel, reference }
+  }
+}
+
+describe("POST /v1/orders answered directly", () => {
+  it.live(
+    `${bodies.length} bodies get the same answer with a Content-Length (direct) as in chunks (HttpApi)`,
+    () =>
+      Effect.gen(function* () {
+        const app = yield* startApp({
+          DATA_DIR: yield* TestDatabase.freshDataDir,
+          SHIPPING_RATE_LIMIT_PER_MINUTE: "1000000",
+          LOG_LEVEL: "warn"
+        })
+        const statuses = new Map<number, number>()
+        for (const [index, body] of bodies.entries()) {
+          const headers = { "x-request-id": `fuzz-${index}` }
+          const direct = yield* post(app.shippingUrl, body, headers, false)
+          const routed = yield* post(app.shippingUrl, body, headers, true)
+          assert.deepStrictEqual(comparable(direct), comparable(routed), body)
+          statuses.set(direct.status, (statuses.get(direct.status) ?? 0) + 1)
+        }
+        assert.isAbove(statuses.get(200) ?? 0, 1)
+        assert.isAbove(statuses.get(400) ?? 0, RUNS / 2)
+        assert.isAbove(statuses.get(422) ?? 0, 0)
+      }).pipe(Effect.scoped),
+    { timeout: 180_000 }
+  )
+
+  it.live("shares Idempotency-Key records and the per-client limit with the HttpApi route", () =>
+    Effect.gen(function* () {
+      const app = yield* startApp({ DATA_DIR: yield* TestDatabase.freshDataDir, SHIPPING_RATE_LIMIT_PER_MINUTE: "5" })
+      const body = JSON.stringify(validOrder)
+      const first = yield* post(app.shippingUrl, body, { "idempotency-key": "order-1" }, false)
+      const replayed = yield* post(app.shippingUrl, body, { "idempotency-key": "order-1" }, true)
+      assert.strictEqual(first.status, 200)
+      assert.deepStrictEqual([replayed.status, replayed.body], [200, first.body], "one parcel, answered again")
+      const other = JSON.stringify({ ...validOrder, order: { ...validOrder.order, codAmount: 100 } })
+      const reused = [
+        yield* post(app.shippingUrl, other, { "idempotency-key": "order-1" }, false),
+        yield* post(app.shippingUrl, other, { "idempotency-key": "order-1" }, true)
+      ]
+      assert.deepStrictEqual(
+        reused.map((answer) => [answer.status, JSON.parse(answer.body).error.code]),
+        [
+          [422, "idempotency_key_reuse"],
+          [422, "idempotency_key_reuse"]
+        ]
+      )
+      const malformed = yield* post(app.shippingUrl, body, { "idempotency-key": "no spaces" }, false)
+      assert.strictEqual(malformed.status, 400)
+      assert.hasAllKeys(JSON.parse(malformed.body).error.fields, ["headers.idempotency-key"])
+      // Five calls so far, counted whichever way they came: the sixth is refused either way.
+      const limited = [yield* post(app.shippingUrl, body, {}, false), yield* post(app.shippingUrl, body, {}, true)]
+      for (const answer of limited) {
+        assert.strictEqual(answer.status, 429)
+        assert.strictEqual(JSON.parse(answer.body).error.code, "rate_limited")
+        assert.isAbove(Number(answer.headers["retry-after"]), 0)
+      }
+    }).pipe(Effect.scoped)
+  )
+})
