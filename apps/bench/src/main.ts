@@ -19,6 +19,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
 import autocannon from "autocannon"
+import { sandboxOrder } from "./sandboxOrder.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
 
@@ -58,24 +59,6 @@ const hasTaskset = (() => {
 })()
 
 const logLevel = values["log-level"]
-
-/** A valid sandbox create: what integrators send most. */
-export const sandboxOrder = {
-  courier: "sandbox",
-  order: {
-    reference: "bench-1",
-    recipient: {
-      fullName: "Amina Benali",
-      phone: "+213 555 12 34 56",
-      wilayaCode: 16,
-      communeName: "Bab Ezzouar",
-      addressLine: "Cité 5 juillet, bât. 3"
-    },
-    deliveryType: "home",
-    productList: "1x robe kabyle",
-    codAmount: 4500
-  }
-}
 
 const scenarios = (database: Record<string, string>): Record<string, Scenario> => ({
   "create-sandbox": {
