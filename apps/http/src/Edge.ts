@@ -38,7 +38,8 @@ const requestIdOf = (sent: string | undefined) => {
   return `req_${uuid.slice(0, 8)}${uuid.slice(9, 13)}${uuid.slice(14, 18)}${uuid.slice(19, 23)}${uuid.slice(24, 28)}`
 }
 
-const pathOf = (url: string) => {
+/** The path of a request URL, without its query string. */
+export const pathOf = (url: string) => {
   const query = url.indexOf("?")
   return query === -1 ? url : url.slice(0, query)
 }

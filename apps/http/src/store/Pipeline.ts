@@ -15,7 +15,7 @@ import { Idempotency } from "@tawsil/idempotency"
 import { Context, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
-import { RequestId } from "../Edge.ts"
+import { pathOf, RequestId } from "../Edge.ts"
 import { ReadCache } from "./ReadCache.ts"
 
 /**
@@ -99,11 +99,6 @@ const queryOf = (url: string): Record<string, string> => {
     if (!(name in query)) query[name] = value
   }
   return query
-}
-
-const pathOf = (url: string) => {
-  const at = url.indexOf("?")
-  return at === -1 ? url : url.slice(0, at)
 }
 
 /** Deeper bodies are refused: no write body nests more than a few levels, and the work on a body must stay bounded. */
