@@ -13,8 +13,47 @@ export const zone: DateTime.TimeZone = DateTime.zoneMakeNamedUnsafe("Africa/Algi
 /** The current time, from `Clock`, in Algiers. */
 export const now: Effect.Effect<DateTime.Zoned> = Effect.map(DateTime.now, (utc) => DateTime.setZone(utc, zone))
 
-/** `YYYY-MM-DDTHH:MM:SS.sss+01:00`, the one string the other forms are cut from. */
-const local = (dt: DateTime.DateTime): string => DateTime.formatIsoOffset(DateTime.setZone(dt, zone))
+const HOUR = 3_600_000
+
+/** The zone's offset at `millis`, through the time-zone database (an `Intl` call: microseconds each). */
+const zoneOffset = (millis: number): number =>
+  DateTime.zonedOffset(DateTime.makeZonedUnsafe(millis, { timeZone: zone }))
+
+/** Offsets by UTC hour. Every instant of one store API answer asks again, so the database is read once an hour. */
+const offsets = new Map<number, number>()
+const MAX_CACHED_HOURS = 4096
+
+/**
+ * The offset at `millis`: the cached one for its UTC hour when the zone keeps one offset through the whole hour,
+ * else read exactly (an hour holding a change of offset is never cached).
+ */
+const offsetAt = (millis: number): number => {
+  const hour = Math.floor(millis / HOUR)
+  const cached = offsets.get(hour)
+  if (cached !== undefined) return cached
+  const start = zoneOffset(hour * HOUR)
+  if (start !== zoneOffset(hour * HOUR + HOUR - 1)) return zoneOffset(millis)
+  if (offsets.size >= MAX_CACHED_HOURS) offsets.clear()
+  offsets.set(hour, start)
+  return start
+}
+
+const offsetText = (offset: number): string => {
+  const minutes = Math.round(Math.abs(offset) / 60_000)
+  const hh = String(Math.floor(minutes / 60)).padStart(2, "0")
+  const mm = String(minutes % 60).padStart(2, "0")
+  return `${offset < 0 ? "-" : "+"}${hh}:${mm}`
+}
+
+/**
+ * `YYYY-MM-DDTHH:MM:SS.sss+01:00`, the one string the other forms are cut from: the same text as
+ * `DateTime.formatIsoOffset` in the Algiers zone (a test compares them across the zone's history).
+ */
+const local = (dt: DateTime.DateTime): string => {
+  const millis = dt.epochMilliseconds
+  const offset = offsetAt(millis)
+  return `${new Date(millis + offset).toISOString().slice(0, -1)}${offsetText(offset)}`
+}
 
 /** `2026-11-21T12:30:00+01:00` */
 export const formatIso = (dt: DateTime.DateTime): string => {

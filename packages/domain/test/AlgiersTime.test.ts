@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { AlgiersTime } from "@tawsil/domain"
 import { DateTime, Effect } from "effect"
 import { TestClock } from "effect/testing"
+import * as fc from "fast-check"
 
 const at = (iso: string) => DateTime.makeUnsafe(iso)
 
@@ -44,4 +45,50 @@ describe("AlgiersTime", () => {
       assert.strictEqual(AlgiersTime.month(now), "2026-03")
     })
   )
+})
+
+describe("AlgiersTime (cached offsets)", () => {
+  const reference = (millis: number) =>
+    DateTime.formatIsoOffset(DateTime.setZone(DateTime.makeUnsafe(millis), AlgiersTime.zone))
+
+  it("prints what the time-zone database prints, across the zone's history and its changes of offset", () => {
+    // 1890 to 2100: Paris mean time, the summer times of 1916-1981 (changes at odd hours), and today's UTC+01:00.
+    const from = Date.UTC(1890, 0, 1)
+    const to = Date.UTC(2100, 0, 1)
+    fc.assert(
+      fc.property(fc.integer({ min: from, max: to }), (millis) => {
+        const expected = reference(millis)
+        assert.strictEqual(
+          AlgiersTime.formatSql(DateTime.makeUnsafe(millis)),
+          `${expected.slice(0, 10)} ${expected.slice(11, 19)}`
+        )
+        assert.strictEqual(
+          AlgiersTime.formatIso(DateTime.makeUnsafe(millis)),
+          `${expected.slice(0, 19)}${expected.slice(23)}`
+        )
+      }),
+      { numRuns: 20_000 }
+    )
+  })
+
+  it("is exact on both sides of every change of offset (minute by minute around each)", () => {
+    const offsetOf = (millis: number) => reference(millis).slice(23)
+    let changes = 0
+    // Day by day (no two changes of Algiers' offset fall on one day), then hour by hour within a day that changes.
+    for (let day = Date.UTC(1890, 0, 1) / 86_400_000; day < Date.UTC(1990, 0, 1) / 86_400_000; day += 1) {
+      if (offsetOf(day * 86_400_000) === offsetOf((day + 1) * 86_400_000)) continue
+      for (let hour = day * 24; hour < day * 24 + 24; hour++) {
+        if (offsetOf(hour * 3_600_000) === offsetOf((hour + 1) * 3_600_000)) continue
+        changes++
+        for (let minute = -30; minute <= 90; minute++) {
+          const millis = hour * 3_600_000 + minute * 60_000 + 59_999
+          assert.strictEqual(
+            AlgiersTime.formatIso(DateTime.makeUnsafe(millis)),
+            reference(millis).replace(/\.\d{3}/, "")
+          )
+        }
+      }
+    }
+    assert.isAbove(changes, 10)
+  })
 })
