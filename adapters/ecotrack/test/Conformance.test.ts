@@ -63,6 +63,14 @@ Conformance.suite("Ecotrack conformance", {
       reason: "Refused"
     },
     {
+      // The caller's budget runs out on the second call: the adapter, not a timer around it, decides what that means.
+      name: "no answer on validation, after the parcel was created",
+      operation: "create",
+      arrange: (fake) => fake.misbehaveNext({ kind: "hang" }, "/api/v1/valid/order"),
+      timeoutMs: 300,
+      reason: "Refused"
+    },
+    {
       name: "a 5xx on validation, after the parcel was created",
       operation: "create",
       arrange: (fake) => fake.misbehaveNext({ kind: "status", status: 500 }, "/api/v1/valid/order"),

@@ -6,8 +6,9 @@
  * courier's allowance (https, port 443, the exact host or a tenant of its domain, no userinfo, no IP literal), the
  * host is resolved and every address must be public (`Egress.resolvePublic`), and the connection goes to exactly
  * the checked address with TLS verified against the host name. Redirects are never followed: a 3xx reaches the
- * adapter as a response. The caller's timeout bounds the whole exchange and aborts the socket. Bodies above
- * MAX_BODY_BYTES are cut off as a bad response.
+ * adapter as a response. Each request gets what is left of its operation's deadline (`Shipping.Transport`): when
+ * that runs out the socket is closed, and a request made after it is refused unsent. Bodies above MAX_BODY_BYTES
+ * are cut off as a bad response.
  *
  * A circuit breaker per origin stops hammering a courier that is down: after BREAKER_FAILURES consecutive failed
  * calls (unreachable, silent for 30 s, or a 5xx answer — a caller's shorter timeout never counts) its circuit opens and calls fail at once as unreachable for
@@ -20,7 +21,7 @@
 import * as Http from "node:http"
 import * as Https from "node:https"
 import * as Net from "node:net"
-import { Duration, Effect, Exit, Layer, Option, Schedule } from "effect"
+import { Clock, Duration, Effect, Exit, Layer, Option, Schedule } from "effect"
 import { CircuitBreaker } from "effect/persistence"
 import type { CourierManifest } from "./CourierAdapter.ts"
 import { BadResponse, Unreachable } from "./CourierError.ts"
@@ -127,7 +128,7 @@ const send = (request: CourierRequest, target: Target, courier: string) =>
     )
     if (body) outgoing.write(body)
     outgoing.end()
-    // Interruption (the caller's timeout) reaches the socket.
+    // Interruption (the operation's deadline) reaches the socket.
     return Effect.sync(() => outgoing.destroy())
   })
 
@@ -166,11 +167,13 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
       const bind = ({
         courier,
         tenantOrigin,
-        timeout
+        timeout,
+        deadline
       }: {
         readonly courier: CourierManifest
         readonly tenantOrigin: Egress.Origin | undefined
         readonly timeout: Duration.Duration
+        readonly deadline: number
       }) => {
         const pinned = "origin" in courier.endpoint ? (courier.endpoint.origin as Egress.Origin) : undefined
         const origin = pinned ?? tenantOrigin
@@ -178,6 +181,8 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
           "origin" in courier.endpoint
             ? { kind: "exact", origin: courier.endpoint.origin as Egress.Origin }
             : { kind: "tenant", domain: courier.endpoint.tenantDomain }
+        const timedOut = () =>
+          new Unreachable({ message: `${courier.name} did not answer within ${Duration.format(timeout)}` })
         return CourierHttp.of({
           request: (request) =>
             Effect.gen(function* () {
@@ -187,6 +192,10 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
               const url = yield* Effect.fromResult(Egress.requestUrl(origin, request.path))
               for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value)
               yield* Effect.fromResult(Egress.checkRequestUrl(url, allowance))
+              // The operation's budget is shared by its requests: this one gets what the earlier ones left. Once it
+              // is spent nothing more is sent, and the breaker, which judges the courier, never hears of it.
+              const left = deadline - (yield* Clock.currentTimeMillis)
+              if (left <= 0) return yield* timedOut()
               const override = Egress.overrideFor(options.overrides, origin)
               const exchange = Effect.gen(function* () {
                 const target: Target =
@@ -217,13 +226,7 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
                 )
               )
               return yield* exchange.pipe(
-                Effect.timeoutOrElse({
-                  duration: timeout,
-                  orElse: () =>
-                    Effect.fail(
-                      new Unreachable({ message: `${courier.name} did not answer within ${Duration.format(timeout)}` })
-                    )
-                })
+                Effect.timeoutOrElse({ duration: Duration.millis(left), orElse: () => Effect.fail(timedOut()) })
               )
             }).pipe(Effect.provideService(Egress.Resolver, resolver))
         })

@@ -2,14 +2,14 @@
  * The shipping service's core: one request shape for every courier. It resolves the courier in the catalogue,
  * checks the caller's credentials and options (the egress rule for `options.baseUrl`), checks what every courier
  * needs (an Algerian mobile), runs the adapter's operation on an HTTP service bound to the courier's pinned origin
- * and bounded by the caller's timeout, and maps the courier's statuses. Credentials are decoded into `Redacted`
+ * and to the caller's deadline, and maps the courier's statuses. Credentials are decoded into `Redacted`
  * values by the adapter's schema and used for that call only; nothing here stores or logs them.
  */
 import { AlgerianMobile, ErrorCategory, type WilayaCode } from "@tawsil/domain"
-import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import type * as Catalogue from "./Catalogue.ts"
 import type { Any, Capability, CourierManifest, Label } from "./CourierAdapter.ts"
-import { CourierError, type CourierErrorReason, Unreachable, Unsupported } from "./CourierError.ts"
+import { CourierError, type CourierErrorReason, Unsupported } from "./CourierError.ts"
 import { CourierHttp } from "./CourierHttp.ts"
 import { BlockedEgress, type Origin, parseBaseUrl } from "./Egress.ts"
 import type { ParcelOrder, RatesQuery, RatesResult } from "./Shipment.ts"
@@ -62,7 +62,12 @@ export { BlockedEgress }
 
 export type ShippingError = UnknownCourier | InvalidCredentials | BlockedEgress | NotAMobile | CourierError
 
-/** Where the core sends an adapter's requests: HTTP bound to one origin, bounded by a timeout. */
+/**
+ * Where the core sends an adapter's requests: HTTP bound to one origin and to one operation's deadline. The caller's
+ * timeout is a budget for the whole operation (Ecotrack's create is two calls): each request gets only what is left
+ * of it, and once it is spent a request fails as `Unreachable` without being sent. The deadline lives here rather
+ * than in a race around the operation so that an adapter that makes no HTTP call (the sandbox) pays no timer.
+ */
 export class Transport extends Context.Service<
   Transport,
   {
@@ -70,7 +75,10 @@ export class Transport extends Context.Service<
       readonly courier: CourierManifest
       /** `options.baseUrl` for a generic platform key, already checked against its tenant domain. */
       readonly tenantOrigin: Origin | undefined
+      /** The caller's timeout for the whole operation, as the message names it when it runs out. */
       readonly timeout: Duration.Duration
+      /** When that budget runs out, in `Clock` milliseconds: the operation's start plus `timeout`. */
+      readonly deadline: number
     }) => CourierHttp["Service"]
   }
 >()("@tawsil/courier/Shipping/Transport") {}
@@ -105,20 +113,11 @@ export class Shipping extends Context.Service<
           const fail = (reason: CourierErrorReason) => new CourierError({ courier: manifest.key, operation, reason })
           if (adapter.operations[operation] === undefined) return yield* fail(new Unsupported({ operation }))
           const timeout = call.options?.timeoutMs ? Duration.millis(call.options.timeoutMs) : DEFAULT_TIMEOUT
-          const http = transport.bind({ courier: manifest, tenantOrigin, timeout })
-          // The caller's timeout bounds the whole operation (Ecotrack's create is two calls), not each call alone.
+          // The caller's timeout bounds the whole operation, not each call alone: its deadline is fixed here, once.
+          const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(timeout)
+          const http = transport.bind({ courier: manifest, tenantOrigin, timeout, deadline })
           const run = <A>(effect: Effect.Effect<A, CourierErrorReason, CourierHttp>) =>
-            effect.pipe(
-              Effect.provideService(CourierHttp, http),
-              Effect.timeoutOrElse({
-                duration: timeout,
-                orElse: () =>
-                  Effect.fail(
-                    new Unreachable({ message: `${manifest.name} did not answer within ${Duration.format(timeout)}` })
-                  )
-              }),
-              Effect.mapError(fail)
-            )
+            effect.pipe(Effect.provideService(CourierHttp, http), Effect.mapError(fail))
           return {
             adapter,
             manifest,

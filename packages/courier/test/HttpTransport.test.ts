@@ -1,7 +1,8 @@
 import * as Http from "node:http"
 import type * as Net from "node:net"
 import { assert, describe, it } from "@effect/vitest"
-import { Duration, Effect, Layer } from "effect"
+import { Clock, Duration, Effect, Fiber, Layer } from "effect"
+import { TestClock } from "effect/testing"
 import type { CourierManifest } from "../src/CourierAdapter.ts"
 import * as Egress from "../src/Egress.ts"
 import * as HttpTransport from "../src/HttpTransport.ts"
@@ -93,6 +94,25 @@ const transportFor = (overrides: string, resolver = Egress.Resolver.layerTest({}
     )
   })
 
+/** Binds `transport` for one operation starting now, as `Shipping` does: its deadline is the clock plus `timeout`. */
+const bindNow = (
+  transport: Transport["Service"],
+  options: {
+    readonly courier: CourierManifest
+    readonly tenantOrigin: Egress.Origin | undefined
+    readonly timeout: Duration.Duration
+  }
+) =>
+  Effect.map(Clock.currentTimeMillis, (now) =>
+    transport.bind({ ...options, deadline: now + Duration.toMillis(options.timeout) })
+  )
+
+/** Waits, in real time whatever the test clock says, until `done` holds. */
+const eventually = (done: () => boolean): Effect.Effect<void> =>
+  Effect.suspend(() =>
+    done() ? Effect.void : Effect.andThen(TestClock.withLive(Effect.sleep("5 millis")), eventually(done))
+  )
+
 describe("HttpTransport", () => {
   it.live(
     "sends relative requests to the courier's origin (here its loopback stand-in), with query and JSON body",
@@ -100,7 +120,7 @@ describe("HttpTransport", () => {
       Effect.gen(function* () {
         const fake = yield* fakeCourier
         const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
-        const http = transport.bind({ courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
+        const http = yield* bindNow(transport, { courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
         const response = yield* http.request({
           method: "POST",
           path: "/api/v1/create/order",
@@ -124,7 +144,7 @@ describe("HttpTransport", () => {
     Effect.gen(function* () {
       const fake = yield* fakeCourier
       const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
-      const http = transport.bind({ courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
+      const http = yield* bindNow(transport, { courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
       const response = yield* http.request({ method: "GET", path: "/redirect" })
       assert.strictEqual(response.status, 302)
       assert.lengthOf(fake.seen, 1)
@@ -135,7 +155,7 @@ describe("HttpTransport", () => {
     Effect.gen(function* () {
       const fake = yield* fakeCourier
       const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
-      const http = transport.bind({ courier: dhd, tenantOrigin: undefined, timeout: Duration.millis(300) })
+      const http = yield* bindNow(transport, { courier: dhd, tenantOrigin: undefined, timeout: Duration.millis(300) })
       const failure = yield* Effect.flip(http.request({ method: "GET", path: "/hang" }))
       assert.strictEqual(failure._tag, "Unreachable")
       yield* Effect.sleep("100 millis")
@@ -147,10 +167,10 @@ describe("HttpTransport", () => {
     Effect.gen(function* () {
       const fake = yield* fakeCourier
       const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
-      const http = transport.bind({ courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(10) })
+      const http = yield* bindNow(transport, { courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(10) })
       assert.strictEqual((yield* Effect.flip(http.request({ method: "GET", path: "/huge" })))._tag, "BadResponse")
       const closed = yield* transportFor("https://platform.dhd-dz.com=http://127.0.0.1:1")
-      const down = closed.bind({ courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
+      const down = yield* bindNow(closed, { courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
       assert.strictEqual((yield* Effect.flip(down.request({ method: "GET", path: "/" })))._tag, "Unreachable")
     }).pipe(Effect.scoped)
   )
@@ -165,14 +185,18 @@ describe("HttpTransport", () => {
           "mixed.ecotrack.dz": ["41.111.1.1", "127.0.0.1"]
         })
       )
-      const pinned = transport.bind({ courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
+      const pinned = yield* bindNow(transport, { courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
       const escaped = yield* Effect.flip(pinned.request({ method: "GET", path: "//evil.example/x" as `/${string}` }))
       assert.strictEqual(escaped._tag, "BlockedEgress")
       for (const host of ["evil.ecotrack.dz", "mixed.ecotrack.dz"]) {
         const origin = Egress.parseBaseUrl(`https://${host}`, "ecotrack.dz")
         assert.isTrue(origin._tag === "Success")
         if (origin._tag !== "Success") continue
-        const http = transport.bind({ courier: tenant, tenantOrigin: origin.success, timeout: Duration.seconds(5) })
+        const http = yield* bindNow(transport, {
+          courier: tenant,
+          tenantOrigin: origin.success,
+          timeout: Duration.seconds(5)
+        })
         const refused = yield* Effect.flip(http.request({ method: "GET", path: "/api/v1/get/fees" }))
         assert.strictEqual(refused._tag, "BlockedEgress")
       }
@@ -184,7 +208,7 @@ describe("HttpTransport", () => {
     Effect.gen(function* () {
       const fake = yield* fakeCourier
       const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
-      const http = transport.bind({ courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
+      const http = yield* bindNow(transport, { courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
       for (let i = 0; i < HttpTransport.BREAKER_FAILURES; i++) {
         assert.strictEqual((yield* http.request({ method: "GET", path: "/down" })).status, 503)
       }
@@ -199,13 +223,77 @@ describe("HttpTransport", () => {
     Effect.gen(function* () {
       const fake = yield* fakeCourier
       const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
-      const http = transport.bind({ courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
+      const http = yield* bindNow(transport, { courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
       yield* http.request({
         method: "GET",
         path: "/x",
         headers: { Host: "other-tenant.ecotrack.dz", "Transfer-Encoding": "chunked", "x-ok": "1" }
       })
       assert.strictEqual(fake.seen[0]!.host, `127.0.0.1:${fake.port}`)
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("gives each request of an operation only what is left of the operation's budget", () =>
+    Effect.gen(function* () {
+      const fake = yield* fakeCourier
+      const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
+      const http = yield* bindNow(transport, { courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(1) })
+      assert.strictEqual((yield* http.request({ method: "POST", path: "/create" })).status, 200)
+      yield* TestClock.adjust("600 millis") // the first call, and the adapter between the two, took 600 ms
+      const second = yield* Effect.forkChild(Effect.flip(http.request({ method: "GET", path: "/hang" })))
+      yield* eventually(() => fake.seen.length === 2)
+      yield* TestClock.adjust("399 millis")
+      assert.isUndefined(second.pollUnsafe(), "the second call still has 1 ms of the budget")
+      yield* TestClock.adjust("1 millis")
+      const failure = yield* Fiber.join(second)
+      assert.strictEqual(failure._tag, "Unreachable")
+      assert.strictEqual(failure.message, "DHD did not answer within 1s", "the message names the whole budget")
+      yield* eventually(() => fake.closed.length === 1)
+      assert.deepStrictEqual(fake.closed, ["/hang"], "cancellation reached the socket")
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("fails a request made after the budget is spent as unreachable, without sending it", () =>
+    Effect.gen(function* () {
+      const fake = yield* fakeCourier
+      const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
+      const http = yield* bindNow(transport, { courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(2) })
+      assert.strictEqual((yield* http.request({ method: "POST", path: "/create" })).status, 200)
+      yield* TestClock.adjust("2 seconds")
+      const failure = yield* Effect.flip(http.request({ method: "GET", path: "/validate" }))
+      assert.strictEqual(failure._tag, "Unreachable")
+      assert.strictEqual(failure.message, "DHD did not answer within 2s")
+      assert.deepStrictEqual(
+        fake.seen.map(({ url }) => url),
+        ["/create"],
+        "the second call was never sent"
+      )
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("never opens the circuit for a caller's own timeout, however often, nor for a spent budget", () =>
+    Effect.gen(function* () {
+      const fake = yield* fakeCourier
+      const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
+      for (let i = 0; i <= HttpTransport.BREAKER_FAILURES; i++) {
+        const impatient = yield* bindNow(transport, {
+          courier: dhd,
+          tenantOrigin: undefined,
+          timeout: Duration.millis(50)
+        })
+        const failure = yield* Effect.flip(impatient.request({ method: "GET", path: "/hang" }))
+        assert.strictEqual(failure.message, "DHD did not answer within 50ms")
+        const spent = transport.bind({
+          courier: dhd,
+          tenantOrigin: undefined,
+          timeout: Duration.seconds(1),
+          deadline: 0
+        })
+        assert.strictEqual((yield* Effect.flip(spent.request({ method: "GET", path: "/x" })))._tag, "Unreachable")
+      }
+      const patient = yield* bindNow(transport, { courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
+      assert.strictEqual((yield* patient.request({ method: "GET", path: "/x" })).status, 200, "the circuit is closed")
+      assert.lengthOf(fake.seen, HttpTransport.BREAKER_FAILURES + 2, "every hang and the last call were sent")
     }).pipe(Effect.scoped)
   )
 })

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Layer, Redacted, Schema } from "effect"
+import { TestClock } from "effect/testing"
 import * as Catalogue from "../src/Catalogue.ts"
 import { define } from "../src/CourierAdapter.ts"
 import { Refused, Unreachable } from "../src/CourierError.ts"
@@ -14,8 +15,13 @@ const order = Schema.decodeUnknownSync(ParcelOrder)({
   codAmount: 4500
 })
 
-const seen: Array<{ courier: string; tenantOrigin: string | undefined; timeout: Duration.Duration; token?: string }> =
-  []
+const seen: Array<{
+  courier: string
+  tenantOrigin: string | undefined
+  timeout: Duration.Duration
+  deadline: number
+  token?: string
+}> = []
 
 const pinned = define<{ readonly token: Redacted.Redacted<string> }>({
   platform: "alpha",
@@ -50,8 +56,8 @@ const tenant = define({
 const transport = Layer.succeed(
   Transport,
   Transport.of({
-    bind: ({ courier, tenantOrigin, timeout }) => {
-      seen.push({ courier: courier.key, tenantOrigin, timeout })
+    bind: ({ courier, tenantOrigin, timeout, deadline }) => {
+      seen.push({ courier: courier.key, tenantOrigin, timeout, deadline })
       return CourierHttp.of({
         request: () =>
           Effect.succeed({ status: 200, headers: {}, text: "ALPHA-1", bytes: new TextEncoder().encode("ALPHA-1") })
@@ -64,10 +70,11 @@ const layer = Shipping.layer(Catalogue.make([pinned, tenant])).pipe(Layer.provid
 const run = <A, E>(effect: Effect.Effect<A, E, Shipping>) => effect.pipe(Effect.provide(layer))
 
 describe("Shipping", () => {
-  it.effect("creates through the adapter on an HTTP service bound to the courier, with the caller's timeout", () =>
+  it.effect("creates through the adapter on an HTTP service bound to the courier, with the caller's deadline", () =>
     run(
       Effect.gen(function* () {
         const shipping = yield* Shipping
+        yield* TestClock.setTime(1_000_000)
         const created = yield* shipping.create({
           courier: "alpha",
           credentials: { token: "secret-token-1" },
@@ -81,6 +88,9 @@ describe("Shipping", () => {
         assert.strictEqual(bound.courier, "alpha")
         assert.isUndefined(bound.tenantOrigin)
         assert.strictEqual(Duration.toMillis(bound.timeout), 2500)
+        assert.strictEqual(bound.deadline, 1_002_500, "the whole operation's budget ends 2.5 s after it began")
+        yield* shipping.create({ courier: "alpha", credentials: { token: "secret-token-1" }, order })
+        assert.strictEqual(seen.at(-1)!.deadline, 1_015_000, "15 s when the caller does not say")
       })
     )
   )
