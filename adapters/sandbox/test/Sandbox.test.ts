@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Catalogue, CourierHttp, Shipment, Shipping } from "@tawsil/courier"
-import { Effect, Layer, Schema } from "effect"
+import { Clock, Effect, Layer, Random, Schema } from "effect"
 import { TestClock } from "effect/testing"
-import { adapter, MAX_COD_AMOUNT } from "../src/Sandbox.ts"
+import { adapter, MAX_COD_AMOUNT, MAX_WEIGHT_KG } from "../src/Sandbox.ts"
 import * as Rates from "../src/SandboxRates.ts"
 import * as TrackingNumber from "../src/SandboxTrackingNumber.ts"
 
@@ -13,6 +13,10 @@ const noNetwork = Layer.succeed(
   })
 )
 const layer = Shipping.Shipping.layer(Catalogue.make([adapter])).pipe(Layer.provide(noNetwork))
+const CourierHttpNever = Layer.succeed(
+  CourierHttp.CourierHttp,
+  CourierHttp.CourierHttp.of({ request: () => Effect.die("the sandbox never calls out") })
+)
 
 const order = (overrides: Record<string, unknown> = {}) =>
   Schema.decodeUnknownSync(Shipment.ParcelOrder)({
@@ -89,6 +93,66 @@ describe("Sandbox", () => {
         "NotAMobile"
       )
     }).pipe(Effect.provide(layer))
+  )
+
+  it.effect("says why it refuses, in the courier's words", () =>
+    Effect.gen(function* () {
+      const create = adapter.operations.create!
+      const message = (o: Shipment.ParcelOrder) =>
+        Effect.map(Effect.flip(create(o, { credentials: undefined })), (reason) => reason.message)
+      assert.strictEqual(
+        yield* message(order({ codAmount: MAX_COD_AMOUNT + 1, weightKg: MAX_WEIGHT_KG + 1 })),
+        `codAmount ${MAX_COD_AMOUNT + 1} is above the courier's limit of ${MAX_COD_AMOUNT} DZD`,
+        "the first rule broken is the one named"
+      )
+      assert.strictEqual(
+        yield* message(order({ weightKg: 31 })),
+        `weightKg 31 is above the courier's limit of ${MAX_WEIGHT_KG} kg`
+      )
+      assert.strictEqual(
+        yield* message(order({ deliveryType: "stopdesk" })),
+        "stopDeskId is required for a stopdesk delivery"
+      )
+      assert.strictEqual(
+        yield* message(
+          order({
+            recipient: { fullName: "A B", phone: "0555123456", wilayaCode: 16, communeName: "X", addressLine: " " }
+          })
+        ),
+        "recipient.addressLine is required for a home delivery"
+      )
+    }).pipe(Effect.provide(CourierHttpNever))
+  )
+
+  it.effect("numbers a parcel from the clock and three draws of Random.nextIntBetween(0, 32), as it always did", () =>
+    Effect.gen(function* () {
+      const create = adapter.operations.create!
+      const shapes = [
+        ["cmd", "home"],
+        ["cmd#returned", "home"],
+        ["cmd", "stopdesk"],
+        ["cmd#returned", "stopdesk"]
+      ] as const
+      for (let seed = 0; seed < 200; seed++) {
+        const [reference, deliveryType] = shapes[seed % shapes.length]!
+        yield* TestClock.setTime(Date.UTC(2026, 10, 21, 9, 0, 0) + seed * 1_234_567)
+        const made = yield* create(order({ reference, deliveryType, stopDeskId: "1601" }), {
+          credentials: undefined
+        }).pipe(Random.withSeed(seed))
+        // What the generator version computed from the same clock and seed: a clock read, then three draws.
+        const expected = yield* Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const draws = [
+            yield* Random.nextIntBetween(0, 32),
+            yield* Random.nextIntBetween(0, 32),
+            yield* Random.nextIntBetween(0, 32)
+          ]
+          const scenario = `${deliveryType}_${reference.endsWith("#returned") ? "returned" : "delivered"}` as const
+          return TrackingNumber.encode(Math.floor(now / 1000), scenario, draws)
+        }).pipe(Random.withSeed(seed))
+        assert.deepStrictEqual(made, { trackingNumber: expected, rawStatus: "order_created" }, `seed ${seed}`)
+      }
+    }).pipe(Effect.provide(CourierHttpNever))
   )
 
   it.effect("walks the lifecycle as the parcel ages", () =>
