@@ -52,6 +52,8 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     "log-level": { type: "string", default: "warn" },
     "cpu-prof": { type: "string" },
+    "node-option": { type: "string", multiple: true, default: [] },
+    callgrind: { type: "string" },
     only: { type: "string" }
   }
 })
@@ -97,15 +99,20 @@ interface App {
 }
 
 /** `npm start`'s entry point on the scratch database, pinned to CPU 0; ready when `/v1/ping` answers. */
-const startApp = async (databaseUrl: string, profile: boolean): Promise<App> => {
+const startApp = async (
+  databaseUrl: string,
+  profile: boolean,
+  prefix: ReadonlyArray<string> = onCpu0
+): Promise<App> => {
   const port = await freePort()
   const node = [
     process.execPath,
     ...(profile && cpuProf !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${cpuProf}`] : []),
+    ...(values["node-option"] ?? []),
     "--conditions=@tawsil/source",
     Path.join(ROOT, "apps/http/src/main.ts")
   ]
-  const [command, ...argv] = [...onCpu0, ...node]
+  const [command, ...argv] = [...prefix, ...node]
   const child = spawn(command!, argv, {
     cwd: ROOT,
     env: {
@@ -119,7 +126,7 @@ const startApp = async (databaseUrl: string, profile: boolean): Promise<App> => 
     stdio: ["ignore", "ignore", "inherit"]
   })
   const url = `http://127.0.0.1:${port}`
-  for (let attempt = 0; attempt < 600; attempt++) {
+  for (let attempt = 0; attempt < 6000; attempt++) {
     if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`)
     const ok = await fetch(`${url}/v1/ping`).then(
       (response) => response.ok,
@@ -579,6 +586,65 @@ const productsRound = async (context: Context, round: number) => {
   return { cached: reads.cached.measured, uncached: reads.uncached.measured, rows }
 }
 
+/**
+ * `--callgrind <n>`: instructions per create, which a machine shared with other work does not move (within a few
+ * percent from run to run), unlike rates and CPU times. The app runs under valgrind's callgrind with
+ * instrumentation off; after 3 × `n` creates of warm-up (10 connections), it counts the instructions of the next `n`.
+ */
+const instructionsPerCreate = async (context: Context, creates: number) => {
+  const outFile = Path.join(Fs.mkdtempSync("/tmp/tawsil-callgrind-"), "callgrind.out")
+  const prefix = [
+    "valgrind",
+    "--tool=callgrind",
+    "--instr-atstart=no",
+    "--smc-check=all-non-file",
+    "--separate-threads=yes",
+    `--callgrind-out-file=${outFile}`
+  ]
+  const app = await startApp(context.databaseUrl, false, prefix)
+  context.app = app
+  try {
+    const run = (amount: number) =>
+      new Promise<void>((resolve, reject) => {
+        const tally = newTally()
+        autocannon(
+          {
+            url: app.url,
+            connections,
+            amount,
+            pipelining: 1,
+            requests: requests(context.setup, tally, "orders")
+          },
+          (error) => (error ? reject(error) : nonOk(tally) > 0 ? reject(new Error("non-2xx answers")) : resolve())
+        )
+      })
+    // Long enough for V8 to finish optimising the hot code (with less, its compiler is still a quarter of the count).
+    progress(`callgrind: ${3 * creates} creates of warm-up`)
+    await run(3 * creates)
+    const pid = String(app.child.pid)
+    execFileSync("callgrind_control", ["-i", "on", pid], { stdio: "ignore" })
+    progress(`callgrind: ${creates} creates counted`)
+    await run(creates)
+    execFileSync("callgrind_control", ["-d", pid], { stdio: "ignore" })
+    execFileSync("callgrind_control", ["-i", "off", pid], { stdio: "ignore" })
+  } finally {
+    await stopApp(app)
+    context.app = undefined
+  }
+  // One dump per thread (`-01` is the main thread, the others V8's compiler and GC helpers); `totals:` rather than
+  // `summary:`, which the final dump can wrap around below zero while instrumentation is off.
+  let main = 0
+  let all = 0
+  for (const name of Fs.readdirSync(Path.dirname(outFile))) {
+    const totals = /^totals: (\d+)/m.exec(Fs.readFileSync(Path.join(Path.dirname(outFile), name), "utf8"))
+    if (totals === null) continue
+    all += Number(totals[1])
+    if (name.endsWith("-01")) main += Number(totals[1])
+  }
+  const perCreate = (count: number) => Math.round(count / creates).toLocaleString("en")
+  return `callgrind: ${perCreate(main)} instructions per create on the main thread, ${perCreate(all)} with V8's helper threads (${creates} creates after ${3 * creates} of warm-up, ${connections} connections; dumps in ${Path.dirname(outFile)})`
+}
+
 const main = async () => {
   if (hasTaskset) execFileSync("taskset", ["-p", "-c", "1", String(process.pid)], { stdio: "ignore" })
   if (cpuProf !== undefined) Fs.mkdirSync(cpuProf, { recursive: true })
@@ -616,18 +682,20 @@ const main = async () => {
     progress(traceLine)
     context = { databaseUrl: db.url, setup: traced.setup, variables: traced.variables, notes: [], app: undefined }
 
+    if (values.callgrind !== undefined) out.push(await instructionsPerCreate(context, Number(values.callgrind)))
     const orders: Array<Awaited<ReturnType<typeof ordersRound>>> = []
     const products: Array<Awaited<ReturnType<typeof productsRound>>> = []
-    for (let round = 1; round <= rounds; round++) {
+    for (let round = 1; round <= (values.callgrind === undefined ? rounds : 0); round++) {
       if (only !== "products") orders.push(await ordersRound(context, round))
       if (only !== "orders") products.push(await productsRound(context, round))
     }
 
-    out.push(
-      `store API: autocannon ${connections} connections, app pool and pgbench clients ${pool}, ${duration} s after ${warmup} s warm-up, ${rounds} rounds, PostgreSQL at ${new URL(adminUrl).host} (scratch database), LOG_LEVEL=${values["log-level"]}, ${hasTaskset ? "app and pgbench on CPU 0, autocannon on CPU 1" : "not pinned"}${cpuProf === undefined ? "" : `, app CPU-profiled into ${cpuProf} (rates not comparable)`}`,
-      "",
-      traceLine
-    )
+    if (values.callgrind === undefined)
+      out.push(
+        `store API: autocannon ${connections} connections, app pool and pgbench clients ${pool}, ${duration} s after ${warmup} s warm-up, ${rounds} rounds, PostgreSQL at ${new URL(adminUrl).host} (scratch database), LOG_LEVEL=${values["log-level"]}, ${hasTaskset ? "app and pgbench on CPU 0, autocannon on CPU 1" : "not pinned"}${cpuProf === undefined ? "" : `, app CPU-profiled into ${cpuProf} (rates not comparable)`}`,
+        "",
+        traceLine
+      )
     if (orders.length > 0) {
       const ratios = orders.map(({ app, base }) => app.perSecond / base.tps)
       out.push(
