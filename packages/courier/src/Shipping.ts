@@ -5,14 +5,13 @@
  * and to the caller's deadline, and maps the courier's statuses. Credentials are decoded into `Redacted`
  * values by the adapter's schema and used for that call only; nothing here stores or logs them.
  */
-import { ErrorCategory, type WilayaCode } from "@tawsil/domain"
-import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
+import { AlgerianMobile, ErrorCategory, type WilayaCode } from "@tawsil/domain"
+import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import type * as Catalogue from "./Catalogue.ts"
 import type { Any, Capability, CourierManifest, Label } from "./CourierAdapter.ts"
 import { CourierError, type CourierErrorReason, Unsupported } from "./CourierError.ts"
 import { CourierHttp } from "./CourierHttp.ts"
 import { BlockedEgress, type Origin, parseBaseUrl } from "./Egress.ts"
-import { nationalMobile } from "./internal/mobile.ts"
 import type { ParcelOrder, RatesQuery, RatesResult } from "./Shipment.ts"
 import { ParcelCreated, type TrackResult } from "./Shipment.ts"
 import * as Tracking from "./Tracking.ts"
@@ -184,7 +183,7 @@ export class Shipping extends Context.Service<
 }
 
 const checkMobile = (phone: string, field: string) =>
-  nationalMobile(phone) === undefined ? Effect.fail(new NotAMobile({ field })) : Effect.void
+  Option.isNone(AlgerianMobile.normalize(phone)) ? Effect.fail(new NotAMobile({ field })) : Effect.void
 
 const decodeCredentials = (adapter: Any, sent: Readonly<Record<string, string>> | undefined) => {
   const given = sent !== undefined && Object.keys(sent).length > 0
