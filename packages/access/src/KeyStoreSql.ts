@@ -154,17 +154,17 @@ export const layer: Layer.Layer<KeyStore, never, SqlClient.SqlClient> = Layer.ef
             return toKey(row)
           })
         )
-        .pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("KeyStoreSql.insertKey"))
+        .pipe(Effect.catchTag("SqlError", Effect.die))
 
     return KeyStore.of({
-      findKey: Effect.fn("KeyStoreSql.findKey")(function* (keyId) {
+      findKey: Effect.fnUntraced(function* (keyId) {
         const rows = yield* sql`
           SELECT ${qualifiedKeyColumns}, ${joinedStore}
           FROM api_keys k JOIN stores s ON s.id = k.store_id
           WHERE k.key_id = ${keyId}`.pipe(Effect.flatMap(decodeRows(KeyWithStoreRow)), Effect.orDie)
         return Option.map(Option.fromNullishOr(rows[0]), (row) => ({ key: toKey(row), store: storeOf(row) }))
       }),
-      findAppToken: Effect.fn("KeyStoreSql.findAppToken")(function* (tokenSha256) {
+      findAppToken: Effect.fnUntraced(function* (tokenSha256) {
         const rows = yield* sql`
           SELECT t.token_sha256, t.store_id, t.scopes, t.created_at, ${joinedStore}
           FROM app_tokens t JOIN stores s ON s.id = t.store_id
@@ -174,14 +174,14 @@ export const layer: Layer.Layer<KeyStore, never, SqlClient.SqlClient> = Layer.ef
         )
         return Option.map(Option.fromNullishOr(rows[0]), (row) => ({ token: toToken(row), store: storeOf(row) }))
       }),
-      findStore: Effect.fn("KeyStoreSql.findStore")(function* (storeId) {
+      findStore: Effect.fnUntraced(function* (storeId) {
         const rows = yield* sql`SELECT ${storeColumns} FROM stores WHERE id = ${storeId}`.pipe(
           Effect.flatMap(decodeRows(StoreRow)),
           Effect.orDie
         )
         return Option.map(Option.fromNullishOr(rows[0]), toStore)
       }),
-      listKeys: Effect.fn("KeyStoreSql.listKeys")(function* (storeId) {
+      listKeys: Effect.fnUntraced(function* (storeId) {
         const rows = yield* sql`
           SELECT ${keyColumns} FROM api_keys
           WHERE store_id = ${storeId} AND status <> 'revoked'
@@ -189,19 +189,19 @@ export const layer: Layer.Layer<KeyStore, never, SqlClient.SqlClient> = Layer.ef
         return rows.map(toKey)
       }),
       insertKey,
-      revokeKey: Effect.fn("KeyStoreSql.revokeKey")(function* (storeId, keyId) {
+      revokeKey: Effect.fnUntraced(function* (storeId, keyId) {
         const rows = yield* sql`
           UPDATE api_keys SET status = 'revoked', revoked_at = now()
           WHERE store_id = ${storeId} AND key_id = ${keyId} AND status <> 'revoked'
           RETURNING key_id`.pipe(Effect.orDie)
         return rows.length > 0
       }),
-      touchKey: Effect.fn("KeyStoreSql.touchKey")(function* (storeId, keyId, ip) {
+      touchKey: Effect.fnUntraced(function* (storeId, keyId, ip) {
         yield* sql`
           UPDATE api_keys SET last_used_at = now(), last_used_ip = ${ip}
           WHERE store_id = ${storeId} AND key_id = ${keyId}`.pipe(Effect.orDie)
       }),
-      createStore: Effect.fn("KeyStoreSql.createStore")(function* (input, firstKey) {
+      createStore: Effect.fnUntraced(function* (input, firstKey) {
         return yield* sql
           .withTransaction(
             Effect.gen(function* () {
@@ -225,13 +225,13 @@ export const layer: Layer.Layer<KeyStore, never, SqlClient.SqlClient> = Layer.ef
           )
           .pipe(Effect.orDie)
       }),
-      setPlan: Effect.fn("KeyStoreSql.setPlan")(function* (storeId, plan) {
+      setPlan: Effect.fnUntraced(function* (storeId, plan) {
         const rows = yield* sql`
           UPDATE stores SET plan = ${plan}, updated_at = now() WHERE id = ${storeId}
           RETURNING ${storeColumns}`.pipe(Effect.flatMap(decodeRows(StoreRow)), Effect.orDie)
         return Option.map(Option.fromNullishOr(rows[0]), toStore)
       }),
-      insertAppToken: Effect.fn("KeyStoreSql.insertAppToken")(function* (storeId, tokenSha256, scopes) {
+      insertAppToken: Effect.fnUntraced(function* (storeId, tokenSha256, scopes) {
         const rows = yield* sql`
           INSERT INTO app_tokens (token_sha256, store_id, scopes)
           SELECT ${tokenSha256}, id, ${scopes}::text[] FROM stores WHERE id = ${storeId}

@@ -79,7 +79,7 @@ export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.
     )
 
     return UsageStore.of({
-      meter: Effect.fn("UsageStoreSql.meter")(function* (storeId, options) {
+      meter: Effect.fnUntraced(function* (storeId, options) {
         // The month's earlier hours are settled: the snapshot's sum of them plus this hour's exact count is the
         // month's count. Without `month` the subquery is not run at all.
         const rows = yield* sql`
@@ -109,7 +109,7 @@ export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.
           monthCount: row.month_count
         }
       }),
-      monthUsage: Effect.fn("UsageStoreSql.monthUsage")(function* (storeId) {
+      monthUsage: Effect.fnUntraced(function* (storeId) {
         const rows = yield* sql`
           SELECT p.period, g.endpoint_group, g.total, g.billable
           FROM (SELECT to_char(now() AT TIME ZONE ${ZONE}, 'YYYY-MM') AS period,
@@ -129,7 +129,7 @@ export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.
           )
         }
       }),
-      history: Effect.fn("UsageStoreSql.history")(function* (storeId, from, to) {
+      history: Effect.fnUntraced(function* (storeId, from, to) {
         const rows = yield* sql`
           SELECT period_hour, endpoint_group, count, billable_count FROM usage_hourly
           WHERE store_id = ${storeId} AND period_hour >= ${DateTime.toDateUtc(from)}
@@ -142,14 +142,14 @@ export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.
           billable: row.billable_count
         }))
       }),
-      findOverride: Effect.fn("UsageStoreSql.findOverride")(function* (storeId) {
+      findOverride: Effect.fnUntraced(function* (storeId) {
         const rows = yield* sql`SELECT ${overrideColumns} FROM quota_overrides WHERE store_id = ${storeId}`.pipe(
           Effect.flatMap(decodeRows(OverrideRow)),
           Effect.orDie
         )
         return Option.map(Option.fromNullishOr(rows[0]), toOverride)
       }),
-      setOverride: Effect.fn("UsageStoreSql.setOverride")(function* (storeId, patch) {
+      setOverride: Effect.fnUntraced(function* (storeId, patch) {
         const perMinute = patch.requestsPerMinute !== undefined
         const perMonth = patch.requestsPerMonth !== undefined
         const rows = yield* sql`

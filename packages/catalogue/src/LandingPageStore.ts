@@ -93,7 +93,7 @@ export const layerMemory: Layer.Layer<LandingPageStore> = Layer.sync(LandingPage
           .map(({ page }) => toSummary(page))
       ),
     get: (storeId, id) => Effect.sync(() => Option.fromNullishOr(owned(storeId, id)?.page)),
-    insert: Effect.fn("LandingPageStore.insert")(function* (storeId, fields, slug) {
+    insert: Effect.fnUntraced(function* (storeId, fields, slug) {
       const now = yield* DateTime.now
       const page = new LandingPage({
         id: Ids.LandingPageId.make(++lastId),
@@ -108,7 +108,7 @@ export const layerMemory: Layer.Layer<LandingPageStore> = Layer.sync(LandingPage
       entries.set(page.id, { storeId, page })
       return page
     }),
-    update: Effect.fn("LandingPageStore.update")(function* (storeId, id, patch, slug) {
+    update: Effect.fnUntraced(function* (storeId, id, patch, slug) {
       const now = yield* DateTime.now
       const entry = owned(storeId, id)
       if (entry === undefined) return Option.none()

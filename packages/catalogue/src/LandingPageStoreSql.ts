@@ -105,7 +105,7 @@ export const layer: Layer.Layer<LandingPageStore, never, SqlClient.SqlClient> = 
     }
 
     return LandingPageStore.of({
-      list: Effect.fn("LandingPageStoreSql.list")(function* (storeId, query) {
+      list: Effect.fnUntraced(function* (storeId, query) {
         const rows = yield* sql`
           SELECT ${summaryColumns} FROM landing_pages
           WHERE ${sql.and([
@@ -116,10 +116,10 @@ export const layer: Layer.Layer<LandingPageStore, never, SqlClient.SqlClient> = 
           ORDER BY id DESC LIMIT ${query.limit}`.pipe(Effect.flatMap(decodeSummaries), Effect.orDie)
         return rows.map((row) => new LandingPageSummary(row))
       }),
-      get: Effect.fn("LandingPageStoreSql.get")(function* (storeId, id) {
+      get: Effect.fnUntraced(function* (storeId, id) {
         return yield* find(storeId, id).pipe(Effect.orDie)
       }),
-      insert: Effect.fn("LandingPageStoreSql.insert")(function* (storeId, page, slug) {
+      insert: Effect.fnUntraced(function* (storeId, page, slug) {
         const id = yield* withFreeSlug(storeId, slug, undefined, (candidate) =>
           sql<{ readonly id: Ids.LandingPageId }>`
             INSERT INTO landing_pages ${sql.insert({ store_id: storeId, ...page, slug: candidate })}
@@ -128,7 +128,7 @@ export const layer: Layer.Layer<LandingPageStore, never, SqlClient.SqlClient> = 
         )
         return yield* written(storeId, id)
       }, Effect.orDie),
-      update: Effect.fn("LandingPageStoreSql.update")(function* (storeId, id, patch, slug) {
+      update: Effect.fnUntraced(function* (storeId, id, patch, slug) {
         return yield* Effect.gen(function* () {
           const changes = changesOf(patch)
           const assignments =
@@ -154,7 +154,7 @@ export const layer: Layer.Layer<LandingPageStore, never, SqlClient.SqlClient> = 
           return Option.some(yield* written(storeId, id))
         }).pipe(sql.withTransaction)
       }, Effect.orDie),
-      remove: Effect.fn("LandingPageStoreSql.remove")(function* (storeId, id) {
+      remove: Effect.fnUntraced(function* (storeId, id) {
         const removed = yield* sql`DELETE FROM landing_pages WHERE id = ${id} AND store_id = ${storeId} RETURNING id`
         return removed.length > 0
       }, Effect.orDie)

@@ -92,7 +92,7 @@ export const layerMemory: Layer.Layer<ProductStore> = Layer.sync(ProductStore, (
       ),
     get: (storeId, id) => Effect.sync(() => Option.fromNullishOr(live(storeId, id)?.product)),
     exists: (storeId, id) => Effect.sync(() => live(storeId, id) !== undefined),
-    insert: Effect.fn("ProductStore.insert")(function* (storeId, { variant_groups, ...input }) {
+    insert: Effect.fnUntraced(function* (storeId, { variant_groups, ...input }) {
       const now = yield* DateTime.now
       const product = new Product({
         id: Ids.ProductId.make(++lastProductId),
@@ -105,7 +105,7 @@ export const layerMemory: Layer.Layer<ProductStore> = Layer.sync(ProductStore, (
       entries.set(product.id, { storeId, product, deleted: false })
       return product
     }),
-    update: Effect.fn("ProductStore.update")(function* (storeId, id, { variant_groups, ...patch }) {
+    update: Effect.fnUntraced(function* (storeId, id, { variant_groups, ...patch }) {
       const now = yield* DateTime.now
       const entry = live(storeId, id)
       if (entry === undefined) return Option.none()

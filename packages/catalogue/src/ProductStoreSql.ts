@@ -151,7 +151,7 @@ export const layer: Layer.Layer<ProductStore, never, SqlClient.SqlClient> = Laye
       )
 
     return ProductStore.of({
-      list: Effect.fn("ProductStoreSql.list")(function* (storeId, query) {
+      list: Effect.fnUntraced(function* (storeId, query) {
         const rows = yield* sql`
           SELECT ${columns} FROM products
           WHERE ${sql.and([
@@ -163,15 +163,15 @@ export const layer: Layer.Layer<ProductStore, never, SqlClient.SqlClient> = Laye
           ORDER BY id DESC LIMIT ${query.limit}`.pipe(Effect.flatMap(decodeProducts), Effect.orDie)
         return rows.map((row) => new ProductSummary(row))
       }),
-      get: Effect.fn("ProductStoreSql.get")(function* (storeId, id) {
+      get: Effect.fnUntraced(function* (storeId, id) {
         return yield* find(storeId, id).pipe(Effect.orDie)
       }),
-      exists: Effect.fn("ProductStoreSql.exists")(function* (storeId, id) {
+      exists: Effect.fnUntraced(function* (storeId, id) {
         const rows = yield* sql`
           SELECT 1 FROM products WHERE id = ${id} AND store_id = ${storeId} AND deleted_at IS NULL`.pipe(Effect.orDie)
         return rows.length > 0
       }),
-      insert: Effect.fn("ProductStoreSql.insert")(function* (storeId, { variant_groups, ...input }) {
+      insert: Effect.fnUntraced(function* (storeId, { variant_groups, ...input }) {
         return yield* Effect.gen(function* () {
           const [row] = yield* sql<{ readonly id: Ids.ProductId }>`
             INSERT INTO products ${sql.insert({ store_id: storeId, ...productColumns(input) })} RETURNING id`
@@ -180,7 +180,7 @@ export const layer: Layer.Layer<ProductStore, never, SqlClient.SqlClient> = Laye
           return yield* written(storeId, row.id)
         }).pipe(sql.withTransaction, Effect.orDie)
       }),
-      update: Effect.fn("ProductStoreSql.update")(function* (storeId, id, { variant_groups, ...patch }) {
+      update: Effect.fnUntraced(function* (storeId, id, { variant_groups, ...patch }) {
         return yield* Effect.gen(function* () {
           const changes = productColumns(patch)
           const assignments =
@@ -202,7 +202,7 @@ export const layer: Layer.Layer<ProductStore, never, SqlClient.SqlClient> = Laye
           return Option.some(yield* written(storeId, id))
         }).pipe(sql.withTransaction, Effect.orDie)
       }),
-      remove: Effect.fn("ProductStoreSql.remove")(function* (storeId, id) {
+      remove: Effect.fnUntraced(function* (storeId, id) {
         const removed = yield* sql`
           UPDATE products SET deleted_at = now(), updated_at = now()
           WHERE id = ${id} AND store_id = ${storeId} AND deleted_at IS NULL

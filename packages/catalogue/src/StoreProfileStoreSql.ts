@@ -39,7 +39,7 @@ export const layer: Layer.Layer<StoreProfileStore, never, SqlClient.SqlClient> =
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return StoreProfileStore.of({
-      get: Effect.fn("StoreProfileStoreSql.get")(function* (storeId) {
+      get: Effect.fnUntraced(function* (storeId) {
         const [row] = yield* sql`
           SELECT id, name, slug, language, description, logo, favicon, banner, theme, subdomain, custom_domain,
             custom_domain_verified, hide_branding, created_at

@@ -192,18 +192,20 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
       const lease = Duration.fromInputUnsafe(options.lease ?? LEASE)
       const waiting = Schedule.spaced("50 millis").pipe(Schedule.upTo({ duration: options.wait ?? WAIT }))
 
-      const claim = Effect.fn("Idempotency.claim")(function* (request: Request) {
+      // `run` carries the span of a claimed write; its steps run untraced inside it (each store call is one SQL
+      // statement with its own span). Called on their own, the steps are traced (the service's methods below).
+      const claim = Effect.fnUntraced(function* (request: Request) {
         return yield* store.claim(request, lease).pipe(
           Effect.flatMap((found) => decide(request, found)),
           Effect.retry({ while: (error) => error._tag === "InFlight", schedule: waiting })
         )
       })
 
-      const release = Effect.fn("Idempotency.release")(function* (claimed: Claimed) {
+      const release = Effect.fnUntraced(function* (claimed: Claimed) {
         yield* store.release(claimed)
       })
 
-      const complete = Effect.fn("Idempotency.complete")(function* (claimed: Claimed, response: StoredResponse) {
+      const complete = Effect.fnUntraced(function* (claimed: Claimed, response: StoredResponse) {
         if (!isStored(response.status)) return yield* store.release(claimed)
         const recorded = yield* store.complete(claimed, response, ttl)
         // Only when the lease lapsed and another request claimed the key: that one's answer will be the one kept.
@@ -228,6 +230,17 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
           })
         ).pipe(Effect.withSpan("Idempotency.run"))
 
-      return Idempotency.of({ claim, complete, release, run })
+      return Idempotency.of({
+        claim: Effect.fn("Idempotency.claim")(function* (request) {
+          return yield* claim(request)
+        }),
+        complete: Effect.fn("Idempotency.complete")(function* (claimed, response) {
+          return yield* complete(claimed, response)
+        }),
+        release: Effect.fn("Idempotency.release")(function* (claimed) {
+          return yield* release(claimed)
+        }),
+        run
+      })
     })
   )

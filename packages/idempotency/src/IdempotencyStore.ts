@@ -54,7 +54,7 @@ export const layerMemory: Layer.Layer<IdempotencyStore> = Layer.sync(Idempotency
   }
 
   return IdempotencyStore.of({
-    claim: Effect.fn("IdempotencyStore.claim")(function* (request, lease) {
+    claim: Effect.fnUntraced(function* (request, lease) {
       const now = yield* Clock.currentTimeMillis
       const row = rows.get(idOf(request))
       if (row !== undefined && row.expiresAt > now) {
@@ -71,7 +71,7 @@ export const layerMemory: Layer.Layer<IdempotencyStore> = Layer.sync(Idempotency
       })
       return Claim.Acquired({ token })
     }),
-    complete: Effect.fn("IdempotencyStore.complete")(function* (claimed, response, ttl) {
+    complete: Effect.fnUntraced(function* (claimed, response, ttl) {
       const now = yield* Clock.currentTimeMillis
       const row = inFlight(claimed)
       if (row === undefined) return false

@@ -53,7 +53,7 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
     })
 
     return IdempotencyStore.of({
-      claim: Effect.fn("IdempotencyStoreSql.claim")(function* (request, lease) {
+      claim: Effect.fnUntraced(function* (request, lease) {
         // One statement: take the key's lock without waiting and, only with it, insert the in-flight row or
         // replace an expired one. No row back: another claim holds the key, or its row is live — read which.
         const [acquired] = yield* sql<{ readonly token: string }>`
@@ -73,7 +73,7 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
         if (acquired !== undefined) return Claim.Acquired({ token: acquired.token })
         return yield* holder(request).pipe(Effect.orDie)
       }),
-      complete: Effect.fn("IdempotencyStoreSql.complete")(function* (claimed, response, ttl) {
+      complete: Effect.fnUntraced(function* (claimed, response, ttl) {
         const recorded = yield* sql`
           UPDATE idempotency_keys SET state = 'completed', status = ${response.status},
             headers = ${JSON.stringify(response.headers)}::jsonb, body = ${response.body},
@@ -82,7 +82,7 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
           RETURNING 1 AS recorded`.pipe(Effect.orDie)
         return recorded.length > 0
       }),
-      release: Effect.fn("IdempotencyStoreSql.release")(function* (claimed) {
+      release: Effect.fnUntraced(function* (claimed) {
         yield* sql`
           DELETE FROM idempotency_keys
           WHERE scope = ${claimed.scope} AND key = ${claimed.key} AND token = ${claimed.token} AND state = 'in_flight'`.pipe(

@@ -266,7 +266,7 @@ export const layerMemory = (
           Effect.flatMap(InTransaction, (inside) =>
             inside ? effect : lock.withPermits(1)(Effect.provideService(effect, InTransaction, true))
           ),
-        prepareCreate: Effect.fn("OrderStoreMemory.prepareCreate")(function* (storeId, productIds, options) {
+        prepareCreate: Effect.fnUntraced(function* (storeId, productIds, options) {
           const at = yield* now
           const found = new Map<number, OrderCreate.Product>()
           for (const id of productIds) {
@@ -294,7 +294,7 @@ export const layerMemory = (
           }
           return { now: at, products: found, ordersThisMonth }
         }),
-        insertOrder: Effect.fn("OrderStoreMemory.insertOrder")(function* (storeId, order) {
+        insertOrder: Effect.fnUntraced(function* (storeId, order) {
           if (numbers.has(order.order_number)) return undefined
           const at = yield* now
           const phone = CustomerMatch.phoneKey(order.customer.phone)
@@ -350,7 +350,7 @@ export const layerMemory = (
             const order = byId(orders, storeId, id)
             return order === undefined ? undefined : withoutStore(order)
           }),
-        moveOrder: Effect.fn("OrderStoreMemory.moveOrder")(function* (storeId, id, move) {
+        moveOrder: Effect.fnUntraced(function* (storeId, id, move) {
           const order = byId(orders, storeId, id)
           if (order === undefined || order.status !== move.from) return undefined
           const at = yield* now

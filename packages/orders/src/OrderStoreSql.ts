@@ -164,7 +164,7 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
             : sql.withTransaction(effect).pipe(Effect.catchIf(SqlError.isSqlError, (error) => Effect.die(error)))
         ) as typeof effect,
 
-      prepareCreate: Effect.fn("OrderStoreSql.prepareCreate")(function* (storeId, productIds, options) {
+      prepareCreate: Effect.fnUntraced(function* (storeId, productIds, options) {
         if (options.countThisMonth) {
           yield* sql`SELECT 1 FROM stores WHERE id = ${storeId} FOR NO KEY UPDATE`.pipe(Effect.orDie)
         }
@@ -204,7 +204,7 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
         }
       }),
 
-      insertOrder: Effect.fn("OrderStoreSql.insertOrder")(function* (storeId, order) {
+      insertOrder: Effect.fnUntraced(function* (storeId, order) {
         const c = order.customer
         const phone = CustomerMatch.phoneKey(c.phone)
         const address = c.address ?? null
@@ -299,7 +299,7 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
         return record
       }),
 
-      findOrder: Effect.fn("OrderStoreSql.findOrder")(function* (storeId, id) {
+      findOrder: Effect.fnUntraced(function* (storeId, id) {
         const [row] = yield* sql`
           SELECT ${summaryColumns}, o.stock_committed, o.customer_id, o.customer_email, o.address, o.desk_id,
             o.desk_name, o.subtotal, o.shipping_cost, o.discount, o.payment_fee, o.updated_at,
@@ -319,7 +319,7 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
         return row satisfies OrderRecord | undefined
       }),
 
-      moveOrder: Effect.fn("OrderStoreSql.moveOrder")(function* (storeId, id, move) {
+      moveOrder: Effect.fnUntraced(function* (storeId, id, move) {
         if (move.stock === "none") {
           const [row] = yield* sql`
             UPDATE orders SET status = ${move.to}, updated_at = now()
@@ -365,7 +365,7 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
         return row?.updated_at
       }),
 
-      listOrders: Effect.fn("OrderStoreSql.listOrders")(function* (storeId, filter, page) {
+      listOrders: Effect.fnUntraced(function* (storeId, filter, page) {
         const conditions = [sql`o.store_id = ${storeId}`]
         if (filter.status !== undefined) conditions.push(sql`o.status = ${filter.status}`)
         if (filter.since !== undefined)
@@ -380,7 +380,7 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
         return rows satisfies ReadonlyArray<OrderSummaryRecord>
       }),
 
-      findCustomer: Effect.fn("OrderStoreSql.findCustomer")(function* (storeId, id) {
+      findCustomer: Effect.fnUntraced(function* (storeId, id) {
         const [row] = yield* sql`
           SELECT ${customerColumns} FROM customers WHERE store_id = ${storeId} AND id = ${id}`.pipe(
           Effect.orDie,
@@ -389,7 +389,7 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
         return row satisfies CustomerRecord | undefined
       }),
 
-      listCustomers: Effect.fn("OrderStoreSql.listCustomers")(function* (storeId, filter, page) {
+      listCustomers: Effect.fnUntraced(function* (storeId, filter, page) {
         const conditions = [sql`store_id = ${storeId}`]
         if (filter.phone !== undefined) conditions.push(sql`lower(phone) = lower(${filter.phone})`)
         if (filter.email !== undefined) conditions.push(sql`lower(email) = lower(${filter.email})`)
