@@ -4,6 +4,7 @@
  * and the load generator (autocannon, in this process) to CPU 1 when `taskset` is available.
  *
  *   npm run bench -- [--scenario health|create-sandbox] [--duration 10] [--connections 50] [--warmup 3] [--log-level info]
+ *                    [--node-option <flag>]...   (node flags for both servers, ours and the baseline)
  *
  * Besides requests per second, each row gives the server's CPU time per request (user + system, read from /proc
  * around the measured run): on this shared 2-core machine the request rate moves with whatever else runs, and with
@@ -26,6 +27,7 @@ const ROOT = Path.resolve(import.meta.dirname, "../../..")
 const { values } = parseArgs({
   options: {
     scenario: { type: "string", default: "health" },
+    "node-option": { type: "string", multiple: true, default: [] },
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "50" },
     warmup: { type: "string", default: "3" },
@@ -108,7 +110,7 @@ const freePort = () =>
 /** Starts a server and waits until `path` answers 200. Its stdout (access logs) goes to /dev/null. */
 const start = async (target: Target, path: string) => {
   const port = await freePort()
-  const args = ["--conditions=@tawsil/source", Path.join(ROOT, target.entry)]
+  const args = [...(values["node-option"] ?? []), "--conditions=@tawsil/source", Path.join(ROOT, target.entry)]
   const [command, argv] = hasTaskset ? ["taskset", ["-c", "0", process.execPath, ...args]] : [process.execPath, args]
   const child = spawn(command as string, argv as Array<string>, {
     cwd: ROOT,
@@ -218,7 +220,7 @@ const main = async () => {
     }
     console.log(
       [
-        `scenario ${values.scenario}: ${values.connections} connections, ${values.duration} s after ${values.warmup} s warm-up, ${values.rounds} rounds, database ${process.env.DATABASE_URL ? "server" : "embedded"}, ${hasTaskset ? "servers on CPU 0, load on CPU 1" : "not pinned"}`,
+        `scenario ${values.scenario}: ${values.connections} connections, ${values.duration} s after ${values.warmup} s warm-up, ${values.rounds} rounds, database ${process.env.DATABASE_URL ? "server" : "embedded"}, ${hasTaskset ? "servers on CPU 0, load on CPU 1" : "not pinned"}${values["node-option"]?.length ? `, node ${values["node-option"].join(" ")}` : ""}`,
         "",
         "| round | server | req/s | CPU µs/req | p50 ms | p99 ms | errors | non-2xx |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
