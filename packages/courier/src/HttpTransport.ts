@@ -181,6 +181,15 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
           "origin" in courier.endpoint
             ? { kind: "exact", origin: courier.endpoint.origin as Egress.Origin }
             : { kind: "tenant", domain: courier.endpoint.tenantDomain }
+        // The caller's tenant host that does not resolve (or not to public addresses) is the caller's to fix: refused
+        // egress, a 400. The pinned host of a courier that does not is the courier being out of reach: a 502, counted
+        // by the breaker like any other failure to reach it.
+        const resolve = (host: string) =>
+          pinned === undefined
+            ? Egress.resolvePublic(host)
+            : Egress.resolvePublic(host).pipe(
+                Effect.catchTag("BlockedEgress", (error) => Effect.fail(new Unreachable({ message: error.reason })))
+              )
         const timedOut = () =>
           new Unreachable({ message: `${courier.name} did not answer within ${Duration.format(timeout)}` })
         return CourierHttp.of({
@@ -200,7 +209,7 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
               const exchange = Effect.gen(function* () {
                 const target: Target =
                   override === undefined
-                    ? { url, address: (yield* Egress.resolvePublic(url.hostname))[0] }
+                    ? { url, address: (yield* resolve(url.hostname))[0] }
                     : { url: overrideUrl(override, url), address: undefined }
                 return yield* send(request, target, courier.name)
               }).pipe(

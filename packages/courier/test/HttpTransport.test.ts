@@ -204,6 +204,44 @@ describe("HttpTransport", () => {
     }).pipe(Effect.scoped)
   )
 
+  it.live("answers a pinned courier whose name does not resolve, or not to public addresses, as unreachable", () =>
+    Effect.gen(function* () {
+      const lookups: Array<string> = []
+      const resolver = Layer.succeed(Egress.Resolver, {
+        lookup: (host) =>
+          Effect.sync(() => {
+            lookups.push(host)
+            return host === "platform.dhd-dz.com" ? [] : ["10.0.0.7"]
+          })
+      })
+      const transport = yield* transportFor("", resolver)
+      const http = yield* bindNow(transport, { courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
+      const missing = yield* Effect.flip(http.request({ method: "GET", path: "/api/v1/get/fees" }))
+      assert.strictEqual(missing._tag, "Unreachable")
+      assert.strictEqual(missing.message, "platform.dhd-dz.com does not resolve")
+      const yalitec: CourierManifest = { ...dhd, key: "private", endpoint: { origin: "https://private.example.dz" } }
+      const inside = yield* bindNow(transport, {
+        courier: yalitec,
+        tenantOrigin: undefined,
+        timeout: Duration.seconds(5)
+      })
+      const refused = yield* Effect.flip(inside.request({ method: "GET", path: "/" }))
+      assert.strictEqual(refused._tag, "Unreachable")
+      assert.include(refused.message, "non-public")
+      assert.deepStrictEqual(lookups, ["platform.dhd-dz.com", "private.example.dz"])
+      // The same for a caller's tenant host is the caller's to fix: refused egress, as before.
+      const origin = Egress.parseBaseUrl("https://typo.ecotrack.dz", "ecotrack.dz")
+      assert.isTrue(origin._tag === "Success")
+      if (origin._tag !== "Success") return
+      const tenantHttp = yield* bindNow(transport, {
+        courier: tenant,
+        tenantOrigin: origin.success,
+        timeout: Duration.seconds(5)
+      })
+      assert.strictEqual((yield* Effect.flip(tenantHttp.request({ method: "GET", path: "/" })))._tag, "BlockedEgress")
+    }).pipe(Effect.scoped)
+  )
+
   it.live("opens the circuit after consecutive failures and stops calling the courier", () =>
     Effect.gen(function* () {
       const fake = yield* fakeCourier
