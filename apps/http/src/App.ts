@@ -7,6 +7,7 @@
 import * as Os from "node:os"
 import { Admin, UsageStore, UsageStoreSql } from "@tawsil/access"
 import { Catalogue, type CourierAdapter, Discovery, Egress, HttpTransport } from "@tawsil/courier"
+import { ServiceSpans } from "@tawsil/domain"
 import { IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { AppInstance, Database, Migrations } from "@tawsil/storage"
 import { Effect, Layer, References, Schedule } from "effect"
@@ -93,6 +94,9 @@ const adminListener = (config: AppConfig) =>
     ? AdminListener.layer({ dataDir: config.database.dataDir }).pipe(Layer.provide(Admin.layerSql))
     : Layer.empty
 
+/** The app exports no traces, so its services open no spans: each would cost a request ~40 000 instructions (0013). */
+const noServiceSpans = Layer.succeed(ServiceSpans.ServiceSpans, false)
+
 export const layer = (config: AppConfig) => {
   const storage = Migrations.layer.pipe(Layer.provideMerge(databaseLayer(config)))
   const runtime = instanceLayer(config).pipe(Layer.provideMerge(storage))
@@ -104,6 +108,6 @@ export const layer = (config: AppConfig) => {
   const transport = HttpTransport.layer({ overrides: config.courierOrigins }).pipe(Layer.provide(Egress.Resolver.layer))
   return Layer.mergeAll(servers, purgeIdempotency, purgeRateWindows, adminListener(config)).pipe(
     Layer.provide([runtime, transport]),
-    Layer.provide(loggingLayer(config))
+    Layer.provide([loggingLayer(config), noServiceSpans])
   )
 }

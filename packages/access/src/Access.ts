@@ -8,7 +8,7 @@
  * `cacheTtl` (5 s), so a revocation, suspension, plan or quota change made elsewhere takes effect within 5 s (the
  * spec allows about 60 s); a revocation through this process takes effect at once.
  */
-import { AlgiersTime, type Ids, StoreErrors } from "@tawsil/domain"
+import { AlgiersTime, type Ids, ServiceSpans, StoreErrors } from "@tawsil/domain"
 import { Cache, Clock, Context, DateTime, Duration, Effect, FiberSet, Layer, Option } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as Credentials from "./Credentials.ts"
@@ -163,6 +163,7 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
   Layer.effect(
     Access,
     Effect.gen(function* () {
+      const method = yield* ServiceSpans.method
       const keyStore = yield* KeyStore
       const usageStore = yield* UsageStore
       const ttl = options.cacheTtl ?? CACHE_TTL
@@ -187,7 +188,7 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
 
       const unauthorized = (message: string) => Effect.fail(new StoreErrors.Unauthorized({ message }))
 
-      const authenticate = Effect.fn("Access.authenticate")(function* (
+      const authenticate = method("Access.authenticate")(function* (
         authorization: string | undefined,
         clientIp: string
       ) {
@@ -219,7 +220,7 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
         }
       })
 
-      const meter = Effect.fn("Access.meter")(function* (principal: Principal) {
+      const meter = method("Access.meter")(function* (principal: Principal) {
         const override = Option.getOrUndefined(yield* Cache.get(overrides, principal.store.id))
         const limits = Limits.effective(Limits.tierLimits(principal.rateLimitTier), override)
         const perMonth = limits.requests_per_month
@@ -249,11 +250,11 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
         return refused === undefined ? Effect.void : Effect.fail(refused)
       }
 
-      const listKeys = Effect.fn("Access.listKeys")(function* (storeId: Ids.StoreId) {
+      const listKeys = method("Access.listKeys")(function* (storeId: Ids.StoreId) {
         return { items: (yield* keyStore.listKeys(storeId)).map(Keys.toKey) }
       })
 
-      const createKey = Effect.fn("Access.createKey")(function* (principal: Principal, body: unknown) {
+      const createKey = method("Access.createKey")(function* (principal: Principal, body: unknown) {
         const input = yield* Keys.decodeCreateBody(body)
         // Minted through the API: full default scopes, tier and pilot inherited; public keys wait for support.
         const minted = mintKey({
@@ -278,7 +279,7 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
         }
       })
 
-      const revokeKey = Effect.fn("Access.revokeKey")(function* (storeId: Ids.StoreId, keyId: string) {
+      const revokeKey = method("Access.revokeKey")(function* (storeId: Ids.StoreId, keyId: string) {
         const revoked = yield* keyStore.revokeKey(storeId, keyId)
         if (!revoked) return yield* new StoreErrors.NotFound({ message: `Key ${keyId} not found` })
         yield* Cache.invalidate(keys, keyId)
@@ -292,12 +293,12 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
         return { tier, override, effective: Limits.effective(tier, override) }
       })
 
-      const usage = Effect.fn("Access.usage")(function* (storeId: Ids.StoreId) {
+      const usage = method("Access.usage")(function* (storeId: Ids.StoreId) {
         const month = yield* usageStore.monthUsage(storeId)
         return Usage.toUsage(month, (yield* limitsOf(storeId)).effective)
       })
 
-      const usageHistory = Effect.fn("Access.usageHistory")(function* (
+      const usageHistory = method("Access.usageHistory")(function* (
         storeId: Ids.StoreId,
         query: { readonly from?: string | undefined; readonly to?: string | undefined }
       ) {
@@ -307,7 +308,7 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
         return Usage.toHistory(range, rows)
       })
 
-      const quotas = Effect.fn("Access.quotas")(function* (storeId: Ids.StoreId) {
+      const quotas = method("Access.quotas")(function* (storeId: Ids.StoreId) {
         const { tier, override, effective } = yield* limitsOf(storeId)
         return Usage.toQuotas(tier, override, effective)
       })

@@ -8,7 +8,7 @@
  * - Create coerces `status` and `language`; PATCH refuses values out of their sets.
  * - `publish` is PATCH `{ status: "active" }`. A delete removes the page and its sections.
  */
-import { Ids, Pagination, StoreErrors } from "@tawsil/domain"
+import { Ids, Pagination, ServiceSpans, StoreErrors } from "@tawsil/domain"
 import { Context, Effect, Layer, Option } from "effect"
 import { identity } from "effect/Function"
 import { decodeBody } from "./internal/body.ts"
@@ -57,6 +57,7 @@ const orNotFound = <A>(found: Option.Option<A>) =>
 export const layer: Layer.Layer<LandingPages, never, LandingPageStore | ProductStore> = Layer.effect(
   LandingPages,
   Effect.gen(function* () {
+    const method = yield* ServiceSpans.method
     const store = yield* LandingPageStore
     const products = yield* ProductStore
 
@@ -70,7 +71,7 @@ export const layer: Layer.Layer<LandingPages, never, LandingPageStore | ProductS
       return id
     })
 
-    const get = Effect.fn("LandingPages.get")(function* (storeId: Ids.StoreId, id: Ids.LandingPageId) {
+    const get = method("LandingPages.get")(function* (storeId: Ids.StoreId, id: Ids.LandingPageId) {
       if (!isStorableId(id)) return yield* notFound()
       return yield* store.get(storeId, id).pipe(Effect.flatMap(orNotFound))
     })
@@ -85,20 +86,20 @@ export const layer: Layer.Layer<LandingPages, never, LandingPageStore | ProductS
     })
 
     return LandingPages.of({
-      list: Effect.fn("LandingPages.list")(function* (storeId, params = {}) {
+      list: method("LandingPages.list")(function* (storeId, params = {}) {
         const query = listQuery(params, LandingPageStatus.literals)
         const rows = yield* store.list(storeId, { ...query, limit: query.limit + 1 })
         return Pagination.page(rows, query.limit, (row) => row.id, identity)
       }),
       get,
-      create: Effect.fn("LandingPages.create")(function* (storeId, body) {
+      create: method("LandingPages.create")(function* (storeId, body) {
         const { slug, product_id, ...fields } = yield* decodeCreate(body)
         const productId = yield* ownProduct(storeId, product_id)
         // A sent slug is stored as sent; only an omitted (or empty) one is derived.
         const wanted = slug !== null && slug !== "" ? slug : yield* Slug.derive(fields.title)
         return yield* store.insert(storeId, { ...fields, product_id: productId }, wanted)
       }),
-      update: Effect.fn("LandingPages.update")(function* (storeId, id, body) {
+      update: method("LandingPages.update")(function* (storeId, id, body) {
         const current = yield* get(storeId, id)
         const { slug, product_id, ...fields } = yield* decodeUpdate(body)
         const changes: LandingPagePatch =
@@ -112,11 +113,11 @@ export const layer: Layer.Layer<LandingPages, never, LandingPageStore | ProductS
         if (Object.keys(changes).length === 0 && wanted === undefined) return current
         return yield* patch(storeId, id, changes, wanted)
       }),
-      publish: Effect.fn("LandingPages.publish")(function* (storeId, id) {
+      publish: method("LandingPages.publish")(function* (storeId, id) {
         if (!isStorableId(id)) return yield* notFound()
         return yield* patch(storeId, id, { status: "active" }, undefined)
       }),
-      remove: Effect.fn("LandingPages.remove")(function* (storeId, id) {
+      remove: method("LandingPages.remove")(function* (storeId, id) {
         if (!isStorableId(id) || !(yield* store.remove(storeId, id))) return yield* notFound()
         return { deleted: true, id } as const
       })

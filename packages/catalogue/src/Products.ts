@@ -7,7 +7,7 @@
  * - A delete is soft: the row stays for the orders that reference it, and the product is `NotFound` from then on,
  *   like another store's product.
  */
-import { type Ids, Pagination, StoreErrors } from "@tawsil/domain"
+import { type Ids, Pagination, ServiceSpans, StoreErrors } from "@tawsil/domain"
 import { Context, Effect, Layer, Option } from "effect"
 import { identity } from "effect/Function"
 import { decodeBody } from "./internal/body.ts"
@@ -50,31 +50,32 @@ const decodeUpdate = decodeBody(ProductUpdateBody)
 export const layer: Layer.Layer<Products, never, ProductStore> = Layer.effect(
   Products,
   Effect.gen(function* () {
+    const method = yield* ServiceSpans.method
     const store = yield* ProductStore
 
-    const get = Effect.fn("Products.get")(function* (storeId: Ids.StoreId, id: Ids.ProductId) {
+    const get = method("Products.get")(function* (storeId: Ids.StoreId, id: Ids.ProductId) {
       if (!isStorableId(id)) return yield* notFound()
       return yield* store.get(storeId, id).pipe(Effect.flatMap(orNotFound))
     })
 
     return Products.of({
-      list: Effect.fn("Products.list")(function* (storeId, params = {}) {
+      list: method("Products.list")(function* (storeId, params = {}) {
         const query = listQuery(params, ProductStatus.literals)
         const rows = yield* store.list(storeId, { ...query, limit: query.limit + 1 })
         return Pagination.page(rows, query.limit, (row) => row.id, identity)
       }),
       get,
-      create: Effect.fn("Products.create")(function* (storeId, body) {
+      create: method("Products.create")(function* (storeId, body) {
         return yield* store.insert(storeId, yield* decodeCreate(body))
       }),
-      update: Effect.fn("Products.update")(function* (storeId, id, body) {
+      update: method("Products.update")(function* (storeId, id, body) {
         const current = yield* get(storeId, id)
         const patch = yield* decodeUpdate(body)
         if (Object.keys(patch).length === 0) return current
         // None when deleted between the read and the write.
         return yield* store.update(storeId, id, patch).pipe(Effect.flatMap(orNotFound))
       }),
-      remove: Effect.fn("Products.remove")(function* (storeId, id) {
+      remove: method("Products.remove")(function* (storeId, id) {
         if (!isStorableId(id) || !(yield* store.remove(storeId, id))) return yield* notFound()
         return { deleted: true, id } as const
       })

@@ -1,7 +1,7 @@
 /**
  * The store API's `GET /v1/store`: the calling store's profile (`Store`), over a `StoreProfileStore`.
  */
-import { type Ids, StoreErrors } from "@tawsil/domain"
+import { type Ids, ServiceSpans, StoreErrors } from "@tawsil/domain"
 import { Context, Effect, Layer, Option } from "effect"
 import { fromRecord, type Store } from "./Store.ts"
 import { StoreProfileStore } from "./StoreProfileStore.ts"
@@ -17,9 +17,10 @@ export class StoreProfile extends Context.Service<
 export const layer: Layer.Layer<StoreProfile, never, StoreProfileStore> = Layer.effect(
   StoreProfile,
   Effect.gen(function* () {
+    const method = yield* ServiceSpans.method
     const store = yield* StoreProfileStore
     return StoreProfile.of({
-      get: Effect.fn("StoreProfile.get")(function* (storeId) {
+      get: method("StoreProfile.get")(function* (storeId) {
         return yield* store.get(storeId).pipe(
           Effect.flatMap(
             Option.match({

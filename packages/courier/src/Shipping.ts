@@ -5,7 +5,7 @@
  * and to the caller's deadline, and maps the courier's statuses. Credentials are decoded into `Redacted`
  * values by the adapter's schema and used for that call only; nothing here stores or logs them.
  */
-import { AlgerianMobile, ErrorCategory, type WilayaCode } from "@tawsil/domain"
+import { AlgerianMobile, ErrorCategory, ServiceSpans, type WilayaCode } from "@tawsil/domain"
 import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import type * as Catalogue from "./Catalogue.ts"
 import type { Any, Capability, CourierManifest, Label } from "./CourierAdapter.ts"
@@ -101,6 +101,7 @@ export class Shipping extends Context.Service<
     Layer.effect(
       Shipping,
       Effect.gen(function* () {
+        const method = yield* ServiceSpans.method
         const transport = yield* Transport
         const unmappedSeen = new Set<string>()
 
@@ -138,7 +139,7 @@ export class Shipping extends Context.Service<
 
         return Shipping.of({
           catalogue,
-          create: Effect.fn("Shipping.create")(function* (call) {
+          create: method("Shipping.create")(function* (call) {
             const { adapter, manifest, run, context } = yield* prepare(call, "create")
             yield* checkMobile(call.order.recipient.phone, "order.recipient.phone")
             if (call.order.recipient.phoneAlt !== undefined && call.order.recipient.phoneAlt.trim() !== "") {
@@ -157,7 +158,7 @@ export class Shipping extends Context.Service<
               reference: call.order.reference ?? created.trackingNumber
             })
           }),
-          track: Effect.fn("Shipping.track")(function* (call) {
+          track: method("Shipping.track")(function* (call) {
             const { adapter, manifest, run, context } = yield* prepare(call, "track")
             const events = yield* run(adapter.operations.track!(call.trackingNumber, context))
             const { result, unmapped } = Tracking.timeline(
@@ -169,11 +170,11 @@ export class Shipping extends Context.Service<
             yield* logUnmapped(manifest.key, unmapped)
             return result
           }),
-          rates: Effect.fn("Shipping.rates")(function* (call) {
+          rates: method("Shipping.rates")(function* (call) {
             const { adapter, run, context } = yield* prepare(call, "rates")
             return yield* run(adapter.operations.rates!(call.query, context))
           }),
-          label: Effect.fn("Shipping.label")(function* (call) {
+          label: method("Shipping.label")(function* (call) {
             const { adapter, run, context } = yield* prepare(call, "label")
             return yield* run(adapter.operations.label!(call.trackingNumber, context))
           })

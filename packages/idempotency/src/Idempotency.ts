@@ -8,7 +8,7 @@
  * commits at once as a lease, which lapses after `LEASE` if the process dies before completing.
  */
 import { createHash } from "node:crypto"
-import type { ErrorCategory } from "@tawsil/domain"
+import { type ErrorCategory, ServiceSpans } from "@tawsil/domain"
 import { Context, Data, Duration, Effect, Exit, Layer, Schedule, Schema } from "effect"
 import { type Claim, IdempotencyStore } from "./IdempotencyStore.ts"
 
@@ -187,6 +187,8 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
   Layer.effect(
     Idempotency,
     Effect.gen(function* () {
+      const method = yield* ServiceSpans.method
+      const span = yield* ServiceSpans.span
       const store = yield* IdempotencyStore
       const ttl = Duration.fromInputUnsafe(options.ttl ?? TTL)
       const lease = Duration.fromInputUnsafe(options.lease ?? LEASE)
@@ -228,16 +230,16 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
             yield* complete(outcome, exit.value)
             return { response: exit.value, replayed: false }
           })
-        ).pipe(Effect.withSpan("Idempotency.run"))
+        ).pipe(span("Idempotency.run"))
 
       return Idempotency.of({
-        claim: Effect.fn("Idempotency.claim")(function* (request) {
+        claim: method("Idempotency.claim")(function* (request) {
           return yield* claim(request)
         }),
-        complete: Effect.fn("Idempotency.complete")(function* (claimed, response) {
+        complete: method("Idempotency.complete")(function* (claimed, response) {
           return yield* complete(claimed, response)
         }),
-        release: Effect.fn("Idempotency.release")(function* (claimed) {
+        release: method("Idempotency.release")(function* (claimed) {
           return yield* release(claimed)
         }),
         run

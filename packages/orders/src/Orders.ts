@@ -10,7 +10,7 @@
  * number. A status move checks the body and the transition table (`OrderStatus`), then compare-and-sets the status
  * with its stock effect; losing the race is the spec's "order status changed concurrently; retry".
  */
-import { type Ids, Pagination, StoreErrors } from "@tawsil/domain"
+import { type Ids, Pagination, ServiceSpans, StoreErrors } from "@tawsil/domain"
 import { Pricing } from "@tawsil/pricing"
 import { Context, type DateTime, Effect, Layer, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -106,6 +106,7 @@ const isStatus = Schema.is(OrderStatus.OrderStatus)
 export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
   Orders,
   Effect.gen(function* () {
+    const method = yield* ServiceSpans.method
     const store = yield* OrderStore
 
     const findOrder = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number) {
@@ -144,7 +145,7 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
     })
 
     return Orders.of({
-      create: Effect.fn("Orders.create")(function* (caller, body) {
+      create: method("Orders.create")(function* (caller, body) {
         const parsed = yield* Effect.fromResult(OrderCreate.parse(body))
         const cap = MonthlyOrderCap.of(caller.plan)
         const order = yield* store.transaction(
@@ -174,11 +175,11 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
         return OrderViews.orderDetail(order)
       }),
 
-      get: Effect.fn("Orders.get")(function* (storeId, id) {
+      get: method("Orders.get")(function* (storeId, id) {
         return OrderViews.orderDetail(yield* findOrder(storeId, id))
       }),
 
-      list: Effect.fn("Orders.list")(function* (storeId, query) {
+      list: method("Orders.list")(function* (storeId, query) {
         const limit = Pagination.limitOf(query.limit)
         const phone = nonEmpty(query.customer_phone)
         const since = nonEmpty(query.since)
@@ -194,16 +195,16 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
         return Pagination.page(rows, limit, (row) => row.id, OrderViews.orderSummary)
       }),
 
-      setStatus: Effect.fn("Orders.setStatus")(function* (storeId, id, body) {
+      setStatus: method("Orders.setStatus")(function* (storeId, id, body) {
         const to = yield* Effect.fromResult(OrderStatus.decodePatch(body))
         return yield* move(storeId, id, to)
       }),
 
-      cancel: Effect.fn("Orders.cancel")(function* (storeId, id) {
+      cancel: method("Orders.cancel")(function* (storeId, id) {
         return yield* move(storeId, id, "cancelled")
       }),
 
-      listCustomers: Effect.fn("Orders.listCustomers")(function* (storeId, query) {
+      listCustomers: method("Orders.listCustomers")(function* (storeId, query) {
         const limit = Pagination.limitOf(query.limit)
         const phone = nonEmpty(query.phone)
         const rows = yield* store.listCustomers(
@@ -214,13 +215,13 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
         return Pagination.page(rows, limit, (row) => row.id, OrderViews.customerSummary)
       }),
 
-      getCustomer: Effect.fn("Orders.getCustomer")(function* (storeId, id) {
+      getCustomer: method("Orders.getCustomer")(function* (storeId, id) {
         const customer = isId(id) ? yield* store.findCustomer(storeId, id) : undefined
         if (customer === undefined) return yield* customerNotFound(id)
         return OrderViews.customerDetail(customer)
       }),
 
-      customerOrders: Effect.fn("Orders.customerOrders")(function* (storeId, customerId, query) {
+      customerOrders: method("Orders.customerOrders")(function* (storeId, customerId, query) {
         const customer = isId(customerId) ? yield* store.findCustomer(storeId, customerId) : undefined
         if (customer === undefined) return yield* customerNotFound(customerId)
         const limit = Pagination.limitOf(query.limit)
