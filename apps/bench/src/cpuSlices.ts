@@ -12,13 +12,13 @@
  * `npm test`.
  */
 
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
-import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
 import autocannon from "autocannon"
+import { cpuMillis, freePort, onCpu0, pinSelfToCpu1 } from "./host.ts"
 import { sandboxOrder } from "./sandboxOrder.ts"
 
 const { values, positionals } = parseArgs({
@@ -40,26 +40,14 @@ interface Server {
   readonly perRequest: Array<number>
 }
 
-const cpuSeconds = (pid: number) => {
-  const fields = Fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = Net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as Net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-
 const start = async (spec: string): Promise<Server> => {
   const [label, target] = spec.split("=") as [string, string]
   const [dir, entry = "apps/http/src/main.ts"] = target.split(":") as [string, string?]
   const root = Path.resolve(dir)
   const port = await freePort()
   const scratch = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-cpu-"))
-  const child = spawn("taskset", ["-c", "0", process.execPath, "--conditions=@tawsil/source", entry], {
+  const [command, ...argv] = [...onCpu0, process.execPath, "--conditions=@tawsil/source", entry]
+  const child = spawn(command!, argv, {
     cwd: root,
     stdio: ["ignore", "ignore", "inherit"],
     env: {
@@ -101,7 +89,7 @@ const load = (server: Server, amount: number) =>
 
 const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
-execFileSync("taskset", ["-p", "-c", "1", String(process.pid)], { stdio: "ignore" })
+pinSelfToCpu1()
 const servers: Array<Server> = []
 try {
   for (const spec of positionals) servers.push(await start(spec))
@@ -110,9 +98,9 @@ try {
   for (let round = 0; round < Number(values.slices); round++) {
     // Reverse the order every other round, so that no server always follows the same one.
     for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
-      const before = cpuSeconds(server.child.pid!)
+      const before = cpuMillis(server.child.pid!) ?? 0
       const result = await load(server, slice)
-      server.perRequest.push(((cpuSeconds(server.child.pid!) - before) * 1e6) / result.requests.total)
+      server.perRequest.push((((cpuMillis(server.child.pid!) ?? 0) - before) * 1e3) / result.requests.total)
     }
   }
   console.log(

@@ -13,13 +13,13 @@
  * Uses the embedded database in a scratch directory, or `DATABASE_URL` when set. Never part of `npm test`.
  */
 
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
-import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
 import autocannon from "autocannon"
+import { freePort, hasTaskset, onCpu0, pinSelfToCpu1 } from "./host.ts"
 import { sandboxOrder } from "./sandboxOrder.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
@@ -50,15 +50,6 @@ interface Scenario {
   readonly ours: Target
   readonly baseline: Target
 }
-
-const hasTaskset = (() => {
-  try {
-    execFileSync("taskset", ["-p", String(process.pid)], { stdio: "ignore" })
-    return true
-  } catch {
-    return false
-  }
-})()
 
 const logLevel = values["log-level"]
 
@@ -99,20 +90,12 @@ const scenarios = (database: Record<string, string>): Record<string, Scenario> =
   }
 })
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = Net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as Net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-
 /** Starts a server and waits until `path` answers 200. Its stdout (access logs) goes to /dev/null. */
 const start = async (target: Target, path: string) => {
   const port = await freePort()
   const args = [...(values["node-option"] ?? []), "--conditions=@tawsil/source", Path.join(ROOT, target.entry)]
-  const [command, argv] = hasTaskset ? ["taskset", ["-c", "0", process.execPath, ...args]] : [process.execPath, args]
-  const child = spawn(command as string, argv as Array<string>, {
+  const [command, ...argv] = [...onCpu0, process.execPath, ...args]
+  const child = spawn(command!, argv, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", ...target.env(port) },
     stdio: ["ignore", "ignore", "inherit"]
@@ -197,7 +180,7 @@ const row = (round: number, r: Result) =>
 const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 const main = async () => {
-  if (hasTaskset) execFileSync("taskset", ["-p", "-c", "1", String(process.pid)], { stdio: "ignore" })
+  pinSelfToCpu1()
   const scratch = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-bench-"))
   const database: Record<string, string> = process.env.DATABASE_URL
     ? { DATABASE_URL: process.env.DATABASE_URL }

@@ -25,11 +25,10 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as Fs from "node:fs"
-import * as Net from "node:net"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
 import autocannon from "autocannon"
-import { sampler } from "./store/cpu.ts"
+import { freePort, hasTaskset, onCpu0, pinSelfToCpu1, sampler } from "./host.ts"
 import {
   loggedStatements,
   logOffset,
@@ -73,28 +72,10 @@ const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432
 /** Far above what a run reaches: the limit is still checked on every call, so it stays in the measured path. */
 const PER_MINUTE_LIMIT = 100_000_000
 
-const hasTaskset = (() => {
-  try {
-    execFileSync("taskset", ["-p", String(process.pid)], { stdio: "ignore" })
-    return true
-  } catch {
-    return false
-  }
-})()
-const onCpu0: ReadonlyArray<string> = hasTaskset ? ["taskset", "-c", "0"] : []
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // ---------------------------------------------------------------------------------------------------------------
 // The app
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = Net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as Net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
 
 interface App {
   readonly child: ChildProcess
@@ -649,7 +630,7 @@ const instructionsPerCreate = async (context: Context, creates: number) => {
 }
 
 const main = async () => {
-  if (hasTaskset) execFileSync("taskset", ["-p", "-c", "1", String(process.pid)], { stdio: "ignore" })
+  pinSelfToCpu1()
   if (cpuProf !== undefined) Fs.mkdirSync(cpuProf, { recursive: true })
   const db = scratchDatabase(adminUrl)
   const out: Array<string> = []

@@ -1,9 +1,38 @@
 /**
- * CPU time (user + system) of given processes, read from `/proc/<pid>/stat` while they run: how much of a core the
- * app, pgbench and the PostgreSQL backends serving them spent per order, which a machine shared with other work
- * disturbs less than a rate does. Linux only; elsewhere every reading is 0.
+ * The machine side of the benchmarks: a free loopback port, pinning servers to CPU 0 and the load generator to
+ * CPU 1 (when `taskset` exists), and the CPU time (user + system) of processes read from `/proc/<pid>/stat` while
+ * they run — how much of a core a server, pgbench or the PostgreSQL backends spent per answer, which a machine
+ * shared with other work disturbs less than a rate does. Linux only for CPU times; elsewhere every reading is 0.
  */
+import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
+import * as Net from "node:net"
+
+/** A port free on 127.0.0.1 a moment ago. */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = Net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as Net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+
+export const hasTaskset = (() => {
+  try {
+    execFileSync("taskset", ["-p", String(process.pid)], { stdio: "ignore" })
+    return true
+  } catch {
+    return false
+  }
+})()
+
+/** The command prefix that runs a server on CPU 0 (nothing without `taskset`). */
+export const onCpu0: ReadonlyArray<string> = hasTaskset ? ["taskset", "-c", "0"] : []
+
+/** Moves this process (the load generator) to CPU 1, away from the servers. */
+export const pinSelfToCpu1 = () => {
+  if (hasTaskset) execFileSync("taskset", ["-p", "-c", "1", String(process.pid)], { stdio: "ignore" })
+}
 
 /** Clock ticks per second of `/proc/<pid>/stat` (`getconf CLK_TCK`; 100 on Linux). */
 const TICKS_PER_SECOND = 100
