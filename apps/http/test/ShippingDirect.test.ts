@@ -8,59 +8,15 @@ import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { startApp } from "./AppProcess.ts"
+import { mutated, nasty, validOrder } from "./ShippingBodies.ts"
 
 const RUNS = 600
 
-const validOrder = {
-  courier: "sandbox",
-  order: {
-    reference: "cmd-1",
-    recipient: {
-      fullName: "Amina B",
-      phone: "0555123456",
-      wilayaCode: 16,
-      communeName: "Bab Ezzouar",
-      addressLine: "x"
-    },
-    deliveryType: "home",
-    productList: "robe",
-    codAmount: 4500
-  }
-}
-
-const nasty = fc.oneof(
-  fc.jsonValue(),
-  fc.constantFrom(null, "", " ", -1, 0, 1e308, 59, 1.5, true, [], {}, "0213456789", "\u0000", "🇩🇿", "<script>"),
-  fc.string({ maxLength: 200 }),
-  fc.integer()
-)
-
-/** A valid order with one path replaced, removed, or an unknown field added. */
-const mutated = fc.tuple(fc.nat(), nasty, fc.constantFrom("replace", "remove", "add")).map(([pick, value, how]) => {
-  const body = structuredClone(validOrder) as Record<string, unknown>
-  const paths: Array<Array<string>> = []
-  const walk = (node: unknown, path: Array<string>) => {
-    if (node === null || typeof node !== "object" || Array.isArray(node)) return
-    for (const [key, child] of Object.entries(node)) {
-      paths.push([...path, key])
-      walk(child, [...path, key])
-    }
-  }
-  walk(body, [])
-  const path = paths[pick % paths.length]!
-  const parent = path
-    .slice(0, -1)
-    .reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, body)
-  const key = path.at(-1)!
-  if (how === "replace") parent[key] = value
-  else if (how === "remove") delete parent[key]
-  else parent[`extra_${pick % 7}`] = value
-  return JSON.stringify(body)
-})
-
 const bodies = [
   ...fc.sample(
-    fc.oneof({ weight: 4, arbitrary: mutated }, { weight: 1, arbitrary: nasty.map((v) => JSON.stringify(v)) }),
+    fc
+      .oneof({ weight: 4, arbitrary: mutated(validOrder) }, { weight: 1, arbitrary: nasty })
+      .map((v) => JSON.stringify(v)),
     {
       numRuns: RUNS,
       seed: 20261121
