@@ -14,6 +14,7 @@ import {
 import * as DirectRoute from "../src/DirectRoute.ts"
 import * as Server from "../src/Server.ts"
 import { envelope } from "../src/shipping/Errors.ts"
+import { type Sent, send } from "./FramedPost.ts"
 
 // An endpoint with everything a direct route derives from the definition: headers, a strict payload, a success,
 // an error with a status, an error with a header, a middleware that reads the request and one that does not.
@@ -166,59 +167,6 @@ const startServer = (scope: Scope.Closeable, middlewares = directMiddlewares) =>
     )
     const url = new URL(HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address))
     return { port: Number(url.port), counts, lines }
-  })
-
-interface Sent {
-  readonly status: number
-  readonly headers: Record<string, string | Array<string> | undefined>
-  readonly body: string
-}
-
-/** One request on its own connection, its body framed by `Content-Length` or sent in chunks. */
-const send = (
-  port: number,
-  options: {
-    readonly path?: string
-    readonly headers?: Record<string, string>
-    readonly body: string | Buffer
-    readonly chunked: boolean
-  }
-) =>
-  Effect.callback<Sent>((resume) => {
-    const body = Buffer.from(options.body)
-    const request = NodeHttp.request(
-      {
-        host: "127.0.0.1",
-        port,
-        method: "POST",
-        path: options.path ?? "/items",
-        agent: false,
-        headers: {
-          "content-type": "application/json",
-          ...options.headers,
-          ...(options.chunked ? { "transfer-encoding": "chunked" } : { "content-length": String(body.length) })
-        }
-      },
-      (response) => {
-        const chunks: Array<Buffer> = []
-        response.on("data", (chunk: Buffer) => chunks.push(chunk))
-        response.on("end", () =>
-          resume(
-            Effect.succeed({
-              status: response.statusCode ?? 0,
-              headers: response.headers,
-              body: Buffer.concat(chunks).toString("utf8")
-            })
-          )
-        )
-      }
-    )
-    if (options.chunked && body.length > 1) {
-      request.write(body.subarray(0, 1))
-      request.end(body.subarray(1))
-    } else {
-      request.end(body)
-    }
   })
 
 /** What must be identical both ways: status, headers (but the date) and body. */

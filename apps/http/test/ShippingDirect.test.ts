@@ -2,12 +2,12 @@
  * `POST /v1/orders` is answered directly (DirectRoute) when its body comes with a `Content-Length`, and by HttpApi
  * when it comes in chunks. The same requests, sent both ways to the app as users run it, get the same answers.
  */
-import * as NodeHttp from "node:http"
 import { assert, describe, it } from "@effect/vitest"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { startApp } from "./AppProcess.ts"
+import { type Sent, send } from "./FramedPost.ts"
 import { mutated, nasty, validOrder } from "./ShippingBodies.ts"
 
 const RUNS = 600
@@ -33,53 +33,12 @@ const bodies = [
   "null"
 ]
 
-interface Answer {
-  readonly status: number
-  readonly headers: Record<string, string | Array<string> | undefined>
-  readonly body: string
-}
-
+/** `POST /v1/orders` on the app's shipping listener, framed one way or the other. */
 const post = (url: string, body: string, headers: Record<string, string>, chunked: boolean) =>
-  Effect.callback<Answer>((resume) => {
-    const bytes = Buffer.from(body)
-    const target = new URL("/v1/orders", url)
-    const request = NodeHttp.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: "POST",
-        path: target.pathname,
-        agent: false,
-        headers: {
-          "content-type": "application/json",
-          ...headers,
-          ...(chunked ? { "transfer-encoding": "chunked" } : { "content-length": String(bytes.length) })
-        }
-      },
-      (response) => {
-        const chunks: Array<Buffer> = []
-        response.on("data", (chunk: Buffer) => chunks.push(chunk))
-        response.on("end", () =>
-          resume(
-            Effect.succeed({
-              status: response.statusCode ?? 0,
-              headers: response.headers,
-              body: Buffer.concat(chunks).toString("utf8")
-            })
-          )
-        )
-      }
-    )
-    if (chunked && bytes.length > 1) {
-      request.write(bytes.subarray(0, 1))
-      request.end(bytes.subarray(1))
-    } else {
-      request.end(bytes)
-    }
-  })
+  send(Number(new URL(url).port), { path: "/v1/orders", headers, body, chunked })
 
 /** A created parcel's tracking number encodes the time and a random part: everything else must be equal. */
-const comparable = (answer: Answer) => {
+const comparable = (answer: Sent) => {
   const { date: _, ...headers } = answer.headers
   if (answer.status !== 200) return { status: answer.status, headers, body: answer.body }
   const { trackingNumber, ...parcel } = JSON.parse(answer.body) as { trackingNumber: string; reference?: string }
