@@ -199,9 +199,10 @@ describe("AlgerianMobile.normalize (plain) against the schema decode", () => {
       }),
       { numRuns: 20_000 }
     )
-    // The generator must exercise both sides of the rule, not only refusals.
-    assert.isAbove(accepted, 1_000, "accepted")
-    assert.isAbove(refused, 1_000, "refused")
+    // The generator must exercise both sides of the rule, not only refusals. About 1 050 of the 20 000 are accepted
+    // (1 002 to 1 079 over eight runs, a spread of ~30); the bound sits far below that so that it never flakes.
+    assert.isAbove(accepted, 500, "accepted")
+    assert.isAbove(refused, 10_000, "refused")
   })
 
   it("agrees on valid mobiles rewritten with one character swapped for a look-alike or a separator", () => {
