@@ -3,16 +3,16 @@ import { type Catalogue, type CourierError, Shipment, Shipping } from "@tawsil/c
 import { WilayaCode } from "@tawsil/domain"
 import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Communes, Wilayas } from "@tawsil/reference"
-import { Context, Duration, Effect, Exit, Layer, Option, Schema, Semaphore } from "effect"
+import { Context, Effect, Exit, Layer, Option, Schema } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { RateLimiter } from "effect/persistence"
 import type { AppConfig } from "../AppConfig.ts"
 import * as DirectRoute from "../DirectRoute.ts"
 import * as Health from "../Health.ts"
 import * as Server from "../Server.ts"
 import { type CreateOrderRequest, ShippingApi } from "./Api.ts"
 import * as Errors from "./Errors.ts"
+import * as FixedWindow from "./FixedWindow.ts"
 
 /** Every domain failure of a courier call, mapped to the wire explicitly. */
 const toWire = (error: Shipping.ShippingError) => {
@@ -156,44 +156,33 @@ const encodeParcel = Schema.encodeSync(Shipment.ParcelCreated)
 type WireError = ReturnType<typeof toWire> | Errors.Overloaded
 
 /**
- * Per client address, a fixed window of one minute, on create, track, rates and labels: the `ClientRateLimit`
- * middleware of the routed requests and the direct create share this one limiter.
+ * Per client address, a fixed window of one minute (`FixedWindow`), on create, track, rates and labels: the
+ * `ClientRateLimit` middleware of the routed requests and the direct create share this one limiter.
  */
-class ClientLimit extends Context.Service<ClientLimit, (client: string) => Effect.Effect<void, Errors.RateLimited>>()(
-  "@tawsil/http/shipping/ClientLimit"
-) {}
+class ClientLimit extends Context.Service<
+  ClientLimit,
+  <A, E, R>(client: string, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | Errors.RateLimited, R>
+>()("@tawsil/http/shipping/ClientLimit") {}
 
-const WINDOW = Duration.minutes(1)
+const WINDOW_MILLIS = 60_000
 
 const ClientLimitLayer = (config: AppConfig) =>
   Layer.effect(
     ClientLimit,
-    Effect.gen(function* () {
-      const limiter = yield* RateLimiter.RateLimiter
-      return (client: string) =>
-        limiter
-          .consume({
-            key: `shipping:${client}`,
-            limit: config.shippingRateLimitPerMinute,
-            window: WINDOW,
-            algorithm: "fixed-window",
-            onExceeded: "fail"
-          })
-          .pipe(
-            Effect.catchTag("RateLimiterError", (error) =>
-              error.reason._tag === "RateLimitExceeded"
-                ? Effect.fail(
-                    new Errors.RateLimited({
-                      retryAfterSeconds: Math.max(1, Math.ceil(Duration.toSeconds(error.reason.retryAfter))),
-                      message: `more than ${config.shippingRateLimitPerMinute} requests in a minute from this client`
-                    })
-                  )
-                : Effect.die(error)
-            ),
-            Effect.asVoid
-          )
+    Effect.clockWith((clock) => {
+      const windows = FixedWindow.make({ limit: config.shippingRateLimitPerMinute, windowMillis: WINDOW_MILLIS })
+      const message = `more than ${config.shippingRateLimitPerMinute} requests in a minute from this client`
+      // `effect` runs only if the client is within its limit; the check is made when the result runs.
+      return Effect.succeed(<A, E, R>(client: string, effect: Effect.Effect<A, E, R>) =>
+        Effect.suspend((): Effect.Effect<A, E | Errors.RateLimited, R> => {
+          const wait = windows.take(client, clock.currentTimeMillisUnsafe())
+          return wait === 0
+            ? effect
+            : Effect.fail(new Errors.RateLimited({ retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)), message }))
+        })
+      )
     })
-  ).pipe(Layer.provide(RateLimiter.layer), Layer.provide(RateLimiter.layerStoreMemory))
+  )
 
 const ClientRateLimitLayer = Layer.effect(
   Errors.ClientRateLimit,
@@ -201,7 +190,10 @@ const ClientRateLimitLayer = Layer.effect(
     const limit = yield* ClientLimit
     return (httpEffect) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-        Effect.andThen(limit(Option.getOrElse(request.remoteAddress, () => "unknown")), httpEffect)
+        limit(
+          Option.getOrElse(request.remoteAddress, () => "unknown"),
+          httpEffect
+        )
       )
   })
 )
@@ -213,24 +205,23 @@ const ShippingHandlers = (config: AppConfig) =>
       const idempotency = yield* Idempotency.Idempotency
       const limit = yield* ClientLimit
       // The capacity guard: at most this many creates talk to couriers at once; the next one is turned away at once.
-      const creates = yield* Semaphore.make(config.shippingMaxConcurrentCreates)
+      let creating = 0
       const guarded = (payload: typeof CreateOrderRequest.Type) =>
-        shipping.create(payload).pipe(
-          Effect.mapError(toWire),
-          creates.withPermitsIfAvailable(1),
-          Effect.flatMap(
-            Option.match({
-              onSome: Effect.succeed,
-              onNone: () =>
-                Effect.fail(
-                  new Errors.Overloaded({
-                    retryAfterSeconds: OVERLOADED_RETRY_SECONDS,
-                    message: `too many parcels are being created right now; retry in ${OVERLOADED_RETRY_SECONDS} s`
-                  })
-                )
-            })
-          )
-        )
+        Effect.uninterruptibleMask((restore): Effect.Effect<Shipment.ParcelCreated, WireError> => {
+          if (creating >= config.shippingMaxConcurrentCreates) {
+            return Effect.fail(
+              new Errors.Overloaded({
+                retryAfterSeconds: OVERLOADED_RETRY_SECONDS,
+                message: `too many parcels are being created right now; retry in ${OVERLOADED_RETRY_SECONDS} s`
+              })
+            )
+          }
+          creating++
+          return Effect.onExit(restore(Effect.mapError(shipping.create(payload), toWire)), () => {
+            creating--
+            return Effect.void
+          })
+        })
       const createOrder = ({
         payload,
         headers
@@ -252,8 +243,7 @@ const ShippingHandlers = (config: AppConfig) =>
       // The hot path (docs/benchmarks.md): creates are also answered directly, with the same definition and steps.
       yield* DirectRoute.register(ShippingApi, "shipping", "createOrder", {
         middlewares: {
-          [Errors.ClientRateLimit.key]: (effect, request) =>
-            Effect.andThen(limit(request.remoteAddress ?? "unknown"), effect),
+          [Errors.ClientRateLimit.key]: (effect, request) => limit(request.remoteAddress ?? "unknown", effect),
           [Errors.Validation.key]: DirectRoute.asIs
         },
         handler: createOrder
