@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Redacted } from "effect"
+import { Cause, Effect, Logger, Redacted, References } from "effect"
+import fc from "fast-check"
 import * as JsonLogger from "../src/JsonLogger.ts"
 
 const captureStdout = <A, E>(effect: Effect.Effect<A, E>) =>
@@ -55,6 +56,74 @@ describe("JsonLogger", () => {
       const [error, cause] = lines.map((line) => JSON.parse(line))
       assert.deepStrictEqual(error.message, ["failed", "TypeError: boom"])
       assert.include(JSON.stringify(cause), "kaboom")
+    })
+  )
+
+  it("writes the same text as JSON.stringify of the entry (fast-check)", () => {
+    const replacer = (_key: string, value: unknown) => (typeof value === "bigint" ? value.toString() : value)
+    const value = fc.oneof(
+      fc.jsonValue(),
+      fc.double(),
+      fc.bigInt(),
+      fc.constantFrom(undefined, null, -0, Number.NaN, Number.POSITIVE_INFINITY, () => 1, Symbol("s")),
+      fc.date({ noInvalidDate: true }),
+      fc.string({ unit: "binary" }),
+      fc.constant(Redacted.make("tw-secret-value"))
+    )
+    fc.assert(
+      fc.property(
+        fc.oneof(value, fc.array(value, { maxLength: 3 })),
+        fc.dictionary(fc.string({ unit: "binary", maxLength: 8 }), value, { maxKeys: 6 }),
+        fc.date({ min: new Date(-8_640_000_000_000), max: new Date(8_640_000_000_000), noInvalidDate: true }),
+        fc.constantFrom("Info", "Warn", "Error", "Debug"),
+        (message, annotations, date, logLevel) => {
+          const fiber = { getRef: () => annotations }
+          const written = JsonLogger.format.log({ message, logLevel, date, fiber, cause: Cause.empty } as never)
+          const messages = Array.isArray(message) ? message : [message]
+          const entry: Record<string, unknown> = {
+            timestamp: date.toISOString(),
+            level: logLevel.toUpperCase(),
+            message: messages.length === 1 ? messages[0] : messages
+          }
+          if (Object.keys(annotations).length > 0) entry.annotations = annotations
+          assert.strictEqual(written, `${JSON.stringify(entry, replacer)}\n`)
+        }
+      ),
+      { numRuns: 2_000 }
+    )
+  })
+
+  it.effect("info writes the line Effect.logInfo with those annotations writes", () =>
+    Effect.gen(function* () {
+      const annotations = { method: "POST", path: "/v1/orders", status: 200, durationMs: 3, requestId: "req_1" }
+      const lines = yield* captureStdout(
+        Effect.gen(function* () {
+          yield* JsonLogger.info("request", annotations)
+          yield* Effect.logInfo("request").pipe(Effect.annotateLogs(annotations))
+          // Below the minimum level, neither writes.
+          yield* JsonLogger.info("request", annotations).pipe(Effect.provideService(References.MinimumLogLevel, "Warn"))
+        }).pipe(Effect.annotateLogs({ outer: true }), Effect.provide(JsonLogger.layer))
+      )
+      assert.lengthOf(lines, 2)
+      assert.strictEqual(lines[0], lines[1])
+      assert.deepStrictEqual(JSON.parse(lines[0]!).annotations, { outer: true, ...annotations })
+    })
+  )
+
+  it.effect("info goes through Effect's log where other loggers are installed", () =>
+    Effect.gen(function* () {
+      const seen: Array<unknown> = []
+      const other = Logger.make(({ message }) => {
+        seen.push(message)
+      })
+      const lines = yield* captureStdout(
+        JsonLogger.info("request", { status: 200 }).pipe(
+          Effect.provide(Logger.layer([other], { mergeWithExisting: false })),
+          Effect.provide(JsonLogger.layer)
+        )
+      )
+      assert.deepStrictEqual(seen, [["request"]])
+      assert.lengthOf(lines, 0)
     })
   )
 })
