@@ -88,6 +88,36 @@ const jsonResponse = (
   }
 }
 
+/**
+ * The header names a headers schema reads, when it is a plain struct whose decoding ignores the other headers (the
+ * default): then only those headers need copying out of Node's request, not all of them (`Headers.fromInput`).
+ */
+const declaredNames = (schema: Schema.Top, options: SchemaAST.ParseOptions | undefined) => {
+  const encoded = SchemaAST.toEncoded(schema.ast)
+  if (!SchemaAST.isObjects(encoded) || encoded.indexSignatures.length > 0) return undefined
+  if (options?.onExcessProperty === "error") return undefined
+  const names = encoded.propertySignatures.map((property) => property.name)
+  return names.every((name): name is string => typeof name === "string" && name === name.toLowerCase())
+    ? names
+    : undefined
+}
+
+const isEmptyObject = (value: unknown) => {
+  if (typeof value !== "object" || value === null) return false
+  for (const _ in value) return false
+  return true
+}
+
+/** The named headers of a request, as `Headers.fromInput` gives them (repeated ones joined with ", "). */
+const pick = (headers: NodeHttp.IncomingHttpHeaders, names: ReadonlyArray<string>) => {
+  const picked: Record<string, string> = {}
+  for (const name of names) {
+    const value = headers[name]
+    if (value !== undefined) picked[name] = Array.isArray(value) ? value.join(", ") : value
+  }
+  return picked
+}
+
 const unsupported = (where: string, what: string) => new Error(`direct route ${where}: ${what} is not supported`)
 
 type EndpointOf<
@@ -140,10 +170,14 @@ export const make = <
       parseOptions(HttpApi.PayloadParseOptions)
     )
     const nullOnEmpty = payloadSchemas.some((schema) => SchemaAST.isNull(SchemaAST.toEncoded(schema.ast)))
+    const headersOptions = parseOptions(HttpApi.HeadersParseOptions)
     const decodeHeaders =
-      endpoint.headers === undefined
-        ? undefined
-        : Schema.decodeUnknownExit(endpoint.headers as Codec, parseOptions(HttpApi.HeadersParseOptions))
+      endpoint.headers === undefined ? undefined : Schema.decodeUnknownExit(endpoint.headers as Codec, headersOptions)
+    const headerNames = endpoint.headers === undefined ? undefined : declaredNames(endpoint.headers, headersOptions)
+    // Most requests send none of the declared headers: when decoding none gives an empty object (no defaults, nothing
+    // made up), that result is decoded once here and reused.
+    const noHeaders = headerNames === undefined ? undefined : decodeHeaders?.({})
+    const noHeadersDecoded = noHeaders?._tag === "Success" && isEmptyObject(noHeaders.value) ? noHeaders : undefined
 
     const contentTypeOf = (schema: Schema.Top) => {
       const encoding = encodingOf(schema.ast)
@@ -224,7 +258,13 @@ export const make = <
     const run = (request: Request): Answer => {
       let headers: unknown
       if (decodeHeaders !== undefined) {
-        const decoded = decodeHeaders(Headers.fromInput(request.headers))
+        const picked = headerNames === undefined ? undefined : pick(request.headers, headerNames)
+        const decoded =
+          picked === undefined
+            ? decodeHeaders(Headers.fromInput(request.headers))
+            : noHeadersDecoded !== undefined && isEmptyObject(picked)
+              ? noHeadersDecoded
+              : decodeHeaders(picked)
         if (decoded._tag === "Failure") return failed("Headers", decoded)
         headers = decoded.value
       }
@@ -365,18 +405,22 @@ export class Lane {
     request.on("error", () => {})
     request.on("end", () => {
       const body = textDecoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
-      const answer = Edge.around(serving.edge, {
-        method: request.method ?? "",
-        url,
-        requestId: headers["x-request-id"] as string | undefined
-      })(entry.route.respond({ headers, remoteAddress: request.socket.remoteAddress, body }))
+      const requestId = Edge.requestIdOf(headers["x-request-id"] as string | undefined)
+      const answer = Edge.aroundWithId(
+        serving.edge,
+        { method: request.method ?? "", url },
+        requestId
+      )(entry.route.respond({ headers, remoteAddress: request.socket.remoteAddress, body }))
       entry.context ??= Context.merge(serving.context, entry.route.context)
-      const fiber = Effect.runForkWith(entry.context)(
-        Effect.matchCauseEffect(answer, {
-          onSuccess: (answer) => Effect.sync(() => write(response, answer)),
-          // Only interruptions reach here (the edge answers everything else): as NodeHttpServer answers them.
-          onFailure: (cause) => Effect.map(HttpServerError.causeResponse(cause), ([answer]) => write(response, answer))
-        })
+      // The request's id is in its fiber's context from the start (`Edge.withRequestId`), one step less than `around`.
+      const fiber = Effect.runForkWith(Edge.withRequestId(entry.context, requestId))(answer)
+      // Written when the fiber ends (at once, for a create that never waits). Only interruptions fail here (the edge
+      // answers everything else): answered as NodeHttpServer answers them.
+      fiber.addObserver((exit) =>
+        write(
+          response,
+          exit._tag === "Success" ? exit.value : Effect.runSync(HttpServerError.causeResponse(exit.cause))[0]
+        )
       )
       Fiber.runIn(fiber, serving.scope)
       if (fiber.pollUnsafe() === undefined) {
