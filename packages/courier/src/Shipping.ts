@@ -6,7 +6,7 @@
  * values by the adapter's schema and used for that call only; nothing here stores or logs them.
  */
 import { AlgerianMobile, ErrorCategory, ServiceSpans, type WilayaCode } from "@tawsil/domain"
-import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Result, Schema } from "effect"
 import type * as Catalogue from "./Catalogue.ts"
 import type { Any, Capability, CourierManifest, Label } from "./CourierAdapter.ts"
 import { CourierError, type CourierErrorReason, Unsupported } from "./CourierError.ts"
@@ -83,6 +83,17 @@ export class Transport extends Context.Service<
   }
 >()("@tawsil/courier/Shipping/Transport") {}
 
+/** A courier call checked and bound: the adapter, its HTTP service, and what its operations receive. */
+interface Prepared {
+  readonly adapter: Any
+  readonly manifest: CourierManifest
+  readonly run: <A>(effect: Effect.Effect<A, CourierErrorReason, CourierHttp>) => Effect.Effect<A, CourierError>
+  readonly context: {
+    readonly credentials: unknown
+    readonly fromWilaya: WilayaCode.WilayaCode | undefined
+  }
+}
+
 export class Shipping extends Context.Service<
   Shipping,
   {
@@ -102,30 +113,55 @@ export class Shipping extends Context.Service<
       Shipping,
       Effect.gen(function* () {
         const method = yield* ServiceSpans.method
+        const createSpan = (yield* ServiceSpans.span)("Shipping.create")
         const transport = yield* Transport
         const unmappedSeen = new Set<string>()
 
-        const prepare = Effect.fnUntraced(function* (call: CourierCall, operation: Capability) {
+        // Written without generators: it runs on every courier call (docs/benchmarks.md).
+        const prepare = (call: CourierCall, operation: Capability): Effect.Effect<Prepared, ShippingError> => {
           const resolved = catalogue.resolve(call.courier)
-          if (resolved === undefined) return yield* new UnknownCourier({ courier: call.courier })
+          if (resolved === undefined) return Effect.fail(new UnknownCourier({ courier: call.courier }))
           const { adapter, manifest } = resolved
-          const credentials = yield* decodeCredentials(adapter, call.credentials)
-          const tenantOrigin = yield* checkBaseUrl(manifest, call.options?.baseUrl)
-          const fail = (reason: CourierErrorReason) => new CourierError({ courier: manifest.key, operation, reason })
-          if (adapter.operations[operation] === undefined) return yield* fail(new Unsupported({ operation }))
-          const timeout = call.options?.timeoutMs ? Duration.millis(call.options.timeoutMs) : DEFAULT_TIMEOUT
-          // The caller's timeout bounds the whole operation, not each call alone: its deadline is fixed here, once.
-          const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(timeout)
-          const http = transport.bind({ courier: manifest, tenantOrigin, timeout, deadline })
-          const run = <A>(effect: Effect.Effect<A, CourierErrorReason, CourierHttp>) =>
-            effect.pipe(Effect.provideService(CourierHttp, http), Effect.mapError(fail))
-          return {
-            adapter,
-            manifest,
-            run,
-            context: { credentials, fromWilaya: call.options?.fromWilaya }
+          const bind = (credentials: unknown): Effect.Effect<Prepared, ShippingError> => {
+            const tenantOrigin = checkBaseUrl(manifest, call.options?.baseUrl)
+            if (Result.isFailure(tenantOrigin)) return Effect.fail(tenantOrigin.failure)
+            const fail = (reason: CourierErrorReason) => new CourierError({ courier: manifest.key, operation, reason })
+            if (adapter.operations[operation] === undefined) return Effect.fail(fail(new Unsupported({ operation })))
+            const timeout = call.options?.timeoutMs ? Duration.millis(call.options.timeoutMs) : DEFAULT_TIMEOUT
+            return Clock.clockWith((clock) => {
+              // The caller's timeout bounds the whole operation, not each call alone: its deadline is fixed here, once.
+              const deadline = clock.currentTimeMillisUnsafe() + Duration.toMillis(timeout)
+              const http = transport.bind({
+                courier: manifest,
+                tenantOrigin: tenantOrigin.success,
+                timeout,
+                deadline
+              })
+              const run = <A>(
+                effect: Effect.Effect<A, CourierErrorReason, CourierHttp>
+              ): Effect.Effect<A, CourierError> =>
+                effect.pipe(Effect.provideService(CourierHttp, http), Effect.mapError(fail))
+              return Effect.succeed({
+                adapter,
+                manifest,
+                run,
+                context: { credentials, fromWilaya: call.options?.fromWilaya }
+              })
+            })
           }
-        })
+          // A courier that takes no credentials (the sandbox) goes on at once, with no decoding step.
+          if (adapter.credentials === undefined) {
+            return hasFields(call.credentials)
+              ? Effect.fail(
+                  new InvalidCredentials({ message: "this courier takes no credentials: omit `credentials`" })
+                )
+              : bind(undefined)
+          }
+          return Effect.flatMap(
+            decodeCredentials(adapter.credentials, adapter.requiredCredentials, call.credentials),
+            bind
+          )
+        }
 
         const logUnmapped = (courier: string, unmapped: ReadonlyArray<string>) =>
           Effect.forEach(
@@ -139,25 +175,40 @@ export class Shipping extends Context.Service<
 
         return Shipping.of({
           catalogue,
-          create: method("Shipping.create")(function* (call) {
-            const { adapter, manifest, run, context } = yield* prepare(call, "create")
-            yield* checkMobile(call.order.recipient.phone, "order.recipient.phone")
-            if (call.order.recipient.phoneAlt !== undefined && call.order.recipient.phoneAlt.trim() !== "") {
-              yield* checkMobile(call.order.recipient.phoneAlt, "order.recipient.phoneAlt")
-            }
-            const created = yield* run(adapter.operations.create!(call.order, context))
-            const status = Object.hasOwn(adapter.statuses, created.rawStatus)
-              ? adapter.statuses[created.rawStatus]!
-              : "unknown"
-            if (status === "unknown") yield* logUnmapped(manifest.key, [created.rawStatus])
-            return new ParcelCreated({
-              trackingNumber: created.trackingNumber,
-              ...(created.courierReference === undefined ? {} : { courierReference: created.courierReference }),
-              ...(created.labelUrl === undefined ? {} : { labelUrl: created.labelUrl }),
-              status,
-              reference: call.order.reference ?? created.trackingNumber
-            })
-          }),
+          create: (call) =>
+            createSpan(
+              Effect.flatMap(
+                prepare(call, "create"),
+                ({ adapter, manifest, run, context }): Effect.Effect<ParcelCreated, ShippingError> => {
+                  const { phone, phoneAlt } = call.order.recipient
+                  if (Option.isNone(AlgerianMobile.normalize(phone))) {
+                    return Effect.fail(new NotAMobile({ field: "order.recipient.phone" }))
+                  }
+                  if (
+                    phoneAlt !== undefined &&
+                    phoneAlt.trim() !== "" &&
+                    Option.isNone(AlgerianMobile.normalize(phoneAlt))
+                  ) {
+                    return Effect.fail(new NotAMobile({ field: "order.recipient.phoneAlt" }))
+                  }
+                  return Effect.flatMap(run(adapter.operations.create!(call.order, context)), (created) => {
+                    const status = Object.hasOwn(adapter.statuses, created.rawStatus)
+                      ? adapter.statuses[created.rawStatus]!
+                      : "unknown"
+                    const parcel = new ParcelCreated({
+                      trackingNumber: created.trackingNumber,
+                      ...(created.courierReference === undefined ? {} : { courierReference: created.courierReference }),
+                      ...(created.labelUrl === undefined ? {} : { labelUrl: created.labelUrl }),
+                      status,
+                      reference: call.order.reference ?? created.trackingNumber
+                    })
+                    return status === "unknown"
+                      ? Effect.as(logUnmapped(manifest.key, [created.rawStatus]), parcel)
+                      : Effect.succeed(parcel)
+                  })
+                }
+              )
+            ),
           track: method("Shipping.track")(function* (call) {
             const { adapter, manifest, run, context } = yield* prepare(call, "track")
             const events = yield* run(adapter.operations.track!(call.trackingNumber, context))
@@ -183,25 +234,23 @@ export class Shipping extends Context.Service<
     )
 }
 
-const checkMobile = (phone: string, field: string) =>
-  Option.isNone(AlgerianMobile.normalize(phone)) ? Effect.fail(new NotAMobile({ field })) : Effect.void
+const hasFields = (sent: Readonly<Record<string, string>> | undefined) =>
+  sent !== undefined && Object.keys(sent).length > 0
 
-const decodeCredentials = (adapter: Any, sent: Readonly<Record<string, string>> | undefined) => {
-  const given = sent !== undefined && Object.keys(sent).length > 0
-  if (adapter.credentials === undefined) {
-    return given
-      ? Effect.fail(new InvalidCredentials({ message: "this courier takes no credentials: omit `credentials`" }))
-      : Effect.succeed(undefined)
-  }
-  if (!given) {
+const decodeCredentials = (
+  schema: NonNullable<Any["credentials"]>,
+  required: ReadonlyArray<string>,
+  sent: Readonly<Record<string, string>> | undefined
+) => {
+  if (!hasFields(sent)) {
     return Effect.fail(
       new InvalidCredentials({
-        message: `this courier needs credentials: ${adapter.requiredCredentials.join(", ")}`,
-        fields: Object.fromEntries(adapter.requiredCredentials.map((name) => [`credentials.${name}`, "required"]))
+        message: `this courier needs credentials: ${required.join(", ")}`,
+        fields: Object.fromEntries(required.map((name) => [`credentials.${name}`, "required"]))
       })
     )
   }
-  return Schema.decodeUnknownEffect(adapter.credentials)(sent, { errors: "all", onExcessProperty: "error" }).pipe(
+  return Schema.decodeUnknownEffect(schema)(sent, { errors: "all", onExcessProperty: "error" }).pipe(
     Effect.mapError(
       (error) =>
         new InvalidCredentials({
@@ -213,22 +262,25 @@ const decodeCredentials = (adapter: Any, sent: Readonly<Record<string, string>> 
 }
 
 /** `options.baseUrl` is for generic platform keys only, and only for a tenant of their domain (`Egress`). */
-const checkBaseUrl = (manifest: CourierManifest, baseUrl: string | undefined) => {
+const checkBaseUrl = (
+  manifest: CourierManifest,
+  baseUrl: string | undefined
+): Result.Result<Origin | undefined, BlockedEgress> => {
   if ("origin" in manifest.endpoint) {
     return baseUrl === undefined
-      ? Effect.succeed(undefined)
-      : Effect.fail(
+      ? Result.succeed(undefined)
+      : Result.fail(
           new BlockedEgress({
             reason: `options.baseUrl is not accepted for ${manifest.key}: its endpoint is pinned to ${manifest.endpoint.origin}`
           })
         )
   }
   if (baseUrl === undefined) {
-    return Effect.fail(
+    return Result.fail(
       new BlockedEgress({
         reason: `options.baseUrl is required for ${manifest.key}: your tenant's https://<tenant>.${manifest.endpoint.tenantDomain}`
       })
     )
   }
-  return Effect.fromResult(parseBaseUrl(baseUrl, manifest.endpoint.tenantDomain))
+  return parseBaseUrl(baseUrl, manifest.endpoint.tenantDomain)
 }
