@@ -84,3 +84,44 @@ export const sampler = (options: { readonly intervalMs?: number } = {}) => {
     }
   }
 }
+
+/**
+ * Instructions counted by valgrind's callgrind, which a machine shared with other work does not move (within a few
+ * percent from run to run), unlike rates and CPU times. Start the server with `prefix` (instrumentation off), warm it
+ * up, then `count` turns instrumentation on around `run` and dumps; `totals` reads the dumps: the main thread
+ * (`-01`) and all threads (V8's compiler and GC helpers besides).
+ */
+export const callgrind = () => {
+  const dir = Fs.mkdtempSync("/tmp/tawsil-callgrind-")
+  const outFile = `${dir}/callgrind.out`
+  return {
+    dir,
+    prefix: [
+      "valgrind",
+      "--tool=callgrind",
+      "-q",
+      "--instr-atstart=no",
+      "--smc-check=all-non-file",
+      "--separate-threads=yes",
+      `--callgrind-out-file=${outFile}`
+    ],
+    count: async (pid: number, run: () => Promise<void>) => {
+      execFileSync("callgrind_control", ["-i", "on", String(pid)], { stdio: "ignore" })
+      await run()
+      execFileSync("callgrind_control", ["-d", String(pid)], { stdio: "ignore" })
+      execFileSync("callgrind_control", ["-i", "off", String(pid)], { stdio: "ignore" })
+    },
+    totals: () => {
+      // `totals:` rather than `summary:`, which the final dump can wrap around below zero while instrumentation is off.
+      let main = 0
+      let all = 0
+      for (const name of Fs.readdirSync(dir)) {
+        const totals = /^totals: (\d+)/m.exec(Fs.readFileSync(`${dir}/${name}`, "utf8"))
+        if (totals === null) continue
+        all += Number(totals[1])
+        if (name.endsWith("-01")) main += Number(totals[1])
+      }
+      return { main, all }
+    }
+  }
+}

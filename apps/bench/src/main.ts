@@ -5,6 +5,7 @@
  *
  *   npm run bench -- [--scenario health|create-sandbox] [--duration 10] [--connections 50] [--warmup 3] [--log-level info]
  *                    [--node-option <flag>]...   (node flags for both servers, ours and the baseline)
+ *                    [--callgrind <n>]           (instructions per request instead: see `instructionsPerRequest`)
  *
  * Besides requests per second, each row gives the server's CPU time per request (user + system, read from /proc
  * around the measured run): on this shared 2-core machine the request rate moves with whatever else runs, and with
@@ -19,7 +20,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
 import autocannon from "autocannon"
-import { freePort, hasTaskset, onCpu0, pinSelfToCpu1 } from "./host.ts"
+import { callgrind, freePort, hasTaskset, onCpu0, pinSelfToCpu1 } from "./host.ts"
 import { sandboxOrder } from "./sandboxOrder.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
@@ -32,7 +33,8 @@ const { values } = parseArgs({
     connections: { type: "string", default: "50" },
     warmup: { type: "string", default: "3" },
     "log-level": { type: "string", default: "info" },
-    rounds: { type: "string", default: "3" }
+    rounds: { type: "string", default: "3" },
+    callgrind: { type: "string" }
   }
 })
 
@@ -90,18 +92,22 @@ const scenarios = (database: Record<string, string>): Record<string, Scenario> =
   }
 })
 
-/** Starts a server and waits until `path` answers 200. Its stdout (access logs) goes to /dev/null. */
-const start = async (target: Target, path: string) => {
+/**
+ * Starts a server and waits until `path` answers 200 (30 s, or 10 min under valgrind). Its stdout (access logs) goes
+ * to /dev/null.
+ */
+const start = async (target: Target, path: string, prefix: ReadonlyArray<string> = onCpu0) => {
   const port = await freePort()
   const args = [...(values["node-option"] ?? []), "--conditions=@tawsil/source", Path.join(ROOT, target.entry)]
-  const [command, ...argv] = [...onCpu0, process.execPath, ...args]
+  const [command, ...argv] = [...prefix, process.execPath, ...args]
   const child = spawn(command!, argv, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", ...target.env(port) },
     stdio: ["ignore", "ignore", "inherit"]
   })
   const url = `http://127.0.0.1:${port}`
-  for (let attempt = 0; attempt < 300; attempt++) {
+  const attempts = prefix === onCpu0 ? 300 : 6000
+  for (let attempt = 0; attempt < attempts; attempt++) {
     if (child.exitCode !== null) throw new Error(`${target.name} exited with ${child.exitCode}`)
     const ok = await fetch(`${url}${path}`).then(
       (response) => response.ok,
@@ -111,7 +117,7 @@ const start = async (target: Target, path: string) => {
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   child.kill("SIGKILL")
-  throw new Error(`${target.name} did not answer ${path} within 30 s`)
+  throw new Error(`${target.name} did not answer ${path} within ${attempts / 10} s`)
 }
 
 const stop = (child: ChildProcess) =>
@@ -141,15 +147,19 @@ interface Result {
   readonly non2xx: number
 }
 
+/** What autocannon sends for a scenario: a JSON POST of its body, or a GET. */
+const requestOf = (body: unknown) =>
+  body === undefined
+    ? {}
+    : { method: "POST" as const, headers: { "content-type": "application/json" }, body: JSON.stringify(body) }
+
 const load = async (url: string, seconds: number, body: unknown) =>
   autocannon({
     url,
     connections: Number(values.connections),
     duration: seconds,
     pipelining: 1,
-    ...(body === undefined
-      ? {}
-      : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+    ...requestOf(body)
   })
 
 const measure = async (target: Target, scenario: Scenario): Promise<Result> => {
@@ -174,6 +184,37 @@ const measure = async (target: Target, scenario: Scenario): Promise<Result> => {
   }
 }
 
+/**
+ * `--callgrind <n>`: instructions per request on each server's main thread, counted by callgrind after 5 × `n`
+ * requests of warm-up (10 connections), for `n` requests. Unlike rates and CPU times, a machine shared with other work
+ * does not move them.
+ */
+const instructionsPerRequest = async (target: Target, scenario: Scenario, requests: number) => {
+  const counter = callgrind()
+  const { child, url } = await start(target, "/health", counter.prefix)
+  try {
+    const run = (amount: number) =>
+      new Promise<void>((resolve, reject) => {
+        autocannon(
+          {
+            url: `${url}${scenario.path}`,
+            connections: 10,
+            amount,
+            pipelining: 1,
+            ...requestOf(scenario.body)
+          },
+          (error, result) =>
+            error ? reject(error) : result.non2xx > 0 ? reject(new Error(`${target.name}: non-2xx answers`)) : resolve()
+        )
+      })
+    await run(5 * requests)
+    await counter.count(child.pid!, () => run(requests))
+  } finally {
+    await stop(child)
+  }
+  return { perRequest: counter.totals().main / requests, dumps: counter.dir }
+}
+
 const row = (round: number, r: Result) =>
   `| ${round} | ${r.name} | ${Math.round(r.requestsPerSecond)} | ${r.cpuMicros === undefined ? "–" : Math.round(r.cpuMicros)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`
 
@@ -188,6 +229,21 @@ const main = async () => {
   const scenario = scenarios(database)[values.scenario]
   if (scenario === undefined) throw new Error(`unknown scenario ${values.scenario}`)
   try {
+    if (values.callgrind !== undefined) {
+      const requests = Number(values.callgrind)
+      const ours = await instructionsPerRequest(scenario.ours, scenario, requests)
+      const baseline = await instructionsPerRequest(scenario.baseline, scenario, requests)
+      const count = (n: number) => Math.round(n).toLocaleString("en")
+      console.log(
+        [
+          `scenario ${values.scenario}, callgrind: instructions per request on the main thread (${requests} requests after ${5 * requests} of warm-up, 10 connections, database ${process.env.DATABASE_URL ? "server" : "embedded"})`,
+          `- ${scenario.ours.name}: ${count(ours.perRequest)} (dumps in ${ours.dumps})`,
+          `- ${scenario.baseline.name}: ${count(baseline.perRequest)} (dumps in ${baseline.dumps})`,
+          `ratio baseline/ours: ${(baseline.perRequest / ours.perRequest).toFixed(2)}x`
+        ].join("\n")
+      )
+      return
+    }
     // Alternate the two servers round by round, so that drift on a noisy machine hits both alike.
     const rows: Array<string> = []
     const ratios: Array<number> = []

@@ -28,7 +28,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
 import autocannon from "autocannon"
-import { freePort, hasTaskset, onCpu0, pinSelfToCpu1, sampler } from "./host.ts"
+import { callgrind, freePort, hasTaskset, onCpu0, pinSelfToCpu1, sampler } from "./host.ts"
 import {
   loggedStatements,
   logOffset,
@@ -576,16 +576,8 @@ const productsRound = async (context: Context, round: number) => {
  * instrumentation off; after 3 × `n` creates of warm-up (10 connections), it counts the instructions of the next `n`.
  */
 const instructionsPerCreate = async (context: Context, creates: number) => {
-  const outFile = Path.join(Fs.mkdtempSync("/tmp/tawsil-callgrind-"), "callgrind.out")
-  const prefix = [
-    "valgrind",
-    "--tool=callgrind",
-    "--instr-atstart=no",
-    "--smc-check=all-non-file",
-    "--separate-threads=yes",
-    `--callgrind-out-file=${outFile}`
-  ]
-  const app = await startApp(context.databaseUrl, false, prefix)
+  const counter = callgrind()
+  const app = await startApp(context.databaseUrl, false, counter.prefix)
   context.app = app
   try {
     const run = (amount: number) =>
@@ -605,28 +597,15 @@ const instructionsPerCreate = async (context: Context, creates: number) => {
     // Long enough for V8 to finish optimising the hot code (with less, its compiler is still a quarter of the count).
     progress(`callgrind: ${3 * creates} creates of warm-up`)
     await run(3 * creates)
-    const pid = String(app.child.pid)
-    execFileSync("callgrind_control", ["-i", "on", pid], { stdio: "ignore" })
     progress(`callgrind: ${creates} creates counted`)
-    await run(creates)
-    execFileSync("callgrind_control", ["-d", pid], { stdio: "ignore" })
-    execFileSync("callgrind_control", ["-i", "off", pid], { stdio: "ignore" })
+    await counter.count(app.child.pid!, () => run(creates))
   } finally {
     await stopApp(app)
     context.app = undefined
   }
-  // One dump per thread (`-01` is the main thread, the others V8's compiler and GC helpers); `totals:` rather than
-  // `summary:`, which the final dump can wrap around below zero while instrumentation is off.
-  let main = 0
-  let all = 0
-  for (const name of Fs.readdirSync(Path.dirname(outFile))) {
-    const totals = /^totals: (\d+)/m.exec(Fs.readFileSync(Path.join(Path.dirname(outFile), name), "utf8"))
-    if (totals === null) continue
-    all += Number(totals[1])
-    if (name.endsWith("-01")) main += Number(totals[1])
-  }
+  const { main, all } = counter.totals()
   const perCreate = (count: number) => Math.round(count / creates).toLocaleString("en")
-  return `callgrind: ${perCreate(main)} instructions per create on the main thread, ${perCreate(all)} with V8's helper threads (${creates} creates after ${3 * creates} of warm-up, ${connections} connections; dumps in ${Path.dirname(outFile)})`
+  return `callgrind: ${perCreate(main)} instructions per create on the main thread, ${perCreate(all)} with V8's helper threads (${creates} creates after ${3 * creates} of warm-up, ${connections} connections; dumps in ${counter.dir})`
 }
 
 const main = async () => {
