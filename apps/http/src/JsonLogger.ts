@@ -2,7 +2,7 @@
  * The app's log format: one JSON object per line on stdout — `timestamp`, `level`, `message`, and `annotations` /
  * `cause` when there are any. Written straight to the stream: Effect's `consoleJson` goes through `console.log`
  * and adds fiber ids and spans, which made logging a fifth of the CPU of a `/health` request (docs/benchmarks.md).
- * Lines are written in batches every 25 ms (and at shutdown): one write per request cost a tenth of a request's CPU.
+ * Lines are written in batches, 25 ms after a batch's first line (and at shutdown): one write per request cost a tenth of a request's CPU.
  * A `kill -9` loses at most the last 25 ms of lines. Redacted values print as `<redacted>`; bigints as strings.
  *
  * The line is put together by hand, the same text `JSON.stringify` writes (a property test compares them): the
@@ -87,19 +87,28 @@ export const format = Logger.make<unknown, string>((options) =>
 /** How to add a line to each JSON logger's lines waiting for the next write. */
 const addLineOf = new WeakMap<Logger.Logger<unknown, unknown>, (line: string) => void>()
 
-/** A JSON logger: its lines are written to stdout every 25 ms, and at shutdown. */
+/**
+ * A JSON logger: its lines are written to stdout 25 ms after the first line of a batch, and at shutdown. The timer
+ * is set only while lines wait, so an idle server never wakes up for its log.
+ */
 const make = Effect.gen(function* () {
   let pending: Array<string> = []
-  const write = Effect.sync(() => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const write = () => {
+    timer = undefined
     if (pending.length === 0) return
     const lines = pending.join("")
     pending = []
     process.stdout.write(lines)
-  })
-  yield* Effect.sleep("25 millis").pipe(Effect.andThen(write), Effect.forever, Effect.forkScoped)
-  yield* Effect.addFinalizer(() => write)
+  }
+  yield* Effect.addFinalizer(() =>
+    Effect.sync(() => {
+      clearTimeout(timer)
+      write()
+    })
+  )
   const add = (text: string) => {
-    pending.push(text)
+    if (pending.push(text) === 1) timer = setTimeout(write, 25)
   }
   const logger = Logger.make<unknown, void>((options) => add(format.log(options)))
   addLineOf.set(logger, add)

@@ -27,6 +27,10 @@ const captureStdout = <A, E>(effect: Effect.Effect<A, E>) =>
       })
   )
 
+/** Waits (up to 5 s, for a loaded machine) until `writes` holds `count` writes. */
+const writtenWithin = (writes: ReadonlyArray<string>, count: number) =>
+  Effect.sleep("5 millis").pipe(Effect.repeat({ until: () => writes.length >= count, times: 1_000 }))
+
 describe("JsonLogger", () => {
   it.effect("writes one JSON object per line, with annotations, and never a secret's value", () =>
     Effect.gen(function* () {
@@ -42,6 +46,42 @@ describe("JsonLogger", () => {
       assert.strictEqual(entry.message, "request")
       assert.deepStrictEqual(entry.annotations, { status: 200, id: "12", token: "<redacted>" })
       assert.notInclude(lines[0], "tw-secret-value")
+    })
+  )
+
+  it.live("writes a batch 25 ms after its first line, in one write, while the logger runs", () =>
+    Effect.gen(function* () {
+      const writes: Array<string> = []
+      const write = process.stdout.write
+      yield* Effect.gen(function* () {
+        process.stdout.write = ((chunk: string) => {
+          writes.push(chunk)
+          return true
+        }) as typeof process.stdout.write
+        yield* Effect.logInfo("first")
+        yield* Effect.logInfo("second")
+        assert.deepStrictEqual(writes, [], "nothing written before the batch's 25 ms")
+        yield* writtenWithin(writes, 1)
+        assert.lengthOf(writes, 1, "both lines in one write")
+        assert.deepStrictEqual(
+          writes[0]!
+            .split("\n")
+            .filter((line) => line !== "")
+            .map((line) => JSON.parse(line).message),
+          ["first", "second"]
+        )
+        yield* Effect.logInfo("third")
+        yield* writtenWithin(writes, 2)
+        assert.lengthOf(writes, 2, "a later line starts a new batch")
+      }).pipe(
+        Effect.provide(JsonLogger.layer),
+        Effect.ensuring(
+          Effect.sync(() => {
+            process.stdout.write = write
+          })
+        )
+      )
+      assert.lengthOf(writes, 2, "nothing left for the shutdown write")
     })
   )
 
