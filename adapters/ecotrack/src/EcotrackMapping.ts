@@ -138,7 +138,7 @@ export const fromFees = (query: Shipment.RatesQuery, response: Response): Result
       )
     }
     const options = [
-      new Shipment.RateOption({
+      Shipment.RateOption.make({
         deliveryType: "home",
         tier: "economic",
         deliveryFee: wilaya.home,
@@ -147,7 +147,7 @@ export const fromFees = (query: Shipment.RatesQuery, response: Response): Result
       ...(wilaya.stopdesk === undefined
         ? []
         : [
-            new Shipment.RateOption({
+            Shipment.RateOption.make({
               deliveryType: "stopdesk",
               tier: "economic",
               deliveryFee: wilaya.stopdesk,
@@ -162,7 +162,7 @@ export const fromFees = (query: Shipment.RatesQuery, response: Response): Result
       )
     }
     return Result.succeed(
-      new Shipment.RatesResult({
+      Shipment.RatesResult.make({
         deliveryType: asked.deliveryType,
         tier: "economic",
         deliveryFee: asked.deliveryFee,

@@ -99,7 +99,7 @@ export const adapter = CourierAdapter.define<undefined>({
         const option = (deliveryType: Shipment.DeliveryType, tier: Shipment.Tier) => {
           const deliveryFee =
             (deliveryType === "home" ? home : stopdesk) + (tier === "express" ? Rates.EXPRESS_SURCHARGE : 0)
-          return new Shipment.RateOption({
+          return Shipment.RateOption.make({
             deliveryType,
             tier,
             deliveryFee: deliveryFee as Shipment.RateOption["deliveryFee"],
@@ -108,7 +108,7 @@ export const adapter = CourierAdapter.define<undefined>({
         }
         const deliveryFee = (query.deliveryType === "home" ? home : stopdesk) + surcharge
         const codFee = Rates.codFee(query.codAmount ?? 0)
-        return new Shipment.RatesResult({
+        return Shipment.RatesResult.make({
           deliveryType: query.deliveryType,
           tier: query.tier ?? "economic",
           deliveryFee: deliveryFee as Shipment.RatesResult["deliveryFee"],

@@ -14,7 +14,7 @@ Conformance.suite("Sandbox conformance", {
     {
       name: "a cash amount above the courier's limit",
       operation: "create",
-      order: new Shipment.ParcelOrder({
+      order: Shipment.ParcelOrder.make({
         ...Conformance.order,
         codAmount: Schema.decodeUnknownSync(Dzd.Dzd)(MAX_COD_AMOUNT + 1)
       }),

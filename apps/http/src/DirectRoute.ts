@@ -16,6 +16,7 @@ import type * as NodeHttp from "node:http"
 import { Context, Effect, type Exit as Exits, Fiber, Schema, SchemaAST, SchemaIssue, Scope } from "effect"
 import { Cookies, Headers, HttpServerError, HttpServerRespondable, HttpServerResponse } from "effect/http"
 import { HttpApi, type HttpApiEndpoint, HttpApiError, type HttpApiGroup, HttpApiMiddleware } from "effect/http-api"
+import * as SchemaJITCompiler from "effect/schema/SchemaJITCompiler"
 import * as Edge from "./Edge.ts"
 
 /** A request as a direct route receives it, its body read in full. */
@@ -60,6 +61,17 @@ const invalidJson = () =>
   })
 
 type Codec = Schema.Codec<unknown, unknown>
+
+/**
+ * The route's schemas decode and encode through code generated for them (Effect's schema JIT compiler): the same
+ * rules and the same issues, but the interpreter — shared by every schema of the app, so slow on all of them —
+ * runs only to describe a failure (decision 0015). Where code cannot be generated (a transformation, a class, a
+ * runtime without `new Function`), the interpreter runs as before.
+ */
+const compiled = <S extends Schema.Top>(schema: S, side: "decode" | "encode"): S => {
+  SchemaJITCompiler.enable(side === "decode" ? schema.ast : SchemaAST.flip(schema.ast))
+  return schema
+}
 type Exit<A> = Exits.Exit<A, Schema.SchemaError>
 
 /** A failed decode or encode, as HttpApi reports it (`HttpApiSchemaError.wrap`). */
@@ -166,7 +178,7 @@ export const make = <
     }
     const payloadSchemas = json.schemas as ReadonlyArray<Schema.Top>
     const decodePayload = Schema.decodeUnknownExit(
-      Schema.Union(payloadSchemas) as unknown as Codec,
+      compiled(Schema.Union(payloadSchemas), "decode") as unknown as Codec,
       parseOptions(HttpApi.PayloadParseOptions)
     )
     const nullOnEmpty = payloadSchemas.some((schema) => SchemaAST.isNull(SchemaAST.toEncoded(schema.ast)))
@@ -190,7 +202,10 @@ export const make = <
     }
     const successStatus = httpApiStatus(success.ast) ?? 200
     const successContentType = contentTypeOf(success)
-    const encodeSuccess = Schema.encodeUnknownExit(success as Codec, parseOptions(HttpApi.SuccessParseOptions))
+    const encodeSuccess = Schema.encodeUnknownExit(
+      compiled(success, "encode") as Codec,
+      parseOptions(HttpApi.SuccessParseOptions)
+    )
 
     // The endpoint's errors, then its middlewares' (HttpApiEndpoint.getErrorSchemas); the first that matches encodes.
     const errorOptions = parseOptions(HttpApi.ErrorParseOptions)

@@ -15,92 +15,108 @@ export type DeliveryType = typeof DeliveryType.Type
 export const Tier = Schema.Literals(["express", "economic"])
 export type Tier = typeof Tier.Type
 
-export class Recipient extends Schema.Class<Recipient>("Recipient")({
-  fullName: text(2, 120),
-  /** Any string: whether it is an Algerian mobile is a rule of its own (the API answers 422, not 400). */
-  phone: Schema.String,
-  phoneAlt: Schema.optionalKey(Schema.String),
-  wilayaCode: WilayaCode.WilayaCode,
-  communeName: text(1, 100),
-  addressLine: Schema.optionalKey(text(0, 255))
-}) {}
+export class Recipient extends Schema.Opaque<Recipient>()(
+  Schema.Struct({
+    fullName: text(2, 120),
+    /** Any string: whether it is an Algerian mobile is a rule of its own (the API answers 422, not 400). */
+    phone: Schema.String,
+    phoneAlt: Schema.optionalKey(Schema.String),
+    wilayaCode: WilayaCode.WilayaCode,
+    communeName: text(1, 100),
+    addressLine: Schema.optionalKey(text(0, 255))
+  }).annotate({ identifier: "Recipient" })
+) {}
 
-export class ParcelOrder extends Schema.Class<ParcelOrder>("ParcelOrder")({
-  reference: Schema.optionalKey(text(0, 64)),
-  recipient: Recipient,
-  deliveryType: DeliveryType,
-  stopDeskId: Schema.optionalKey(text(1, 64)),
-  productList: text(1, 500),
-  codAmount: Dzd.Dzd,
-  weightKg: Schema.optionalKey(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1000 }))),
-  declaredValue: Schema.optionalKey(Dzd.Dzd),
-  freeShipping: Schema.optionalKey(Schema.Boolean),
-  isExchange: Schema.optionalKey(Schema.Boolean),
-  hasOpenPackage: Schema.optionalKey(Schema.Boolean),
-  notes: Schema.optionalKey(text(0, 255))
-}) {}
+export class ParcelOrder extends Schema.Opaque<ParcelOrder>()(
+  Schema.Struct({
+    reference: Schema.optionalKey(text(0, 64)),
+    recipient: Recipient,
+    deliveryType: DeliveryType,
+    stopDeskId: Schema.optionalKey(text(1, 64)),
+    productList: text(1, 500),
+    codAmount: Dzd.Dzd,
+    weightKg: Schema.optionalKey(Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1000 }))),
+    declaredValue: Schema.optionalKey(Dzd.Dzd),
+    freeShipping: Schema.optionalKey(Schema.Boolean),
+    isExchange: Schema.optionalKey(Schema.Boolean),
+    hasOpenPackage: Schema.optionalKey(Schema.Boolean),
+    notes: Schema.optionalKey(text(0, 255))
+  }).annotate({ identifier: "ParcelOrder" })
+) {}
 
-export class ParcelCreated extends Schema.Class<ParcelCreated>("ParcelCreated")({
-  trackingNumber: Schema.String,
-  courierReference: Schema.optionalKey(Schema.String),
-  labelUrl: Schema.optionalKey(Schema.String),
-  status: CanonicalStatus,
-  /** The caller's `order.reference`, or the tracking number when none was sent. */
-  reference: Schema.String
-}) {}
+export class ParcelCreated extends Schema.Opaque<ParcelCreated>()(
+  Schema.Struct({
+    trackingNumber: Schema.String,
+    courierReference: Schema.optionalKey(Schema.String),
+    labelUrl: Schema.optionalKey(Schema.String),
+    status: CanonicalStatus,
+    /** The caller's `order.reference`, or the tracking number when none was sent. */
+    reference: Schema.String
+  }).annotate({ identifier: "ParcelCreated" })
+) {}
 
 export const TrackingNumber = text(1, 80)
 
-export class TrackEvent extends Schema.Class<TrackEvent>("TrackEvent")({
-  status: CanonicalStatus,
-  rawStatus: Schema.String,
-  /** ISO 8601 with offset. */
-  timestamp: Schema.String
-}) {}
+export class TrackEvent extends Schema.Opaque<TrackEvent>()(
+  Schema.Struct({
+    status: CanonicalStatus,
+    rawStatus: Schema.String,
+    /** ISO 8601 with offset. */
+    timestamp: Schema.String
+  }).annotate({ identifier: "TrackEvent" })
+) {}
 
-export class TrackResult extends Schema.Class<TrackResult>("TrackResult")({
-  trackingNumber: Schema.String,
-  /** Where the parcel is: the newest movement event's canonical status. */
-  status: CanonicalStatus,
-  /**
-   * The cash on delivery, apart from movement: `not_collected`, `collected` (by the courier) or `remitted` (to the
-   * merchant). Present for couriers that report it.
-   */
-  cod: Schema.optionalKey(CodStatus),
-  events: Schema.Array(TrackEvent)
-}) {}
+export class TrackResult extends Schema.Opaque<TrackResult>()(
+  Schema.Struct({
+    trackingNumber: Schema.String,
+    /** Where the parcel is: the newest movement event's canonical status. */
+    status: CanonicalStatus,
+    /**
+     * The cash on delivery, apart from movement: `not_collected`, `collected` (by the courier) or `remitted` (to the
+     * merchant). Present for couriers that report it.
+     */
+    cod: Schema.optionalKey(CodStatus),
+    events: Schema.Array(TrackEvent)
+  }).annotate({ identifier: "TrackResult" })
+) {}
 
-export class RatesQuery extends Schema.Class<RatesQuery>("RatesQuery")({
-  fromWilaya: Schema.optionalKey(WilayaCode.WilayaCode),
-  toWilaya: WilayaCode.WilayaCode,
-  toCommune: Schema.optionalKey(text(1, 100)),
-  deliveryType: DeliveryType,
-  tier: Schema.optionalKey(Tier),
-  codAmount: Schema.optionalKey(Dzd.Dzd)
-}) {}
+export class RatesQuery extends Schema.Opaque<RatesQuery>()(
+  Schema.Struct({
+    fromWilaya: Schema.optionalKey(WilayaCode.WilayaCode),
+    toWilaya: WilayaCode.WilayaCode,
+    toCommune: Schema.optionalKey(text(1, 100)),
+    deliveryType: DeliveryType,
+    tier: Schema.optionalKey(Tier),
+    codAmount: Schema.optionalKey(Dzd.Dzd)
+  }).annotate({ identifier: "RatesQuery" })
+) {}
 
 /** One priced option the courier offers for the route. */
-export class RateOption extends Schema.Class<RateOption>("RateOption")({
-  deliveryType: DeliveryType,
-  tier: Schema.optionalKey(Tier),
-  deliveryFee: Dzd.Dzd,
-  returnFee: Dzd.Dzd
-}) {}
+export class RateOption extends Schema.Opaque<RateOption>()(
+  Schema.Struct({
+    deliveryType: DeliveryType,
+    tier: Schema.optionalKey(Tier),
+    deliveryFee: Dzd.Dzd,
+    returnFee: Dzd.Dzd
+  }).annotate({ identifier: "RateOption" })
+) {}
 
 /**
  * The rates answer (not shown in the spec; designed here, documented in docs/api): the fees for the asked
  * delivery type and tier, their total, and every option the courier quoted for the route.
  */
-export class RatesResult extends Schema.Class<RatesResult>("RatesResult")({
-  deliveryType: DeliveryType,
-  tier: Schema.optionalKey(Tier),
-  deliveryFee: Dzd.Dzd,
-  /** Charged only if the parcel comes back. */
-  returnFee: Dzd.Dzd,
-  /** The courier's fee on the cash it collects (0 when it charges none, or without `codAmount`). */
-  codFee: Dzd.Dzd,
-  /** What a delivered parcel costs the merchant: `deliveryFee + codFee`. */
-  total: Dzd.Dzd,
-  currency: Schema.Literal("DZD"),
-  options: Schema.Array(RateOption)
-}) {}
+export class RatesResult extends Schema.Opaque<RatesResult>()(
+  Schema.Struct({
+    deliveryType: DeliveryType,
+    tier: Schema.optionalKey(Tier),
+    deliveryFee: Dzd.Dzd,
+    /** Charged only if the parcel comes back. */
+    returnFee: Dzd.Dzd,
+    /** The courier's fee on the cash it collects (0 when it charges none, or without `codAmount`). */
+    codFee: Dzd.Dzd,
+    /** What a delivered parcel costs the merchant: `deliveryFee + codFee`. */
+    total: Dzd.Dzd,
+    currency: Schema.Literal("DZD"),
+    options: Schema.Array(RateOption)
+  }).annotate({ identifier: "RatesResult" })
+) {}

@@ -195,7 +195,7 @@ export class Shipping extends Context.Service<
                     const status = Object.hasOwn(adapter.statuses, created.rawStatus)
                       ? adapter.statuses[created.rawStatus]!
                       : "unknown"
-                    const parcel = new ParcelCreated({
+                    const parcel = ParcelCreated.make({
                       trackingNumber: created.trackingNumber,
                       ...(created.courierReference === undefined ? {} : { courierReference: created.courierReference }),
                       ...(created.labelUrl === undefined ? {} : { labelUrl: created.labelUrl }),

@@ -27,14 +27,14 @@ export const timeline = (
     seen.add(key)
     const status = Object.hasOwn(statuses, event.rawStatus) ? statuses[event.rawStatus]! : "unknown"
     if (status === "unknown") unmapped.add(event.rawStatus)
-    events.push(new TrackEvent({ status, rawStatus: event.rawStatus, timestamp: event.timestamp }))
+    events.push(TrackEvent.make({ status, rawStatus: event.rawStatus, timestamp: event.timestamp }))
   }
   const status = events.at(-1)?.status ?? "unknown"
   // Cash events are read apart: the newest one that reports cash says where the money is.
   const cash = codStatuses && events.findLast((event) => Object.hasOwn(codStatuses, event.rawStatus))
   const cod = codStatuses === undefined ? undefined : cash ? codStatuses[cash.rawStatus]! : "not_collected"
   return {
-    result: new TrackResult({ trackingNumber, status, ...(cod === undefined ? {} : { cod }), events }),
+    result: TrackResult.make({ trackingNumber, status, ...(cod === undefined ? {} : { cod }), events }),
     unmapped: [...unmapped]
   }
 }

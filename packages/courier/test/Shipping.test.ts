@@ -148,7 +148,7 @@ describe("Shipping", () => {
           yield* failure(shipping.rates({ courier: "beta", query: { toWilaya: 16, deliveryType: "home" } as never })),
           "BlockedEgress"
         )
-        const notMobile = new ParcelOrder({ ...order, recipient: { ...order.recipient, phone: "021123456" } })
+        const notMobile = ParcelOrder.make({ ...order, recipient: { ...order.recipient, phone: "021123456" } })
         assert.strictEqual(
           yield* failure(
             shipping.create({ courier: "alpha", credentials: { token: "secret-token-1" }, order: notMobile })

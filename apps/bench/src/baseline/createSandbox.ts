@@ -2,7 +2,8 @@
  * The baseline for a sandbox `POST /v1/orders`: a raw `node:http` server doing the same work as ours — read the
  * body (1 MiB limit), parse JSON, decode it with the same request schema (every issue collected), check the phone,
  * run the sandbox's own refusal rules and mint its tracking number — and nothing else: no router, no middleware,
- * no rate limit, no capacity guard, no request id, no access log.
+ * no rate limit, no capacity guard, no request id, no access log. The schema decodes through Effect's JIT compiler,
+ * as our direct route's does.
  *
  *   node --conditions=@tawsil/source apps/bench/src/baseline/createSandbox.ts   (env: PORT)
  */
@@ -12,6 +13,7 @@ import { SandboxTrackingNumber } from "@tawsil/adapter-sandbox"
 import { Shipment } from "@tawsil/courier"
 import { AlgerianMobile, WilayaCode } from "@tawsil/domain"
 import { Option, Result, Schema } from "effect"
+import * as SchemaJITCompiler from "effect/schema/SchemaJITCompiler"
 
 const Request = Schema.Struct({
   courier: Schema.String.check(Schema.isBetweenLength(1, 64)),
@@ -25,6 +27,7 @@ const Request = Schema.Struct({
   ),
   order: Shipment.ParcelOrder
 })
+SchemaJITCompiler.enable(Request.ast)
 const decode = Schema.decodeUnknownResult(Request)
 
 const json = (response: import("node:http").ServerResponse, status: number, body: unknown) =>
