@@ -89,13 +89,16 @@ export const sampler = (options: { readonly intervalMs?: number } = {}) => {
  * Instructions counted by valgrind's callgrind, which a machine shared with other work does not move (within a few
  * percent from run to run), unlike rates and CPU times. Start the server with `prefix` (instrumentation off), warm it
  * up, then `count` turns instrumentation on around `run` and dumps; `totals` reads the dumps: the main thread
- * (`-01`) and all threads (V8's compiler and GC helpers besides).
+ * (`-01`) and all threads (V8's compiler and GC helpers besides). Give node `nodeOptions`: V8 then optimises on the
+ * main thread, as soon as a function is hot — under valgrind its background compiler got so little time that part of
+ * the counted code still ran unoptimised, thousands of requests after the warm-up.
  */
 export const callgrind = () => {
   const dir = Fs.mkdtempSync("/tmp/tawsil-callgrind-")
   const outFile = `${dir}/callgrind.out`
   return {
     dir,
+    nodeOptions: ["--no-concurrent-recompilation"],
     prefix: [
       "valgrind",
       "--tool=callgrind",

@@ -96,9 +96,19 @@ const scenarios = (database: Record<string, string>): Record<string, Scenario> =
  * Starts a server and waits until `path` answers 200 (30 s, or 10 min under valgrind). Its stdout (access logs) goes
  * to /dev/null.
  */
-const start = async (target: Target, path: string, prefix: ReadonlyArray<string> = onCpu0) => {
+const start = async (
+  target: Target,
+  path: string,
+  prefix: ReadonlyArray<string> = onCpu0,
+  nodeOptions: ReadonlyArray<string> = []
+) => {
   const port = await freePort()
-  const args = [...(values["node-option"] ?? []), "--conditions=@tawsil/source", Path.join(ROOT, target.entry)]
+  const args = [
+    ...nodeOptions,
+    ...(values["node-option"] ?? []),
+    "--conditions=@tawsil/source",
+    Path.join(ROOT, target.entry)
+  ]
   const [command, ...argv] = [...prefix, process.execPath, ...args]
   const child = spawn(command!, argv, {
     cwd: ROOT,
@@ -191,7 +201,7 @@ const measure = async (target: Target, scenario: Scenario): Promise<Result> => {
  */
 const instructionsPerRequest = async (target: Target, scenario: Scenario, requests: number) => {
   const counter = callgrind()
-  const { child, url } = await start(target, "/health", counter.prefix)
+  const { child, url } = await start(target, "/health", counter.prefix, counter.nodeOptions)
   try {
     const run = (amount: number) =>
       new Promise<void>((resolve, reject) => {

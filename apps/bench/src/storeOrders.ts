@@ -86,11 +86,13 @@ interface App {
 const startApp = async (
   databaseUrl: string,
   profile: boolean,
-  prefix: ReadonlyArray<string> = onCpu0
+  prefix: ReadonlyArray<string> = onCpu0,
+  nodeOptions: ReadonlyArray<string> = []
 ): Promise<App> => {
   const port = await freePort()
   const node = [
     process.execPath,
+    ...nodeOptions,
     ...(profile && cpuProf !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${cpuProf}`] : []),
     ...(values["node-option"] ?? []),
     "--conditions=@tawsil/source",
@@ -577,7 +579,7 @@ const productsRound = async (context: Context, round: number) => {
  */
 const instructionsPerCreate = async (context: Context, creates: number) => {
   const counter = callgrind()
-  const app = await startApp(context.databaseUrl, false, counter.prefix)
+  const app = await startApp(context.databaseUrl, false, counter.prefix, counter.nodeOptions)
   context.app = app
   try {
     const run = (amount: number) =>
