@@ -33,12 +33,23 @@ const toJson = (value: unknown): string | undefined => {
   }
 }
 
+// Annotation keys as JSON strings: the same few on every line (kept for the first 1 024 keys seen).
+const quotedKeys = new Map<string, string>()
+const quoted = (key: string) => {
+  let text = quotedKeys.get(key)
+  if (text === undefined) {
+    text = JSON.stringify(key)
+    if (quotedKeys.size < 1024) quotedKeys.set(key, text)
+  }
+  return text
+}
+
 /** A record's properties as JSON text, property by property, as `JSON.stringify` writes an object. */
 const recordJson = (record: Readonly<Record<string, unknown>>): string => {
   let out = ""
   for (const key of Object.keys(record)) {
     const value = toJson(record[key])
-    if (value !== undefined) out += `${out === "" ? "" : ","}${JSON.stringify(key)}:${value}`
+    if (value !== undefined) out += `${out === "" ? "" : ","}${quoted(key)}:${value}`
   }
   return `{${out}}`
 }
@@ -46,11 +57,10 @@ const recordJson = (record: Readonly<Record<string, unknown>>): string => {
 // `Date#toISOString` up to the seconds, for the last second seen: the rest is the milliseconds.
 let isoSecond = Number.NaN
 let isoPrefix = ""
-const isoTimestamp = (date: Date) => {
-  const millis = date.getTime()
+const isoTimestamp = (millis: number) => {
   const second = Math.floor(millis / 1000)
   if (second !== isoSecond) {
-    isoPrefix = date.toISOString().slice(0, -4)
+    isoPrefix = new Date(millis).toISOString().slice(0, -4)
     isoSecond = second
   }
   const fraction = millis - second * 1000
@@ -60,16 +70,22 @@ const isoTimestamp = (date: Date) => {
 interface Entry {
   readonly message: unknown
   readonly logLevel: LogLevel.LogLevel
-  readonly date: Date
+  readonly millis: number
   readonly annotations: Readonly<Record<string, unknown>>
   readonly cause: Cause.Cause<unknown>
 }
 
 /** One entry as a JSON line. */
-const line = ({ message, logLevel, date, annotations, cause }: Entry) => {
-  const messages = (Array.isArray(message) ? message : [message]).map(loggable)
-  let out = `{"timestamp":"${isoTimestamp(date)}","level":"${logLevel.toUpperCase()}"`
-  const text = messages.length === 1 ? toJson(messages[0]) : JSON.stringify(messages, replacer)
+const line = ({ message, logLevel, millis, annotations, cause }: Entry) => {
+  const messages =
+    typeof message === "string" ? undefined : (Array.isArray(message) ? message : [message]).map(loggable)
+  let out = `{"timestamp":"${isoTimestamp(millis)}","level":"${logLevel.toUpperCase()}"`
+  const text =
+    messages === undefined
+      ? JSON.stringify(message)
+      : messages.length === 1
+        ? toJson(messages[0])
+        : JSON.stringify(messages, replacer)
   if (text !== undefined) out += `,"message":${text}`
   for (const _ in annotations) {
     out += `,"annotations":${recordJson(annotations)}`
@@ -80,8 +96,14 @@ const line = ({ message, logLevel, date, annotations, cause }: Entry) => {
 }
 
 /** Formats one entry as a JSON line. */
-export const format = Logger.make<unknown, string>((options) =>
-  line({ ...options, annotations: options.fiber.getRef(References.CurrentLogAnnotations) })
+export const format = Logger.make<unknown, string>(({ message, logLevel, date, cause, fiber }) =>
+  line({
+    message,
+    logLevel,
+    millis: date.getTime(),
+    annotations: fiber.getRef(References.CurrentLogAnnotations),
+    cause
+  })
 )
 
 /** How to add a line to each JSON logger's lines waiting for the next write. */
@@ -117,6 +139,17 @@ const make = Effect.gen(function* () {
 
 export const layer = Logger.layer([make])
 
+/** How to add a line to the JSON logger when it is the only one of `loggers`, looked up once per set of loggers. */
+const addOfLoggers = new WeakMap<ReadonlySet<Logger.Logger<unknown, unknown>>, ((line: string) => void) | null>()
+const onlyJsonLogger = (loggers: ReadonlySet<Logger.Logger<unknown, unknown>>) => {
+  let add = addOfLoggers.get(loggers)
+  if (add === undefined) {
+    add = loggers.size === 1 ? (addLineOf.get(loggers.values().next().value!) ?? null) : null
+    addOfLoggers.set(loggers, add)
+  }
+  return add ?? undefined
+}
+
 /**
  * `Effect.logInfo(message)` with `annotations` added to the fiber's, for the line written on every request: where
  * this JSON logger is the only logger, the line goes straight to its pending lines, skipping Effect's log step and
@@ -124,15 +157,14 @@ export const layer = Logger.layer([make])
  */
 export const info = (message: string, annotations: Readonly<Record<string, unknown>>): Effect.Effect<void> =>
   Effect.withFiber((fiber) => {
-    const loggers = fiber.getRef(References.CurrentLoggers)
-    const add = loggers.size === 1 ? addLineOf.get(loggers.values().next().value!) : undefined
+    const add = onlyJsonLogger(fiber.getRef(References.CurrentLoggers))
     if (add === undefined) return Effect.logInfo(message).pipe(Effect.annotateLogs(annotations))
     if (LogLevel.isGreaterThan(fiber.getRef(References.MinimumLogLevel), "Info")) return Effect.void
     add(
       line({
         message,
         logLevel: "Info",
-        date: new Date(fiber.getRef(Clock.Clock).currentTimeMillisUnsafe()),
+        millis: fiber.getRef(Clock.Clock).currentTimeMillisUnsafe(),
         annotations: { ...fiber.getRef(References.CurrentLogAnnotations), ...annotations },
         cause: Cause.empty
       })
