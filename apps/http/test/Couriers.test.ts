@@ -292,6 +292,9 @@ describe("the shipping API with the Ecotrack adapter", () => {
       assert.strictEqual(second.status, 503)
       assert.strictEqual(second.code, "overloaded")
       assert.isAbove(second.retryAfter ?? 0, 0)
+      // A create turned away never held a place, so it gave none back: the first still holds the only one.
+      const again = yield* post(app, "/v1/orders", { ...call, order })
+      assert.strictEqual(again.status, 503)
       const firstResult = yield* Fiber.join(first)
       assert.strictEqual(firstResult.status, 502, "the hung create timed out")
       assert.strictEqual(firstResult.json.error.code, "courier_unreachable")
@@ -301,6 +304,38 @@ describe("the shipping API with the Ecotrack adapter", () => {
       assert.strictEqual(down.code, "courier_unreachable")
       const third = yield* post(app, "/v1/orders", { ...call, order })
       assert.strictEqual(third.status, 200, "the guard frees its place")
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("gives the capacity guard's place back when the caller goes away mid-create", () =>
+    Effect.gen(function* () {
+      const { fake, app } = yield* setup({ SHIPPING_MAX_CONCURRENT_CREATES: "1" })
+      // Long enough that only the caller's going away, not the courier timeout, can end the hung create in time.
+      const call = { courier: "dhd", credentials: { token: TOKEN }, options: { timeoutMs: 30000 } }
+      fake.misbehaveNext({ kind: "hang" }, "/api/v1/create/order")
+      const abort = new AbortController()
+      const first = fetch(`${app.shippingUrl}/v1/orders`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ...call, order }),
+        signal: abort.signal
+      }).then(
+        () => "answered",
+        () => "aborted"
+      )
+      yield* Effect.sleep("300 millis")
+      const busy = yield* post(app, "/v1/orders", { ...call, order })
+      assert.strictEqual(busy.status, 503, "the hung create holds the only place")
+      abort.abort()
+      assert.strictEqual(yield* Effect.promise(() => first), "aborted")
+      // The server interrupts the create when its caller's connection closes, and the place is free again.
+      const started = Date.now()
+      let next = yield* post(app, "/v1/orders", { ...call, order })
+      while (next.status === 503 && Date.now() - started < 5_000) {
+        yield* Effect.sleep("20 millis")
+        next = yield* post(app, "/v1/orders", { ...call, order })
+      }
+      assert.strictEqual(next.status, 200, next.text)
     }).pipe(Effect.scoped)
   )
 })

@@ -205,23 +205,32 @@ const ShippingHandlers = (config: AppConfig) =>
       const idempotency = yield* Idempotency.Idempotency
       const limit = yield* ClientLimit
       // The capacity guard: at most this many creates talk to couriers at once; the next one is turned away at once.
+      // The count is taken inside the region whose exit gives it back, and given back only if it was taken, so an
+      // interruption at any point neither leaks nor double-returns it — without an uninterruptible region around
+      // the create (which cost more than the rest of the guard).
       let creating = 0
-      const guarded = (payload: typeof CreateOrderRequest.Type) =>
-        Effect.uninterruptibleMask((restore): Effect.Effect<Shipment.ParcelCreated, WireError> => {
-          if (creating >= config.shippingMaxConcurrentCreates) {
-            return Effect.fail(
-              new Errors.Overloaded({
-                retryAfterSeconds: OVERLOADED_RETRY_SECONDS,
-                message: `too many parcels are being created right now; retry in ${OVERLOADED_RETRY_SECONDS} s`
-              })
-            )
+      const guarded = (payload: typeof CreateOrderRequest.Type) => {
+        let taken = false
+        return Effect.onExitPrimitive(
+          Effect.suspend((): Effect.Effect<Shipment.ParcelCreated, WireError> => {
+            if (creating >= config.shippingMaxConcurrentCreates) {
+              return Effect.fail(
+                new Errors.Overloaded({
+                  retryAfterSeconds: OVERLOADED_RETRY_SECONDS,
+                  message: `too many parcels are being created right now; retry in ${OVERLOADED_RETRY_SECONDS} s`
+                })
+              )
+            }
+            creating++
+            taken = true
+            return Effect.mapError(shipping.create(payload), toWire)
+          }),
+          () => {
+            if (taken) creating--
+            return undefined
           }
-          creating++
-          return Effect.onExit(restore(Effect.mapError(shipping.create(payload), toWire)), () => {
-            creating--
-            return Effect.void
-          })
-        })
+        )
+      }
       const createOrder = ({
         payload,
         headers
