@@ -141,9 +141,10 @@ export const aroundWithId =
           )
         }
         const durationMs = clock.currentTimeMillisUnsafe() - started
-        return Effect.as(
-          // `requestId` comes from the context (`withRequestId`).
-          JsonLogger.info("request", { method: request.method, path, status: answer.status, durationMs }),
+        // `requestId` comes from the context (`withRequestId`).
+        return JsonLogger.info(
+          "request",
+          { method: request.method, path, status: answer.status, durationMs },
           HttpServerResponse.setHeader(answer, "x-request-id", requestId)
         )
       }

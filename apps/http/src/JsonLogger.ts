@@ -153,13 +153,19 @@ const onlyJsonLogger = (loggers: ReadonlySet<Logger.Logger<unknown, unknown>>) =
 /**
  * `Effect.logInfo(message)` with `annotations` added to the fiber's, for the line written on every request: where
  * this JSON logger is the only logger, the line goes straight to its pending lines, skipping Effect's log step and
- * annotation scope (decision 0014); anywhere else it is `Effect.logInfo`. The line is the same.
+ * annotation scope (decision 0014); anywhere else it is `Effect.logInfo`. The line is the same. Succeeds with
+ * `value` (`Effect.as` without its step).
  */
-export const info = (message: string, annotations: Readonly<Record<string, unknown>>): Effect.Effect<void> =>
+export const info = <A = undefined>(
+  message: string,
+  annotations: Readonly<Record<string, unknown>>,
+  value?: A
+): Effect.Effect<A> =>
   Effect.withFiber((fiber) => {
     const add = onlyJsonLogger(fiber.getRef(References.CurrentLoggers))
-    if (add === undefined) return Effect.logInfo(message).pipe(Effect.annotateLogs(annotations))
-    if (LogLevel.isGreaterThan(fiber.getRef(References.MinimumLogLevel), "Info")) return Effect.void
+    if (add === undefined) return Effect.as(Effect.logInfo(message).pipe(Effect.annotateLogs(annotations)), value as A)
+    const done = Effect.succeed(value as A)
+    if (LogLevel.isGreaterThan(fiber.getRef(References.MinimumLogLevel), "Info")) return done
     add(
       line({
         message,
@@ -169,5 +175,5 @@ export const info = (message: string, annotations: Readonly<Record<string, unkno
         cause: Cause.empty
       })
     )
-    return Effect.void
+    return done
   })

@@ -138,10 +138,13 @@ describe("JsonLogger", () => {
       const annotations = { method: "POST", path: "/v1/orders", status: 200, durationMs: 3, requestId: "req_1" }
       const lines = yield* captureStdout(
         Effect.gen(function* () {
-          yield* JsonLogger.info("request", annotations)
+          assert.strictEqual(yield* JsonLogger.info("request", annotations, "value"), "value")
           yield* Effect.logInfo("request").pipe(Effect.annotateLogs(annotations))
           // Below the minimum level, neither writes.
-          yield* JsonLogger.info("request", annotations).pipe(Effect.provideService(References.MinimumLogLevel, "Warn"))
+          const below = yield* JsonLogger.info("request", annotations, "value").pipe(
+            Effect.provideService(References.MinimumLogLevel, "Warn")
+          )
+          assert.strictEqual(below, "value")
         }).pipe(Effect.annotateLogs({ outer: true }), Effect.provide(JsonLogger.layer))
       )
       assert.lengthOf(lines, 2)
@@ -157,7 +160,8 @@ describe("JsonLogger", () => {
         seen.push(message)
       })
       const lines = yield* captureStdout(
-        JsonLogger.info("request", { status: 200 }).pipe(
+        JsonLogger.info("request", { status: 200 }, "value").pipe(
+          Effect.tap((value) => Effect.sync(() => assert.strictEqual(value, "value"))),
           Effect.provide(Logger.layer([other], { mergeWithExisting: false })),
           Effect.provide(JsonLogger.layer)
         )
