@@ -117,51 +117,46 @@ export class Shipping extends Context.Service<
         const transport = yield* Transport
         const unmappedSeen = new Set<string>()
 
-        // Written without generators: it runs on every courier call (docs/benchmarks.md).
-        const prepare = (call: CourierCall, operation: Capability): Effect.Effect<Prepared, ShippingError> => {
-          const resolved = catalogue.resolve(call.courier)
-          if (resolved === undefined) return Effect.fail(new UnknownCourier({ courier: call.courier }))
-          const { adapter, manifest } = resolved
-          const bind = (credentials: unknown): Effect.Effect<Prepared, ShippingError> => {
-            const tenantOrigin = checkBaseUrl(manifest, call.options?.baseUrl)
-            if (Result.isFailure(tenantOrigin)) return Effect.fail(tenantOrigin.failure)
-            const fail = (reason: CourierErrorReason) => new CourierError({ courier: manifest.key, operation, reason })
-            if (adapter.operations[operation] === undefined) return Effect.fail(fail(new Unsupported({ operation })))
-            const timeout = call.options?.timeoutMs ? Duration.millis(call.options.timeoutMs) : DEFAULT_TIMEOUT
-            return Clock.clockWith((clock) => {
+        // Written without generators: it runs on every courier call (docs/benchmarks.md). `then` continues with the
+        // prepared call in the same step when nothing needs decoding (a courier without credentials, the sandbox).
+        const prepareThen = <A>(
+          call: CourierCall,
+          operation: Capability,
+          then: (prepared: Prepared) => Effect.Effect<A, ShippingError>
+        ): Effect.Effect<A, ShippingError> =>
+          Clock.clockWith((clock) => {
+            const resolved = catalogue.resolve(call.courier)
+            if (resolved === undefined) return Effect.fail(new UnknownCourier({ courier: call.courier }))
+            const { adapter, manifest } = resolved
+            const bind = (credentials: unknown): Effect.Effect<A, ShippingError> => {
+              const tenantOrigin = checkBaseUrl(manifest, call.options?.baseUrl)
+              if (Result.isFailure(tenantOrigin)) return Effect.fail(tenantOrigin.failure)
+              const fail = (reason: CourierErrorReason) =>
+                new CourierError({ courier: manifest.key, operation, reason })
+              if (adapter.operations[operation] === undefined) return Effect.fail(fail(new Unsupported({ operation })))
+              const timeout = call.options?.timeoutMs ? Duration.millis(call.options.timeoutMs) : DEFAULT_TIMEOUT
               // The caller's timeout bounds the whole operation, not each call alone: its deadline is fixed here, once.
               const deadline = clock.currentTimeMillisUnsafe() + Duration.toMillis(timeout)
-              const http = transport.bind({
-                courier: manifest,
-                tenantOrigin: tenantOrigin.success,
-                timeout,
-                deadline
-              })
-              const run = <A>(
-                effect: Effect.Effect<A, CourierErrorReason, CourierHttp>
-              ): Effect.Effect<A, CourierError> =>
+              const http = transport.bind({ courier: manifest, tenantOrigin: tenantOrigin.success, timeout, deadline })
+              const run = <B>(
+                effect: Effect.Effect<B, CourierErrorReason, CourierHttp>
+              ): Effect.Effect<B, CourierError> =>
                 effect.pipe(Effect.provideService(CourierHttp, http), Effect.mapError(fail))
-              return Effect.succeed({
-                adapter,
-                manifest,
-                run,
-                context: { credentials, fromWilaya: call.options?.fromWilaya }
-              })
-            })
-          }
-          // A courier that takes no credentials (the sandbox) goes on at once, with no decoding step.
-          if (adapter.credentials === undefined) {
-            return hasFields(call.credentials)
-              ? Effect.fail(
-                  new InvalidCredentials({ message: "this courier takes no credentials: omit `credentials`" })
-                )
-              : bind(undefined)
-          }
-          return Effect.flatMap(
-            decodeCredentials(adapter.credentials, adapter.requiredCredentials, call.credentials),
-            bind
-          )
-        }
+              return then({ adapter, manifest, run, context: { credentials, fromWilaya: call.options?.fromWilaya } })
+            }
+            if (adapter.credentials === undefined) {
+              return hasFields(call.credentials)
+                ? Effect.fail(
+                    new InvalidCredentials({ message: "this courier takes no credentials: omit `credentials`" })
+                  )
+                : bind(undefined)
+            }
+            return Effect.flatMap(
+              decodeCredentials(adapter.credentials, adapter.requiredCredentials, call.credentials),
+              bind
+            )
+          })
+        const prepare = (call: CourierCall, operation: Capability) => prepareThen(call, operation, Effect.succeed)
 
         const logUnmapped = (courier: string, unmapped: ReadonlyArray<string>) =>
           Effect.forEach(
@@ -177,8 +172,9 @@ export class Shipping extends Context.Service<
           catalogue,
           create: (call) =>
             createSpan(
-              Effect.flatMap(
-                prepare(call, "create"),
+              prepareThen(
+                call,
+                "create",
                 ({ adapter, manifest, run, context }): Effect.Effect<ParcelCreated, ShippingError> => {
                   const { phone, phoneAlt } = call.order.recipient
                   if (Option.isNone(AlgerianMobile.normalize(phone))) {
