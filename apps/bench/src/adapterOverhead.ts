@@ -8,7 +8,10 @@
  *   direct   — the two courier calls sent straight to the fake from this process (the floor).
  * The overhead is p50(ours) − p50(raw). All run in the same run, alternating in rounds.
  *
- *   npm run bench:overhead -- [--requests 2000] [--rounds 3]
+ *   npm run bench:overhead -- [--requests 2000] [--rounds 3] [--warmup 2000] [--node-option <flag>]...
+ *
+ * Each of the three first runs `--warmup` requests unmeasured: V8 is still optimising the create path after a few
+ * hundred, and the first round measured that as much as the stack.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
@@ -20,7 +23,12 @@ import { parseArgs } from "node:util"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
 const { values } = parseArgs({
-  options: { requests: { type: "string", default: "2000" }, rounds: { type: "string", default: "3" } }
+  options: {
+    requests: { type: "string", default: "2000" },
+    rounds: { type: "string", default: "3" },
+    warmup: { type: "string", default: "2000" },
+    "node-option": { type: "string", multiple: true, default: [] }
+  }
 })
 const TOKEN = "bench-token-0123456789abcdef"
 
@@ -72,7 +80,12 @@ const startRaw = (fakeOrigin: string) =>
 
 const startApp = (fakeOrigin: string, dataDir: string) =>
   new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=@tawsil/source", Path.join(ROOT, "apps/http/src/main.ts")], {
+    const args = [
+      ...(values["node-option"] ?? []),
+      "--conditions=@tawsil/source",
+      Path.join(ROOT, "apps/http/src/main.ts")
+    ]
+    const child = spawn(process.execPath, args, {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? "",
@@ -150,9 +163,10 @@ const main = async () => {
     await post(`${fake.origin}/api/v1/valid/order?api_token=${TOKEN}&tracking=ECTB1&ask_collection=1`, {}, auth)
   }
   try {
-    await timed(200, ours)
-    await timed(200, viaRaw)
-    await timed(200, direct)
+    const warmup = Number(values.warmup)
+    await timed(warmup, ours)
+    await timed(warmup, viaRaw)
+    await timed(warmup, direct)
     console.log(`adapter overhead: ${n} sequential creates per round, Ecotrack adapter (DHD) against a loopback fake`)
     console.log("")
     console.log("| round | ours p50 / p99 ms | raw p50 / p99 ms | direct p50 / p99 ms | overhead p50 ms (ours − raw) |")

@@ -35,6 +35,7 @@ export const BREAKER_OPEN = Duration.seconds(30)
 export const BREAKER_MAX_OPEN = Duration.minutes(5)
 /** Only a courier silent this long (the longest `options.timeoutMs` a caller may ask) counts against its circuit. */
 export const BREAKER_TIMEOUT = Duration.seconds(30)
+const BREAKER_TIMEOUT_MILLIS = Duration.toMillis(BREAKER_TIMEOUT)
 
 interface Target {
   readonly url: URL
@@ -206,6 +207,10 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
               const left = deadline - (yield* Clock.currentTimeMillis)
               if (left <= 0) return yield* timedOut()
               const override = Egress.overrideFor(options.overrides, origin)
+              // One timer per call. A call given the longest timeout a caller may ask is judged by the breaker: a
+              // courier silent that long counts as failing. A call with less left ends at the caller's deadline
+              // instead, an interruption the breaker ignores (it judges the courier, not the caller's patience).
+              const judgedBySilence = left >= BREAKER_TIMEOUT_MILLIS
               const exchange = Effect.gen(function* () {
                 const target: Target =
                   override === undefined
@@ -216,12 +221,13 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
                 Effect.catchTag("ResolutionFailed", (error) =>
                   Effect.fail(new Unreachable({ message: error.message }))
                 ),
-                // The breaker judges the courier, not the caller: only a courier silent for the longest timeout a
-                // caller may ask counts as a failure. A caller's shorter timeout interrupts the call (ignored).
-                Effect.timeoutOrElse({
-                  duration: BREAKER_TIMEOUT,
-                  orElse: () => Effect.fail(new Unreachable({ message: `${courier.name} did not answer` }))
-                }),
+                (call) =>
+                  judgedBySilence
+                    ? Effect.timeoutOrElse(call, {
+                        duration: BREAKER_TIMEOUT,
+                        orElse: () => Effect.fail(new Unreachable({ message: `${courier.name} did not answer` }))
+                      })
+                    : call,
                 breaker.execute({ key: origin, classify: outcomeOf }),
                 Effect.catchTag("CircuitBreakerError", (error) =>
                   Effect.fail(
@@ -234,9 +240,12 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
                   )
                 )
               )
-              return yield* exchange.pipe(
-                Effect.timeoutOrElse({ duration: Duration.millis(left), orElse: () => Effect.fail(timedOut()) })
-              )
+              return yield* judgedBySilence
+                ? exchange
+                : Effect.timeoutOrElse(exchange, {
+                    duration: Duration.millis(left),
+                    orElse: () => Effect.fail(timedOut())
+                  })
             }).pipe(Effect.provideService(Egress.Resolver, resolver))
         })
       }

@@ -309,6 +309,28 @@ describe("HttpTransport", () => {
     }).pipe(Effect.scoped)
   )
 
+  it.effect("counts a courier silent for the longest timeout a caller may ask against its circuit", () =>
+    Effect.gen(function* () {
+      const fake = yield* fakeCourier
+      const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
+      for (let i = 0; i < HttpTransport.BREAKER_FAILURES; i++) {
+        const http = yield* bindNow(transport, {
+          courier: dhd,
+          tenantOrigin: undefined,
+          timeout: HttpTransport.BREAKER_TIMEOUT
+        })
+        const call = yield* Effect.forkChild(Effect.flip(http.request({ method: "GET", path: "/hang" })))
+        yield* eventually(() => fake.seen.length === i + 1)
+        yield* TestClock.adjust(HttpTransport.BREAKER_TIMEOUT)
+        assert.strictEqual((yield* Fiber.join(call)).message, "DHD did not answer")
+      }
+      const http = yield* bindNow(transport, { courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
+      const rejected = yield* Effect.flip(http.request({ method: "GET", path: "/x" }))
+      assert.include(rejected.message, "is failing")
+      assert.lengthOf(fake.seen, HttpTransport.BREAKER_FAILURES, "the open circuit sent nothing")
+    }).pipe(Effect.scoped)
+  )
+
   it.live("never opens the circuit for a caller's own timeout, however often, nor for a spent budget", () =>
     Effect.gen(function* () {
       const fake = yield* fakeCourier
