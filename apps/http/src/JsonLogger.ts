@@ -2,8 +2,9 @@
  * The app's log format: one JSON object per line on stdout — `timestamp`, `level`, `message`, and `annotations` /
  * `cause` when there are any. Written straight to the stream: Effect's `consoleJson` goes through `console.log`
  * and adds fiber ids and spans, which made logging a fifth of the CPU of a `/health` request (docs/benchmarks.md).
- * Lines are written in batches, 25 ms after a batch's first line (and at shutdown): one write per request cost a tenth of a request's CPU.
- * A `kill -9` loses at most the last 25 ms of lines. Redacted values print as `<redacted>`; bigints as strings.
+ * Lines are written in batches, 25 ms after a batch's first line (and at shutdown): one write per request cost a
+ * tenth of a request's CPU. A `kill -9` loses at most the last 25 ms of lines. Redacted values print as
+ * `<redacted>`; bigints as strings.
  *
  * The line is put together by hand, the same text `JSON.stringify` writes (a property test compares them): the
  * access line is written on every request, and `JSON.stringify` with a replacer plus `Date#toISOString` cost

@@ -209,28 +209,30 @@ const ShippingHandlers = (config: AppConfig) =>
       // interruption at any point neither leaks nor double-returns it — without an uninterruptible region around
       // the create (which cost more than the rest of the guard).
       let creating = 0
-      const guarded = (payload: typeof CreateOrderRequest.Type) => {
-        let taken = false
-        return Effect.onExitPrimitive(
-          Effect.suspend((): Effect.Effect<Shipment.ParcelCreated, WireError> => {
-            if (creating >= config.shippingMaxConcurrentCreates) {
-              return Effect.fail(
-                new Errors.Overloaded({
-                  retryAfterSeconds: OVERLOADED_RETRY_SECONDS,
-                  message: `too many parcels are being created right now; retry in ${OVERLOADED_RETRY_SECONDS} s`
-                })
-              )
+      const guarded = (payload: typeof CreateOrderRequest.Type) =>
+        Effect.suspend(() => {
+          // Whether this run of the create took a place (per run: the same effect may run more than once).
+          let taken = false
+          return Effect.onExitPrimitive(
+            Effect.suspend((): Effect.Effect<Shipment.ParcelCreated, WireError> => {
+              if (creating >= config.shippingMaxConcurrentCreates) {
+                return Effect.fail(
+                  new Errors.Overloaded({
+                    retryAfterSeconds: OVERLOADED_RETRY_SECONDS,
+                    message: `too many parcels are being created right now; retry in ${OVERLOADED_RETRY_SECONDS} s`
+                  })
+                )
+              }
+              creating++
+              taken = true
+              return Effect.mapError(shipping.create(payload), toWire)
+            }),
+            () => {
+              if (taken) creating--
+              return undefined
             }
-            creating++
-            taken = true
-            return Effect.mapError(shipping.create(payload), toWire)
-          }),
-          () => {
-            if (taken) creating--
-            return undefined
-          }
-        )
-      }
+          )
+        })
       const createOrder = ({
         payload,
         headers
