@@ -323,7 +323,9 @@ describe("the shipping API with the Ecotrack adapter", () => {
         () => "answered",
         () => "aborted"
       )
-      yield* Effect.sleep("300 millis")
+      // Until the create hangs at the courier (holding the place), however slow the machine.
+      const hanging = () => fake.requests.some((request) => request.path === "/api/v1/create/order")
+      for (let waited = 0; !hanging() && waited < 5_000; waited += 10) yield* Effect.sleep("10 millis")
       const busy = yield* post(app, "/v1/orders", { ...call, order })
       assert.strictEqual(busy.status, 503, "the hung create holds the only place")
       abort.abort()
