@@ -20,6 +20,7 @@ import type * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
+import { freePort } from "./host.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
 const { values } = parseArgs({
@@ -68,15 +69,17 @@ const order = {
 }
 
 const startRaw = (fakeOrigin: string) =>
-  new Promise<{ child: ChildProcess; url: string }>((resolve) => {
-    const port = 20000 + Math.floor(Math.random() * 20000)
-    const child = spawn(process.execPath, [Path.join(ROOT, "apps/bench/src/baseline/createProxy.ts")], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", PORT: String(port), FAKE_ORIGIN: fakeOrigin },
-      stdio: ["ignore", "ignore", "inherit"]
-    })
-    setTimeout(() => resolve({ child, url: `http://127.0.0.1:${port}` }), 1000)
-  })
+  freePort().then(
+    (port) =>
+      new Promise<{ child: ChildProcess; url: string }>((resolve) => {
+        const child = spawn(process.execPath, [Path.join(ROOT, "apps/bench/src/baseline/createProxy.ts")], {
+          cwd: ROOT,
+          env: { PATH: process.env.PATH ?? "", PORT: String(port), FAKE_ORIGIN: fakeOrigin },
+          stdio: ["ignore", "ignore", "inherit"]
+        })
+        setTimeout(() => resolve({ child, url: `http://127.0.0.1:${port}` }), 1000)
+      })
+  )
 
 const startApp = (fakeOrigin: string, dataDir: string) =>
   new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {

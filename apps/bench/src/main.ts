@@ -20,7 +20,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
 import autocannon from "autocannon"
-import { callgrind, freePort, hasTaskset, onCpu0, pinSelfToCpu1 } from "./host.ts"
+import { callgrind, cpuMillis, freePort, hasTaskset, onCpu0, pinSelfToCpu1 } from "./host.ts"
 import { sandboxOrder } from "./sandboxOrder.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
@@ -136,16 +136,6 @@ const stop = (child: ChildProcess) =>
     child.kill("SIGTERM")
   })
 
-/** The CPU time (user + system, in seconds) a process has used so far, from /proc; undefined elsewhere. */
-const cpuSeconds = (pid: number | undefined): number | undefined => {
-  try {
-    const fields = Fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return undefined
-  }
-}
-
 interface Result {
   readonly name: string
   readonly requestsPerSecond: number
@@ -176,14 +166,14 @@ const measure = async (target: Target, scenario: Scenario): Promise<Result> => {
   const { child, url } = await start(target, "/health")
   try {
     await load(`${url}${scenario.path}`, Number(values.warmup), scenario.body)
-    const before = cpuSeconds(child.pid)
+    const before = cpuMillis(child.pid!)
     const result = await load(`${url}${scenario.path}`, Number(values.duration), scenario.body)
-    const after = cpuSeconds(child.pid)
+    const after = cpuMillis(child.pid!)
     return {
       name: target.name,
       requestsPerSecond: result.requests.average,
       cpuMicros:
-        before === undefined || after === undefined ? undefined : ((after - before) * 1e6) / result.requests.total,
+        before === undefined || after === undefined ? undefined : ((after - before) * 1e3) / result.requests.total,
       p50: result.latency.p50,
       p99: result.latency.p99,
       errors: result.errors + result.timeouts,

@@ -61,6 +61,7 @@ const invalidJson = () =>
   })
 
 type Codec = Schema.Codec<unknown, unknown>
+type Exit<A> = Exits.Exit<A, Schema.SchemaError>
 
 /**
  * The route's schemas decode and encode through code generated for them (Effect's schema JIT compiler): the same
@@ -72,7 +73,6 @@ const compiled = <S extends Schema.Top>(schema: S, side: "decode" | "encode"): S
   SchemaJITCompiler.enable(side === "decode" ? schema.ast : SchemaAST.flip(schema.ast))
   return schema
 }
-type Exit<A> = Exits.Exit<A, Schema.SchemaError>
 
 /** A failed decode or encode, as HttpApi reports it (`HttpApiSchemaError.wrap`). */
 const failed = (kind: HttpApiError.HttpApiSchemaError["kind"], exit: Exit<unknown>): Answer =>
