@@ -34,7 +34,7 @@ const startServer = (scope: Scope.Closeable, envelope = shippingEnvelope) =>
     const context = yield* Layer.buildWithScope(
       Server.make(
         { host: "127.0.0.1", maxBodyBytes: MAX_BODY, shutdownTimeout: Duration.seconds(5) },
-        { name: "test", api: TestApi, serve: { handlers }, envelope, port: 0 }
+        { name: "test", api: TestApi, handlers, envelope, port: 0 }
       ).pipe(Layer.provide(Logger.layer([capture]))),
       scope
     )

@@ -5,8 +5,9 @@
  * and to the caller's deadline, and maps the courier's statuses. Credentials are decoded into `Redacted`
  * values by the adapter's schema and used for that call only; nothing here stores or logs them.
  */
-import { AlgerianMobile, ErrorCategory, ServiceSpans, type WilayaCode } from "@tawsil/domain"
-import { Clock, Context, Duration, Effect, Layer, Option, Result, Schema } from "effect"
+import { AlgerianMobile, ErrorCategory, type WilayaCode } from "@tawsil/domain"
+import { ServiceSpans } from "@tawsil/tracing"
+import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import type * as Catalogue from "./Catalogue.ts"
 import type { Any, Capability, CourierManifest, Label } from "./CourierAdapter.ts"
 import { CourierError, type CourierErrorReason, Unsupported } from "./CourierError.ts"
@@ -60,7 +61,9 @@ export class NotAMobile extends Schema.TaggedError<NotAMobile>()("NotAMobile", {
 
 export { BlockedEgress }
 
-export type ShippingError = UnknownCourier | InvalidCredentials | BlockedEgress | NotAMobile | CourierError
+/** Every failure of a courier call: the call refused before the courier, or the courier's own (`CourierError`). */
+export const ShippingError = Schema.Union([UnknownCourier, InvalidCredentials, BlockedEgress, NotAMobile, CourierError])
+export type ShippingError = typeof ShippingError.Type
 
 /**
  * Where the core sends an adapter's requests: HTTP bound to one origin and to one operation's deadline. The caller's
@@ -83,10 +86,11 @@ export class Transport extends Context.Service<
   }
 >()("@tawsil/courier/Shipping/Transport") {}
 
-/** A courier call checked and bound: the adapter, its HTTP service, and what its operations receive. */
+/** A courier call checked and bound: the adapter, a runner for its operations, and what they receive. */
 interface Prepared {
   readonly adapter: Any
   readonly manifest: CourierManifest
+  /** Runs an operation of the adapter with `CourierHttp` bound to the courier and the caller's deadline. */
   readonly run: <A>(effect: Effect.Effect<A, CourierErrorReason, CourierHttp>) => Effect.Effect<A, CourierError>
   readonly context: {
     readonly credentials: unknown
@@ -113,51 +117,32 @@ export class Shipping extends Context.Service<
       Shipping,
       Effect.gen(function* () {
         const method = yield* ServiceSpans.method
-        const createSpan = (yield* ServiceSpans.span)("Shipping.create")
         const transport = yield* Transport
         const unmappedSeen = new Set<string>()
 
-        // Written without generators: it runs on every courier call (docs/benchmarks.md). `then` continues with the
-        // prepared call in the same step when nothing needs decoding (a courier without credentials, the sandbox).
-        const prepareThen = <A>(
-          call: CourierCall,
-          operation: Capability,
-          then: (prepared: Prepared) => Effect.Effect<A, ShippingError>
-        ): Effect.Effect<A, ShippingError> =>
-          Clock.clockWith((clock) => {
-            const resolved = catalogue.resolve(call.courier)
-            if (resolved === undefined) return Effect.fail(new UnknownCourier({ courier: call.courier }))
-            const { adapter, manifest } = resolved
-            const bind = (credentials: unknown): Effect.Effect<A, ShippingError> => {
-              const tenantOrigin = checkBaseUrl(manifest, call.options?.baseUrl)
-              if (Result.isFailure(tenantOrigin)) return Effect.fail(tenantOrigin.failure)
-              const fail = (reason: CourierErrorReason) =>
-                new CourierError({ courier: manifest.key, operation, reason })
-              if (adapter.operations[operation] === undefined) return Effect.fail(fail(new Unsupported({ operation })))
-              const timeout = call.options?.timeoutMs ? Duration.millis(call.options.timeoutMs) : DEFAULT_TIMEOUT
-              // The caller's timeout bounds the whole operation, not each call alone: its deadline is fixed here, once.
-              const deadline = clock.currentTimeMillisUnsafe() + Duration.toMillis(timeout)
-              const http = transport.bind({ courier: manifest, tenantOrigin: tenantOrigin.success, timeout, deadline })
-              const run = <B>(
-                effect: Effect.Effect<B, CourierErrorReason, CourierHttp>
-              ): Effect.Effect<B, CourierError> =>
-                effect.pipe(Effect.provideService(CourierHttp, http), Effect.mapError(fail))
-              return then({ adapter, manifest, run, context: { credentials, fromWilaya: call.options?.fromWilaya } })
-            }
-            if (adapter.credentials === undefined) {
-              return hasFields(call.credentials)
-                ? Effect.fail(
-                    new InvalidCredentials({ message: "this courier takes no credentials: omit `credentials`" })
-                  )
-                : bind(undefined)
-            }
-            return Effect.flatMap(
-              decodeCredentials(adapter.credentials, adapter.requiredCredentials, call.credentials),
-              bind
-            )
-          })
-        const prepare = (call: CourierCall, operation: Capability) => prepareThen(call, operation, Effect.succeed)
+        /** Resolves the courier and checks the call in the API's order: courier, credentials, baseUrl, operation. */
+        const prepare = Effect.fnUntraced(function* (call: CourierCall, operation: Capability) {
+          const resolved = catalogue.resolve(call.courier)
+          if (resolved === undefined) return yield* new UnknownCourier({ courier: call.courier })
+          const { adapter, manifest } = resolved
+          const credentials = yield* decodeCredentials(adapter, call.credentials)
+          const tenantOrigin = yield* checkBaseUrl(manifest, call.options?.baseUrl)
+          const fail = (reason: CourierErrorReason) => new CourierError({ courier: manifest.key, operation, reason })
+          if (adapter.operations[operation] === undefined) return yield* fail(new Unsupported({ operation }))
+          const timeout = call.options?.timeoutMs ? Duration.millis(call.options.timeoutMs) : DEFAULT_TIMEOUT
+          // The caller's timeout bounds the whole operation, not each request alone: its deadline is fixed here.
+          const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(timeout)
+          const http = transport.bind({ courier: manifest, tenantOrigin, timeout, deadline })
+          const prepared: Prepared = {
+            adapter,
+            manifest,
+            run: (effect) => effect.pipe(Effect.provideService(CourierHttp, http), Effect.mapError(fail)),
+            context: { credentials, fromWilaya: call.options?.fromWilaya }
+          }
+          return prepared
+        })
 
+        /** Logs each courier's unmapped raw status once per process: a table to complete, not an error. */
         const logUnmapped = (courier: string, unmapped: ReadonlyArray<string>) =>
           Effect.forEach(
             unmapped.filter((raw) => !unmappedSeen.has(`${courier}\u0000${raw}`)),
@@ -170,41 +155,20 @@ export class Shipping extends Context.Service<
 
         return Shipping.of({
           catalogue,
-          create: (call) =>
-            createSpan(
-              prepareThen(
-                call,
-                "create",
-                ({ adapter, manifest, run, context }): Effect.Effect<ParcelCreated, ShippingError> => {
-                  const { phone, phoneAlt } = call.order.recipient
-                  if (Option.isNone(AlgerianMobile.normalize(phone))) {
-                    return Effect.fail(new NotAMobile({ field: "order.recipient.phone" }))
-                  }
-                  if (
-                    phoneAlt !== undefined &&
-                    phoneAlt.trim() !== "" &&
-                    Option.isNone(AlgerianMobile.normalize(phoneAlt))
-                  ) {
-                    return Effect.fail(new NotAMobile({ field: "order.recipient.phoneAlt" }))
-                  }
-                  return Effect.flatMap(run(adapter.operations.create!(call.order, context)), (created) => {
-                    const status = Object.hasOwn(adapter.statuses, created.rawStatus)
-                      ? adapter.statuses[created.rawStatus]!
-                      : "unknown"
-                    const parcel = ParcelCreated.make({
-                      trackingNumber: created.trackingNumber,
-                      ...(created.courierReference === undefined ? {} : { courierReference: created.courierReference }),
-                      ...(created.labelUrl === undefined ? {} : { labelUrl: created.labelUrl }),
-                      status,
-                      reference: call.order.reference ?? created.trackingNumber
-                    })
-                    return status === "unknown"
-                      ? Effect.as(logUnmapped(manifest.key, [created.rawStatus]), parcel)
-                      : Effect.succeed(parcel)
-                  })
-                }
-              )
-            ),
+          create: method("Shipping.create")(function* (call) {
+            const { adapter, manifest, run, context } = yield* prepare(call, "create")
+            yield* checkMobiles(call.order)
+            const created = yield* run(adapter.operations.create!(call.order, context))
+            const status = Tracking.statusOf(adapter.statuses, created.rawStatus)
+            if (status === "unknown") yield* logUnmapped(manifest.key, [created.rawStatus])
+            return ParcelCreated.make({
+              trackingNumber: created.trackingNumber,
+              ...(created.courierReference === undefined ? {} : { courierReference: created.courierReference }),
+              ...(created.labelUrl === undefined ? {} : { labelUrl: created.labelUrl }),
+              status,
+              reference: call.order.reference ?? created.trackingNumber
+            })
+          }),
           track: method("Shipping.track")(function* (call) {
             const { adapter, manifest, run, context } = yield* prepare(call, "track")
             const events = yield* run(adapter.operations.track!(call.trackingNumber, context))
@@ -230,23 +194,41 @@ export class Shipping extends Context.Service<
     )
 }
 
+/** Every courier needs an Algerian mobile for the recipient (and for the second phone, when one is given). */
+const checkMobiles = Effect.fnUntraced(function* (order: ParcelOrder) {
+  const { phone, phoneAlt } = order.recipient
+  if (Option.isNone(AlgerianMobile.normalize(phone))) {
+    return yield* new NotAMobile({ field: "order.recipient.phone" })
+  }
+  if (phoneAlt !== undefined && phoneAlt.trim() !== "" && Option.isNone(AlgerianMobile.normalize(phoneAlt))) {
+    return yield* new NotAMobile({ field: "order.recipient.phoneAlt" })
+  }
+})
+
 const hasFields = (sent: Readonly<Record<string, string>> | undefined) =>
   sent !== undefined && Object.keys(sent).length > 0
 
-const decodeCredentials = (
-  schema: NonNullable<Any["credentials"]>,
-  required: ReadonlyArray<string>,
+/** The caller's credentials decoded by the adapter's schema (into `Redacted` values), or none for the sandbox. */
+const decodeCredentials = Effect.fnUntraced(function* (
+  adapter: Any,
   sent: Readonly<Record<string, string>> | undefined
-) => {
-  if (!hasFields(sent)) {
-    return Effect.fail(
-      new InvalidCredentials({
-        message: `this courier needs credentials: ${required.join(", ")}`,
-        fields: Object.fromEntries(required.map((name) => [`credentials.${name}`, "required"]))
-      })
-    )
+) {
+  if (adapter.credentials === undefined) {
+    if (hasFields(sent)) {
+      return yield* new InvalidCredentials({ message: "this courier takes no credentials: omit `credentials`" })
+    }
+    return undefined
   }
-  return Schema.decodeUnknownEffect(schema)(sent, { errors: "all", onExcessProperty: "error" }).pipe(
+  if (!hasFields(sent)) {
+    return yield* new InvalidCredentials({
+      message: `this courier needs credentials: ${adapter.requiredCredentials.join(", ")}`,
+      fields: Object.fromEntries(adapter.requiredCredentials.map((name) => [`credentials.${name}`, "required"]))
+    })
+  }
+  return yield* Schema.decodeUnknownEffect(adapter.credentials)(sent, {
+    errors: "all",
+    onExcessProperty: "error"
+  }).pipe(
     Effect.mapError(
       (error) =>
         new InvalidCredentials({
@@ -255,28 +237,28 @@ const decodeCredentials = (
         })
     )
   )
-}
+})
 
 /** `options.baseUrl` is for generic platform keys only, and only for a tenant of their domain (`Egress`). */
 const checkBaseUrl = (
   manifest: CourierManifest,
   baseUrl: string | undefined
-): Result.Result<Origin | undefined, BlockedEgress> => {
+): Effect.Effect<Origin | undefined, BlockedEgress> => {
   if ("origin" in manifest.endpoint) {
     return baseUrl === undefined
-      ? Result.succeed(undefined)
-      : Result.fail(
+      ? Effect.succeed(undefined)
+      : Effect.fail(
           new BlockedEgress({
             reason: `options.baseUrl is not accepted for ${manifest.key}: its endpoint is pinned to ${manifest.endpoint.origin}`
           })
         )
   }
   if (baseUrl === undefined) {
-    return Result.fail(
+    return Effect.fail(
       new BlockedEgress({
         reason: `options.baseUrl is required for ${manifest.key}: your tenant's https://<tenant>.${manifest.endpoint.tenantDomain}`
       })
     )
   }
-  return parseBaseUrl(baseUrl, manifest.endpoint.tenantDomain)
+  return Effect.fromResult(parseBaseUrl(baseUrl, manifest.endpoint.tenantDomain))
 }

@@ -8,6 +8,10 @@ import type { CanonicalStatus, CodStatus } from "./CanonicalStatus.ts"
 import type { RawEvent } from "./CourierAdapter.ts"
 import { TrackEvent, TrackResult } from "./Shipment.ts"
 
+/** A raw status through the adapter's table; `unknown` when the table does not list it. */
+export const statusOf = (statuses: Readonly<Record<string, CanonicalStatus>>, rawStatus: string): CanonicalStatus =>
+  Object.hasOwn(statuses, rawStatus) ? statuses[rawStatus]! : "unknown"
+
 export const timeline = (
   trackingNumber: string,
   statuses: Readonly<Record<string, CanonicalStatus>>,
@@ -25,7 +29,7 @@ export const timeline = (
     const key = `${event.rawStatus}\u0000${event.timestamp}`
     if (seen.has(key)) continue
     seen.add(key)
-    const status = Object.hasOwn(statuses, event.rawStatus) ? statuses[event.rawStatus]! : "unknown"
+    const status = statusOf(statuses, event.rawStatus)
     if (status === "unknown") unmapped.add(event.rawStatus)
     events.push(TrackEvent.make({ status, rawStatus: event.rawStatus, timestamp: event.timestamp }))
   }

@@ -1,4 +1,4 @@
-/** Auto-generated namespace barrel: one namespace per module. */
+/** The courier SDK: what an adapter is, the one request shape, canonical statuses, egress rules, the transport, the catalogue and discovery. */
 export * as CanonicalStatus from "./CanonicalStatus.ts"
 export * as Catalogue from "./Catalogue.ts"
 export * as CourierAdapter from "./CourierAdapter.ts"

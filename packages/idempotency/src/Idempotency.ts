@@ -8,7 +8,8 @@
  * commits at once as a lease, which lapses after `LEASE` if the process dies before completing.
  */
 import { createHash } from "node:crypto"
-import { type ErrorCategory, ServiceSpans } from "@tawsil/domain"
+import { type ErrorCategory } from "@tawsil/domain"
+import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Data, Duration, Effect, Exit, Layer, Schedule, Schema } from "effect"
 import { type Claim, IdempotencyStore } from "./IdempotencyStore.ts"
 

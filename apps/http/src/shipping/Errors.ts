@@ -2,9 +2,15 @@
  * The shipping API's errors on the wire: `{ error: { code, message, fields? } }` (spec "Error body"). `fields`
  * maps dotted request paths (`order.recipient.phone`) to messages, every issue reported. The codes are the ones the
  * public `dzship` client documents, so its `DzshipError.code` reads the same against us; docs/api/README.md lists
- * them. Only these classes reach the wire; handlers map domain errors to them explicitly.
+ * them. Only these classes reach the wire.
+ *
+ * Every failure of the gateway (`Gateway.GatewayError`) and every reason of a courier's failure
+ * (`CourierError.CourierErrorReason`) is mapped here explicitly, one row each (`gatewayFailures`, `courierFailures`);
+ * a test walks both unions and fails on one without a row.
  */
+import type { CourierError } from "@tawsil/courier"
 import { ErrorCategory } from "@tawsil/domain"
+import type { Gateway } from "@tawsil/shipping"
 import { Effect, Schema } from "effect"
 import { HttpApiMiddleware, HttpApiSchema } from "effect/http-api"
 import type * as Edge from "../Edge.ts"
@@ -82,6 +88,81 @@ export class Unavailable extends Schema.Error<Unavailable>("Unavailable")(
   { error: Body(["communes_unavailable"]) },
   { httpApiStatus: 503 }
 ) {}
+
+type Wire = InvalidInput | Unprocessable | CourierFailed | RateLimited | Overloaded | InFlight
+
+const invalidInput = (code: typeof InvalidInput.Type.error.code, message: string, fields?: ErrorCategory.FieldIssues) =>
+  new InvalidInput({ error: { code, message, ...(fields === undefined ? {} : { fields }) } })
+
+/** Each reason a courier gives for a failed call, as the wire answers it. */
+export const courierFailures: {
+  readonly [Tag in CourierError.CourierErrorReason["_tag"]]: (
+    reason: Extract<CourierError.CourierErrorReason, { readonly _tag: Tag }>,
+    error: CourierError.CourierError
+  ) => Wire
+} = {
+  BlockedEgress: (reason) => invalidInput("blocked_egress", reason.message),
+  Refused: (_, error) => new Unprocessable({ error: { code: "courier_refused", message: error.message } }),
+  CredentialsRejected: (_, error) =>
+    new Unprocessable({ error: { code: "credentials_rejected", message: error.message } }),
+  CourierRateLimited: (reason, error) =>
+    new RateLimited({ retryAfterSeconds: reason.retryAfterSeconds, message: error.message }),
+  Unreachable: (_, error) => new CourierFailed({ error: { code: "courier_unreachable", message: error.message } }),
+  BadResponse: (_, error) => new CourierFailed({ error: { code: "courier_error", message: error.message } }),
+  Unsupported: (_, error) => invalidInput("unsupported", error.message)
+}
+
+/** Each failure of the gateway, as the wire answers it. */
+export const gatewayFailures: {
+  readonly [Tag in Gateway.GatewayError["_tag"]]: (error: Extract<Gateway.GatewayError, { readonly _tag: Tag }>) => Wire
+} = {
+  UnknownCourier: (error) => invalidInput("unknown_courier", error.message),
+  InvalidCredentials: (error) => invalidInput("invalid_credentials", error.message, error.fields),
+  BlockedEgress: (error) => invalidInput("blocked_egress", error.message),
+  NotAMobile: (error) =>
+    new Unprocessable({
+      error: { code: "invalid_phone", message: error.message, fields: { [error.field]: error.message } }
+    }),
+  CourierError: (error) =>
+    (
+      courierFailures[error.reason._tag] as (
+        reason: CourierError.CourierErrorReason,
+        error: CourierError.CourierError
+      ) => Wire
+    )(error.reason, error),
+  ClientRateLimited: (error) => new RateLimited({ retryAfterSeconds: error.retryAfterSeconds, message: error.message }),
+  Overloaded: (error) => new Overloaded({ retryAfterSeconds: error.retryAfterSeconds, message: error.message }),
+  InvalidKey: (error) =>
+    invalidInput("invalid_input", "Request validation failed", {
+      "headers.idempotency-key": `${error.reason}: expected 1-64 of A-Z a-z 0-9 _ - : .`
+    }),
+  KeyReused: () =>
+    new Unprocessable({
+      error: { code: "idempotency_key_reuse", message: "this Idempotency-Key was used for another request" }
+    }),
+  InFlight: (error) =>
+    new InFlight({
+      retryAfterSeconds: error.retryAfterSeconds,
+      message: "a create with this Idempotency-Key is still in flight"
+    })
+}
+
+/** A gateway failure as its wire error. */
+export const fromGateway = <E extends Gateway.GatewayError>(error: E) =>
+  (gatewayFailures[error._tag] as (error: Gateway.GatewayError) => Wire)(error) as WireOf<E>
+
+/** The wire errors a gateway failure can become (by the rows above): what each endpoint declares. */
+type WireOf<E> = E extends { readonly _tag: "ClientRateLimited" }
+  ? RateLimited
+  : E extends { readonly _tag: "Overloaded" }
+    ? Overloaded
+    : E extends { readonly _tag: "InFlight" }
+      ? InFlight
+      : E extends { readonly _tag: "NotAMobile" | "KeyReused" }
+        ? Unprocessable
+        : E extends { readonly _tag: "CourierError" }
+          ? InvalidInput | Unprocessable | RateLimited | CourierFailed
+          : InvalidInput
 
 /** The per-client rate limit, applied to create, track and rates. */
 export class ClientRateLimit extends HttpApiMiddleware.Service<ClientRateLimit>()(

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ServiceSpans } from "@tawsil/domain"
+import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Tracer } from "effect"
 
 /** A service written the way every request-path service is: its methods from `ServiceSpans.method`. */

@@ -1,0 +1,176 @@
+/**
+ * The shipping API as its callers use it: the courier core (`Shipping` of @tawsil/courier: resolve the courier,
+ * check the call, run the adapter) behind the limits of a public service and the `Idempotency-Key` of create.
+ *
+ * - `admit`: each client's request window (`ClientWindow`), counted once per request before anything else.
+ * - `create`: the key's claim (hashes only, never credentials), then the capacity guard (`CapacityGuard`), then
+ *   the courier; afterwards the claim is completed with the parcel, released when the failure certainly created
+ *   nothing (`createdNothing`), or kept until its lease runs out when the courier may have created the parcel.
+ * - `track`, `rates`, `label`: the courier core as is.
+ *
+ * A host decodes requests, calls these operations and encodes their answers; it holds no rule of its own.
+ */
+import { type Catalogue, type CourierAdapter, type CourierError, Shipment, Shipping } from "@tawsil/courier"
+import { Idempotency } from "@tawsil/idempotency"
+import { ServiceSpans } from "@tawsil/tracing"
+import { Context, Effect, Exit, Layer, Option, Schema } from "effect"
+import { RateLimiter } from "effect/persistence"
+import * as CapacityGuard from "./CapacityGuard.ts"
+import * as ClientWindow from "./ClientWindow.ts"
+
+export type CreateRequest = Shipping.CourierCall & { readonly order: Shipment.ParcelOrder }
+export type TrackRequest = Shipping.CourierCall & { readonly trackingNumber: string }
+export type RatesRequest = Shipping.CourierCall & { readonly query: Shipment.RatesQuery }
+
+/** Every failure of a create: the courier core's, the guard's, and the key's. */
+export const CreateError = Schema.Union([
+  ...Shipping.ShippingError.members,
+  CapacityGuard.Overloaded,
+  Idempotency.InvalidKey,
+  Idempotency.KeyReused,
+  Idempotency.InFlight
+])
+export type CreateError = typeof CreateError.Type
+
+/** Every failure of the gateway's operations, for hosts that map them all in one place. */
+export const GatewayError = Schema.Union([...CreateError.members, ClientWindow.ClientRateLimited])
+export type GatewayError = typeof GatewayError.Type
+
+const courierCreatedNothing = (reason: CourierError.CourierErrorReason): boolean => {
+  switch (reason._tag) {
+    case "BlockedEgress":
+    case "CredentialsRejected":
+    case "CourierRateLimited":
+    case "Unsupported":
+      return true
+    case "Refused":
+    case "Unreachable":
+    case "BadResponse":
+      // A refusal may come after the parcel was made (Ecotrack's create-then-validate), and a courier that did not
+      // answer may have acted on the request.
+      return false
+  }
+}
+
+/**
+ * Failures after which no parcel can exist at the courier: the request was refused before any courier call, or
+ * the courier refused the caller's credentials or its rate. Their key is freed, so a retry runs again.
+ */
+export const createdNothing = (error: CreateError): boolean => {
+  switch (error._tag) {
+    case "UnknownCourier":
+    case "InvalidCredentials":
+    case "BlockedEgress":
+    case "NotAMobile":
+    case "Overloaded":
+    case "InvalidKey":
+    case "KeyReused":
+    case "InFlight":
+      return true
+    case "CourierError":
+      return courierCreatedNothing(error.reason)
+  }
+}
+
+export class Gateway extends Context.Service<
+  Gateway,
+  {
+    readonly catalogue: Catalogue.Catalogue
+    /** Counts one request of `client` (its address): call it once per request, before reading the request. */
+    readonly admit: (client: string) => Effect.Effect<void, ClientWindow.ClientRateLimited>
+    /**
+     * Creates a parcel. With an `idempotencyKey`, the same key and request within 24 h answers the first parcel
+     * again and creates none; another request with the key fails with `KeyReused`, one while the first is still
+     * running with `InFlight`.
+     */
+    readonly create: (
+      request: CreateRequest,
+      idempotencyKey?: string | undefined
+    ) => Effect.Effect<Shipment.ParcelCreated, CreateError>
+    readonly track: (request: TrackRequest) => Effect.Effect<Shipment.TrackResult, Shipping.ShippingError>
+    readonly rates: (request: RatesRequest) => Effect.Effect<Shipment.RatesResult, Shipping.ShippingError>
+    readonly label: (request: TrackRequest) => Effect.Effect<CourierAdapter.Label, Shipping.ShippingError>
+  }
+>()("@tawsil/shipping/Gateway") {}
+
+export interface Options {
+  /** Requests per minute and client on every operation. */
+  readonly requestsPerMinute: number
+  /** Parcel creates in flight at once; the next is turned away with `Overloaded`. */
+  readonly maxConcurrentCreates: number
+}
+
+const decodeStored = Schema.decodeUnknownOption(Schema.fromJsonString(Shipment.ParcelCreated))
+const encodeParcel = Schema.encodeSync(Shipment.ParcelCreated)
+
+/**
+ * The gateway over the courier core, the idempotency records and a rate-limiter store (in process, or Redis to
+ * share the windows between instances).
+ */
+export const layer = (
+  options: Options
+): Layer.Layer<Gateway, never, Shipping.Shipping | Idempotency.Idempotency | RateLimiter.RateLimiterStore> =>
+  Layer.effect(
+    Gateway,
+    Effect.gen(function* () {
+      const method = yield* ServiceSpans.method
+      const shipping = yield* Shipping.Shipping
+      const idempotency = yield* Idempotency.Idempotency
+      const window = yield* ClientWindow.make({ limit: options.requestsPerMinute }).pipe(
+        Effect.provide(RateLimiter.layer)
+      )
+      const capacity = yield* CapacityGuard.make(options.maxConcurrentCreates)
+      const guardedCreate = (request: CreateRequest) => capacity.guard(shipping.create(request))
+
+      /** The claim's scope: the resolved courier and the caller's account there (hashed, never stored as is). */
+      const scopeOf = (request: CreateRequest) =>
+        Idempotency.scope([
+          "shipping",
+          shipping.catalogue.resolve(request.courier)?.entry.key ?? request.courier,
+          request.credentials ?? {},
+          request.options?.baseUrl ?? null
+        ])
+
+      const idempotent = (request: CreateRequest, rawKey: string) =>
+        Effect.uninterruptibleMask((restore) =>
+          Effect.gen(function* () {
+            const key = yield* Idempotency.parseKey(rawKey)
+            const { credentials: _, ...withoutCredentials } = request
+            const claim = yield* restore(
+              idempotency.claim({
+                scope: scopeOf(request),
+                key,
+                fingerprint: Idempotency.fingerprint({ method: "POST", path: "/v1/orders", body: withoutCredentials })
+              })
+            )
+            if (claim._tag === "Replay") {
+              const replayed = decodeStored(claim.response.body)
+              // An unreadable record (an older shape) is treated as absent rather than failing the request.
+              return Option.isSome(replayed) ? replayed.value : yield* restore(guardedCreate(request))
+            }
+            return yield* restore(guardedCreate(request)).pipe(
+              Effect.onExit((exit) => {
+                if (Exit.isSuccess(exit)) {
+                  const body = JSON.stringify(encodeParcel(exit.value))
+                  return idempotency.complete(claim, new Idempotency.StoredResponse({ status: 200, headers: {}, body }))
+                }
+                return Exit.findErrorOption(exit).pipe(Option.exists(createdNothing))
+                  ? idempotency.release(claim)
+                  : Effect.void
+              })
+            )
+          })
+        )
+
+      return Gateway.of({
+        catalogue: shipping.catalogue,
+        admit: window.admit,
+        create: method("Gateway.create")(function* (request, idempotencyKey) {
+          return yield* idempotencyKey === undefined ? guardedCreate(request) : idempotent(request, idempotencyKey)
+        }),
+        track: shipping.track,
+        rates: shipping.rates,
+        label: shipping.label
+      })
+    })
+  )

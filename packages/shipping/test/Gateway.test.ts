@@ -1,0 +1,176 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Catalogue, CourierAdapter, CourierError, CourierHttp, Shipment, Shipping } from "@tawsil/courier"
+import { Idempotency, IdempotencyStore } from "@tawsil/idempotency"
+import { Deferred, Effect, Fiber, Layer, Schema } from "effect"
+import { RateLimiter } from "effect/persistence"
+import { TestClock } from "effect/testing"
+import * as ClientWindow from "../src/ClientWindow.ts"
+import * as Gateway from "../src/Gateway.ts"
+
+const order = Schema.decodeUnknownSync(Shipment.ParcelOrder)({
+  recipient: { fullName: "Amina B", phone: "0555123456", wilayaCode: 16, communeName: "Bab Ezzouar" },
+  deliveryType: "home",
+  productList: "1x robe",
+  codAmount: 4500
+})
+
+/**
+ * A courier whose create does what the order's `notes` say: `refuse`, `reject-credentials`, `hang` (until `release`
+ * completes) or, by default, create `T-<n>`. `calls` counts the creates that reached it.
+ */
+const testCourier = Effect.gen(function* () {
+  const release = yield* Deferred.make<void>()
+  let calls = 0
+  const adapter = CourierAdapter.define({
+    platform: "test",
+    couriers: [{ key: "testco", name: "Test Co", aliases: ["tc"], endpoint: { origin: "https://api.test.dz" } }],
+    statuses: { created: "pending_pickup" },
+    operations: {
+      create: (parcel) =>
+        Effect.gen(function* () {
+          const call = ++calls
+          switch (parcel.notes) {
+            case "refuse":
+              return yield* new CourierError.Refused({ message: "commune not served" })
+            case "reject-credentials":
+              return yield* new CourierError.CredentialsRejected({ message: "bad token" })
+            case "hang":
+              yield* Deferred.await(release)
+          }
+          return { trackingNumber: `T-${call}`, rawStatus: "created" }
+        })
+    }
+  })
+  const transport = Layer.succeed(
+    Shipping.Transport,
+    Shipping.Transport.of({ bind: () => CourierHttp.CourierHttp.of({ request: () => Effect.die("no HTTP here") }) })
+  )
+  const gateway = (options: Gateway.Options) =>
+    Gateway.layer(options).pipe(
+      Layer.provide(Shipping.Shipping.layer(Catalogue.make([adapter])).pipe(Layer.provide(transport))),
+      // A retry of a key still held waits this long for it before `InFlight`.
+      Layer.provide(Idempotency.layer({ wait: "100 millis" }).pipe(Layer.provide(IdempotencyStore.layerMemory))),
+      Layer.provide(ClientWindow.layerStoreMemory())
+    )
+  return { gateway, release, calls: () => calls }
+})
+
+const withGateway = <A, E>(
+  options: Partial<Gateway.Options>,
+  body: (gateway: Gateway.Gateway["Service"], courier: Effect.Success<typeof testCourier>) => Effect.Effect<A, E, never>
+) =>
+  Effect.gen(function* () {
+    const courier = yield* testCourier
+    return yield* Effect.flatMap(Gateway.Gateway, (gateway) => body(gateway, courier)).pipe(
+      Effect.provide(courier.gateway({ requestsPerMinute: 3, maxConcurrentCreates: 2, ...options }))
+    )
+  })
+
+const courierError = (reason: CourierError.CourierErrorReason) =>
+  new CourierError.CourierError({ courier: "testco", operation: "create", reason })
+
+const create = (notes?: string) => ({ courier: "tc", order: notes === undefined ? order : { ...order, notes } })
+
+describe("Gateway", () => {
+  describe("admit: the per-client window", () => {
+    it.effect("admits the limit per client, then refuses with the wait until the window ends", () =>
+      withGateway({}, (gateway) =>
+        Effect.gen(function* () {
+          for (let i = 0; i < 3; i++) yield* gateway.admit("10.0.0.1")
+          const refused = yield* Effect.flip(gateway.admit("10.0.0.1"))
+          assert.strictEqual(refused._tag, "ClientRateLimited")
+          assert.strictEqual(refused.retryAfterSeconds, 60)
+          assert.strictEqual(refused.message, "more than 3 requests in a minute from this client")
+          yield* gateway.admit("10.0.0.2")
+          yield* TestClock.adjust("30 seconds")
+          assert.strictEqual((yield* Effect.flip(gateway.admit("10.0.0.1"))).retryAfterSeconds, 30)
+          yield* TestClock.adjust("30 seconds")
+          yield* gateway.admit("10.0.0.1")
+        })
+      )
+    )
+
+    it.effect("the memory store drops windows once they are over", () =>
+      Effect.gen(function* () {
+        const { store, windows } = yield* ClientWindow.makeStoreMemory({ sweepEvery: "1 minute" })
+        const window = yield* ClientWindow.make({ limit: 5 }).pipe(
+          Effect.provide(RateLimiter.layer),
+          Effect.provideService(RateLimiter.RateLimiterStore, store)
+        )
+        for (let client = 0; client < 100; client++) yield* window.admit(`client-${client}`)
+        assert.strictEqual(windows(), 100)
+        yield* TestClock.adjust("2 minutes")
+        yield* window.admit("late")
+        assert.strictEqual(windows(), 1, "the hundred closed windows were swept")
+      })
+    )
+  })
+
+  describe("create", () => {
+    it.effect("turns creates away with Overloaded while the guard is full, and frees places however they end", () =>
+      withGateway({}, (gateway, courier) =>
+        Effect.gen(function* () {
+          const first = yield* Effect.forkChild(gateway.create(create("hang")))
+          const second = yield* Effect.forkChild(gateway.create(create("hang")))
+          yield* Effect.yieldNow
+          const turnedAway = yield* Effect.flip(gateway.create(create()))
+          assert.strictEqual(turnedAway._tag, "Overloaded")
+          assert.strictEqual(courier.calls(), 2, "the third create reached no courier")
+          yield* Fiber.interrupt(first)
+          const created = yield* gateway.create(create())
+          assert.strictEqual(created.trackingNumber, "T-3", "the interrupted create gave its place back")
+          yield* Deferred.succeed(courier.release, undefined)
+          assert.strictEqual((yield* Fiber.join(second)).trackingNumber, "T-2")
+          yield* Effect.flip(gateway.create(create("refuse")))
+          yield* Effect.flip(gateway.create(create("refuse")))
+          assert.strictEqual((yield* gateway.create(create())).status, "pending_pickup", "failures gave theirs back")
+        })
+      )
+    )
+
+    it.effect("an Idempotency-Key replays the first parcel and creates none; another request with it is refused", () =>
+      withGateway({}, (gateway, courier) =>
+        Effect.gen(function* () {
+          const first = yield* gateway.create(create(), "order-1")
+          const again = yield* gateway.create(create(), "order-1")
+          assert.deepStrictEqual(again, first)
+          assert.strictEqual(courier.calls(), 1)
+          const reused = yield* Effect.flip(
+            gateway.create({ ...create(), order: { ...order, productList: "2x robe" } }, "order-1")
+          )
+          assert.strictEqual(reused._tag, "KeyReused")
+          const malformed = yield* Effect.flip(gateway.create(create(), "not a key!"))
+          assert.strictEqual(malformed._tag, "InvalidKey")
+        })
+      )
+    )
+
+    it.live("frees the key after a failure that created nothing, keeps it after one that may have", () =>
+      withGateway({}, (gateway, courier) =>
+        Effect.gen(function* () {
+          const rejected = yield* Effect.flip(gateway.create(create("reject-credentials"), "k-1"))
+          assert.strictEqual(rejected._tag, "CourierError")
+          yield* Effect.flip(gateway.create(create("reject-credentials"), "k-1"))
+          assert.strictEqual(courier.calls(), 2, "the retry ran again")
+          yield* Effect.flip(gateway.create(create("refuse"), "k-2"))
+          const retried = yield* Effect.flip(gateway.create(create("refuse"), "k-2"))
+          assert.strictEqual(retried._tag, "InFlight", "a refusal may follow a created parcel: the claim is kept")
+          assert.strictEqual(courier.calls(), 3)
+        })
+      )
+    )
+  })
+
+  it("frees the key for the failures that certainly created nothing, and only those", () => {
+    const samples: ReadonlyArray<[Gateway.CreateError, boolean]> = [
+      [new Shipping.UnknownCourier({ courier: "x" }), true],
+      [new Shipping.NotAMobile({ field: "order.recipient.phone" }), true],
+      [courierError(new CourierError.Unreachable({ message: "down" })), false],
+      [courierError(new CourierError.BadResponse({ message: "html" })), false],
+      [courierError(new CourierError.Refused({ message: "no" })), false],
+      [courierError(new CourierError.CredentialsRejected({ message: "no" })), true],
+      [courierError(new CourierError.CourierRateLimited({ retryAfterSeconds: 3 })), true]
+    ]
+    for (const [error, expected] of samples) assert.strictEqual(Gateway.createdNothing(error), expected, error._tag)
+  })
+})
