@@ -25,8 +25,11 @@ export interface Envelope {
 const codeOf = (envelope: Envelope, status: number) =>
   envelope.codes[status] ?? (status >= 500 ? "internal_error" : "bad_request")
 
-/** The id of the request being handled, as echoed in `X-Request-Id`. */
-export class RequestId extends Context.Service<RequestId, string>()("@tawsil/http/Edge/RequestId") {}
+/**
+ * The id of the request being handled, as echoed in `X-Request-Id`: set by the edge around every request (empty
+ * outside one), so reading it requires nothing.
+ */
+export const RequestId = Context.Reference<string>("@tawsil/http/Edge/RequestId", { defaultValue: () => "" })
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
@@ -83,7 +86,7 @@ export interface Incoming {
  * The context a request's effect runs with: its id as the `RequestId` service and as the `requestId` log annotation.
  * `around` sets it; the direct lane builds it before it starts the request's fiber, which saves a step.
  */
-export const withRequestId = <R>(context: Context.Context<R>, requestId: string): Context.Context<R | RequestId> =>
+export const withRequestId = <R>(context: Context.Context<R>, requestId: string): Context.Context<R> =>
   Context.add(Context.add(context, RequestId, requestId), References.CurrentLogAnnotations, {
     ...Context.get(context, References.CurrentLogAnnotations),
     requestId
@@ -94,11 +97,10 @@ export const around =
   (options: EdgeOptions, request: Incoming) =>
   <E, R>(
     httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, Exclude<R, RequestId>> => {
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
     const requestId = requestIdOf(request.requestId)
-    return Effect.updateContext(
-      aroundWithId(options, request, requestId)(httpEffect),
-      (context: Context.Context<Exclude<R, RequestId>>) => withRequestId(context, requestId) as Context.Context<R>
+    return Effect.updateContext(aroundWithId(options, request, requestId)(httpEffect), (context: Context.Context<R>) =>
+      withRequestId(context, requestId)
     )
   }
 

@@ -3,8 +3,9 @@
  * (`platform` or `public`, default `platform`) and `name` (default `default`, cut to 100 characters), at most 3
  * keys per store. Secrets appear only in `CreatedKey`, as `Redacted` values that its schema encodes to text.
  */
-import { AlgiersTime, StoreErrors } from "@tawsil/domain"
+import { AlgiersTime } from "@tawsil/domain"
 import { Effect, Schema } from "effect"
+import { InvalidKeyRequest } from "./AccessError.ts"
 import type { KeyType } from "./Credentials.ts"
 import type { KeyRecord } from "./KeyStore.ts"
 
@@ -90,8 +91,8 @@ const NameField = Schema.NullOr(
 
 const field = <S extends Schema.Decoder<unknown>>(schema: S, value: unknown, message: string) =>
   Schema.decodeUnknownEffect(schema)(value).pipe(
-    Effect.mapError(() => new StoreErrors.BadRequest({ message }))
-  ) as Effect.Effect<S["Type"], StoreErrors.BadRequest>
+    Effect.mapError(() => new InvalidKeyRequest({ message }))
+  ) as Effect.Effect<S["Type"], InvalidKeyRequest>
 
 /** The `POST /v1/keys` body (absent, `null` or `{}` mean all defaults). */
 export const decodeCreateBody = Effect.fnUntraced(function* (body: unknown) {

@@ -3,8 +3,9 @@
  * history's range rules: `from` (default 7 days ago, inclusive) and `to` (default now, exclusive), both floored to
  * the hour for the query, at most 90 days apart. A date or date-time without an offset is read in Algiers time.
  */
-import { AlgiersTime, Ids, StoreErrors } from "@tawsil/domain"
+import { AlgiersTime, Ids } from "@tawsil/domain"
 import { DateTime, Duration, Effect, Schema } from "effect"
+import { InvalidHistoryRange } from "./AccessError.ts"
 import { Limits, type QuotaOverride, TIER } from "./Limits.ts"
 import type { HourUsage, MonthUsage } from "./UsageStore.ts"
 
@@ -140,18 +141,18 @@ export const historyRange = (
     readonly queryFrom: DateTime.Utc
     readonly queryTo: DateTime.Utc
   },
-  StoreErrors.BadRequest
+  InvalidHistoryRange
 > => {
   const to = query.to === undefined || query.to === "" ? now : parseInstant(query.to)
   const from =
     query.from === undefined || query.from === ""
-      ? to && DateTime.subtractDuration(to, DEFAULT_HISTORY)
+      ? DateTime.subtractDuration(now, DEFAULT_HISTORY)
       : parseInstant(query.from)
   if (from === undefined || to === undefined || DateTime.toEpochMillis(to) < DateTime.toEpochMillis(from)) {
-    return Effect.fail(new StoreErrors.BadRequest({ message: INVALID_RANGE }))
+    return Effect.fail(new InvalidHistoryRange({ message: INVALID_RANGE }))
   }
   if (DateTime.toEpochMillis(to) - DateTime.toEpochMillis(from) > Duration.toMillis(MAX_HISTORY)) {
-    return Effect.fail(new StoreErrors.BadRequest({ message: RANGE_TOO_LARGE }))
+    return Effect.fail(new InvalidHistoryRange({ message: RANGE_TOO_LARGE }))
   }
   return Effect.succeed({ from, to, queryFrom: floorToHour(from), queryTo: floorToHour(to) })
 }

@@ -71,7 +71,8 @@ for (const backend of backends) {
             passed.map((result) => result.success.remaining).sort((a, b) => a - b),
             Array.from({ length: 600 }, (_, i) => i)
           )
-          for (const result of results.filter(Result.isFailure)) assert.strictEqual(result.failure._tag, "RateLimited")
+          for (const result of results.filter(Result.isFailure))
+            assert.strictEqual(result.failure.reason._tag, "RateLimited")
           const usage = yield* callers[0]!.access.usage(created.store.id)
           assert.deepStrictEqual(usage.usage, { request: { total: 1000, billable: 0 } })
         }).pipe(Effect.scoped),

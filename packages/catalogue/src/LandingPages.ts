@@ -8,7 +8,8 @@
  * - Create coerces `status` and `language`; PATCH refuses values out of their sets.
  * - `publish` is PATCH `{ status: "active" }`. A delete removes the page and its sections.
  */
-import { Ids, Pagination, ServiceSpans, StoreErrors } from "@tawsil/domain"
+import { Ids, Pagination } from "@tawsil/domain"
+import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option } from "effect"
 import { identity } from "effect/Function"
 import { decodeBody } from "./internal/body.ts"
@@ -21,35 +22,47 @@ import {
   type LandingPageSummary,
   LandingPageUpdateBody
 } from "./LandingPage.ts"
+import * as LandingPageError from "./LandingPageError.ts"
 import { type LandingPagePatch, LandingPageStore } from "./LandingPageStore.ts"
 import { ProductStore } from "./ProductStore.ts"
 import * as Slug from "./Slug.ts"
 
 export type { ListParams }
 
-const notFound = () => new StoreErrors.NotFound({ message: "Landing page not found" })
+const notFound = () =>
+  LandingPageError.fail(new LandingPageError.LandingPageNotFound({ message: "Landing page not found" }))
+const invalid = (message: string) => LandingPageError.fail(new LandingPageError.InvalidLandingPage({ message }))
 
 export class LandingPages extends Context.Service<
   LandingPages,
   {
     readonly list: (storeId: Ids.StoreId, params?: ListParams) => Effect.Effect<Pagination.Page<LandingPageSummary>>
-    readonly get: (storeId: Ids.StoreId, id: Ids.LandingPageId) => Effect.Effect<LandingPage, StoreErrors.NotFound>
-    readonly create: (storeId: Ids.StoreId, body: unknown) => Effect.Effect<LandingPage, StoreErrors.BadRequest>
+    readonly get: (
+      storeId: Ids.StoreId,
+      id: Ids.LandingPageId
+    ) => Effect.Effect<LandingPage, LandingPageError.LandingPageError>
+    readonly create: (
+      storeId: Ids.StoreId,
+      body: unknown
+    ) => Effect.Effect<LandingPage, LandingPageError.LandingPageError>
     readonly update: (
       storeId: Ids.StoreId,
       id: Ids.LandingPageId,
       body: unknown
-    ) => Effect.Effect<LandingPage, StoreErrors.BadRequest | StoreErrors.NotFound>
-    readonly publish: (storeId: Ids.StoreId, id: Ids.LandingPageId) => Effect.Effect<LandingPage, StoreErrors.NotFound>
+    ) => Effect.Effect<LandingPage, LandingPageError.LandingPageError>
+    readonly publish: (
+      storeId: Ids.StoreId,
+      id: Ids.LandingPageId
+    ) => Effect.Effect<LandingPage, LandingPageError.LandingPageError>
     readonly remove: (
       storeId: Ids.StoreId,
       id: Ids.LandingPageId
-    ) => Effect.Effect<LandingPageDeleted, StoreErrors.NotFound>
+    ) => Effect.Effect<LandingPageDeleted, LandingPageError.LandingPageError>
   }
 >()("@tawsil/catalogue/LandingPages") {}
 
-const decodeCreate = decodeBody(LandingPageCreateBody)
-const decodeUpdate = decodeBody(LandingPageUpdateBody)
+const decodeCreate = decodeBody(LandingPageCreateBody, invalid)
+const decodeUpdate = decodeBody(LandingPageUpdateBody, invalid)
 
 const orNotFound = <A>(found: Option.Option<A>) =>
   Option.match(found, { onNone: () => Effect.fail(notFound()), onSome: Effect.succeed })
@@ -65,9 +78,9 @@ export const layer: Layer.Layer<LandingPages, never, LandingPageStore | ProductS
     const ownProduct = Effect.fnUntraced(function* (storeId: Ids.StoreId, productId: number | null) {
       if (productId === null) return null
       const message = `product_id ${productId} does not belong to this store`
-      if (!isStorableId(productId)) return yield* new StoreErrors.BadRequest({ message })
+      if (!isStorableId(productId)) return yield* invalid(message)
       const id = Ids.ProductId.make(productId)
-      if (!(yield* products.exists(storeId, id))) return yield* new StoreErrors.BadRequest({ message })
+      if (!(yield* products.exists(storeId, id))) return yield* invalid(message)
       return id
     })
 

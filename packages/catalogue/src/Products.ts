@@ -2,12 +2,13 @@
  * The store API's products: list, read, create, PATCH and delete, over a `ProductStore`.
  *
  * - Lists are newest first in cursor pages (`@tawsil/domain` `Pagination`); an unknown `status` filter is ignored.
- * - Bodies decode with `ProductCreateBody` / `ProductUpdateBody`; a failure is `BadRequest` with the field's
+ * - Bodies decode with `ProductCreateBody` / `ProductUpdateBody`; a failure is `InvalidProduct` with the field's
  *   message. A PATCH that sends `variant_groups` replaces them all.
- * - A delete is soft: the row stays for the orders that reference it, and the product is `NotFound` from then on,
+ * - A delete is soft: the row stays for the orders that reference it, and the product is `ProductNotFound` from then on,
  *   like another store's product.
  */
-import { type Ids, Pagination, ServiceSpans, StoreErrors } from "@tawsil/domain"
+import { type Ids, Pagination } from "@tawsil/domain"
+import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option } from "effect"
 import { identity } from "effect/Function"
 import { decodeBody } from "./internal/body.ts"
@@ -20,11 +21,12 @@ import {
   type ProductSummary,
   ProductUpdateBody
 } from "./Product.ts"
+import * as ProductError from "./ProductError.ts"
 import { ProductStore } from "./ProductStore.ts"
 
 export type { ListParams }
 
-const notFound = () => new StoreErrors.NotFound({ message: "Product not found" })
+const notFound = () => ProductError.fail(new ProductError.ProductNotFound({ message: "Product not found" }))
 
 const orNotFound = <A>(found: Option.Option<A>) =>
   Option.match(found, { onNone: () => Effect.fail(notFound()), onSome: Effect.succeed })
@@ -33,19 +35,23 @@ export class Products extends Context.Service<
   Products,
   {
     readonly list: (storeId: Ids.StoreId, params?: ListParams) => Effect.Effect<Pagination.Page<ProductSummary>>
-    readonly get: (storeId: Ids.StoreId, id: Ids.ProductId) => Effect.Effect<Product, StoreErrors.NotFound>
-    readonly create: (storeId: Ids.StoreId, body: unknown) => Effect.Effect<Product, StoreErrors.BadRequest>
+    readonly get: (storeId: Ids.StoreId, id: Ids.ProductId) => Effect.Effect<Product, ProductError.ProductError>
+    readonly create: (storeId: Ids.StoreId, body: unknown) => Effect.Effect<Product, ProductError.ProductError>
     readonly update: (
       storeId: Ids.StoreId,
       id: Ids.ProductId,
       body: unknown
-    ) => Effect.Effect<Product, StoreErrors.BadRequest | StoreErrors.NotFound>
-    readonly remove: (storeId: Ids.StoreId, id: Ids.ProductId) => Effect.Effect<ProductDeleted, StoreErrors.NotFound>
+    ) => Effect.Effect<Product, ProductError.ProductError>
+    readonly remove: (
+      storeId: Ids.StoreId,
+      id: Ids.ProductId
+    ) => Effect.Effect<ProductDeleted, ProductError.ProductError>
   }
 >()("@tawsil/catalogue/Products") {}
 
-const decodeCreate = decodeBody(ProductCreateBody)
-const decodeUpdate = decodeBody(ProductUpdateBody)
+const invalid = (message: string) => ProductError.fail(new ProductError.InvalidProduct({ message }))
+const decodeCreate = decodeBody(ProductCreateBody, invalid)
+const decodeUpdate = decodeBody(ProductUpdateBody, invalid)
 
 export const layer: Layer.Layer<Products, never, ProductStore> = Layer.effect(
   Products,

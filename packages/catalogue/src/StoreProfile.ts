@@ -1,16 +1,18 @@
 /**
  * The store API's `GET /v1/store`: the calling store's profile (`Store`), over a `StoreProfileStore`.
  */
-import { type Ids, ServiceSpans, StoreErrors } from "@tawsil/domain"
+import type { Ids } from "@tawsil/domain"
+import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option } from "effect"
 import { fromRecord, type Store } from "./Store.ts"
+import * as StoreProfileError from "./StoreProfileError.ts"
 import { StoreProfileStore } from "./StoreProfileStore.ts"
 
 export class StoreProfile extends Context.Service<
   StoreProfile,
   {
-    /** The store, or `NotFound` when no such store exists (an authenticated key always names one). */
-    readonly get: (storeId: Ids.StoreId) => Effect.Effect<Store, StoreErrors.NotFound>
+    /** The store, or `StoreNotFound` when no such store exists (an authenticated key always names one). */
+    readonly get: (storeId: Ids.StoreId) => Effect.Effect<Store, StoreProfileError.StoreProfileError>
   }
 >()("@tawsil/catalogue/StoreProfile") {}
 
@@ -24,7 +26,12 @@ export const layer: Layer.Layer<StoreProfile, never, StoreProfileStore> = Layer.
         return yield* store.get(storeId).pipe(
           Effect.flatMap(
             Option.match({
-              onNone: () => Effect.fail(new StoreErrors.NotFound({ message: "Store not found" })),
+              onNone: () =>
+                Effect.fail(
+                  new StoreProfileError.StoreProfileError({
+                    reason: new StoreProfileError.StoreNotFound({ message: "Store not found" })
+                  })
+                ),
               onSome: (record) => Effect.succeed(fromRecord(record))
             })
           )

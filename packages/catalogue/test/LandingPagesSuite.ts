@@ -10,16 +10,16 @@ import { LandingPages } from "../src/LandingPages.ts"
 import { Products } from "../src/Products.ts"
 import { Fixtures } from "./Fixtures.ts"
 
-const badRequest = <A, E extends { readonly _tag: string; readonly message: string }, R>(
+const badRequest = <A, E extends { readonly reason: { readonly _tag: string }; readonly message: string }, R>(
   effect: Effect.Effect<A, E, R>
 ) =>
   Effect.map(Effect.flip(effect), (error) => {
-    assert.strictEqual(error._tag, "BadRequest")
+    assert.strictEqual(error.reason._tag, "InvalidLandingPage")
     return error.message
   })
 
-const notFound = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.map(Effect.flip(effect), (error) => assert.strictEqual(error._tag, "NotFound"))
+const notFound = <A, E extends { readonly reason: { readonly _tag: string } }, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.flip(effect), (error) => assert.strictEqual(error.reason._tag, "LandingPageNotFound"))
 
 const slugs = (pages: ReadonlyArray<{ readonly slug: string }>) => pages.map((page) => page.slug)
 

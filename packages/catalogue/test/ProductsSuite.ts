@@ -30,16 +30,16 @@ const tshirt = {
 }
 
 /** The message of the `BadRequest` an effect fails with. */
-const badRequest = <A, E extends { readonly _tag: string; readonly message: string }, R>(
+const badRequest = <A, E extends { readonly reason: { readonly _tag: string }; readonly message: string }, R>(
   effect: Effect.Effect<A, E, R>
 ) =>
   Effect.map(Effect.flip(effect), (error) => {
-    assert.strictEqual(error._tag, "BadRequest")
+    assert.strictEqual(error.reason._tag, "InvalidProduct")
     return error.message
   })
 
-const notFound = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.map(Effect.flip(effect), (error) => assert.strictEqual(error._tag, "NotFound"))
+const notFound = <A, E extends { readonly reason: { readonly _tag: string } }, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.flip(effect), (error) => assert.strictEqual(error.reason._tag, "ProductNotFound"))
 
 /**
  * What the caller sees of a product. Compared instead of the values themselves: a `BigDecimal` caches its

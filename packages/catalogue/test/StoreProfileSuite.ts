@@ -89,7 +89,7 @@ export const StoreProfileSuite = (it: Vitest.MethodsNonLive<StoreProfile>) => {
     Effect.gen(function* () {
       const profile = yield* StoreProfile
       const error = yield* Effect.flip(profile.get(Ids.StoreId.make(999)))
-      assert.strictEqual(error._tag, "NotFound")
+      assert.strictEqual(error.reason._tag, "StoreNotFound")
     })
   )
 }

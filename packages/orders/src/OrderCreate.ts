@@ -14,9 +14,10 @@
  *
  * `OrderCreateBody` is the same body as a Schema, for the OpenAPI document; the rules above are what answers.
  */
-import { type Ids, StoreAmount, StoreErrors } from "@tawsil/domain"
+import { type Ids, StoreAmount } from "@tawsil/domain"
 import type { Pricing } from "@tawsil/pricing"
 import { Option, Result, Schema } from "effect"
+import { InvalidOrder } from "./OrderError.ts"
 
 export const PaymentMethod = Schema.Literals(["cod", "free_digital", "digital_payment"])
 export type PaymentMethod = typeof PaymentMethod.Type
@@ -140,19 +141,19 @@ export type OrderCreateBody = typeof OrderCreateBody.Encoded
 // ---------------------------------------------------------------------------------------------------------------
 // Checking
 
-const bad = (message: string) => new StoreErrors.BadRequest({ message })
+const bad = (message: string) => new InvalidOrder({ message })
 
 type Decoder<A> = (input: unknown) => Option.Option<A>
 
 const check =
   <A>(decode: Decoder<A>, message: string) =>
-  (input: unknown): Result.Result<A, StoreErrors.BadRequest> =>
+  (input: unknown): Result.Result<A, InvalidOrder> =>
     Option.match(decode(input), { onNone: () => Result.fail(bad(message)), onSome: Result.succeed })
 
 /** An optional field: absent and null give `fallback`, anything else must decode. */
 const checkOptional =
   <A, B>(decode: Decoder<A>, message: string, fallback: B) =>
-  (input: unknown): Result.Result<A | B, StoreErrors.BadRequest> =>
+  (input: unknown): Result.Result<A | B, InvalidOrder> =>
     input === undefined || input === null ? Result.succeed(fallback) : check(decode, message)(input)
 
 const isObject = (u: unknown): u is { readonly [key: string]: unknown } =>
@@ -203,15 +204,15 @@ interface Line {
 }
 
 interface ParsedLine {
-  readonly productId: Result.Result<number, StoreErrors.BadRequest>
+  readonly productId: Result.Result<number, InvalidOrder>
   /** The quantity and variants, checked after the product. */
-  readonly rest: Result.Result<Line, StoreErrors.BadRequest>
+  readonly rest: Result.Result<Line, InvalidOrder>
 }
 
 interface Tail {
   /** Checked first; `digital` is then checked against the products before the rest. */
-  readonly deliveryType: Result.Result<DeliveryType, StoreErrors.BadRequest>
-  readonly rest: Result.Result<TailRest, StoreErrors.BadRequest>
+  readonly deliveryType: Result.Result<DeliveryType, InvalidOrder>
+  readonly rest: Result.Result<TailRest, InvalidOrder>
 }
 
 interface TailRest {
@@ -306,7 +307,7 @@ const parseTail = (body: { readonly [key: string]: unknown }): Tail => {
  * Checks the rules that need no data, up to the lines' products. Fails with the first failing rule that comes before
  * any product rule; a later failure is kept in the result for `resolve` to report in its turn.
  */
-export const parse = (body: unknown): Result.Result<Parsed, StoreErrors.BadRequest> =>
+export const parse = (body: unknown): Result.Result<Parsed, InvalidOrder> =>
   Result.gen(function* () {
     // A body that is not an object has no customer object.
     const fields = isObject(body) ? body : {}
@@ -358,10 +359,7 @@ export interface Valid {
  * deleted or another store's), and applies the defaults: payment_method `free_digital` when every product is
  * digital, else `cod`.
  */
-export const resolve = (
-  parsed: Parsed,
-  products: ReadonlyMap<number, Product>
-): Result.Result<Valid, StoreErrors.BadRequest> =>
+export const resolve = (parsed: Parsed, products: ReadonlyMap<number, Product>): Result.Result<Valid, InvalidOrder> =>
   Result.gen(function* () {
     const lines: Array<ValidLine> = []
     for (const line of parsed.lines) {

@@ -3,8 +3,9 @@
  * same-state no-op, which states hold stock, the PATCH body `{ status }` and the spec's 400 messages. Pure data and
  * functions; `Orders` applies them with a compare-and-set on the stored status.
  */
-import { StoreErrors } from "@tawsil/domain"
+
 import { Result, Schema } from "effect"
+import { IllegalTransition, InvalidStatusChange } from "./OrderError.ts"
 
 export const statuses = ["pending", "confirmed", "processing", "shipped", "delivered", "cancelled", "returned"] as const
 
@@ -61,17 +62,17 @@ export const PatchBody = Schema.Struct({ status: OrderStatus })
  * Reads a PATCH body. A body that is not an object, or whose `status` is absent, null or empty, lacks the field;
  * any other value that is not one of the 7 names is refused with the list of names.
  */
-export const decodePatch = (body: unknown): Result.Result<OrderStatus, StoreErrors.BadRequest> => {
+export const decodePatch = (body: unknown): Result.Result<OrderStatus, InvalidStatusChange> => {
   const status =
     typeof body === "object" && body !== null && !Array.isArray(body)
       ? (body as { status?: unknown }).status
       : undefined
   if (status === undefined || status === null || status === "") {
-    return Result.fail(new StoreErrors.BadRequest({ message: messages.statusRequired }))
+    return Result.fail(new InvalidStatusChange({ message: messages.statusRequired }))
   }
   return Schema.is(OrderStatus)(status)
     ? Result.succeed(status)
-    : Result.fail(new StoreErrors.BadRequest({ message: messages.statusInvalid }))
+    : Result.fail(new InvalidStatusChange({ message: messages.statusInvalid }))
 }
 
 /** What a requested move comes to: nothing to do, the move with its stock effect, or the 400 of an illegal move. */
@@ -82,10 +83,10 @@ export type Decision =
 export const decide = (
   current: { readonly status: OrderStatus; readonly stock_committed: boolean },
   to: OrderStatus
-): Result.Result<Decision, StoreErrors.BadRequest> => {
+): Result.Result<Decision, IllegalTransition> => {
   if (current.status === to) return Result.succeed({ _tag: "Unchanged" })
   if (!canMove(current.status, to)) {
-    return Result.fail(new StoreErrors.BadRequest({ message: messages.transition(current.status, to) }))
+    return Result.fail(new IllegalTransition({ message: messages.transition(current.status, to) }))
   }
   return Result.succeed({ _tag: "Move", from: current.status, to, stock: stockMove(current.stock_committed, to) })
 }

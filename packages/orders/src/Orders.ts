@@ -2,7 +2,7 @@
  * The orders and customers of the store API, as the HTTP layer calls them: create an order from its body, read and
  * list orders, move an order's status (PATCH and cancel), read and list customers and a customer's orders.
  * Everything is scoped by the calling store's id and answers JSON-ready values (`OrderViews`); failures are the
- * store API's `StoreErrors` with the spec's messages.
+ * `OrderError`s whose reasons carry the spec's messages.
  *
  * An order create checks the body (`OrderCreate`), then in one `OrderStore` transaction reads the products (and,
  * for a capped plan, the month's order count under a lock), finishes the check, applies the monthly cap
@@ -10,14 +10,16 @@
  * number. A status move checks the body and the transition table (`OrderStatus`), then compare-and-sets the status
  * with its stock effect; losing the race is the spec's "order status changed concurrently; retry".
  */
-import { type Ids, Pagination, ServiceSpans, StoreErrors } from "@tawsil/domain"
+import { type Ids, Pagination } from "@tawsil/domain"
 import { Pricing } from "@tawsil/pricing"
+import { ServiceSpans } from "@tawsil/tracing"
 import { Context, type DateTime, Effect, Layer, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as CustomerMatch from "./CustomerMatch.ts"
 import { parseInstant } from "./internal/instant.ts"
 import * as MonthlyOrderCap from "./MonthlyOrderCap.ts"
 import * as OrderCreate from "./OrderCreate.ts"
+import * as OrderError from "./OrderError.ts"
 import * as OrderNumber from "./OrderNumber.ts"
 import * as OrderStatus from "./OrderStatus.ts"
 import { type NewOrder, type OrderRecord, OrderStore } from "./OrderStore.ts"
@@ -57,8 +59,8 @@ export interface PageQuery {
 export class Orders extends Context.Service<
   Orders,
   {
-    readonly create: (store: Store, body: unknown) => Effect.Effect<OrderViews.OrderDetail, StoreErrors.BadRequest>
-    readonly get: (storeId: Ids.StoreId, id: number) => Effect.Effect<OrderViews.OrderDetail, StoreErrors.NotFound>
+    readonly create: (store: Store, body: unknown) => Effect.Effect<OrderViews.OrderDetail, OrderError.OrderError>
+    readonly get: (storeId: Ids.StoreId, id: number) => Effect.Effect<OrderViews.OrderDetail, OrderError.OrderError>
     readonly list: (
       storeId: Ids.StoreId,
       query: OrderListQuery
@@ -68,12 +70,9 @@ export class Orders extends Context.Service<
       storeId: Ids.StoreId,
       id: number,
       body: unknown
-    ) => Effect.Effect<OrderViews.OrderDetail, StoreErrors.BadRequest | StoreErrors.NotFound>
+    ) => Effect.Effect<OrderViews.OrderDetail, OrderError.OrderError>
     /** The same as PATCH `{ "status": "cancelled" }`. */
-    readonly cancel: (
-      storeId: Ids.StoreId,
-      id: number
-    ) => Effect.Effect<OrderViews.OrderDetail, StoreErrors.BadRequest | StoreErrors.NotFound>
+    readonly cancel: (storeId: Ids.StoreId, id: number) => Effect.Effect<OrderViews.OrderDetail, OrderError.OrderError>
     readonly listCustomers: (
       storeId: Ids.StoreId,
       query: CustomerListQuery
@@ -81,12 +80,12 @@ export class Orders extends Context.Service<
     readonly getCustomer: (
       storeId: Ids.StoreId,
       id: number
-    ) => Effect.Effect<OrderViews.CustomerDetail, StoreErrors.NotFound>
+    ) => Effect.Effect<OrderViews.CustomerDetail, OrderError.OrderError>
     readonly customerOrders: (
       storeId: Ids.StoreId,
       customerId: number,
       query: PageQuery
-    ) => Effect.Effect<Pagination.Page<OrderViews.CustomerOrder>, StoreErrors.NotFound>
+    ) => Effect.Effect<Pagination.Page<OrderViews.CustomerOrder>, OrderError.OrderError>
   }
 >()("@tawsil/orders/Orders") {}
 
@@ -96,8 +95,10 @@ const NUMBER_ATTEMPTS = 8
 const MAX_ID = 2_147_483_647
 const isId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_ID
 
-const orderNotFound = (id: number) => new StoreErrors.NotFound({ message: `Order ${id} not found` })
-const customerNotFound = (id: number) => new StoreErrors.NotFound({ message: `Customer ${id} not found` })
+const orderNotFound = (id: number) =>
+  OrderError.fail(new OrderError.OrderNotFound({ message: `Order ${id} not found` }))
+const customerNotFound = (id: number) =>
+  OrderError.fail(new OrderError.CustomerNotFound({ message: `Customer ${id} not found` }))
 
 const nonEmpty = (text: string | undefined) => (text === undefined || text.trim() === "" ? undefined : text.trim())
 
@@ -129,11 +130,11 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
 
     const move = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number, to: OrderStatus.OrderStatus) {
       const order = yield* findOrder(storeId, id)
-      const decision = yield* Effect.fromResult(OrderStatus.decide(order, to))
+      const decision = yield* Effect.fromResult(OrderStatus.decide(order, to)).pipe(Effect.mapError(OrderError.fail))
       if (decision._tag === "Unchanged") return OrderViews.orderDetail(order)
       const updated_at = yield* store.moveOrder(storeId, order.id, decision)
       if (updated_at === undefined) {
-        return yield* new StoreErrors.BadRequest({ message: OrderStatus.messages.concurrent })
+        return yield* OrderError.fail(new OrderError.ConcurrentChange({ message: OrderStatus.messages.concurrent }))
       }
       const moved: OrderRecord = {
         ...order,
@@ -146,16 +147,18 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
 
     return Orders.of({
       create: method("Orders.create")(function* (caller, body) {
-        const parsed = yield* Effect.fromResult(OrderCreate.parse(body))
+        const parsed = yield* Effect.fromResult(OrderCreate.parse(body)).pipe(Effect.mapError(OrderError.fail))
         const cap = MonthlyOrderCap.of(caller.plan)
         const order = yield* store.transaction(
           Effect.gen(function* () {
             const snapshot = yield* store.prepareCreate(caller.id, OrderCreate.productIds(parsed), {
               countThisMonth: cap !== undefined
             })
-            const valid = yield* Effect.fromResult(OrderCreate.resolve(parsed, snapshot.products))
+            const valid = yield* Effect.fromResult(OrderCreate.resolve(parsed, snapshot.products)).pipe(
+              Effect.mapError(OrderError.fail)
+            )
             if (cap !== undefined && snapshot.ordersThisMonth >= cap) {
-              return yield* new StoreErrors.BadRequest({ message: MonthlyOrderCap.message })
+              return yield* OrderError.fail(new OrderError.MonthlyCapReached({ message: MonthlyOrderCap.message }))
             }
             const priced = Pricing.priceOrder(valid)
             return yield* insertNumbered(caller.id, snapshot.now, {
@@ -196,7 +199,7 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
       }),
 
       setStatus: method("Orders.setStatus")(function* (storeId, id, body) {
-        const to = yield* Effect.fromResult(OrderStatus.decodePatch(body))
+        const to = yield* Effect.fromResult(OrderStatus.decodePatch(body)).pipe(Effect.mapError(OrderError.fail))
         return yield* move(storeId, id, to)
       }),
 

@@ -2,6 +2,7 @@
 export * as CustomerMatch from "./CustomerMatch.ts"
 export * as MonthlyOrderCap from "./MonthlyOrderCap.ts"
 export * as OrderCreate from "./OrderCreate.ts"
+export * as OrderError from "./OrderError.ts"
 export * as OrderNumber from "./OrderNumber.ts"
 export * as OrderStatus from "./OrderStatus.ts"
 export * as OrderStore from "./OrderStore.ts"

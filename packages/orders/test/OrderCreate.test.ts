@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Ids, StoreErrors } from "@tawsil/domain"
+import { Ids } from "@tawsil/domain"
 import { BigDecimal, Result, Schema } from "effect"
 import * as OrderCreate from "../src/OrderCreate.ts"
 
@@ -34,7 +34,7 @@ const check = (body: unknown) =>
 const messageOf = (body: unknown) => {
   const result = check(body)
   if (Result.isSuccess(result)) return "valid"
-  assert.instanceOf(result.failure, StoreErrors.BadRequest)
+  assert.strictEqual(result.failure._tag, "InvalidOrder")
   return result.failure.message
 }
 

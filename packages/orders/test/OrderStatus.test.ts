@@ -1,5 +1,4 @@
 import { assert, describe, it } from "@effect/vitest"
-import { StoreErrors } from "@tawsil/domain"
 import { Result } from "effect"
 import * as OrderStatus from "../src/OrderStatus.ts"
 
@@ -49,7 +48,7 @@ describe("OrderStatus", () => {
           } else {
             assert.isTrue(Result.isFailure(decision), pair)
             if (Result.isFailure(decision)) {
-              assert.instanceOf(decision.failure, StoreErrors.BadRequest)
+              assert.strictEqual(decision.failure._tag, "IllegalTransition")
               assert.match(decision.failure.message, new RegExp(`^Transition ${from} -> ${to} not allowed; allowed: `))
             }
           }

@@ -3,8 +3,9 @@
  * embedded database and (with `DATABASE_URL`) the real server.
  */
 import { assert, type Vitest } from "@effect/vitest"
-import { AlgiersTime, type Ids, StoreErrors } from "@tawsil/domain"
+import { AlgiersTime, type Ids } from "@tawsil/domain"
 import { DateTime, Effect, Layer, Random } from "effect"
+import * as OrderError from "../src/OrderError.ts"
 import * as OrderNumber from "../src/OrderNumber.ts"
 import * as OrderStatus from "../src/OrderStatus.ts"
 import { OrderStore } from "../src/OrderStore.ts"
@@ -30,7 +31,7 @@ const bodyOf = (items: ReadonlyArray<Body>, overrides: Body = {}): Body => ({
   ...overrides
 })
 
-const badRequest = (message: string) => new StoreErrors.BadRequest({ message })
+const invalid = (message: string) => OrderError.fail(new OrderError.InvalidOrder({ message }))
 
 /** Fails the test unless `effect` fails with exactly `expected`. */
 const assertFails = <A, E>(effect: Effect.Effect<A, E, Orders | Fixture>, expected: E) =>
@@ -199,7 +200,7 @@ export const OrdersSuite = <R>(
         assert.strictEqual((yield* place(store, mixed)).payment_method, "cod")
         yield* assertFails(
           place(store, { ...mixed, delivery: { type: "digital" } }),
-          badRequest("delivery.type digital is only for orders whose products are all digital")
+          invalid("delivery.type digital is only for orders whose products are all digital")
         )
         const paid = yield* place(
           store,
@@ -229,7 +230,7 @@ export const OrdersSuite = <R>(
               { product_id: productId, quantity: 1 }
             ])
           ),
-          badRequest(`Product ${productId} does not belong to this store`)
+          invalid(`Product ${productId} does not belong to this store`)
         )
       }
     })
@@ -252,7 +253,7 @@ export const OrdersSuite = <R>(
             }
           )
         ),
-        badRequest(`Product ${other.poster} does not belong to this store`)
+        invalid(`Product ${other.poster} does not belong to this store`)
       )
       yield* assertFails(
         place(
@@ -262,15 +263,15 @@ export const OrdersSuite = <R>(
             { product_id: other.poster, quantity: 1 }
           ])
         ),
-        badRequest("items[0].quantity must be 1-9999")
+        invalid("items[0].quantity must be 1-9999")
       )
       yield* assertFails(
         place(store, bodyOf([{ product_id: poster, quantity: 1 }, { quantity: 1 }, { product_id: other.poster }])),
-        badRequest("items[1].product_id is required")
+        invalid("items[1].product_id is required")
       )
       yield* assertFails(
         place(store, bodyOf([{ product_id: poster, quantity: 1 }], { delivery: { type: "drone" }, discount: -1 })),
-        badRequest("delivery.type must be home, desk, or digital")
+        invalid("delivery.type must be home, desk, or digital")
       )
     })
   )
@@ -387,7 +388,10 @@ export const OrdersSuite = <R>(
             if (outcome._tag === "Failure") {
               const allowed = OrderStatus.transitions[from]
               const expected = `Transition ${from} -> ${to} not allowed; allowed: ${allowed.length === 0 ? "none" : allowed.join(", ")}`
-              assert.deepStrictEqual(outcome.failure, badRequest(expected))
+              assert.deepStrictEqual(
+                outcome.failure,
+                OrderError.fail(new OrderError.IllegalTransition({ message: expected }))
+              )
             }
           }
           assert.strictEqual(
@@ -416,7 +420,11 @@ export const OrdersSuite = <R>(
       yield* orders.setStatus(store.id, shipped.id, { status: "shipped" })
       yield* assertFails(
         orders.cancel(store.id, shipped.id),
-        badRequest("Transition shipped -> cancelled not allowed; allowed: delivered, returned")
+        OrderError.fail(
+          new OrderError.IllegalTransition({
+            message: "Transition shipped -> cancelled not allowed; allowed: delivered, returned"
+          })
+        )
       )
     })
   )
@@ -427,16 +435,26 @@ export const OrdersSuite = <R>(
       const { store, poster } = yield* shop()
       const order = yield* orders.create(store, bodyOf([{ product_id: poster, quantity: 1 }]))
       for (const body of [{}, { status: null }, { status: "" }, null, [], "confirmed", { state: "confirmed" }]) {
-        yield* assertFails(orders.setStatus(store.id, order.id, body), badRequest("Field status is required"))
+        yield* assertFails(
+          orders.setStatus(store.id, order.id, body),
+          OrderError.fail(new OrderError.InvalidStatusChange({ message: "Field status is required" }))
+        )
       }
       for (const status of ["Confirmed", "paid", 3, true, ["confirmed"]]) {
         yield* assertFails(
           orders.setStatus(store.id, order.id, { status }),
-          badRequest("status must be one of: pending, confirmed, processing, shipped, delivered, cancelled, returned")
+          OrderError.fail(
+            new OrderError.InvalidStatusChange({
+              message: "status must be one of: pending, confirmed, processing, shipped, delivered, cancelled, returned"
+            })
+          )
         )
       }
       // The body is checked before the order is looked up.
-      yield* assertFails(orders.setStatus(store.id, 987_654, {}), badRequest("Field status is required"))
+      yield* assertFails(
+        orders.setStatus(store.id, 987_654, {}),
+        OrderError.fail(new OrderError.InvalidStatusChange({ message: "Field status is required" }))
+      )
     })
   )
 
@@ -446,7 +464,12 @@ export const OrdersSuite = <R>(
       const mine = yield* shop()
       const theirs = yield* shop()
       const order = yield* orders.create(theirs.store, bodyOf([{ product_id: theirs.poster, quantity: 1 }]))
-      const notFound = (kind: string, id: number) => new StoreErrors.NotFound({ message: `${kind} ${id} not found` })
+      const notFound = (kind: "Order" | "Customer", id: number) =>
+        OrderError.fail(
+          kind === "Order"
+            ? new OrderError.OrderNotFound({ message: `Order ${id} not found` })
+            : new OrderError.CustomerNotFound({ message: `Customer ${id} not found` })
+        )
       yield* assertFails(orders.get(mine.store.id, order.id), notFound("Order", order.id))
       yield* assertFails(
         orders.setStatus(mine.store.id, order.id, { status: "confirmed" }),
@@ -624,7 +647,10 @@ export const OrdersSuite = <R>(
           Effect.provide(Layer.fresh(OrdersModule.layer).pipe(Layer.provide(Layer.succeed(OrderStore, racing))))
         )
       )
-      assert.deepStrictEqual(loser, badRequest("order status changed concurrently; retry"))
+      assert.deepStrictEqual(
+        loser,
+        OrderError.fail(new OrderError.ConcurrentChange({ message: "order status changed concurrently; retry" }))
+      )
       assert.strictEqual((yield* orders.get(store.id, order.id)).status, "confirmed")
       assert.strictEqual((yield* fixture.stock(tshirt)).stock, 8)
       const retried = yield* orders.setStatus(store.id, order.id, { status: "processing" })
@@ -642,7 +668,9 @@ export const OrdersSuite = <R>(
       const orders = yield* Orders
       const fixture = yield* Fixture
       const line = (product: number) => bodyOf([{ product_id: product, quantity: 1 }])
-      const capped = badRequest("Monthly order limit reached for this store plan")
+      const capped = OrderError.fail(
+        new OrderError.MonthlyCapReached({ message: "Monthly order limit reached for this store plan" })
+      )
 
       const free = yield* shop("free")
       yield* fixture.otherSourceOrders(free.store.id, 5)
@@ -651,7 +679,7 @@ export const OrdersSuite = <R>(
       // A refused body is refused for its own reason first.
       yield* assertFails(
         orders.create(free.store, line(999_999)),
-        badRequest("Product 999999 does not belong to this store")
+        invalid("Product 999999 does not belong to this store")
       )
       // Next month, the count starts again.
       yield* fixture.ageOrders(free.store.id, 40)
@@ -688,7 +716,12 @@ export const OrdersSuite = <R>(
       assert.strictEqual(outcomes.filter((o) => o._tag === "Success").length, 30)
       for (const outcome of outcomes) {
         if (outcome._tag === "Failure") {
-          assert.deepStrictEqual(outcome.failure, badRequest("Monthly order limit reached for this store plan"))
+          assert.deepStrictEqual(
+            outcome.failure,
+            OrderError.fail(
+              new OrderError.MonthlyCapReached({ message: "Monthly order limit reached for this store plan" })
+            )
+          )
         }
       }
       assert.strictEqual((yield* orders.list(store.id, { limit: "200" })).items.length, 30)

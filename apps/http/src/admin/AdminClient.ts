@@ -14,6 +14,7 @@ import * as Path from "node:path"
 import { Admin } from "@tawsil/access"
 import { Database, DataDirLock, Migrations } from "@tawsil/storage"
 import { Clock, Duration, Effect, Layer, Option, Schema } from "effect"
+import * as Announcements from "../Announcements.ts"
 import type { AppConfig } from "../AppConfig.ts"
 import { ADDRESS_FILE, Address, PATH, SECRET_FILE } from "./AdminListener.ts"
 import { type AdminRequest, execute } from "./AdminRequest.ts"
@@ -29,10 +30,15 @@ const failed = (message: string) => new AdminFailed({ message })
 /** Runs `request` on a database this process opens itself. */
 const direct = (request: AdminRequest, database: Layer.Layer<Database.Services, Database.DatabaseStartError>) =>
   execute(request).pipe(
-    Effect.provide(Admin.layerSql.pipe(Layer.provideMerge(Migrations.layer), Layer.provide(database))),
+    Effect.provide(
+      Admin.layerSql.pipe(
+        Layer.provide(Announcements.accessEvents),
+        Layer.provideMerge(Migrations.layer),
+        Layer.provide(database)
+      )
+    ),
     Effect.catchTags({
-      BadRequest: (error) => Effect.fail(failed(error.message)),
-      NotFound: (error) => Effect.fail(failed(error.message)),
+      AdminError: (error) => Effect.fail(failed(error.message)),
       DatabaseStartError: (error) => Effect.fail(failed(`cannot open the database: ${error.message}`)),
       MigrationError: (error) => Effect.fail(failed(`cannot migrate the database: ${error.message}`)),
       SqlError: (error) => Effect.fail(failed(`database error: ${error.message}`))

@@ -12,7 +12,7 @@ import * as Fs from "node:fs"
 import { createServer } from "node:http"
 import * as Path from "node:path"
 import { NodeHttpServer } from "@effect/platform-node"
-import type { Admin } from "@tawsil/access"
+import type { Admin, AdminError } from "@tawsil/access"
 import { ByteSize, Effect, Layer, Schema } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { AdminRequest, execute } from "./AdminRequest.ts"
@@ -35,6 +35,14 @@ export const authorized = (header: string | undefined, secret: string): boolean 
   return timingSafeEqual(digest(presented), digest(secret)) && presented !== ""
 }
 
+/** Each reason an operator's request fails for, as the listener answers it. */
+export const statusOf: Record<AdminError.AdminErrorReason["_tag"], number> = {
+  InvalidAdminInput: 400,
+  TooManyKeys: 400,
+  StoreNotFound: 404,
+  KeyNotFound: 404
+}
+
 const answer = (status: number, body: unknown) => HttpServerResponse.jsonUnsafe(body, { status })
 const refuse = (status: number, message: string) => answer(status, { error: { message } })
 
@@ -48,10 +56,7 @@ const handler = (secret: string) =>
     if (decoded._tag === "Failure") return refuse(400, `not an admin request: ${decoded.failure.message}`)
     return yield* execute(decoded.success).pipe(
       Effect.map((result) => answer(200, result)),
-      Effect.catchTags({
-        BadRequest: (error) => Effect.succeed(refuse(400, error.message)),
-        NotFound: (error) => Effect.succeed(refuse(404, error.message))
-      })
+      Effect.catchTag("AdminError", (error) => Effect.succeed(refuse(statusOf[error.reason._tag], error.message)))
     )
   }).pipe(
     Effect.catchCause((cause) =>

@@ -3,8 +3,7 @@
  * the running server's admin listener. `execute` runs one with `Admin` and answers the JSON object the CLI prints,
  * secrets in clear (that is the point of minting them).
  */
-import { Admin, Usage } from "@tawsil/access"
-import type { StoreErrors } from "@tawsil/domain"
+import { Admin, type AdminError, Usage } from "@tawsil/access"
 import { Effect, Schema } from "effect"
 
 const StoreId = Schema.Int
@@ -19,7 +18,9 @@ export const AdminRequest = Schema.Union([
     name: Schema.optionalKey(Schema.String)
   }),
   Schema.Struct({ op: Schema.Literal("app-token.create"), storeId: StoreId, scopes: Schema.Array(Schema.String) }),
-  Schema.Struct({ op: Schema.Literal("quota.set"), storeId: StoreId, input: Admin.QuotaInput })
+  Schema.Struct({ op: Schema.Literal("quota.set"), storeId: StoreId, input: Admin.QuotaInput }),
+  Schema.Struct({ op: Schema.Literal("key.set-status"), keyId: Schema.String, status: Schema.String }),
+  Schema.Struct({ op: Schema.Literal("key.set-pilot"), keyId: Schema.String, pilot: Schema.Boolean })
 ])
 export type AdminRequest = typeof AdminRequest.Type
 
@@ -33,7 +34,7 @@ const encode = <S extends Schema.Top & { readonly EncodingServices: never }>(sch
 /** Runs the operation; the answer is its result encoded for JSON. */
 export const execute = (
   request: AdminRequest
-): Effect.Effect<Record<string, unknown>, StoreErrors.BadRequest | StoreErrors.NotFound, Admin.Admin> =>
+): Effect.Effect<Record<string, unknown>, AdminError.AdminError, Admin.Admin> =>
   Effect.gen(function* () {
     const admin = yield* Admin.Admin
     switch (request.op) {
@@ -47,5 +48,9 @@ export const execute = (
         return yield* encode(Admin.CreatedAppToken, yield* admin.createAppToken(request.storeId, request.scopes))
       case "quota.set":
         return yield* encode(Usage.Quotas, yield* admin.setQuota(request.storeId, request.input))
+      case "key.set-status":
+        return yield* encode(Admin.KeyState, yield* admin.setKeyStatus(request.keyId, request.status))
+      case "key.set-pilot":
+        return yield* encode(Admin.KeyState, yield* admin.setKeyPilot(request.keyId, request.pilot))
     }
   })

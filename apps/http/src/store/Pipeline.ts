@@ -1,105 +1,132 @@
 /**
- * The store API's request pipeline (docs/store-api.md "How a request flows"): authenticate the key, meter the
- * call (usage, per-minute budget, monthly quota), check plan, pilot and scope, then serve a read (through the
- * 30-second read cache where the spec names the route) or a write (under its `Idempotency-Key`, in one
- * transaction with the claim), and answer in the envelope with the spec's headers.
+ * The store API's pipeline, as the two middlewares its definition declares (`Api.ts`): `Gate` on every keyed call,
+ * `Idempotent` on every write. The rules are the domain's (`Access` for keys, metering and gates, `Idempotency` for
+ * keys and replays); these put them in the spec's order and speak HTTP: headers, the envelope, status codes.
  *
- * Handlers return the payload (`data`) or fail with a `StoreErrors` failure; everything about the wire is here.
- * Answers are serialised once: the read cache and the idempotency record keep the `{"data":…}` or `{"error":…}`
- * text, and `meta` (this request's id) is added when the answer is sent, so every answer's `meta.request_id`
- * equals its `X-Request-Id`, replays and cache hits included.
- */
-import { Access, type Principal } from "@tawsil/access"
-import { StoreErrors } from "@tawsil/domain"
-import { Idempotency } from "@tawsil/idempotency"
-import { Context, Effect, Option, Schema } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { SqlClient } from "effect/sql"
-import { pathOf, RequestId } from "../Edge.ts"
-import { ReadCache } from "./ReadCache.ts"
-
-/**
- * Which listener serves the request: the public one (`edge`), or the origin listener (the spec's alias host), where
+ * Each listener runs them in its mode: the public one (`edge`), or the origin listener (the spec's alias host), where
  * there is no idempotent replay (no `Idempotency-Key` needed), no per-minute limit and no read cache. Usage is
  * counted and the monthly quota applies on both.
  */
-export const Listener = Context.Reference<"edge" | "origin">("@tawsil/http/store/Listener", {
-  defaultValue: () => "edge"
+import { Access, AccessError } from "@tawsil/access"
+import { Idempotency } from "@tawsil/idempotency"
+import { Context, Effect, Layer, Option } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { type HttpApiEndpoint, HttpApiError } from "effect/http-api"
+import { SqlClient } from "effect/sql"
+import { pathOf, RequestId } from "../Edge.ts"
+import { Caller, Gate, Idempotent, KeyManagement, ReadCached, RequestBody, RequiredScope, StoredAs } from "./Api.ts"
+import * as Errors from "./Errors.ts"
+import { ReadCache } from "./ReadCache.ts"
+
+export type Mode = "edge" | "origin"
+
+const API_VERSION_HEADER = { "x-api-version": Errors.API_VERSION } as const
+
+/** What an endpoint requires beyond a valid key, from its annotations. */
+const requirementOf = (endpoint: HttpApiEndpoint.Top): Access.Requirement => ({
+  scope: Option.getOrUndefined(Context.getOption(endpoint.annotations, RequiredScope)),
+  keyManagement: Context.getOption(endpoint.annotations, KeyManagement)._tag === "Some"
 })
 
-/** What a handler sees of its request. */
-export interface Call {
-  readonly principal: Principal.Principal
-  readonly params: Readonly<Record<string, string | undefined>>
-  readonly query: Readonly<Record<string, string | undefined>>
-  /** The parsed JSON body of a write that takes one; `undefined` otherwise. */
-  readonly body: unknown
+const textOf = (response: HttpServerResponse.HttpServerResponse): string | undefined => {
+  const body = response.body
+  return body._tag === "Uint8Array" ? (body.text ?? new TextDecoder().decode(body.body)) : undefined
 }
 
-export type Handler<A, R> = (call: Call) => Effect.Effect<A, StoreErrors.StoreError, R>
+const json = (status: number, body: string, headers: Readonly<Record<string, string>>) =>
+  HttpServerResponse.text(body, { status, contentType: "application/json", headers })
 
-/** How an endpoint is guarded and served. */
-export interface Policy<A = unknown> {
-  /** Encodes the handler's value to its JSON form (exact amounts, Algiers times); absent: already JSON. */
-  readonly success?: Schema.Codec<A, unknown> | undefined
-  /** The scope checked (`Missing scope: …`); reads of store, products, orders, customers, pages check none. */
-  readonly scope?: string | undefined
-  /** Key management: platform keys only. */
-  readonly keyManagement?: boolean | undefined
-  /** Served through the 30-second read cache (GET only). */
-  readonly cached?: boolean | undefined
-  /** A write that reads a JSON body (other writes ignore any body). */
-  readonly body?: boolean | undefined
-  /**
-   * What the idempotency record keeps of a successful answer, when it must differ from what is sent: a minted
-   * key's secret is shown once and never stored, so its replay carries none.
-   */
-  readonly stored?: ((encoded: unknown) => unknown) | undefined
-}
-
-const API_VERSION = { "x-api-version": "v1" } as const
-
-/** A payload `{"data":…}` / `{"error":…}` with this request's `meta` added. */
-const withMeta = (payload: string, requestId: string) =>
-  `${payload.slice(0, -1)},"meta":{"request_id":${JSON.stringify(requestId)},"api_version":"v1"}}`
-
-const dataPayload = (data: unknown) => `{"data":${JSON.stringify(data)}}`
-
-const errorPayload = (error: StoreErrors.StoreError) =>
-  JSON.stringify({
-    error: {
-      code: error.code,
-      message: error.message,
-      ...(error._tag === "RateLimited" ? { retry_after: error.retryAfterSeconds } : {})
-    }
-  })
-
-const respond = (status: number, payload: string, requestId: string, headers: Readonly<Record<string, string>>) =>
-  HttpServerResponse.text(withMeta(payload, requestId), { status, contentType: "application/json", headers })
-
-const retryAfterOf = (error: StoreErrors.StoreError) =>
-  error._tag === "RateLimited" || error._tag === "IdempotencyInFlight" ? error.retryAfterSeconds : undefined
-
-const failure = (error: StoreErrors.StoreError, requestId: string, headers: Readonly<Record<string, string>>) => {
-  const retryAfter = retryAfterOf(error)
-  return respond(error.status, errorPayload(error), requestId, {
-    ...headers,
-    ...API_VERSION,
-    ...(retryAfter === undefined ? {} : { "retry-after": String(retryAfter) }),
-    ...(error._tag === "RateLimited" ? { "ratelimit-remaining": "0", "ratelimit-reset": String(retryAfter) } : {})
-  })
-}
-
-/** The first value of each query parameter. */
-const queryOf = (url: string): Record<string, string> => {
-  const at = url.indexOf("?")
-  const query: Record<string, string> = {}
-  if (at === -1) return query
-  for (const [name, value] of new URLSearchParams(url.slice(at + 1))) {
-    if (!(name in query)) query[name] = value
+/** A failure of the call, in the envelope: the domain's, ours, or an undecodable parameter (400). */
+const failureOf = (error: unknown, requestId: string): Errors.Failure | undefined => {
+  if (Errors.isFailure(error)) return error
+  if (HttpApiError.HttpApiSchemaError.is(error) && error.kind !== "Body" && error.kind !== "ResponseHeaders") {
+    return Errors.failure(Errors.BadRequest, `Invalid ${error.kind.toLowerCase()}: ${error.cause.message}`, requestId)
   }
-  return query
+  return undefined
 }
+
+export const gate = (mode: Mode) =>
+  Layer.effect(
+    Gate,
+    Effect.gen(function* () {
+      const access = yield* Access.Access
+      const cache = yield* ReadCache
+      return Gate.of((httpEffect, { endpoint }) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const requestId = yield* RequestId
+          const requirement = requirementOf(endpoint)
+          const cached = mode === "edge" && Context.getOption(endpoint.annotations, ReadCached)._tag === "Some"
+          // Headers every answer of the call carries, its failures included.
+          const headers: Record<string, string> = {}
+
+          const answer = Effect.gen(function* () {
+            const principal = yield* access.authenticate(
+              request.headers.authorization,
+              Option.getOrElse(request.remoteAddress, () => ""),
+              requirement
+            )
+            // The gates are decided before the cache is read: a key that lost its plan, pilot, status or scope is
+            // refused even where another call of it cached the answer. They refuse after metering, which counts
+            // every authenticated call; a cache hit is counted nowhere.
+            const refusal = Access.check(principal, requirement)
+            const cacheKey = `${principal.keyId} ${request.url}`
+            if (cached && refusal === undefined) {
+              const hit = cache.get(cacheKey)
+              if (hit !== undefined) {
+                return json(200, `{"data":${hit},"meta":${JSON.stringify(Errors.metaOf(requestId))}}`, {
+                  "x-cache": "HIT"
+                })
+              }
+            }
+            const limits = yield* access.meter(principal).pipe(
+              // The origin listener has no per-minute limit; the monthly quota still applies.
+              Effect.catchReason("AccessError", "RateLimited", (error) =>
+                mode === "origin" ? Effect.succeed(undefined) : Effect.fail(AccessError.fail(error))
+              )
+            )
+            if (limits !== undefined && limits.limit >= 0 && mode === "edge") {
+              headers["ratelimit-limit"] = String(limits.limit)
+              headers["ratelimit-remaining"] = String(limits.remaining)
+              headers["ratelimit-reset"] = String(limits.resetSeconds)
+            }
+            if (refusal !== undefined) return yield* AccessError.fail(refusal)
+            const response = yield* Effect.provideService(httpEffect, Caller, principal)
+            if (cached && response.status === 200) {
+              const text = textOf(response)
+              if (text !== undefined) {
+                cache.set(cacheKey, JSON.stringify((JSON.parse(text) as { readonly data: unknown }).data))
+                headers["x-cache"] = "MISS"
+              }
+            }
+            return response
+          })
+
+          return yield* answer.pipe(
+            Effect.map((response) =>
+              HttpServerResponse.setHeaders(
+                response,
+                // A replay or a cache hit is an earlier answer: no `X-Api-Version` (spec "Headers").
+                response.headers["idempotency-replay"] !== undefined || response.headers["x-cache"] === "HIT"
+                  ? headers
+                  : { ...headers, ...API_VERSION_HEADER }
+              )
+            ),
+            Effect.catch((error: unknown) => {
+              const failure =
+                error instanceof AccessError.AccessError
+                  ? Errors.fromDomain(error, requestId)
+                  : failureOf(error, requestId)
+              // Anything else is a bug: the edge logs it and answers 500.
+              return failure === undefined
+                ? Effect.die(error)
+                : Effect.succeed(Errors.respond(failure, { ...headers, ...API_VERSION_HEADER }))
+            })
+          )
+        })
+      )
+    })
+  )
 
 /** Deeper bodies are refused: no write body nests more than a few levels, and the work on a body must stay bounded. */
 export const MAX_BODY_DEPTH = 32
@@ -116,132 +143,76 @@ const nestsDeeperThan = (value: unknown, limit: number): boolean => {
   return false
 }
 
-const readJson = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.flatMap(request.text, (text) => {
+const readJson = (request: HttpServerRequest.HttpServerRequest, requestId: string) =>
+  Effect.flatMap(Effect.orDie(request.text), (text) => {
     let body: unknown
     try {
       body = JSON.parse(text)
     } catch {
-      return Effect.fail(new StoreErrors.BadRequest({ message: "Body must be valid JSON" }))
+      return Effect.fail(Errors.failure(Errors.BadRequest, "Body must be valid JSON", requestId))
     }
     return nestsDeeperThan(body, MAX_BODY_DEPTH)
-      ? Effect.fail(new StoreErrors.BadRequest({ message: `Body nests deeper than ${MAX_BODY_DEPTH} levels` }))
+      ? Effect.fail(Errors.failure(Errors.BadRequest, `Body nests deeper than ${MAX_BODY_DEPTH} levels`, requestId))
       : Effect.succeed(body)
   })
 
-const idempotencyKeyOf = (request: HttpServerRequest.HttpServerRequest) =>
-  Idempotency.parseKey(request.headers["idempotency-key"]).pipe(
-    Effect.mapError(
-      (error) =>
-        new StoreErrors.BadRequest({
-          message:
-            error.reason === "missing"
-              ? "Idempotency-Key header is required on POST, PATCH and DELETE"
-              : "Idempotency-Key must be 1 to 64 characters among A-Z a-z 0-9 _ - : ."
-        })
-    )
-  )
+const isRefusal = (error: unknown): error is Idempotency.KeyReused | Idempotency.InFlight =>
+  error instanceof Idempotency.KeyReused || error instanceof Idempotency.InFlight
 
-/** A store failure of a write as the answer to keep: every 4xx the write can produce is stored and replayed. */
-const storedFailure = (error: StoreErrors.StoreError) =>
-  new Idempotency.StoredResponse({ status: error.status, headers: {}, body: errorPayload(error) })
-
-/** `GET /v1/ping`: no key, not metered. */
-export const ping = Effect.gen(function* () {
-  const requestId = yield* RequestId
-  return respond(200, dataPayload({ pong: true, time: new Date().toISOString(), edge: true }), requestId, API_VERSION)
-})
-
-/** An endpoint behind a key: every step of the pipeline, then `handler`. */
-export const endpoint = <A, R>(policy: Policy<A>, handler: Handler<A, R>) =>
-  Effect.gen(function* () {
-    const encode = policy.success === undefined ? Effect.succeed : Schema.encodeEffect(policy.success)
-    const run = (call: Call) => Effect.flatMap(handler(call), (value) => Effect.orDie(encode(value)))
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const requestId = yield* RequestId
-    const access = yield* Access.Access
-    const origin = (yield* Listener) === "origin"
-    const headers: Record<string, string> = {}
-
-    const answer = Effect.gen(function* () {
-      const principal = yield* access.authenticate(
-        request.headers.authorization,
-        Option.getOrElse(request.remoteAddress, () => "")
-      )
-      const cache = policy.cached === true && !origin ? yield* ReadCache : undefined
-      const cacheKey = `${principal.keyId} ${request.url}`
-      const hit = cache?.get(cacheKey)
-      if (hit !== undefined) return respond(200, hit, requestId, { "x-cache": "HIT" })
-
-      const limits = yield* access
-        .meter(principal)
-        .pipe(Effect.catchTag("RateLimited", (error) => (origin ? Effect.succeed(undefined) : Effect.fail(error))))
-      if (limits !== undefined && limits.limit >= 0 && !origin) {
-        headers["ratelimit-limit"] = String(limits.limit)
-        headers["ratelimit-remaining"] = String(limits.remaining)
-        headers["ratelimit-reset"] = String(limits.resetSeconds)
-      }
-      yield* access.authorize(principal, { scope: policy.scope, keyManagement: policy.keyManagement })
-      const params = yield* HttpRouter.params
-      const query = queryOf(request.url)
-
-      if (request.method === "GET") {
-        const payload = dataPayload(yield* run({ principal, params, query, body: undefined }))
-        if (cache !== undefined) {
-          cache.set(cacheKey, payload)
-          headers["x-cache"] = "MISS"
-        }
-        return respond(200, payload, requestId, { ...headers, ...API_VERSION })
-      }
-
-      const sql = yield* SqlClient.SqlClient
-      if (origin) {
-        const body = policy.body === true ? yield* readJson(request) : undefined
-        const data = yield* sql.withTransaction(run({ principal, params, query, body }))
-        return respond(200, dataPayload(data), requestId, { ...headers, ...API_VERSION })
-      }
-      const key = yield* idempotencyKeyOf(request)
-      const body = policy.body === true ? yield* readJson(request) : undefined
+export const idempotent = (mode: Mode) =>
+  Layer.effect(
+    Idempotent,
+    Effect.gen(function* () {
       const idempotency = yield* Idempotency.Idempotency
-      // A write and its key's record commit together. A store failure (a 4xx) rolls the whole transaction back,
-      // the write's partial work with it, and its answer is then recorded on its own under the same key.
-      let sent: string | undefined
-      const write = run({ principal, params, query, body }).pipe(
-        Effect.map((data) => {
-          sent = dataPayload(data)
-          const kept = policy.stored === undefined ? sent : dataPayload(policy.stored(data))
-          return new Idempotency.StoredResponse({ status: 200, headers: {}, body: kept })
+      const sql = yield* SqlClient.SqlClient
+      return Idempotent.of((httpEffect, { endpoint }) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const requestId = yield* RequestId
+          const principal = yield* Caller
+          const takesBody = endpoint.payload.size > 0
+          if (mode === "origin") {
+            const body = takesBody ? yield* readJson(request, requestId) : undefined
+            return yield* sql
+              .withTransaction(Effect.provideService(httpEffect, RequestBody, body))
+              .pipe(Effect.catchTag("SqlError", Effect.die))
+          }
+          const key = yield* Idempotency.parseKey(request.headers["idempotency-key"]).pipe(
+            Effect.mapError((error) => Errors.fromIdempotency(error, requestId))
+          )
+          const body = takesBody ? yield* readJson(request, requestId) : undefined
+          const claim = {
+            scope: Idempotency.scope(["store", principal.store.id]),
+            key,
+            fingerprint: Idempotency.fingerprint({ method: request.method, path: pathOf(request.url), body })
+          }
+          const stored = (status: number, text: string) =>
+            new Idempotency.StoredResponse({ status, headers: {}, body: text })
+          const keep = Option.getOrUndefined(Context.getOption(endpoint.annotations, StoredAs))
+          // The write and its key's record commit together. A failure that is an answer (a 4xx) rolls the write's
+          // partial work back, and is then recorded on its own under the same key.
+          let sent: HttpServerResponse.HttpServerResponse | undefined
+          const write = Effect.provideService(httpEffect, RequestBody, body).pipe(
+            Effect.map((response) => {
+              sent = response
+              const text = textOf(response) ?? ""
+              if (keep === undefined) return stored(response.status, text)
+              const answer = JSON.parse(text) as { readonly data: unknown }
+              return stored(response.status, JSON.stringify({ ...answer, data: keep(answer.data) }))
+            })
+          )
+          const { response, replayed } = yield* sql.withTransaction(idempotency.run(claim, write)).pipe(
+            Effect.catchIf(Errors.isFailure, (failure) => {
+              const { status, body: text } = Errors.rendered(failure)
+              return sql.withTransaction(idempotency.run(claim, Effect.succeed(stored(status, text))))
+            }),
+            Effect.catchIf(isRefusal, (error) => Effect.fail(Errors.fromIdempotency(error, requestId))),
+            Effect.catchTag("SqlError", Effect.die)
+          )
+          if (!replayed && sent !== undefined) return sent
+          // A replay is the first answer, byte for byte (its `meta.request_id` too); this call's id is in the header.
+          return json(response.status, response.body, replayed ? { "idempotency-replay": "1" } : {})
         })
-      )
-      const claim = {
-        scope: Idempotency.scope(["store", principal.store.id]),
-        key,
-        fingerprint: Idempotency.fingerprint({ method: request.method, path: pathOf(request.url), body })
-      }
-      const { response, replayed } = yield* sql.withTransaction(idempotency.run(claim, write)).pipe(
-        Effect.catchIf(StoreErrors.isStoreError, (error) =>
-          sql.withTransaction(idempotency.run(claim, Effect.succeed(storedFailure(error))))
-        ),
-        Effect.catchTags({
-          KeyReused: (error) => Effect.fail(new StoreErrors.IdempotencyKeyReuse({ message: error.message })),
-          InFlight: (error) =>
-            Effect.fail(
-              new StoreErrors.IdempotencyInFlight({
-                message: error.message,
-                retryAfterSeconds: error.retryAfterSeconds
-              })
-            )
-        })
-      )
-      return respond(
-        response.status,
-        !replayed && sent !== undefined ? sent : response.body,
-        requestId,
-        replayed ? { ...headers, "idempotency-replay": "1" } : { ...headers, ...API_VERSION }
       )
     })
-
-    return yield* answer.pipe(
-      Effect.catchIf(StoreErrors.isStoreError, (error) => Effect.succeed(failure(error, requestId, headers)))
-    )
-  })
+  )

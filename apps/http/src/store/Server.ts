@@ -1,4 +1,4 @@
-/** The store server: the store API's routes and the services behind them, on their own listener. */
+/** The store server: the store API's handlers, its pipeline and the services behind them, on their own listener. */
 import { Access } from "@tawsil/access"
 import {
   LandingPageStoreSql,
@@ -15,8 +15,9 @@ import type { AppConfig } from "../AppConfig.ts"
 import * as Server from "../Server.ts"
 import { StoreApi } from "./Api.ts"
 import { envelope } from "./Errors.ts"
+import * as Handlers from "./Handlers.ts"
+import * as Pipeline from "./Pipeline.ts"
 import * as ReadCache from "./ReadCache.ts"
-import * as Routes from "./Routes.ts"
 
 /** The domain services on the database (each needs only `SqlClient`). */
 export const servicesLayer = Layer.mergeAll(
@@ -31,9 +32,15 @@ export const servicesLayer = Layer.mergeAll(
   ReadCache.layer
 )
 
-/** One listener of the store API, in the given mode (the services come from the caller). */
-export const listener = (config: AppConfig, name: string, mode: "edge" | "origin", port: number) =>
-  Server.make(config, { name, api: StoreApi, serve: { routes: Routes.layer(mode) }, envelope, port })
+/** One listener of the store API, its pipeline in the given mode (the services come from the caller). */
+export const listener = (config: AppConfig, name: string, mode: Pipeline.Mode, port: number) =>
+  Server.make(config, {
+    name,
+    api: StoreApi,
+    handlers: Handlers.layer.pipe(Layer.provide([Pipeline.gate(mode), Pipeline.idempotent(mode)])),
+    envelope,
+    port
+  })
 
 /** The store listener, and its origin listener when `STORE_ORIGIN_PORT` is set; both share the services. */
 export const layer = (config: AppConfig) => {

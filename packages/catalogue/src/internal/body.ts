@@ -4,7 +4,6 @@
  * `<path> <message>` ("variant_groups[0].options[2].value must be unique per group"), or the message alone for
  * the body itself ("Body must be a JSON object").
  */
-import { StoreErrors } from "@tawsil/domain"
 import { Effect, Schema, SchemaIssue } from "effect"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
@@ -24,11 +23,11 @@ export const messageOf = (issue: SchemaIssue.Issue): string => {
   return at === "" ? first.message : `${at} ${first.message}`
 }
 
-/** Decodes an untrusted body, failing with `BadRequest` and the message of its first issue. */
-export const decodeBody = <S extends Schema.Decoder<unknown>>(schema: S) => {
+/** Decodes an untrusted body, failing with `invalid` of the message of its first issue. */
+export const decodeBody = <S extends Schema.Decoder<unknown>, E>(schema: S, invalid: (message: string) => E) => {
   const decode = Schema.decodeUnknownEffect(schema)
-  return (body: unknown): Effect.Effect<S["Type"], StoreErrors.BadRequest> =>
-    decode(body).pipe(Effect.mapError((error) => new StoreErrors.BadRequest({ message: messageOf(error.issue) })))
+  return (body: unknown): Effect.Effect<S["Type"], E> =>
+    decode(body).pipe(Effect.mapError((error) => invalid(messageOf(error.issue))))
 }
 
 /** The annotation of a body: anything but a JSON object is refused with the spec's words. */

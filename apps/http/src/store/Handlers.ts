@@ -1,0 +1,219 @@
+/**
+ * The store API's handlers, one group at a time: each reads what the pipeline established (`Caller`, `RequestBody`),
+ * calls one domain service, and answers `{ data, meta }` — or the wire failure its domain error maps to
+ * (`Errors.fromDomain`). No rule lives here.
+ */
+import { Access } from "@tawsil/access"
+import { LandingPages, Products, StoreProfile } from "@tawsil/catalogue"
+import { Ids } from "@tawsil/domain"
+import { Orders } from "@tawsil/orders"
+import { DateTime, Effect, Layer } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { RequestId } from "../Edge.ts"
+import * as Health from "../Health.ts"
+import { Caller, RequestBody, StoreApi } from "./Api.ts"
+import * as Errors from "./Errors.ts"
+
+/** The answer `{ data, meta }` of this request. */
+const ok = <A>(data: A) => Effect.map(RequestId, (requestId) => ({ data, meta: Errors.metaOf(requestId) }))
+
+/** A domain call answered: its value as `data`, its error as the wire failure its reason maps to. */
+const answer = <A, E extends Errors.DomainError, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(RequestId, (requestId) =>
+    effect.pipe(
+      Effect.mapError((error) => Errors.fromDomain(error, requestId)),
+      Effect.map((data) => ({ data, meta: Errors.metaOf(requestId) }))
+    )
+  )
+
+const MAX_ID = 2_147_483_647
+
+/** A path id: all digits, else 400; beyond any id we issue, 404. */
+const idOf = (raw: string, name = "id"): Effect.Effect<number, Errors.BadRequest | Errors.NotFound> =>
+  Effect.flatMap(RequestId, (requestId): Effect.Effect<number, Errors.BadRequest | Errors.NotFound> => {
+    if (!/^[0-9]{1,20}$/.test(raw)) {
+      return Effect.fail(Errors.failure(Errors.BadRequest, `Path parameter ${name} must be all digits`, requestId))
+    }
+    const id = Number(raw)
+    return id >= 1 && id <= MAX_ID
+      ? Effect.succeed(id)
+      : Effect.fail(Errors.failure(Errors.NotFound, `No resource with id ${raw}`, requestId))
+  })
+
+const storeOf = Effect.map(Caller, (caller) => Ids.StoreId.make(caller.store.id))
+
+export const PingHandlers = HttpApiBuilder.group(StoreApi, "ping", (handlers) =>
+  handlers.handle("ping", () =>
+    Effect.gen(function* () {
+      const time = DateTime.formatIso(yield* DateTime.now)
+      const body = yield* ok({ pong: true as const, time, edge: true as const })
+      return HttpServerResponse.jsonUnsafe(body, { headers: { "x-api-version": Errors.API_VERSION } })
+    })
+  )
+)
+
+export const AccessHandlers = HttpApiBuilder.group(StoreApi, "access", (handlers) =>
+  Effect.gen(function* () {
+    const access = yield* Access.Access
+    return handlers
+      .handle("whoami", () =>
+        Effect.flatMap(Caller, (caller) =>
+          ok({
+            auth: caller.kind,
+            key:
+              caller.kind === "platform_key"
+                ? {
+                    key_id: caller.keyId,
+                    type: caller.keyType,
+                    name: caller.name,
+                    rate_limit_tier: caller.rateLimitTier
+                  }
+                : null,
+            store: { id: caller.store.id, name: caller.store.name, slug: caller.store.slug },
+            plan: caller.store.plan,
+            pilot: caller.pilot,
+            scopes: caller.scopes
+          })
+        )
+      )
+      .handle("listKeys", () => Effect.flatMap(storeOf, (store) => answer(access.listKeys(store))))
+      .handleRaw("createKey", () =>
+        Effect.flatMap(Effect.zip(Caller, RequestBody), ([caller, body]) => answer(access.createKey(caller, body)))
+      )
+      .handle("revokeKey", ({ params }) =>
+        Effect.flatMap(storeOf, (store) => answer(access.revokeKey(store, params.key_id)))
+      )
+      .handle("usage", () => Effect.flatMap(storeOf, (store) => answer(access.usage(store))))
+      .handle("usageHistory", ({ query }) =>
+        Effect.flatMap(storeOf, (store) => answer(access.usageHistory(store, query)))
+      )
+      .handle("quotas", () => Effect.flatMap(storeOf, (store) => answer(access.quotas(store))))
+  })
+)
+
+export const OrdersHandlers = HttpApiBuilder.group(StoreApi, "orders", (handlers) =>
+  Effect.gen(function* () {
+    const orders = yield* Orders.Orders
+    return handlers
+      .handleRaw("createOrder", () =>
+        Effect.flatMap(Effect.zip(Caller, RequestBody), ([caller, body]) =>
+          answer(orders.create({ id: Ids.StoreId.make(caller.store.id), plan: caller.store.plan }, body))
+        )
+      )
+      .handle("listOrders", ({ query }) => Effect.flatMap(storeOf, (store) => answer(orders.list(store, query))))
+      .handle("getOrder", ({ params }) =>
+        Effect.flatMap(Effect.zip(storeOf, idOf(params.id)), ([store, id]) => answer(orders.get(store, id)))
+      )
+      .handleRaw("updateOrderStatus", ({ params }) =>
+        Effect.flatMap(Effect.all([storeOf, idOf(params.id), RequestBody]), ([store, id, body]) =>
+          answer(orders.setStatus(store, id, body))
+        )
+      )
+      .handle("cancelOrder", ({ params }) =>
+        Effect.flatMap(Effect.zip(storeOf, idOf(params.id)), ([store, id]) => answer(orders.cancel(store, id)))
+      )
+  })
+)
+
+export const CustomersHandlers = HttpApiBuilder.group(StoreApi, "customers", (handlers) =>
+  Effect.gen(function* () {
+    const orders = yield* Orders.Orders
+    return handlers
+      .handle("listCustomers", ({ query }) =>
+        Effect.flatMap(storeOf, (store) => answer(orders.listCustomers(store, query)))
+      )
+      .handle("getCustomer", ({ params }) =>
+        Effect.flatMap(Effect.zip(storeOf, idOf(params.id)), ([store, id]) => answer(orders.getCustomer(store, id)))
+      )
+      .handle("customerOrders", ({ params, query }) =>
+        Effect.flatMap(Effect.zip(storeOf, idOf(params.id)), ([store, id]) =>
+          answer(orders.customerOrders(store, id, query))
+        )
+      )
+  })
+)
+
+export const ProductsHandlers = HttpApiBuilder.group(StoreApi, "products", (handlers) =>
+  Effect.gen(function* () {
+    const products = yield* Products.Products
+    const productId = (raw: string) => Effect.map(idOf(raw), Ids.ProductId.make)
+    return handlers
+      .handle("listProducts", ({ query }) => Effect.flatMap(storeOf, (store) => answer(products.list(store, query))))
+      .handle("getProduct", ({ params }) =>
+        Effect.flatMap(Effect.zip(storeOf, productId(params.id)), ([store, id]) => answer(products.get(store, id)))
+      )
+      .handleRaw("createProduct", () =>
+        Effect.flatMap(Effect.zip(storeOf, RequestBody), ([store, body]) => answer(products.create(store, body)))
+      )
+      .handleRaw("updateProduct", ({ params }) =>
+        Effect.flatMap(Effect.all([storeOf, productId(params.id), RequestBody]), ([store, id, body]) =>
+          answer(products.update(store, id, body))
+        )
+      )
+      .handle("deleteProduct", ({ params }) =>
+        Effect.flatMap(Effect.zip(storeOf, productId(params.id)), ([store, id]) => answer(products.remove(store, id)))
+      )
+  })
+)
+
+export const LandingPagesHandlers = HttpApiBuilder.group(StoreApi, "landingPages", (handlers) =>
+  Effect.gen(function* () {
+    const pages = yield* LandingPages.LandingPages
+    const pageId = (raw: string) => Effect.map(idOf(raw), Ids.LandingPageId.make)
+    return handlers
+      .handle("listLandingPages", ({ query }) => Effect.flatMap(storeOf, (store) => answer(pages.list(store, query))))
+      .handle("getLandingPage", ({ params }) =>
+        Effect.flatMap(Effect.zip(storeOf, pageId(params.id)), ([store, id]) => answer(pages.get(store, id)))
+      )
+      .handleRaw("createLandingPage", () =>
+        Effect.flatMap(Effect.zip(storeOf, RequestBody), ([store, body]) => answer(pages.create(store, body)))
+      )
+      .handleRaw("updateLandingPage", ({ params }) =>
+        Effect.flatMap(Effect.all([storeOf, pageId(params.id), RequestBody]), ([store, id, body]) =>
+          answer(pages.update(store, id, body))
+        )
+      )
+      .handle("publishLandingPage", ({ params }) =>
+        Effect.flatMap(Effect.zip(storeOf, pageId(params.id)), ([store, id]) => answer(pages.publish(store, id)))
+      )
+      .handle("deleteLandingPage", ({ params }) =>
+        Effect.flatMap(Effect.zip(storeOf, pageId(params.id)), ([store, id]) => answer(pages.remove(store, id)))
+      )
+  })
+)
+
+export const StoreHandlers = HttpApiBuilder.group(StoreApi, "store", (handlers) =>
+  Effect.gen(function* () {
+    const profile = yield* StoreProfile.StoreProfile
+    return handlers
+      .handle("getStore", () => Effect.flatMap(storeOf, (store) => answer(profile.get(store))))
+      .handle("updateStore", () =>
+        Effect.flatMap(RequestId, (requestId) =>
+          Effect.fail(
+            Errors.failure(
+              Errors.MethodNotAllowed,
+              "PATCH /v1/store is reserved; store settings cannot be written through the API yet",
+              requestId
+            )
+          )
+        )
+      )
+  })
+)
+
+export const HealthHandlers = HttpApiBuilder.group(StoreApi, "health", (handlers) =>
+  handlers.handle("health", () => Health.check("store"))
+)
+
+/** Every group of `StoreApi`, implemented. */
+export const layer = Layer.mergeAll(
+  PingHandlers,
+  AccessHandlers,
+  OrdersHandlers,
+  CustomersHandlers,
+  ProductsHandlers,
+  LandingPagesHandlers,
+  StoreHandlers,
+  HealthHandlers
+)
