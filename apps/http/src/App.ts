@@ -7,10 +7,11 @@
 import * as Os from "node:os"
 import { Admin, UsageStore, UsageStoreSql } from "@tawsil/access"
 import { Catalogue, type CourierAdapter, Discovery, Egress, HttpTransport } from "@tawsil/courier"
-import { ServiceSpans } from "@tawsil/domain"
 import { IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { AppInstance, Database, Migrations } from "@tawsil/storage"
+import { ServiceSpans } from "@tawsil/tracing"
 import { Effect, Layer, References, Schedule } from "effect"
+import * as Announcements from "./Announcements.ts"
 import type { AppConfig } from "./AppConfig.ts"
 import * as AdminListener from "./admin/AdminListener.ts"
 import { RunningInstance } from "./Health.ts"
@@ -99,7 +100,7 @@ const noServiceSpans = Layer.succeed(ServiceSpans.ServiceSpans, false)
 
 export const layer = (config: AppConfig) => {
   const storage = Migrations.layer.pipe(Layer.provideMerge(databaseLayer(config)))
-  const runtime = instanceLayer(config).pipe(Layer.provideMerge(storage))
+  const runtime = Layer.mergeAll(instanceLayer(config), Announcements.accessEvents).pipe(Layer.provideMerge(storage))
   const servers = Layer.unwrap(
     Effect.map(catalogue(config), (catalogue) =>
       Layer.mergeAll(ShippingServer.layer(config, catalogue), StoreServer.layer(config))

@@ -8,6 +8,7 @@ import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Duration, Effect, Layer, Redacted, References } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
+import * as Announcements from "../src/Announcements.ts"
 import type { AppConfig } from "../src/AppConfig.ts"
 import { RunningInstance } from "../src/Health.ts"
 import * as StoreServer from "../src/store/Server.ts"
@@ -43,6 +44,7 @@ const quiet = Layer.succeed(References.MinimumLogLevel, "Error")
 export const storeServer = (backend: TestDatabase.Backend) => {
   const database = Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
   return Layer.mergeAll(StoreServer.layer(config), Admin.layerSql).pipe(
+    Layer.provide(Announcements.accessEvents),
     Layer.provideMerge(Layer.mergeAll(database, instance, quiet)),
     Layer.orDie
   )
@@ -55,6 +57,7 @@ export const originServer = (backend: TestDatabase.Backend) => {
     Layer.provide(StoreServer.servicesLayer)
   )
   return Layer.mergeAll(origin, Admin.layerSql).pipe(
+    Layer.provide(Announcements.accessEvents),
     Layer.provideMerge(Layer.mergeAll(database, instance)),
     Layer.orDie
   )

@@ -10,6 +10,7 @@ import { Database } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Effect, Layer, Redacted, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
+import * as Announcements from "../src/Announcements.ts"
 import { type AdminRun, runAdmin, startApp, waitForExit } from "./AppProcess.ts"
 
 /** Request lines cost CPU that the measurements below do not need. */
@@ -63,7 +64,11 @@ const percentile = (values: ReadonlyArray<number>, p: number) => {
 
 /** The store's operator tools on a real server's database, straight from the test process. */
 const serverAdmin = (url: Redacted.Redacted<string>) =>
-  Admin.layerSql.pipe(Layer.provideMerge(Database.layerServer({ url, maxConnections: 1 })), Layer.orDie)
+  Admin.layerSql.pipe(
+    Layer.provide(Announcements.accessEvents),
+    Layer.provideMerge(Database.layerServer({ url, maxConnections: 1 })),
+    Layer.orDie
+  )
 
 const ok = (run: AdminRun) => {
   assert.strictEqual(run.code, 0, JSON.stringify(run.json) + run.stderr)

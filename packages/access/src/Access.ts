@@ -5,12 +5,16 @@
  *
  * The key is verified on every request: the secret's SHA-256 is compared in constant time with the stored one. The
  * lookup behind it (key, status, store, plan) and a store's limit overrides are cached in the process for
- * `cacheTtl` (5 s), so a revocation, suspension, plan or quota change made elsewhere takes effect within 5 s (the
- * spec allows about 60 s); a revocation through this process takes effect at once.
+ * `cacheTtl` (5 s). A change announced on `AccessEvents` (the admin CLI's, a revocation through the API) empties
+ * the cache at once, in every process that hears it; one that is not announced shows within 5 s (the spec allows
+ * about 60 s).
  */
-import { AlgiersTime, type Ids, ServiceSpans, StoreErrors } from "@tawsil/domain"
+import { AlgiersTime, type Ids } from "@tawsil/domain"
+import { ServiceSpans } from "@tawsil/tracing"
 import { Cache, Clock, Context, DateTime, Duration, Effect, FiberSet, Layer, Option } from "effect"
 import type { SqlClient } from "effect/sql"
+import * as AccessError from "./AccessError.ts"
+import { AccessEvents } from "./AccessEvents.ts"
 import * as Credentials from "./Credentials.ts"
 import { type KeyRecord, KeyStore, type NewKey, type StoreRecord } from "./KeyStore.ts"
 import * as KeyStoreSql from "./KeyStoreSql.ts"
@@ -50,17 +54,24 @@ export interface Requirement {
   readonly keyManagement?: boolean | undefined
 }
 
+/** A refusal of the gates: what `check` answers. */
+export type Refusal =
+  | AccessError.NotEnterprise
+  | AccessError.NotPilotEnrolled
+  | AccessError.MissingScope
+  | AccessError.PlatformKeyRequired
+
 /** The gates in the spec's order: plan, pilot, scope, key management. Pure: the first refusal, if any. */
-export const check = (principal: Principal, requirement: Requirement): StoreErrors.Forbidden | undefined => {
+export const check = (principal: Principal, requirement: Requirement): Refusal | undefined => {
   if (principal.kind === "platform_key" && principal.store.plan !== Limits.API_PLAN) {
-    return new StoreErrors.Forbidden({ message: NOT_ENTERPRISE })
+    return new AccessError.NotEnterprise({ message: NOT_ENTERPRISE })
   }
-  if (!principal.pilot) return new StoreErrors.Forbidden({ message: NOT_PILOT })
+  if (!principal.pilot) return new AccessError.NotPilotEnrolled({ message: NOT_PILOT })
   if (requirement.scope !== undefined && !principal.scopes.includes(requirement.scope)) {
-    return new StoreErrors.Forbidden({ message: missingScope(requirement.scope) })
+    return new AccessError.MissingScope({ scope: requirement.scope, message: missingScope(requirement.scope) })
   }
   if (requirement.keyManagement === true && principal.keyType !== "platform") {
-    return new StoreErrors.Forbidden({ message: KEY_MANAGEMENT })
+    return new AccessError.PlatformKeyRequired({ message: KEY_MANAGEMENT })
   }
   return undefined
 }
@@ -68,33 +79,36 @@ export const check = (principal: Principal, requirement: Requirement): StoreErro
 export class Access extends Context.Service<
   Access,
   {
-    /** Verifies the `Authorization` header; `clientIp` is recorded as the key's `last_used_ip`. */
+    /**
+     * Verifies the `Authorization` header; `clientIp` is recorded as the key's `last_used_ip`. A public key is
+     * refused: `PlatformKeyRequired` where the endpoint is key management (`requirement`), else
+     * `PublicKeyNotAccepted`.
+     */
     readonly authenticate: (
       authorization: string | undefined,
-      clientIp: string
-    ) => Effect.Effect<Principal, StoreErrors.Unauthorized>
+      clientIp: string,
+      requirement?: Requirement | undefined
+    ) => Effect.Effect<Principal, AccessError.AccessError>
     /**
      * Counts the call (usage group `request`, the store's minute window) and applies the monthly quota, then the
      * per-minute limit. Run it outside the write's transaction: it briefly locks the store's counters.
      */
-    readonly meter: (
-      principal: Principal
-    ) => Effect.Effect<RateLimitState, StoreErrors.RateLimited | StoreErrors.QuotaExceeded>
+    readonly meter: (principal: Principal) => Effect.Effect<RateLimitState, AccessError.AccessError>
     /** The plan, pilot, scope and key-management gates, in that order. */
-    readonly authorize: (principal: Principal, requirement: Requirement) => Effect.Effect<void, StoreErrors.Forbidden>
+    readonly authorize: (principal: Principal, requirement: Requirement) => Effect.Effect<void, AccessError.AccessError>
     /** `GET /v1/keys`: the store's keys that are not revoked. */
     readonly listKeys: (storeId: Ids.StoreId) => Effect.Effect<Keys.KeyList>
     /** `POST /v1/keys`: mints a key for the principal's store (call `authorize` with `keyManagement` first). */
-    readonly createKey: (principal: Principal, body: unknown) => Effect.Effect<Keys.CreatedKey, StoreErrors.BadRequest>
+    readonly createKey: (principal: Principal, body: unknown) => Effect.Effect<Keys.CreatedKey, AccessError.AccessError>
     /** `DELETE /v1/keys/{key_id}`. */
-    readonly revokeKey: (storeId: Ids.StoreId, keyId: string) => Effect.Effect<Keys.RevokedKey, StoreErrors.NotFound>
+    readonly revokeKey: (storeId: Ids.StoreId, keyId: string) => Effect.Effect<Keys.RevokedKey, AccessError.AccessError>
     /** `GET /v1/usage`. */
     readonly usage: (storeId: Ids.StoreId) => Effect.Effect<Usage.Usage>
     /** `GET /v1/usage/history` with the raw `from` and `to` query values. */
     readonly usageHistory: (
       storeId: Ids.StoreId,
       query: { readonly from?: string | undefined; readonly to?: string | undefined }
-    ) => Effect.Effect<Usage.UsageHistory, StoreErrors.BadRequest>
+    ) => Effect.Effect<Usage.UsageHistory, AccessError.AccessError>
     /** `GET /v1/quotas`. */
     readonly quotas: (storeId: Ids.StoreId) => Effect.Effect<Usage.Quotas>
   }
@@ -159,7 +173,7 @@ export const mintKey = (input: {
   return { key, bearerToken: secret === null ? null : Credentials.bearerToken(keyId, secret), signingSecret }
 }
 
-export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStore | UsageStore> =>
+export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStore | UsageStore | AccessEvents> =>
   Layer.effect(
     Access,
     Effect.gen(function* () {
@@ -171,6 +185,12 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
       const keys = yield* Cache.make({ lookup: keyStore.findKey, capacity: 10_000, timeToLive: ttl })
       const tokens = yield* Cache.make({ lookup: keyStore.findAppToken, capacity: 10_000, timeToLive: ttl })
       const overrides = yield* Cache.make({ lookup: usageStore.findOverride, capacity: 10_000, timeToLive: ttl })
+      const events = yield* AccessEvents
+      yield* events.subscribe(
+        Effect.all([Cache.invalidateAll(keys), Cache.invalidateAll(tokens), Cache.invalidateAll(overrides)], {
+          discard: true
+        })
+      )
       // Last-use writes run beside the request, in the layer's own context (never in a caller's transaction), and
       // their failures are dropped: they never delay or fail a request.
       const runInBackground = yield* FiberSet.makeRuntime<never, void, never>()
@@ -186,25 +206,30 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
           })
         )
 
-      const unauthorized = (message: string) => Effect.fail(new StoreErrors.Unauthorized({ message }))
+      const invalidKey = () => AccessError.fail(new AccessError.InvalidKey({ message: INVALID_KEY }))
 
       const authenticate = method("Access.authenticate")(function* (
         authorization: string | undefined,
-        clientIp: string
+        clientIp: string,
+        requirement?: Requirement | undefined
       ) {
         const presented = Credentials.parseAuthorization(authorization)
         switch (presented._tag) {
           case "Missing":
-            return yield* unauthorized(MISSING_KEY)
+            return yield* AccessError.fail(new AccessError.MissingKey({ message: MISSING_KEY }))
           case "Malformed":
-            return yield* unauthorized(MALFORMED_KEY)
+            return yield* AccessError.fail(new AccessError.MalformedKey({ message: MALFORMED_KEY }))
           case "PublicKey":
-            return yield* unauthorized(PUBLIC_KEY)
+            return yield* AccessError.fail(
+              requirement?.keyManagement === true
+                ? new AccessError.PlatformKeyRequired({ message: KEY_MANAGEMENT })
+                : new AccessError.PublicKeyNotAccepted({ message: PUBLIC_KEY })
+            )
           case "AppToken": {
             // The lookup is by the token's SHA-256: equal hashes are the only way to find a row.
             const sha = Credentials.sha256(presented.token)
             const found = yield* Cache.get(tokens, sha)
-            if (Option.isNone(found)) return yield* unauthorized(INVALID_KEY)
+            if (Option.isNone(found)) return yield* invalidKey()
             return tokenPrincipal(sha, found.value.token.scopes, found.value.store)
           }
           case "PlatformKey": {
@@ -212,7 +237,7 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
             // Always compare, even for an unknown key, so timing does not tell which part was wrong.
             const verified = Credentials.matches(presented.secret, found?.key.secretSha256)
             if (found === undefined || !verified || found.key.status !== "active" || found.key.type !== "platform") {
-              return yield* unauthorized(INVALID_KEY)
+              return yield* invalidKey()
             }
             yield* touch(found.key, clientIp)
             return keyPrincipal(found.key, found.store)
@@ -227,16 +252,19 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
         const perMinute = limits.requests_per_minute
         const count = yield* usageStore.meter(principal.store.id, { month: !Limits.isUnlimited(perMonth) })
         if (!Limits.isUnlimited(perMonth) && (count.monthCount ?? 0) > perMonth) {
-          return yield* new StoreErrors.QuotaExceeded({ message: QUOTA_EXHAUSTED })
+          return yield* AccessError.fail(new AccessError.QuotaExhausted({ message: QUOTA_EXHAUSTED }))
         }
         if (Limits.isUnlimited(perMinute)) {
           return new RateLimitState({ limit: -1, remaining: -1, resetSeconds: count.resetSeconds })
         }
         if (count.windowCount > perMinute) {
-          return yield* new StoreErrors.RateLimited({
-            message: rateLimited(perMinute, count.resetSeconds),
-            retryAfterSeconds: count.resetSeconds
-          })
+          return yield* AccessError.fail(
+            new AccessError.RateLimited({
+              limit: perMinute,
+              retryAfterSeconds: count.resetSeconds,
+              message: rateLimited(perMinute, count.resetSeconds)
+            })
+          )
         }
         return new RateLimitState({
           limit: perMinute,
@@ -247,7 +275,7 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
 
       const authorize = (principal: Principal, requirement: Requirement) => {
         const refused = check(principal, requirement)
-        return refused === undefined ? Effect.void : Effect.fail(refused)
+        return refused === undefined ? Effect.void : Effect.fail(AccessError.fail(refused))
       }
 
       const listKeys = method("Access.listKeys")(function* (storeId: Ids.StoreId) {
@@ -255,7 +283,7 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
       })
 
       const createKey = method("Access.createKey")(function* (principal: Principal, body: unknown) {
-        const input = yield* Keys.decodeCreateBody(body)
+        const input = yield* Keys.decodeCreateBody(body).pipe(Effect.mapError(AccessError.fail))
         // Minted through the API: full default scopes, tier and pilot inherited; public keys wait for support.
         const minted = mintKey({
           type: input.type,
@@ -266,7 +294,8 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
         })
         yield* keyStore.insertKey(principal.store.id, minted.key, Keys.MAX_ACTIVE_KEYS).pipe(
           Effect.catchTags({
-            KeyLimitReached: () => Effect.fail(new StoreErrors.BadRequest({ message: Keys.TOO_MANY_KEYS })),
+            KeyLimitReached: () =>
+              Effect.fail(AccessError.fail(new AccessError.TooManyKeys({ message: Keys.TOO_MANY_KEYS }))),
             StoreNotFound: (error) => Effect.die(error)
           })
         )
@@ -281,8 +310,11 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
 
       const revokeKey = method("Access.revokeKey")(function* (storeId: Ids.StoreId, keyId: string) {
         const revoked = yield* keyStore.revokeKey(storeId, keyId)
-        if (!revoked) return yield* new StoreErrors.NotFound({ message: `Key ${keyId} not found` })
-        yield* Cache.invalidate(keys, keyId)
+        if (!revoked) {
+          return yield* AccessError.fail(new AccessError.KeyNotFound({ message: `Key ${keyId} not found` }))
+        }
+        // Every instance, not only this one, refuses the key from the next request on.
+        yield* events.announce
         return { revoked: true as const, key_id: keyId }
       })
 
@@ -303,7 +335,7 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
         query: { readonly from?: string | undefined; readonly to?: string | undefined }
       ) {
         const now = yield* AlgiersTime.now
-        const range = yield* Usage.historyRange(query, DateTime.toUtc(now))
+        const range = yield* Usage.historyRange(query, DateTime.toUtc(now)).pipe(Effect.mapError(AccessError.fail))
         const rows = yield* usageStore.history(storeId, range.queryFrom, range.queryTo)
         return Usage.toHistory(range, rows)
       })
@@ -323,5 +355,7 @@ export const storesSql: Layer.Layer<KeyStore | UsageStore, never, SqlClient.SqlC
   UsageStoreSql.layer
 )
 
-/** `Access` on PostgreSQL with the default options, needing only `SqlClient`. */
-export const layerSql: Layer.Layer<Access, never, SqlClient.SqlClient> = layer().pipe(Layer.provide(storesSql))
+/** `Access` on PostgreSQL with the default options, needing `SqlClient` and where announcements travel. */
+export const layerSql: Layer.Layer<Access, never, SqlClient.SqlClient | AccessEvents> = layer().pipe(
+  Layer.provide(storesSql)
+)

@@ -6,12 +6,14 @@
  */
 
 import { randomBytes } from "node:crypto"
-import { AlgiersTime, Ids, StoreErrors } from "@tawsil/domain"
+import { AlgiersTime, Ids } from "@tawsil/domain"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import { mintKey, storesSql } from "./Access.ts"
+import { AccessEvents } from "./AccessEvents.ts"
+import * as AdminError from "./AdminError.ts"
 import * as Credentials from "./Credentials.ts"
-import { KeyStore, type StoreRecord } from "./KeyStore.ts"
+import { type KeyRecord, type KeyStatus, KeyStore, type StoreRecord } from "./KeyStore.ts"
 import * as Keys from "./Keys.ts"
 import * as Limits from "./Limits.ts"
 import * as Scopes from "./Scopes.ts"
@@ -65,6 +67,16 @@ export const CreatedKey = Schema.Struct({
 })
 export type CreatedKey = typeof CreatedKey.Type
 
+/** A key as the operator sees it after changing it. */
+export const KeyState = Schema.Struct({
+  key_id: Schema.String,
+  store_id: Ids.StoreId,
+  type: Schema.Literals(["platform", "public"]),
+  status: Schema.Literals(["active", "suspended", "revoked"]),
+  pilot: Schema.Boolean
+})
+export type KeyState = typeof KeyState.Type
+
 export const CreatedAppToken = Schema.Struct({
   store_id: Ids.StoreId,
   scopes: Schema.Array(Schema.String),
@@ -76,26 +88,27 @@ export class Admin extends Context.Service<
   Admin,
   {
     /** A store (slug derived from the name, unique) with its first platform key, pilot-enrolled unless told. */
-    readonly createStore: (input: CreateStoreInput) => Effect.Effect<CreatedStore, StoreErrors.BadRequest>
-    readonly setPlan: (
-      storeId: number,
-      plan: string
-    ) => Effect.Effect<Store, StoreErrors.BadRequest | StoreErrors.NotFound>
+    readonly createStore: (input: CreateStoreInput) => Effect.Effect<CreatedStore, AdminError.AdminError>
+    readonly setPlan: (storeId: number, plan: string) => Effect.Effect<Store, AdminError.AdminError>
     /** An active key of `type` (public keys too), within the store's 3 keys. */
     readonly createKey: (
       storeId: number,
       type: string,
       name?: string | undefined
-    ) => Effect.Effect<CreatedKey, StoreErrors.BadRequest | StoreErrors.NotFound>
+    ) => Effect.Effect<CreatedKey, AdminError.AdminError>
     readonly createAppToken: (
       storeId: number,
       scopes: ReadonlyArray<string>
-    ) => Effect.Effect<CreatedAppToken, StoreErrors.BadRequest | StoreErrors.NotFound>
+    ) => Effect.Effect<CreatedAppToken, AdminError.AdminError>
     /** Overrides the store's per-minute and monthly request limits; returns its quotas. */
-    readonly setQuota: (
-      storeId: number,
-      input: QuotaInput
-    ) => Effect.Effect<Usage.Quotas, StoreErrors.BadRequest | StoreErrors.NotFound>
+    readonly setQuota: (storeId: number, input: QuotaInput) => Effect.Effect<Usage.Quotas, AdminError.AdminError>
+    /**
+     * Activates (a public key waiting for support, a suspended key), suspends or revokes a key; a revoked key stays
+     * revoked.
+     */
+    readonly setKeyStatus: (keyId: string, status: string) => Effect.Effect<KeyState, AdminError.AdminError>
+    /** Enrols a key in the pilot, or takes it out (its calls then answer 403). */
+    readonly setKeyPilot: (keyId: string, pilot: boolean) => Effect.Effect<KeyState, AdminError.AdminError>
   }
 >()("@tawsil/access/Admin") {}
 
@@ -128,8 +141,8 @@ const toStore = (store: StoreRecord): Store => ({
 /** Decodes an input, failing with the first issue's message. */
 const decode = <S extends Schema.Decoder<unknown>>(schema: S, input: unknown) =>
   Schema.decodeUnknownEffect(schema)(input).pipe(
-    Effect.mapError((error) => new StoreErrors.BadRequest({ message: firstMessage(error) }))
-  ) as Effect.Effect<S["Type"], StoreErrors.BadRequest>
+    Effect.mapError((error) => AdminError.fail(new AdminError.InvalidAdminInput({ message: firstMessage(error) })))
+  ) as Effect.Effect<S["Type"], AdminError.AdminError>
 
 const firstMessage = (error: Schema.SchemaError): string => {
   const lines = error.message.split("\n")
@@ -142,24 +155,62 @@ const ScopesInput = Schema.Array(Scopes.Scope).check(
   Schema.isMinLength(1, { message: "scopes must name at least one scope" })
 )
 
-export const layer: Layer.Layer<Admin, never, KeyStore | UsageStore> = Layer.effect(
+const storeNotFound = (storeId: number) =>
+  AdminError.fail(new AdminError.StoreNotFound({ message: `Store ${storeId} not found` }))
+
+const KeyStatusInput = Schema.Literals(["active", "suspended", "revoked"]).annotate({
+  message: "status must be active, suspended or revoked"
+})
+
+const keyState = (key: KeyRecord): KeyState => ({
+  key_id: key.keyId,
+  store_id: key.storeId,
+  type: key.type,
+  status: key.status,
+  pilot: key.pilot
+})
+
+/**
+ * Every change is announced on `AccessEvents` once it is stored, so that running servers drop what they cached and
+ * the next request sees it.
+ */
+export const layer: Layer.Layer<Admin, never, KeyStore | UsageStore | AccessEvents> = Layer.effect(
   Admin,
   Effect.gen(function* () {
     const keyStore = yield* KeyStore
     const usageStore = yield* UsageStore
+    const events = yield* AccessEvents
+
+    const changeKey = Effect.fnUntraced(function* (
+      keyId: string,
+      change: { readonly status?: KeyStatus | undefined; readonly pilot?: boolean | undefined }
+    ) {
+      const updated = yield* keyStore.updateKey(keyId, change)
+      if (Option.isNone(updated)) {
+        return yield* AdminError.fail(new AdminError.KeyNotFound({ message: `Key ${keyId} not found or revoked` }))
+      }
+      return keyState(updated.value)
+    })
 
     const existing = Effect.fnUntraced(function* (storeId: number) {
       const id = yield* decode(StoreIdInput, storeId)
       const store = yield* keyStore.findStore(id)
-      if (Option.isNone(store)) return yield* new StoreErrors.NotFound({ message: `Store ${storeId} not found` })
+      if (Option.isNone(store)) return yield* storeNotFound(storeId)
       return store.value
     })
 
-    const tooMany = () => Effect.fail(new StoreErrors.BadRequest({ message: Keys.TOO_MANY_KEYS }))
-    const gone = (storeId: number) => () =>
-      Effect.fail(new StoreErrors.NotFound({ message: `Store ${storeId} not found` }))
+    const tooMany = () => Effect.fail(AdminError.fail(new AdminError.TooManyKeys({ message: Keys.TOO_MANY_KEYS })))
+    const gone = (storeId: number) => () => Effect.fail(storeNotFound(storeId))
 
-    return Admin.of({
+    /** The operation, announced once it succeeded. */
+    const announced =
+      <Args extends ReadonlyArray<unknown>, A, E>(
+        operation: (...args: Args) => Effect.Effect<A, E>
+      ): ((...args: Args) => Effect.Effect<A, E>) =>
+      (...args) =>
+        Effect.tap(operation(...args), () => events.announce)
+
+    const operations = {
       createStore: Effect.fn("Admin.createStore")(function* (raw) {
         const input = yield* decode(CreateStoreInput, raw)
         const pilot = input.pilot ?? true
@@ -231,10 +282,28 @@ export const layer: Layer.Layer<Admin, never, KeyStore | UsageStore> = Layer.eff
         const override = yield* usageStore.setOverride(store.id, input)
         const tier = Limits.tierLimits(Limits.TIER)
         return Usage.toQuotas(tier, override, Limits.effective(tier, override))
+      }),
+      setKeyStatus: Effect.fn("Admin.setKeyStatus")(function* (keyId, raw) {
+        const status = yield* decode(KeyStatusInput, raw)
+        return yield* changeKey(keyId, { status })
+      }),
+      setKeyPilot: Effect.fn("Admin.setKeyPilot")(function* (keyId: string, pilot: boolean) {
+        return yield* changeKey(keyId, { pilot })
       })
+    }
+    return Admin.of({
+      createStore: announced(operations.createStore),
+      setPlan: announced(operations.setPlan),
+      createKey: announced(operations.createKey),
+      createAppToken: announced(operations.createAppToken),
+      setQuota: announced(operations.setQuota),
+      setKeyStatus: announced(operations.setKeyStatus),
+      setKeyPilot: announced(operations.setKeyPilot)
     })
   })
 )
 
-/** `Admin` on PostgreSQL, needing only `SqlClient`. */
-export const layerSql: Layer.Layer<Admin, never, SqlClient.SqlClient> = layer.pipe(Layer.provide(storesSql))
+/** `Admin` on PostgreSQL, needing `SqlClient` and where its announcements go. */
+export const layerSql: Layer.Layer<Admin, never, SqlClient.SqlClient | AccessEvents> = layer.pipe(
+  Layer.provide(storesSql)
+)

@@ -93,6 +93,14 @@ export class KeyStore extends Context.Service<
     ) => Effect.Effect<KeyRecord, KeyLimitReached | StoreNotFound>
     /** Revokes a key of this store that is not revoked yet; false when there is none. */
     readonly revokeKey: (storeId: Ids.StoreId, keyId: string) => Effect.Effect<boolean>
+    /**
+     * The operator's change of a key that is not revoked: its status (`active`, `suspended`, `revoked`) or its pilot
+     * enrolment. `None` when no such key exists or it is revoked already.
+     */
+    readonly updateKey: (
+      keyId: string,
+      change: { readonly status?: KeyStatus | undefined; readonly pilot?: boolean | undefined }
+    ) => Effect.Effect<Option.Option<KeyRecord>>
     /** Records that the key was just used from `ip`. */
     readonly touchKey: (storeId: Ids.StoreId, keyId: string, ip: string) => Effect.Effect<void>
     /** Creates a store under a free slug, together with its first key. */
@@ -172,6 +180,14 @@ export const layerMemory: Layer.Layer<KeyStore> = Layer.sync(KeyStore, () => {
         if (key === undefined || key.storeId !== storeId || key.status === "revoked") return false
         keys.set(keyId, { ...key, status: "revoked" })
         return true
+      }),
+    updateKey: (keyId, change) =>
+      Effect.sync(() => {
+        const key = keys.get(keyId)
+        if (key === undefined || key.status === "revoked") return Option.none()
+        const updated: KeyRecord = { ...key, status: change.status ?? key.status, pilot: change.pilot ?? key.pilot }
+        keys.set(keyId, updated)
+        return Option.some(updated)
       }),
     touchKey: (storeId, keyId, ip) =>
       Effect.flatMap(now, (at) =>

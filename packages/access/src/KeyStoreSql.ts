@@ -196,6 +196,16 @@ export const layer: Layer.Layer<KeyStore, never, SqlClient.SqlClient> = Layer.ef
           RETURNING key_id`.pipe(Effect.orDie)
         return rows.length > 0
       }),
+      updateKey: Effect.fnUntraced(function* (keyId, change) {
+        const rows = yield* sql`
+          UPDATE api_keys SET
+            status = coalesce(${change.status ?? null}::text, status),
+            pilot = coalesce(${change.pilot ?? null}::boolean, pilot),
+            revoked_at = CASE WHEN ${change.status ?? null}::text = 'revoked' THEN now() ELSE revoked_at END
+          WHERE key_id = ${keyId} AND status <> 'revoked'
+          RETURNING ${keyColumns}`.pipe(Effect.flatMap(decodeRows(KeyRow)), Effect.orDie)
+        return Option.map(Option.fromNullishOr(rows[0]), toKey)
+      }),
       touchKey: Effect.fnUntraced(function* (storeId, keyId, ip) {
         yield* sql`
           UPDATE api_keys SET last_used_at = now(), last_used_ip = ${ip}

@@ -1,6 +1,9 @@
 /** Who may call the store API: platform keys, public keys, app tokens, scopes, plan and pilot gates, rate limits, quotas and usage; KeyStore and UsageStore ports (memory and SQL). */
 export * as Access from "./Access.ts"
+export * as AccessError from "./AccessError.ts"
+export * as AccessEvents from "./AccessEvents.ts"
 export * as Admin from "./Admin.ts"
+export * as AdminError from "./AdminError.ts"
 export * as Credentials from "./Credentials.ts"
 export * as KeyStore from "./KeyStore.ts"
 export * as KeyStoreSql from "./KeyStoreSql.ts"

@@ -6,6 +6,7 @@ import { Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Layer } from "effect"
 import * as Access from "../src/Access.ts"
+import * as AccessEvents from "../src/AccessEvents.ts"
 import * as Admin from "../src/Admin.ts"
 import * as KeyStore from "../src/KeyStore.ts"
 import * as KeyStoreSql from "../src/KeyStoreSql.ts"
@@ -21,8 +22,15 @@ export const migrated = (backend: TestDatabase.Backend) =>
 
 export const sqlStores = Layer.mergeAll(KeyStoreSql.layer, UsageStoreSql.layer)
 
-/** `Access` and `Admin` over `stores`, keeping the stores in the context for tests that act "elsewhere". */
+/**
+ * `Access` and `Admin` over `stores`, announcing to each other in memory, keeping the stores in the context for tests
+ * that act "elsewhere".
+ */
 export const services = <E, R>(
   stores: Layer.Layer<KeyStore.KeyStore | UsageStore.UsageStore, E, R>,
   options: Access.Options = {}
-) => Layer.mergeAll(Access.layer(options), Admin.layer).pipe(Layer.provideMerge(stores))
+) =>
+  Layer.mergeAll(Access.layer(options), Admin.layer).pipe(
+    Layer.provide(AccessEvents.layerMemory),
+    Layer.provideMerge(stores)
+  )

@@ -13,6 +13,7 @@ import { Context, Duration, Effect, Layer, Redacted, Schedule, Schema } from "ef
 import type { SqlClient } from "effect/sql"
 import * as DataDirLock from "./DataDirLock.ts"
 import { pgliteStream } from "./internal/pgliteStream.ts"
+import * as Notifications from "./Notifications.ts"
 
 export type Kind = "embedded" | "server"
 
@@ -41,7 +42,7 @@ export class Database extends Context.Service<
   }
 >()("@tawsil/storage/Database") {}
 
-export type Services = Database | PgClient.PgClient | SqlClient.SqlClient
+export type Services = Database | PgClient.PgClient | SqlClient.SqlClient | Notifications.Notifications
 
 const PING_TIMEOUT = Duration.seconds(2)
 
@@ -99,7 +100,7 @@ export const layerEmbedded = (options: { readonly dataDir: string }): Layer.Laye
       )
     })
   )
-  return withDatabase("embedded", dataDir).pipe(Layer.provideMerge(client))
+  return Layer.mergeAll(withDatabase("embedded", dataDir), Notifications.layerMemory).pipe(Layer.provideMerge(client))
 }
 
 /** Host, port and database of a connection URL, without user or password. */
@@ -147,5 +148,7 @@ export const layerServer = (options: {
       )
     })
   )
-  return Layer.mergeAll(withDatabase("server", location), reachable).pipe(Layer.provideMerge(client))
+  return Layer.mergeAll(withDatabase("server", location), reachable, Notifications.layerPostgres).pipe(
+    Layer.provideMerge(client)
+  )
 }

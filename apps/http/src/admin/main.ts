@@ -92,6 +92,29 @@ const keyCreate = Command.make(
     })
 ).pipe(Command.withDescription("Mint an active key (public keys too); a store holds at most 3"))
 
+const keyId = Flag.String("key").pipe(Flag.withDescription("The key's id (twpk_live_… or twpub_live_…)"))
+
+/** `key activate|suspend|revoke --key <id>`: a key's status, effective on the next request of every server. */
+const keyStatus = (
+  name: "activate" | "suspend" | "revoke",
+  status: "active" | "suspended" | "revoked",
+  about: string
+) =>
+  Command.make(name, { key: keyId }, (flags) => perform({ op: "key.set-status", keyId: flags.key, status })).pipe(
+    Command.withDescription(about)
+  )
+
+const keyPilot = Command.make(
+  "pilot",
+  {
+    key: keyId,
+    enrolled: Flag.Literals("enrolled", ["on", "off"]).pipe(
+      Flag.withDescription("on: the key may call the API; off: its calls answer 403 (pilot mode)")
+    )
+  },
+  (flags) => perform({ op: "key.set-pilot", keyId: flags.key, pilot: flags.enrolled === "on" })
+).pipe(Command.withDescription("Enrol a key in the pilot, or take it out"))
+
 const appTokenCreate = Command.make(
   "create",
   {
@@ -131,7 +154,15 @@ const admin = Command.make("admin").pipe(
   Command.withDescription("Tawsil's operator commands; each prints one JSON object"),
   Command.withSubcommands([
     Command.make("store").pipe(Command.withSubcommands([storeCreate, storeSetPlan])),
-    Command.make("key").pipe(Command.withSubcommands([keyCreate])),
+    Command.make("key").pipe(
+      Command.withSubcommands([
+        keyCreate,
+        keyStatus("activate", "active", "Activate a key (a public key waiting for support, or a suspended key)"),
+        keyStatus("suspend", "suspended", "Suspend a key: its calls answer 401 until it is activated again"),
+        keyStatus("revoke", "revoked", "Revoke a key for good"),
+        keyPilot
+      ])
+    ),
     Command.make("app-token").pipe(Command.withSubcommands([appTokenCreate])),
     Command.make("quota").pipe(Command.withSubcommands([quotaSet]))
   ])

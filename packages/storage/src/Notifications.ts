@@ -1,0 +1,79 @@
+/**
+ * Notices between the processes that share one database, and within this one: "something changed on `channel`",
+ * with no payload. On a PostgreSQL server they travel by `NOTIFY` / `LISTEN`, so every instance hears them within
+ * milliseconds; on the embedded database there is only ever one process per data directory, so they stay in it.
+ *
+ * A notice is a hint to drop a cache, never the only way a change is seen: a subscriber also runs its callback each
+ * time its subscription (re)starts, since notices sent while it was down are lost, and caches keep their own short
+ * lifetimes besides.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Context, Effect, Layer, Queue, Schedule, type Scope } from "effect"
+
+export class Notifications extends Context.Service<
+  Notifications,
+  {
+    /** Tells every subscriber of `channel`, in every process on this database, that something changed. */
+    readonly publish: (channel: string) => Effect.Effect<void>
+    /** Runs `onChange` on every notice of `channel` (and when the subscription starts) until the scope closes. */
+    readonly subscribe: (channel: string, onChange: Effect.Effect<void>) => Effect.Effect<void, never, Scope.Scope>
+  }
+>()("@tawsil/storage/Notifications") {}
+
+/** Within this process only: the embedded database's, and tests'. */
+export const layerMemory: Layer.Layer<Notifications> = Layer.sync(Notifications, () => {
+  const subscribers = new Map<string, Set<Effect.Effect<void>>>()
+  return Notifications.of({
+    publish: (channel) =>
+      Effect.suspend(() =>
+        Effect.forEach([...(subscribers.get(channel) ?? [])], (onChange) => onChange, { discard: true })
+      ),
+    subscribe: (channel, onChange) =>
+      Effect.acquireRelease(
+        Effect.sync(() => {
+          const set = subscribers.get(channel) ?? new Set()
+          set.add(onChange)
+          subscribers.set(channel, set)
+        }),
+        () => Effect.sync(() => subscribers.get(channel)?.delete(onChange))
+      ).pipe(Effect.andThen(onChange))
+  })
+})
+
+/** PostgreSQL's `NOTIFY` / `LISTEN`: every instance on the server hears every notice, this one included. */
+export const layerPostgres: Layer.Layer<Notifications, never, PgClient.PgClient> = Layer.effect(
+  Notifications,
+  Effect.gen(function* () {
+    const client = yield* PgClient.PgClient
+    return Notifications.of({
+      publish: (channel) =>
+        client
+          .notify(channel, "")
+          .pipe(
+            Effect.catch((error) =>
+              Effect.logWarning("notice not sent").pipe(Effect.annotateLogs({ channel, reason: error.message }))
+            )
+          ),
+      subscribe: (channel, onChange) =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            const notices = yield* client.listen(channel)
+            yield* onChange
+            for (;;) {
+              yield* Queue.take(notices)
+              yield* onChange
+            }
+          })
+        ).pipe(
+          Effect.tapError((error) =>
+            Effect.logWarning("listening again after the connection broke").pipe(
+              Effect.annotateLogs({ channel, reason: error.message })
+            )
+          ),
+          Effect.retry(Schedule.spaced("1 second")),
+          Effect.forkScoped,
+          Effect.asVoid
+        )
+    })
+  })
+)
