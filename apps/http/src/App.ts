@@ -10,10 +10,11 @@ import { Catalogue, type CourierAdapter, Discovery, Egress, HttpTransport } from
 import { IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { AppInstance, Database, Migrations } from "@tawsil/storage"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Effect, Layer, References, Schedule } from "effect"
+import { Clock, Effect, Layer, References, Schedule } from "effect"
 import * as Announcements from "./Announcements.ts"
 import type { AppConfig } from "./AppConfig.ts"
 import * as AdminListener from "./admin/AdminListener.ts"
+import * as Edge from "./Edge.ts"
 import { RunningInstance } from "./Health.ts"
 import * as JsonLogger from "./JsonLogger.ts"
 import * as ShippingServer from "./shipping/Server.ts"
@@ -95,10 +96,44 @@ const adminListener = (config: AppConfig) =>
     ? AdminListener.layer({ dataDir: config.database.dataDir }).pipe(Layer.provide(Admin.layerSql))
     : Layer.empty
 
+/**
+ * The two lines of a stop: `stopping` as it begins (what stopped it, how many requests are in flight) — acquired
+ * last, so released first — and `stopped` once the servers have drained and the database has closed, just before
+ * the log itself is flushed.
+ */
+const stopLines = (signal: () => string | undefined) => {
+  const began = Layer.effectDiscard(
+    Effect.gen(function* () {
+      const inFlight = yield* Edge.InFlight
+      yield* Effect.addFinalizer(() =>
+        Effect.logInfo("stopping").pipe(Effect.annotateLogs({ signal: signal() ?? "none", inFlight: inFlight.count }))
+      )
+    })
+  )
+  const ended = Layer.effectDiscard(
+    Effect.gen(function* () {
+      const started = yield* Clock.currentTimeMillis
+      yield* Effect.addFinalizer(() =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.logInfo("stopped").pipe(Effect.annotateLogs({ uptimeSeconds: Math.round((now - started) / 1000) }))
+        )
+      )
+    })
+  )
+  return { began, ended }
+}
+
 /** The app exports no traces, so its services open no spans: each would cost a request ~40 000 instructions (0013). */
 const noServiceSpans = Layer.succeed(ServiceSpans.ServiceSpans, false)
 
-export const layer = (config: AppConfig) => {
+const inFlight = Layer.sync(Edge.InFlight, () => ({ count: 0 }))
+
+export interface Options {
+  /** The signal that stopped the process, once one has (for the `stopping` line). */
+  readonly stopSignal?: (() => string | undefined) | undefined
+}
+
+export const layer = (config: AppConfig, options: Options = {}) => {
   const storage = Migrations.layer.pipe(Layer.provideMerge(databaseLayer(config)))
   const runtime = Layer.mergeAll(instanceLayer(config), Announcements.accessEvents).pipe(Layer.provideMerge(storage))
   const servers = Layer.unwrap(
@@ -107,8 +142,11 @@ export const layer = (config: AppConfig) => {
     )
   )
   const transport = HttpTransport.layer({ overrides: config.courierOrigins }).pipe(Layer.provide(Egress.Resolver.layer))
-  return Layer.mergeAll(servers, purgeIdempotency, purgeRateWindows, adminListener(config)).pipe(
-    Layer.provide([runtime, transport]),
+  const stop = stopLines(options.stopSignal ?? (() => undefined))
+  return stop.began.pipe(
+    Layer.provideMerge(Layer.mergeAll(servers, purgeIdempotency, purgeRateWindows, adminListener(config))),
+    Layer.provide([runtime, transport, inFlight]),
+    Layer.provide(stop.ended),
     Layer.provide([loggingLayer(config), noServiceSpans])
   )
 }

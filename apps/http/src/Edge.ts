@@ -5,13 +5,10 @@
  * (404), bodies over the limit (413), unsupported media types (415) and defects (500, logged with the request id,
  * never sent). The access log carries method, path without the query string, status and duration: query strings
  * and bodies may hold personal data or credentials and are never logged.
- *
- * `layer` applies it to the routed requests; `around` is the same edge for the requests a server answers directly
- * (`DirectRoute`), so both kinds behave alike by construction.
  */
 
 import { randomBytes } from "node:crypto"
-import { Cause, Clock, Context, Effect, References } from "effect"
+import { Cause, Clock, Context, Effect, Option, References } from "effect"
 import { Headers, HttpRouter, HttpServerRequest, HttpServerRespondable, HttpServerResponse } from "effect/http"
 import * as JsonLogger from "./JsonLogger.ts"
 
@@ -82,11 +79,8 @@ export interface Incoming {
   readonly requestId: string | undefined
 }
 
-/**
- * The context a request's effect runs with: its id as the `RequestId` service and as the `requestId` log annotation.
- * `around` sets it; the direct lane builds it before it starts the request's fiber, which saves a step.
- */
-export const withRequestId = <R>(context: Context.Context<R>, requestId: string): Context.Context<R> =>
+/** The context a request's effect runs with: its id as `RequestId` and as the `requestId` log annotation. */
+const withRequestId = <R>(context: Context.Context<R>, requestId: string): Context.Context<R> =>
   Context.add(Context.add(context, RequestId, requestId), References.CurrentLogAnnotations, {
     ...Context.get(context, References.CurrentLogAnnotations),
     requestId
@@ -99,13 +93,13 @@ export const around =
     httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
     const requestId = requestIdOf(request.requestId)
-    return Effect.updateContext(aroundWithId(options, request, requestId)(httpEffect), (context: Context.Context<R>) =>
+    return Effect.updateContext(withEnvelope(options, request, requestId)(httpEffect), (context: Context.Context<R>) =>
       withRequestId(context, requestId)
     )
   }
 
-/** `around` for an effect that already runs with `withRequestId(context, requestId)`. */
-export const aroundWithId =
+/** The envelope for the errors no handler produced, the `X-Request-Id` header and the access line. */
+const withEnvelope =
   (options: EdgeOptions, request: Pick<Incoming, "method" | "url">, requestId: string) =>
   <E, R>(
     httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
@@ -168,13 +162,28 @@ export const aroundWithId =
       )
     })
 
+/** The requests this process's servers are answering right now: what a stop waits for, and reports. */
+export class InFlight extends Context.Service<InFlight, { count: number }>()("@tawsil/http/Edge/InFlight") {}
+
 export const layer = (options: EdgeOptions) =>
   HttpRouter.middleware(
-    (httpEffect) =>
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-        around(options, { method: request.method, url: request.url, requestId: request.headers["x-request-id"] })(
-          httpEffect
-        )
-      ),
+    Effect.map(Effect.serviceOption(InFlight), (inFlight) => {
+      const counter = Option.getOrElse(inFlight, () => ({ count: 0 }))
+      return <E, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+          counter.count++
+          return around(options, {
+            method: request.method,
+            url: request.url,
+            requestId: request.headers["x-request-id"]
+          })(httpEffect).pipe(
+            Effect.ensuring(
+              Effect.sync(() => {
+                counter.count--
+              })
+            )
+          )
+        })
+    }),
     { global: true }
   )

@@ -16,9 +16,17 @@ const stop = (code: number, line: string) =>
     return code
   })
 
+// Which signal stopped the process, for its `stopping` line (NodeRuntime handles the signals themselves).
+let stopSignal: string | undefined
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    stopSignal ??= signal
+  })
+}
+
 const main = Effect.gen(function* () {
   const config = yield* AppConfig.load
-  return yield* Layer.launch(App.layer(config))
+  return yield* Layer.launch(App.layer(config, { stopSignal: () => stopSignal }))
 }).pipe(
   Effect.catchTags({
     InvalidConfig: (error) => stop(EXIT_CONFIG, `invalid configuration: ${error.message}`),

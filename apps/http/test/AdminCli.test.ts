@@ -238,8 +238,68 @@ describe("the admin CLI", () => {
     TIMEOUT
   )
 
+  /**
+   * The CLI changes a plan, a pilot enrolment and a key's status while the app has the key's answers cached (its
+   * access cache and the read cache): the app's very next request sees each change.
+   */
+  const changesSeenAtOnce = (env: Record<string, string>) =>
+    Effect.gen(function* () {
+      const app = yield* startApp(env)
+      const created = ok(yield* admin(env, "store", "create", "--name", "Cached shop"))
+      const store = String(created.store.id)
+      const token = created.platform_key.bearer_token as string
+      const keyId = created.platform_key.key_id as string
+      const getStore = () => send(`${app.storeUrl}/v1/store`, { headers: { authorization: `Bearer ${token}` } })
+      const statusNow = Effect.map(getStore(), (answer) => answer.status)
+      assert.strictEqual((yield* getStore()).status, 200)
+      assert.strictEqual((yield* getStore()).status, 200, "cached now")
+
+      ok(yield* admin(env, "store", "set-plan", "--store", store, "--plan", "pro"))
+      assert.strictEqual(yield* statusNow, 403, "plan")
+      ok(yield* admin(env, "store", "set-plan", "--store", store, "--plan", "enterprise"))
+      assert.strictEqual(yield* statusNow, 200)
+
+      assert.deepInclude(ok(yield* admin(env, "key", "pilot", "--key", keyId, "--enrolled", "off")), { pilot: false })
+      assert.strictEqual(yield* statusNow, 403, "pilot")
+      ok(yield* admin(env, "key", "pilot", "--key", keyId, "--enrolled", "on"))
+      assert.strictEqual(yield* statusNow, 200)
+
+      assert.deepInclude(ok(yield* admin(env, "key", "suspend", "--key", keyId)), { status: "suspended" })
+      assert.strictEqual(yield* statusNow, 401, "suspension")
+      ok(yield* admin(env, "key", "activate", "--key", keyId))
+      assert.strictEqual(yield* statusNow, 200)
+
+      ok(yield* admin(env, "quota", "set", "--store", store, "--requests-per-minute", "1"))
+      // The window is the database clock's minute: the first call may open a new one, the second is over the limit.
+      // (Whoami, not the store: a read-cache hit is counted nowhere.)
+      const whoami = () => send(`${app.storeUrl}/v1/whoami`, { headers: { authorization: `Bearer ${token}` } })
+      yield* whoami()
+      assert.strictEqual((yield* whoami()).status, 429, "quota")
+
+      ok(yield* admin(env, "key", "revoke", "--key", keyId))
+      assert.strictEqual(yield* statusNow, 401, "revocation")
+      assert.strictEqual(
+        refused(yield* admin(env, "key", "activate", "--key", keyId)),
+        `Key ${keyId} not found or revoked`
+      )
+    }).pipe(Effect.scoped)
+
+  it.live(
+    "changes made next to a running app on the embedded database are seen on its very next request",
+    () => Effect.flatMap(dataDir, changesSeenAtOnce),
+    TIMEOUT
+  )
+
   if (TestDatabase.serverUrl !== undefined) {
     const adminUrl = TestDatabase.serverUrl
+    it.live(
+      "changes made directly on the server database are seen on a running app's very next request",
+      () =>
+        Effect.flatMap(TestDatabase.freshServerDatabase(adminUrl), (url) =>
+          changesSeenAtOnce({ DATABASE_URL: Redacted.value(url) })
+        ),
+      TIMEOUT
+    )
     it.live(
       "connects to the database directly with DATABASE_URL, while an app runs on it",
       () =>

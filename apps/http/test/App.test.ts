@@ -93,13 +93,34 @@ for (const backend of backends) {
       }).pipe(Effect.scoped)
     )
 
-    it.live("stops on SIGTERM: exits 0 and releases the database", () =>
+    it.live("stops on SIGTERM: says so with the requests in flight, exits 0 and releases the database", () =>
       Effect.gen(function* () {
         const env = yield* backend.fresh
-        const app = yield* startApp(env)
+        const app = yield* startApp({ ...env, SHUTDOWN_TIMEOUT_MS: "1000" })
+        // A create whose body never finishes arriving: in flight when the stop begins, cut off by the drain's limit.
+        const { hostname, port } = new URL(app.shippingUrl)
+        const socket = Net.connect(Number(port), hostname)
+        yield* Effect.addFinalizer(() => Effect.sync(() => socket.destroy()))
+        yield* Effect.callback<void>((resume) => {
+          socket.once("connect", () => {
+            socket.write(
+              "POST /v1/orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+            )
+            resume(Effect.void)
+          })
+        })
+        yield* Effect.sleep("300 millis")
         app.child.kill("SIGTERM")
         const exit = yield* waitForExit(app)
         assert.deepStrictEqual(exit, { code: 0, signal: null })
+        const lines = app
+          .stdout()
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line))
+        const stopping = lines.find((line) => line.message === "stopping")
+        assert.deepInclude(stopping?.annotations, { signal: "SIGTERM", inFlight: 1 })
+        assert.strictEqual(lines.at(-1)?.message, "stopped", "the last line, flushed before the exit")
         // The database is free again: it opens directly (for the embedded one, the directory lock is released).
         yield* Effect.scoped(Layer.build(backend.open(env)))
       }).pipe(Effect.scoped)

@@ -116,6 +116,59 @@ for (const backend of backends) {
         })
       )
 
+      it.effect("a public key is refused: 403 on key management (spec), 401 on every other keyed route", () =>
+        Effect.gen(function* () {
+          const base = yield* baseUrl
+          const store = yield* createStore()
+          const admin = yield* Admin.Admin
+          const publicKey = yield* admin.createKey(store.id, "public")
+          const headers = { authorization: `TW-Public ${publicKey.key_id}` }
+          for (const [method, path] of [
+            ["GET", "/v1/keys"],
+            ["POST", "/v1/keys"],
+            ["DELETE", `/v1/keys/${publicKey.key_id}`]
+          ] as const) {
+            const answer = yield* call(base, method, path, {
+              headers,
+              key: key(),
+              ...(method === "POST" ? { body: {} } : {})
+            })
+            assert.deepStrictEqual(
+              [answer.status, answer.body.error.code, answer.body.error.message],
+              [403, "forbidden", "Key management requires a platform key"],
+              `${method} ${path}`
+            )
+          }
+          for (const path of ["/v1/whoami", "/v1/orders", "/v1/store", "/v1/usage"]) {
+            const answer = yield* call(base, "GET", path, { headers })
+            assert.strictEqual(answer.status, 401, path)
+          }
+        })
+      )
+
+      it.effect("usage history: from defaults to 7 days before now (Algiers time), whatever `to` says", () =>
+        Effect.gen(function* () {
+          const base = yield* baseUrl
+          const store = yield* createStore()
+          const history = (query: string) => call(base, "GET", `/v1/usage/history${query}`, { token: store.token })
+          const weekAgo = Date.now() - 7 * 24 * 3_600_000
+          const plain = yield* history("")
+          assert.strictEqual(plain.status, 200)
+          assert.isBelow(Math.abs(Date.parse(plain.body.data.from) - weekAgo), 60_000, plain.body.data.from)
+          assert.isBelow(Math.abs(Date.parse(plain.body.data.to) - Date.now()), 60_000, plain.body.data.to)
+          assert.match(plain.body.data.from, /\+01:00$/, "shown in Algiers time")
+          const yesterday = new Date(Date.now() - 24 * 3_600_000).toISOString()
+          const toYesterday = yield* history(`?to=${encodeURIComponent(yesterday)}`)
+          assert.strictEqual(toYesterday.status, 200)
+          assert.isBelow(Math.abs(Date.parse(toYesterday.body.data.from) - weekAgo), 60_000, "not 7 days before to")
+          const longAgo = yield* history(`?to=${encodeURIComponent(new Date(weekAgo - 86_400_000).toISOString())}`)
+          assert.deepStrictEqual(
+            [longAgo.status, longAgo.body.error.message],
+            [400, "from/to must be valid date strings, to >= from"]
+          )
+        })
+      )
+
       it.effect("writes need an Idempotency-Key; replays answer the first answer; another body is 422", () =>
         Effect.gen(function* () {
           const base = yield* baseUrl

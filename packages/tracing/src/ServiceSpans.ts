@@ -6,7 +6,7 @@
  */
 import { Context, Effect, identity } from "effect"
 
-export const ServiceSpans = Context.Reference<boolean>("@tawsil/domain/ServiceSpans", { defaultValue: () => true })
+export const ServiceSpans = Context.Reference<boolean>("@tawsil/tracing/ServiceSpans", { defaultValue: () => true })
 
 /**
  * The way a service defines its methods, `method("Orders.create")(function* (…) { … })`: `Effect.fn(name)` with

@@ -1,0 +1,109 @@
+/**
+ * The map's rules that the compiler does not check (docs/architecture.md "Rules"): what plugin authors and embedders
+ * read — everything under `packages/*` and `adapters/*` — serves no HTTP and names no HTTP status; the courier
+ * transport is the one place that speaks HTTP, as a client; only `packages/storage` names the PostgreSQL driver.
+ */
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+
+const ROOT = Path.resolve(import.meta.dirname, "../../..")
+
+const sourcesOf = (folder: string): ReadonlyArray<string> =>
+  Fs.readdirSync(Path.join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
+    const relative = Path.join(folder, entry.name)
+    if (entry.isDirectory()) return entry.name === "node_modules" || entry.name === "dist" ? [] : sourcesOf(relative)
+    return entry.name.endsWith(".ts") ? [relative] : []
+  })
+
+/** Every source file of the packages and adapters (not their tests: a test may start a server to fake a courier). */
+const domainSources = ["packages", "adapters"].flatMap((top) =>
+  Fs.readdirSync(Path.join(ROOT, top)).flatMap((name) =>
+    Fs.existsSync(Path.join(ROOT, top, name, "src")) ? sourcesOf(Path.join(top, name, "src")) : []
+  )
+)
+
+const importsOf = (file: string) =>
+  [...Fs.readFileSync(Path.join(ROOT, file), "utf8").matchAll(/(?:import|export)[^"']*?from\s+["']([^"']+)["']/g)].map(
+    (match) => match[1]!
+  )
+
+/** What `effect/http` offers a client; the rest of it (servers, routers, server requests and responses) serves. */
+const HTTP_CLIENT_NAMES = new Set([
+  "HttpClient",
+  "HttpClientRequest",
+  "HttpClientResponse",
+  "HttpClientError",
+  "HttpBody",
+  "Headers",
+  "UrlParams"
+])
+
+describe("architecture", () => {
+  it("finds the sources it checks", () => {
+    expect(domainSources.length).toBeGreaterThan(50)
+    expect(domainSources).toContain(Path.join("packages", "courier", "src", "HttpTransport.ts"))
+  })
+
+  it("keeps the HTTP server side, the Node platform and the apps out of packages and adapters", () => {
+    const offences: Array<string> = []
+    for (const file of domainSources) {
+      const text = Fs.readFileSync(Path.join(ROOT, file), "utf8")
+      for (const specifier of importsOf(file)) {
+        if (
+          specifier === "effect/http-api" ||
+          specifier.startsWith("@effect/platform-node") ||
+          specifier.startsWith("@tawsil/http") ||
+          specifier.startsWith("@tawsil/bench") ||
+          /(^|\/)apps\//.test(specifier)
+        ) {
+          offences.push(`${file} imports ${specifier}`)
+        }
+      }
+      for (const match of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+["']effect\/http["']/g)) {
+        for (const name of match[1]!.split(",").map((part) => part.replace(/^\s*type\s+/, "").trim())) {
+          if (name !== "" && !HTTP_CLIENT_NAMES.has(name)) offences.push(`${file} imports ${name} from effect/http`)
+        }
+      }
+    }
+    expect(offences).toEqual([])
+  })
+
+  it("lets only the courier transport (and the egress rules' DNS) use Node's network modules", () => {
+    const allowed: Record<string, ReadonlyArray<string>> = {
+      [Path.join("packages", "courier", "src", "HttpTransport.ts")]: ["node:http", "node:https", "node:net"],
+      [Path.join("packages", "courier", "src", "Egress.ts")]: ["node:dns", "node:net"],
+      // The conformance kit's trap: a loopback server no adapter request may reach (test tooling, never a host's).
+      [Path.join("packages", "courier", "src", "testing", "internal", "Observers.ts")]: ["node:http", "node:net"],
+      // The data directory's lock is a local socket only one process can hold.
+      [Path.join("packages", "storage", "src", "DataDirLock.ts")]: ["node:net"]
+    }
+    const offences = domainSources.flatMap((file) =>
+      importsOf(file)
+        .filter((specifier) => /^node:(http|https|http2|net|tls|dns|dgram)(\/|$)/.test(specifier))
+        .filter((specifier) => !(allowed[file] ?? []).includes(specifier))
+        .map((specifier) => `${file} imports ${specifier}`)
+    )
+    expect(offences).toEqual([])
+  })
+
+  it("names the PostgreSQL driver in packages/storage only", () => {
+    const offences = domainSources
+      .filter((file) => !file.startsWith(Path.join("packages", "storage")))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((specifier) => specifier.startsWith("@effect/sql-pg") || specifier.startsWith("@electric-sql"))
+          .map((specifier) => `${file} imports ${specifier}`)
+      )
+    expect(offences).toEqual([])
+  })
+
+  it("attaches no HTTP status to an error in packages and adapters", () => {
+    const offences = domainSources.filter((file) =>
+      /httpApiStatus|HttpApiSchema\.status|readonly status = [1-5][0-9][0-9]/.test(
+        Fs.readFileSync(Path.join(ROOT, file), "utf8")
+      )
+    )
+    expect(offences).toEqual([])
+  })
+})
