@@ -72,7 +72,6 @@ export const fromValidated = (response: Response): Result.Result<void, Reason> =
 export const timestampOf = (activity: Wire.Activity): string =>
   `${activity.date}T${activity.time.length === 5 ? `${activity.time}:00` : activity.time}+01:00`
 
-/** `GET get/tracking/info` → the parcel's events, remarks (`notification_on_order`) left out. */
 /** `get/order/label` answers the PDF itself; anything else on 200 is not a label. */
 export const fromLabel = (response: Response): Result.Result<CourierAdapter.Label, Reason> => {
   if (response.status !== 200) return Result.fail(errorOf(response))
@@ -82,6 +81,7 @@ export const fromLabel = (response: Response): Result.Result<CourierAdapter.Labe
     : Result.fail(new CourierError.BadResponse({ message: "the courier answered a label that is not a PDF" }))
 }
 
+/** `GET get/tracking/info` → the parcel's events, remarks (`notification_on_order`) left out. */
 export const fromTracking = (response: Response): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> =>
   Result.map(decode(Wire.TrackingInfo, response), (body) =>
     body.activity
@@ -320,7 +320,6 @@ export const notValidated = (tracking: string, reason: Reason): CourierError.Ref
     ...(reason._tag === "Refused" && reason.courierCode !== undefined ? { courierCode: reason.courierCode } : {})
   })
 
-/** The same reason with every occurrence of `secret` (plain or URL-encoded) blanked out of its message. */
 /** Every form the token travels in: as sent in a header, URI-encoded, and as `URLSearchParams` encodes a query. */
 const secretForms = (secret: string) => [
   ...new Set([secret, encodeURIComponent(secret), new URLSearchParams({ t: secret }).toString().slice(2)])
@@ -330,6 +329,7 @@ const secretForms = (secret: string) => [
 export const scrubText = (secret: string) => (text: string) =>
   secret === "" ? text : secretForms(secret).reduce((out, form) => out.split(form).join("<redacted>"), text)
 
+/** The same reason with every occurrence of `secret` (plain or URL-encoded) blanked out of its message. */
 export const redact =
   (secret: string) =>
   (reason: Reason): Reason => {

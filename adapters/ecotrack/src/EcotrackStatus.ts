@@ -47,10 +47,6 @@ export const statuses: Readonly<Record<string, CanonicalStatus>> = {
 }
 
 /**
- * Activity keys that are not parcel statuses: `notification_on_order` fires when a remark is added. Tracking drops
- * them, so a remark never overwrites the parcel's status (mixing the two is a known integration bug).
- */
-/**
  * The same money keys on the cash dimension: delivered but not yet cashed by the courier, cashed and not yet paid,
  * payment prepared, paid to the merchant (research §3.2, "separate cod_status dimension").
  */
@@ -63,6 +59,10 @@ export const codStatuses: Readonly<Record<string, CodStatus>> = {
   payed: "remitted"
 }
 
+/**
+ * Activity keys that are not parcel statuses: `notification_on_order` fires when a remark is added. Tracking drops
+ * them, so a remark never overwrites the parcel's status (mixing the two is a known integration bug).
+ */
 export const notStatuses: ReadonlySet<string> = new Set(["notification_on_order"])
 
 /** What a parcel is once created and validated (`valid/order`): ready to ship, waiting for collection. */

@@ -6,8 +6,8 @@
  * and {@link parseBaseUrl} accepts nothing but `https://<tenant>.ecotrack.dz`. Before any socket opens, the core
  * builds the URL from a relative path ({@link requestUrl}), checks it ({@link checkRequestUrl}), resolves the host
  * and refuses it unless every address is public ({@link resolvePublic}), then connects to one of exactly those
- * addresses; a redirect is followed only to the same origin ({@link checkRedirect}). Everything refused is a
- * {@link BlockedEgress}.
+ * addresses. Redirects are never followed: a 3xx reaches the adapter as an answer, which its mapping reports (a
+ * tenant that moved is a courier fault, not a hop to make). Everything refused is a {@link BlockedEgress}.
  *
  * Tests and local runs may send a pinned origin to a loopback fake, but only through the process variable
  * {@link overridesVariable} ({@link parseOverrides}); nothing in a request can add or change an override.
@@ -138,18 +138,6 @@ export const requestUrl = (origin: Origin, path: string): Result.Result<URL, Blo
   // Dot segments can normalise into `//host` (`/.//evil.com`): such a path, joined to any other base, leaves it.
   if (url.pathname.startsWith("//")) return blocked("the request path must be relative to the courier's origin")
   return Result.map(checkRequestUrl(url, { kind: "exact", origin }), () => url)
-}
-
-/**
- * The target of a redirect answered to a request for `from`, if it may be followed: on the same origin only
- * (so `dhd.ecotrack.dz` moving to `platform.dhd-dz.com` is refused, whatever the allowance).
- */
-export const checkRedirect = (location: string, from: URL): Result.Result<URL, BlockedEgress> => {
-  const url = URL.parse(location, from.href)
-  if (url === null) return blocked("the redirect target is not a URL")
-  return Result.flatMap(parseOrigin(from.origin), (origin) =>
-    Result.map(checkRequestUrl(url, { kind: "exact", origin }), () => url)
-  )
 }
 
 // Everything IANA marks as not globally reachable (or documentation, benchmarking, 6to4 relay), by RFC 6890 and
