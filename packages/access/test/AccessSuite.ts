@@ -169,7 +169,6 @@ export const AccessSuite = <R>(it: Vitest.MethodsNonLive<Services | R>, time: Ti
       const downgraded = yield* newStore()
       const revoked = yield* newStore()
       const access = yield* Access.Access
-      const admin = yield* Admin.Admin
       const keyStore = yield* KeyStore
       yield* access.authorize(yield* authenticate(downgraded.authorization), {})
       yield* authenticate(revoked.authorization)

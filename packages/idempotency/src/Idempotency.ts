@@ -7,10 +7,10 @@
  * write and no claim outlives a crash. The shipping API cannot put a courier call in our transaction: its claim
  * commits at once as a lease, which lapses after `LEASE` if the process dies before completing.
  */
-import { createHash } from "node:crypto"
-import { type ErrorCategory } from "@tawsil/domain"
+import { createHmac } from "node:crypto"
+import type { ErrorCategory } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Context, Data, Duration, Effect, Exit, Layer, Schedule, Schema } from "effect"
+import { Context, Data, Duration, Effect, Exit, Layer, Redacted, Schedule, Schema } from "effect"
 import { type Claim, IdempotencyStore } from "./IdempotencyStore.ts"
 
 /** How long an answer is replayed. */
@@ -31,11 +31,11 @@ export type IdempotencyKey = typeof IdempotencyKey.Type
 
 const Sha256Hex = Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/))
 
-/** Whose keys these are: a hash of the parts that identify the caller. */
+/** Whose keys these are: a keyed hash of the parts that identify the caller. */
 export const Scope = Sha256Hex.pipe(Schema.brand("IdempotencyScope"))
 export type Scope = typeof Scope.Type
 
-/** What the request was: a hash of its method, path and canonical body. */
+/** What the request was: a keyed hash of its method, path and canonical body. */
 export const Fingerprint = Sha256Hex.pipe(Schema.brand("RequestFingerprint"))
 export type Fingerprint = typeof Fingerprint.Type
 
@@ -114,21 +114,28 @@ export const canonicalJson = (value: unknown): string => {
   return JSON.stringify(value) ?? "null"
 }
 
-const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex")
+/** HMAC-SHA256 of `text` under the installation's `secret`, in hex. */
+const keyedHash = (secret: Redacted.Redacted<string>, text: string) =>
+  createHmac("sha256", Redacted.value(secret)).update(text, "utf8").digest("hex")
 
 /**
- * The fingerprint of a request: SHA-256 of the canonical JSON of `[METHOD, path, body]`, so a client that
- * re-serialises the same body in another member order sends the same request. `body` is the decoded JSON body
- * (absent: `null`).
+ * The fingerprint of a request, keyed by the installation's `secret`: an HMAC of the canonical JSON of
+ * `[METHOD, path, body]`, so a client that re-serialises the same body in another member order sends the same
+ * request. `body` is the decoded JSON body (absent: `null`).
  */
-export const fingerprint = (request: { readonly method: string; readonly path: string; readonly body?: unknown }) =>
-  Fingerprint.make(sha256(canonicalJson([request.method.toUpperCase(), request.path, request.body ?? null])))
+export const fingerprintWith = (
+  secret: Redacted.Redacted<string>,
+  request: { readonly method: string; readonly path: string; readonly body?: unknown }
+) =>
+  Fingerprint.make(keyedHash(secret, canonicalJson([request.method.toUpperCase(), request.path, request.body ?? null])))
 
 /**
- * A scope from the parts that identify the caller, in order: `["store", storeId]`, or
- * `["shipping", courier, credentials, baseUrl]`. Only the hash is stored, never the parts.
+ * A scope from the parts that identify the caller, in order — `["store", storeId]`, or
+ * `["shipping", courier, credentials, baseUrl]` — keyed by the installation's `secret`. Only the HMAC is stored:
+ * without the secret, a stored scope cannot be checked against guessed credentials.
  */
-export const scope = (parts: ReadonlyArray<unknown>) => Scope.make(sha256(canonicalJson(parts)))
+export const scopeWith = (secret: Redacted.Redacted<string>, parts: ReadonlyArray<unknown>) =>
+  Scope.make(keyedHash(secret, canonicalJson(parts)))
 
 /** Answers that are kept and replayed: 2xx and 4xx, except 429 (retrying later is the point). Never 5xx. */
 export const isStored = (status: number): boolean =>
@@ -143,6 +150,14 @@ export interface Answer {
 export class Idempotency extends Context.Service<
   Idempotency,
   {
+    /** The scope of a caller, from the parts that identify it (`scopeWith` under this installation's secret). */
+    readonly scope: (parts: ReadonlyArray<unknown>) => Scope
+    /** The fingerprint of a request (`fingerprintWith` under this installation's secret). */
+    readonly fingerprint: (request: {
+      readonly method: string
+      readonly path: string
+      readonly body?: unknown
+    }) => Fingerprint
     /**
      * Claims the request's key, or returns the answer it already has. While another claim holds the key it waits
      * up to `wait`, then fails with `InFlight`; a key first used for another request fails with `KeyReused`.
@@ -191,6 +206,7 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
       const method = yield* ServiceSpans.method
       const span = yield* ServiceSpans.span
       const store = yield* IdempotencyStore
+      const secret = yield* store.secret
       const ttl = Duration.fromInputUnsafe(options.ttl ?? TTL)
       const lease = Duration.fromInputUnsafe(options.lease ?? LEASE)
       const waiting = Schedule.spaced("50 millis").pipe(Schedule.upTo({ duration: options.wait ?? WAIT }))
@@ -234,6 +250,8 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
         ).pipe(span("Idempotency.run"))
 
       return Idempotency.of({
+        scope: (parts) => scopeWith(secret, parts),
+        fingerprint: (request) => fingerprintWith(secret, request),
         claim: method("Idempotency.claim")(function* (request) {
           return yield* claim(request)
         }),

@@ -5,8 +5,12 @@
  * each until it expires; an expired record counts as absent. It applies no rule beyond that: `Idempotency`
  * compares fingerprints, decides which answers to keep and for how long, and waits for in-flight keys.
  */
-import { Clock, Context, Data, Duration, Effect, Layer } from "effect"
+import { randomBytes } from "node:crypto"
+import { Clock, Context, Data, Duration, Effect, Layer, Redacted } from "effect"
 import type { Claimed, Fingerprint, Request, StoredResponse } from "./Idempotency.ts"
+
+/** A new installation secret: 32 random bytes in hex. */
+export const newSecret = () => randomBytes(32).toString("hex")
 
 /** What `claim` found. */
 export type Claim = Data.TaggedEnum<{
@@ -33,6 +37,11 @@ export class IdempotencyStore extends Context.Service<
     readonly release: (claimed: Claimed) => Effect.Effect<void>
     /** Deletes the expired records and says how many there were. Schedule it; correctness never depends on it. */
     readonly purgeExpired: Effect.Effect<number>
+    /**
+     * The key of this installation's hashes (`Idempotency` keys scopes and fingerprints with it): made once, then
+     * the same for every process that shares the store.
+     */
+    readonly secret: Effect.Effect<Redacted.Redacted<string>>
   }
 >()("@tawsil/idempotency/IdempotencyStore") {}
 
@@ -46,6 +55,7 @@ interface Row {
 /** A store in a `Map`, on `Clock` time (so `TestClock` drives leases and TTLs). */
 export const layerMemory: Layer.Layer<IdempotencyStore> = Layer.sync(IdempotencyStore, () => {
   const rows = new Map<string, Row>()
+  const secret = Redacted.make(newSecret())
   let issued = 0
   const idOf = (at: { readonly scope: string; readonly key: string }) => `${at.scope} ${at.key}`
   const inFlight = (claimed: Claimed) => {
@@ -54,6 +64,7 @@ export const layerMemory: Layer.Layer<IdempotencyStore> = Layer.sync(Idempotency
   }
 
   return IdempotencyStore.of({
+    secret: Effect.succeed(secret),
     claim: Effect.fnUntraced(function* (request, lease) {
       const now = yield* Clock.currentTimeMillis
       const row = rows.get(idOf(request))

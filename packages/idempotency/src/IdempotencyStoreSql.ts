@@ -17,10 +17,10 @@
  * The caller's transaction must be READ COMMITTED (PostgreSQL's default), so each statement sees the latest
  * commits.
  */
-import { Duration, Effect, Layer, Schema } from "effect"
+import { Duration, Effect, Layer, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Fingerprint, type Request, StoredResponse } from "./Idempotency.ts"
-import { Claim, IdempotencyStore } from "./IdempotencyStore.ts"
+import { Claim, IdempotencyStore, newSecret } from "./IdempotencyStore.ts"
 
 const Row = Schema.Struct({
   fingerprint: Fingerprint,
@@ -53,6 +53,13 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
     })
 
     return IdempotencyStore.of({
+      secret: Effect.gen(function* () {
+        // The first process to ask makes it; the others (and every later start) read that one.
+        yield* sql`
+          INSERT INTO idempotency_secret (id, secret) VALUES (1, ${newSecret()}) ON CONFLICT (id) DO NOTHING`
+        const [row] = yield* sql<{ readonly secret: string }>`SELECT secret FROM idempotency_secret WHERE id = 1`
+        return Redacted.make(row!.secret)
+      }).pipe(Effect.orDie),
       claim: Effect.fnUntraced(function* (request, lease) {
         // One statement: take the key's lock without waiting and, only with it, insert the in-flight row or
         // replace an expired one. No row back: another claim holds the key, or its row is live — read which.

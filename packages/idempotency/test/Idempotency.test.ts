@@ -1,7 +1,11 @@
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Effect, Fiber, Layer, Ref, Schema } from "effect"
+import { Effect, Fiber, Layer, Redacted, Ref, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import * as Idempotency from "../src/Idempotency.ts"
+
+/** The installation secret these tests hash with. */
+const testSecret = Redacted.make("test-installation-secret")
+
 import * as IdempotencyStore from "../src/IdempotencyStore.ts"
 
 describe("Idempotency", () => {
@@ -38,7 +42,8 @@ describe("Idempotency", () => {
 
   describe("fingerprint", () => {
     const body = { customer: { name: "Amîn", phone: "0555123456" }, items: [{ id: 1, qty: 2 }], notes: "أمين" }
-    const of = (method: string, path: string, value: unknown) => Idempotency.fingerprint({ method, path, body: value })
+    const of = (method: string, path: string, value: unknown) =>
+      Idempotency.fingerprintWith(testSecret, { method, path, body: value })
 
     it("is a SHA-256 in hex", () => {
       assert.match(of("POST", "/v1/orders", body), /^[0-9a-f]{64}$/)
@@ -67,7 +72,7 @@ describe("Idempotency", () => {
 
     it("treats an absent body as null, and leaves out undefined members", () => {
       assert.strictEqual(
-        Idempotency.fingerprint({ method: "DELETE", path: "/v1/keys/1" }),
+        Idempotency.fingerprintWith(testSecret, { method: "DELETE", path: "/v1/keys/1" }),
         of("DELETE", "/v1/keys/1", null)
       )
       assert.strictEqual(of("POST", "/x", { a: 1, b: undefined }), of("POST", "/x", { a: 1 }))
@@ -86,20 +91,34 @@ describe("Idempotency", () => {
   })
 
   describe("scope", () => {
+    it("is keyed by the installation's secret: the same parts hash apart under another secret", () => {
+      const parts = ["shipping", "yalidine", { apiId: "id-1", apiToken: "secret" }, null]
+      const other = Redacted.make("another-installation")
+      assert.notStrictEqual(Idempotency.scopeWith(other, parts), Idempotency.scopeWith(testSecret, parts))
+      const request = { method: "POST", path: "/v1/orders", body: { qty: 1 } }
+      assert.notStrictEqual(
+        Idempotency.fingerprintWith(other, request),
+        Idempotency.fingerprintWith(testSecret, request)
+      )
+    })
+
     it("hashes its parts in order, objects in any member order", () => {
       const credentials = { apiId: "id-1", apiToken: "secret" }
-      const scope = Idempotency.scope(["shipping", "yalidine", credentials, null])
+      const scope = Idempotency.scopeWith(testSecret, ["shipping", "yalidine", credentials, null])
       assert.match(scope, /^[0-9a-f]{64}$/)
       assert.notInclude(scope, "secret")
       assert.strictEqual(
-        Idempotency.scope(["shipping", "yalidine", { apiToken: "secret", apiId: "id-1" }, null]),
+        Idempotency.scopeWith(testSecret, ["shipping", "yalidine", { apiToken: "secret", apiId: "id-1" }, null]),
         scope
       )
       assert.notStrictEqual(
-        Idempotency.scope(["shipping", "yalidine", { ...credentials, apiToken: "other" }, null]),
+        Idempotency.scopeWith(testSecret, ["shipping", "yalidine", { ...credentials, apiToken: "other" }, null]),
         scope
       )
-      assert.notStrictEqual(Idempotency.scope(["store", "7"]), Idempotency.scope(["7", "store"]))
+      assert.notStrictEqual(
+        Idempotency.scopeWith(testSecret, ["store", "7"]),
+        Idempotency.scopeWith(testSecret, ["7", "store"])
+      )
     })
   })
 
@@ -130,9 +149,9 @@ describe("Idempotency", () => {
 })
 
 const request = (key: string, body: unknown = { qty: 1 }, path = "/v1/orders"): Idempotency.Request => ({
-  scope: Idempotency.scope(["test", "store-7"]),
+  scope: Idempotency.scopeWith(testSecret, ["test", "store-7"]),
   key: Idempotency.IdempotencyKey.make(key),
-  fingerprint: Idempotency.fingerprint({ method: "POST", path, body })
+  fingerprint: Idempotency.fingerprintWith(testSecret, { method: "POST", path, body })
 })
 
 const answer = (status: number, body = `{"status":${status}}`) =>

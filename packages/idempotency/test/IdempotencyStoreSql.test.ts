@@ -1,14 +1,18 @@
 import { assert, layer } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Layer, Result, Schema } from "effect"
+import { Deferred, Effect, Fiber, Layer, Redacted, Result, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Idempotency from "../src/Idempotency.ts"
 import { IdempotencyStore } from "../src/IdempotencyStore.ts"
+
+/** The installation secret these tests hash with. */
+const testSecret = Redacted.make("test-installation-secret")
+
 import { backends, sqlStore } from "./Backends.ts"
 
 const request = (key: string): Idempotency.Request => ({
-  scope: Idempotency.scope(["sql-test", "store-7"]),
+  scope: Idempotency.scopeWith(testSecret, ["sql-test", "store-7"]),
   key: Idempotency.IdempotencyKey.make(key),
-  fingerprint: Idempotency.fingerprint({ method: "POST", path: "/v1/orders", body: { qty: 1 } })
+  fingerprint: Idempotency.fingerprintWith(testSecret, { method: "POST", path: "/v1/orders", body: { qty: 1 } })
 })
 
 const created = new Idempotency.StoredResponse({

@@ -3,14 +3,22 @@
  * `TestClock` for memory, stored expiry times shifted back for SQL (whose clock is the database's).
  */
 import { assert, type Vitest } from "@effect/vitest"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Redacted } from "effect"
 import * as Idempotency from "../src/Idempotency.ts"
+
+/** The installation secret these tests hash with. */
+const testSecret = Redacted.make("test-installation-secret")
+
 import { type Claim, IdempotencyStore } from "../src/IdempotencyStore.ts"
 
 const request = (scopeName: string, options: { readonly key?: string; readonly body?: unknown } = {}) => ({
-  scope: Idempotency.scope(["suite", scopeName]),
+  scope: Idempotency.scopeWith(testSecret, ["suite", scopeName]),
   key: Idempotency.IdempotencyKey.make(options.key ?? "order-1"),
-  fingerprint: Idempotency.fingerprint({ method: "POST", path: "/v1/orders", body: options.body ?? { qty: 1 } })
+  fingerprint: Idempotency.fingerprintWith(testSecret, {
+    method: "POST",
+    path: "/v1/orders",
+    body: options.body ?? { qty: 1 }
+  })
 })
 
 const created = new Idempotency.StoredResponse({
@@ -29,6 +37,15 @@ export const IdempotencyStoreSuite = <R>(
   elapse: (duration: Duration.Input) => Effect.Effect<void, never, IdempotencyStore | R>
 ) => {
   const { LEASE, TTL } = Idempotency
+
+  it.effect("keeps one installation secret: 64 hex characters, the same every time it is asked", () =>
+    Effect.gen(function* () {
+      const store = yield* IdempotencyStore
+      const first = Redacted.value(yield* store.secret)
+      assert.match(first, /^[0-9a-f]{64}$/)
+      assert.strictEqual(Redacted.value(yield* store.secret), first)
+    })
+  )
 
   it.effect("claims a free key, then tells later claimers it is in flight for the first request", () =>
     Effect.gen(function* () {

@@ -122,9 +122,9 @@ export const layer = (
       const capacity = yield* CapacityGuard.make(options.maxConcurrentCreates)
       const guardedCreate = (request: CreateRequest) => capacity.guard(shipping.create(request))
 
-      /** The claim's scope: the resolved courier and the caller's account there (hashed, never stored as is). */
+      /** The claim's scope: the resolved courier and the caller's account there (a keyed hash, never stored as is). */
       const scopeOf = (request: CreateRequest) =>
-        Idempotency.scope([
+        idempotency.scope([
           "shipping",
           shipping.catalogue.resolve(request.courier)?.entry.key ?? request.courier,
           request.credentials ?? {},
@@ -140,7 +140,7 @@ export const layer = (
               idempotency.claim({
                 scope: scopeOf(request),
                 key,
-                fingerprint: Idempotency.fingerprint({ method: "POST", path: "/v1/orders", body: withoutCredentials })
+                fingerprint: idempotency.fingerprint({ method: "POST", path: "/v1/orders", body: withoutCredentials })
               })
             )
             if (claim._tag === "Replay") {

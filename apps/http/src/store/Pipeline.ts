@@ -182,9 +182,9 @@ export const idempotent = (mode: Mode) =>
           )
           const body = takesBody ? yield* readJson(request, requestId) : undefined
           const claim = {
-            scope: Idempotency.scope(["store", principal.store.id]),
+            scope: idempotency.scope(["store", principal.store.id]),
             key,
-            fingerprint: Idempotency.fingerprint({ method: request.method, path: pathOf(request.url), body })
+            fingerprint: idempotency.fingerprint({ method: request.method, path: pathOf(request.url), body })
           }
           const stored = (status: number, text: string) =>
             new Idempotency.StoredResponse({ status, headers: {}, body: text })
