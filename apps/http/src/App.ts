@@ -5,12 +5,15 @@
  */
 
 import * as Os from "node:os"
+import { NodeRedis } from "@effect/platform-node"
 import { Admin, UsageStore, UsageStoreSql } from "@tawsil/access"
 import { Catalogue, type CourierAdapter, Discovery, Egress, HttpTransport } from "@tawsil/courier"
 import { IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
+import { ClientWindow } from "@tawsil/shipping"
 import { AppInstance, Database, Migrations } from "@tawsil/storage"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Clock, Effect, Layer, References, Schedule } from "effect"
+import { Clock, Effect, Layer, Redacted, References, Schedule } from "effect"
+import { RateLimiter } from "effect/persistence"
 import * as Announcements from "./Announcements.ts"
 import type { AppConfig } from "./AppConfig.ts"
 import * as AdminListener from "./admin/AdminListener.ts"
@@ -123,6 +126,17 @@ const stopLines = (signal: () => string | undefined) => {
   return { began, ended }
 }
 
+/**
+ * Where rate windows are counted: in Redis when `REDIS_URL` is set, so every instance shares them (a client behind a
+ * load balancer gets its limit once, not once per instance), else in this process.
+ */
+export const rateLimiterStore = (config: AppConfig) =>
+  config.redisUrl === undefined
+    ? ClientWindow.layerStoreMemory()
+    : RateLimiter.layerStoreRedis({ prefix: "tawsil:ratelimit:" }).pipe(
+        Layer.provide(NodeRedis.layer({ url: Redacted.value(config.redisUrl) }))
+      )
+
 /** The app exports no traces, so its services open no spans: each would cost a request ~40 000 instructions (0013). */
 const noServiceSpans = Layer.succeed(ServiceSpans.ServiceSpans, false)
 
@@ -145,7 +159,7 @@ export const layer = (config: AppConfig, options: Options = {}) => {
   const stop = stopLines(options.stopSignal ?? (() => undefined))
   return stop.began.pipe(
     Layer.provideMerge(Layer.mergeAll(servers, purgeIdempotency, purgeRateWindows, adminListener(config))),
-    Layer.provide([runtime, transport, inFlight]),
+    Layer.provide([runtime, transport, inFlight, rateLimiterStore(config)]),
     Layer.provide(stop.ended),
     Layer.provide([loggingLayer(config), noServiceSpans])
   )

@@ -31,6 +31,8 @@ export interface AppConfig {
   readonly courierAdapters: ReadonlyArray<string>
   /** Loopback stand-ins for courier origins (tests and local runs only). */
   readonly courierOrigins: Egress.Overrides
+  /** Redis, where the shipping API's client windows are shared by every instance; undefined: each process counts. */
+  readonly redisUrl: Redacted.Redacted<string> | undefined
   readonly database:
     | { readonly kind: "embedded"; readonly dataDir: string }
     | { readonly kind: "server"; readonly url: Redacted.Redacted<string>; readonly poolSize: number }
@@ -78,6 +80,10 @@ export const variables = {
   TAWSIL_COURIER_ORIGINS: {
     default: "",
     doc: "Tests and local runs only: `https://origin=http://127.0.0.1:port,…` sends a courier's requests to a local fake."
+  },
+  REDIS_URL: {
+    default: "",
+    doc: "Redis URL (`redis://host:6379`): the shipping API's per-client windows are shared by every instance. Unset: per process."
   },
   COMMUNES_FILE: {
     default: "",
@@ -177,6 +183,13 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
   const shippingMaxConcurrentCreates = yield* Effect.flatMap(raw("SHIPPING_MAX_CONCURRENT_CREATES"), (value) =>
     integer("SHIPPING_MAX_CONCURRENT_CREATES", value, 1, 100_000, "a number of creates from 1 to 100000")
   )
+  const redis = yield* Config.Redacted("REDIS_URL").pipe(Config.withDefault(Redacted.make("")))
+  if (Redacted.value(redis) !== "" && !isRedisUrl(Redacted.value(redis))) {
+    return yield* new InvalidConfig({
+      variable: "REDIS_URL",
+      expected: "a redis:// or rediss:// URL (value not shown: it may hold a password)"
+    })
+  }
   const courierAdapters = (yield* raw("COURIER_ADAPTERS"))
     .split(",")
     .map((name) => name.trim())
@@ -187,6 +200,7 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
     shippingRateLimitPerMinute,
     shippingMaxConcurrentCreates,
     courierOrigins: origins.success,
+    redisUrl: Redacted.value(redis) === "" ? undefined : redis,
     host,
     shippingPort,
     storePort,
@@ -198,6 +212,15 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
     database
   }
 })
+
+const isRedisUrl = (value: string) => {
+  try {
+    const url = new URL(value)
+    return (url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname !== ""
+  } catch {
+    return false
+  }
+}
 
 const isPostgresUrl = (value: string) => {
   try {

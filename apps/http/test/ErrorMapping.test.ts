@@ -22,7 +22,12 @@ const reasonUnionsOf = (packages: ReadonlyArray<Record<string, unknown>>) => {
   for (const namespaces of packages) {
     for (const namespace of Object.values(namespaces)) {
       for (const [name, value] of Object.entries(namespace as Record<string, unknown>)) {
-        if (name.endsWith("ErrorReason") && value !== null && (typeof value === "object" || typeof value === "function") && "members" in value) {
+        if (
+          name.endsWith("ErrorReason") &&
+          value !== null &&
+          (typeof value === "object" || typeof value === "function") &&
+          "members" in value
+        ) {
           found[name.slice(0, -"Reason".length)] = value as { readonly members: ReadonlyArray<Schema.Top> }
         }
       }

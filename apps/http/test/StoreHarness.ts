@@ -29,6 +29,7 @@ const config: AppConfig = {
   shippingMaxConcurrentCreates: 64,
   courierAdapters: [],
   courierOrigins: {} as AppConfig["courierOrigins"],
+  redisUrl: undefined,
   database: { kind: "embedded", dataDir: "" }
 }
 

@@ -7,7 +7,7 @@ import { type Catalogue, Shipping } from "@tawsil/courier"
 import { WilayaCode } from "@tawsil/domain"
 import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Communes, Wilayas } from "@tawsil/reference"
-import { ClientWindow, Gateway } from "@tawsil/shipping"
+import { Gateway } from "@tawsil/shipping"
 import { Effect, Layer, Option, Schema } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -103,15 +103,14 @@ const HealthHandlers = HttpApiBuilder.group(ShippingApi, "health", (handlers) =>
   handlers.handle("health", () => Health.check("shipping"))
 )
 
-/** The gateway on the database's idempotency records, with each process counting its own client windows. */
+/** The gateway on the database's idempotency records; the client windows count in the app's rate-limiter store. */
 const gatewayLayer = (config: AppConfig, catalogue: Catalogue.Catalogue) =>
   Gateway.layer({
     requestsPerMinute: config.shippingRateLimitPerMinute,
     maxConcurrentCreates: config.shippingMaxConcurrentCreates
   }).pipe(
     Layer.provide(Shipping.Shipping.layer(catalogue)),
-    Layer.provide(Idempotency.layer().pipe(Layer.provide(IdempotencyStoreSql.layer))),
-    Layer.provide(ClientWindow.layerStoreMemory())
+    Layer.provide(Idempotency.layer().pipe(Layer.provide(IdempotencyStoreSql.layer)))
   )
 
 export const layer = (config: AppConfig, catalogue: Catalogue.Catalogue) =>
