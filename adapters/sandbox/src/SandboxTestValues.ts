@@ -65,7 +65,7 @@ export const respond = <A>(
   const said = (what: string) => `${what} (sandbox ${given})`
   switch (value.outcome) {
     case "refused":
-      return Effect.fail(new CourierError.Refused({ message: said("the courier refused the parcel") }))
+      return Effect.fail(new CourierError.Refused({ message: said("the courier refused the request") }))
     case "credentials_rejected":
       return Effect.fail(
         new CourierError.CredentialsRejected({ message: said("the courier rejected the account's credentials") })

@@ -372,7 +372,7 @@ describe("SandboxTestValues", () => {
         )
       assert.strictEqual(
         yield* message("refused"),
-        "sandbox create: the courier refused the parcel (sandbox test phone 0500000422)"
+        "sandbox create: the courier refused the request (sandbox test phone 0500000422)"
       )
       assert.strictEqual(
         yield* message("credentials_rejected"),
