@@ -27,6 +27,9 @@ export class CourierRateLimited extends Schema.TaggedError<CourierRateLimited>()
   retryAfterSeconds: Schema.Int
 }) {
   readonly category: ErrorCategory.ErrorCategory = "rate_limited"
+  override get message() {
+    return `the courier limits this account's requests; retry in ${this.retryAfterSeconds} s`
+  }
 }
 
 /** No answer, a reset, a timeout, a 5xx, or the circuit breaker is open. */

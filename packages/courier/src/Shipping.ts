@@ -7,7 +7,7 @@
  */
 import { AlgerianMobile, ErrorCategory, type WilayaCode } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Random, Schema } from "effect"
 import type * as Catalogue from "./Catalogue.ts"
 import type { Any, Capability, CourierManifest, Label } from "./CourierAdapter.ts"
 import { CourierError, type CourierErrorReason, Unsupported } from "./CourierError.ts"
@@ -158,7 +158,9 @@ export class Shipping extends Context.Service<
           create: method("Shipping.create")(function* (call) {
             const { adapter, manifest, run, context } = yield* prepare(call, "create")
             yield* checkMobiles(call.order)
-            const created = yield* run(adapter.operations.create!(call.order, context))
+            // A parcel always carries a reference: the caller's, or one made here, sent to the courier too.
+            const order = call.order.reference ? call.order : { ...call.order, reference: yield* newReference }
+            const created = yield* run(adapter.operations.create!(order, context))
             const status = Tracking.statusOf(adapter.statuses, created.rawStatus)
             if (status === "unknown") yield* logUnmapped(manifest.key, [created.rawStatus])
             return ParcelCreated.make({
@@ -166,7 +168,7 @@ export class Shipping extends Context.Service<
               ...(created.courierReference === undefined ? {} : { courierReference: created.courierReference }),
               ...(created.labelUrl === undefined ? {} : { labelUrl: created.labelUrl }),
               status,
-              reference: call.order.reference ?? created.trackingNumber
+              reference: order.reference!
             })
           }),
           track: method("Shipping.track")(function* (call) {
@@ -193,6 +195,16 @@ export class Shipping extends Context.Service<
       })
     )
 }
+
+const REFERENCE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+/** A reference for a parcel the caller sent none for: `TW-` and 10 characters of Crockford's base 32. */
+export const newReference = Effect.map(
+  Effect.forEach(Array.from({ length: 10 }), () =>
+    Random.nextIntBetween(0, REFERENCE_ALPHABET.length, { halfOpen: true })
+  ),
+  (indexes) => `TW-${indexes.map((index) => REFERENCE_ALPHABET[index]).join("")}`
+)
 
 /** Every courier needs an Algerian mobile for the recipient (and for the second phone, when one is given). */
 const checkMobiles = Effect.fnUntraced(function* (order: ParcelOrder) {

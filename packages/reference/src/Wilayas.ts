@@ -30,12 +30,7 @@ export class Wilaya extends Schema.Class<Wilaya>("@tawsil/reference/Wilaya")({
   courierSupported: Schema.Boolean,
   /** For a wilaya couriers do not accept yet: the code to send them instead. */
   shipAs: Schema.optionalKey(WilayaCode.WilayaCode)
-}) {
-  /** @deprecated The French name under its former field; read `nameFr`. */
-  get name(): string {
-    return this.nameFr
-  }
-}
+}) {}
 
 /**
  * The deep-south surcharge zone, as the dzship docs name it: Tamanrasset, Illizi, Tindouf, Timimoun, Bordj Badji
