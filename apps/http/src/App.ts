@@ -8,6 +8,7 @@ import * as Os from "node:os"
 import { Admin, UsageStore, UsageStoreSql } from "@tawsil/access"
 import { Catalogue, type CourierAdapter, Discovery, Egress, HttpTransport } from "@tawsil/courier"
 import { IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
+import { ClientWindow } from "@tawsil/shipping"
 import { AppInstance, Database, Migrations } from "@tawsil/storage"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Effect, Layer, References, Schedule } from "effect"
@@ -106,7 +107,9 @@ export const layer = (config: AppConfig) => {
       Layer.mergeAll(ShippingServer.layer(config, catalogue), StoreServer.layer(config))
     )
   )
-  const transport = HttpTransport.layer({ overrides: config.courierOrigins }).pipe(Layer.provide(Egress.Resolver.layer))
+  const transport = HttpTransport.layer({ overrides: config.courierOrigins }).pipe(
+    Layer.provide([Egress.Resolver.layer, ClientWindow.layerStoreMemory()])
+  )
   return Layer.mergeAll(servers, purgeIdempotency, purgeRateWindows, adminListener(config)).pipe(
     Layer.provide([runtime, transport]),
     Layer.provide([loggingLayer(config), noServiceSpans])

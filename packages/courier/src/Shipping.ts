@@ -5,11 +5,12 @@
  * and to the caller's deadline, and maps the courier's statuses. Credentials are decoded into `Redacted`
  * values by the adapter's schema and used for that call only; nothing here stores or logs them.
  */
+import { createHash } from "node:crypto"
 import { AlgerianMobile, ErrorCategory, type WilayaCode } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import type * as Catalogue from "./Catalogue.ts"
-import type { Any, Capability, CourierManifest, Label } from "./CourierAdapter.ts"
+import type { Any, Capability, CourierManifest, Label, RateLimit } from "./CourierAdapter.ts"
 import { CourierError, type CourierErrorReason, Unsupported } from "./CourierError.ts"
 import { CourierHttp } from "./CourierHttp.ts"
 import { BlockedEgress, type Origin, parseBaseUrl } from "./Egress.ts"
@@ -70,6 +71,9 @@ export type ShippingError = typeof ShippingError.Type
  * timeout is a budget for the whole operation (Ecotrack's create is two calls): each request gets only what is left
  * of it, and once it is spent a request fails as `Unreachable` without being sent. The deadline lives here rather
  * than in a race around the operation so that an adapter that makes no HTTP call (the sandbox) pays no timer.
+ *
+ * The courier's rate limits are counted per account: the courier key with the caller's credentials, named by
+ * {@link accountKey} (a digest, never the credentials themselves).
  */
 export class Transport extends Context.Service<
   Transport,
@@ -82,6 +86,10 @@ export class Transport extends Context.Service<
       readonly timeout: Duration.Duration
       /** When that budget runs out, in `Clock` milliseconds: the operation's start plus `timeout`. */
       readonly deadline: number
+      /** The adapter's declared limits per account (`CourierAdapter.define`); empty when it declares none. */
+      readonly rateLimits: ReadonlyArray<RateLimit>
+      /** The caller's account at this courier ({@link accountKey}); undefined when there are no limits to count. */
+      readonly account: string | undefined
     }) => CourierHttp["Service"]
   }
 >()("@tawsil/courier/Shipping/Transport") {}
@@ -132,7 +140,10 @@ export class Shipping extends Context.Service<
           const timeout = call.options?.timeoutMs ? Duration.millis(call.options.timeoutMs) : DEFAULT_TIMEOUT
           // The caller's timeout bounds the whole operation, not each request alone: its deadline is fixed here.
           const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(timeout)
-          const http = transport.bind({ courier: manifest, tenantOrigin, timeout, deadline })
+          // Only an adapter that declares limits needs the account: the others skip the digest.
+          const { rateLimits } = adapter
+          const account = rateLimits.length === 0 ? undefined : accountKey(manifest.key, call.credentials)
+          const http = transport.bind({ courier: manifest, tenantOrigin, timeout, deadline, rateLimits, account })
           const prepared: Prepared = {
             adapter,
             manifest,
@@ -192,6 +203,18 @@ export class Shipping extends Context.Service<
         })
       })
     )
+}
+
+/**
+ * The account a call is counted against for the courier's rate limits: the SHA-256 (hex) of the courier's key and
+ * the canonical JSON of the caller's raw credentials (fields sorted by name). Two calls with the same credentials
+ * for the same courier, under its key or an alias, share an account; the digest cannot be turned back into the
+ * credentials, so it may be used as a key in a shared store.
+ */
+export const accountKey = (courier: string, credentials: Readonly<Record<string, string>> | undefined): string => {
+  const fields = Object.keys(credentials ?? {}).sort()
+  const canonical = JSON.stringify(Object.fromEntries(fields.map((field) => [field, credentials![field]])))
+  return createHash("sha256").update(courier).update("\u0000").update(canonical).digest("hex")
 }
 
 /** Every courier needs an Algerian mobile for the recipient (and for the second phone, when one is given). */

@@ -1,6 +1,7 @@
 /**
  * The courier conformance kit: one @effect/vitest suite every adapter runs against its own loopback fake courier,
- * through the real core (`Shipping`, `HttpTransport` with loopback overrides, a resolver that resolves nothing).
+ * through the real core (`Shipping`, `HttpTransport` with loopback overrides, a resolver that resolves nothing, the
+ * adapter's rate limits counted in memory).
  * It proves what the catalogue promises about an adapter: its declared capabilities work and the others are
  * refused without a request; every request stays on the courier's origin; its status table covers the statuses
  * the courier sends, and anything else becomes `unknown`; courier failures become the right reasons; and the
@@ -11,6 +12,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Clock, Context, Effect, Exit, Layer, Option, Result, Schema, type Scope } from "effect"
+import { RateLimiter } from "effect/persistence"
 import * as Catalogue from "../Catalogue.ts"
 import type { Any, Capability, CourierManifest } from "../CourierAdapter.ts"
 import type { CourierErrorReason } from "../CourierError.ts"
@@ -235,7 +237,9 @@ const harness = <F extends Fake>(options: Options<F>, courier: CourierManifest) 
       )
     ).pipe(
       Layer.provide(HttpTransport.layer({ overrides: overrides.success })),
-      Layer.provide(Egress.Resolver.layerTest({}))
+      // A store of its own per harness: the adapter's declared rate limits are enforced as in production, and no
+      // check spends another's budget.
+      Layer.provide([Egress.Resolver.layerTest({}), RateLimiter.layerStoreMemory])
     )
     const core = Shipping.layer(Catalogue.make([options.adapter])).pipe(Layer.provide(recording))
     const shipping = Context.get(yield* Layer.build(core), Shipping)
