@@ -25,7 +25,7 @@
  * 5xx, HTML, 429, any JSON, a refused parcel, or a refusal quoting the caller's token.
  */
 import * as Http from "node:http"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, type Scope } from "effect"
 
 export const API_ID = "94986571734304520846"
 export const API_TOKEN = "fake-token-5MKfvcyQtO3eouL6tDv0VDFh"
@@ -230,12 +230,12 @@ export interface Options {
   readonly publicOrigin?: string
 }
 
+/** Starts the fake on a random loopback port; it stops when the scope closes. */
+export const make = (options: Options = {}): Effect.Effect<Fake, never, Scope.Scope> =>
+  Effect.acquireRelease(start(options), ({ close }) => close).pipe(Effect.map(({ fake }) => fake))
+
 export class YalidineFake extends Context.Service<YalidineFake, Fake>()("@tawsil/adapter-yalidine/test/YalidineFake") {
-  static readonly layer = (options: Options = {}) =>
-    Layer.effect(
-      YalidineFake,
-      Effect.acquireRelease(start(options), ({ close }) => close).pipe(Effect.map(({ fake }) => fake))
-    )
+  static readonly layer = (options: Options = {}) => Layer.effect(YalidineFake, make(options))
 }
 
 const json = (response: Http.ServerResponse, status: number, body: unknown, headers: Http.OutgoingHttpHeaders = {}) => {
