@@ -1,8 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Catalogue, type CourierError, CourierHttp, Shipment, Shipping } from "@tawsil/courier"
+import { Catalogue, type CourierError, CourierHttp, HttpTransport, Shipment, Shipping } from "@tawsil/courier"
 import * as Egress from "@tawsil/courier/Egress"
 import { WilayaCode } from "@tawsil/domain"
-import { Duration, Effect, Layer, Redacted, Result, Schema } from "effect"
+import { Context, Duration, Effect, Layer, Redacted, Result, Schema } from "effect"
+import { RateLimiter } from "effect/persistence"
 import { adapter, Credentials } from "../src/Yalidine.ts"
 import * as Mapping from "../src/YalidineMapping.ts"
 import {
@@ -667,6 +668,63 @@ describe("Yalidine", () => {
         assert.strictEqual(error._tag === "CourierError" && error.reason._tag, "Refused")
         assert.include(error.message, "options.fromWilaya")
       }).pipe(Effect.provide(core))
+    )
+  })
+
+  describe("through the core's transport", () => {
+    const core = Effect.gen(function* () {
+      const fake = yield* YalidineFake
+      const overrides = Result.getOrThrow(
+        Egress.parseOverrides(`https://api.yalidine.app=${fake.origin},https://api.guepex.app=${fake.origin}`)
+      )
+      return Context.get(
+        yield* Layer.build(
+          Shipping.Shipping.layer(Catalogue.make([adapter])).pipe(
+            Layer.provide(HttpTransport.layer({ overrides })),
+            Layer.provide([Egress.Resolver.layerTest({}), RateLimiter.layerStoreMemory])
+          )
+        ),
+        Shipping.Shipping
+      )
+    })
+    const accounts = [
+      { apiId: API_ID, apiToken: API_TOKEN },
+      { apiId: "second-account-0001", apiToken: "second-token-6tDv0VDFh5" }
+    ]
+
+    // Each call may wait only 200 ms, so a sixth request in the same second cannot wait for the next one.
+    it.live("holds each account to the declared quota: a sixth request in a second is refused unsent", () =>
+      Effect.gen(function* () {
+        const fake = yield* YalidineFake
+        const shipping = yield* core
+        const price = (courier: string, account: (typeof accounts)[number]) =>
+          Effect.map(
+            Effect.result(
+              shipping.rates({
+                courier,
+                credentials: account,
+                options: { fromWilaya: alger, timeoutMs: 200 },
+                query: query({ toWilaya: 31, deliveryType: "home" })
+              })
+            ),
+            (result) =>
+              Result.isSuccess(result)
+                ? "priced"
+                : result.failure._tag === "CourierError" && result.failure.reason._tag === "CourierRateLimited"
+                  ? `limited ${result.failure.reason.retryAfterSeconds}s`
+                  : result.failure._tag
+          )
+        const first = yield* Effect.forEach([1, 2, 3, 4, 5, 6], () => price("yalidine", accounts[0]!))
+        assert.deepStrictEqual(first, ["priced", "priced", "priced", "priced", "priced", "limited 1s"])
+        assert.lengthOf(fake.requests, 5, "the sixth was never sent")
+        assert.strictEqual(yield* price("yalidine", accounts[1]!), "priced", "another account has its own quota")
+        assert.strictEqual(yield* price("guepex", accounts[0]!), "priced", "so has the same account on another network")
+        assert.strictEqual(yield* price("yalidine", accounts[0]!), "limited 1s")
+      }).pipe(
+        Effect.provide(
+          YalidineFake.layer({ accounts: accounts.map((account) => ({ ...account, quotas: { second: 100 } })) })
+        )
+      )
     )
   })
 })
