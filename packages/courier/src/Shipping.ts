@@ -208,8 +208,8 @@ export class Shipping extends Context.Service<
 /**
  * The account a call is counted against for the courier's rate limits: the SHA-256 (hex) of the courier's key and
  * the canonical JSON of the caller's raw credentials (fields sorted by name). Two calls with the same credentials
- * for the same courier, under its key or an alias, share an account; the digest cannot be turned back into the
- * credentials, so it may be used as a key in a shared store.
+ * for the same courier, under its key or an alias, share an account. The digest stands for the credentials without
+ * holding them, so it may key counters in a store shared with other processes.
  */
 export const accountKey = (courier: string, credentials: Readonly<Record<string, string>> | undefined): string => {
   const fields = Object.keys(credentials ?? {}).sort()
