@@ -9,7 +9,7 @@
  */
 import { type CourierAdapter, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
 import { AlgerianMobile, type Dzd, type WilayaCode } from "@tawsil/domain"
-import { NameFolding, Wilayas } from "@tawsil/reference"
+import { NameFolding } from "@tawsil/reference"
 import { Option, Result, Schema } from "effect"
 import * as Status from "./YalidineStatus.ts"
 import * as Wire from "./YalidineWire.ts"
@@ -19,12 +19,8 @@ type Response = CourierHttp.CourierResponse
 
 // --- Requests ---------------------------------------------------------------------------------------------------
 
-/**
- * A wilaya as Yalidine names it (`from_wilaya_name`, `to_wilaya_name` must match `GET /v1/wilayas/`). The ids are
- * the official codes and the names those of the CC0 dataset (README "Unverified": a spelling that differs goes
- * here, one line).
- */
-export const wilayaName = (code: WilayaCode.WilayaCode): string => Wilayas.byCode(code).name
+/** A wilaya as Yalidine names it ({@link Wire.wilayaNames}). */
+export const wilayaName = (code: WilayaCode.WilayaCode): string => Wire.wilayaNames[code - 1]!
 
 /** The sender's wilaya: Yalidine needs it to create a parcel and to price one, and has no account default. */
 export const originOf = (

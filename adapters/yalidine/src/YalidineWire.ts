@@ -141,6 +141,72 @@ export const ErrorBody = Schema.Union([
 ])
 export type ErrorBody = typeof ErrorBody.Type
 
+/**
+ * The wilaya names `from_wilaya_name` and `to_wilaya_name` must match (`GET /v1/wilayas/`), by id − 1; the ids are
+ * the official codes 1–58. The docs' examples spell Adrar, Oum El Bouaghi, Batna, Béjaïa, Tébessa, Alger and
+ * Sétif so; the others follow the CC0 dataset (README "Unverified": a spelling that differs is one line here).
+ */
+export const wilayaNames: ReadonlyArray<string> = [
+  "Adrar",
+  "Chlef",
+  "Laghouat",
+  "Oum El Bouaghi",
+  "Batna",
+  "Béjaïa",
+  "Biskra",
+  "Béchar",
+  "Blida",
+  "Bouira",
+  "Tamanrasset",
+  "Tébessa",
+  "Tlemcen",
+  "Tiaret",
+  "Tizi Ouzou",
+  "Alger",
+  "Djelfa",
+  "Jijel",
+  "Sétif",
+  "Saïda",
+  "Skikda",
+  "Sidi Bel Abbès",
+  "Annaba",
+  "Guelma",
+  "Constantine",
+  "Médéa",
+  "Mostaganem",
+  "M'Sila",
+  "Mascara",
+  "Ouargla",
+  "Oran",
+  "El Bayadh",
+  "Illizi",
+  "Bordj Bou Arréridj",
+  "Boumerdès",
+  "El Tarf",
+  "Tindouf",
+  "Tissemsilt",
+  "El Oued",
+  "Khenchela",
+  "Souk Ahras",
+  "Tipaza",
+  "Mila",
+  "Aïn Defla",
+  "Naâma",
+  "Aïn Témouchent",
+  "Ghardaïa",
+  "Relizane",
+  "Timimoun",
+  "Bordj Badji Mokhtar",
+  "Ouled Djellal",
+  "Béni Abbès",
+  "In Salah",
+  "In Guezzam",
+  "Touggourt",
+  "Djanet",
+  "El M'Ghair",
+  "El Meniaa"
+]
+
 /** The quota headers every answer carries: requests left in the current second, minute, hour and day. */
 export const quotaHeaders = {
   second: "x-second-quota-left",

@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type CourierError, Shipment } from "@tawsil/courier"
 import { WilayaCode } from "@tawsil/domain"
-import { Wilayas } from "@tawsil/reference"
 import { Result, Schema } from "effect"
 import * as Mapping from "../src/YalidineMapping.ts"
+import * as Wire from "../src/YalidineWire.ts"
 import { WILAYAS } from "./fake/YalidineFake.ts"
 import { createPairs } from "./fixtures/orders.ts"
 import {
@@ -55,8 +55,21 @@ describe("YalidineMapping", () => {
       assert.deepStrictEqual(success(Mapping.toParcel(input, origin, Mapping.orderIdOf(input, 0))), parcel)
     })
 
-    it("spells every wilaya as the fake network lists them (Yalidine's /v1/wilayas/)", () => {
-      for (const wilaya of Wilayas.all) assert.strictEqual(Mapping.wilayaName(wilaya.code), WILAYAS[wilaya.code - 1])
+    it("spells the wilayas as the docs' examples do, and all 58 as the fake network lists them", () => {
+      const name = (code: number) => Mapping.wilayaName(WilayaCode.WilayaCode.make(code))
+      for (const [code, spelled] of [
+        [1, "Adrar"],
+        [4, "Oum El Bouaghi"],
+        [5, "Batna"],
+        [6, "Béjaïa"],
+        [12, "Tébessa"],
+        [16, "Alger"],
+        [19, "Sétif"]
+      ] as const) {
+        assert.strictEqual(name(code), spelled)
+      }
+      assert.lengthOf(Wire.wilayaNames, 58)
+      for (let code = 1; code <= 58; code++) assert.strictEqual(name(code), WILAYAS[code - 1])
     })
 
     it.each([
