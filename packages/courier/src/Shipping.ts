@@ -5,11 +5,12 @@
  * and to the caller's deadline, and maps the courier's statuses. Credentials are decoded into `Redacted`
  * values by the adapter's schema and used for that call only; nothing here stores or logs them.
  */
+import { createHmac, randomBytes } from "node:crypto"
 import { AlgerianMobile, ErrorCategory, type WilayaCode } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Clock, Context, Duration, Effect, Layer, Option, Random, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Random, Redacted, Schema } from "effect"
 import type * as Catalogue from "./Catalogue.ts"
-import type { Any, Capability, CourierManifest, Label } from "./CourierAdapter.ts"
+import type { Any, Capability, CourierManifest, Label, RateLimit } from "./CourierAdapter.ts"
 import { CourierError, type CourierErrorReason, Unsupported } from "./CourierError.ts"
 import { CourierHttp } from "./CourierHttp.ts"
 import { BlockedEgress, type Origin, parseBaseUrl } from "./Egress.ts"
@@ -70,6 +71,9 @@ export type ShippingError = typeof ShippingError.Type
  * timeout is a budget for the whole operation (Ecotrack's create is two calls): each request gets only what is left
  * of it, and once it is spent a request fails as `Unreachable` without being sent. The deadline lives here rather
  * than in a race around the operation so that an adapter that makes no HTTP call (the sandbox) pays no timer.
+ *
+ * The courier's rate limits are counted per account: the courier key with the caller's credentials, named by
+ * {@link accountKey} (a digest, never the credentials themselves).
  */
 export class Transport extends Context.Service<
   Transport,
@@ -82,6 +86,10 @@ export class Transport extends Context.Service<
       readonly timeout: Duration.Duration
       /** When that budget runs out, in `Clock` milliseconds: the operation's start plus `timeout`. */
       readonly deadline: number
+      /** The adapter's declared limits per account (`CourierAdapter.define`); empty when it declares none. */
+      readonly rateLimits: ReadonlyArray<RateLimit>
+      /** The caller's account at this courier ({@link accountKey}); undefined when there are no limits to count. */
+      readonly account: string | undefined
     }) => CourierHttp["Service"]
   }
 >()("@tawsil/courier/Shipping/Transport") {}
@@ -112,10 +120,18 @@ export class Shipping extends Context.Service<
     readonly label: (call: CourierCall & { readonly trackingNumber: string }) => Effect.Effect<Label, ShippingError>
   }
 >()("@tawsil/courier/Shipping") {
-  static readonly layer = (catalogue: Catalogue.Catalogue) =>
+  /**
+   * The core over `catalogue`. `accountSecret` keys the account digests the rate limits count by (`accountKey`):
+   * processes that share their counters (a Redis store) must share it; without one, each layer makes its own.
+   */
+  static readonly layer = (
+    catalogue: Catalogue.Catalogue,
+    options: { readonly accountSecret?: Redacted.Redacted<string> | undefined } = {}
+  ) =>
     Layer.effect(
       Shipping,
       Effect.gen(function* () {
+        const accountSecret = options.accountSecret ?? Redacted.make(randomBytes(32).toString("hex"))
         const method = yield* ServiceSpans.method
         const transport = yield* Transport
         const unmappedSeen = new Set<string>()
@@ -132,7 +148,11 @@ export class Shipping extends Context.Service<
           const timeout = call.options?.timeoutMs ? Duration.millis(call.options.timeoutMs) : DEFAULT_TIMEOUT
           // The caller's timeout bounds the whole operation, not each request alone: its deadline is fixed here.
           const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(timeout)
-          const http = transport.bind({ courier: manifest, tenantOrigin, timeout, deadline })
+          // Only an adapter that declares limits needs the account: the others skip the digest.
+          const { rateLimits } = adapter
+          const account =
+            rateLimits.length === 0 ? undefined : accountKey(accountSecret, manifest.key, call.credentials)
+          const http = transport.bind({ courier: manifest, tenantOrigin, timeout, deadline, rateLimits, account })
           const prepared: Prepared = {
             adapter,
             manifest,
@@ -205,6 +225,23 @@ export const newReference = Effect.map(
   ),
   (indexes) => `TW-${indexes.map((index) => REFERENCE_ALPHABET[index]).join("")}`
 )
+
+/**
+ * The account a call is counted against for the courier's rate limits: an HMAC-SHA256 (hex), keyed by `secret`, of
+ * the courier's key and the canonical JSON of the caller's raw credentials (fields sorted by name). Two calls with
+ * the same credentials for the same courier, under its key or an alias, share an account. The digest stands for the
+ * credentials without holding them, and without the secret it cannot be checked against guessed credentials, so it
+ * may key counters in a store shared with other processes (which must then share the secret).
+ */
+export const accountKey = (
+  secret: Redacted.Redacted<string>,
+  courier: string,
+  credentials: Readonly<Record<string, string>> | undefined
+): string => {
+  const fields = Object.keys(credentials ?? {}).sort()
+  const canonical = JSON.stringify(Object.fromEntries(fields.map((field) => [field, credentials![field]])))
+  return createHmac("sha256", Redacted.value(secret)).update(courier).update("\u0000").update(canonical).digest("hex")
+}
 
 /** Every courier needs an Algerian mobile for the recipient (and for the second phone, when one is given). */
 const checkMobiles = Effect.fnUntraced(function* (order: ParcelOrder) {

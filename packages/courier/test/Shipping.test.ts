@@ -1,12 +1,13 @@
+import { createHmac } from "node:crypto"
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Layer, Redacted, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import * as Catalogue from "../src/Catalogue.ts"
-import { define } from "../src/CourierAdapter.ts"
+import { define, type RateLimit } from "../src/CourierAdapter.ts"
 import { Refused, Unreachable } from "../src/CourierError.ts"
 import { CourierHttp } from "../src/CourierHttp.ts"
 import { ParcelOrder } from "../src/Shipment.ts"
-import { Shipping, Transport } from "../src/Shipping.ts"
+import { accountKey, Shipping, Transport } from "../src/Shipping.ts"
 
 const order = Schema.decodeUnknownSync(ParcelOrder)({
   recipient: { fullName: "Amina B", phone: "0555123456", wilayaCode: 16, communeName: "Bab Ezzouar" },
@@ -20,13 +21,21 @@ const seen: Array<{
   tenantOrigin: string | undefined
   timeout: Duration.Duration
   deadline: number
-  token?: string
+  rateLimits: ReadonlyArray<RateLimit>
+  account: string | undefined
 }> = []
 
 const pinned = define<{ readonly token: Redacted.Redacted<string> }>({
   platform: "alpha",
-  couriers: [{ key: "alpha", name: "Alpha", aliases: [], endpoint: { origin: "https://api.alpha.dz" } }],
-  credentials: Schema.Struct({ token: Schema.RedactedFromValue(Schema.String.check(Schema.isMinLength(8))) }),
+  couriers: [{ key: "alpha", name: "Alpha", aliases: ["alfa"], endpoint: { origin: "https://api.alpha.dz" } }],
+  credentials: Schema.Struct({
+    token: Schema.RedactedFromValue(Schema.String.check(Schema.isMinLength(8))),
+    shop: Schema.optionalKey(Schema.String)
+  }),
+  rateLimits: [
+    { limit: 5, window: "1 second" },
+    { limit: 50, window: "1 minute" }
+  ],
   statuses: { accepted: "pending_pickup", moving: "in_transit" },
   operations: {
     create: (_order, { credentials }) =>
@@ -56,8 +65,8 @@ const tenant = define({
 const transport = Layer.succeed(
   Transport,
   Transport.of({
-    bind: ({ courier, tenantOrigin, timeout, deadline }) => {
-      seen.push({ courier: courier.key, tenantOrigin, timeout, deadline })
+    bind: ({ courier, tenantOrigin, timeout, deadline, rateLimits, account }) => {
+      seen.push({ courier: courier.key, tenantOrigin, timeout, deadline, rateLimits, account })
       return CourierHttp.of({
         request: () =>
           Effect.succeed({ status: 200, headers: {}, text: "ALPHA-1", bytes: new TextEncoder().encode("ALPHA-1") })
@@ -66,7 +75,8 @@ const transport = Layer.succeed(
   })
 )
 
-const layer = Shipping.layer(Catalogue.make([pinned, tenant])).pipe(Layer.provide(transport))
+const accountSecret = Redacted.make("account-secret")
+const layer = Shipping.layer(Catalogue.make([pinned, tenant]), { accountSecret }).pipe(Layer.provide(transport))
 const run = <A, E>(effect: Effect.Effect<A, E, Shipping>) => effect.pipe(Effect.provide(layer))
 
 describe("Shipping", () => {
@@ -193,6 +203,61 @@ describe("Shipping", () => {
         )
         assert.strictEqual(unreachable._tag === "CourierError" && unreachable.reason._tag, "Unreachable")
         assert.strictEqual(seen.at(-1)?.tenantOrigin, "https://t.beta.dz")
+      })
+    )
+  )
+
+  it.effect("binds the adapter's rate limits to the caller's account: a digest of the courier and credentials", () =>
+    run(
+      Effect.gen(function* () {
+        const shipping = yield* Shipping
+        const accountOf = (courier: string, credentials: Record<string, string>) =>
+          Effect.map(shipping.create({ courier, credentials, order }), () => seen.at(-1)!.account)
+        const account = yield* accountOf("alpha", { token: "secret-token-1", shop: "s1" })
+        const expected = createHmac("sha256", "account-secret")
+          .update('alpha\u0000{"shop":"s1","token":"secret-token-1"}')
+          .digest("hex")
+        assert.strictEqual(
+          account,
+          expected,
+          "an HMAC of the key and the credentials' canonical JSON, under the secret"
+        )
+        assert.strictEqual(accountKey(accountSecret, "alpha", { token: "secret-token-1", shop: "s1" }), expected)
+        assert.notStrictEqual(
+          accountKey(Redacted.make("another-secret"), "alpha", { token: "secret-token-1", shop: "s1" }),
+          expected,
+          "another installation's secret, another digest"
+        )
+        assert.deepStrictEqual(
+          seen.at(-1)!.rateLimits.map(({ limit, window }) => [limit, Duration.toMillis(window)]),
+          [
+            [5, 1000],
+            [50, 60_000]
+          ]
+        )
+        assert.strictEqual(
+          yield* accountOf("ALFA", { shop: "s1", token: "secret-token-1" }),
+          account,
+          "an alias, and the same fields in another order, are the same account"
+        )
+        assert.notStrictEqual(yield* accountOf("alpha", { token: "secret-token-2", shop: "s1" }), account)
+        assert.notStrictEqual(yield* accountOf("alpha", { token: "secret-token-1" }), account)
+        assert.notStrictEqual(
+          accountKey(accountSecret, "alfa", { token: "secret-token-1", shop: "s1" }),
+          account,
+          "per courier key"
+        )
+        assert.notInclude(account!, "secret-token-1")
+
+        yield* Effect.flip(
+          shipping.rates({
+            courier: "beta",
+            options: { baseUrl: "https://t.beta.dz" },
+            query: { toWilaya: 16, deliveryType: "home" } as never
+          })
+        )
+        assert.deepStrictEqual(seen.at(-1)!.rateLimits, [])
+        assert.isUndefined(seen.at(-1)!.account, "no limits, no account to count")
       })
     )
   )

@@ -11,7 +11,7 @@ import { Migrator, type SqlClient, type SqlError } from "effect/sql"
 import appInstances from "./migrations/0001_app_instances.ts"
 import idempotency from "./migrations/0002_idempotency.ts"
 import storeApi from "./migrations/0003_store_api.ts"
-import idempotencySecret from "./migrations/0004_idempotency_secret.ts"
+import installationSecret from "./migrations/0004_installation_secret.ts"
 
 export const TABLE = "tawsil_migrations"
 
@@ -19,7 +19,7 @@ export const loader = Migrator.fromRecord({
   "0001_app_instances": appInstances,
   "0002_idempotency": idempotency,
   "0003_store_api": storeApi,
-  "0004_idempotency_secret": idempotencySecret
+  "0004_installation_secret": installationSecret
 })
 
 /** Runs the pending migrations and returns the ones it ran, as `[id, name]`. */

@@ -5,7 +5,7 @@
  */
 import { type Catalogue, Shipping } from "@tawsil/courier"
 import { WilayaCode } from "@tawsil/domain"
-import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
+import { Idempotency, IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Communes, Wilayas } from "@tawsil/reference"
 import { Gateway } from "@tawsil/shipping"
 import { Effect, Layer, Option, Schema } from "effect"
@@ -108,15 +108,22 @@ const HealthHandlers = HttpApiBuilder.group(ShippingApi, "health", (handlers) =>
   handlers.handle("health", () => Health.check("shipping"))
 )
 
-/** The gateway on the database's idempotency records; the client windows count in the app's rate-limiter store. */
-const gatewayLayer = (config: AppConfig, catalogue: Catalogue.Catalogue) =>
-  Gateway.layer({
+/**
+ * The gateway on the database's idempotency records; the client windows and the couriers' per-account limits count
+ * in the app's rate-limiter store, the accounts named under this installation's secret (shared by every instance).
+ */
+const gatewayLayer = (config: AppConfig, catalogue: Catalogue.Catalogue) => {
+  const courierCore = Layer.unwrap(
+    Effect.map(
+      IdempotencyStore.IdempotencyStore.use((store) => store.secret),
+      (accountSecret) => Shipping.Shipping.layer(catalogue, { accountSecret })
+    )
+  )
+  return Gateway.layer({
     requestsPerMinute: config.shippingRateLimitPerMinute,
     maxConcurrentCreates: config.shippingMaxConcurrentCreates
-  }).pipe(
-    Layer.provide(Shipping.Shipping.layer(catalogue)),
-    Layer.provide(Idempotency.layer().pipe(Layer.provide(IdempotencyStoreSql.layer)))
-  )
+  }).pipe(Layer.provide(courierCore), Layer.provide(Idempotency.layer()), Layer.provide(IdempotencyStoreSql.layer))
+}
 
 export const layer = (config: AppConfig, catalogue: Catalogue.Catalogue) =>
   Server.make(config, {

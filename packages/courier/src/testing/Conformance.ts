@@ -1,6 +1,7 @@
 /**
  * The courier conformance kit: one @effect/vitest suite every adapter runs against its own loopback fake courier,
- * through the real core (`Shipping`, `HttpTransport` with loopback overrides, a resolver that resolves nothing).
+ * through the real core (`Shipping`, `HttpTransport` with loopback overrides, a resolver that resolves nothing, the
+ * adapter's rate limits counted in memory).
  * It proves what the catalogue promises about an adapter: its declared capabilities work and the others are
  * refused without a request; every request stays on the courier's origin; its status table covers the statuses
  * the courier sends, and anything else becomes `unknown`; courier failures become the right reasons; and the
@@ -10,7 +11,9 @@
  * how it handles a timeout, a 5xx, a bad body, a 429 and a rejected credential) and refuses a thin one at once.
  */
 import { assert, describe, it } from "@effect/vitest"
+import type { WilayaCode } from "@tawsil/domain"
 import { Cause, Clock, Context, Effect, Exit, Layer, Option, Result, Schema, type Scope } from "effect"
+import { RateLimiter } from "effect/persistence"
 import * as Catalogue from "../Catalogue.ts"
 import type { Any, Capability, CourierManifest } from "../CourierAdapter.ts"
 import type { CourierErrorReason } from "../CourierError.ts"
@@ -80,6 +83,8 @@ export interface Options<F extends Fake = Fake> {
     readonly trackingNumber?: string
     /** The rates to ask for; {@link ratesQuery} by default. */
     readonly ratesQuery?: RatesQuery
+    /** Sent as `options.fromWilaya` on every call, for couriers that need the wilaya parcels ship from. */
+    readonly fromWilaya?: WilayaCode.WilayaCode
   }
   readonly failures?: ReadonlyArray<Failure<F>>
 }
@@ -235,13 +240,16 @@ const harness = <F extends Fake>(options: Options<F>, courier: CourierManifest) 
       )
     ).pipe(
       Layer.provide(HttpTransport.layer({ overrides: overrides.success })),
-      Layer.provide(Egress.Resolver.layerTest({}))
+      // A store of its own per harness: the adapter's declared rate limits are enforced as in production, and no
+      // check spends another's budget.
+      Layer.provide([Egress.Resolver.layerTest({}), RateLimiter.layerStoreMemory])
     )
     const core = Shipping.layer(Catalogue.make([options.adapter])).pipe(Layer.provide(recording))
     const shipping = Context.get(yield* Layer.build(core), Shipping)
     const { seen } = yield* Observers.outgoing
     const baseUrl =
       "tenantDomain" in courier.endpoint ? { baseUrl: `https://conformance.${courier.endpoint.tenantDomain}` } : {}
+    const { fromWilaya } = options.fixtures
     const harness: Harness<F> = {
       shipping,
       courier,
@@ -252,7 +260,11 @@ const harness = <F extends Fake>(options: Options<F>, courier: CourierManifest) 
       call: (credentials, timeoutMs) => ({
         courier: courier.key,
         ...(credentials === undefined ? {} : { credentials }),
-        options: { ...baseUrl, ...(timeoutMs === undefined ? {} : { timeoutMs }) }
+        options: {
+          ...baseUrl,
+          ...(fromWilaya === undefined ? {} : { fromWilaya }),
+          ...(timeoutMs === undefined ? {} : { timeoutMs })
+        }
       })
     }
     return harness
@@ -528,7 +540,12 @@ const secrets = <F extends Fake>(options: Options<F>) =>
     const h = yield* harness(options, options.adapter.couriers[0]!)
     yield* Effect.gen(function* () {
       see(yield* Effect.exit(runDeclared(options, h)))
-      for (const failure of options.failures ?? []) see((yield* runFailure(options, h, failure)).exit)
+      // Each failure on a fresh courier, as its own check runs it: a misbehaviour the courier's rate limits kept
+      // from being sent must not carry over to the next case.
+      for (const failure of options.failures ?? []) {
+        const run = Effect.flatMap(harness(options, h.courier), (fresh) => runFailure(options, fresh, failure))
+        see((yield* Effect.scoped(run)).exit)
+      }
       // Credentials the core must refuse before any call: they must not be quoted back.
       const valid = options.credentials?.valid
       const probes: ReadonlyArray<Readonly<Record<string, string>>> =
