@@ -279,9 +279,15 @@ const isPdf = (bytes: Uint8Array) =>
 /** The bordereau answers the PDF itself; anything else on 200 is not a label. */
 export const fromLabel = (response: Response): Result.Result<CourierAdapter.Label, Reason> => {
   if (response.status !== 200) return Result.fail(errorOf(response))
-  return isPdf(response.bytes)
-    ? Result.succeed({ contentType: "application/pdf", bytes: response.bytes })
-    : Result.fail(new CourierError.BadResponse({ message: "the courier answered a label that is not a PDF" }))
+  if (isPdf(response.bytes)) return Result.succeed({ contentType: "application/pdf", bytes: response.bytes })
+  // A refusal inside the HTTP 200 is a refusal; anything else that is not a PDF is no label.
+  const body = parseJson(response.text)
+  const refusal = Option.isSome(body) ? errorOfBody(200, body.value) : undefined
+  return Result.fail(
+    refusal !== undefined && refusal._tag !== "BadResponse"
+      ? refusal
+      : new CourierError.BadResponse({ message: "the courier answered a label that is not a PDF" })
+  )
 }
 
 // --- Errors -----------------------------------------------------------------------------------------------------

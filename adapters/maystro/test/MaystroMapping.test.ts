@@ -238,7 +238,8 @@ describe("MaystroMapping", () => {
       const label = Mapping.fromLabel(response(200, "%PDF-1.4\n%%EOF\n", { "content-type": "application/pdf" }))
       assert.isTrue(Result.isSuccess(label) && label.success.contentType === "application/pdf")
       for (const [answer, reason] of [
-        [response(200, { detail: "ok" }), "BadResponse"],
+        [response(200, { ok: true }), "BadResponse"],
+        [response(200, { detail: "Commande introuvable." }), "Refused"],
         [response(200, "%PDF", { "content-type": "application/pdf" }), "BadResponse"],
         [response(400, { orders_ids: ['Invalid pk "x" - object does not exist.'] }), "Refused"],
         [response(500, "oops", { "content-type": "text/plain" }), "Unreachable"]
