@@ -39,26 +39,38 @@ export const couriers: ReadonlyArray<CourierAdapter.CourierManifest> = [
 
 const secretsOf = (credentials: Credentials) => [Redacted.value(credentials.apiToken), Redacted.value(credentials.guid)]
 
+/** A call as the operations name it: a POST's fields go in its JSON body, a GET's in its query. */
+type NoestRequest =
+  | {
+      readonly method: "POST"
+      readonly path: `/${string}`
+      readonly body: Readonly<Record<string, unknown>>
+    }
+  | {
+      readonly method: "GET"
+      readonly path: `/${string}`
+      readonly query?: Readonly<Record<string, string>>
+    }
+
 /**
  * One call to NOEST with the caller's credentials: `api_token` + `user_guid` in the JSON body of a POST or the
  * query of a GET, and the token as `Authorization: Bearer` too (both readings of §6 Q9 at once). An answer that
  * echoes either secret has it blanked out here, before mapping reads or truncates the text.
  */
-const send = (credentials: Credentials, request: CourierHttp.CourierRequest) => {
+const send = (credentials: Credentials, request: NoestRequest) => {
   const auth: Wire.Auth = {
     api_token: Redacted.value(credentials.apiToken),
     user_guid: Redacted.value(credentials.guid)
   }
+  // Without `accept: application/json` Laravel answers validation errors with a redirect to an HTML page.
+  const headers = { accept: "application/json", authorization: `Bearer ${auth.api_token}` }
   return Effect.flatMap(CourierHttp.CourierHttp, (http) =>
     http
-      .request({
-        ...request,
-        ...(request.method === "GET"
-          ? { query: { ...request.query, ...auth } }
-          : { json: { ...auth, ...(request.json as object | undefined) } }),
-        // Without `accept: application/json` Laravel answers validation errors with a redirect to an HTML page.
-        headers: { accept: "application/json", authorization: `Bearer ${auth.api_token}` }
-      })
+      .request(
+        request.method === "GET"
+          ? { method: "GET", path: request.path, query: { ...request.query, ...auth }, headers }
+          : { method: "POST", path: request.path, json: { ...auth, ...request.body }, headers }
+      )
       .pipe(
         Effect.map((response) => {
           const text = Mapping.scrubText(secretsOf(credentials))(response.text)
@@ -82,13 +94,13 @@ export const create = Effect.fn("Noest.create")(function* (
   const created = yield* send(credentials, {
     method: "POST",
     path: "/api/public/create/order",
-    json: Mapping.toCreateOrder(order)
+    body: Mapping.toCreateOrder(order)
   })
   const tracking = yield* Effect.fromResult(Mapping.fromCreated(created))
   yield* send(credentials, {
     method: "POST",
     path: "/api/public/valid/order",
-    json: Mapping.validationBody(tracking)
+    body: Mapping.validationBody(tracking)
   }).pipe(
     Effect.flatMap((validated) => Effect.fromResult(Mapping.fromValidated(validated))),
     Effect.mapError((reason) => Mapping.notValidated(tracking, reason))
@@ -103,7 +115,7 @@ export const track = Effect.fn("Noest.track")(function* (
   const response = yield* send(credentials, {
     method: "POST",
     path: "/api/public/get/trackings/info",
-    json: Mapping.trackingBody(trackingNumber)
+    body: Mapping.trackingBody(trackingNumber)
   })
   return yield* Effect.fromResult(Mapping.fromTracking(trackingNumber, response))
 }, redacting)
