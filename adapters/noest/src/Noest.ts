@@ -141,11 +141,18 @@ export const label = Effect.fn("Noest.label")(function* (
   return yield* Effect.fromResult(Mapping.fromLabel(response))
 }, redacting)
 
+/**
+ * The documented limit of every account, 60 requests a minute (one source, which adds that NOEST answers 429 at once
+ * past it: README "Unverified"). Counted per account by the core, which waits or refuses before NOEST does.
+ */
+export const rateLimits = [{ limit: 60, window: "1 minute" }] as const
+
 export const adapter = CourierAdapter.define<Credentials>({
   platform: "noest",
   couriers,
   credentials: Credentials,
   statuses: Status.statuses,
   codStatuses: Status.codStatuses,
+  rateLimits,
   operations: { create, track, rates, label }
 })

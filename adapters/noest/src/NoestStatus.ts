@@ -6,9 +6,8 @@
  *
  * NOEST mixes three kinds of event in one feed:
  * - movement, mapped in {@link statuses};
- * - cash (`verssement_*`, `validation_reception_cash_by_partener`): kept apart in {@link codStatuses}, so the cash
- *   dimension is read from them alone; in {@link statuses} they carry the movement they imply — NOEST only pays
- *   out cash collected at a delivery — so the newest event being a payment leaves a delivered parcel delivered;
+ * - cash (`verssement_*`, `validation_reception_cash_by_partener`): only in {@link codStatuses}, so they move
+ *   nothing — the core reads the parcel's status from the newest movement and the cash from them alone;
  * - admin edits (`edited_informations`, `edit_price`, `edit_wilaya`, `extra_fee`): not statuses at all
  *   ({@link notStatuses}); tracking drops them, as Ecotrack's adapter drops remarks.
  */
@@ -71,15 +70,7 @@ export const statuses: Readonly<Record<string, CanonicalStatus>> = {
   /** Pick-Up transmis au partenaire */
   colis_pickup_transmit_to_partner: "in_transit",
   /** Pick-Up reçu par le partenaire */
-  pickup_picked_recu: "delivered",
-  // Cash events: the movement they imply (the cash itself is read from `codStatuses`).
-  /** Montant transmis au partenaire */
-  verssement_admin_cust: "delivered",
-  /** Versement annulé */
-  verssement_admin_cust_canceled: "delivered",
-  verssement_hub_cust_canceled: "delivered",
-  /** Montant reçu par le partenaire */
-  validation_reception_cash_by_partener: "delivered"
+  pickup_picked_recu: "delivered"
 }
 
 /**
@@ -87,8 +78,11 @@ export const statuses: Readonly<Record<string, CanonicalStatus>> = {
  * cancelled (the courier holds the cash again: `collected`).
  */
 export const codStatuses: Readonly<Record<string, CodStatus>> = {
+  /** Montant transmis au partenaire */
   verssement_admin_cust: "remitted",
+  /** Montant reçu par le partenaire */
   validation_reception_cash_by_partener: "remitted",
+  /** Versement annulé */
   verssement_admin_cust_canceled: "collected",
   verssement_hub_cust_canceled: "collected"
 }

@@ -106,11 +106,9 @@ describe("NoestStatus", () => {
     for (const key of adminKeys) assert.isFalse(Object.hasOwn(Status.statuses, key), key)
   })
 
-  it("maps movement exactly as the research table says; cash keys carry the delivery they imply", () => {
-    const expected = Object.fromEntries([
-      ...movementTable.flatMap(([status, keys]) => keys.map((key) => [key, status])),
-      ...cashKeys.map((key) => [key, "delivered"])
-    ])
+  it("maps movement exactly as the research table says; cash keys only as cash", () => {
+    const expected = Object.fromEntries(movementTable.flatMap(([status, keys]) => keys.map((key) => [key, status])))
+    for (const key of cashKeys) assert.isFalse(Object.hasOwn(Status.statuses, key), key)
     assert.deepStrictEqual(Status.statuses, expected)
     assert.deepStrictEqual(Status.codStatuses, {
       verssement_admin_cust: "remitted",
@@ -135,13 +133,15 @@ describe("NoestStatus", () => {
     const raw = trackingPairs.flatMap(([, tracking, response]) =>
       Result.getOrThrow(Mapping.fromTracking(tracking, response)).map((event) => event.rawStatus)
     )
+    const known = (status: string) =>
+      Object.hasOwn(Status.statuses, status) || Object.hasOwn(Status.codStatuses, status)
     assert.deepStrictEqual(
-      raw.filter((status) => !Object.hasOwn(Status.statuses, status)),
+      raw.filter((status) => !known(status)),
       ["colis_teleporte"]
     )
     assert.sameMembers(
       [...new Set(raw.filter((status) => status !== "colis_teleporte"))],
-      Object.keys(Status.statuses),
+      [...Object.keys(Status.statuses), ...Object.keys(Status.codStatuses)],
       "the fixtures carry every mapped key"
     )
   })
@@ -154,6 +154,15 @@ describe("NoestStatus", () => {
         events.map(([rawStatus, timestamp]) => ({ rawStatus, timestamp })),
         Status.codStatuses
       ).result
+
+    it("a payment after a return leaves the parcel returned: cash moves nothing", () => {
+      const returned = timeline([
+        ["livre", at(20, 14)],
+        ["return_validated_by_partener", at(22, 10)],
+        ["verssement_admin_cust", at(27, 10)]
+      ])
+      assert.deepStrictEqual([returned.status, returned.cod], ["returned", "remitted"])
+    })
 
     it("a payment after the delivery leaves the parcel delivered; the cash is read from it alone", () => {
       const delivered = timeline([
