@@ -251,9 +251,21 @@ export const algiersTimestamp = (raw: string): string | undefined => {
 
 const undatable = new CourierError.BadResponse({ message: "the courier answered a state time it does not document" })
 
+/** The instant of a state time, to the millisecond (wall time without an offset is Algiers time). */
+const instantOf = (raw: string): number | undefined => {
+  const text = raw.trim()
+  const local = LOCAL.exec(text)
+  const zoned = local !== null ? `${text.replace(" ", "T")}+01:00` : ZONED.test(text) ? text : undefined
+  return zoned === undefined
+    ? undefined
+    : Option.getOrUndefined(Option.map(DateTime.make(zoned), DateTime.toEpochMillis))
+}
+
 /**
- * `GET parcels/{id}/state-history` → every state the parcel went through, as raw events. A parcel whose history is
- * still empty reports its current state, at its last change.
+ * `GET parcels/{id}/state-history` → every state the parcel went through, as raw events, oldest first. Timestamps are
+ * written to the second, and a parcel is created and made ready within one: the order is taken here, from the full
+ * times (a newest-first list is turned round first, so that equal times keep the history's own order). A parcel
+ * whose history is still empty reports its current state, at its last change.
  */
 export const fromStateHistory = (
   parcel: Wire.Parcel,
@@ -264,15 +276,21 @@ export const fromStateHistory = (
     (rows): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> => {
       const entries =
         rows.length > 0
-          ? rows.map((row) => [row.stateName, row.stateDate] as const)
-          : [[parcel.state.name, parcel.lastStateUpdateAt ?? parcel.createdAt ?? ""] as const]
-      const events: Array<CourierAdapter.RawEvent> = []
-      for (const [rawStatus, at] of entries) {
+          ? rows.map((row) => ({ rawStatus: row.stateName, at: row.stateDate }))
+          : [{ rawStatus: parcel.state.name, at: parcel.lastStateUpdateAt ?? parcel.createdAt ?? "" }]
+      const dated: Array<{ readonly rawStatus: string; readonly timestamp: string; readonly instant: number }> = []
+      for (const { rawStatus, at } of entries) {
         const timestamp = algiersTimestamp(at)
-        if (timestamp === undefined) return Result.fail(undatable)
-        events.push({ rawStatus, timestamp })
+        const instant = instantOf(at)
+        if (timestamp === undefined || instant === undefined) return Result.fail(undatable)
+        dated.push({ rawStatus, timestamp, instant })
       }
-      return Result.succeed(events)
+      const newestFirst = dated.length > 1 && dated[0]!.instant > dated.at(-1)!.instant
+      return Result.succeed(
+        (newestFirst ? dated.reverse() : dated)
+          .sort((a, b) => a.instant - b.instant)
+          .map(({ rawStatus, timestamp }) => ({ rawStatus, timestamp }))
+      )
     }
   )
 

@@ -380,10 +380,10 @@ describe("ZrExpressNew", () => {
           const before = fake.requests.length
           const events = yield* track(trackingNumber, context)
           assert.deepStrictEqual(events, [
-            { rawStatus: "Delivered", timestamp: "2026-04-20T14:02:33+01:00" },
-            { rawStatus: "OutForDelivery", timestamp: "2026-04-20T08:05:12+01:00" },
+            { rawStatus: "OrderReceived", timestamp: "2026-04-18T19:45:06+01:00" },
             { rawStatus: "ReadyToDispatch", timestamp: "2026-04-18T19:45:06+01:00" },
-            { rawStatus: "OrderReceived", timestamp: "2026-04-18T19:45:06+01:00" }
+            { rawStatus: "OutForDelivery", timestamp: "2026-04-20T08:05:12+01:00" },
+            { rawStatus: "Delivered", timestamp: "2026-04-20T14:02:33+01:00" }
           ])
           assert.deepStrictEqual(calls(fake.requests.slice(before)), [
             `GET /api/v1/parcels/${trackingNumber}`,

@@ -180,7 +180,7 @@ export interface Fake {
   readonly misbehaveNext: (misbehaviour: Misbehaviour, path?: string | RegExp) => void
   /** Moves a parcel to a state, stamped with the fake's clock (a name outside the workflow is kept as given). */
   readonly addState: (trackingNumber: string, stateName: string) => void
-  /** The UTC time the fake stamps states with, `YYYY-MM-DDTHH:MM:SS.fffffffZ`. */
+  /** Sets the clock the fake stamps states with (each stamp then moves it on by 250 ms); stamps are written in UTC, `YYYY-MM-DDTHH:MM:SS.fffffffZ`. */
   readonly setClock: (at: string) => void
 }
 
@@ -318,7 +318,13 @@ const start = (options: Options) =>
     const requests: Array<RecordedRequest> = []
     const parcels = new Map<string, Parcel>()
     const queue: Array<{ readonly misbehaviour: Misbehaviour; readonly path: string | RegExp | undefined }> = []
-    let clock = "2026-04-18T18:45:06.1234567Z"
+    /** Milliseconds since the epoch; each stamped state moves it on by 250 ms, as time passes between real changes. */
+    let clock = Date.parse("2026-04-18T18:45:06.100Z")
+    const stamp = () => {
+      const at = `${new Date(clock).toISOString().slice(0, -1)}0000Z`
+      clock += 250
+      return at
+    }
     let issued = 0
     const byTracking = (trackingNumber: string) =>
       [...parcels.values()].find((parcel) => parcel.trackingNumber === trackingNumber)
@@ -328,7 +334,7 @@ const start = (options: Options) =>
       parcel.history.push({
         id: uuidOf(`history:${parcel.id}:${parcel.history.length}`),
         stateName: name,
-        stateDate: clock
+        stateDate: stamp()
       })
     }
 
@@ -546,7 +552,7 @@ const start = (options: Options) =>
           if (parcel !== undefined) moveTo(parcel, name)
         },
         setClock: (at) => {
-          clock = at
+          clock = Date.parse(at)
         }
       }
       const close = Effect.callback<void>((done) => {
