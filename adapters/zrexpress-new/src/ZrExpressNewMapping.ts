@@ -93,7 +93,7 @@ export const toCreateParcel = (
     },
     orderedProducts: [{ productName: order.productList, unitPrice: order.codAmount, quantity: 1 }],
     deliveryType: stopdesk ? "pickup-point" : "home",
-    ...(stopdesk && order.stopDeskId !== undefined ? { hubId: order.stopDeskId } : {}),
+    ...(stopdesk && order.stopDeskId !== undefined ? { hubId: order.stopDeskId.trim() } : {}),
     description: present(order.notes) ? order.notes : order.productList,
     amount: order.codAmount,
     ...(present(order.reference) ? { externalId: order.reference } : {}),
