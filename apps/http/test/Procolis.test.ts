@@ -5,12 +5,16 @@
  * egress rules. The public dzship client, unchanged, talks to the app as it would to the hosted service.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { ACCOUNT as PROCOLIS_ACCOUNT, ProcolisFake } from "@tawsil/adapter-procolis/testing"
-import { PICKUP_POINTS, ACCOUNT as ZR_ACCOUNT, ZrExpressNewFake } from "@tawsil/adapter-zrexpress-new/testing"
 import { Database } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { ACCOUNT as PROCOLIS_ACCOUNT, ProcolisFake } from "../../../adapters/procolis/test/fake/ProcolisFake.ts"
+import {
+  PICKUP_POINTS,
+  ACCOUNT as ZR_ACCOUNT,
+  ZrExpressNewFake
+} from "../../../adapters/zrexpress-new/test/fake/ZrExpressNewFake.ts"
 import { type AppProcess, getJson, startApp, waitForExit } from "./AppProcess.ts"
 import { dzship, rejected } from "./Dzship.ts"
 
