@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { CourierError, Shipment } from "@tawsil/courier"
+import { type CourierError, Shipment } from "@tawsil/courier"
 import type { Dzd } from "@tawsil/domain"
 import { Result, Schema } from "effect"
 import * as Mapping from "../src/MaystroMapping.ts"

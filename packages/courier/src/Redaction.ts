@@ -5,8 +5,8 @@
  * need do nothing for it; they must only never build a message from the request itself.
  */
 import { Effect, Redacted } from "effect"
+import { BadResponse, type CourierErrorReason, CredentialsRejected, Refused, Unreachable } from "./CourierError.ts"
 import type { CourierHttp } from "./CourierHttp.ts"
-import { BadResponse, CredentialsRejected, type CourierErrorReason, Refused, Unreachable } from "./CourierError.ts"
 
 export const PLACEHOLDER = "<redacted>"
 
