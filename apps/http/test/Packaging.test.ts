@@ -10,6 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { publishOrder, setVersion } from "../../../scripts/release.ts"
 import {
   childEnv,
   internalDependencies,
@@ -57,6 +58,52 @@ describe("workspace versions", () => {
       assert.strictEqual(manifest.scripts?.postpack, "node ../../scripts/publishManifest.ts postpack")
       const tsconfig = readFileSync(Path.join(ROOT, folder, "tsconfig.json"), "utf8")
       assert.notMatch(tsconfig, /"tsBuildInfoFile":\s*"dist\//, `${folder} keeps its .tsbuildinfo out of dist`)
+    }
+  })
+})
+
+describe("scripts/release.ts", () => {
+  it("orders the publishable workspaces so each comes after the workspaces it depends on", () => {
+    const order = publishOrder()
+    assert.deepStrictEqual(
+      [...order].sort(),
+      publishable()
+        .map((workspace) => workspace.manifest.name)
+        .sort()
+    )
+    for (const { manifest } of publishable()) {
+      for (const { field, name } of internalDependencies(manifest)) {
+        if (field === "devDependencies") continue
+        assert.isBelow(order.indexOf(name), order.indexOf(manifest.name), `${name} before ${manifest.name}`)
+      }
+    }
+  })
+
+  it("moves every workspace's version and internal dependency together", () => {
+    const root = mkdtempSync(Path.join(Os.tmpdir(), "tawsil-version-"))
+    try {
+      const write = (folder: string, manifest: object) => {
+        mkdirSync(Path.join(root, folder), { recursive: true })
+        writeFileSync(Path.join(root, folder, "package.json"), JSON.stringify(manifest))
+      }
+      write(".", { name: "root", private: true, workspaces: ["packages/*", "apps/*"] })
+      write("packages/a", { name: "@tawsil/a", version: "0.1.0", dependencies: { effect: "4.1.0" } })
+      write("packages/b", { name: "@tawsil/b", version: "0.1.0", dependencies: { "@tawsil/a": "0.1.0" } })
+      write("apps/c", { name: "@tawsil/c", version: "0.1.0", private: true, devDependencies: { "@tawsil/b": "0.1.0" } })
+      setVersion("0.2.0", root)
+      assert.deepStrictEqual(readManifest(Path.join(root, "packages/a/package.json")).dependencies, { effect: "4.1.0" })
+      assert.deepStrictEqual(readManifest(Path.join(root, "packages/b/package.json")).dependencies, {
+        "@tawsil/a": "0.2.0"
+      })
+      assert.deepStrictEqual(readManifest(Path.join(root, "apps/c/package.json")).devDependencies, {
+        "@tawsil/b": "0.2.0"
+      })
+      for (const folder of ["packages/a", "packages/b", "apps/c"]) {
+        assert.strictEqual(readManifest(Path.join(root, folder, "package.json")).version, "0.2.0")
+      }
+      assert.deepStrictEqual(publishOrder(root), ["@tawsil/a", "@tawsil/b"])
+    } finally {
+      rmSync(root, { recursive: true, force: true })
     }
   })
 })
