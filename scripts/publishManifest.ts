@@ -4,11 +4,16 @@
  * package ships only `dist/`, and a host that runs with that condition (the bundled app, loading a plugin installed
  * from a tarball) must not be sent to sources that are not there. `prepack` (after `tsc -b` of the package) sets the
  * committed manifest aside and writes one without the condition and without the pack scripts; `postpack` puts the
- * committed one back. A backup left by an interrupted pack is restored before anything else.
+ * committed one back. npm skips `postpack` when the pack fails (a missing `--pack-destination`, say), and the
+ * manifest left behind has no pack scripts to heal itself with: `restore` puts every workspace's committed manifest
+ * back, and the next `prepack` of a workspace restores its own backup before anything else.
  *
  *   node ../../scripts/publishManifest.ts prepack | postpack     (run by npm in the workspace's folder)
+ *   node scripts/publishManifest.ts restore                      (from the root, after a failed pack)
  */
 import { copyFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs"
+import * as Path from "node:path"
+import { workspaces } from "./release.ts"
 
 const SOURCE_CONDITION = "@tawsil/source"
 const MANIFEST = "package.json"
@@ -41,9 +46,18 @@ export const publishManifest = (manifest: Record<string, Json>): Record<string, 
   return out
 }
 
-const restore = (): void => {
-  if (existsSync(BACKUP)) renameSync(BACKUP, MANIFEST)
+const restore = (folder = "."): boolean => {
+  const backup = Path.join(folder, BACKUP)
+  if (!existsSync(backup)) return false
+  renameSync(backup, Path.join(folder, MANIFEST))
+  return true
 }
+
+/** Puts back the committed manifest of every workspace a failed pack left rewritten; returns their folders. */
+export const restoreAll = (root: string): ReadonlyArray<string> =>
+  workspaces(root)
+    .map((workspace) => workspace.folder)
+    .filter((folder) => restore(Path.join(root, folder)))
 
 const main = (command: string | undefined): void => {
   switch (command) {
@@ -57,8 +71,11 @@ const main = (command: string | undefined): void => {
     case "postpack":
       restore()
       return
+    case "restore":
+      for (const folder of restoreAll(process.cwd())) console.log(`restored ${folder}/${MANIFEST}`)
+      return
     default:
-      throw new Error(`usage: publishManifest.ts prepack|postpack (got ${String(command)})`)
+      throw new Error(`usage: publishManifest.ts prepack|postpack|restore (got ${String(command)})`)
   }
 }
 

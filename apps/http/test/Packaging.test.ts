@@ -10,6 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { restoreAll } from "../../../scripts/publishManifest.ts"
 import { publishOrder, setVersion } from "../../../scripts/release.ts"
 import {
   childEnv,
@@ -115,6 +116,7 @@ describe("packed workspaces", () => {
 
   beforeAll(async () => {
     scratch = mkdtempSync(Path.join(Os.tmpdir(), "tawsil-pack-"))
+    restoreAll(ROOT)
     for (const { folder } of publishable()) {
       committed.set(folder, readFileSync(Path.join(ROOT, folder, "package.json"), "utf8"))
     }
@@ -125,6 +127,8 @@ describe("packed workspaces", () => {
   }, 240_000)
 
   afterAll(() => {
+    // npm skips postpack when a pack fails; never leave a rewritten manifest in the working tree.
+    restoreAll(ROOT)
     if (scratch !== "") rmSync(scratch, { recursive: true, force: true })
   })
 
