@@ -262,6 +262,13 @@ describe("packed workspaces", () => {
         throw new Error(`tsc failed:\n${String(error.stdout)}${String(error.stderr)}`)
       })
       const { stdout } = await run(process.execPath, [Path.join(host, "dist", "main.js")], { cwd: host, env })
+      // A host that runs with the repository's source condition (the bundled app does) still gets the built JS.
+      const conditioned = await run(
+        process.execPath,
+        [`--conditions=${SOURCE_CONDITION}`, Path.join(host, "dist", "main.js")],
+        { cwd: host, env }
+      )
+      assert.strictEqual(conditioned.stdout, stdout)
       const result = JSON.parse(stdout.trim()) as Record<string, unknown>
       assert.deepStrictEqual(result, {
         subtotal: "2701.00",
@@ -275,6 +282,35 @@ describe("packed workspaces", () => {
         confirmed: "confirmed",
         courierTerminal: ["cancelled", "delivered", "returned"]
       })
+    } finally {
+      rmSync(host, { recursive: true, force: true })
+    }
+  }, 120_000)
+
+  it("every tarball, installed from tarballs alone, imports on plain node", async () => {
+    const host = mkdtempSync(Path.join(Os.tmpdir(), "tawsil-import-"))
+    try {
+      writeFileSync(
+        Path.join(host, "package.json"),
+        JSON.stringify({
+          name: "tawsil-import",
+          private: true,
+          type: "module",
+          dependencies: Object.fromEntries(
+            packed.map((tarball) => [tarball.name, `file:${Path.join(scratch, tarball.filename)}`])
+          )
+        })
+      )
+      const env = childEnv()
+      await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--omit=peer"], { cwd: host, env })
+      const names = packed.map((tarball) => tarball.name)
+      const script = `for (const name of ${JSON.stringify(names)}) {
+        const module = await import(name)
+        if (Object.keys(module).length === 0) throw new Error(name + " exports nothing")
+      }
+      console.log("ok")`
+      const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: host, env })
+      assert.strictEqual(stdout.trim(), "ok")
     } finally {
       rmSync(host, { recursive: true, force: true })
     }
