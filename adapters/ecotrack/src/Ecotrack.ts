@@ -29,23 +29,207 @@ export type Credentials = typeof Credentials.Type
 /** The tenant domain of the generic `ecotrack` key (the core checks `options.baseUrl` against it). */
 export const tenantDomain = "ecotrack.dz"
 
+/**
+ * Said of a tenant whose host only courier-dz and uften give: two catalogues that share one origin (the "Vargo
+ * census"), so in effect one source (research §2, §6.4).
+ */
+const oneSource = "Host from courier-dz and uften only, two catalogues with one common origin"
+
+/** A named tenant, pinned to its origin. Keys are the dzship catalogue's; other spellings are aliases. */
+const tenant = (
+  key: string,
+  name: string,
+  origin: string,
+  aliases: ReadonlyArray<string> = [],
+  unverified: ReadonlyArray<string> = []
+): CourierAdapter.CourierManifest => ({
+  key,
+  name,
+  aliases,
+  endpoint: { origin },
+  ...(unverified.length > 0 ? { unverified } : {})
+})
+
+/**
+ * Every Ecotrack tenant of research §2 (§1.2 for the two on their own domains), after the generic key. Doubtful
+ * hosts were resolved one way each (adapters/ecotrack/README.md "Unverified"); a caller whose tenant answers
+ * elsewhere can use `ecotrack` with `options.baseUrl`.
+ */
 export const couriers: ReadonlyArray<CourierAdapter.CourierManifest> = [
   { key: "ecotrack", name: "Ecotrack (any tenant)", aliases: [], endpoint: { tenantDomain } },
-  { key: "conexlog", name: "Conexlog", aliases: [], endpoint: { origin: "https://app.conexlog-dz.com" } },
-  { key: "dhd", name: "DHD", aliases: [], endpoint: { origin: "https://platform.dhd-dz.com" } },
-  { key: "msm_go", name: "MSM Go", aliases: ["msmgo"], endpoint: { origin: "https://msmgo.ecotrack.dz" } },
-  {
-    key: "rocket_delivery",
-    name: "Rocket Delivery",
-    aliases: ["rocket"],
-    endpoint: { origin: "https://rocket.ecotrack.dz" }
-  },
-  {
-    key: "worldexpress",
-    name: "WorldExpress",
-    aliases: ["world_express"],
-    endpoint: { origin: "https://worldexpress.ecotrack.dz" }
-  }
+  tenant(
+    "andersondelivery",
+    "Anderson Delivery",
+    "https://anderson-ecommerce.ecotrack.dz",
+    ["anderson", "anderson_delivery"],
+    ["Host anderson-ecommerce (courier-dz, its logo path, unrelated code) chosen over anderson (CourierDZ, uften)"]
+  ),
+  tenant("areex", "Areex", "https://areex.ecotrack.dz", ["areex_delivery"]),
+  tenant("baconsult", "BA Consult", "https://bacexpress.ecotrack.dz", ["ba_consult", "bacexpress"]),
+  tenant("conexlog", "Conexlog", "https://app.conexlog-dz.com"),
+  tenant("coyoteexpress", "Coyote Express", "https://coyoteexpressdz.ecotrack.dz", ["coyote_express", "coyote"]),
+  tenant(
+    "dhd",
+    "DHD",
+    "https://platform.dhd-dz.com",
+    ["dhd_livraison"],
+    ["Pinned to platform.dhd-dz.com: dhd.ecotrack.dz (CourierDZ, uften) answers 301 there, turning POSTs into GETs"]
+  ),
+  tenant("distazero", "Distazero", "https://distazero.ecotrack.dz"),
+  tenant("e48hrlivraison", "48Hr Livraison", "https://48hr.ecotrack.dz", ["e48hr", "e48hr_livraison"]),
+  tenant("fretdirect", "FRET.Direct", "https://fret.ecotrack.dz", ["fret_direct"]),
+  tenant("golivri", "GOLIVRI", "https://golivri.ecotrack.dz"),
+  tenant("msmgo", "MSM Go", "https://msmgo.ecotrack.dz", ["msm_go"]),
+  tenant("packers", "Packers", "https://packers.ecotrack.dz"),
+  tenant("prest", "Prest", "https://prest.ecotrack.dz"),
+  tenant("rblivraison", "RB Livraison", "https://rblivraison.ecotrack.dz", ["rb_livraison"]),
+  tenant("rexlivraison", "Rex Livraison", "https://rex.ecotrack.dz", ["rex_livraison"]),
+  tenant("rocketdelivery", "Rocket Delivery", "https://rocket.ecotrack.dz", ["rocket_delivery", "rocket"]),
+  tenant("salvadelivery", "Salva Delivery", "https://salvadelivery.ecotrack.dz", ["salva_delivery"]),
+  tenant("speeddelivery", "Speed Delivery", "https://speeddelivery.ecotrack.dz", ["speed_delivery"]),
+  tenant("tslexpress", "TSL Express", "https://tsl.ecotrack.dz", ["tsl_express"]),
+  tenant(
+    "worldexpress",
+    "WorldExpress",
+    "https://worldexpress.ecotrack.dz",
+    ["world_express"],
+    ["Host worldexpress (CourierDZ, uften) chosen over world-express (courier-dz)"]
+  ),
+  tenant("swiftexpress", "Swift Express", "https://swift.ecotrack.dz", ["swift", "swift_express"]),
+  tenant("allolivraison", "AlloLivraison", "https://allolivraison.ecotrack.dz", ["allo_livraison"], [oneSource]),
+  tenant("samex", "Samex", "https://samex.ecotrack.dz", [], [oneSource]),
+  tenant("sbl", "SBL Express", "https://sbl.ecotrack.dz", ["sbl_express"], [oneSource]),
+  tenant("weeweedelivery", "Wee Wee Delivery", "https://weeweedelivery.ecotrack.dz", ["weewee_delivery"], [oneSource]),
+  tenant("jaguar", "Jaguar Livraison", "https://jaguar.ecotrack.dz", ["jaguar_livraison"], [oneSource]),
+  tenant("rj360express", "RJ 360 Express", "https://rj360express.ecotrack.dz", ["rj360_express"], [oneSource]),
+  tenant("expediachrono", "Expedia Chrono", "https://expediachrono.ecotrack.dz", ["expedia_chrono"], [oneSource]),
+  tenant(
+    "marsexpress",
+    "Mars Express",
+    "https://marsexpress.ecotrack.dz",
+    ["mars_express"],
+    [oneSource, "Not in the dzship catalogue: key chosen in its spelling style"]
+  ),
+  tenant("lynx", "Lynx Express", "https://lynx.ecotrack.dz", ["lynx_express"], [oneSource]),
+  tenant(
+    "ecorapideexpress",
+    "Eco Rapide Express",
+    "https://ecorapide-express.ecotrack.dz",
+    ["eco_rapide_express"],
+    [oneSource]
+  ),
+  tenant("navexdelivery", "Navex Delivery", "https://navexdelivery.ecotrack.dz", ["navex_delivery"]),
+  tenant("rmexpress", "RM Express", "https://rmexpress.ecotrack.dz", ["rm_express"], [oneSource]),
+  tenant("rihalexpress", "Rihal Express", "https://rihalexpress.ecotrack.dz", ["rihal_express"], [oneSource]),
+  tenant(
+    "atlasexpress",
+    "Atlas Express",
+    "https://atlaexpress.ecotrack.dz",
+    ["atlas_express"],
+    [oneSource, "Host spelled atlaexpress (sic) by both sources"]
+  ),
+  tenant("boogi", "Boogi Technologie", "https://boogi.ecotrack.dz", [], [oneSource]),
+  tenant("chronorex", "Chronorex Express", "https://chronorex.ecotrack.dz", ["chronorex_express"], [oneSource]),
+  tenant("cirtaexpress", "Cirta Express", "https://cirtaexpress.ecotrack.dz", ["cirta_express"], [oneSource]),
+  tenant("colireli", "ColiReli", "https://colireli.ecotrack.dz"),
+  tenant("colizone", "Colizone", "https://colizone.ecotrack.dz", [], [oneSource]),
+  tenant("gsecommerce", "GS Ecommerce", "https://gsecommerce.ecotrack.dz", ["gs_ecommerce"], [oneSource]),
+  tenant("joexpress", "Jo Express", "https://joexpress.ecotrack.dz", ["jo_express"], [oneSource]),
+  tenant("omexpress", "Om Courrier Express", "https://omexpress.ecotrack.dz", ["om_express"], [oneSource]),
+  tenant("ontimeexpress", "On Time Express", "https://ontime.ecotrack.dz", ["on_time_express", "ontime"], [oneSource]),
+  tenant("pdex", "PDEX (Package Delivery Express)", "https://pdex.ecotrack.dz"),
+  tenant(
+    "quickdeliverydz",
+    "Quick Delivery DZ",
+    "https://quickdelivery.ecotrack.dz",
+    ["quick_delivery", "quickdelivery"],
+    [oneSource]
+  ),
+  tenant("rsexpress", "RS Express", "https://rsexpress.ecotrack.dz", ["rs_express"], [oneSource]),
+  tenant("rutaexpress", "Ruta Express", "https://rutaexpress.ecotrack.dz", ["ruta_express"], [oneSource]),
+  tenant("tawsilstar", "Tawsil Star", "https://tawsil.ecotrack.dz", ["tawsil_star"], [oneSource]),
+  tenant("univerdelivery", "Univer Delivery", "https://univerdelivery.ecotrack.dz", ["univer_delivery"], [oneSource]),
+  tenant("vitrans", "Vitrans", "https://vitrans.ecotrack.dz", [], [oneSource]),
+  tenant("aranex", "Aranex", "https://aranex.ecotrack.dz", [], [oneSource]),
+  tenant("bfkexpress", "BFK Express", "https://bfkexpress.ecotrack.dz", ["bfk_express"], [oneSource]),
+  tenant(
+    "hhdexpress",
+    "HHD Express",
+    "https://hhdexpress.ecotrack.dz",
+    ["hdd_express", "hhd_express", "hddexpress"],
+    [oneSource, "Key hhdexpress (dzship, DZBuild: HHD Express); courier-dz and uften spell the key hdd_express"]
+  ),
+  tenant("medexpress", "Med Express", "https://medexpress.ecotrack.dz", ["med_express"], [oneSource]),
+  tenant("alania", "Alania Express", "https://alania.ecotrack.dz", ["alania_express"], [oneSource]),
+  tenant(
+    "championlogistics",
+    "Champion Logistics",
+    "https://champion.ecotrack.dz",
+    ["champion_logistics", "champion"],
+    [oneSource]
+  ),
+  tenant("colex", "Colex", "https://colex.ecotrack.dz", [], [oneSource]),
+  tenant("delivromail", "Delivro Mail", "https://delivromail.ecotrack.dz", ["delivro_mail"], [oneSource]),
+  tenant(
+    "elguidedelivery",
+    "El Guide Delivery",
+    "https://elguidedelivery.ecotrack.dz",
+    ["elguide_delivery"],
+    [oneSource]
+  ),
+  tenant(
+    "fasthorse",
+    "Fast Horse Express",
+    "https://fasthorse.ecotrack.dz",
+    ["fast_horse_express", "fast_horse"],
+    [oneSource]
+  ),
+  tenant("fzdelivery", "FZ Delivery", "https://fzdelivery.ecotrack.dz", ["fz_delivery"], [oneSource]),
+  tenant("imir", "Imir Logistics", "https://imir.ecotrack.dz", ["imir_logistics"], [oneSource]),
+  tenant("lihlihexpress", "LIH LIH Express", "https://lihlihexpress.ecotrack.dz", ["lihlih_express"], [oneSource]),
+  tenant("mazaya", "Mazaya Logistics", "https://mazaya.ecotrack.dz", ["mazaya_logistics"], [oneSource]),
+  tenant("ovred", "Ovred", "https://ovred.ecotrack.dz"),
+  tenant("speedmail", "Speed Mail", "https://speedmail.ecotrack.dz", ["speed_mail"], [oneSource]),
+  tenant("windelivery", "Win Delivery", "https://windelivery.ecotrack.dz", ["win_delivery"], [oneSource]),
+  tenant(
+    "amana",
+    "AMANA Speed",
+    "https://amana.ecotrack.dz",
+    ["amana_speed"],
+    [oneSource, "Whether El Amana Delivery (no API found) is this courier is not known"]
+  ),
+  tenant("zinyatec", "Zinya Tec", "https://zinyatec.ecotrack.dz", ["zinya_tec"], [oneSource]),
+  tenant(
+    "sultancolisexpress",
+    "Sultan Colis Express",
+    "https://sultancolisexpress.ecotrack.dz",
+    ["sultan_colis_express"],
+    [oneSource]
+  ),
+  tenant("majorex", "Major Express", "https://majorex.ecotrack.dz", ["major_ex", "major_express"], [oneSource]),
+  tenant("redex", "Red Ex", "https://redex.ecotrack.dz", ["red_ex"], [oneSource]),
+  tenant(
+    "monohub",
+    "Mono Hub",
+    "https://mono2.ecotrack.dz",
+    ["mono_hub"],
+    ["Host mono2 (a 2026 integration note, unrelated code) chosen over mono (CourierDZ, uften)"]
+  ),
+  tenant("negmarexpress", "Negmar Express", "https://negmar.ecotrack.dz", ["negmar_express"]),
+  tenant(
+    "ultraexpress",
+    "Ultra Express",
+    "https://ultraexpress.ecotrack.dz",
+    ["ultra_express"],
+    ["Host not found in any source: guessed from the dzship key; use ecotrack with options.baseUrl if it fails"]
+  ),
+  tenant(
+    "assildelivery",
+    "Assil Delivery",
+    "https://assildelivery.ecotrack.dz",
+    ["assil_delivery"],
+    ["Host not found in any source: guessed from the dzship key; use ecotrack with options.baseUrl if it fails"]
+  )
 ]
 
 /**

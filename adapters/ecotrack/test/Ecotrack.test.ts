@@ -60,7 +60,86 @@ describe("Ecotrack", () => {
       assert.strictEqual(adapter.platform, "ecotrack")
       assert.deepStrictEqual(
         adapter.couriers.map(({ key }) => key),
-        ["ecotrack", "conexlog", "dhd", "msm_go", "rocket_delivery", "worldexpress"]
+        [
+          "ecotrack",
+          "andersondelivery",
+          "areex",
+          "baconsult",
+          "conexlog",
+          "coyoteexpress",
+          "dhd",
+          "distazero",
+          "e48hrlivraison",
+          "fretdirect",
+          "golivri",
+          "msmgo",
+          "packers",
+          "prest",
+          "rblivraison",
+          "rexlivraison",
+          "rocketdelivery",
+          "salvadelivery",
+          "speeddelivery",
+          "tslexpress",
+          "worldexpress",
+          "swiftexpress",
+          "allolivraison",
+          "samex",
+          "sbl",
+          "weeweedelivery",
+          "jaguar",
+          "rj360express",
+          "expediachrono",
+          "marsexpress",
+          "lynx",
+          "ecorapideexpress",
+          "navexdelivery",
+          "rmexpress",
+          "rihalexpress",
+          "atlasexpress",
+          "boogi",
+          "chronorex",
+          "cirtaexpress",
+          "colireli",
+          "colizone",
+          "gsecommerce",
+          "joexpress",
+          "omexpress",
+          "ontimeexpress",
+          "pdex",
+          "quickdeliverydz",
+          "rsexpress",
+          "rutaexpress",
+          "tawsilstar",
+          "univerdelivery",
+          "vitrans",
+          "aranex",
+          "bfkexpress",
+          "hhdexpress",
+          "medexpress",
+          "alania",
+          "championlogistics",
+          "colex",
+          "delivromail",
+          "elguidedelivery",
+          "fasthorse",
+          "fzdelivery",
+          "imir",
+          "lihlihexpress",
+          "mazaya",
+          "ovred",
+          "speedmail",
+          "windelivery",
+          "amana",
+          "zinyatec",
+          "sultancolisexpress",
+          "majorex",
+          "redex",
+          "monohub",
+          "negmarexpress",
+          "ultraexpress",
+          "assildelivery"
+        ]
       )
       assert.deepStrictEqual(adapter.requiredCredentials, ["token"])
       assert.deepStrictEqual(adapter.capabilities, { create: true, track: true, rates: true, label: true })
@@ -68,32 +147,60 @@ describe("Ecotrack", () => {
 
     it("pins named tenants to https origins; the generic key takes any tenant of the core's Ecotrack domain", () => {
       const endpoints = Object.fromEntries(adapter.couriers.map(({ key, endpoint }) => [key, endpoint]))
-      assert.deepStrictEqual(endpoints, {
-        ecotrack: { tenantDomain: Egress.ecotrackTenantDomain },
-        conexlog: { origin: "https://app.conexlog-dz.com" },
-        dhd: { origin: "https://platform.dhd-dz.com" },
-        msm_go: { origin: "https://msmgo.ecotrack.dz" },
-        rocket_delivery: { origin: "https://rocket.ecotrack.dz" },
-        worldexpress: { origin: "https://worldexpress.ecotrack.dz" }
-      })
-      for (const endpoint of Object.values(endpoints)) {
-        if ("origin" in endpoint) assert.isTrue(Result.isSuccess(Egress.parseOrigin(endpoint.origin)), endpoint.origin)
+      assert.deepStrictEqual(endpoints.ecotrack, { tenantDomain: Egress.ecotrackTenantDomain })
+      // The two tenants on their own domains, and the doubtful hosts as resolved (README "Unverified").
+      for (const [key, origin] of [
+        ["conexlog", "https://app.conexlog-dz.com"],
+        ["dhd", "https://platform.dhd-dz.com"],
+        ["andersondelivery", "https://anderson-ecommerce.ecotrack.dz"],
+        ["worldexpress", "https://worldexpress.ecotrack.dz"],
+        ["monohub", "https://mono2.ecotrack.dz"],
+        ["hhdexpress", "https://hhdexpress.ecotrack.dz"],
+        ["msmgo", "https://msmgo.ecotrack.dz"],
+        ["rocketdelivery", "https://rocket.ecotrack.dz"]
+      ] as const) {
+        assert.deepStrictEqual(endpoints[key], { origin }, key)
+      }
+      const origins = new Set<string>()
+      for (const [key, endpoint] of Object.entries(endpoints)) {
+        if (!("origin" in endpoint)) continue
+        assert.isTrue(Result.isSuccess(Egress.parseOrigin(endpoint.origin)), endpoint.origin)
+        assert.match(
+          endpoint.origin,
+          /^https:\/\/([a-z0-9-]+\.ecotrack\.dz|app\.conexlog-dz\.com|platform\.dhd-dz\.com)$/,
+          key
+        )
+        assert.isFalse(origins.has(endpoint.origin), `${key}: two couriers on ${endpoint.origin}`)
+        origins.add(endpoint.origin)
       }
     })
 
-    it("resolves every key and alias in a catalogue", () => {
+    it("keeps each tenant's doubts with it, and resolves every key and alias in a catalogue", () => {
       const catalogue = Catalogue.make([adapter])
       for (const [name, key] of [
         ["ecotrack", "ecotrack"],
         ["DHD", "dhd"],
-        ["msmgo", "msm_go"],
-        ["rocket", "rocket_delivery"],
+        ["msmgo", "msmgo"],
+        ["msm_go", "msmgo"],
+        ["rocket", "rocketdelivery"],
+        ["rocket_delivery", "rocketdelivery"],
         ["world_express", "worldexpress"],
+        ["hdd_express", "hhdexpress"],
+        ["anderson", "andersondelivery"],
+        ["e48hr", "e48hrlivraison"],
         ["conexlog", "conexlog"]
       ] as const) {
         assert.strictEqual(catalogue.resolve(name)?.manifest.key, key, name)
       }
+      for (const manifest of adapter.couriers) {
+        for (const name of [manifest.key, ...manifest.aliases]) {
+          assert.strictEqual(catalogue.resolve(name)?.manifest.key, manifest.key, name)
+        }
+      }
       assert.isTrue(catalogue.resolve("ecotrack")?.entry.requiresBaseUrl)
+      for (const key of ["ultraexpress", "assildelivery", "monohub", "andersondelivery", "dhd", "worldexpress"]) {
+        assert.isNotEmpty(catalogue.resolve(key)?.manifest.unverified ?? [], key)
+      }
     })
 
     it("keeps the token redacted and refuses malformed ones without quoting them", () => {

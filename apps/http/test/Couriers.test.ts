@@ -64,6 +64,8 @@ describe("the shipping API with the Ecotrack adapter", () => {
       const { fake, app } = yield* setup()
       for (const call of [
         { courier: "dhd", credentials: { token: TOKEN } },
+        // A tenant of the catalogue on its pinned *.ecotrack.dz origin, named by an alias.
+        { courier: "msm_go", credentials: { token: TOKEN } },
         { courier: "ecotrack", credentials: { token: TOKEN }, options: { baseUrl: "https://acme.ecotrack.dz" } }
       ]) {
         const created = yield* post(app, "/v1/orders", { ...call, order })
@@ -145,6 +147,16 @@ describe("the shipping API with the Ecotrack adapter", () => {
       record(yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "canary-order-1" }))
       record(yield* post(app, "/v1/track", { ...call, trackingNumber: created.json.trackingNumber }))
       record(yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 16, deliveryType: "stopdesk" } }))
+      const label = yield* Effect.promise(async () => {
+        const response = await fetch(`${app.shippingUrl}/v1/labels`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ ...call, trackingNumber: created.json.trackingNumber })
+        })
+        return { status: response.status, text: Buffer.from(await response.arrayBuffer()).toString("latin1") }
+      })
+      assert.strictEqual(label.status, 200)
+      record(label)
       for (const misbehaviour of [
         { kind: "status", status: 500 },
         { kind: "html" },

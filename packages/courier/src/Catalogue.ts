@@ -37,6 +37,7 @@ export interface Catalogue {
   readonly entries: ReadonlyArray<CatalogueEntry>
   /** By key or alias, case-insensitive. */
   readonly resolve: (keyOrAlias: string) => Resolved | undefined
+  /** By platform, and by `q`: part of the key, name or any alias, ignoring case, spaces, `_`, `-` and `.`. */
   readonly list: (filter: {
     readonly platform?: string | undefined
     readonly q?: string | undefined
@@ -56,6 +57,12 @@ const entryOf = (adapter: CourierAdapter.Any, manifest: CourierManifest) =>
     requiresBaseUrl: "tenantDomain" in manifest.endpoint,
     ...("tenantDomain" in manifest.endpoint ? { tenantDomain: manifest.endpoint.tenantDomain } : {})
   })
+
+/**
+ * A name as `?q=` compares it: lowercase, without spaces, underscores, hyphens or dots, so that `MSM Go`, `msm_go`
+ * and `msmgo` all find the same courier whichever spelling its key and aliases use.
+ */
+const searchable = (name: string) => name.toLowerCase().replace(/[\s_.-]+/g, "")
 
 /** Throws `InvalidAdapter` when two couriers share a key or an alias. */
 export const make = (adapters: ReadonlyArray<CourierAdapter.Any>): Catalogue => {
@@ -82,15 +89,11 @@ export const make = (adapters: ReadonlyArray<CourierAdapter.Any>): Catalogue => 
     entries,
     resolve: (keyOrAlias) => byName.get(keyOrAlias.trim().toLowerCase()),
     list: ({ platform, q }) => {
-      const needle = q?.trim().toLowerCase()
+      const needle = q === undefined ? "" : searchable(q)
       return entries.filter(
         (entry) =>
           (platform === undefined || entry.platform === platform.trim().toLowerCase()) &&
-          (needle === undefined ||
-            needle === "" ||
-            entry.key.includes(needle) ||
-            entry.name.toLowerCase().includes(needle) ||
-            entry.aliases.some((alias) => alias.includes(needle)))
+          (needle === "" || [entry.key, entry.name, ...entry.aliases].some((name) => searchable(name).includes(needle)))
       )
     }
   }

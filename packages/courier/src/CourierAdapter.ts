@@ -25,7 +25,12 @@ export const CourierManifest = Schema.Struct({
   endpoint: Schema.Union([
     Schema.Struct({ origin: Schema.String.check(Schema.isPattern(/^https:\/\/[a-z0-9.-]+$/)) }),
     Schema.Struct({ tenantDomain: Schema.String.check(Schema.isPattern(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/)) })
-  ])
+  ]),
+  /**
+   * What is known to be uncertain about this courier alone (its origin, its name), one short sentence each, for
+   * docs/couriers.md. Doubts shared by every courier of a platform belong in the adapter's README instead.
+   */
+  unverified: Schema.optionalKey(Schema.Array(Schema.String.check(Schema.isBetweenLength(1, 300))))
 }).annotate({ identifier: "CourierManifest" })
 export type CourierManifest = typeof CourierManifest.Type
 

@@ -65,6 +65,26 @@ describe("Catalogue", () => {
     assert.lengthOf(catalogue.list({}), 3)
   })
 
+  it("matches q ignoring case, spaces, underscores, hyphens and dots, in any name of a courier", () => {
+    for (const q of ["ALPHA TWO", "alpha-two", "alphatwo", " Alpha_Two ", "a.l.p.h.a two"]) {
+      assert.deepStrictEqual(
+        catalogue.list({ q }).map((entry) => entry.key),
+        ["alpha_two"],
+        q
+      )
+    }
+    assert.deepStrictEqual(
+      catalogue.list({ q: "O N E" }).map((entry) => entry.key),
+      ["alpha_one"]
+    )
+    assert.deepStrictEqual(
+      catalogue.list({ q: "betatenants" }).map((entry) => entry.key),
+      ["beta"]
+    )
+    assert.lengthOf(catalogue.list({ q: " _ " }), 3)
+    assert.lengthOf(catalogue.list({ q: "gamma" }), 0)
+  })
+
   it("refuses two couriers with one name (fail closed)", () => {
     const clash = define({
       platform: "gamma",
