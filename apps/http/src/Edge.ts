@@ -19,7 +19,8 @@ export interface Envelope {
   readonly render: (error: { readonly code: string; readonly message: string }, requestId: string) => unknown
 }
 
-const codeOf = (envelope: Envelope, status: number) =>
+/** The wire code of an error the HTTP layer itself produced. */
+export const codeOf = (envelope: Envelope, status: number) =>
   envelope.codes[status] ?? (status >= 500 ? "internal_error" : "bad_request")
 
 /**

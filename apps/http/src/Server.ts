@@ -51,17 +51,31 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
     maxBodyBytes: config.maxBodyBytes,
     allowedMethods: allowedMethods(options.api)
   }
-  // Tests and supervisors read the bound address (PORT=0 picks a free one) from this line, so it is written
-  // whatever LOG_LEVEL says.
-  const listening = Layer.effectDiscard(
-    HttpServer.addressFormattedWith((url) =>
-      Effect.logInfo("listening").pipe(
-        Effect.annotateLogs({ api: options.name, url }),
-        Effect.provideService(References.MinimumLogLevel, "Info")
+  const listener = (nodeServer: NodeHttp.Server) => {
+    // Node listens as soon as the server layer is built, before the router is attached to it: a request in between
+    // would have no listener and never be answered. Until the router serves, this one answers 503 with Retry-After.
+    let serving = false
+    nodeServer.on("request", (_request: NodeHttp.IncomingMessage, response: NodeHttp.ServerResponse) => {
+      if (serving) return
+      const body = JSON.stringify(
+        options.envelope.render({ code: Edge.codeOf(options.envelope, 503), message: "the server is starting" }, "")
+      )
+      response.writeHead(503, { "content-type": "application/json", "retry-after": "1", connection: "close" })
+      response.end(body)
+    })
+    // Tests and supervisors read the bound address (PORT=0 picks a free one) from this line, so it is written
+    // whatever LOG_LEVEL says. It is written once the router serves.
+    const listening = Layer.effectDiscard(
+      HttpServer.addressFormattedWith((url) =>
+        Effect.sync(() => {
+          serving = true
+        }).pipe(
+          Effect.andThen(Effect.logInfo("listening")),
+          Effect.annotateLogs({ api: options.name, url }),
+          Effect.provideService(References.MinimumLogLevel, "Info")
+        )
       )
     )
-  )
-  const listener = (nodeServer: NodeHttp.Server) => {
     const endpoints = HttpApiBuilder.layer(options.api, { openapiPath: OPENAPI_PATH }).pipe(
       Layer.provide(options.handlers)
     )
@@ -82,8 +96,7 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
       })
     )
     return Layer.mergeAll(
-      HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }),
-      listening,
+      listening.pipe(Layer.provide(HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }))),
       closeIdleOnShutdown
     ).pipe(
       Layer.provideMerge(

@@ -1,5 +1,6 @@
+import * as Net from "node:net"
 import { assert, describe, it } from "@effect/vitest"
-import { Context, Duration, Effect, Exit, Fiber, Layer, Logger, Schema, Scope } from "effect"
+import { Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Logger, Schema, Scope } from "effect"
 import { HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import * as Server from "../src/Server.ts"
@@ -55,6 +56,59 @@ const request = (url: string, init?: RequestInit) =>
   })
 
 describe("Server", () => {
+  it.live("answers 503 with Retry-After while it starts, and logs listening only once its routes serve", () =>
+    Effect.gen(function* () {
+      // A free port, so that the server can be reached before it says where it listens.
+      const port = yield* Effect.callback<number>((resume) => {
+        const probe = Net.createServer().listen(0, "127.0.0.1", () => {
+          const { port } = probe.address() as Net.AddressInfo
+          probe.close(() => resume(Effect.succeed(port)))
+        })
+      })
+      const routesReady = yield* Deferred.make<void>()
+      const lines: Array<string> = []
+      const capture = Logger.map(Logger.formatJson, (line) => {
+        lines.push(line)
+      })
+      const scope = yield* Scope.make()
+      // The handlers wait for `routesReady`: the server listens meanwhile, its routes not attached yet.
+      const slowHandlers = Layer.merge(handlers, Layer.effectDiscard(Deferred.await(routesReady)))
+      const starting = yield* Layer.buildWithScope(
+        Server.make(
+          { host: "127.0.0.1", maxBodyBytes: MAX_BODY, shutdownTimeout: Duration.seconds(5) },
+          { name: "test", api: TestApi, handlers: slowHandlers, envelope: shippingEnvelope, port }
+        ).pipe(Layer.provide(Logger.layer([capture]))),
+        scope
+      ).pipe(Effect.forkChild)
+      const url = `http://127.0.0.1:${port}`
+      let early = yield* Effect.exit(request(`${url}/slow`))
+      for (let tries = 0; Exit.isFailure(early) && tries < 200; tries++) {
+        yield* Effect.sleep("10 millis")
+        early = yield* Effect.exit(request(`${url}/slow`))
+      }
+      assert.isTrue(Exit.isSuccess(early), "the listener accepted a connection while starting")
+      if (Exit.isSuccess(early)) {
+        assert.strictEqual(early.value.status, 503)
+        assert.strictEqual(early.value.headers.get("retry-after"), "1")
+        assert.deepStrictEqual(early.value.json, { error: { code: "unavailable", message: "the server is starting" } })
+      }
+      assert.isFalse(
+        lines.some((line) => line.includes("listening")),
+        "no listening line before the routes serve"
+      )
+      yield* Deferred.succeed(routesReady, undefined)
+      yield* Fiber.join(starting)
+      assert.isTrue(lines.some((line) => line.includes("listening")))
+      const echoed = yield* request(`${url}/echo`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "amina" })
+      })
+      assert.strictEqual(echoed.status, 200)
+      yield* Scope.close(scope, Exit.void)
+    })
+  )
+
   it.live("answers an unknown route with 404 in the API's envelope", () =>
     Effect.gen(function* () {
       const scope = yield* Scope.make()

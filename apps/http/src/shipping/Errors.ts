@@ -230,7 +230,8 @@ export const envelope: Edge.Envelope = {
     405: "method_not_allowed",
     413: "payload_too_large",
     415: "unsupported_media_type",
-    500: "internal_error"
+    500: "internal_error",
+    503: "unavailable"
   },
   render: (error) => ({ error })
 }

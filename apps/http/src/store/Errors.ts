@@ -267,7 +267,8 @@ export const envelope: Edge.Envelope = {
     415: "unsupported_media_type",
     422: "idempotency_key_reuse",
     429: "rate_limited",
-    500: "internal_error"
+    500: "internal_error",
+    503: "unavailable"
   },
   render: (error, requestId) => ({ error, meta: metaOf(requestId) })
 }
