@@ -78,7 +78,15 @@ interface FakeCourier {
 
 class Plugin extends Context.Service<
   Plugin,
-  { readonly folder: string; readonly conformance: Conformance; readonly fake: FakeCourier; readonly app: AppProcess }
+  {
+    readonly folder: string
+    readonly conformance: Conformance
+    readonly fake: FakeCourier
+    /** The app loading the plugin's folder. */
+    readonly app: AppProcess
+    /** The app loading the plugin installed from its tarball into another project. */
+    readonly fromTarball: AppProcess
+  }
 >()("test/OutOfTreePlugin") {}
 
 const setup = Effect.gen(function* () {
@@ -94,6 +102,20 @@ const setup = Effect.gen(function* () {
   const conformance = JSON.parse(Fs.readFileSync(report, "utf8")) as Conformance
   yield* exec(NODE, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json"], folder)
 
+  // The same plugin packed (its prepack builds it) and installed from the tarball into another project.
+  yield* exec("npm", ["pack", "--pack-destination", dir], folder)
+  const project = Path.join(dir, "project")
+  const manifest = JSON.parse(Fs.readFileSync(Path.join(folder, "package.json"), "utf8"))
+  Fs.mkdirSync(project)
+  // Until the SDK is on the registry, the project takes its @tawsil packages from the tarballs too.
+  Fs.writeFileSync(Path.join(project, "package.json"), JSON.stringify({ private: true, overrides: manifest.overrides }))
+  yield* exec(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--prefer-offline", Path.join(dir, "tawsil-adapter-acme-post-0.1.0.tgz")],
+    project
+  )
+  const installed = Path.join(project, "node_modules/tawsil-adapter-acme-post")
+
   const module = (yield* Effect.promise(
     () => import(pathToFileURL(Path.join(folder, "test/fake/AcmePostFake.ts")).href)
   )) as { start: (options: { tokens: ReadonlyArray<string> }) => Promise<FakeCourier> }
@@ -101,12 +123,12 @@ const setup = Effect.gen(function* () {
     Effect.promise(() => module.start({ tokens: [TOKEN] })),
     (fake) => Effect.promise(() => fake.close())
   )
-  const app = yield* startApp({
-    DATA_DIR: yield* TestDatabase.freshDataDir,
-    COURIER_ADAPTERS: folder,
-    TAWSIL_COURIER_ORIGINS: `${ORIGIN}=${fake.origin}`
-  })
-  return Plugin.of({ folder, conformance, fake, app })
+  const start = (plugin: string) =>
+    Effect.flatMap(TestDatabase.freshDataDir, (dataDir) =>
+      startApp({ DATA_DIR: dataDir, COURIER_ADAPTERS: plugin, TAWSIL_COURIER_ORIGINS: `${ORIGIN}=${fake.origin}` })
+    )
+  const [app, fromTarball] = yield* Effect.all([start(folder), start(installed)], { concurrency: 2 })
+  return Plugin.of({ folder, conformance, fake, app, fromTarball })
 })
 
 const post = (app: AppProcess, path: string, body: unknown) =>
@@ -133,20 +155,24 @@ describe("a courier plugin written outside the repository", () => {
       })
     )
 
-    it.effect("appears in GET /v1/couriers of the bundled app", () =>
-      Effect.gen(function* () {
-        const { app } = yield* Plugin
-        const listed = yield* getJson(`${app.shippingUrl}/v1/couriers?platform=${PLATFORM}`)
-        assert.strictEqual(listed.status, 200)
-        assert.deepStrictEqual(
-          listed.body.map((courier: { key: string; capabilities: unknown; endpoint: string }) => [
-            courier.key,
-            courier.capabilities,
-            courier.endpoint
-          ]),
-          [[PLATFORM, { create: true, track: true, rates: true, label: true }, ORIGIN]]
+    it.effect(
+      "appears in GET /v1/couriers of the bundled app, loaded from its folder or installed from its tarball",
+      () =>
+        Effect.forEach(["app", "fromTarball"] as const, (which) =>
+          Effect.gen(function* () {
+            const app = (yield* Plugin)[which]
+            const listed = yield* getJson(`${app.shippingUrl}/v1/couriers?platform=${PLATFORM}`)
+            assert.strictEqual(listed.status, 200)
+            assert.deepStrictEqual(
+              listed.body.map((courier: { key: string; capabilities: unknown; endpoint: string }) => [
+                courier.key,
+                courier.capabilities,
+                courier.endpoint
+              ]),
+              [[PLATFORM, { create: true, track: true, rates: true, label: true }, ORIGIN]]
+            )
+          })
         )
-      })
     )
 
     it.effect("creates, tracks, prices and labels through HTTP, each reaching its fake", () =>
@@ -186,6 +212,20 @@ describe("a courier plugin written outside the repository", () => {
           ]
         )
         assert.notInclude(app.stdout() + app.stderr(), TOKEN)
+      })
+    )
+
+    it.effect("reaches its fake the same way when installed from its tarball", () =>
+      Effect.gen(function* () {
+        const { fake, fromTarball } = yield* Plugin
+        const before = fake.requests().length
+        const rates = yield* post(fromTarball, "/v1/rates", {
+          ...call,
+          query: { toWilaya: 16, deliveryType: "stopdesk" }
+        })
+        assert.strictEqual(rates.status, 200, rates.body)
+        assert.strictEqual(JSON.parse(rates.body).deliveryFee, 400)
+        assert.deepStrictEqual(fake.requests().slice(before), [{ method: "GET", path: "/v1/rates" }])
       })
     )
   })

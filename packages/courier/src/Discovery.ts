@@ -148,6 +148,15 @@ const insidePlugin = (parentURL: string | undefined): boolean => {
   return false
 }
 
+/**
+ * The folder whose resolutions are the plugin's: its package folder, or for a package installed into some
+ * `node_modules` (from a tarball, say), the project that installed it — its dependencies are hoisted beside it.
+ */
+const scopeOf = (root: string) => {
+  const index = root.indexOf(`${Path.sep}node_modules${Path.sep}`)
+  return index === -1 ? root : root.slice(0, index)
+}
+
 /** What a plugin shares with its host: the Effect runtime and the Tawsil SDK, one copy each. */
 const isShared = (specifier: string) =>
   specifier === "effect" || specifier.startsWith("effect/") || specifier.startsWith("@tawsil/")
@@ -223,7 +232,7 @@ export const loadPlugin = (from: string, specifier: string): Effect.Effect<Plugi
       const located = locate(from, specifier)
       if (isOutsideHost(from, located)) {
         hostUrl ??= from.startsWith("file:") ? from : pathToFileURL(from).href
-        pluginRoots.add(located.root)
+        pluginRoots.add(scopeOf(located.root))
         registerHooks()
       }
       const module = (await import(pathToFileURL(located.entry).href)) as { adapter?: unknown }
