@@ -232,7 +232,10 @@ export const loadPlugin = (from: string, specifier: string): Effect.Effect<Plugi
       const located = locate(from, specifier)
       if (isOutsideHost(from, located)) {
         hostUrl ??= from.startsWith("file:") ? from : pathToFileURL(from).href
-        pluginRoots.add(scopeOf(located.root))
+        const hostFile = from.startsWith("file:") ? fileURLToPath(from) : from
+        // Never a scope holding the host itself: its own resolutions must stay as they are.
+        const scope = [scopeOf(located.root), located.root].find((dir) => !hostFile.startsWith(dir + Path.sep))
+        if (scope !== undefined) pluginRoots.add(scope)
         registerHooks()
       }
       const module = (await import(pathToFileURL(located.entry).href)) as { adapter?: unknown }
