@@ -6,7 +6,7 @@
  * words it (README "Duplicates"). The caller's API key travels as `Authorization: Token <key>` (DRF's scheme, not
  * Bearer) and is never put in an error message.
  */
-import { CourierAdapter, type CourierError, CourierHttp, type Shipment } from "@tawsil/courier"
+import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
 import { Duration, Effect, Redacted, Schema } from "effect"
 import * as CommuneCache from "./internal/CommuneCache.ts"
 import * as Mapping from "./MaystroMapping.ts"
@@ -35,28 +35,14 @@ export const couriers: ReadonlyArray<CourierAdapter.CourierManifest> = [
 /** How long a wilaya's commune list is kept: ids change only with the territorial division. */
 export const COMMUNES_TTL = Duration.hours(24)
 
-/** One call to Maystro with the caller's key. An answer that echoes the key has it blanked out here. */
+/** One call to Maystro with the caller's key (the core blanks it out of any answer that echoes it). */
 const send = (apiKey: Redacted.Redacted<string>, request: CourierHttp.CourierRequest) =>
   Effect.flatMap(CourierHttp.CourierHttp, (http) =>
-    http
-      .request({
-        ...request,
-        headers: { accept: "application/json", authorization: `Token ${Redacted.value(apiKey)}` }
-      })
-      .pipe(
-        Effect.map((response) => {
-          const text = Mapping.scrubText(Redacted.value(apiKey))(response.text)
-          return text === response.text ? response : { ...response, text }
-        })
-      )
+    http.request({
+      ...request,
+      headers: { accept: "application/json", authorization: `Token ${Redacted.value(apiKey)}` }
+    })
   )
-
-/** The last step of every operation: the key is blanked out of whatever error it ends with. */
-const redacting = <A>(
-  effect: Effect.Effect<A, CourierError.CourierErrorReason, CourierHttp.CourierHttp>,
-  _input: unknown,
-  context: CourierAdapter.Context<Credentials>
-) => Effect.mapError(effect, Mapping.redact(Redacted.value(context.credentials.apiKey)))
 
 /** The adapter, with its own commune cache (tests make fresh ones; the host loads {@link adapter}). */
 export const make = (options: { readonly communesTtl?: Duration.Input } = {}) => {
@@ -85,7 +71,7 @@ export const make = (options: { readonly communesTtl?: Duration.Input } = {}) =>
       json: Mapping.toCreateOrder(order, commune)
     })
     return yield* Effect.fromResult(Mapping.fromCreated(created))
-  }, redacting)
+  })
 
   const track = Effect.fn("Maystro.track")(function* (
     trackingNumber: string,
@@ -94,7 +80,7 @@ export const make = (options: { readonly communesTtl?: Duration.Input } = {}) =>
     const id = yield* Effect.fromResult(Mapping.orderId(trackingNumber))
     const response = yield* send(credentials.apiKey, { method: "GET", path: `/api/stores/history_order/${id}` })
     return yield* Effect.fromResult(Mapping.fromHistory(response))
-  }, redacting)
+  })
 
   const rates = Effect.fn("Maystro.rates")(function* (
     query: Shipment.RatesQuery,
@@ -119,7 +105,7 @@ export const make = (options: { readonly communesTtl?: Duration.Input } = {}) =>
       )
     )
     return yield* Effect.fromResult(Mapping.toRates(query, prices))
-  }, redacting)
+  })
 
   const label = Effect.fn("Maystro.label")(function* (
     trackingNumber: string,
@@ -132,7 +118,7 @@ export const make = (options: { readonly communesTtl?: Duration.Input } = {}) =>
       json: Mapping.labelRequest(id)
     })
     return yield* Effect.fromResult(Mapping.fromLabel(response))
-  }, redacting)
+  })
 
   return CourierAdapter.define<Credentials>({
     platform: "maystro",

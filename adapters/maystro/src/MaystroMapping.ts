@@ -401,33 +401,3 @@ const ourFields: Readonly<Record<string, string>> = {
   products: "order.productList",
   orders_ids: "trackingNumber"
 }
-
-/** Every form the key travels in: as sent in a header, and URI-encoded. */
-const secretForms = (secret: string) => [...new Set([secret, encodeURIComponent(secret)])]
-
-/** Blanks the key out of a courier's raw answer, before anything reads, cuts or quotes it. */
-export const scrubText = (secret: string) => (text: string) =>
-  secret === "" ? text : secretForms(secret).reduce((out, form) => out.split(form).join("<redacted>"), text)
-
-/** The same reason with every occurrence of `secret` (plain or URL-encoded) blanked out of its message. */
-export const redact =
-  (secret: string) =>
-  (reason: Reason): Reason => {
-    if (secret === "") return reason
-    const scrub = scrubText(secret)
-    switch (reason._tag) {
-      case "Refused":
-        return new CourierError.Refused({
-          message: scrub(reason.message),
-          ...(reason.courierCode === undefined ? {} : { courierCode: scrub(reason.courierCode) })
-        })
-      case "CredentialsRejected":
-        return new CourierError.CredentialsRejected({ message: scrub(reason.message) })
-      case "Unreachable":
-        return new CourierError.Unreachable({ message: scrub(reason.message) })
-      case "BadResponse":
-        return new CourierError.BadResponse({ message: scrub(reason.message) })
-      default:
-        return reason
-    }
-  }

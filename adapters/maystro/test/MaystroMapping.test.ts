@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { CourierError, Shipment } from "@tawsil/courier"
+import { type CourierError, Shipment } from "@tawsil/courier"
 import type { Dzd } from "@tawsil/domain"
 import { Result, Schema } from "effect"
 import * as Mapping from "../src/MaystroMapping.ts"
@@ -246,25 +246,6 @@ describe("MaystroMapping", () => {
       ] as const) {
         assert.strictEqual(failure(Mapping.fromLabel(answer))._tag, reason, answer.text)
       }
-    })
-  })
-
-  describe("redact", () => {
-    it("blanks the key in every form it travels in, in every reason that has a message", () => {
-      const key = "SECRET/key+with=signs~0123"
-      for (const reason of [
-        new CourierError.Refused({ message: `key ${key}`, courierCode: key }),
-        new CourierError.CredentialsRejected({ message: `key ${encodeURIComponent(key)}` }),
-        new CourierError.Unreachable({ message: key }),
-        new CourierError.BadResponse({ message: `[${key}]` })
-      ]) {
-        const redacted = Mapping.redact(key)(reason)
-        assert.strictEqual(redacted._tag, reason._tag)
-        assert.notInclude(JSON.stringify(redacted), "SECRET")
-        assert.include(redacted.message, "<redacted>")
-      }
-      const limited = new CourierError.CourierRateLimited({ retryAfterSeconds: 3 })
-      assert.strictEqual(Mapping.redact(key)(limited), limited)
     })
   })
 })

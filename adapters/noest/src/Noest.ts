@@ -6,7 +6,7 @@
  * The caller's API token and user GUID travel as the documented `api_token` + `user_guid` (in the body of a POST,
  * the query of a GET), the token also as `Authorization: Bearer`; neither is ever put in an error message.
  */
-import { CourierAdapter, type CourierError, CourierHttp, type Shipment } from "@tawsil/courier"
+import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
 import { Effect, Redacted, Schema } from "effect"
 import * as Mapping from "./NoestMapping.ts"
 import * as Status from "./NoestStatus.ts"
@@ -37,8 +37,6 @@ export const couriers: ReadonlyArray<CourierAdapter.CourierManifest> = [
   { key: "noest", name: "NOEST Express", aliases: ["noest_express", "nord_ouest"], endpoint: { origin } }
 ]
 
-const secretsOf = (credentials: Credentials) => [Redacted.value(credentials.apiToken), Redacted.value(credentials.guid)]
-
 /** A call as the operations name it: a POST's fields go in its JSON body, a GET's in its query. */
 type NoestRequest =
   | {
@@ -54,8 +52,8 @@ type NoestRequest =
 
 /**
  * One call to NOEST with the caller's credentials: `api_token` + `user_guid` in the JSON body of a POST or the
- * query of a GET, and the token as `Authorization: Bearer` too (both readings of §6 Q9 at once). An answer that
- * echoes either secret has it blanked out here, before mapping reads or truncates the text.
+ * query of a GET, and the token as `Authorization: Bearer` too (both readings of §6 Q9 at once). The core blanks
+ * either secret out of any answer that echoes it.
  */
 const send = (credentials: Credentials, request: NoestRequest) => {
   const auth: Wire.Auth = {
@@ -65,27 +63,13 @@ const send = (credentials: Credentials, request: NoestRequest) => {
   // Without `accept: application/json` Laravel answers validation errors with a redirect to an HTML page.
   const headers = { accept: "application/json", authorization: `Bearer ${auth.api_token}` }
   return Effect.flatMap(CourierHttp.CourierHttp, (http) =>
-    http
-      .request(
-        request.method === "GET"
-          ? { method: "GET", path: request.path, query: { ...request.query, ...auth }, headers }
-          : { method: "POST", path: request.path, json: { ...auth, ...request.body }, headers }
-      )
-      .pipe(
-        Effect.map((response) => {
-          const text = Mapping.scrubText(secretsOf(credentials))(response.text)
-          return text === response.text ? response : { ...response, text }
-        })
-      )
+    http.request(
+      request.method === "GET"
+        ? { method: "GET", path: request.path, query: { ...request.query, ...auth }, headers }
+        : { method: "POST", path: request.path, json: { ...auth, ...request.body }, headers }
+    )
   )
 }
-
-/** The last step of every operation: the secrets are blanked out of whatever error it ends with. */
-const redacting = <A>(
-  effect: Effect.Effect<A, CourierError.CourierErrorReason, CourierHttp.CourierHttp>,
-  _input: unknown,
-  context: CourierAdapter.Context<Credentials>
-) => Effect.mapError(effect, Mapping.redact(secretsOf(context.credentials)))
 
 export const create = Effect.fn("Noest.create")(function* (
   order: Shipment.ParcelOrder,
@@ -106,7 +90,7 @@ export const create = Effect.fn("Noest.create")(function* (
     Effect.mapError((reason) => Mapping.notValidated(tracking, reason))
   )
   return { trackingNumber: tracking, rawStatus: Status.validated }
-}, redacting)
+})
 
 export const track = Effect.fn("Noest.track")(function* (
   trackingNumber: string,
@@ -118,7 +102,7 @@ export const track = Effect.fn("Noest.track")(function* (
     body: Mapping.trackingBody(trackingNumber)
   })
   return yield* Effect.fromResult(Mapping.fromTracking(trackingNumber, response))
-}, redacting)
+})
 
 export const rates = Effect.fn("Noest.rates")(function* (
   query: Shipment.RatesQuery,
@@ -127,7 +111,7 @@ export const rates = Effect.fn("Noest.rates")(function* (
   yield* Effect.fromResult(Mapping.checkTier(query))
   const response = yield* send(credentials, { method: "GET", path: "/api/public/fees" })
   return yield* Effect.fromResult(Mapping.fromFees(query, response))
-}, redacting)
+})
 
 export const label = Effect.fn("Noest.label")(function* (
   trackingNumber: string,
@@ -139,7 +123,7 @@ export const label = Effect.fn("Noest.label")(function* (
     query: { tracking: trackingNumber }
   })
   return yield* Effect.fromResult(Mapping.fromLabel(response))
-}, redacting)
+})
 
 /**
  * The documented limit of every account, 60 requests a minute (one source, which adds that NOEST answers 429 at once

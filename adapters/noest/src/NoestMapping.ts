@@ -82,16 +82,15 @@ export const fromValidated = (response: Response): Result.Result<void, Reason> =
  * retryable error, since retrying the create would make a second parcel.
  */
 export const notValidated = (tracking: string, reason: Reason): CourierError.Refused =>
-  new CourierError.Refused({
-    message:
-      `NOEST created the parcel ${tracking} but did not validate it (${
-        reason._tag === "CourierRateLimited"
-          ? `rate limited, retry after ${reason.retryAfterSeconds} s`
-          : reason.message
-      }): it exists on your account, invisible to the courier until validated. ` +
-      "Validate or delete it in NOEST's dashboard; do not create it again.",
-    ...(reason._tag === "Refused" && reason.courierCode !== undefined ? { courierCode: reason.courierCode } : {})
-  })
+  CourierError.unfinishedCreate(
+    tracking,
+    {
+      failed: "did not validate it",
+      consequence: "it exists on your account, invisible to the courier until validated",
+      remedy: "Validate or delete it in NOEST's dashboard"
+    },
+    reason
+  )
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 const validDay = (year: number, month: number, day: number) =>
@@ -364,39 +363,3 @@ const refusalOf = (status: number, body: unknown): Reason | undefined => {
   }
   return undefined
 }
-
-/** Every form a secret travels in: as sent in a header or body, URI-encoded, and as `URLSearchParams` encodes it. */
-const secretForms = (secret: string) => [
-  ...new Set([secret, encodeURIComponent(secret), new URLSearchParams({ t: secret }).toString().slice(2)])
-]
-
-/** Blanks the secrets out of a courier's raw answer, before anything reads, cuts or quotes it. */
-export const scrubText = (secrets: ReadonlyArray<string>) => (text: string) =>
-  secrets
-    .filter((secret) => secret !== "")
-    .flatMap(secretForms)
-    // Longest first, so that a secret containing another is blanked whole.
-    .sort((a, b) => b.length - a.length)
-    .reduce((out, form) => out.split(form).join("<redacted>"), text)
-
-/** The same reason with every occurrence of the secrets (plain or URL-encoded) blanked out of its message. */
-export const redact =
-  (secrets: ReadonlyArray<string>) =>
-  (reason: Reason): Reason => {
-    const scrub = scrubText(secrets)
-    switch (reason._tag) {
-      case "Refused":
-        return new CourierError.Refused({
-          message: scrub(reason.message),
-          ...(reason.courierCode === undefined ? {} : { courierCode: scrub(reason.courierCode) })
-        })
-      case "CredentialsRejected":
-        return new CourierError.CredentialsRejected({ message: scrub(reason.message) })
-      case "Unreachable":
-        return new CourierError.Unreachable({ message: scrub(reason.message) })
-      case "BadResponse":
-        return new CourierError.BadResponse({ message: scrub(reason.message) })
-      default:
-        return reason
-    }
-  }

@@ -6,7 +6,7 @@
  * Tracking reads the parcel's current situation (`lire`), prices come from `tarification`. Procolis has no label
  * endpoint. The token and key travel as headers and never in an error message.
  */
-import { CourierAdapter, type CourierError, CourierHttp, type Shipment } from "@tawsil/courier"
+import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
 import { Effect, Random, Redacted, Schema } from "effect"
 import * as Mapping from "./ProcolisMapping.ts"
 import * as Status from "./ProcolisStatus.ts"
@@ -46,37 +46,21 @@ export const couriers: ReadonlyArray<CourierAdapter.CourierManifest> = [
  */
 export const CONFIRM_ON_CREATE = true
 
-const secrets = (credentials: Credentials) => [Redacted.value(credentials.token), Redacted.value(credentials.key)]
-
 /**
- * One call to the courier with the token and key headers. An answer that echoes them (a debug page quoting the
- * request) has them blanked out here, before mapping reads or truncates the text.
+ * One call to the courier with the token and key headers (the core blanks them out of any answer that echoes
+ * them).
  */
 const send = (credentials: Credentials, request: CourierHttp.CourierRequest) =>
   Effect.flatMap(CourierHttp.CourierHttp, (http) =>
-    http
-      .request({
-        ...request,
-        headers: {
-          accept: "application/json",
-          token: Redacted.value(credentials.token),
-          key: Redacted.value(credentials.key)
-        }
-      })
-      .pipe(
-        Effect.map((response) => {
-          const text = Mapping.scrubText(secrets(credentials))(response.text)
-          return text === response.text ? response : { ...response, text }
-        })
-      )
+    http.request({
+      ...request,
+      headers: {
+        accept: "application/json",
+        token: Redacted.value(credentials.token),
+        key: Redacted.value(credentials.key)
+      }
+    })
   )
-
-/** The last step of every operation: the token and key are blanked out of whatever error it ends with. */
-const redacting = <A>(
-  effect: Effect.Effect<A, CourierError.CourierErrorReason, CourierHttp.CourierHttp>,
-  _input: unknown,
-  context: CourierAdapter.Context<Credentials>
-) => Effect.mapError(effect, Mapping.redact(secrets(context.credentials)))
 
 /** A fresh tracking number: Procolis lets the sender choose it, and refuses a second parcel with the same one. */
 const newTracking = Effect.map(
@@ -106,7 +90,7 @@ export const createWith = (options: { readonly confirmOnCreate: boolean }) =>
       )
     }
     return { trackingNumber: tracking, rawStatus: Status.confirmed }
-  }, redacting)
+  })
 
 export const create = createWith({ confirmOnCreate: CONFIRM_ON_CREATE })
 
@@ -120,7 +104,7 @@ export const track = Effect.fn("Procolis.track")(function* (
     json: Mapping.trackingList(trackingNumber)
   })
   return yield* Effect.fromResult(Mapping.fromLire(trackingNumber, response))
-}, redacting)
+})
 
 export const rates = Effect.fn("Procolis.rates")(function* (
   query: Shipment.RatesQuery,
@@ -129,7 +113,7 @@ export const rates = Effect.fn("Procolis.rates")(function* (
   yield* Effect.fromResult(Mapping.checkTier(query))
   const response = yield* send(credentials, { method: "POST", path: "/api_v1/tarification", json: {} })
   return yield* Effect.fromResult(Mapping.fromTarification(query, response))
-}, redacting)
+})
 
 export const adapter = CourierAdapter.define<Credentials>({
   platform: "procolis",

@@ -273,49 +273,12 @@ const clean = (text: string, max = 300) => {
  * tracking number — never a retryable error, since retrying the create would make a second parcel.
  */
 export const notConfirmed = (tracking: string, reason: Reason): CourierError.Refused =>
-  new CourierError.Refused({
-    message:
-      `the courier created the parcel ${tracking} but did not confirm it (${
-        reason._tag === "CourierRateLimited"
-          ? `rate limited, retry after ${reason.retryAfterSeconds} s`
-          : reason.message
-      }): it exists on your account, "en préparation", and will not be collected until confirmed. ` +
-      "Confirm or delete it in the courier's dashboard; do not create it again.",
-    ...(reason._tag === "Refused" && reason.courierCode !== undefined ? { courierCode: reason.courierCode } : {})
-  })
-
-/** Every form a secret travels in: as sent in a header, URI-encoded, and as `URLSearchParams` encodes it. */
-const secretForms = (secret: string) => [
-  ...new Set([secret, encodeURIComponent(secret), new URLSearchParams({ t: secret }).toString().slice(2)])
-]
-
-/** Blanks the secrets out of a courier's raw answer, before anything reads, cuts or quotes it. */
-export const scrubText =
-  (secrets: ReadonlyArray<string>) =>
-  (text: string): string =>
-    secrets
-      .filter((secret) => secret !== "")
-      .flatMap(secretForms)
-      .reduce((out, form) => out.split(form).join("<redacted>"), text)
-
-/** The same reason with every occurrence of the secrets blanked out of its message. */
-export const redact =
-  (secrets: ReadonlyArray<string>) =>
-  (reason: Reason): Reason => {
-    const scrub = scrubText(secrets)
-    switch (reason._tag) {
-      case "Refused":
-        return new CourierError.Refused({
-          message: scrub(reason.message),
-          ...(reason.courierCode === undefined ? {} : { courierCode: scrub(reason.courierCode) })
-        })
-      case "CredentialsRejected":
-        return new CourierError.CredentialsRejected({ message: scrub(reason.message) })
-      case "Unreachable":
-        return new CourierError.Unreachable({ message: scrub(reason.message) })
-      case "BadResponse":
-        return new CourierError.BadResponse({ message: scrub(reason.message) })
-      default:
-        return reason
-    }
-  }
+  CourierError.unfinishedCreate(
+    tracking,
+    {
+      failed: "did not confirm it",
+      consequence: 'it exists on your account, "en préparation", and will not be collected until confirmed',
+      remedy: "Confirm or delete it in the courier's dashboard"
+    },
+    reason
+  )

@@ -6,7 +6,7 @@
  * PDF at `/labels/{tracking}`. The documented quotas (5 a second, 50 a minute, 1 000 an hour, 10 000 a day, per
  * account) are declared, for the core to enforce.
  */
-import { CourierAdapter, type CourierError, CourierHttp, type Shipment } from "@tawsil/courier"
+import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
 import { Clock, Effect, Redacted, Schema } from "effect"
 import * as Mapping from "./YalidineMapping.ts"
 import * as Status from "./YalidineStatus.ts"
@@ -57,40 +57,20 @@ export const rateLimits = [
   { limit: 10000, window: "1 day" }
 ] as const
 
-const secretsOf = (credentials: Credentials) => [
-  Redacted.value(credentials.apiId),
-  Redacted.value(credentials.apiToken)
-]
-
 /**
- * One authenticated call. An answer that echoes a credential has it blanked out here, before mapping reads or
- * truncates the text.
+ * One authenticated call (the core blanks the credentials out of any answer that echoes them).
  */
 const send = (credentials: Credentials, request: CourierHttp.CourierRequest, accept = "application/json") =>
   Effect.flatMap(CourierHttp.CourierHttp, (http) =>
-    http
-      .request({
-        ...request,
-        headers: {
-          accept,
-          "x-api-id": Redacted.value(credentials.apiId),
-          "x-api-token": Redacted.value(credentials.apiToken)
-        }
-      })
-      .pipe(
-        Effect.map((response) => {
-          const text = Mapping.scrubText(secretsOf(credentials))(response.text)
-          return text === response.text ? response : { ...response, text }
-        })
-      )
+    http.request({
+      ...request,
+      headers: {
+        accept,
+        "x-api-id": Redacted.value(credentials.apiId),
+        "x-api-token": Redacted.value(credentials.apiToken)
+      }
+    })
   )
-
-/** The last step of every operation: the credentials are blanked out of whatever error it ends with. */
-const redacting = <A>(
-  effect: Effect.Effect<A, CourierError.CourierErrorReason, CourierHttp.CourierHttp>,
-  _input: unknown,
-  context: CourierAdapter.Context<Credentials>
-) => Effect.mapError(effect, Mapping.redact(secretsOf(context.credentials)))
 
 export const create = Effect.fn("Yalidine.create")(function* (
   order: Shipment.ParcelOrder,
@@ -100,13 +80,13 @@ export const create = Effect.fn("Yalidine.create")(function* (
   const orderId = Mapping.orderIdOf(order, yield* Clock.currentTimeMillis)
   const parcel = yield* Effect.fromResult(Mapping.toParcel(order, origin, orderId))
   const response = yield* send(credentials, { method: "POST", path: "/v1/parcels/", json: [parcel] })
-  const created = yield* Effect.fromResult(Mapping.fromCreated(orderId, response, secretsOf(credentials)))
+  const created = yield* Effect.fromResult(Mapping.fromCreated(orderId, response))
   return {
     trackingNumber: created.tracking,
     ...(created.labelUrl === undefined ? {} : { labelUrl: created.labelUrl }),
     rawStatus: Status.created
   }
-}, redacting)
+})
 
 /**
  * The parcel's history, exactly this tracking number's rows. A parcel with no history yet answers its current
@@ -122,7 +102,7 @@ export const track = Effect.fn("Yalidine.track")(function* (
   if (events !== undefined) return events
   const parcel = yield* send(credentials, { method: "GET", path: Mapping.parcelPath(tracking) })
   return yield* Effect.fromResult(Mapping.fromParcel(tracking, parcel))
-}, redacting)
+})
 
 export const rates = Effect.fn("Yalidine.rates")(function* (
   query: Shipment.RatesQuery,
@@ -135,7 +115,7 @@ export const rates = Effect.fn("Yalidine.rates")(function* (
     query: Mapping.feesQuery(origin, query.toWilaya)
   })
   return yield* Effect.fromResult(Mapping.fromFees(query, response))
-}, redacting)
+})
 
 export const label = Effect.fn("Yalidine.label")(function* (
   trackingNumber: string,
@@ -144,7 +124,7 @@ export const label = Effect.fn("Yalidine.label")(function* (
   const tracking = yield* Effect.fromResult(Mapping.checkTracking(trackingNumber))
   const response = yield* send(credentials, { method: "GET", path: Mapping.labelPath(tracking) }, "application/pdf")
   return yield* Effect.fromResult(Mapping.fromLabel(response))
-}, redacting)
+})
 
 export const adapter = CourierAdapter.define<Credentials>({
   platform: "yalidine",

@@ -7,7 +7,7 @@
  * Error messages are built from the courier's own words and status codes only, never from the request, and
  * {@link redact} blanks the caller's API id and token should a courier ever quote them back.
  */
-import { type CourierAdapter, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
+import { type CourierAdapter, CourierError, type CourierHttp, Redaction, Shipment } from "@tawsil/courier"
 import { AlgerianMobile, type Dzd, type WilayaCode } from "@tawsil/domain"
 import { NameFolding } from "@tawsil/reference"
 import { Option, Result, Schema } from "effect"
@@ -126,12 +126,13 @@ export const feesQuery = (from: WilayaCode.WilayaCode, to: WilayaCode.WilayaCode
  * query string or fragment (the older form `bordereau.php?tracking=…&token=…` carries a token anyone holding it
  * could use), and none of the caller's credentials. Otherwise the label is fetched through `GET /v1/labels`.
  */
-export const publicLabelUrl = (link: string | null | undefined, secrets: ReadonlyArray<string>): string | undefined => {
+export const publicLabelUrl = (link: string | null | undefined): string | undefined => {
   if (link === null || link === undefined) return undefined
   const url = URL.parse(link)
   if (url === null || url.protocol !== "https:" || url.username !== "" || url.password !== "") return undefined
   if (url.search !== "" || url.hash !== "" || link.includes("?") || link.includes("#")) return undefined
-  return secrets.some((secret) => secret !== "" && link.includes(secret)) ? undefined : url.href
+  // The core blanks the caller's credentials out of every answer: a link that held one holds the placeholder now.
+  return link.includes(Redaction.PLACEHOLDER) ? undefined : url.href
 }
 
 /**
@@ -140,8 +141,7 @@ export const publicLabelUrl = (link: string | null | undefined, secrets: Readonl
  */
 export const fromCreated = (
   orderId: string,
-  response: Response,
-  secrets: ReadonlyArray<string> = []
+  response: Response
 ): Result.Result<{ readonly tracking: string; readonly labelUrl: string | undefined }, Reason> =>
   Result.flatMap(
     decode(Wire.Created, response),
@@ -166,7 +166,7 @@ export const fromCreated = (
           new CourierError.BadResponse({ message: "the courier created the parcel but gave no tracking" })
         )
       }
-      return Result.succeed({ tracking, labelUrl: publicLabelUrl(result.label, secrets) })
+      return Result.succeed({ tracking, labelUrl: publicLabelUrl(result.label) })
     }
   )
 
@@ -391,39 +391,3 @@ export const retryAfter = (headers: Readonly<Record<string, string>>): number =>
   })
   return spent?.[1] ?? DEFAULT_RETRY_AFTER_SECONDS
 }
-
-/** Every form a secret travels in: as sent in a header, URI-encoded, and as `URLSearchParams` encodes a query. */
-const secretForms = (secret: string) => [
-  ...new Set([secret, encodeURIComponent(secret), new URLSearchParams({ t: secret }).toString().slice(2)])
-]
-
-/** Blanks the secrets out of a courier's raw answer, before anything reads, cuts or quotes it. */
-export const scrubText =
-  (secrets: ReadonlyArray<string>) =>
-  (text: string): string =>
-    secrets
-      .filter((secret) => secret !== "")
-      .flatMap(secretForms)
-      .reduce((out, form) => out.split(form).join("<redacted>"), text)
-
-/** The same reason with every occurrence of the secrets (plain or URL-encoded) blanked out of its message. */
-export const redact =
-  (secrets: ReadonlyArray<string>) =>
-  (reason: Reason): Reason => {
-    const scrub = scrubText(secrets)
-    switch (reason._tag) {
-      case "Refused":
-        return new CourierError.Refused({
-          message: scrub(reason.message),
-          ...(reason.courierCode === undefined ? {} : { courierCode: scrub(reason.courierCode) })
-        })
-      case "CredentialsRejected":
-        return new CourierError.CredentialsRejected({ message: scrub(reason.message) })
-      case "Unreachable":
-        return new CourierError.Unreachable({ message: scrub(reason.message) })
-      case "BadResponse":
-        return new CourierError.BadResponse({ message: scrub(reason.message) })
-      default:
-        return reason
-    }
-  }

@@ -58,37 +58,21 @@ const territories = TenantCache.make<ReadonlyArray<Wire.Territory>>({
 /** The ReadyToDispatch state id of a tenant's workflow: six hours, and forgotten when the courier refuses it. */
 const readyStates = TenantCache.make<string>({ ttl: "6 hours", capacity: 1024 })
 
-const secrets = (credentials: Credentials) => [Redacted.value(credentials.apiKey), Redacted.value(credentials.tenantId)]
-
 /**
- * One call to the courier with the tenant and key headers. An answer that echoes them has them blanked out here,
- * before mapping reads or truncates the text.
+ * One call to the courier with the tenant and key headers (the core blanks them out of any answer that echoes
+ * them).
  */
 const send = (credentials: Credentials, request: CourierHttp.CourierRequest) =>
   Effect.flatMap(CourierHttp.CourierHttp, (http) =>
-    http
-      .request({
-        ...request,
-        headers: {
-          accept: "application/json",
-          "X-Tenant": Redacted.value(credentials.tenantId),
-          "X-Api-Key": Redacted.value(credentials.apiKey)
-        }
-      })
-      .pipe(
-        Effect.map((response) => {
-          const text = Mapping.scrubText(secrets(credentials))(response.text)
-          return text === response.text ? response : { ...response, text }
-        })
-      )
+    http.request({
+      ...request,
+      headers: {
+        accept: "application/json",
+        "X-Tenant": Redacted.value(credentials.tenantId),
+        "X-Api-Key": Redacted.value(credentials.apiKey)
+      }
+    })
   )
-
-/** The last step of every operation: the key and tenant id are blanked out of whatever error it ends with. */
-const redacting = <A>(
-  effect: Effect.Effect<A, CourierError.CourierErrorReason, CourierHttp.CourierHttp>,
-  _input: unknown,
-  context: CourierAdapter.Context<Credentials>
-) => Effect.mapError(effect, Mapping.redact(secrets(context.credentials)))
 
 /** Every page of a search, up to `Mapping.MAX_PAGES`. */
 const searchAll = <A>(
@@ -195,7 +179,7 @@ export const create = Effect.fn("ZrExpressNew.create")(function* (
     )
   }
   return { trackingNumber: parcel.trackingNumber, courierReference: parcelId, rawStatus: Status.readyToDispatch }
-}, redacting)
+})
 
 export const track = Effect.fn("ZrExpressNew.track")(function* (
   trackingNumber: string,
@@ -206,7 +190,7 @@ export const track = Effect.fn("ZrExpressNew.track")(function* (
   )
   const history = yield* send(credentials, { method: "GET", path: `${Mapping.parcelPath(parcel.id)}/state-history` })
   return yield* Effect.fromResult(Mapping.fromStateHistory(parcel, history))
-}, redacting)
+})
 
 export const rates = Effect.fn("ZrExpressNew.rates")(function* (
   query: Shipment.RatesQuery,
@@ -217,7 +201,7 @@ export const rates = Effect.fn("ZrExpressNew.rates")(function* (
   const destination = query.toCommune === undefined ? {} : yield* placesOf(credentials, query.toWilaya, query.toCommune)
   const response = yield* send(credentials, { method: "GET", path: "/api/v1/delivery-pricing/rates" })
   return yield* Effect.fromResult(Mapping.fromRates(query, destination, response))
-}, redacting)
+})
 
 export const adapter = CourierAdapter.define<Credentials>({
   platform: "zrexpress_new",

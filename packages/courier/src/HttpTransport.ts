@@ -4,8 +4,8 @@
  *
  * Every request: the URL is built from the origin and a relative path (`Egress.requestUrl`), checked against the
  * courier's allowance (https, port 443, the exact host or a tenant of its domain, no userinfo, no IP literal), the
- * host is resolved and every address must be public (`Egress.resolvePublic`), and the connection goes to exactly
- * the checked address with TLS verified against the host name. Redirects are never followed: a 3xx reaches the
+ * host is resolved and every address must be public (`Egress.resolvePublic`), and the connection goes to the
+ * checked addresses only, each in turn until one connects, with TLS verified against the host name. Redirects are never followed: a 3xx reaches the
  * adapter as a response. Each request gets what is left of its operation's deadline (`Shipping.Transport`): when
  * that runs out the socket is closed, and a request made after it is refused unsent. Bodies above MAX_BODY_BYTES
  * are cut off as a bad response.
@@ -53,20 +53,24 @@ export const rateLimitKey = (courier: string, account: string, limit: RateLimit)
 
 interface Target {
   readonly url: URL
-  /** The checked address to connect to, or undefined for a loopback override (no DNS). */
-  readonly address: string | undefined
+  /** The checked addresses to connect to, in the resolver's order, or undefined for a loopback override (no DNS). */
+  readonly addresses: ReadonlyArray<string> | undefined
 }
 
-/** A DNS lookup that answers only the address already checked, so the connection cannot go elsewhere. */
-const pinnedLookup =
-  (address: string): Net.LookupFunction =>
+/**
+ * A DNS lookup that answers only the addresses already checked, so the connection cannot go elsewhere. Asked for
+ * all of them (`autoSelectFamily`), it gives every one, and Node tries each in turn until one connects; nothing is
+ * sent before a connection is made, so trying the next address never repeats a request.
+ */
+export const pinnedLookup =
+  (addresses: ReadonlyArray<string>): Net.LookupFunction =>
   (_host, options, callback) => {
-    const family = Net.isIP(address)
     if ((options as { all?: boolean }).all) {
-      ;(callback as unknown as (error: null, addresses: Array<{ address: string; family: number }>) => void)(null, [
-        { address, family }
-      ])
-    } else callback(null, address, family)
+      ;(callback as unknown as (error: null, addresses: Array<{ address: string; family: number }>) => void)(
+        null,
+        addresses.map((address) => ({ address, family: Net.isIP(address) }))
+      )
+    } else callback(null, addresses[0]!, Net.isIP(addresses[0]!))
   }
 
 // Connections to couriers are kept alive and reused: a parcel create makes several calls to one origin.
@@ -97,11 +101,12 @@ const send = (request: CourierRequest, target: Target, courier: string) =>
       method: request.method,
       headers,
       agent: agents[target.url.protocol as keyof typeof agents],
-      ...(target.address === undefined
+      ...(target.addresses === undefined
         ? {}
         : {
             servername: target.url.hostname,
-            lookup: pinnedLookup(target.address)
+            lookup: pinnedLookup(target.addresses),
+            autoSelectFamily: true
           })
     }
     const client = target.url.protocol === "https:" ? Https : Http
@@ -283,8 +288,8 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
             const exchange = Effect.gen(function* () {
               const target: Target =
                 override === undefined
-                  ? { url, address: (yield* resolve(url.hostname))[0] }
-                  : { url: overrideUrl(override, url), address: undefined }
+                  ? { url, addresses: yield* resolve(url.hostname) }
+                  : { url: overrideUrl(override, url), addresses: undefined }
               return yield* send(request, target, courier.name)
             }).pipe(
               Effect.catchTag("ResolutionFailed", (error) => Effect.fail(new Unreachable({ message: error.message }))),

@@ -3,7 +3,8 @@
  * checks the caller's credentials and options (the egress rule for `options.baseUrl`), checks what every courier
  * needs (an Algerian mobile), runs the adapter's operation on an HTTP service bound to the courier's pinned origin
  * and to the caller's deadline, and maps the courier's statuses. Credentials are decoded into `Redacted`
- * values by the adapter's schema and used for that call only; nothing here stores or logs them.
+ * values by the adapter's schema and used for that call only; nothing here stores or logs them, and they are
+ * blanked out of the courier's answers and of every failure (`Redaction`).
  */
 import { createHmac, randomBytes } from "node:crypto"
 import { AlgerianMobile, ErrorCategory, type WilayaCode } from "@tawsil/domain"
@@ -14,6 +15,7 @@ import type { Any, Capability, CourierManifest, Label, RateLimit } from "./Couri
 import { CourierError, type CourierErrorReason, Unsupported } from "./CourierError.ts"
 import { CourierHttp } from "./CourierHttp.ts"
 import { BlockedEgress, type Origin, parseBaseUrl } from "./Egress.ts"
+import * as Redaction from "./Redaction.ts"
 import type { ParcelOrder, RatesQuery, RatesResult } from "./Shipment.ts"
 import { ParcelCreated, type TrackResult } from "./Shipment.ts"
 import * as Tracking from "./Tracking.ts"
@@ -152,11 +154,19 @@ export class Shipping extends Context.Service<
           const { rateLimits } = adapter
           const account =
             rateLimits.length === 0 ? undefined : accountKey(accountSecret, manifest.key, call.credentials)
-          const http = transport.bind({ courier: manifest, tenantOrigin, timeout, deadline, rateLimits, account })
+          const bound = transport.bind({ courier: manifest, tenantOrigin, timeout, deadline, rateLimits, account })
+          // The credentials are blanked out of every answer before the adapter reads it, and out of every failure.
+          const secrets = Redaction.secretsOf(call.credentials, credentials)
+          const scrub = Redaction.scrubber(secrets)
+          const http = secrets.length === 0 ? bound : Redaction.scrubbing(bound, scrub)
           const prepared: Prepared = {
             adapter,
             manifest,
-            run: (effect) => effect.pipe(Effect.provideService(CourierHttp, http), Effect.mapError(fail)),
+            run: (effect) =>
+              effect.pipe(
+                Effect.provideService(CourierHttp, http),
+                Effect.mapError((reason) => fail(secrets.length === 0 ? reason : Redaction.redactReason(scrub)(reason)))
+              ),
             context: { credentials, fromWilaya: call.options?.fromWilaya }
           }
           return prepared
@@ -186,7 +196,10 @@ export class Shipping extends Context.Service<
             return ParcelCreated.make({
               trackingNumber: created.trackingNumber,
               ...(created.courierReference === undefined ? {} : { courierReference: created.courierReference }),
-              ...(created.labelUrl === undefined ? {} : { labelUrl: created.labelUrl }),
+              // A link that held one of the caller's credentials holds the placeholder now: it is not passed on.
+              ...(created.labelUrl === undefined || created.labelUrl.includes(Redaction.PLACEHOLDER)
+                ? {}
+                : { labelUrl: created.labelUrl }),
               status,
               reference: order.reference!
             })

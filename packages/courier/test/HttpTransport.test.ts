@@ -271,6 +271,42 @@ describe("HttpTransport", () => {
     }).pipe(Effect.scoped)
   )
 
+  it.live("connects to the checked addresses only, trying each in turn until one answers", () =>
+    Effect.gen(function* () {
+      const server = Http.createServer((request, response) => response.end(`reached ${request.socket.localAddress}`))
+      yield* Effect.acquireRelease(
+        Effect.callback<void>((resume) => {
+          server.listen(0, "127.0.0.1", () => resume(Effect.void))
+        }),
+        () =>
+          Effect.sync(() => {
+            server.close()
+          })
+      )
+      const { port } = server.address() as Net.AddressInfo
+      // 127.0.0.2 and 127.0.0.3 refuse the port (the server listens on 127.0.0.1 only): a host with a dead address.
+      const options: Http.RequestOptions & { readonly autoSelectFamily: boolean } = {
+        host: "courier.test",
+        port,
+        lookup: HttpTransport.pinnedLookup(["127.0.0.2", "127.0.0.3", "127.0.0.1"]),
+        autoSelectFamily: true,
+        agent: false
+      }
+      const answer = yield* Effect.callback<string, Error>((resume) => {
+        const request = Http.request(options, (response) => {
+          let text = ""
+          response.on("data", (chunk: Buffer) => {
+            text += chunk.toString()
+          })
+          response.on("end", () => resume(Effect.succeed(text)))
+        })
+        request.on("error", (error) => resume(Effect.fail(error)))
+        request.end()
+      })
+      assert.strictEqual(answer, "reached 127.0.0.1")
+    }).pipe(Effect.scoped)
+  )
+
   it.live("does not let an adapter set Host or framing headers", () =>
     Effect.gen(function* () {
       const fake = yield* fakeCourier

@@ -62,21 +62,71 @@ const tenant = define({
   operations: { rates: () => Effect.fail(new Unreachable({ message: "no answer" })) }
 })
 
+/** A courier that quotes the request back: its answers carry the caller's token in every form it could take. */
+const echoing = define<{ readonly token: Redacted.Redacted<string> }>({
+  platform: "gamma",
+  couriers: [{ key: "gamma", name: "Gamma", aliases: [], endpoint: { origin: "https://api.gamma.dz" } }],
+  credentials: Schema.Struct({ token: Schema.RedactedFromValue(Schema.String) }),
+  statuses: { accepted: "pending_pickup" },
+  operations: {
+    create: (_order, { credentials }) =>
+      Effect.gen(function* () {
+        const http = yield* CourierHttp
+        const link = yield* http.request({
+          method: "GET",
+          path: "/label-link",
+          query: { t: Redacted.value(credentials.token) }
+        })
+        return { trackingNumber: "G-1", labelUrl: link.text, rawStatus: "accepted" }
+      }),
+    track: () =>
+      Effect.gen(function* () {
+        const http = yield* CourierHttp
+        const echoed = yield* http.request({ method: "GET", path: "/echo" })
+        return yield* new Refused({ message: `the courier said: ${echoed.text}`, courierCode: echoed.text })
+      }),
+    // A careless adapter that quotes the credential itself: the core still blanks it out of the failure.
+    rates: (_query, { credentials }) =>
+      Effect.fail(
+        new Unreachable({
+          message: `GET /tariffs?token=${encodeURIComponent(Redacted.value(credentials.token))} failed`
+        })
+      )
+  }
+})
+
+const ECHOED_TOKEN = 'tok/en+with="quotes"~1'
+
+const answer = (text: string) =>
+  Effect.succeed({ status: 200, headers: {}, text, bytes: new TextEncoder().encode(text) })
+
 const transport = Layer.succeed(
   Transport,
   Transport.of({
     bind: ({ courier, tenantOrigin, timeout, deadline, rateLimits, account }) => {
       seen.push({ courier: courier.key, tenantOrigin, timeout, deadline, rateLimits, account })
       return CourierHttp.of({
-        request: () =>
-          Effect.succeed({ status: 200, headers: {}, text: "ALPHA-1", bytes: new TextEncoder().encode("ALPHA-1") })
+        request: (request) => {
+          switch (request.path) {
+            case "/label-link":
+              return answer(`https://api.gamma.dz/labels/${request.query?.t}.pdf`)
+            case "/echo":
+              return answer(
+                `raw ${ECHOED_TOKEN} uri ${encodeURIComponent(ECHOED_TOKEN)} form ${new URLSearchParams({ q: ECHOED_TOKEN })} json ${JSON.stringify({ t: ECHOED_TOKEN })}`
+              )
+            default:
+              return answer("ALPHA-1")
+          }
+        }
       })
     }
   })
 )
 
 const accountSecret = Redacted.make("account-secret")
-const layer = Shipping.layer(Catalogue.make([pinned, tenant]), { accountSecret }).pipe(Layer.provide(transport))
+const layer = Shipping.layer(Catalogue.make([pinned, tenant, echoing]), { accountSecret }).pipe(
+  Layer.provide(transport)
+)
 const run = <A, E>(effect: Effect.Effect<A, E, Shipping>) => effect.pipe(Effect.provide(layer))
 
 describe("Shipping", () => {
@@ -203,6 +253,35 @@ describe("Shipping", () => {
         )
         assert.strictEqual(unreachable._tag === "CourierError" && unreachable.reason._tag, "Unreachable")
         assert.strictEqual(seen.at(-1)?.tenantOrigin, "https://t.beta.dz")
+      })
+    )
+  )
+
+  it.effect("blanks the caller's credentials out of the courier's answers and out of every failure", () =>
+    run(
+      Effect.gen(function* () {
+        const shipping = yield* Shipping
+        const credentials = { token: ECHOED_TOKEN }
+        const created = yield* shipping.create({ courier: "gamma", credentials, order })
+        assert.strictEqual(created.labelUrl, undefined, "a label link holding a credential is not passed on")
+        const tracked = yield* Effect.flip(shipping.track({ courier: "gamma", credentials, trackingNumber: "G-1" }))
+        const rated = yield* Effect.flip(
+          shipping.rates({ courier: "gamma", credentials, query: { toWilaya: 16, deliveryType: "home" } as never })
+        )
+        for (const failure of [tracked, rated]) {
+          assert.strictEqual(failure._tag, "CourierError")
+          if (failure._tag !== "CourierError") continue
+          const shown = JSON.stringify({ message: failure.message, reason: failure.reason })
+          for (const form of ["tok/en", "tok%2Fen", "tok%2Fen%2Bwith", 'with=\\"quotes']) assert.notInclude(shown, form)
+          assert.include(failure.message, "<redacted>")
+        }
+        assert.strictEqual(tracked._tag === "CourierError" && tracked.reason._tag, "Refused")
+        if (tracked._tag === "CourierError" && tracked.reason._tag === "Refused") {
+          assert.strictEqual(
+            tracked.reason.message,
+            'the courier said: raw <redacted> uri <redacted> form q=<redacted> json {"t":"<redacted>"}'
+          )
+        }
       })
     )
   )

@@ -542,8 +542,21 @@ const secrets = <F extends Fake>(options: Options<F>) =>
       }
     }
     const h = yield* harness(options, options.adapter.couriers[0]!)
+    // Every operation's own outcome is seen, not only the run's: a result that quotes a credential and a later step
+    // that fails must not hide each other.
+    const observe = <A, E>(effect: Effect.Effect<A, E>) => Effect.onExit(effect, (exit) => Effect.sync(() => see(exit)))
+    const observed: Harness<F> = {
+      ...h,
+      shipping: {
+        ...h.shipping,
+        create: (call) => observe(h.shipping.create(call)),
+        track: (call) => observe(h.shipping.track(call)),
+        rates: (call) => observe(h.shipping.rates(call)),
+        label: (call) => observe(h.shipping.label(call))
+      }
+    }
     yield* Effect.gen(function* () {
-      see(yield* Effect.exit(runDeclared(options, h)))
+      yield* Effect.exit(runDeclared(options, observed))
       // Each failure on a fresh courier, as its own check runs it: a misbehaviour the courier's rate limits kept
       // from being sent must not carry over to the next case.
       for (const failure of options.failures ?? []) {
