@@ -79,7 +79,7 @@ describe("docs/adapters.md", () => {
       const scaffold = spawnSync(
         process.execPath,
         [
-          Path.join(ROOT, "packages/courier/src/scaffold/newAdapter.js"),
+          Path.join(ROOT, "packages/courier/src/scaffold/newAdapter.ts"),
           "acme_post",
           "--out",
           plugin,

@@ -5,7 +5,7 @@
  * `TAWSIL_COURIER_ORIGINS` pointing its courier at the plugin's own loopback fake.
  *
  * The SDK comes from `TAWSIL_SDK_TARBALLS` (a folder of `tawsil-<name>-<version>.tgz`, as a release produces) when
- * set; otherwise from `npm pack` of the workspaces here, built first with `tsc -b` (a no-op once packing builds).
+ * set; otherwise from `npm pack` of the workspaces here (their `prepack` builds them and drops the source condition).
  */
 import { spawn } from "node:child_process"
 import * as Fs from "node:fs"
@@ -56,7 +56,6 @@ const sdkTarballs = (dir: string) =>
   Effect.gen(function* () {
     const given = process.env.TAWSIL_SDK_TARBALLS
     if (given !== undefined && given !== "") return given
-    yield* exec(NODE, [Path.join(ROOT, "node_modules/typescript/bin/tsc"), "-b", "packages/courier"], ROOT)
     const out = Path.join(dir, "sdk")
     Fs.mkdirSync(out)
     yield* exec("npm", ["pack", ...SDK.flatMap((name) => ["-w", name]), "--pack-destination", out], ROOT)

@@ -3,9 +3,10 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { assert, describe, it } from "@effect/vitest"
+import { BUNDLE, text } from "../src/scaffold/Templates.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
-const BIN = Path.join(ROOT, "packages/courier/src/scaffold/newAdapter.js")
+const BIN = Path.join(ROOT, "packages/courier/src/scaffold/newAdapter.ts")
 const json = (file: string) => JSON.parse(Fs.readFileSync(file, "utf8"))
 
 const tempDir = () => Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-scaffold-")))
@@ -17,8 +18,12 @@ describe("the adapter scaffold (tawsil-new-adapter)", () => {
   it("is the root new:adapter script and the SDK's bin", () => {
     assert.strictEqual(json(Path.join(ROOT, "package.json")).scripts["new:adapter"], `node ${Path.relative(ROOT, BIN)}`)
     assert.deepStrictEqual(json(Path.join(ROOT, "packages/courier/package.json")).bin, {
-      "tawsil-new-adapter": "./src/scaffold/newAdapter.js"
+      "tawsil-new-adapter": "./dist/scaffold/newAdapter.js"
     })
+  })
+
+  it("ships its templates bundled, in step with the template folder (npm run scaffold:templates)", () => {
+    assert.strictEqual(Fs.readFileSync(BUNDLE, "utf8"), text())
   })
 
   it("writes a plugin package depending on the SDK's versions, with the repository's toolchain", () => {

@@ -3,7 +3,9 @@
  * `tawsil-new-adapter <platform> --out <dir>`: writes a courier adapter package outside any Tawsil checkout — the
  * manifest, a pure mapping, the status tables, a loopback fake of the courier, the conformance test, tsconfig and
  * README — that passes its conformance test as generated. Plain JavaScript, so it runs from the installed SDK with
- * no build step. The templates are in `./template`; `__Name__`-style placeholders are filled in here.
+ * no build step from the workspace (`node` strips its types) and from `dist/` once packed. The templates are the
+ * files under `./template`, bundled into `templates.json` (`Templates.bundle`, kept in step by a test) so that they
+ * ship inside `dist/`; `__Name__`-style placeholders are filled in here.
  *
  * Options: `--name <package name>` (default `tawsil-adapter-<platform>`), `--label <courier name>`, and
  * `--sdk <folder>`: a folder of packed SDK tarballs (`tawsil-courier-<version>.tgz`, …) to depend on instead of the
@@ -13,9 +15,18 @@ import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
+import templates from "./templates.json" with { type: "json" }
 
-const TEMPLATE = Path.join(import.meta.dirname, "template")
-const SDK_MANIFEST = JSON.parse(Fs.readFileSync(Path.join(import.meta.dirname, "../../package.json"), "utf8"))
+interface Manifest {
+  readonly version: string
+  readonly dependencies: Readonly<Record<string, string>>
+  readonly peerDependencies?: Readonly<Record<string, string>>
+}
+
+/** The SDK's package.json, two folders up from `src/scaffold/` and from `dist/scaffold/` alike. */
+const SDK_MANIFEST = JSON.parse(
+  Fs.readFileSync(Path.join(import.meta.dirname, "../../package.json"), "utf8")
+) as Manifest
 
 /** The toolchain the SDK is built and tested with (the repository's root devDependencies; a test keeps them equal). */
 export const TOOLCHAIN = { typescript: "7.0.2", vitest: "5.1.1", "@types/node": "^22" }
@@ -23,12 +34,12 @@ export const TOOLCHAIN = { typescript: "7.0.2", vitest: "5.1.1", "@types/node": 
 const usage = `usage: tawsil-new-adapter <platform> --out <dir> [--name <package>] [--label <courier name>] [--sdk <folder of tarballs>]
   <platform>  the platform key: lowercase letters, digits and _, 2 to 40 characters, starting with a letter`
 
-const fail = (message) => {
+const fail: (message: string) => never = (message) => {
   console.error(`tawsil-new-adapter: ${message}\n${usage}`)
   process.exit(2)
 }
 
-const isVersion = (spec) => typeof spec === "string" && /^\d+\.\d+\.\d+/.test(spec)
+const isVersion = (spec: string | undefined): spec is string => typeof spec === "string" && /^\d+\.\d+\.\d+/.test(spec)
 
 /** The SDK's own versions: `@tawsil/*` move together, so a `*` workspace range means the SDK's version. */
 const sdkVersions = () => {
@@ -37,14 +48,14 @@ const sdkVersions = () => {
   return {
     "@tawsil/courier": own,
     "@tawsil/domain": isVersion(domain) ? domain : own,
-    effect: SDK_MANIFEST.dependencies.effect,
+    effect: SDK_MANIFEST.dependencies.effect ?? fail("the SDK names no effect version"),
     "@effect/vitest": SDK_MANIFEST.peerDependencies?.["@effect/vitest"] ?? "4.0.5"
   }
 }
 
 /** `@tawsil/<name>` → `file:` spec of each `tawsil-<name>-<version>.tgz` in the folder. */
-const tarballs = (folder) => {
-  const found = {}
+const tarballs = (folder: string): Record<string, string> => {
+  const found: Record<string, string> = {}
   for (const file of Fs.readdirSync(folder)) {
     const match = /^tawsil-(.+)-(\d+\.\d+\.\d+[^/]*)\.tgz$/.exec(file)
     if (match) found[`@tawsil/${match[1]}`] = `file:${Path.join(folder, file)}`
@@ -53,10 +64,20 @@ const tarballs = (folder) => {
   return found
 }
 
-export const packageJson = ({ name, label, platform, sdk }) => {
+export const packageJson = ({
+  label,
+  name,
+  platform,
+  sdk
+}: {
+  readonly name: string
+  readonly label: string
+  readonly platform: string
+  readonly sdk: string | undefined
+}) => {
   const versions = sdkVersions()
   const local = sdk === undefined ? {} : tarballs(sdk)
-  const spec = (dependency) => local[dependency] ?? versions[dependency]
+  const spec = (dependency: "@tawsil/courier" | "@tawsil/domain") => local[dependency] ?? versions[dependency]
   return {
     name,
     version: "0.1.0",
@@ -88,19 +109,26 @@ export const packageJson = ({ name, label, platform, sdk }) => {
   }
 }
 
-const walk = (dir) =>
-  Fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? walk(Path.join(dir, entry.name)) : [Path.join(dir, entry.name)]
-  )
-
 /** Writes the package; returns the files written, relative to `out`. */
-export const scaffold = ({ platform, out, name, label, sdk }) => {
+export const scaffold = ({
+  label,
+  name,
+  out,
+  platform,
+  sdk
+}: {
+  readonly platform: string
+  readonly out: string
+  readonly name?: string | undefined
+  readonly label?: string | undefined
+  readonly sdk?: string | undefined
+}): ReadonlyArray<string> => {
   if (!/^[a-z][a-z0-9_]{1,39}$/.test(platform)) fail(`${JSON.stringify(platform)} is not a platform key`)
   const Name = platform
     .split("_")
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join("")
-  const values = {
+  const values: Record<string, string> = {
     __Name__: Name,
     __platform__: platform,
     __host__: platform.replaceAll("_", "-"),
@@ -109,23 +137,21 @@ export const scaffold = ({ platform, out, name, label, sdk }) => {
     __PREFIX__: platform.replaceAll("_", "").slice(0, 3).toUpperCase(),
     __CANARY__: randomBytes(6).toString("hex")
   }
-  const fill = (text) => text.replace(/__(Name|platform|host|Label|package|PREFIX|CANARY)__/g, (key) => values[key])
+  const fill = (text: string) =>
+    text.replace(/__(Name|platform|host|Label|package|PREFIX|CANARY)__/g, (key) => values[key] ?? key)
   if (Fs.existsSync(out) && Fs.readdirSync(out).length > 0) fail(`${out} exists and is not empty`)
-  const written = []
-  const write = (relative, text) => {
+  const written: Array<string> = []
+  const write = (relative: string, text: string) => {
     Fs.mkdirSync(Path.dirname(Path.join(out, relative)), { recursive: true })
     Fs.writeFileSync(Path.join(out, relative), text)
     written.push(relative)
   }
-  for (const file of walk(TEMPLATE)) {
-    const relative = fill(Path.relative(TEMPLATE, file))
-      .replace(/\.tmpl$/, "")
-      .replace(/^gitignore$/, ".gitignore")
-    write(relative, fill(Fs.readFileSync(file, "utf8")))
+  for (const [path, text] of Object.entries(templates as Readonly<Record<string, string>>)) {
+    write(fill(path).replace(/^gitignore$/, ".gitignore"), fill(text))
   }
   const manifest = packageJson({
-    name: values.__package__,
-    label: values.__Label__,
+    name: values.__package__!,
+    label: values.__Label__!,
     platform,
     sdk: sdk === undefined ? undefined : Path.resolve(sdk)
   })
@@ -159,7 +185,7 @@ const main = () => {
     label: values.label,
     sdk: values.sdk === undefined ? undefined : Path.resolve(process.env.INIT_CWD ?? process.cwd(), values.sdk)
   })
-  console.log(`wrote ${written.length} files to ${out}:\n  ${written.sort().join("\n  ")}
+  console.log(`wrote ${written.length} files to ${out}:\n  ${[...written].sort().join("\n  ")}
 next:
   cd ${out}
   npm install
