@@ -75,7 +75,7 @@ export const variables = {
   },
   COURIER_ADAPTERS: {
     default: "",
-    doc: "More courier adapter packages to load (comma-separated names or absolute paths), besides the installed ones."
+    doc: "More courier adapter plugins to load besides the installed ones, comma-separated: package names, package folders (a plugin's own folder, or one installed from its tarball) or entry files, absolute or relative to the working directory (docs/adapters.md)."
   },
   TAWSIL_COURIER_ORIGINS: {
     default: "",
