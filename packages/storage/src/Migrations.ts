@@ -12,6 +12,7 @@ import appInstances from "./migrations/0001_app_instances.ts"
 import idempotency from "./migrations/0002_idempotency.ts"
 import storeApi from "./migrations/0003_store_api.ts"
 import idempotencySecret from "./migrations/0004_idempotency_secret.ts"
+import webhooks from "./migrations/0005_webhooks.ts"
 import signingNonces from "./migrations/0006_signing_nonces.ts"
 
 export const TABLE = "tawsil_migrations"
@@ -21,6 +22,7 @@ export const loader = Migrator.fromRecord({
   "0002_idempotency": idempotency,
   "0003_store_api": storeApi,
   "0004_idempotency_secret": idempotencySecret,
+  "0005_webhooks": webhooks,
   "0006_signing_nonces": signingNonces
 })
 
