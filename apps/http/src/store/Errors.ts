@@ -132,6 +132,7 @@ export const reasons = {
     MalformedKey: Unauthorized,
     InvalidKey: Unauthorized,
     PublicKeyNotAccepted: Unauthorized,
+    PublicKeyRequired: Unauthorized,
     NotEnterprise: Forbidden,
     NotPilotEnrolled: Forbidden,
     MissingScope: Forbidden,

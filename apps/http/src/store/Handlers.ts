@@ -59,22 +59,24 @@ export const AccessHandlers = HttpApiBuilder.group(StoreApi, "access", (handlers
     return handlers
       .handle("whoami", () =>
         Effect.flatMap(Caller, (caller) =>
-          ok({
-            auth: caller.kind,
-            key:
-              caller.kind === "platform_key"
-                ? {
-                    key_id: caller.keyId,
-                    type: caller.keyType,
-                    name: caller.name,
-                    rate_limit_tier: caller.rateLimitTier
-                  }
-                : null,
-            store: { id: caller.store.id, name: caller.store.name, slug: caller.store.slug },
-            plan: caller.store.plan,
-            pilot: caller.pilot,
-            scopes: caller.scopes
-          })
+          caller.kind === "public_key"
+            ? Effect.die(new Error("whoami runs behind Gate, which never lets a public key through"))
+            : ok({
+                auth: caller.kind,
+                key:
+                  caller.kind === "platform_key"
+                    ? {
+                        key_id: caller.keyId,
+                        type: caller.keyType,
+                        name: caller.name,
+                        rate_limit_tier: caller.rateLimitTier
+                      }
+                    : null,
+                store: { id: caller.store.id, name: caller.store.name, slug: caller.store.slug },
+                plan: caller.store.plan,
+                pilot: caller.pilot,
+                scopes: caller.scopes
+              })
         )
       )
       .handle("listKeys", () => Effect.flatMap(storeOf, (store) => answer(access.listKeys(store))))
