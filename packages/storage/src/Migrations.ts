@@ -14,6 +14,7 @@ import storeApi from "./migrations/0003_store_api.ts"
 import idempotencySecret from "./migrations/0004_idempotency_secret.ts"
 import webhooks from "./migrations/0005_webhooks.ts"
 import signingNonces from "./migrations/0006_signing_nonces.ts"
+import tracker from "./migrations/0007_tracker.ts"
 
 export const TABLE = "tawsil_migrations"
 
@@ -23,7 +24,8 @@ export const loader = Migrator.fromRecord({
   "0003_store_api": storeApi,
   "0004_idempotency_secret": idempotencySecret,
   "0005_webhooks": webhooks,
-  "0006_signing_nonces": signingNonces
+  "0006_signing_nonces": signingNonces,
+  "0007_tracker": tracker
 })
 
 /** Runs the pending migrations and returns the ones it ran, as `[id, name]`. */
