@@ -7,7 +7,7 @@
  * Those locks last until the statement's transaction ends: run `meter` outside long transactions.
  */
 import { Ids } from "@tawsil/domain"
-import { Array, DateTime, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
+import { Array as Arr, DateTime, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
 import { SqlClient } from "effect/sql"
 import type { QuotaOverride } from "./Limits.ts"
 import { REQUEST_GROUP, UsageStore } from "./UsageStore.ts"
@@ -137,7 +137,7 @@ export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.
           rows.set(id, row)
         }
         const values = [...rows.values()]
-        if (!Array.isArrayNonEmpty(values)) return
+        if (!Arr.isArrayNonEmpty(values)) return
         yield* sql`
           INSERT INTO usage_hourly AS u ${sql.insert(values)}
           ON CONFLICT (store_id, period_hour, endpoint_group) DO UPDATE SET

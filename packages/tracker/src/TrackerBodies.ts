@@ -188,6 +188,38 @@ export const event = (caller: Caller, body: unknown, receivedAt: DateTime.Utc) =
     })
   )
 
+const Properties = Schema.Record(
+  Schema.String,
+  Schema.Union([Schema.String, Schema.Number, Schema.Boolean, Schema.Null])
+)
+
+/** The signup body, as documented (`signup` checks it, with the messages callers read). */
+export const SignupBody = Schema.Struct({
+  user: Schema.Struct({
+    /** The platform's own id of the user (1-128 characters): a second signup of one id is a repeat. */
+    id: Schema.String,
+    email: Schema.optionalKey(Schema.NullOr(Schema.String)),
+    phone: Schema.optionalKey(Schema.NullOr(Schema.String)),
+    name: Schema.optionalKey(Schema.NullOr(Schema.String))
+  }),
+  /** ISO 8601 with an offset; default: when received. */
+  signed_up_at: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  source: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** A flat object: at most 50 keys; strings, numbers, booleans or null. */
+  properties: Schema.optionalKey(Schema.NullOr(Properties))
+}).annotate({ identifier: "Signup" })
+
+/** The event body, as documented (`event` checks it, with the messages callers read). */
+export const EventBody = Schema.Struct({
+  /** 1-64 characters among letters, digits and _ . : - */
+  event: Schema.String,
+  user_id: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** ISO 8601 with an offset; default: when received. */
+  occurred_at: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** A flat object: at most 50 keys; strings, numbers, booleans or null. */
+  properties: Schema.optionalKey(Schema.NullOr(Properties))
+}).annotate({ identifier: "TrackedEvent" })
+
 /** The 202 answer of both routes. */
 export const Accepted = Schema.Struct({ accepted: Schema.Literal(true) })
 export type Accepted = typeof Accepted.Type

@@ -116,6 +116,27 @@ export const toDelivery = (record: DeliveryRecord): Delivery => ({
 
 // --- bodies ---------------------------------------------------------------------------------------------------
 
+/** The create body, as documented (`decodeCreate` checks it, with the messages callers read). */
+export const CreateBody = Schema.Struct({
+  /** `https://`, a public host on the default port; no IP literal, credentials or fragment. */
+  url: Schema.String,
+  events: Schema.Array(Event),
+  /** Default true; an inactive subscription queues nothing. */
+  active: Schema.optionalKey(Schema.Boolean),
+  /** At most 255 characters. */
+  description: Schema.optionalKey(Schema.NullOr(Schema.String))
+}).annotate({ identifier: "WebhookCreate" })
+
+/** The PATCH body, as documented: any create field, and `rotate_secret`. */
+export const PatchBody = Schema.Struct({
+  url: Schema.optionalKey(Schema.String),
+  events: Schema.optionalKey(Schema.Array(Event)),
+  active: Schema.optionalKey(Schema.Boolean),
+  description: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** A new secret, shown in this answer once; the previous one keeps signing for 24 h. */
+  rotate_secret: Schema.optionalKey(Schema.Boolean)
+}).annotate({ identifier: "WebhookPatch" })
+
 /** A UTF-16 surrogate without its other half. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
