@@ -93,11 +93,15 @@ const purgeRateWindows = Layer.effectDiscard(
   })
 ).pipe(Layer.provide(UsageStoreSql.layer))
 
+/** Runs `purge` every hour, the first time an hour after the start (a start does no more database work than needed). */
+const hourly = <A, R>(purge: Effect.Effect<A, never, R>) =>
+  Effect.sleep("1 hour").pipe(Effect.andThen(purge), Effect.forever, Effect.forkScoped)
+
 /** Nonces of signed calls are remembered an hour; once an hour the expired ones are deleted. */
 const purgeNonces = Layer.effectDiscard(
   Effect.gen(function* () {
     const store = yield* NonceStore.NonceStore
-    yield* store.purgeExpired.pipe(Effect.repeat(Schedule.spaced("1 hour")), Effect.forkScoped)
+    yield* hourly(store.purgeExpired)
   })
 ).pipe(Layer.provide(NonceStoreSql.layer))
 
@@ -105,12 +109,16 @@ const purgeNonces = Layer.effectDiscard(
 const purgeWebhookEvents = Layer.effectDiscard(
   Effect.gen(function* () {
     const store = yield* WebhookStore.WebhookStore
-    yield* store.purgeFinished(Duration.days(30)).pipe(
-      Effect.tap((deleted) =>
-        deleted > 0 ? Effect.logInfo("old webhook events deleted").pipe(Effect.annotateLogs({ deleted })) : Effect.void
-      ),
-      Effect.repeat(Schedule.spaced("1 hour")),
-      Effect.forkScoped
+    yield* hourly(
+      store
+        .purgeFinished(Duration.days(30))
+        .pipe(
+          Effect.tap((deleted) =>
+            deleted > 0
+              ? Effect.logInfo("old webhook events deleted").pipe(Effect.annotateLogs({ deleted }))
+              : Effect.void
+          )
+        )
     )
   })
 ).pipe(Layer.provide(WebhookStoreSql.layer))
