@@ -91,22 +91,15 @@ const startApp = async (databaseUrl: string, receiverHost: string): Promise<{ ch
   throw new Error("the app did not answer /v1/ping within 60 s")
 }
 
-const admin = (databaseUrl: string, ...args: ReadonlyArray<string>) =>
+const admin = (databaseUrl: string, ...args: ReadonlyArray<string>) => {
+  const out = execFileSync(
+    process.execPath,
+    ["--conditions=@tawsil/source", Path.join(ROOT, "apps/http/src/admin/main.ts"), ...args],
+    { cwd: ROOT, env: { PATH: process.env.PATH ?? "", DATABASE_URL: databaseUrl }, encoding: "utf8" }
+  )
   // biome-ignore lint/suspicious/noExplicitAny: the CLI's JSON is read field by field
-  JSON.parse(
-    execFileSync(
-      process.execPath,
-      ["--conditions=@tawsil/source", Path.join(ROOT, "apps/http/src/admin/main.ts"), ...args],
-      {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? "", DATABASE_URL: databaseUrl },
-        encoding: "utf8"
-      }
-    )
-      .trim()
-      .split("\n")
-      .at(-1)!
-  ) as any
+  return JSON.parse(out.trim().split("\n").at(-1)!) as any
+}
 
 const call = async (url: string, token: string, method: string, path: string, key: string, body: unknown) => {
   const response = await fetch(`${url}${path}`, {
