@@ -1,6 +1,7 @@
 /**
  * The whole app as one layer: JSON logging, the database (embedded or real) with its migrations, this start's
- * instance record, the two servers, the hourly purges and, on the embedded database, the admin listener. Layers are released in reverse: on shutdown the servers stop accepting and
+ * instance record, the two servers (the store's with its webhook dispatcher and signup/event writer), the hourly
+ * purges and, on the embedded database, the admin listener. Layers are released in reverse: on shutdown the servers stop accepting and
  * drain first, then the database closes.
  */
 
@@ -10,9 +11,11 @@ import { Admin, UsageStore, UsageStoreSql } from "@tawsil/access"
 import { Catalogue, type CourierAdapter, Discovery, Egress, HttpTransport } from "@tawsil/courier"
 import { IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { ClientWindow } from "@tawsil/shipping"
+import { NonceStore, NonceStoreSql } from "@tawsil/signing"
 import { AppInstance, Database, Migrations } from "@tawsil/storage"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Clock, Effect, Layer, Redacted, References, Schedule } from "effect"
+import { WebhookStore, WebhookStoreSql } from "@tawsil/webhooks"
+import { Clock, Duration, Effect, Layer, Redacted, References, Schedule } from "effect"
 import { RateLimiter } from "effect/persistence"
 import * as Announcements from "./Announcements.ts"
 import type { AppConfig } from "./AppConfig.ts"
@@ -90,6 +93,36 @@ const purgeRateWindows = Layer.effectDiscard(
   })
 ).pipe(Layer.provide(UsageStoreSql.layer))
 
+/** Runs `purge` every hour, the first time an hour after the start (a start does no more database work than needed). */
+const hourly = <A, R>(purge: Effect.Effect<A, never, R>) =>
+  Effect.sleep("1 hour").pipe(Effect.andThen(purge), Effect.forever, Effect.forkScoped)
+
+/** Nonces of signed calls are remembered an hour; once an hour the expired ones are deleted. */
+const purgeNonces = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const store = yield* NonceStore.NonceStore
+    yield* hourly(store.purgeExpired)
+  })
+).pipe(Layer.provide(NonceStoreSql.layer))
+
+/** Webhook events are kept 30 days after their last delivery settled, for the delivery log; then deleted. */
+const purgeWebhookEvents = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const store = yield* WebhookStore.WebhookStore
+    yield* hourly(
+      store
+        .purgeFinished(Duration.days(30))
+        .pipe(
+          Effect.tap((deleted) =>
+            deleted > 0
+              ? Effect.logInfo("old webhook events deleted").pipe(Effect.annotateLogs({ deleted }))
+              : Effect.void
+          )
+        )
+    )
+  })
+).pipe(Layer.provide(WebhookStoreSql.layer))
+
 /**
  * The admin CLI's way in while this process owns the embedded database (docs/operations.md "Admin CLI"). With a
  * real server the CLI connects to the database itself, so there is no listener.
@@ -152,7 +185,10 @@ export const layer = (config: AppConfig, options: Options = {}) => {
   const runtime = Layer.mergeAll(instanceLayer(config), Announcements.accessEvents).pipe(Layer.provideMerge(storage))
   const servers = Layer.unwrap(
     Effect.map(catalogue(config), (catalogue) =>
-      Layer.mergeAll(ShippingServer.layer(config, catalogue), StoreServer.layer(config))
+      Layer.mergeAll(
+        ShippingServer.layer(config, catalogue),
+        StoreServer.layer(config).pipe(Layer.provide(Egress.Resolver.layer))
+      )
     )
   )
   // One rate-limiter store for the client windows and the couriers' per-account limits.
@@ -162,7 +198,16 @@ export const layer = (config: AppConfig, options: Options = {}) => {
   )
   const stop = stopLines(options.stopSignal ?? (() => undefined))
   return stop.began.pipe(
-    Layer.provideMerge(Layer.mergeAll(servers, purgeIdempotency, purgeRateWindows, adminListener(config))),
+    Layer.provideMerge(
+      Layer.mergeAll(
+        servers,
+        purgeIdempotency,
+        purgeRateWindows,
+        purgeNonces,
+        purgeWebhookEvents,
+        adminListener(config)
+      )
+    ),
     Layer.provide([runtime, transport, inFlight, limits]),
     Layer.provide(stop.ended),
     Layer.provide([loggingLayer(config), noServiceSpans])

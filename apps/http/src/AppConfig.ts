@@ -5,6 +5,7 @@
 
 import { readFileSync } from "node:fs"
 import { Egress } from "@tawsil/courier"
+import { RetryPolicy, WebhookUrl } from "@tawsil/webhooks"
 import { Config, Duration, Effect, Redacted, Result, Schema } from "effect"
 
 export type LogLevel = "Trace" | "Debug" | "Info" | "Warn" | "Error"
@@ -36,6 +37,15 @@ export interface AppConfig {
   readonly database:
     | { readonly kind: "embedded"; readonly dataDir: string }
     | { readonly kind: "server"; readonly url: Redacted.Redacted<string>; readonly poolSize: number }
+  /** Webhook delivery (docs/operations.md "Webhooks"). */
+  readonly webhooks: {
+    /** The delays after a delivery's attempts 1 to 4 (`WEBHOOK_RETRY_DELAYS`). */
+    readonly retryDelays: ReadonlyArray<Duration.Duration>
+    /** Hosts exempt from the URL rules (`WEBHOOK_ALLOW_HOSTS`). */
+    readonly allowHosts: WebhookUrl.AllowList
+    readonly connectTimeout: Duration.Duration
+    readonly timeout: Duration.Duration
+  }
 }
 
 /** A variable is set to a value the app cannot use. The message never repeats a secret's value. */
@@ -88,7 +98,20 @@ export const variables = {
   COMMUNES_FILE: {
     default: "",
     doc: "The communes dataset file (docs/operations.md says how to download it). Unset: `/v1/communes` answers 503."
-  }
+  },
+  WEBHOOK_RETRY_DELAYS: {
+    default: RetryPolicy.DEFAULT_DELAYS,
+    doc: "Delays between a webhook delivery's 5 attempts (1 to 4 durations: `ms`, `s`, `m`, `h`, `d`; missing ones double), ±20 % jitter."
+  },
+  WEBHOOK_ALLOW_HOSTS: {
+    default: "",
+    doc: "Hosts (names or addresses, comma-separated) exempt from the webhook URL rules: `http`, any port, private addresses. Tests and private deployments only."
+  },
+  WEBHOOK_CONNECT_TIMEOUT_MS: {
+    default: "5000",
+    doc: "Webhook delivery: how long to wait for the receiver's connection."
+  },
+  WEBHOOK_TIMEOUT_MS: { default: "15000", doc: "Webhook delivery: how long to wait for the receiver's whole answer." }
 } as const
 
 type Variable = keyof typeof variables
@@ -190,6 +213,23 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
       expected: "a redis:// or rediss:// URL (value not shown: it may hold a password)"
     })
   }
+  const retryDelays = RetryPolicy.parseDelays(yield* raw("WEBHOOK_RETRY_DELAYS"))
+  if (Result.isFailure(retryDelays)) {
+    return yield* new InvalidConfig({ variable: "WEBHOOK_RETRY_DELAYS", expected: retryDelays.failure })
+  }
+  const allowHosts = WebhookUrl.parseAllowHosts(yield* raw("WEBHOOK_ALLOW_HOSTS"))
+  if (Result.isFailure(allowHosts)) {
+    return yield* new InvalidConfig({
+      variable: "WEBHOOK_ALLOW_HOSTS",
+      expected: `comma-separated host names or IP addresses (${allowHosts.failure})`
+    })
+  }
+  const webhookConnectMs = yield* Effect.flatMap(raw("WEBHOOK_CONNECT_TIMEOUT_MS"), (value) =>
+    integer("WEBHOOK_CONNECT_TIMEOUT_MS", value, 1, 120_000, "milliseconds from 1 to 120000")
+  )
+  const webhookTimeoutMs = yield* Effect.flatMap(raw("WEBHOOK_TIMEOUT_MS"), (value) =>
+    integer("WEBHOOK_TIMEOUT_MS", value, 1, 300_000, "milliseconds from 1 to 300000")
+  )
   const courierAdapters = (yield* raw("COURIER_ADAPTERS"))
     .split(",")
     .map((name) => name.trim())
@@ -209,7 +249,13 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
     shutdownTimeout: Duration.millis(shutdownMs),
     logLevel,
     communesFile: (yield* raw("COMMUNES_FILE")).trim() || undefined,
-    database
+    database,
+    webhooks: {
+      retryDelays: retryDelays.success,
+      allowHosts: allowHosts.success,
+      connectTimeout: Duration.millis(webhookConnectMs),
+      timeout: Duration.millis(webhookTimeoutMs)
+    }
   }
 })
 

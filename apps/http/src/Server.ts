@@ -20,6 +20,8 @@ export interface ServerOptions<Id extends string, Groups extends HttpApiGroup.Co
   readonly port: number
   /** Every group of `api`, implemented (`HttpApiBuilder.group`), with the middlewares they use. */
   readonly handlers: Layer.Layer<HttpApiGroup.ToService<Id, Groups>, E, R>
+  /** Paths of `api` this listener does not serve: the edge answers them as unknown routes (404), whatever the method. */
+  readonly absentPaths?: ReadonlySet<string> | undefined
 }
 
 const OPENAPI_PATH = "/v1/openapi.json"
@@ -49,7 +51,13 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
   const edge: Edge.EdgeOptions = {
     envelope: options.envelope,
     maxBodyBytes: config.maxBodyBytes,
-    allowedMethods: allowedMethods(options.api)
+    allowedMethods:
+      options.absentPaths === undefined
+        ? allowedMethods(options.api)
+        : (
+            (allowed) => (path: string) =>
+              options.absentPaths!.has(path) ? [] : allowed(path)
+          )(allowedMethods(options.api))
   }
   const listener = (nodeServer: NodeHttp.Server) => {
     // Node listens as soon as the server layer is built, before the router is attached to it: a request in between

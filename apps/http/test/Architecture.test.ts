@@ -69,14 +69,18 @@ describe("architecture", () => {
     expect(offences).toEqual([])
   })
 
-  it("lets only the courier transport (and the egress rules' DNS) use Node's network modules", () => {
+  it("lets only the courier transport, the webhook client (and their address rules) use Node's network modules", () => {
     const allowed: Record<string, ReadonlyArray<string>> = {
       [Path.join("packages", "courier", "src", "HttpTransport.ts")]: ["node:http", "node:https", "node:net"],
       [Path.join("packages", "courier", "src", "Egress.ts")]: ["node:dns", "node:net"],
       // The conformance kit's trap: a loopback server no adapter request may reach (test tooling, never a host's).
       [Path.join("packages", "courier", "src", "testing", "internal", "Observers.ts")]: ["node:http", "node:net"],
       // The data directory's lock is a local socket only one process can hold.
-      [Path.join("packages", "storage", "src", "DataDirLock.ts")]: ["node:net"]
+      [Path.join("packages", "storage", "src", "DataDirLock.ts")]: ["node:net"],
+      // Webhook deliveries: the one client that posts to a subscriber, pinned to the address the URL rules checked.
+      [Path.join("packages", "webhooks", "src", "WebhookHttp.ts")]: ["node:http", "node:https", "node:net"],
+      // The webhook URL rules tell IP literals from names (`isIP`); they open nothing.
+      [Path.join("packages", "webhooks", "src", "WebhookUrl.ts")]: ["node:net"]
     }
     const offences = domainSources.flatMap((file) =>
       importsOf(file)

@@ -8,6 +8,9 @@ import * as CataloguePackage from "@tawsil/catalogue"
 import { CourierError } from "@tawsil/courier"
 import * as OrdersPackage from "@tawsil/orders"
 import { Gateway } from "@tawsil/shipping"
+import * as SigningPackage from "@tawsil/signing"
+import * as TrackerPackage from "@tawsil/tracker"
+import * as WebhooksPackage from "@tawsil/webhooks"
 import type { Schema } from "effect"
 import * as ShippingErrors from "../src/shipping/Errors.ts"
 import * as StoreErrors from "../src/store/Errors.ts"
@@ -38,7 +41,14 @@ const reasonUnionsOf = (packages: ReadonlyArray<Record<string, unknown>>) => {
 
 describe("error mapping", () => {
   it("maps every reason of every store module to a wire failure, and nothing else", () => {
-    const exported = reasonUnionsOf([AccessPackage, CataloguePackage, OrdersPackage])
+    const exported = reasonUnionsOf([
+      AccessPackage,
+      CataloguePackage,
+      OrdersPackage,
+      WebhooksPackage,
+      SigningPackage,
+      TrackerPackage
+    ])
     // The admin CLI's errors are answered by the admin listener, not the store API.
     delete exported.AdminError
     expect(Object.keys(StoreErrors.reasonUnions).sort()).toEqual(Object.keys(exported).sort())
@@ -67,7 +77,8 @@ describe("error mapping", () => {
   })
 
   it("lets no package attach an HTTP status to an error", () => {
-    for (const union of Object.values(reasonUnionsOf([AccessPackage, CataloguePackage, OrdersPackage]))) {
+    const packages = [AccessPackage, CataloguePackage, OrdersPackage, WebhooksPackage, SigningPackage, TrackerPackage]
+    for (const union of Object.values(reasonUnionsOf(packages))) {
       for (const member of union.members) {
         expect(JSON.stringify(member.ast.annotations ?? {})).not.toMatch(/httpApiStatus/)
       }

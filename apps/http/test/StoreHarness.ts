@@ -3,8 +3,10 @@
  * server with `DATABASE_URL`), listening on a loopback port; plus a small HTTP client for its envelope.
  */
 import { Admin } from "@tawsil/access"
+import { Egress } from "@tawsil/courier"
 import { Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
+import { RetryPolicy, WebhookUrl } from "@tawsil/webhooks"
 import { Duration, Effect, Layer, Redacted, References } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
@@ -30,7 +32,13 @@ const config: AppConfig = {
   courierAdapters: [],
   courierOrigins: {} as AppConfig["courierOrigins"],
   redisUrl: undefined,
-  database: { kind: "embedded", dataDir: "" }
+  database: { kind: "embedded", dataDir: "" },
+  webhooks: {
+    retryDelays: RetryPolicy.defaultDelays,
+    allowHosts: WebhookUrl.noHostsAllowed,
+    connectTimeout: Duration.seconds(5),
+    timeout: Duration.seconds(15)
+  }
 }
 
 const instance = Layer.succeed(
@@ -41,10 +49,19 @@ const instance = Layer.succeed(
 /** Errors only: an access-log line per request would slow the tests and bury their output. */
 const quiet = Layer.succeed(References.MinimumLogLevel, "Error")
 
+/** What a test may change of the store server's configuration, and DNS as the test says it is. */
+export interface ServerOptions {
+  readonly webhooks?: Partial<AppConfig["webhooks"]> | undefined
+  readonly resolver?: Layer.Layer<Egress.Resolver> | undefined
+}
+
 /** The migrated database of `backend` and the store server on it. */
-export const storeServer = (backend: TestDatabase.Backend) => {
+export const storeServer = (backend: TestDatabase.Backend, options: ServerOptions = {}) => {
   const database = Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
-  return Layer.mergeAll(StoreServer.layer(config), Admin.layerSql).pipe(
+  const server = StoreServer.layer({ ...config, webhooks: { ...config.webhooks, ...options.webhooks } }).pipe(
+    Layer.provide(options.resolver ?? Egress.Resolver.layer)
+  )
+  return Layer.mergeAll(server, Admin.layerSql).pipe(
     Layer.provide(Announcements.accessEvents),
     Layer.provideMerge(Layer.mergeAll(database, instance, quiet)),
     Layer.orDie
@@ -55,7 +72,8 @@ export const storeServer = (backend: TestDatabase.Backend) => {
 export const originServer = (backend: TestDatabase.Backend) => {
   const database = Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
   const origin = StoreServer.listener(config, "store-origin", "origin", 0).pipe(
-    Layer.provide(StoreServer.servicesLayer)
+    Layer.provide(StoreServer.servicesLayer),
+    Layer.provide(Egress.Resolver.layer)
   )
   return Layer.mergeAll(origin, Admin.layerSql).pipe(
     Layer.provide(Announcements.accessEvents),

@@ -61,9 +61,12 @@ export type Refusal =
   | AccessError.MissingScope
   | AccessError.PlatformKeyRequired
 
-/** The gates in the spec's order: plan, pilot, scope, key management. Pure: the first refusal, if any. */
+/**
+ * The gates in the spec's order: plan (keys of either type; app tokens work on any plan), pilot, scope, key
+ * management. Pure: the first refusal, if any.
+ */
 export const check = (principal: Principal, requirement: Requirement): Refusal | undefined => {
-  if (principal.kind === "platform_key" && principal.store.plan !== Limits.API_PLAN) {
+  if (principal.kind !== "app_token" && principal.store.plan !== Limits.API_PLAN) {
     return new AccessError.NotEnterprise({ message: NOT_ENTERPRISE })
   }
   if (!principal.pilot) return new AccessError.NotPilotEnrolled({ message: NOT_PILOT })

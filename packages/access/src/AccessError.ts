@@ -28,6 +28,13 @@ export class PublicKeyNotAccepted extends Schema.TaggedError<PublicKeyNotAccepte
   readonly category: ErrorCategory.ErrorCategory = "unauthenticated"
 }
 
+/** A signed route (`/v1/signups`, `/v1/events`) called without a `TW-Public` key, or with a malformed key id. */
+export class PublicKeyRequired extends Schema.TaggedError<PublicKeyRequired>()("PublicKeyRequired", {
+  message: Schema.String
+}) {
+  readonly category: ErrorCategory.ErrorCategory = "unauthenticated"
+}
+
 /** The store is not on an active Enterprise plan. */
 export class NotEnterprise extends Schema.TaggedError<NotEnterprise>()("NotEnterprise", { message: Schema.String }) {
   readonly category: ErrorCategory.ErrorCategory = "forbidden"
@@ -98,6 +105,7 @@ export const AccessErrorReason = Schema.Union([
   MalformedKey,
   InvalidKey,
   PublicKeyNotAccepted,
+  PublicKeyRequired,
   NotEnterprise,
   NotPilotEnrolled,
   MissingScope,

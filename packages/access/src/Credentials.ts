@@ -72,8 +72,8 @@ export const matches = (secret: Redacted.Redacted<string>, storedSha256: string 
 export type Presented =
   | { readonly _tag: "Missing" }
   | { readonly _tag: "Malformed" }
-  /** `TW-Public <key_id>`: a public key, which only signs `/v1/signups` and `/v1/events`. */
-  | { readonly _tag: "PublicKey" }
+  /** `TW-Public <key_id>`: a public key, which only signs `/v1/signups` and `/v1/events`; `keyId` as sent. */
+  | { readonly _tag: "PublicKey"; readonly keyId: string }
   | { readonly _tag: "PlatformKey"; readonly keyId: string; readonly secret: Redacted.Redacted<string> }
   | { readonly _tag: "AppToken"; readonly token: Redacted.Redacted<string> }
 
@@ -87,7 +87,7 @@ export const parseAuthorization = (header: string | undefined): Presented => {
   if (match === null) return { _tag: "Malformed" }
   const scheme = match[1]!.toLowerCase()
   const credentials = match[2]!
-  if (scheme === "tw-public") return { _tag: "PublicKey" }
+  if (scheme === "tw-public") return { _tag: "PublicKey", keyId: credentials }
   if (scheme !== "bearer") return { _tag: "Malformed" }
   if (appToken.test(credentials)) return { _tag: "AppToken", token: Redacted.make(credentials) }
   const dot = credentials.indexOf(".")
@@ -97,6 +97,9 @@ export const parseAuthorization = (header: string | undefined): Presented => {
   if (!platformKeyId.test(keyId) || !platformSecret.test(secret)) return { _tag: "Malformed" }
   return { _tag: "PlatformKey", keyId, secret: Redacted.make(secret) }
 }
+
+/** Whether `keyId` has the shape of a public key's id (`twpub_live_` + 13). */
+export const isPublicKeyId = (keyId: string): boolean => publicKeyId.test(keyId)
 
 /** Whether `keyId` has the shape of a key id of either type. */
 export const isKeyId = (keyId: string): boolean => platformKeyId.test(keyId) || publicKeyId.test(keyId)

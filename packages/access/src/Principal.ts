@@ -1,12 +1,13 @@
 /**
- * Who is calling, once `Access.authenticate` has verified the credentials: a platform key or an installed-app
- * token, the store it is bound to, and what it may do. Holds no secret.
+ * Who is calling, once `Access.authenticate` (or, for a signed call, `PublicAccess.authenticate`) has verified the
+ * credentials: a platform key, an installed-app token or a public key, the store it is bound to, and what it may
+ * do. Holds no secret.
  */
 import { Ids } from "@tawsil/domain"
 import { Schema } from "effect"
 
 export class Principal extends Schema.Class<Principal>("@tawsil/access/Principal")({
-  kind: Schema.Literals(["platform_key", "app_token"]),
+  kind: Schema.Literals(["platform_key", "app_token", "public_key"]),
   store: Schema.Struct({
     id: Ids.StoreId,
     name: Schema.String,
@@ -19,8 +20,8 @@ export class Principal extends Schema.Class<Principal>("@tawsil/access/Principal
    * the token without revealing it. Unique per credential: scope caches by it.
    */
   keyId: Schema.String,
-  /** `platform` for a platform key, `app` for an installed-app token (public keys never authenticate here). */
-  keyType: Schema.Literals(["platform", "app"]),
+  /** `platform` for a platform key, `app` for an installed-app token, `public` for a public key (signed calls). */
+  keyType: Schema.Literals(["platform", "app", "public"]),
   name: Schema.String,
   scopes: Schema.Array(Schema.String),
   pilot: Schema.Boolean,

@@ -42,6 +42,16 @@ export interface HourUsage {
   readonly billable: number
 }
 
+/** Calls of one group to add to a store's usage of an hour (signups and events are counted when written). */
+export interface UsageIncrement {
+  readonly storeId: Ids.StoreId
+  readonly group: string
+  /** Any instant of the hour (Algiers hours are UTC's hours). */
+  readonly at: DateTime.Utc
+  readonly total: number
+  readonly billable: number
+}
+
 /** Windows older than this are no longer read and may be purged. */
 export const WINDOW_RETENTION_MILLIS = 60 * 60 * 1000
 
@@ -54,6 +64,8 @@ export class UsageStore extends Context.Service<
      * returns the month's request count.
      */
     readonly meter: (storeId: Ids.StoreId, options: { readonly month: boolean }) => Effect.Effect<MeterCount>
+    /** Adds the increments to the stores' hourly usage (several for one store, hour and group add up). */
+    readonly count: (increments: ReadonlyArray<UsageIncrement>) => Effect.Effect<void>
     /** The store's usage this Algiers month, per group. */
     readonly monthUsage: (storeId: Ids.StoreId) => Effect.Effect<MonthUsage>
     /** The store's hourly usage in `[from, to)`, ascending by hour then group. */
@@ -113,6 +125,24 @@ export const layerMemory: Layer.Layer<UsageStore> = Layer.sync(UsageStore, () =>
           windowCount: window.count,
           resetSeconds: Math.ceil((start + MINUTE - now) / 1000),
           monthCount: options.month ? monthCount(storeId, now) : null
+        }
+      }),
+    count: (increments) =>
+      Effect.sync(() => {
+        for (const increment of increments) {
+          const millis = DateTime.toEpochMillis(increment.at)
+          const hour = millis - (millis % HOUR)
+          const id = `${increment.storeId} ${hour} ${increment.group}`
+          const usage = hours.get(id) ?? {
+            storeId: increment.storeId,
+            hour,
+            group: increment.group,
+            count: 0,
+            billable: 0
+          }
+          usage.count += increment.total
+          usage.billable += increment.billable
+          hours.set(id, usage)
         }
       }),
     monthUsage: (storeId) =>

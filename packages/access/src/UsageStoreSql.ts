@@ -7,7 +7,7 @@
  * Those locks last until the statement's transaction ends: run `meter` outside long transactions.
  */
 import { Ids } from "@tawsil/domain"
-import { DateTime, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
+import { Array as Arr, DateTime, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
 import { SqlClient } from "effect/sql"
 import type { QuotaOverride } from "./Limits.ts"
 import { REQUEST_GROUP, UsageStore } from "./UsageStore.ts"
@@ -52,6 +52,15 @@ const OverrideRow = Schema.Struct({
   set_by_user_id: Schema.NullOr(Schema.Number),
   updated_at: Schema.Date
 })
+
+/** A row of `usage_hourly` to add. */
+type UsageRow = {
+  store_id: number
+  period_hour: Date
+  endpoint_group: string
+  count: number
+  billable_count: number
+}
 
 const toOverride = (row: typeof OverrideRow.Type): QuotaOverride => ({
   storeId: row.store_id,
@@ -108,6 +117,33 @@ export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.
           resetSeconds: Math.min(60, Math.max(1, row.reset_seconds)),
           monthCount: row.month_count
         }
+      }),
+      count: Effect.fnUntraced(function* (increments) {
+        // One row per store, hour and group: an upsert may not touch one row twice.
+        const rows = new Map<string, UsageRow>()
+        for (const increment of increments) {
+          const millis = DateTime.toEpochMillis(increment.at)
+          const hour = millis - (((millis % 3_600_000) + 3_600_000) % 3_600_000)
+          const id = `${increment.storeId} ${hour} ${increment.group}`
+          const row = rows.get(id) ?? {
+            store_id: increment.storeId,
+            period_hour: new Date(hour),
+            endpoint_group: increment.group,
+            count: 0,
+            billable_count: 0
+          }
+          row.count += increment.total
+          row.billable_count += increment.billable
+          rows.set(id, row)
+        }
+        const values = [...rows.values()]
+        if (!Arr.isArrayNonEmpty(values)) return
+        yield* sql`
+          INSERT INTO usage_hourly AS u ${sql.insert(values)}
+          ON CONFLICT (store_id, period_hour, endpoint_group) DO UPDATE SET
+            count = u.count + excluded.count, billable_count = u.billable_count + excluded.billable_count`.pipe(
+          Effect.orDie
+        )
       }),
       monthUsage: Effect.fnUntraced(function* (storeId) {
         const rows = yield* sql`

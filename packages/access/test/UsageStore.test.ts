@@ -1,6 +1,6 @@
 import { assert, layer, type Vitest } from "@effect/vitest"
 import type { Ids } from "@tawsil/domain"
-import { Clock, Effect, Layer, Option } from "effect"
+import { Clock, DateTime, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { KeyStore } from "../src/KeyStore.ts"
@@ -75,6 +75,39 @@ const UsageStoreSuite = <R>(it: Vitest.MethodsNonLive<UsageStore | KeyStore | R>
       assert.strictEqual(count.monthCount, 41)
       assert.strictEqual(count.windowCount, 1)
       assert.deepStrictEqual((yield* usage.monthUsage(storeId)).groups, [{ group: "request", total: 41, billable: 0 }])
+    })
+  )
+
+  it.effect("adds counted signups and events to the hour's usage, shown in the month and the history", () =>
+    Effect.gen(function* () {
+      const usage = yield* UsageStore
+      const storeId = yield* newStore
+      yield* seeds.steady
+      const now = DateTime.makeUnsafe(yield* Clock.currentTimeMillis)
+      yield* usage.count([
+        { storeId, group: "signup", at: now, total: 1, billable: 1 },
+        { storeId, group: "signup", at: now, total: 1, billable: 0 },
+        { storeId, group: "event", at: now, total: 3, billable: 3 }
+      ])
+      yield* usage.count([{ storeId, group: "event", at: now, total: 2, billable: 2 }])
+      yield* usage.count([])
+      const month = yield* usage.monthUsage(storeId)
+      assert.deepStrictEqual(
+        month.groups.filter((group) => group.group !== "request"),
+        [
+          { group: "event", total: 5, billable: 5 },
+          { group: "signup", total: 2, billable: 1 }
+        ]
+      )
+      const hour = DateTime.subtractDuration(now, "1 hour")
+      const rows = yield* usage.history(storeId, hour, DateTime.addDuration(now, "1 hour"))
+      assert.deepStrictEqual(
+        rows.map((row) => [row.group, row.count, row.billable]),
+        [
+          ["event", 5, 5],
+          ["signup", 2, 1]
+        ]
+      )
     })
   )
 

@@ -9,6 +9,9 @@
  * (`MonthlyOrderCap`), prices the order from the catalogue (`@tawsil/pricing`) and inserts it under a fresh order
  * number. A status move checks the body and the transition table (`OrderStatus`), then compare-and-sets the status
  * with its stock effect; losing the race is the spec's "order status changed concurrently; retry".
+ *
+ * A create and a status move are told to `OrderEvents` in the same unit of work as the change (the webhooks' outbox
+ * listens there), so what is told commits or rolls back with the change.
  */
 import { type Ids, Pagination } from "@tawsil/domain"
 import { Pricing } from "@tawsil/pricing"
@@ -20,6 +23,7 @@ import { parseInstant } from "./internal/instant.ts"
 import * as MonthlyOrderCap from "./MonthlyOrderCap.ts"
 import * as OrderCreate from "./OrderCreate.ts"
 import * as OrderError from "./OrderError.ts"
+import { OrderCreated, OrderEvents, OrderStatusChanged } from "./OrderEvents.ts"
 import * as OrderNumber from "./OrderNumber.ts"
 import * as OrderStatus from "./OrderStatus.ts"
 import { type NewOrder, type OrderRecord, OrderStore } from "./OrderStore.ts"
@@ -109,6 +113,7 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
   Effect.gen(function* () {
     const method = yield* ServiceSpans.method
     const store = yield* OrderStore
+    const events = yield* OrderEvents
 
     const findOrder = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number) {
       const order = isId(id) ? yield* store.findOrder(storeId, id) : undefined
@@ -132,17 +137,24 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
       const order = yield* findOrder(storeId, id)
       const decision = yield* Effect.fromResult(OrderStatus.decide(order, to)).pipe(Effect.mapError(OrderError.fail))
       if (decision._tag === "Unchanged") return OrderViews.orderDetail(order)
-      const updated_at = yield* store.moveOrder(storeId, order.id, decision)
-      if (updated_at === undefined) {
-        return yield* OrderError.fail(new OrderError.ConcurrentChange({ message: OrderStatus.messages.concurrent }))
-      }
-      const moved: OrderRecord = {
-        ...order,
-        status: to,
-        stock_committed: OrderStatus.stockCommittedAfter(decision.stock, order.stock_committed),
-        updated_at
-      }
-      return OrderViews.orderDetail(moved)
+      // The compare-and-set and the event it tells are one unit: both happen or neither.
+      return yield* store.transaction(
+        Effect.gen(function* () {
+          const updated_at = yield* store.moveOrder(storeId, order.id, decision)
+          if (updated_at === undefined) {
+            return yield* OrderError.fail(new OrderError.ConcurrentChange({ message: OrderStatus.messages.concurrent }))
+          }
+          const moved: OrderRecord = {
+            ...order,
+            status: to,
+            stock_committed: OrderStatus.stockCommittedAfter(decision.stock, order.stock_committed),
+            updated_at
+          }
+          const detail = OrderViews.orderDetail(moved)
+          yield* events.record(new OrderStatusChanged({ storeId, from: order.status, order: detail }))
+          return detail
+        })
+      )
     })
 
     return Orders.of({
@@ -161,7 +173,7 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
               return yield* OrderError.fail(new OrderError.MonthlyCapReached({ message: MonthlyOrderCap.message }))
             }
             const priced = Pricing.priceOrder(valid)
-            return yield* insertNumbered(caller.id, snapshot.now, {
+            const inserted = yield* insertNumbered(caller.id, snapshot.now, {
               payment_method: valid.payment_method,
               customer: valid.customer,
               delivery: valid.delivery,
@@ -173,9 +185,12 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
               notes: valid.notes,
               items: priced.lines.map((line, index) => ({ ...line, product_id: valid.lines[index]!.product.id }))
             })
+            const detail = OrderViews.orderDetail(inserted)
+            yield* events.record(new OrderCreated({ storeId: caller.id, order: detail }))
+            return detail
           })
         )
-        return OrderViews.orderDetail(order)
+        return order
       }),
 
       get: method("Orders.get")(function* (storeId, id) {

@@ -207,9 +207,15 @@ const sqlFixture = Layer.effect(
   })
 )
 
-/** The service over the SQL store on a fresh migrated database of `backend`, with the fixture. */
-export const sql = (backend: TestDatabase.Backend) => {
+/**
+ * The service over the SQL store on a fresh migrated database of `backend`, with the fixture; `listener` provides
+ * the service's `OrderEvents` (none by default).
+ */
+export const sql = (
+  backend: TestDatabase.Backend,
+  listener: Layer.Layer<never, never, SqlClient.SqlClient> = Layer.empty
+) => {
   const database = Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
   const store = OrderStoreSql.layer.pipe(Layer.provideMerge(database))
-  return Layer.mergeAll(Orders.layer, sqlFixture).pipe(Layer.provideMerge(store))
+  return Layer.mergeAll(Orders.layer.pipe(Layer.provide(listener)), sqlFixture).pipe(Layer.provideMerge(store))
 }

@@ -12,6 +12,9 @@ import appInstances from "./migrations/0001_app_instances.ts"
 import idempotency from "./migrations/0002_idempotency.ts"
 import storeApi from "./migrations/0003_store_api.ts"
 import installationSecret from "./migrations/0004_installation_secret.ts"
+import webhooks from "./migrations/0005_webhooks.ts"
+import signingNonces from "./migrations/0006_signing_nonces.ts"
+import tracker from "./migrations/0007_tracker.ts"
 
 export const TABLE = "tawsil_migrations"
 
@@ -19,7 +22,10 @@ export const loader = Migrator.fromRecord({
   "0001_app_instances": appInstances,
   "0002_idempotency": idempotency,
   "0003_store_api": storeApi,
-  "0004_installation_secret": installationSecret
+  "0004_installation_secret": installationSecret,
+  "0005_webhooks": webhooks,
+  "0006_signing_nonces": signingNonces,
+  "0007_tracker": tracker
 })
 
 /** Runs the pending migrations and returns the ones it ran, as `[id, name]`. */

@@ -12,8 +12,10 @@
 import { Keys, type Principal, Usage } from "@tawsil/access"
 import { LandingPage, Product, Store } from "@tawsil/catalogue"
 import { OrderCreate, OrderStatus, OrderViews } from "@tawsil/orders"
+import { TrackerBodies } from "@tawsil/tracker"
+import { Subscription } from "@tawsil/webhooks"
 import { Context, Schema } from "effect"
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, OpenApi } from "effect/http-api"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, OpenApi } from "effect/http-api"
 import { HealthGroup } from "../Health.ts"
 import * as Errors from "./Errors.ts"
 
@@ -50,6 +52,9 @@ const withoutSecrets = (data: unknown) => ({
   note: "Replayed answer: the key's secret was shown only in the first answer and is not kept."
 })
 
+/** What the idempotency record keeps of a webhook's answer: never its secret (shown once, in the first answer). */
+const withoutWebhookSecret = (data: unknown) => ({ ...(data as object), secret: null })
+
 /** Who is calling, as `Gate` authenticated them. */
 export class Caller extends Context.Service<Caller, Principal.Principal>()("@tawsil/http/store/Caller") {}
 
@@ -72,6 +77,20 @@ export class Gate extends HttpApiMiddleware.Service<Gate, { provides: Caller }>(
 export class Idempotent extends HttpApiMiddleware.Service<Idempotent, { provides: RequestBody; requires: Caller }>()(
   "@tawsil/http/store/Idempotent",
   { error: [Errors.BadRequest, Errors.IdempotencyInFlight, Errors.IdempotencyKeyReuse] }
+) {}
+
+/** The nonce of a signed call, as `Signed` verified it: the deduplication key of an event. */
+export class CallNonce extends Context.Service<CallNonce, string>()("@tawsil/http/store/CallNonce") {}
+
+/**
+ * Every signed call (`POST /v1/signups`, `POST /v1/events`): `Authorization: TW-Public <key_id>` and the
+ * `X-TW-Timestamp`, `X-TW-Nonce`, `X-TW-Signature` headers over the raw body (docs/signing.md, 401), then the plan,
+ * pilot and scope gates (403), then the JSON body (400). Not metered in `request` and under no per-minute limit:
+ * the calls count in their own usage groups when written. Absent (404) on the origin listener.
+ */
+export class Signed extends HttpApiMiddleware.Service<Signed, { provides: Caller | RequestBody | CallNonce }>()(
+  "@tawsil/http/store/Signed",
+  { error: [Errors.Unauthorized, Errors.Forbidden, Errors.BadRequest, Errors.NotFound] }
 ) {}
 
 const writeHeaders = {
@@ -343,6 +362,111 @@ export class AccessGroup extends HttpApiGroup.make("access")
   .middleware(Gate)
   .annotateMerge(OpenApi.annotations({ title: "access", description: "Who am I, keys, usage and quotas." })) {}
 
+// --- webhooks -----------------------------------------------------------------------------------------------
+
+export class WebhooksGroup extends HttpApiGroup.make("webhooks")
+  .add(
+    HttpApiEndpoint.get("listWebhooks", "/v1/webhooks", {
+      success: Data(Subscription.WebhookList),
+      error: keyed
+    }).annotate(RequiredScope, "webhooks:read"),
+    /** The answer's `secret` (`whsec_…`) is shown this once; a replay answers `secret: null`. */
+    HttpApiEndpoint.post("createWebhook", "/v1/webhooks", {
+      headers: writeHeaders,
+      payload: Subscription.CreateBody,
+      success: Data(Subscription.WebhookWithSecret),
+      error: writes
+    })
+      .middleware(Idempotent)
+      .annotate(RequiredScope, "webhooks:write")
+      .annotate(StoredAs, withoutWebhookSecret),
+    /** `rotate_secret: true` answers the new `secret` once; the previous one keeps signing for 24 h. */
+    HttpApiEndpoint.patch("updateWebhook", "/v1/webhooks/:id", {
+      params: Id,
+      headers: writeHeaders,
+      payload: Subscription.PatchBody,
+      success: Data(Subscription.WebhookWithSecret),
+      error: writes
+    })
+      .middleware(Idempotent)
+      .annotate(RequiredScope, "webhooks:write")
+      .annotate(StoredAs, withoutWebhookSecret),
+    HttpApiEndpoint.delete("deleteWebhook", "/v1/webhooks/:id", {
+      params: Id,
+      headers: writeHeaders,
+      success: Data(Subscription.WebhookDeleted),
+      error: writes
+    })
+      .middleware(Idempotent)
+      .annotate(RequiredScope, "webhooks:write"),
+    /** The delivery log, newest first: each delivery's attempts (status, latency, error). */
+    HttpApiEndpoint.get("listWebhookDeliveries", "/v1/webhooks/:id/deliveries", {
+      params: Id,
+      query: listQuery,
+      success: ListOf(Subscription.Delivery),
+      error: reads
+    }).annotate(RequiredScope, "webhooks:read"),
+    /** Due now, with one more attempt when none was left; the same event id and body. */
+    HttpApiEndpoint.post("retryWebhookDelivery", "/v1/webhooks/:id/deliveries/:delivery_id/retry", {
+      params: { id: Schema.String, delivery_id: Schema.String },
+      headers: writeHeaders,
+      success: Data(Subscription.Delivery),
+      error: writes
+    })
+      .middleware(Idempotent)
+      .annotate(RequiredScope, "webhooks:write")
+  )
+  .middleware(Gate)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "webhooks",
+      description:
+        "Subscriptions to order.created, order.confirmed and order.shipped, signed deliveries (docs/webhooks.md), " +
+        "the delivery log and manual redelivery."
+    })
+  ) {}
+
+// --- signed calls: signups and events -----------------------------------------------------------------------------
+
+const signedHeaders = {
+  /** Unix seconds, within ±300 s of the server's clock. */
+  "x-tw-timestamp": Schema.optionalKey(Schema.String),
+  /** 32 hexadecimal characters, used once per key per hour. */
+  "x-tw-nonce": Schema.optionalKey(Schema.String),
+  /** hex HMAC-SHA256 of key_id, nonce, timestamp and the body's SHA-256, joined by \n (docs/signing.md). */
+  "x-tw-signature": Schema.optionalKey(Schema.String)
+}
+
+const accepted = Data(TrackerBodies.Accepted).pipe(HttpApiSchema.status(202))
+const signedErrors = [Errors.Unauthorized, Errors.Forbidden, Errors.BadRequest, Errors.NotFound] as const
+
+export class TrackerGroup extends HttpApiGroup.make("tracker")
+  .add(
+    /** A user of the platform signed up; a repeat of one `user.id` counts in `total`, not `billable`. */
+    HttpApiEndpoint.post("trackSignup", "/v1/signups", {
+      headers: signedHeaders,
+      payload: TrackerBodies.SignupBody,
+      success: accepted,
+      error: signedErrors
+    }).annotate(RequiredScope, "signups:write"),
+    /** Something a user did; a second call of one store with one nonce is dropped and counted nowhere. */
+    HttpApiEndpoint.post("trackEvent", "/v1/events", {
+      headers: signedHeaders,
+      payload: TrackerBodies.EventBody,
+      success: accepted,
+      error: signedErrors
+    }).annotate(RequiredScope, "events:write")
+  )
+  .middleware(Signed)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "signups and events",
+      description:
+        "Signed with a public key (Authorization: TW-Public <key_id>, docs/signing.md); answered 202 at once and " +
+        "written behind the answer. Absent on the origin listener."
+    })
+  ) {}
+
 export class StoreApi extends HttpApi.make("store")
   .add(PingGroup)
   .add(AccessGroup)
@@ -351,13 +475,16 @@ export class StoreApi extends HttpApi.make("store")
   .add(ProductsGroup)
   .add(LandingPagesGroup)
   .add(StoreGroup)
+  .add(WebhooksGroup)
+  .add(TrackerGroup)
   .add(HealthGroup)
   .annotateMerge(
     OpenApi.annotations({
       title: "Tawsil store API",
       version: "v1",
       description:
-        "Orders, customers, products, store, landing pages, keys, usage and quotas for a merchant's store. " +
-        "Authenticate with `Authorization: Bearer <key_id>.<secret>`; every write needs an `Idempotency-Key`."
+        "Orders, customers, products, store, landing pages, keys, usage and quotas, webhooks, signups and events " +
+        "for a merchant's store. Authenticate with `Authorization: Bearer <key_id>.<secret>`; every write needs an " +
+        "`Idempotency-Key`. Signups and events are signed with a public key (`TW-Public`)."
     })
   ) {}

@@ -9,6 +9,9 @@ import { AccessError } from "@tawsil/access"
 import { LandingPageError, ProductError, StoreProfileError } from "@tawsil/catalogue"
 import type { Idempotency } from "@tawsil/idempotency"
 import { OrderError } from "@tawsil/orders"
+import { SigningError } from "@tawsil/signing"
+import { TrackerError } from "@tawsil/tracker"
+import { WebhookError } from "@tawsil/webhooks"
 import { Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 import type * as Edge from "../Edge.ts"
@@ -124,6 +127,9 @@ export type DomainError =
   | ProductError.ProductError
   | LandingPageError.LandingPageError
   | StoreProfileError.StoreProfileError
+  | WebhookError.WebhookError
+  | SigningError.SigningError
+  | TrackerError.TrackerError
 
 /** Each module's reasons, each to the class (status and code) it is answered with. */
 export const reasons = {
@@ -132,6 +138,7 @@ export const reasons = {
     MalformedKey: Unauthorized,
     InvalidKey: Unauthorized,
     PublicKeyNotAccepted: Unauthorized,
+    PublicKeyRequired: Unauthorized,
     NotEnterprise: Forbidden,
     NotPilotEnrolled: Forbidden,
     MissingScope: Forbidden,
@@ -162,7 +169,28 @@ export const reasons = {
   } satisfies Record<LandingPageError.LandingPageErrorReason["_tag"], FailureClass>,
   StoreProfileError: {
     StoreNotFound: NotFound
-  } satisfies Record<StoreProfileError.StoreProfileErrorReason["_tag"], FailureClass>
+  } satisfies Record<StoreProfileError.StoreProfileErrorReason["_tag"], FailureClass>,
+  WebhookError: {
+    InvalidWebhook: BadRequest,
+    UrlRefused: BadRequest,
+    TooManyWebhooks: BadRequest,
+    WebhookNotFound: NotFound,
+    DeliveryNotFound: NotFound
+  } satisfies Record<WebhookError.WebhookErrorReason["_tag"], FailureClass>,
+  // Every way a signature fails is the caller's credentials failing: 401, each with its own message.
+  SigningError: {
+    MissingHeader: Unauthorized,
+    MalformedTimestamp: Unauthorized,
+    TimestampOutOfWindow: Unauthorized,
+    MalformedNonce: Unauthorized,
+    NonceReused: Unauthorized,
+    MalformedSignature: Unauthorized,
+    SignatureMismatch: Unauthorized
+  } satisfies Record<SigningError.SigningErrorReason["_tag"], FailureClass>,
+  TrackerError: {
+    InvalidSignup: BadRequest,
+    InvalidEvent: BadRequest
+  } satisfies Record<TrackerError.TrackerErrorReason["_tag"], FailureClass>
 } as const
 
 /** The reason unions the tables above answer, by module: what the mapping test walks. */
@@ -171,7 +199,10 @@ export const reasonUnions = {
   OrderError: OrderError.OrderErrorReason,
   ProductError: ProductError.ProductErrorReason,
   LandingPageError: LandingPageError.LandingPageErrorReason,
-  StoreProfileError: StoreProfileError.StoreProfileErrorReason
+  StoreProfileError: StoreProfileError.StoreProfileErrorReason,
+  WebhookError: WebhookError.WebhookErrorReason,
+  SigningError: SigningError.SigningErrorReason,
+  TrackerError: TrackerError.TrackerErrorReason
 } as const
 
 const make = (failure: FailureClass, message: string, requestId: string, retryAfter?: number): Failure =>

@@ -7,12 +7,14 @@ import { Access } from "@tawsil/access"
 import { LandingPages, Products, StoreProfile } from "@tawsil/catalogue"
 import { Ids } from "@tawsil/domain"
 import { Orders } from "@tawsil/orders"
+import { Tracker } from "@tawsil/tracker"
+import { Webhooks } from "@tawsil/webhooks"
 import { DateTime, Effect, Layer } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { RequestId } from "../Edge.ts"
 import * as Health from "../Health.ts"
-import { Caller, RequestBody, StoreApi } from "./Api.ts"
+import { Caller, CallNonce, RequestBody, StoreApi } from "./Api.ts"
 import * as Errors from "./Errors.ts"
 
 /** The answer `{ data, meta }` of this request. */
@@ -59,22 +61,24 @@ export const AccessHandlers = HttpApiBuilder.group(StoreApi, "access", (handlers
     return handlers
       .handle("whoami", () =>
         Effect.flatMap(Caller, (caller) =>
-          ok({
-            auth: caller.kind,
-            key:
-              caller.kind === "platform_key"
-                ? {
-                    key_id: caller.keyId,
-                    type: caller.keyType,
-                    name: caller.name,
-                    rate_limit_tier: caller.rateLimitTier
-                  }
-                : null,
-            store: { id: caller.store.id, name: caller.store.name, slug: caller.store.slug },
-            plan: caller.store.plan,
-            pilot: caller.pilot,
-            scopes: caller.scopes
-          })
+          caller.kind === "public_key"
+            ? Effect.die(new Error("whoami runs behind Gate, which never lets a public key through"))
+            : ok({
+                auth: caller.kind,
+                key:
+                  caller.kind === "platform_key"
+                    ? {
+                        key_id: caller.keyId,
+                        type: caller.keyType,
+                        name: caller.name,
+                        rate_limit_tier: caller.rateLimitTier
+                      }
+                    : null,
+                store: { id: caller.store.id, name: caller.store.name, slug: caller.store.slug },
+                plan: caller.store.plan,
+                pilot: caller.pilot,
+                scopes: caller.scopes
+              })
         )
       )
       .handle("listKeys", () => Effect.flatMap(storeOf, (store) => answer(access.listKeys(store))))
@@ -202,6 +206,54 @@ export const StoreHandlers = HttpApiBuilder.group(StoreApi, "store", (handlers) 
   })
 )
 
+export const WebhooksHandlers = HttpApiBuilder.group(StoreApi, "webhooks", (handlers) =>
+  Effect.gen(function* () {
+    const webhooks = yield* Webhooks.Webhooks
+    return handlers
+      .handle("listWebhooks", () => Effect.flatMap(storeOf, (store) => answer(webhooks.list(store))))
+      .handleRaw("createWebhook", () =>
+        Effect.flatMap(Effect.zip(storeOf, RequestBody), ([store, body]) => answer(webhooks.create(store, body)))
+      )
+      .handleRaw("updateWebhook", ({ params }) =>
+        Effect.flatMap(Effect.all([storeOf, idOf(params.id), RequestBody]), ([store, id, body]) =>
+          answer(webhooks.update(store, id, body))
+        )
+      )
+      .handle("deleteWebhook", ({ params }) =>
+        Effect.flatMap(Effect.zip(storeOf, idOf(params.id)), ([store, id]) => answer(webhooks.remove(store, id)))
+      )
+      .handle("listWebhookDeliveries", ({ params, query }) =>
+        Effect.flatMap(Effect.zip(storeOf, idOf(params.id)), ([store, id]) =>
+          answer(webhooks.deliveries(store, id, query))
+        )
+      )
+      .handle("retryWebhookDelivery", ({ params }) =>
+        Effect.flatMap(
+          Effect.all([storeOf, idOf(params.id), idOf(params.delivery_id, "delivery_id")]),
+          ([store, id, deliveryId]) => answer(webhooks.retry(store, id, deliveryId))
+        )
+      )
+  })
+)
+
+export const TrackerHandlers = HttpApiBuilder.group(StoreApi, "tracker", (handlers) =>
+  Effect.gen(function* () {
+    const tracker = yield* Tracker.Tracker
+    const callerOf = Effect.map(Effect.zip(Caller, CallNonce), ([caller, nonce]) => ({
+      storeId: Ids.StoreId.make(caller.store.id),
+      keyId: caller.keyId,
+      nonce
+    }))
+    return handlers
+      .handleRaw("trackSignup", () =>
+        Effect.flatMap(Effect.zip(callerOf, RequestBody), ([caller, body]) => answer(tracker.signup(caller, body)))
+      )
+      .handleRaw("trackEvent", () =>
+        Effect.flatMap(Effect.zip(callerOf, RequestBody), ([caller, body]) => answer(tracker.event(caller, body)))
+      )
+  })
+)
+
 export const HealthHandlers = HttpApiBuilder.group(StoreApi, "health", (handlers) =>
   handlers.handle("health", () => Health.check("store"))
 )
@@ -215,5 +267,7 @@ export const layer = Layer.mergeAll(
   ProductsHandlers,
   LandingPagesHandlers,
   StoreHandlers,
+  WebhooksHandlers,
+  TrackerHandlers,
   HealthHandlers
 )

@@ -6,15 +6,30 @@
  * Each listener runs them in its mode: the public one (`edge`), or the origin listener (the spec's alias host), where
  * there is no idempotent replay (no `Idempotency-Key` needed), no per-minute limit and no read cache. Usage is
  * counted and the monthly quota applies on both.
+ *
+ * `Signed` runs the signed routes (`/v1/signups`, `/v1/events`): `PublicAccess` (`TW-Public`, `@tawsil/signing`)
+ * over the raw body, then the same gates; on the origin listener they do not exist.
  */
-import { Access, AccessError } from "@tawsil/access"
+import { Access, AccessError, PublicAccess } from "@tawsil/access"
 import { Idempotency } from "@tawsil/idempotency"
+import { SigningError } from "@tawsil/signing"
 import { Context, Effect, Layer, Option } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type HttpApiEndpoint, HttpApiError } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { pathOf, RequestId } from "../Edge.ts"
-import { Caller, Gate, Idempotent, KeyManagement, ReadCached, RequestBody, RequiredScope, StoredAs } from "./Api.ts"
+import {
+  Caller,
+  CallNonce,
+  Gate,
+  Idempotent,
+  KeyManagement,
+  ReadCached,
+  RequestBody,
+  RequiredScope,
+  Signed,
+  StoredAs
+} from "./Api.ts"
 import * as Errors from "./Errors.ts"
 import { ReadCache } from "./ReadCache.ts"
 
@@ -143,18 +158,21 @@ const nestsDeeperThan = (value: unknown, limit: number): boolean => {
   return false
 }
 
+/** A body's text as JSON (400 when it is not, or nests too deep). */
+const parseJson = (text: string, requestId: string) => {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return Effect.fail(Errors.failure(Errors.BadRequest, "Body must be valid JSON", requestId))
+  }
+  return nestsDeeperThan(body, MAX_BODY_DEPTH)
+    ? Effect.fail(Errors.failure(Errors.BadRequest, `Body nests deeper than ${MAX_BODY_DEPTH} levels`, requestId))
+    : Effect.succeed(body)
+}
+
 const readJson = (request: HttpServerRequest.HttpServerRequest, requestId: string) =>
-  Effect.flatMap(Effect.orDie(request.text), (text) => {
-    let body: unknown
-    try {
-      body = JSON.parse(text)
-    } catch {
-      return Effect.fail(Errors.failure(Errors.BadRequest, "Body must be valid JSON", requestId))
-    }
-    return nestsDeeperThan(body, MAX_BODY_DEPTH)
-      ? Effect.fail(Errors.failure(Errors.BadRequest, `Body nests deeper than ${MAX_BODY_DEPTH} levels`, requestId))
-      : Effect.succeed(body)
-  })
+  Effect.flatMap(Effect.orDie(request.text), (text) => parseJson(text, requestId))
 
 const isRefusal = (error: unknown): error is Idempotency.KeyReused | Idempotency.InFlight =>
   error instanceof Idempotency.KeyReused || error instanceof Idempotency.InFlight
@@ -212,6 +230,63 @@ export const idempotent = (mode: Mode) =>
           if (!replayed && sent !== undefined) return sent
           // A replay is the first answer, byte for byte (its `meta.request_id` too); this call's id is in the header.
           return json(response.status, response.body, replayed ? { "idempotency-replay": "1" } : {})
+        })
+      )
+    })
+  )
+
+/** The routes `Signed` serves, which do not exist on the origin listener. */
+export const SIGNED_PATHS: ReadonlySet<string> = new Set(["/v1/signups", "/v1/events"])
+
+export const signed = (mode: Mode) =>
+  Layer.effect(
+    Signed,
+    Effect.gen(function* () {
+      const publicAccess = yield* PublicAccess.PublicAccess
+      return Signed.of((httpEffect, { endpoint }) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const requestId = yield* RequestId
+          const answer = Effect.gen(function* () {
+            if (mode === "origin") {
+              // As the edge answers an unknown route: these routes are not served here (spec, alias host).
+              return yield* Effect.fail(
+                Errors.failure(Errors.NotFound, `No route for ${request.method} ${pathOf(request.url)}`, requestId)
+              )
+            }
+            // The signature covers the raw bytes: read them as sent, before anything parses them.
+            const bytes = new Uint8Array(yield* Effect.orDie(request.arrayBuffer))
+            const caller = yield* publicAccess.authenticate(
+              {
+                authorization: request.headers.authorization,
+                timestamp: request.headers["x-tw-timestamp"],
+                nonce: request.headers["x-tw-nonce"],
+                signature: request.headers["x-tw-signature"],
+                body: bytes
+              },
+              Option.getOrElse(request.remoteAddress, () => "")
+            )
+            const refusal = Access.check(caller.principal, requirementOf(endpoint))
+            if (refusal !== undefined) return yield* AccessError.fail(refusal)
+            const body = yield* parseJson(new TextDecoder().decode(bytes), requestId)
+            return yield* httpEffect.pipe(
+              Effect.provideService(Caller, caller.principal),
+              Effect.provideService(RequestBody, body),
+              Effect.provideService(CallNonce, caller.nonce)
+            )
+          })
+          return yield* answer.pipe(
+            Effect.map((response) => HttpServerResponse.setHeaders(response, API_VERSION_HEADER)),
+            Effect.catch((error: unknown) => {
+              const failure =
+                error instanceof AccessError.AccessError || error instanceof SigningError.SigningError
+                  ? Errors.fromDomain(error, requestId)
+                  : failureOf(error, requestId)
+              return failure === undefined
+                ? Effect.die(error)
+                : Effect.succeed(Errors.respond(failure, mode === "origin" ? {} : API_VERSION_HEADER))
+            })
+          )
         })
       )
     })

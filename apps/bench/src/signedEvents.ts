@@ -1,0 +1,291 @@
+/**
+ * Issue 14 benchmarks on a real PostgreSQL, each reported, not tuned:
+ *
+ * - Signed `POST /v1/events` accepted per second through the whole app (`TW-Public` signature checked, the nonce
+ *   recorded, the gates, 202 at once, the rows written behind the answer in batches), and how long until every
+ *   accepted event was written and counted; against the same rows — read back from the app's table — written by
+ *   PostgreSQL in one multi-row `INSERT` (a `psql` run of one statement, timed by the server): the database's own
+ *   rate for those rows, in the same run.
+ * - Webhook dispatch lag: orders created through the API at a steady pace, each `order.created` delivered to a
+ *   loopback receiver answering 200 at once; the lag from the create's answer (sent after the commit) to the first
+ *   attempt's arrival, p50 / p95 / max; and, as an upper bound, from the create's request.
+ *
+ * The app runs pinned to CPU 0 and this process (autocannon, the receiver) to CPU 1 when `taskset` exists;
+ * PostgreSQL is not pinned.
+ *
+ *   npm run bench:events -- [--duration 10] [--warmup 5] [--connections 20] [--orders 200] [--rate 20]
+ *
+ * Needs `psql`, and a server where it may create a scratch database (dropped at the end): `DATABASE_URL`, default
+ * postgres://postgres@127.0.0.1:5432/test. Never part of `npm test`.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import * as Fs from "node:fs"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { parseArgs } from "node:util"
+import { RequestSignature } from "@tawsil/signing"
+import autocannon from "autocannon"
+import { Redacted } from "effect"
+import { freePort, onCpu0, pinSelfToCpu1 } from "./host.ts"
+import { psql, scratchDatabase } from "./store/postgres.ts"
+
+const ROOT = Path.resolve(import.meta.dirname, "../../..")
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "5" },
+    connections: { type: "string", default: "20" },
+    orders: { type: "string", default: "200" },
+    rate: { type: "string", default: "20" }
+  }
+})
+const duration = Number(values.duration)
+const warmup = Number(values.warmup)
+const connections = Number(values.connections)
+const orders = Number(values.orders)
+const rate = Number(values.rate)
+const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const percentile = (values: ReadonlyArray<number>, p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!
+}
+
+const startApp = async (databaseUrl: string, receiverHost: string): Promise<{ child: ChildProcess; url: string }> => {
+  const port = await freePort()
+  const [command, ...argv] = [
+    ...onCpu0,
+    process.execPath,
+    "--conditions=@tawsil/source",
+    Path.join(ROOT, "apps/http/src/main.ts")
+  ]
+  const child = spawn(command!, argv, {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? "",
+      DATABASE_URL: databaseUrl,
+      STORE_PORT: String(port),
+      SHIPPING_PORT: "0",
+      LOG_LEVEL: "warn",
+      WEBHOOK_ALLOW_HOSTS: receiverHost
+    },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (let attempt = 0; attempt < 600; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`)
+    if (
+      await fetch(`${url}/v1/ping`).then(
+        (r) => r.ok,
+        () => false
+      )
+    )
+      return { child, url }
+    await sleep(100)
+  }
+  throw new Error("the app did not answer /v1/ping within 60 s")
+}
+
+const admin = (databaseUrl: string, ...args: ReadonlyArray<string>) => {
+  const out = execFileSync(
+    process.execPath,
+    ["--conditions=@tawsil/source", Path.join(ROOT, "apps/http/src/admin/main.ts"), ...args],
+    { cwd: ROOT, env: { PATH: process.env.PATH ?? "", DATABASE_URL: databaseUrl }, encoding: "utf8" }
+  )
+  // biome-ignore lint/suspicious/noExplicitAny: the CLI's JSON is read field by field
+  return JSON.parse(out.trim().split("\n").at(-1)!) as any
+}
+
+const call = async (url: string, token: string, method: string, path: string, key: string, body: unknown) => {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "idempotency-key": key, "content-type": "application/json" },
+    body: JSON.stringify(body)
+  })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
+  // biome-ignore lint/suspicious/noExplicitAny: the API's JSON is read field by field
+  return JSON.parse(text) as any
+}
+
+/** Autocannon against `/v1/events`, every request signed afresh (timestamp, nonce) as a platform's backend would. */
+const signedLoad = (url: string, keyId: string, secret: Redacted.Redacted<string>, seconds: number) => {
+  let n = 0
+  return autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: "POST",
+        path: "/v1/events",
+        setupRequest: (request) => {
+          const body = JSON.stringify({
+            event: "page_view",
+            user_id: `u_${n % 1000}`,
+            properties: { path: "/", n: n++ }
+          })
+          const headers = RequestSignature.headers({
+            keyId,
+            secret,
+            body,
+            timestamp: Math.floor(Date.now() / 1000),
+            nonce: randomBytes(16).toString("hex")
+          })
+          return { ...request, body, headers: { ...headers, "content-type": "application/json" } }
+        }
+      }
+    ]
+  })
+}
+
+const main = async () => {
+  pinSelfToCpu1()
+  const database = scratchDatabase(adminUrl)
+  const received: Array<{ readonly orderId: number; readonly at: number }> = []
+  const receiver = Http.createServer((request, response) => {
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("end", () => {
+      const at = performance.now() + performance.timeOrigin
+      received.push({ orderId: JSON.parse(Buffer.concat(chunks).toString()).data.id, at })
+      response.writeHead(200).end()
+    })
+  })
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", () => resolve()))
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+  let app: { child: ChildProcess; url: string } | undefined
+  try {
+    app = await startApp(database.url, "127.0.0.1")
+    const store = admin(database.url, "store", "create", "--name", "Bench")
+    admin(database.url, "quota", "set", "--store", String(store.store.id), "--requests-per-minute", "-1")
+    const token: string = store.platform_key.bearer_token
+    const key = admin(database.url, "key", "create", "--store", String(store.store.id), "--type", "public")
+    const secret = Redacted.make(key.signing_secret as string)
+    const storeId = store.store.id as number
+    const events = () => Number(psql(database.url, `SELECT count(*) FROM tracked_events WHERE store_id = ${storeId}`))
+    console.log(
+      `machine: ${Os.cpus().length} CPUs, load average ${Os.loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}; ` + `${connections} connections`
+    )
+
+    // --- signed events ----------------------------------------------------------------------------------------
+    await signedLoad(app.url, key.key_id, secret, warmup)
+    // The warm-up's last rows are written behind their answers: wait until the count stops moving.
+    let before = events()
+    for (let settled = -1; settled !== before; ) {
+      settled = before
+      await sleep(300)
+      before = events()
+    }
+    const started = performance.now()
+    const result = await signedLoad(app.url, key.key_id, secret, duration)
+    const loadMs = performance.now() - started
+    const accepted = result["2xx"]
+    for (let i = 0; i < 600 && events() < before + accepted; i++) await sleep(50)
+    const writtenMs = performance.now() - started
+    const written = events() - before
+    const usage = psql(
+      database.url,
+      `SELECT coalesce(sum(count), 0) FROM usage_hourly WHERE store_id = ${storeId} AND endpoint_group = 'event'`
+    )
+    console.log(
+      `POST /v1/events: ${accepted} accepted (202) in ${(loadMs / 1000).toFixed(1)} s = ${Math.round(
+        (accepted * 1000) / loadMs
+      )}/s; non-2xx ${result.non2xx}, errors ${result.errors}; latency p50 ${result.latency.p50} ms, p99 ${
+        result.latency.p99
+      } ms; all ${written} written ${Math.round(writtenMs - loadMs)} ms after the load ended ` +
+        `(${Math.round((written * 1000) / writtenMs)} rows/s end to end); usage counts ${usage} events in all`
+    )
+
+    // The same rows, by PostgreSQL in one multi-row INSERT: read back, written again into a copy of the table.
+    psql(database.url, "CREATE TABLE events_copy (LIKE tracked_events INCLUDING ALL)")
+    const file = Path.join(Os.tmpdir(), `tawsil-events-${process.pid}.sql`)
+    const rows = execFileSync(
+      "psql",
+      [
+        "-X",
+        "-At",
+        "-v",
+        "ON_ERROR_STOP=1",
+        "-c",
+        `SELECT string_agg(format('(%s,%L,%L,%L,%L,%L,%L,%L)', store_id, nonce, key_id, event, user_id, properties,
+           occurred_at, received_at), ',') FROM tracked_events WHERE store_id = ${storeId}`,
+        database.url
+      ],
+      { encoding: "utf8", maxBuffer: 1 << 30 }
+    ).trim()
+    const count = events()
+    Fs.writeFileSync(
+      file,
+      `\\timing on\nINSERT INTO events_copy (store_id, nonce, key_id, event, user_id, properties, occurred_at, received_at) VALUES ${rows};\n`
+    )
+    const out = execFileSync("psql", ["-X", "-v", "ON_ERROR_STOP=1", "-f", file, database.url], { encoding: "utf8" })
+    Fs.rmSync(file)
+    const insertMs = Number(/Time: ([0-9.]+) ms/.exec(out)?.[1])
+    console.log(
+      `one multi-row INSERT of the same ${count} rows: ${insertMs.toFixed(0)} ms = ${Math.round(
+        (count * 1000) / insertMs
+      )} rows/s (ratio accepted/s : insert rows/s = ${((accepted * 1000) / loadMs / ((count * 1000) / insertMs)).toFixed(3)})`
+    )
+
+    // --- webhook dispatch lag -------------------------------------------------------------------------------------
+    await call(app.url, token, "POST", "/v1/webhooks", "hook-1", { url: receiverUrl, events: ["order.created"] })
+    const product = await call(app.url, token, "POST", "/v1/products", "product-1", { name: "Bench", price: 1000 })
+    const sent = new Map<number, { readonly request: number; readonly answer: number }>()
+    const pace = 1000 / rate
+    const startOrders = performance.now()
+    const creates: Array<Promise<void>> = []
+    for (let i = 0; i < orders; i++) {
+      const due = startOrders + i * pace
+      const wait = due - performance.now()
+      if (wait > 0) await sleep(wait)
+      const request = performance.now() + performance.timeOrigin
+      creates.push(
+        call(app.url, token, "POST", "/v1/orders", `order-${i}`, {
+          customer: {
+            name: `Client ${i}`,
+            phone: `0661${String(i).padStart(6, "0")}`,
+            wilaya_id: 16,
+            commune: "Alger"
+          },
+          items: [{ product_id: product.data.id, quantity: 1 }]
+        }).then((order) => {
+          sent.set(order.data.id, { request, answer: performance.now() + performance.timeOrigin })
+        })
+      )
+    }
+    await Promise.all(creates)
+    for (let i = 0; i < 600 && received.length < orders; i++) await sleep(50)
+    const fromAnswer: Array<number> = []
+    const fromRequest: Array<number> = []
+    for (const [orderId, times] of sent) {
+      const first = received.find((delivery) => delivery.orderId === orderId)
+      if (first === undefined) continue
+      fromAnswer.push(first.at - times.answer)
+      fromRequest.push(first.at - times.request)
+    }
+    const show = (values: ReadonlyArray<number>) =>
+      `p50 ${percentile(values, 50).toFixed(1)} ms, p95 ${percentile(values, 95).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`
+    console.log(
+      `webhook dispatch: ${fromAnswer.length} of ${orders} orders (${rate}/s) delivered; ` +
+        `lag from the create's answer ${show(fromAnswer)}; from its request ${show(fromRequest)}`
+    )
+  } finally {
+    if (app !== undefined && app.child.exitCode === null) {
+      const exited = new Promise((resolve) => app!.child.once("exit", resolve))
+      app.child.kill("SIGTERM")
+      await exited
+    }
+    receiver.close()
+    database.drop()
+  }
+}
+
+await main()

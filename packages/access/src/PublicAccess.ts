@@ -1,0 +1,135 @@
+/**
+ * Who is calling a signed route (`POST /v1/signups`, `POST /v1/events`): `Authorization: TW-Public <key_id>` with
+ * `X-TW-Timestamp`, `X-TW-Nonce` and `X-TW-Signature`, checked by `@tawsil/signing` (`RequestVerifier`: clock
+ * window, signature in constant time, then the nonce's single use) with the key's signing secret.
+ *
+ * The key must be a public key that is active: one created through `POST /v1/keys` is suspended until an operator
+ * activates it (`admin key activate`), and answers like an unknown key until then. An unknown or inactive key is
+ * checked against a decoy secret all the same, so timing does not tell which it was. Key lookups are cached like
+ * `Access`'s (5 s, emptied on every `AccessEvents` announcement). The plan, pilot and scope gates are
+ * `Access.check`'s, as for every call.
+ */
+import { randomBytes } from "node:crypto"
+import { RequestSignature, RequestVerifier, type SigningError } from "@tawsil/signing"
+import { Cache, Clock, Context, Duration, Effect, FiberSet, Layer, Option, Redacted } from "effect"
+import { TOUCH_INTERVAL } from "./Access.ts"
+import * as AccessError from "./AccessError.ts"
+import { AccessEvents } from "./AccessEvents.ts"
+import * as Credentials from "./Credentials.ts"
+import { KeyStore } from "./KeyStore.ts"
+import { Principal } from "./Principal.ts"
+
+export const PUBLIC_KEY_REQUIRED =
+  "Signups and events take a public key: Authorization: TW-Public <key_id>, signed with X-TW-Timestamp, X-TW-Nonce and X-TW-Signature"
+export const MISSING_KEY = "Missing API key: send Authorization: TW-Public <key_id> with a signed request"
+/** Unknown, revoked, suspended (not yet activated) or not a public key: one message. */
+export const INVALID_KEY = "Invalid public key: unknown, revoked or not active (a new public key waits for activation)"
+
+/** A signed call as received. */
+export interface SignedCall {
+  readonly authorization: string | undefined
+  readonly timestamp: string | undefined
+  readonly nonce: string | undefined
+  readonly signature: string | undefined
+  /** The raw body, exactly as received. */
+  readonly body: Uint8Array | string
+}
+
+/** A verified signed call: who made it, and its nonce (the event deduplication key). */
+export interface SignedCaller {
+  readonly principal: Principal
+  readonly nonce: string
+}
+
+export class PublicAccess extends Context.Service<
+  PublicAccess,
+  {
+    /** Verifies a signed call; `clientIp` is recorded as the key's `last_used_ip` (best effort, as `Access` does). */
+    readonly authenticate: (
+      call: SignedCall,
+      clientIp: string
+    ) => Effect.Effect<SignedCaller, AccessError.AccessError | SigningError.SigningError>
+  }
+>()("@tawsil/access/PublicAccess") {}
+
+// What an unknown key's call is checked against: a secret nobody holds, fresh each process.
+const DECOY = Redacted.make(randomBytes(32).toString("hex"))
+
+export const layer = (
+  options: { readonly cacheTtl?: Duration.Input | undefined } = {}
+): Layer.Layer<PublicAccess, never, KeyStore | AccessEvents | RequestVerifier.RequestVerifier> =>
+  Layer.effect(
+    PublicAccess,
+    Effect.gen(function* () {
+      const keyStore = yield* KeyStore
+      const verifier = yield* RequestVerifier.RequestVerifier
+      const keys = yield* Cache.make({
+        lookup: keyStore.findKey,
+        capacity: 10_000,
+        timeToLive: options.cacheTtl ?? Duration.seconds(5)
+      })
+      const events = yield* AccessEvents
+      yield* events.subscribe(Cache.invalidateAll(keys))
+
+      const refuse = (reason: AccessError.AccessErrorReason) => Effect.fail(AccessError.fail(reason))
+
+      // Last use, written beside the request at most every `TOUCH_INTERVAL` per key, failures dropped (as `Access`).
+      const runInBackground = yield* FiberSet.makeRuntime<never, void, never>()
+      const touchedAt = new Map<string, number>()
+      const touchMillis = Duration.toMillis(TOUCH_INTERVAL)
+      const touch = (storeId: Principal["store"]["id"], keyId: string, ip: string) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.sync(() => {
+            const last = touchedAt.get(keyId)
+            if (last !== undefined && now - last < touchMillis) return
+            if (touchedAt.size >= 100_000) touchedAt.clear()
+            touchedAt.set(keyId, now)
+            runInBackground(keyStore.touchKey(storeId, keyId, ip).pipe(Effect.ignoreCause))
+          })
+        )
+
+      return PublicAccess.of({
+        authenticate: Effect.fn("PublicAccess.authenticate")(function* (call: SignedCall, clientIp: string) {
+          const presented = Credentials.parseAuthorization(call.authorization)
+          if (presented._tag === "Missing") return yield* refuse(new AccessError.MissingKey({ message: MISSING_KEY }))
+          if (presented._tag !== "PublicKey" || !Credentials.isPublicKeyId(presented.keyId)) {
+            return yield* refuse(new AccessError.PublicKeyRequired({ message: PUBLIC_KEY_REQUIRED }))
+          }
+          const keyId = presented.keyId
+          const found = Option.getOrUndefined(yield* Cache.get(keys, keyId))
+          const usable =
+            found !== undefined &&
+            found.key.type === "public" &&
+            found.key.status === "active" &&
+            found.key.signingSecret !== null
+          const request = {
+            keyId,
+            timestamp: call.timestamp,
+            nonce: call.nonce,
+            signature: call.signature,
+            body: call.body
+          }
+          if (!usable) {
+            // The same work as a real check (never passes: nobody holds the decoy), then the one answer.
+            RequestSignature.verify(request, DECOY, 0)
+            return yield* refuse(new AccessError.InvalidKey({ message: INVALID_KEY }))
+          }
+          const verified = yield* verifier.verify(request, found.key.signingSecret!)
+          yield* touch(found.store.id, keyId, clientIp)
+          return {
+            principal: new Principal({
+              kind: "public_key",
+              store: { id: found.store.id, name: found.store.name, slug: found.store.slug, plan: found.store.plan },
+              keyId,
+              keyType: "public",
+              name: found.key.name,
+              scopes: found.key.scopes,
+              pilot: found.key.pilot,
+              rateLimitTier: found.key.rateLimitTier
+            }),
+            nonce: verified.nonce
+          }
+        })
+      })
+    })
+  )

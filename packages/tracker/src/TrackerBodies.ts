@@ -1,0 +1,225 @@
+/**
+ * The bodies of `POST /v1/signups` and `POST /v1/events`, for a platform that embeds the store service and reports
+ * who signed up and what its users did (the spec shows no shapes; these are ours), and the rows they become.
+ *
+ * ```json
+ * POST /v1/signups  { "user": { "id": "u_1001", "email": "amina@example.dz", "phone": "0555 12 34 56", "name": "Amina" },
+ *                     "signed_up_at": "2026-11-21T12:30:00+01:00", "source": "landing-page-7",
+ *                     "properties": { "plan": "trial" } }
+ * POST /v1/events   { "event": "add_to_cart", "user_id": "u_1001", "occurred_at": "2026-11-21T12:31:05+01:00",
+ *                     "properties": { "product_id": 7, "quantity": 2 } }
+ * ```
+ *
+ * - `user.id` (required, 1 to 128 characters) is the platform's own id of the user: a second signup of one id in a
+ *   store is a duplicate (counted in `total`, not `billable`). `email` (≤ 254), `phone` (≤ 32), `name` (≤ 255) and
+ *   `source` (≤ 100) are optional strings or null.
+ * - `event` (required) is 1 to 64 of `A-Z a-z 0-9 _ . : -`; `user_id` is optional (anonymous events).
+ * - `signed_up_at` / `occurred_at`: an ISO 8601 date-time with an offset, not more than 5 minutes after the call is
+ *   received (default: when it is received), not before 2000.
+ * - `properties`: a flat object of at most 50 keys (1 to 64 characters) whose values are strings (≤ 1 000
+ *   characters), numbers, booleans or null.
+ *
+ * Unknown fields are ignored. Strings must be storable as sent (no NUL, no lone surrogate).
+ */
+import type { Ids } from "@tawsil/domain"
+import { DateTime, Effect, Result, Schema } from "effect"
+import { InvalidEvent, InvalidSignup } from "./TrackerError.ts"
+
+export const MAX_PROPERTIES = 50
+export const FUTURE_TOLERANCE_MILLIS = 5 * 60 * 1000
+const EARLIEST = Date.parse("2000-01-01T00:00:00Z")
+
+/** Who made the call: the key's store and id, and the call's nonce. */
+export interface Caller {
+  readonly storeId: Ids.StoreId
+  readonly keyId: string
+  readonly nonce: string
+}
+
+export type Properties = Readonly<Record<string, string | number | boolean | null>>
+
+export interface SignupRow {
+  readonly storeId: Ids.StoreId
+  readonly keyId: string
+  readonly nonce: string
+  readonly userId: string
+  readonly email: string | null
+  readonly phone: string | null
+  readonly name: string | null
+  readonly source: string | null
+  readonly properties: Properties
+  readonly signedUpAt: DateTime.Utc
+  readonly receivedAt: DateTime.Utc
+}
+
+export interface EventRow {
+  readonly storeId: Ids.StoreId
+  readonly keyId: string
+  readonly nonce: string
+  readonly event: string
+  readonly userId: string | null
+  readonly properties: Properties
+  readonly occurredAt: DateTime.Utc
+  readonly receivedAt: DateTime.Utc
+}
+
+/** A UTF-16 surrogate without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/** A string PostgreSQL keeps as sent, of `min` to `max` characters (code points). */
+const Text = (min: number, max: number) =>
+  Schema.String.check(
+    Schema.makeFilter((s: string) => {
+      const length = Array.from(s).length
+      return !s.includes("\u0000") && !LONE_SURROGATE.test(s) && length >= min && length <= max
+    })
+  )
+
+const OptionalText = (max: number) => Schema.NullOr(Text(0, max))
+const Body = Schema.Record(Schema.String, Schema.Unknown)
+const User = Schema.Record(Schema.String, Schema.Unknown)
+const PropertiesSchema = Schema.NullOr(
+  Schema.Record(Text(1, 64), Schema.Union([Text(0, 1000), Schema.Finite, Schema.Boolean, Schema.Null])).check(
+    Schema.isMaxProperties(MAX_PROPERTIES)
+  )
+)
+const Instant = Schema.NullOr(
+  Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/))
+)
+const EventName = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_.:-]{1,64}$/))
+
+const PROPERTIES_MESSAGE =
+  `properties must be an object of at most ${MAX_PROPERTIES} keys (1-64 characters each) whose values are strings ` +
+  "(at most 1000 characters), numbers, booleans or null"
+
+/** `value` decoded by `schema`, or the caller's `error` (absent means `fallback` when there is one). */
+const field = <S extends Schema.Decoder<unknown>, E>(schema: S, value: unknown, error: () => E) =>
+  Result.mapError(Schema.decodeUnknownResult(schema)(value), error) as Result.Result<S["Type"], E>
+
+/** A date-time field as an instant: absent or null is `receivedAt`; not before 2000, not 5 minutes ahead. */
+const instant = <E>(value: unknown, receivedAt: DateTime.Utc, error: () => E) =>
+  Result.flatMap(field(Instant, value ?? null, error), (text) => {
+    if (text === null) return Result.succeed(receivedAt)
+    const millis = Date.parse(text)
+    return Number.isFinite(millis) &&
+      millis >= EARLIEST &&
+      millis <= DateTime.toEpochMillis(receivedAt) + FUTURE_TOLERANCE_MILLIS
+      ? Result.succeed(DateTime.makeUnsafe(millis))
+      : Result.fail(error())
+  })
+
+/** A signup body, received at `receivedAt`, as its row. */
+export const signup = (caller: Caller, body: unknown, receivedAt: DateTime.Utc) =>
+  Effect.fromResult(
+    Result.gen(function* () {
+      const invalid = (message: string) => () => new InvalidSignup({ message })
+      const fields = yield* field(Body, body, invalid("Body must be a JSON object"))
+      const user = yield* field(
+        User,
+        fields.user,
+        invalid("user is required: an object with the platform's id of the user")
+      )
+      const row: SignupRow = {
+        storeId: caller.storeId,
+        keyId: caller.keyId,
+        nonce: caller.nonce,
+        userId: yield* field(Text(1, 128), user.id, invalid("user.id is required (1-128 characters)")),
+        email: yield* field(
+          OptionalText(254),
+          user.email ?? null,
+          invalid("user.email must be a string of at most 254 characters, or null")
+        ),
+        phone: yield* field(
+          OptionalText(32),
+          user.phone ?? null,
+          invalid("user.phone must be a string of at most 32 characters, or null")
+        ),
+        name: yield* field(
+          OptionalText(255),
+          user.name ?? null,
+          invalid("user.name must be a string of at most 255 characters, or null")
+        ),
+        source: yield* field(
+          OptionalText(100),
+          fields.source ?? null,
+          invalid("source must be a string of at most 100 characters, or null")
+        ),
+        properties: (yield* field(PropertiesSchema, fields.properties ?? null, invalid(PROPERTIES_MESSAGE))) ?? {},
+        signedUpAt: yield* instant(
+          fields.signed_up_at,
+          receivedAt,
+          invalid("signed_up_at must be an ISO 8601 date-time with an offset, not in the future")
+        ),
+        receivedAt
+      }
+      return row
+    })
+  )
+
+/** An event body, received at `receivedAt`, as its row. */
+export const event = (caller: Caller, body: unknown, receivedAt: DateTime.Utc) =>
+  Effect.fromResult(
+    Result.gen(function* () {
+      const invalid = (message: string) => () => new InvalidEvent({ message })
+      const fields = yield* field(Body, body, invalid("Body must be a JSON object"))
+      const row: EventRow = {
+        storeId: caller.storeId,
+        keyId: caller.keyId,
+        nonce: caller.nonce,
+        event: yield* field(
+          EventName,
+          fields.event,
+          invalid("event is required: 1 to 64 characters among letters, digits and _ . : -")
+        ),
+        userId: yield* field(
+          Schema.NullOr(Text(1, 128)),
+          fields.user_id ?? null,
+          invalid("user_id must be a string of 1 to 128 characters, or null")
+        ),
+        properties: (yield* field(PropertiesSchema, fields.properties ?? null, invalid(PROPERTIES_MESSAGE))) ?? {},
+        occurredAt: yield* instant(
+          fields.occurred_at,
+          receivedAt,
+          invalid("occurred_at must be an ISO 8601 date-time with an offset, not in the future")
+        ),
+        receivedAt
+      }
+      return row
+    })
+  )
+
+const Properties = Schema.Record(
+  Schema.String,
+  Schema.Union([Schema.String, Schema.Number, Schema.Boolean, Schema.Null])
+)
+
+/** The signup body, as documented (`signup` checks it, with the messages callers read). */
+export const SignupBody = Schema.Struct({
+  user: Schema.Struct({
+    /** The platform's own id of the user (1-128 characters): a second signup of one id is a repeat. */
+    id: Schema.String,
+    email: Schema.optionalKey(Schema.NullOr(Schema.String)),
+    phone: Schema.optionalKey(Schema.NullOr(Schema.String)),
+    name: Schema.optionalKey(Schema.NullOr(Schema.String))
+  }),
+  /** ISO 8601 with an offset; default: when received. */
+  signed_up_at: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  source: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** A flat object: at most 50 keys; strings, numbers, booleans or null. */
+  properties: Schema.optionalKey(Schema.NullOr(Properties))
+}).annotate({ identifier: "Signup" })
+
+/** The event body, as documented (`event` checks it, with the messages callers read). */
+export const EventBody = Schema.Struct({
+  /** 1-64 characters among letters, digits and _ . : - */
+  event: Schema.String,
+  user_id: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** ISO 8601 with an offset; default: when received. */
+  occurred_at: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** A flat object: at most 50 keys; strings, numbers, booleans or null. */
+  properties: Schema.optionalKey(Schema.NullOr(Properties))
+}).annotate({ identifier: "TrackedEvent" })
+
+/** The 202 answer of both routes. */
+export const Accepted = Schema.Struct({ accepted: Schema.Literal(true) })
+export type Accepted = typeof Accepted.Type

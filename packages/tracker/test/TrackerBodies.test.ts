@@ -1,0 +1,115 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Ids } from "@tawsil/domain"
+import { DateTime, Effect } from "effect"
+import * as TrackerBodies from "../src/TrackerBodies.ts"
+
+const caller = { storeId: Ids.StoreId.make(1), keyId: "twpub_live_abcdefghijklm", nonce: "0".repeat(32) }
+const receivedAt = DateTime.makeUnsafe(Date.parse("2026-11-21T11:30:00Z"))
+
+const signupMessage = (body: unknown) =>
+  Effect.map(Effect.flip(TrackerBodies.signup(caller, body, receivedAt)), (error) => error.message)
+const eventMessage = (body: unknown) =>
+  Effect.map(Effect.flip(TrackerBodies.event(caller, body, receivedAt)), (error) => error.message)
+
+describe("TrackerBodies", () => {
+  it.effect("reads a signup: the user's id and details, when, where from, properties", () =>
+    Effect.gen(function* () {
+      const row = yield* TrackerBodies.signup(
+        caller,
+        {
+          user: { id: "u_1001", email: "amina@example.dz", phone: "0555 12 34 56", name: "Amina — أمينة" },
+          signed_up_at: "2026-11-21T12:29:00+01:00",
+          source: "landing-page-7",
+          properties: { plan: "trial", seats: 3, newsletter: true, referrer: null },
+          unknown: "ignored"
+        },
+        receivedAt
+      )
+      assert.deepStrictEqual(row, {
+        ...caller,
+        userId: "u_1001",
+        email: "amina@example.dz",
+        phone: "0555 12 34 56",
+        name: "Amina — أمينة",
+        source: "landing-page-7",
+        properties: { plan: "trial", seats: 3, newsletter: true, referrer: null },
+        signedUpAt: DateTime.makeUnsafe(Date.parse("2026-11-21T11:29:00Z")),
+        receivedAt
+      })
+      const minimal = yield* TrackerBodies.signup(caller, { user: { id: "u_2" } }, receivedAt)
+      assert.deepStrictEqual(
+        [minimal.email, minimal.source, minimal.properties, minimal.signedUpAt],
+        [null, null, {}, receivedAt]
+      )
+    })
+  )
+
+  it.effect("refuses a signup field by field", () =>
+    Effect.gen(function* () {
+      assert.strictEqual(yield* signupMessage("x"), "Body must be a JSON object")
+      assert.strictEqual(yield* signupMessage({}), "user is required: an object with the platform's id of the user")
+      assert.strictEqual(yield* signupMessage({ user: { id: "" } }), "user.id is required (1-128 characters)")
+      assert.strictEqual(
+        yield* signupMessage({ user: { id: "x".repeat(129) } }),
+        "user.id is required (1-128 characters)"
+      )
+      assert.strictEqual(yield* signupMessage({ user: { id: 7 } }), "user.id is required (1-128 characters)")
+      assert.strictEqual(
+        yield* signupMessage({ user: { id: "u", email: 5 } }),
+        "user.email must be a string of at most 254 characters, or null"
+      )
+      assert.strictEqual(
+        yield* signupMessage({ user: { id: "u\u0000" } }),
+        "user.id is required (1-128 characters)",
+        "a NUL cannot be stored"
+      )
+      assert.strictEqual(
+        yield* signupMessage({ user: { id: "u" }, signed_up_at: "2026-11-21 12:29:00" }),
+        "signed_up_at must be an ISO 8601 date-time with an offset, not in the future"
+      )
+      assert.strictEqual(
+        yield* signupMessage({ user: { id: "u" }, signed_up_at: "2026-11-21T12:36:00+01:00" }),
+        "signed_up_at must be an ISO 8601 date-time with an offset, not in the future"
+      )
+      yield* TrackerBodies.signup(caller, { user: { id: "u" }, signed_up_at: "2026-11-21T12:34:00+01:00" }, receivedAt)
+    })
+  )
+
+  it.effect("reads an event, anonymous or not; refuses a bad name, properties or time", () =>
+    Effect.gen(function* () {
+      const row = yield* TrackerBodies.event(
+        caller,
+        { event: "add_to_cart", user_id: "u_1001", occurred_at: "2026-11-21T11:20:00Z", properties: { product_id: 7 } },
+        receivedAt
+      )
+      assert.deepStrictEqual(row, {
+        ...caller,
+        event: "add_to_cart",
+        userId: "u_1001",
+        properties: { product_id: 7 },
+        occurredAt: DateTime.makeUnsafe(Date.parse("2026-11-21T11:20:00Z")),
+        receivedAt
+      })
+      const anonymous = yield* TrackerBodies.event(caller, { event: "page.view:home-1" }, receivedAt)
+      assert.deepStrictEqual([anonymous.userId, anonymous.occurredAt], [null, receivedAt])
+      const name = "event is required: 1 to 64 characters among letters, digits and _ . : -"
+      assert.strictEqual(yield* eventMessage({}), name)
+      assert.strictEqual(yield* eventMessage({ event: "add to cart" }), name)
+      assert.strictEqual(yield* eventMessage({ event: "x".repeat(65) }), name)
+      const properties = yield* eventMessage({ event: "e", properties: { nested: { a: 1 } } })
+      assert.match(properties, /^properties must be an object of at most 50 keys/)
+      const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i]))
+      assert.strictEqual(yield* eventMessage({ event: "e", properties: many }), properties)
+      assert.strictEqual(yield* eventMessage({ event: "e", properties: [1] }), properties)
+      assert.strictEqual(yield* eventMessage({ event: "e", properties: { long: "x".repeat(1001) } }), properties)
+      assert.strictEqual(
+        yield* eventMessage({ event: "e", user_id: "" }),
+        "user_id must be a string of 1 to 128 characters, or null"
+      )
+      assert.strictEqual(
+        yield* eventMessage({ event: "e", occurred_at: "1999-12-31T23:59:59Z" }),
+        "occurred_at must be an ISO 8601 date-time with an offset, not in the future"
+      )
+    })
+  )
+})

@@ -1,0 +1,13 @@
+/** Webhooks of the store API: subscriptions, the order events and their outbox, signed at-least-once delivery with retries, the SSRF rules on webhook URLs; WebhookStore port (memory and SQL). */
+export * as DeliverySignal from "./DeliverySignal.ts"
+export * as Dispatcher from "./Dispatcher.ts"
+export * as Outbox from "./Outbox.ts"
+export * as RetryPolicy from "./RetryPolicy.ts"
+export * as Subscription from "./Subscription.ts"
+export * as WebhookError from "./WebhookError.ts"
+export * as WebhookEvent from "./WebhookEvent.ts"
+export * as WebhookHttp from "./WebhookHttp.ts"
+export * as WebhookStore from "./WebhookStore.ts"
+export * as WebhookStoreSql from "./WebhookStoreSql.ts"
+export * as Webhooks from "./Webhooks.ts"
+export * as WebhookUrl from "./WebhookUrl.ts"
