@@ -25,7 +25,10 @@ const Dns = createRequire(import.meta.url)("node:dns") as typeof DnsModule
 /** A place the process may reach: a TCP `host` and `port`, or a unix socket `path`. */
 export type Destination = { readonly host: string; readonly port: number } | { readonly path: string }
 
-/** One refused attempt. `port` is absent for a name lookup; `host` is the socket path for a unix socket. */
+/**
+ * One refused attempt. `port` is absent for a name lookup. `host` is an IP address, or a name shortened to its last
+ * two labels (`*.example.com`), or `unix socket`: never more of what the caller chose (see `shown`).
+ */
 export interface Attempt {
   readonly kind: "connect" | "lookup" | "udp"
   readonly host: string
@@ -131,7 +134,19 @@ const permitted = (host: string, port: number | undefined) => {
   )
 }
 
-const refuse = (attempt: Attempt): EgressRefused => {
+/**
+ * A refused name as it is kept and logged: its last two labels, the rest starred. The name is the plugin's to
+ * choose, so it could carry a secret (`<key>.attacker.example`, the usual DNS exfiltration form); this keeps at
+ * most one label of it. IP literals are kept whole; a unix socket path is not kept at all.
+ */
+const shown = (host: string): string => {
+  if (Net.isIP(host) !== 0) return host
+  const labels = host.split(".").map((label) => label.slice(0, 63))
+  return labels.length > 2 ? `*.${labels.slice(-2).join(".")}` : labels.join(".")
+}
+
+const refuse = (refusal: Attempt): EgressRefused => {
+  const attempt: Attempt = { ...refusal, host: shown(refusal.host) }
   refusals.push(attempt)
   const key = describe(attempt)
   if (!reported.has(key)) {
@@ -177,10 +192,10 @@ const lastFunction = (args: ReadonlyArray<unknown>) => {
 /** A lookup refused as a name that does not exist, so clients take their usual path for it. */
 const lookupError = (host: string) => {
   const error = refuse({ kind: "lookup", host: hostKey(host) })
-  return Object.assign(new Error(`${error.message} (name lookup)`), {
+  return Object.assign(new Error(error.message), {
     name: "EgressRefused",
     code: "ENOTFOUND",
-    hostname: host
+    hostname: error.attempt.host
   })
 }
 
@@ -273,7 +288,7 @@ export const install = (options: Options = {}): void => {
           }
           const error = refuse(
             "path" in target
-              ? { kind: "connect", host: target.path }
+              ? { kind: "connect", host: "unix socket" }
               : { kind: "connect", host: hostKey(target.host), port: target.port }
           )
           const socket = this as Net.Socket
