@@ -18,6 +18,7 @@ import * as Announcements from "./Announcements.ts"
 import type { AppConfig } from "./AppConfig.ts"
 import * as AdminListener from "./admin/AdminListener.ts"
 import * as Edge from "./Edge.ts"
+import * as EgressGuard from "./EgressGuard.ts"
 import { RunningInstance } from "./Health.ts"
 import * as JsonLogger from "./JsonLogger.ts"
 import * as ShippingServer from "./shipping/Server.ts"
@@ -163,7 +164,8 @@ export const layer = (config: AppConfig, options: Options = {}) => {
   const stop = stopLines(options.stopSignal ?? (() => undefined))
   return stop.began.pipe(
     Layer.provideMerge(Layer.mergeAll(servers, purgeIdempotency, purgeRateWindows, adminListener(config))),
-    Layer.provide([runtime, transport, inFlight, limits]),
+    // The guard's reports are logged from before the adapters are imported (discovery runs when `servers` builds).
+    Layer.provide([runtime, transport, inFlight, limits, EgressGuard.reporting]),
     Layer.provide(stop.ended),
     Layer.provide([loggingLayer(config), noServiceSpans])
   )

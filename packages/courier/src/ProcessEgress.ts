@@ -81,7 +81,9 @@ interface Installed {
 const permits = new AsyncLocalStorage<Permit>()
 let installed: Installed | undefined
 const refusals: Array<Attempt> = []
-const reported = new Set<string>()
+// The first refusal to each destination, with the count at that moment: reported once, or replayed to a reporter
+// set later (refusals at import time come before the app's logger exists).
+const firsts = new Map<string, { readonly attempt: Attempt; readonly refused: number }>()
 // Inside a permitted connect, net looks the name up synchronously with `dns.lookup`: that lookup is part of it.
 let connecting = 0
 
@@ -100,9 +102,22 @@ export const attempts = (): ReadonlyArray<Attempt> => refusals
 /** How many attempts were refused since the process started. */
 export const refused = (): number => refusals.length
 
-/** Sets who is told of refusals (the app's logger, once it runs). */
+/**
+ * Sets who is told of refusals (the app's logger, once it runs). It is told at once of the first refusal to each
+ * destination so far, then of each new destination as it is refused.
+ */
 export const setReport = (report: ((attempt: Attempt, refused: number) => void) | undefined): void => {
-  if (installed !== undefined) installed.report = report
+  if (installed === undefined) return
+  installed.report = report
+  for (const { attempt, refused } of firsts.values()) tell(attempt, refused)
+}
+
+const tell = (attempt: Attempt, refused: number) => {
+  try {
+    installed?.report?.(attempt, refused)
+  } catch {
+    // A reporter that throws must not turn a refusal into a crash of the caller's socket code.
+  }
 }
 
 /**
@@ -149,13 +164,9 @@ const refuse = (refusal: Attempt): EgressRefused => {
   const attempt: Attempt = { ...refusal, host: shown(refusal.host) }
   refusals.push(attempt)
   const key = describe(attempt)
-  if (!reported.has(key)) {
-    reported.add(key)
-    try {
-      installed?.report?.(attempt, refusals.length)
-    } catch {
-      // A reporter that throws must not turn a refusal into a crash of the caller's socket code.
-    }
+  if (!firsts.has(key)) {
+    firsts.set(key, { attempt, refused: refusals.length })
+    tell(attempt, refusals.length)
   }
   return new EgressRefused(attempt)
 }
