@@ -145,7 +145,8 @@ const permitted = (host: string, port: number | undefined) => {
   return (
     grant?.open === true &&
     grant.host === hostKey(host) &&
-    (port === undefined || grant.port === undefined || grant.port === port)
+    // A connection needs a permit for its port; a lookup needs one for the name, whatever its port.
+    (port === undefined || grant.port === port)
   )
 }
 

@@ -132,6 +132,11 @@ describe("ProcessEgress", () => {
         ProcessEgress.permit({ host: "127.0.0.1", port: port + 1 }, () => get(`${trap.origin}/wrong-port`))
       )
       assert.strictEqual(elsewhere, "EgressRefused ECONNREFUSED")
+      // A permit to look a name up opens no connection to it.
+      const lookupOnly = yield* Effect.promise(() =>
+        ProcessEgress.permit({ host: "127.0.0.1" }, () => get(`${trap.origin}/lookup-only`))
+      )
+      assert.strictEqual(lookupOnly, "EgressRefused ECONNREFUSED")
       assert.deepStrictEqual(trap.lines, ["GET /permitted"])
       trap.lines.length = 0
     })
