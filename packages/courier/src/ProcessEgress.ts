@@ -13,7 +13,6 @@
  * This is a guard inside one process, not a sandbox: code in the same process can undo it. docs/egress-guard.md
  * states the trust model.
  */
-import { AsyncLocalStorage } from "node:async_hooks"
 import * as Dgram from "node:dgram"
 import type * as DnsModule from "node:dns"
 import { createRequire, syncBuiltinESMExports } from "node:module"
@@ -67,7 +66,6 @@ export interface Options {
 interface Permit {
   readonly host: string
   readonly port: number | undefined
-  open: boolean
 }
 
 interface Installed {
@@ -78,7 +76,8 @@ interface Installed {
   readonly restore: () => void
 }
 
-const permits = new AsyncLocalStorage<Permit>()
+// The permit of the `permit` call running now, if any.
+let current: Permit | undefined
 let installed: Installed | undefined
 const refusals: Array<Attempt> = []
 // The first refusal to each destination, with the count at that moment: reported once, or replayed to a reporter
@@ -121,29 +120,29 @@ const tell = (attempt: Attempt, refused: number) => {
 }
 
 /**
- * Runs `open` with a permit to connect to exactly `destination` (and to look up its host name). `open` must start
- * the connection (or the lookup) before it returns, or before the promise it returns settles: the permit is revoked
- * then, so callbacks that outlive the call (an adapter's code resumed from a response) hold nothing.
+ * Runs `open` with a permit to connect to exactly `destination` (or, without a port, to look up its name). The
+ * permit holds only while `open` runs: it must open the socket (or start the lookup) synchronously, as
+ * `http.request`, `tls.connect` and `dns.promises.lookup` do. Nothing that runs later — a response callback, an
+ * adapter's code resumed after it — holds it. (A plain variable, not an `AsyncLocalStorage`: nothing needs the permit
+ * to travel, and on Node 22 an `AsyncLocalStorage` would turn on async hooks for every promise of the process.)
  */
 export const permit = <A>(
   destination: { readonly host: string; readonly port?: number | undefined },
   open: () => A
-) => {
-  const grant: Permit = { host: hostKey(destination.host), port: destination.port, open: true }
-  const result = permits.run(grant, open)
-  if (result !== null && typeof result === "object" && typeof (result as { then?: unknown }).then === "function") {
-    const revoke = () => {
-      grant.open = false
-    }
-    ;(result as unknown as PromiseLike<unknown>).then(revoke, revoke)
-  } else grant.open = false
-  return result
+): A => {
+  const previous = current
+  current = { host: hostKey(destination.host), port: destination.port }
+  try {
+    return open()
+  } finally {
+    current = previous
+  }
 }
 
 const permitted = (host: string, port: number | undefined) => {
-  const grant = permits.getStore()
+  const grant = current
   return (
-    grant?.open === true &&
+    grant !== undefined &&
     grant.host === hostKey(host) &&
     // A connection needs a permit for its port; a lookup needs one for the name, whatever its port.
     (port === undefined || grant.port === port)
