@@ -187,9 +187,13 @@ const targetOf = (args: ReadonlyArray<unknown>): { host: string; port: number } 
   return { host: typeof host === "string" && host !== "" ? host : "localhost", port: Number(first) }
 }
 
-const lookupAllowed = (host: unknown) =>
+/**
+ * `lookup` answers an IP literal itself, asking nobody; every other dns function (`resolve*`, `reverse`,
+ * `lookupService`) sends its argument to a DNS server, IP or not.
+ */
+const lookupAllowed = (host: unknown, literalIsLocal: boolean) =>
   typeof host !== "string" ||
-  Net.isIP(hostKey(host)) !== 0 ||
+  (literalIsLocal && Net.isIP(hostKey(host)) !== 0) ||
   connecting > 0 ||
   installed === undefined ||
   installed.lookups.has(hostKey(host)) ||
@@ -223,21 +227,25 @@ const replace = (target: object, name: string, make: (original: AnyFunction) => 
   }
 }
 
-const guardCallbackLookup = (original: AnyFunction): AnyFunction =>
-  function (this: unknown, ...args) {
-    if (lookupAllowed(args[0])) return original.apply(this, args)
-    const callback = lastFunction(args)
-    const error = lookupError(String(args[0]))
-    if (callback === undefined) throw error
-    process.nextTick(callback, error)
-    return undefined
-  }
+const guardCallbackLookup =
+  (literalIsLocal: boolean) =>
+  (original: AnyFunction): AnyFunction =>
+    function (this: unknown, ...args) {
+      if (lookupAllowed(args[0], literalIsLocal)) return original.apply(this, args)
+      const callback = lastFunction(args)
+      const error = lookupError(String(args[0]))
+      if (callback === undefined) throw error
+      process.nextTick(callback, error)
+      return undefined
+    }
 
-const guardPromiseLookup = (original: AnyFunction): AnyFunction =>
-  function (this: unknown, ...args) {
-    if (lookupAllowed(args[0])) return original.apply(this, args)
-    return Promise.reject(lookupError(String(args[0])))
-  }
+const guardPromiseLookup =
+  (literalIsLocal: boolean) =>
+  (original: AnyFunction): AnyFunction =>
+    function (this: unknown, ...args) {
+      if (lookupAllowed(args[0], literalIsLocal)) return original.apply(this, args)
+      return Promise.reject(lookupError(String(args[0])))
+    }
 
 const resolverMethods = (target: object) =>
   Object.getOwnPropertyNames(target).filter(
@@ -308,15 +316,17 @@ export const install = (options: Options = {}): void => {
         }
     )
   )
-  restores.push(replace(Dns, "lookup", guardCallbackLookup))
-  restores.push(replace(Dns.promises, "lookup", guardPromiseLookup))
-  for (const name of resolverMethods(Dns)) restores.push(replace(Dns, name, guardCallbackLookup))
-  for (const name of resolverMethods(Dns.promises)) restores.push(replace(Dns.promises, name, guardPromiseLookup))
+  restores.push(replace(Dns, "lookup", guardCallbackLookup(true)))
+  restores.push(replace(Dns.promises, "lookup", guardPromiseLookup(true)))
+  for (const name of resolverMethods(Dns)) restores.push(replace(Dns, name, guardCallbackLookup(false)))
+  for (const name of resolverMethods(Dns.promises)) {
+    restores.push(replace(Dns.promises, name, guardPromiseLookup(false)))
+  }
   for (const name of resolverMethods(Dns.Resolver.prototype)) {
-    restores.push(replace(Dns.Resolver.prototype, name, guardCallbackLookup))
+    restores.push(replace(Dns.Resolver.prototype, name, guardCallbackLookup(false)))
   }
   for (const name of resolverMethods(Dns.promises.Resolver.prototype)) {
-    restores.push(replace(Dns.promises.Resolver.prototype, name, guardPromiseLookup))
+    restores.push(replace(Dns.promises.Resolver.prototype, name, guardPromiseLookup(false)))
   }
   const refuseUdp = (
     original: AnyFunction,

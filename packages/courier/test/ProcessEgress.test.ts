@@ -88,7 +88,7 @@ describe("ProcessEgress", () => {
     })
   )
 
-  it.live("refuses lookups of outside names, by every dns API; IP literals need no lookup and pass", () =>
+  it.live("refuses lookups of outside names, by every dns API; lookup() of an IP literal asks nobody and passes", () =>
     Effect.gen(function* () {
       const before = ProcessEgress.refused()
       const name = "outside.egress-test.example"
@@ -104,11 +104,13 @@ describe("ProcessEgress", () => {
             () => "resolved",
             (error: NodeJS.ErrnoException) => error.code
           ),
-          new Promise((resolve) => Dns.lookup("127.0.0.1", (error, address) => resolve(error?.code ?? address)))
+          new Promise((resolve) => Dns.lookup("127.0.0.1", (error, address) => resolve(error?.code ?? address))),
+          // A reverse lookup asks a DNS server about the address: four bytes of the plugin's choosing.
+          new Promise((resolve) => Dns.reverse("10.1.2.3", (error) => resolve(error?.code)))
         ])
       )
-      assert.deepStrictEqual(outcomes, ["ENOTFOUND", "ENOTFOUND", "ENOTFOUND", "ENOTFOUND", "127.0.0.1"])
-      assert.deepStrictEqual(newAttempts(before), Array(4).fill("lookup *.egress-test.example"))
+      assert.deepStrictEqual(outcomes, ["ENOTFOUND", "ENOTFOUND", "ENOTFOUND", "ENOTFOUND", "127.0.0.1", "ENOTFOUND"])
+      assert.deepStrictEqual(newAttempts(before), [...Array(4).fill("lookup *.egress-test.example"), "lookup 10.1.2.3"])
     })
   )
 
