@@ -21,6 +21,7 @@ import * as Announcements from "./Announcements.ts"
 import type { AppConfig } from "./AppConfig.ts"
 import * as AdminListener from "./admin/AdminListener.ts"
 import * as Edge from "./Edge.ts"
+import * as EgressGuard from "./EgressGuard.ts"
 import { RunningInstance } from "./Health.ts"
 import * as JsonLogger from "./JsonLogger.ts"
 import * as ShippingServer from "./shipping/Server.ts"
@@ -208,7 +209,8 @@ export const layer = (config: AppConfig, options: Options = {}) => {
         adminListener(config)
       )
     ),
-    Layer.provide([runtime, transport, inFlight, limits]),
+    // The guard's reports are logged from before the adapters are imported (discovery runs when `servers` builds).
+    Layer.provide([runtime, transport, inFlight, limits, EgressGuard.reporting]),
     Layer.provide(stop.ended),
     Layer.provide([loggingLayer(config), noServiceSpans])
   )

@@ -1,11 +1,12 @@
 /**
- * `npm start`: reads the configuration, then runs both servers until SIGTERM or SIGINT. A bad variable or a
- * database that cannot be opened stops the start with one line on stderr and a non-zero exit.
+ * `npm start`: reads the configuration, installs the egress guard, then runs both servers until SIGTERM or SIGINT.
+ * A bad variable or a database that cannot be opened stops the start with one line on stderr and a non-zero exit.
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Exit, Layer } from "effect"
 import * as App from "./App.ts"
 import * as AppConfig from "./AppConfig.ts"
+import * as EgressGuard from "./EgressGuard.ts"
 
 /** sysexits' EX_CONFIG: supervisors can tell a configuration mistake from a crash. */
 const EXIT_CONFIG = 78
@@ -26,6 +27,8 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
 
 const main = Effect.gen(function* () {
   const config = yield* AppConfig.load
+  // Before any courier plugin is imported (discovery runs as the app starts), so an import-time escape is refused.
+  yield* Effect.sync(() => EgressGuard.install(config))
   return yield* Layer.launch(App.layer(config, { stopSignal: () => stopSignal }))
 }).pipe(
   Effect.catchTags({

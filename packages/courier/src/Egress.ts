@@ -16,6 +16,7 @@
 import * as Dns from "node:dns"
 import { BlockList, isIP } from "node:net"
 import { Context, Effect, Layer, Result, Schema } from "effect"
+import * as ProcessEgress from "./ProcessEgress.ts"
 
 /** An outgoing request was refused by the egress rules. `reason` is safe to show: it never echoes credentials. */
 export class BlockedEgress extends Schema.TaggedError<BlockedEgress>()("BlockedEgress", {
@@ -224,7 +225,8 @@ export class Resolver extends Context.Service<
   static readonly layer = Layer.succeed(Resolver, {
     lookup: (host) =>
       Effect.tryPromise({
-        try: () => Dns.promises.lookup(host, { all: true }),
+        // The process egress guard lets the transport's own lookup of a courier host through.
+        try: () => ProcessEgress.permit({ host }, () => Dns.promises.lookup(host, { all: true })),
         catch: (error) => (error as NodeJS.ErrnoException).code ?? "unknown"
       }).pipe(
         Effect.map((answers): ReadonlyArray<string> => answers.map((answer) => answer.address)),

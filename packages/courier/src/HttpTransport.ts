@@ -34,6 +34,7 @@ import type { CourierManifest, RateLimit } from "./CourierAdapter.ts"
 import { BadResponse, CourierRateLimited, Unreachable } from "./CourierError.ts"
 import { CourierHttp, type CourierRequest, type CourierResponse } from "./CourierHttp.ts"
 import * as Egress from "./Egress.ts"
+import * as ProcessEgress from "./ProcessEgress.ts"
 import { Transport } from "./Shipping.ts"
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024
@@ -110,7 +111,7 @@ const send = (request: CourierRequest, target: Target, courier: string) =>
           })
     }
     const client = target.url.protocol === "https:" ? Https : Http
-    const outgoing = client.request(target.url, options, (incoming) => {
+    const respond = (incoming: Http.IncomingMessage) => {
       const chunks: Array<Buffer> = []
       let size = 0
       incoming.on("data", (chunk: Buffer) => {
@@ -138,7 +139,13 @@ const send = (request: CourierRequest, target: Target, courier: string) =>
         )
       })
       incoming.on("error", () => resume(Effect.fail(new Unreachable({ message: `${courier}: the connection broke` }))))
-    })
+    }
+    // The process egress guard (ProcessEgress) lets exactly this connection through: the checked host, or its
+    // loopback stand-in. The socket is opened inside `request`, so the permit ends when it returns.
+    const port = Number(target.url.port) || (target.url.protocol === "https:" ? 443 : 80)
+    const outgoing = ProcessEgress.permit({ host: target.url.hostname, port }, () =>
+      client.request(target.url, options, respond)
+    )
     outgoing.on("error", (error: NodeJS.ErrnoException) =>
       resume(
         Effect.fail(

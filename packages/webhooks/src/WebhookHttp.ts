@@ -7,6 +7,7 @@
 import * as Http from "node:http"
 import * as Https from "node:https"
 import * as Net from "node:net"
+import { ProcessEgress } from "@tawsil/courier"
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import type { Target } from "./WebhookUrl.ts"
 
@@ -49,25 +50,30 @@ const send = (request: Request) =>
     const body = Buffer.from(request.body)
     const client = url.protocol === "https:" ? Https : Http
     let connectTimer: ReturnType<typeof setTimeout> | undefined
-    const outgoing = client.request(
-      url,
-      {
-        method: "POST",
-        agent: false,
-        headers: { ...request.headers, "content-length": String(body.length) },
-        ...(address === undefined ? {} : { lookup: pinnedLookup(address), servername: url.hostname })
-      },
-      (incoming) => {
-        let read = 0
-        incoming.on("data", (chunk: Buffer) => {
-          read += chunk.length
-          if (read > MAX_READ) incoming.destroy()
-        })
-        const done = () => resume(Effect.succeed(incoming.statusCode ?? 0))
-        incoming.on("end", done)
-        incoming.on("close", done)
-        incoming.on("error", done)
-      }
+    // The process egress guard (ProcessEgress) lets exactly this connection through: the checked target. The socket
+    // is opened inside `request`, so the permit ends when it returns.
+    const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80)
+    const outgoing = ProcessEgress.permit({ host: url.hostname, port }, () =>
+      client.request(
+        url,
+        {
+          method: "POST",
+          agent: false,
+          headers: { ...request.headers, "content-length": String(body.length) },
+          ...(address === undefined ? {} : { lookup: pinnedLookup(address), servername: url.hostname })
+        },
+        (incoming) => {
+          let read = 0
+          incoming.on("data", (chunk: Buffer) => {
+            read += chunk.length
+            if (read > MAX_READ) incoming.destroy()
+          })
+          const done = () => resume(Effect.succeed(incoming.statusCode ?? 0))
+          incoming.on("end", done)
+          incoming.on("close", done)
+          incoming.on("error", done)
+        }
+      )
     )
     outgoing.on("socket", (socket) => {
       if (!socket.connecting) return

@@ -5,7 +5,9 @@
  * It proves what the catalogue promises about an adapter: its declared capabilities work and the others are
  * refused without a request; every request stays on the courier's origin; its status table covers the statuses
  * the courier sends, and anything else becomes `unknown`; courier failures become the right reasons; and the
- * caller's credentials appear in no log, span, error or response. Adapters without HTTP run it with no fake.
+ * caller's credentials appear in no log, span, error or response. Every check runs under the process egress guard
+ * (`ProcessEgress`): an adapter that opens a connection or looks up a name around `CourierHttp`, on any path a check
+ * exercises, fails that check. Adapters without HTTP run it with no fake.
  *
  * Like typescript-eslint's RuleTester, the kit also checks the suite it is given (a fake-backed adapter must show
  * how it handles a timeout, a 5xx, a bad body, a 429 and a rejected credential) and refuses a thin one at once.
@@ -20,6 +22,7 @@ import type { CourierErrorReason } from "../CourierError.ts"
 import { CourierHttp, type CourierRequest } from "../CourierHttp.ts"
 import * as Egress from "../Egress.ts"
 import * as HttpTransport from "../HttpTransport.ts"
+import * as ProcessEgress from "../ProcessEgress.ts"
 import { ParcelOrder, RatesQuery } from "../Shipment.ts"
 import { type CourierCall, Shipping, type ShippingError, Transport } from "../Shipping.ts"
 import * as Tracking from "../Tracking.ts"
@@ -596,6 +599,32 @@ const secrets = <F extends Fake>(options: Options<F>) =>
   }).pipe(Effect.scoped)
 
 /**
+ * Runs one check under the process egress guard (installed for the check unless the process already has it), and
+ * fails it when anything the check exercised tried to open a connection or look up a name around `CourierHttp`,
+ * whatever the check itself concluded: an escape the adapter takes only now and then is caught on the path it takes.
+ */
+const guarded = (run: Effect.Effect<void, unknown>): Effect.Effect<void, unknown> =>
+  Effect.gen(function* () {
+    yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        const owned = !ProcessEgress.isInstalled()
+        if (owned) ProcessEgress.install()
+        return owned
+      }),
+      (owned) => Effect.sync(() => owned && ProcessEgress.uninstall())
+    )
+    const before = ProcessEgress.refused()
+    const exit = yield* Effect.exit(run)
+    const refused = ProcessEgress.attempts().slice(before)
+    if (refused.length > 0) {
+      assert.fail(
+        `the adapter went around CourierHttp: the egress guard refused ${[...new Set(refused.map(ProcessEgress.describe))].join(", ")}`
+      )
+    }
+    return yield* exit
+  }).pipe(Effect.scoped)
+
+/**
  * The checks, as data: {@link suite} registers each as a test; a test of the kit can run one and expect it to fail.
  * Run them with live services (`it.live`): they use real sockets and real timeouts. Throws when {@link problems}
  * finds the suite too thin.
@@ -603,7 +632,7 @@ const secrets = <F extends Fake>(options: Options<F>) =>
 export const checks = <F extends Fake>(options: Options<F>): ReadonlyArray<Check> => {
   const found = problems(options)
   if (found.length > 0) throw new Error(`conformance suite for ${options.adapter.platform}: ${found.join("; ")}`)
-  return [
+  const all: ReadonlyArray<Check> = [
     {
       id: "capabilities",
       name: "each declared capability works through the core; the others are refused as Unsupported, sending nothing",
@@ -632,6 +661,7 @@ export const checks = <F extends Fake>(options: Options<F>): ReadonlyArray<Check
       run: secrets(options)
     }
   ]
+  return all.map((check) => ({ ...check, run: guarded(check.run) }))
 }
 
 /** Registers the conformance suite for an adapter: `describe(name)` with one live test per check. */
