@@ -12,6 +12,7 @@ import appInstances from "./migrations/0001_app_instances.ts"
 import idempotency from "./migrations/0002_idempotency.ts"
 import storeApi from "./migrations/0003_store_api.ts"
 import idempotencySecret from "./migrations/0004_idempotency_secret.ts"
+import changeHistory from "./migrations/0008_change_history.ts"
 
 export const TABLE = "tawsil_migrations"
 
@@ -19,7 +20,8 @@ export const loader = Migrator.fromRecord({
   "0001_app_instances": appInstances,
   "0002_idempotency": idempotency,
   "0003_store_api": storeApi,
-  "0004_idempotency_secret": idempotencySecret
+  "0004_idempotency_secret": idempotencySecret,
+  "0008_change_history": changeHistory
 })
 
 /** Runs the pending migrations and returns the ones it ran, as `[id, name]`. */
