@@ -34,6 +34,9 @@ export class RequiredScope extends Context.Service<RequiredScope, string>()("@ta
 /** Key management (`/v1/keys`): platform keys only; a public key is refused with 403. */
 export class KeyManagement extends Context.Service<KeyManagement, true>()("@tawsil/http/store/KeyManagement") {}
 
+/** Installed-app tokens are refused with 403 (the change history: spec store-api-config "Authentication"). */
+export class NoAppTokens extends Context.Service<NoAppTokens, true>()("@tawsil/http/store/NoAppTokens") {}
+
 /** Served through the 30-second read cache (spec: `GET /v1/store`, the product and landing page collections). */
 export class ReadCached extends Context.Service<ReadCached, true>()("@tawsil/http/store/ReadCached") {}
 

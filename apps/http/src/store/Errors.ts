@@ -136,6 +136,7 @@ export const reasons = {
     NotPilotEnrolled: Forbidden,
     MissingScope: Forbidden,
     PlatformKeyRequired: Forbidden,
+    AppTokenRefused: Forbidden,
     RateLimited: RateLimited,
     QuotaExhausted: QuotaExceeded,
     InvalidKeyRequest: BadRequest,

@@ -14,7 +14,17 @@ import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type HttpApiEndpoint, HttpApiError } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { pathOf, RequestId } from "../Edge.ts"
-import { Caller, Gate, Idempotent, KeyManagement, ReadCached, RequestBody, RequiredScope, StoredAs } from "./Api.ts"
+import {
+  Caller,
+  Gate,
+  Idempotent,
+  KeyManagement,
+  NoAppTokens,
+  ReadCached,
+  RequestBody,
+  RequiredScope,
+  StoredAs
+} from "./Api.ts"
 import * as Errors from "./Errors.ts"
 import { ReadCache } from "./ReadCache.ts"
 
@@ -25,7 +35,8 @@ const API_VERSION_HEADER = { "x-api-version": Errors.API_VERSION } as const
 /** What an endpoint requires beyond a valid key, from its annotations. */
 const requirementOf = (endpoint: HttpApiEndpoint.Top): Access.Requirement => ({
   scope: Option.getOrUndefined(Context.getOption(endpoint.annotations, RequiredScope)),
-  keyManagement: Context.getOption(endpoint.annotations, KeyManagement)._tag === "Some"
+  keyManagement: Context.getOption(endpoint.annotations, KeyManagement)._tag === "Some",
+  noAppTokens: Context.getOption(endpoint.annotations, NoAppTokens)._tag === "Some"
 })
 
 const textOf = (response: HttpServerResponse.HttpServerResponse): string | undefined => {
