@@ -13,6 +13,7 @@ import idempotency from "./migrations/0002_idempotency.ts"
 import storeApi from "./migrations/0003_store_api.ts"
 import idempotencySecret from "./migrations/0004_idempotency_secret.ts"
 import changeHistory from "./migrations/0008_change_history.ts"
+import promoCodes from "./migrations/0009_promo_codes.ts"
 
 export const TABLE = "tawsil_migrations"
 
@@ -21,7 +22,8 @@ export const loader = Migrator.fromRecord({
   "0002_idempotency": idempotency,
   "0003_store_api": storeApi,
   "0004_idempotency_secret": idempotencySecret,
-  "0008_change_history": changeHistory
+  "0008_change_history": changeHistory,
+  "0009_promo_codes": promoCodes
 })
 
 /** Runs the pending migrations and returns the ones it ran, as `[id, name]`. */
