@@ -14,6 +14,7 @@ import storeApi from "./migrations/0003_store_api.ts"
 import idempotencySecret from "./migrations/0004_idempotency_secret.ts"
 import changeHistory from "./migrations/0008_change_history.ts"
 import promoCodes from "./migrations/0009_promo_codes.ts"
+import storefront from "./migrations/0010_storefront.ts"
 
 export const TABLE = "tawsil_migrations"
 
@@ -23,7 +24,8 @@ export const loader = Migrator.fromRecord({
   "0003_store_api": storeApi,
   "0004_idempotency_secret": idempotencySecret,
   "0008_change_history": changeHistory,
-  "0009_promo_codes": promoCodes
+  "0009_promo_codes": promoCodes,
+  "0010_storefront": storefront
 })
 
 /** Runs the pending migrations and returns the ones it ran, as `[id, name]`. */
