@@ -64,9 +64,9 @@ export interface PixelRestore {
 }
 
 /** The plan allows no more pixels of this type (checked again under the store's lock). */
-export class PixelLimitHit extends Data.TaggedError("PixelLimitHit")<{}> {}
+export class PixelLimitHit extends Data.TaggedError("PixelLimitHit") {}
 /** A pixel of this type and `pixel_id` exists (checked again by the unique index). */
-export class PixelDuplicate extends Data.TaggedError("PixelDuplicate")<{}> {}
+export class PixelDuplicate extends Data.TaggedError("PixelDuplicate") {}
 /** The database refused the write for another reason, given in `message`. */
 export class PixelRefused extends Data.TaggedError("PixelRefused")<{ readonly message: string }> {}
 
