@@ -6,7 +6,7 @@
 
 import * as Os from "node:os"
 import { NodeRedis } from "@effect/platform-node"
-import { Admin, UsageStore, UsageStoreSql } from "@tawsil/access"
+import { UsageStore, UsageStoreSql } from "@tawsil/access"
 import { Catalogue, type CourierAdapter, Discovery, Egress, HttpTransport } from "@tawsil/courier"
 import { IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { ClientWindow } from "@tawsil/shipping"
@@ -17,6 +17,7 @@ import { RateLimiter } from "effect/persistence"
 import * as Announcements from "./Announcements.ts"
 import type { AppConfig } from "./AppConfig.ts"
 import * as AdminListener from "./admin/AdminListener.ts"
+import * as AdminRequest from "./admin/AdminRequest.ts"
 import * as Edge from "./Edge.ts"
 import { RunningInstance } from "./Health.ts"
 import * as JsonLogger from "./JsonLogger.ts"
@@ -96,7 +97,7 @@ const purgeRateWindows = Layer.effectDiscard(
  */
 const adminListener = (config: AppConfig) =>
   config.database.kind === "embedded"
-    ? AdminListener.layer({ dataDir: config.database.dataDir }).pipe(Layer.provide(Admin.layerSql))
+    ? AdminListener.layer({ dataDir: config.database.dataDir }).pipe(Layer.provide(AdminRequest.layerSql))
     : Layer.empty
 
 /**

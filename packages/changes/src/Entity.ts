@@ -61,17 +61,20 @@ export class Entities extends Context.Service<Entities, ReadonlyMap<string, AnyE
  * The registry of the given entities, each built with the services it needs. Two entities with one name are a
  * wiring mistake: the layer dies.
  */
-export const layer = <R>(
-  ...entities: ReadonlyArray<Effect.Effect<AnyEntity, never, R>>
-): Layer.Layer<Entities, never, R> =>
+export const layer = <const Registered extends ReadonlyArray<Effect.Effect<AnyEntity, never, any>>>(
+  ...entities: Registered
+): Layer.Layer<Entities, never, Effect.Services<Registered[number]>> =>
   Layer.effect(
     Entities,
-    Effect.flatMap(Effect.all(entities), (built) => {
-      const byName = new Map<string, AnyEntity>()
-      for (const entity of built) {
-        if (byName.has(entity.name)) return Effect.die(new Error(`entity ${entity.name} is registered twice`))
-        byName.set(entity.name, entity)
+    Effect.flatMap(
+      Effect.all(entities as ReadonlyArray<Effect.Effect<AnyEntity, never, Effect.Services<Registered[number]>>>),
+      (built) => {
+        const byName = new Map<string, AnyEntity>()
+        for (const entity of built) {
+          if (byName.has(entity.name)) return Effect.die(new Error(`entity ${entity.name} is registered twice`))
+          byName.set(entity.name, entity)
+        }
+        return Effect.succeed(byName)
       }
-      return Effect.succeed(byName)
-    })
+    )
   )

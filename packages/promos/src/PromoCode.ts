@@ -79,3 +79,39 @@ export const PromoCodeDeleted = Schema.Struct({ deleted: Schema.Literal(true), i
   identifier: "PromoCodeDeleted"
 })
 export type PromoCodeDeleted = typeof PromoCodeDeleted.Type
+
+const AmountField = Schema.Union([Schema.Number, Schema.String])
+
+const bodyFields = {
+  /** Trimmed and upper-cased; 2 to 30 of `A-Z 0-9 - _`; unique per store (409 `code_exists`). */
+  code: Schema.String,
+  /** `percentage` or `fixed`, any letter case. */
+  discount_type: Schema.String,
+  /** Above 0; at most 100 for a percentage (100 needs confirmation); a number or a decimal string. */
+  discount_value: AmountField,
+  /** Minimum products subtotal; `0`, `""` or null for none. */
+  min_order_amount: Schema.optionalKey(Schema.NullOr(AmountField)),
+  /** 1 or more; `0`, `""` or null for unlimited. */
+  max_uses: Schema.optionalKey(Schema.NullOr(AmountField)),
+  /** Default true; any value other than a JSON boolean is read as a boolean cast would (`"false"` is true). */
+  is_active: Schema.optionalKey(Schema.Unknown),
+  /** `YYYY-MM-DD HH:MM:SS` Algeria time, or ISO 8601 (an offset is converted); null or `""` for none. */
+  starts_at: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** Same forms; in the future and after `starts_at`; null or `""` for none. */
+  expires_at: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** The token of a `confirmation_required` answer, for a 100% discount. */
+  confirm_token: Schema.optionalKey(Schema.String),
+  /** true skips the 100% confirmation; dashboard-created keys only (ignored for others). */
+  confirm_full_discount: Schema.optionalKey(Schema.Boolean)
+}
+
+/** `POST /v1/promo-codes` body, as documented; `Promos` reads it field by field with the spec's codes. */
+export const PromoCodeBody = Schema.Struct(bodyFields).annotate({ identifier: "PromoCodeCreate" })
+
+/** `PATCH /v1/promo-codes/{id}` body: any create field; only sent fields change; `used_count` is ignored. */
+export const PromoCodePatchBody = Schema.Struct({
+  ...bodyFields,
+  code: Schema.optionalKey(Schema.String),
+  discount_type: Schema.optionalKey(Schema.String),
+  discount_value: Schema.optionalKey(AmountField)
+}).annotate({ identifier: "PromoCodePatch" })

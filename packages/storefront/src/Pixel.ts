@@ -238,3 +238,34 @@ export const PixelValues = Schema.Struct({
   default_pixel_id: Schema.NullOr(Schema.Int)
 })
 export type PixelValues = typeof PixelValues.Type
+
+const pixelFields = {
+  /** Up to 100 characters (cut); `name` is accepted as an alias. On PATCH null or `""` clears it. */
+  pixel_name: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /**
+   * The server-side token: invisible characters and surrounding spaces and quotes are removed, then it must not
+   * contain `<`, a space or a line break, nor equal `pixel_id`, and for `facebook` be 40 characters or more.
+   * Write-only. On PATCH an empty string, null or a value holding the mask (eight bullets) keeps the stored one.
+   */
+  access_token: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** Up to 64 characters (cut); used by `pinterest`. On PATCH null or `""` clears it. */
+  ad_account_id: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** Up to 64 characters (cut); read for `google_ads`. On PATCH null or `""` clears it. */
+  conversion_label: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** Default true. */
+  is_active: Schema.optionalKey(Schema.Boolean),
+  /** Default false; true takes the default from the store's other pixels of the type. */
+  is_default: Schema.optionalKey(Schema.Boolean)
+}
+
+/** `POST /v1/pixels` body, as documented; `Pixels` reads it with the spec's checks in order. */
+export const PixelCreateBody = Schema.Struct({
+  /** One of the seven types, any letter case; `type` is accepted as an alias. */
+  pixel_type: Schema.String,
+  /** The platform's id in its format (see the table above). */
+  pixel_id: Schema.String,
+  ...pixelFields
+}).annotate({ identifier: "PixelCreate" })
+
+/** `PATCH /v1/pixels/{id}` body: only sent fields change; `pixel_type`, `type` and `pixel_id` answer 422. */
+export const PixelPatchBody = Schema.Struct(pixelFields).annotate({ identifier: "PixelPatch" })

@@ -73,8 +73,17 @@ export interface Writer {
 export const INVALID_THEME = "theme is required: 1 to 50 Latin letters, digits, _ or -"
 export const INVALID_STYLE = "style is required: 1 to 50 characters"
 
-const ThemeBody = Schema.Struct({ theme: Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{1,50}$/)) })
-const StyleBody = Schema.Struct({ style: Schema.String.check(Schema.isBetweenCodePoints(1, 50)) })
+/** `POST /v1/store/theme` and `/v1/store/fast-checkout-theme` body. */
+export const ThemeBody = Schema.Struct({
+  /** A key of the list: 1 to 50 Latin letters, digits, `_` or `-`. */
+  theme: Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{1,50}$/))
+}).annotate({ identifier: "ThemeSwitch" })
+
+/** `POST /v1/store/variant-style` body. */
+export const StyleBody = Schema.Struct({
+  /** A style key, 1 to 50 characters. */
+  style: Schema.String.check(Schema.isBetweenCodePoints(1, 50))
+}).annotate({ identifier: "VariantStyleSwitch" })
 
 const refuse = (reason: ThemeError.ThemeErrorReason) => Effect.fail(ThemeError.fail(reason))
 

@@ -8,8 +8,11 @@ import {
   StoreProfile,
   StoreProfileStoreSql
 } from "@tawsil/catalogue"
+import { ChangeLog, ChangeStoreSql, Changes, Entity } from "@tawsil/changes"
 import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Orders } from "@tawsil/orders"
+import { PromoEntity, PromoStoreSql, Promos } from "@tawsil/promos"
+import { PixelEntity, Pixels, StorefrontStoreSql, ThemeEntity, Themes } from "@tawsil/storefront"
 import { Layer } from "effect"
 import type { AppConfig } from "../AppConfig.ts"
 import * as Server from "../Server.ts"
@@ -18,6 +21,21 @@ import { envelope } from "./Errors.ts"
 import * as Handlers from "./Handlers.ts"
 import * as Pipeline from "./Pipeline.ts"
 import * as ReadCache from "./ReadCache.ts"
+
+/**
+ * The entities whose changes this server can undo (`@tawsil/changes`); a new recorded entity is one more line here.
+ */
+export const entities = Entity.layer(PromoEntity.entity, ThemeEntity.entity, PixelEntity.entity)
+
+/**
+ * The configuration services (spec store-api-config): promo codes, themes, pixels and the change history, whose
+ * writes record their changes through one `ChangeLog` (off when `ChangeLog.Recording` is false).
+ */
+export const configurationLayer = Layer.mergeAll(Promos.layer, Themes.layer, Pixels.layer, Changes.layer).pipe(
+  Layer.provide(entities),
+  Layer.provide(ChangeLog.layer),
+  Layer.provide(Layer.mergeAll(PromoStoreSql.layer, StorefrontStoreSql.layer, ChangeStoreSql.layer))
+)
 
 /** The domain services on the database (each needs only `SqlClient`). */
 export const servicesLayer = Layer.mergeAll(
@@ -29,7 +47,8 @@ export const servicesLayer = Layer.mergeAll(
   ),
   StoreProfile.layer.pipe(Layer.provide(StoreProfileStoreSql.layer)),
   Idempotency.layer().pipe(Layer.provide(IdempotencyStoreSql.layer)),
-  ReadCache.layer
+  ReadCache.layer,
+  configurationLayer
 )
 
 /** One listener of the store API, its pipeline in the given mode (the services come from the caller). */
