@@ -105,6 +105,8 @@ export class MemoryStores extends Context.Service<
   MemoryStores,
   {
     readonly add: (storeId: Ids.StoreId, settings?: Partial<Omit<StoreSettings, "theme">>) => Effect.Effect<void>
+    /** Changes a store's plan, as billing does. */
+    readonly setPlan: (storeId: Ids.StoreId, plan: string) => Effect.Effect<void>
     /** Sets a pixel's `test_event_code`, as the dashboard does. */
     readonly setTestEventCode: (id: PixelId, code: string | null) => Effect.Effect<void>
   }
@@ -246,6 +248,11 @@ export const layerMemory: Layer.Layer<StorefrontStore | MemoryStores> = Layer.ef
             language: settings.language ?? "ar",
             theme: initialTheme
           })
+        }),
+      setPlan: (storeId, plan) =>
+        Effect.sync(() => {
+          const current = stores.get(storeId)
+          if (current !== undefined) stores.set(storeId, { ...current, plan })
         }),
       setTestEventCode: (id, code) =>
         Effect.sync(() => {

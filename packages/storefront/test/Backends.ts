@@ -29,6 +29,8 @@ export class Fixtures extends Context.Service<
   Fixtures,
   {
     readonly newStore: (settings?: NewStore) => Effect.Effect<Ids.StoreId>
+    /** As billing changes it. */
+    readonly setPlan: (storeId: Ids.StoreId, plan: string) => Effect.Effect<void>
     /** As the dashboard sets it. */
     readonly setTestEventCode: (id: PixelId, code: string | null) => Effect.Effect<void>
     readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
@@ -46,6 +48,7 @@ const fixturesMemory = Layer.effect(
           const id = Ids.StoreId.make(++last)
           return Effect.as(stores.add(id, settings), id)
         }),
+      setPlan: (storeId, plan) => stores.setPlan(storeId, plan),
       setTestEventCode: stores.setTestEventCode,
       transaction: (effect) => effect
     })
@@ -71,6 +74,8 @@ const fixturesSql = Layer.effect(
             Effect.orDie
           )
         }),
+      setPlan: (storeId, plan) =>
+        sql`UPDATE stores SET plan = ${plan} WHERE id = ${storeId}`.pipe(Effect.asVoid, Effect.orDie),
       setTestEventCode: (id, code) =>
         sql`UPDATE pixels SET test_event_code = ${code} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       transaction: (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))

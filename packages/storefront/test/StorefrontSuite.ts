@@ -136,6 +136,28 @@ export const StorefrontSuite = (it: Vitest.MethodsNonLive<Services>) => {
     })
   )
 
+  it.effect("an undo passes the switch's checks again for what it changes: a plan dropped since refuses it", () =>
+    Effect.gen(function* () {
+      const themes = yield* Themes
+      const changes = yield* Changes.Changes
+      const fixtures = yield* Fixtures
+      const store = yield* fixtures.newStore({ plan: "unlimited" })
+      const writer = { storeId: store, keyId: KEY }
+      const actor = { storeId: store, keyId: KEY, scopes: ["store:write"] }
+      yield* themes.switchTheme(writer, { theme: "sahara" })
+      yield* themes.switchTheme(writer, { theme: "classic" })
+      const [back] = (yield* changes.list(store, { limit: "1" })).items
+      yield* themes.switchFastCheckoutTheme(writer, { theme: "editorial" })
+      const [checkout] = (yield* changes.list(store, { limit: "1" })).items
+      yield* fixtures.setPlan(store, "pro")
+      // Undoing the fast-checkout switch does not touch the storefront theme: only `editorial` → `classic` is checked.
+      yield* fixtures.transaction(changes.undo(actor, checkout!.id))
+      const refused = yield* Effect.flip(fixtures.transaction(changes.undo(actor, back!.id)))
+      assert.strictEqual(refused.reason._tag, "PlanRequired")
+      assert.isFalse((yield* changes.get({ ...actor, scopes: ["store:read"] }, back!.id)).undone)
+    })
+  )
+
   it.effect("creates pixels with the spec's checks in order, lists them with the store's limits", () =>
     Effect.gen(function* () {
       const pixels = yield* Pixels
