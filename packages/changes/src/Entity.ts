@@ -61,6 +61,7 @@ export class Entities extends Context.Service<Entities, ReadonlyMap<string, AnyE
  * The registry of the given entities, each built with the services it needs. Two entities with one name are a
  * wiring mistake: the layer dies.
  */
+// biome-ignore lint/suspicious/noExplicitAny: each entity needs its own services; the layer needs them all
 export const layer = <const Registered extends ReadonlyArray<Effect.Effect<AnyEntity, never, any>>>(
   ...entities: Registered
 ): Layer.Layer<Entities, never, Effect.Services<Registered[number]>> =>

@@ -23,16 +23,12 @@ export type Meta = typeof Meta.Type
 
 export const metaOf = (requestId: string): Meta => ({ request_id: requestId, api_version: API_VERSION })
 
-const fields = <const Code extends string, const Extra extends Schema.Struct.Fields = {}>(
-  code: Code,
-  extra?: Extra
-) => ({
+const fields = <const Code extends string>(code: Code) => ({
   error: Schema.Struct({
     code: Schema.Literal(code),
     message: Schema.String,
     /** Seconds to wait before retrying (429, 409); also sent as `Retry-After`. */
-    retry_after: Schema.optionalKey(Schema.Int),
-    ...((extra ?? {}) as Extra)
+    retry_after: Schema.optionalKey(Schema.Int)
   }),
   meta: Meta
 })
@@ -312,6 +308,17 @@ export class RestoreTargetMissing extends Schema.Error<RestoreTargetMissing>("St
   }
 ) {}
 
+/** The envelope of an error that carries more than `code` and `message` (`extra`, beside them in `error`). */
+const fieldsWith = <const Code extends string, const Extra extends Schema.Struct.Fields>(code: Code, extra: Extra) => ({
+  error: Schema.Struct({
+    code: Schema.Literal(code),
+    message: Schema.String,
+    retry_after: Schema.optionalKey(Schema.Int),
+    ...extra
+  }),
+  meta: Meta
+})
+
 /** What a 100% confirmation refusal carries beside its message (spec "100% discount flow"). */
 const confirmation = {
   /** Single use; send it back with the same body and a new `Idempotency-Key`. */
@@ -325,13 +332,13 @@ const confirmation = {
 
 /** 422: the write would make a 100% code; nothing written; approve with `confirm_token`. */
 export class ConfirmationRequired extends Schema.Error<ConfirmationRequired>("StoreConfirmationRequired")(
-  fields("confirmation_required", confirmation),
+  fieldsWith("confirmation_required", confirmation),
   { httpApiStatus: 422, description: "A 100% discount needs confirmation: repeat with confirm_token" }
 ) {}
 
 /** 422: the token sent is expired, used or for another write; nothing written; here is a fresh one. */
 export class ConfirmationStale extends Schema.Error<ConfirmationStale>("StoreConfirmationStale")(
-  fields("confirmation_stale", confirmation),
+  fieldsWith("confirmation_stale", confirmation),
   { httpApiStatus: 422, description: "Expired, used or mismatched confirm_token; a fresh one is given" }
 ) {}
 
