@@ -233,7 +233,8 @@ const main = async () => {
         .filter((r) => r.variant === variant)
         .map((r) => r.perSecond)
         .sort((a, b) => a - b)
-      return rates[Math.floor(rates.length / 2)]!
+      const middle = rates.length / 2
+      return Number.isInteger(middle) ? (rates[middle - 1]! + rates[middle]!) / 2 : rates[Math.floor(middle)]!
     }
     console.log(
       `\nrecorded / unrecorded req/s (medians): ${(median("recorded") / median("unrecorded")).toFixed(2)} ` +
