@@ -5,7 +5,7 @@
  * never sees it. The caller's API token travels as `Authorization: Bearer` and as the `api_token` query parameter
  * on every call (some endpoints read only the latter), and is never put in an error message.
  */
-import { CourierAdapter, type CourierError, CourierHttp, type Shipment } from "@tawsil/courier"
+import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
 import { Effect, Redacted, Schema } from "effect"
 import * as Mapping from "./EcotrackMapping.ts"
 import * as Status from "./EcotrackStatus.ts"
@@ -50,31 +50,17 @@ export const couriers: ReadonlyArray<CourierAdapter.CourierManifest> = [
 
 /**
  * One call to the courier, authenticated both ways Ecotrack reads a token. An answer that echoes the token (a debug
- * page quoting the request URL) has it blanked out here, before mapping reads or truncates the text.
+ * page quoting the request URL) reaches the mapping with it blanked out by the core.
  */
 const send = (token: Redacted.Redacted<string>, request: CourierHttp.CourierRequest) =>
   Effect.flatMap(CourierHttp.CourierHttp, (http) =>
-    http
-      .request({
-        ...request,
-        query: { ...request.query, api_token: Redacted.value(token) },
-        // Without `accept: application/json` Laravel answers validation errors with a redirect to an HTML page.
-        headers: { accept: "application/json", authorization: `Bearer ${Redacted.value(token)}` }
-      })
-      .pipe(
-        Effect.map((response) => {
-          const text = Mapping.scrubText(Redacted.value(token))(response.text)
-          return text === response.text ? response : { ...response, text }
-        })
-      )
+    http.request({
+      ...request,
+      query: { ...request.query, api_token: Redacted.value(token) },
+      // Without `accept: application/json` Laravel answers validation errors with a redirect to an HTML page.
+      headers: { accept: "application/json", authorization: `Bearer ${Redacted.value(token)}` }
+    })
   )
-
-/** The last step of every operation: the token is blanked out of whatever error it ends with. */
-const redacting = <A>(
-  effect: Effect.Effect<A, CourierError.CourierErrorReason, CourierHttp.CourierHttp>,
-  _input: unknown,
-  context: CourierAdapter.Context<Credentials>
-) => Effect.mapError(effect, Mapping.redact(Redacted.value(context.credentials.token)))
 
 export const create = Effect.fn("Ecotrack.create")(function* (
   order: Shipment.ParcelOrder,
@@ -95,7 +81,7 @@ export const create = Effect.fn("Ecotrack.create")(function* (
     Effect.mapError((reason) => Mapping.notValidated(tracking, reason))
   )
   return { trackingNumber: tracking, rawStatus: Status.validated }
-}, redacting)
+})
 
 export const track = Effect.fn("Ecotrack.track")(function* (
   trackingNumber: string,
@@ -107,7 +93,7 @@ export const track = Effect.fn("Ecotrack.track")(function* (
     query: { tracking: trackingNumber }
   })
   return yield* Effect.fromResult(Mapping.fromTracking(response))
-}, redacting)
+})
 
 export const rates = Effect.fn("Ecotrack.rates")(function* (
   query: Shipment.RatesQuery,
@@ -116,7 +102,7 @@ export const rates = Effect.fn("Ecotrack.rates")(function* (
   yield* Effect.fromResult(Mapping.checkTier(query))
   const response = yield* send(credentials.token, { method: "GET", path: "/api/v1/get/fees" })
   return yield* Effect.fromResult(Mapping.fromFees(query, response))
-}, redacting)
+})
 
 export const label = Effect.fn("Ecotrack.label")(function* (
   trackingNumber: string,
@@ -128,7 +114,7 @@ export const label = Effect.fn("Ecotrack.label")(function* (
     query: { tracking: trackingNumber }
   })
   return yield* Effect.fromResult(Mapping.fromLabel(response))
-}, redacting)
+})
 
 export const adapter = CourierAdapter.define<Credentials>({
   platform: "ecotrack",

@@ -309,45 +309,12 @@ const refusalOf = (status: number, body: unknown): Reason | undefined => {
  * retryable error, since retrying the create would make a second parcel.
  */
 export const notValidated = (tracking: string, reason: Reason): CourierError.Refused =>
-  new CourierError.Refused({
-    message:
-      `the courier created the parcel ${tracking} but did not validate it (${
-        reason._tag === "CourierRateLimited"
-          ? `rate limited, retry after ${reason.retryAfterSeconds} s`
-          : reason.message
-      }): it exists on your account, invisible to the courier until validated. ` +
-      "Validate or delete it in the courier's dashboard; do not create it again.",
-    ...(reason._tag === "Refused" && reason.courierCode !== undefined ? { courierCode: reason.courierCode } : {})
-  })
-
-/** Every form the token travels in: as sent in a header, URI-encoded, and as `URLSearchParams` encodes a query. */
-const secretForms = (secret: string) => [
-  ...new Set([secret, encodeURIComponent(secret), new URLSearchParams({ t: secret }).toString().slice(2)])
-]
-
-/** Blanks the token out of a courier's raw answer, before anything reads, cuts or quotes it. */
-export const scrubText = (secret: string) => (text: string) =>
-  secret === "" ? text : secretForms(secret).reduce((out, form) => out.split(form).join("<redacted>"), text)
-
-/** The same reason with every occurrence of `secret` (plain or URL-encoded) blanked out of its message. */
-export const redact =
-  (secret: string) =>
-  (reason: Reason): Reason => {
-    if (secret === "") return reason
-    const scrub = scrubText(secret)
-    switch (reason._tag) {
-      case "Refused":
-        return new CourierError.Refused({
-          message: scrub(reason.message),
-          ...(reason.courierCode === undefined ? {} : { courierCode: scrub(reason.courierCode) })
-        })
-      case "CredentialsRejected":
-        return new CourierError.CredentialsRejected({ message: scrub(reason.message) })
-      case "Unreachable":
-        return new CourierError.Unreachable({ message: scrub(reason.message) })
-      case "BadResponse":
-        return new CourierError.BadResponse({ message: scrub(reason.message) })
-      default:
-        return reason
-    }
-  }
+  CourierError.unfinishedCreate(
+    tracking,
+    {
+      failed: "did not validate it",
+      consequence: "it exists on your account, invisible to the courier until validated",
+      remedy: "Validate or delete it in the courier's dashboard"
+    },
+    reason
+  )

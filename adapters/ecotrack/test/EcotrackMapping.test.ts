@@ -87,19 +87,6 @@ describe("EcotrackMapping", () => {
     })
   })
 
-  describe("scrubText", () => {
-    it("blanks the token in every form it travels in, before anything cuts the text", () => {
-      const token = "SECRETZ!(1)~'abcdef"
-      const scrub = Mapping.scrubText(token)
-      const query = new URLSearchParams({ api_token: token }).toString()
-      for (const text of [`raw ${token}`, `uri ${encodeURIComponent(token)}`, `echo /api?${query}`]) {
-        const scrubbed = scrub(text)
-        assert.notInclude(scrubbed, "SECRETZ")
-        assert.include(scrubbed, "<redacted>")
-      }
-    })
-  })
-
   describe("fromLabel", () => {
     it("takes a PDF answer as the label and refuses anything else", () => {
       const pdf = response(200, "%PDF-1.4\n%%EOF\n", { "content-type": "application/pdf" })
@@ -234,28 +221,6 @@ describe("EcotrackMapping", () => {
       assert.include(refused.message, says)
       assert.include(refused.message, "do not create it again")
       assert.strictEqual(refused.courierCode, courierCode)
-    })
-  })
-
-  describe("redact", () => {
-    const secret = "tok+en/with=chars-123"
-    it.each([
-      new CourierError.Refused({ message: `bad token ${secret}`, courierCode: secret }),
-      new CourierError.CredentialsRejected({ message: `refused ${secret}` }),
-      new CourierError.Unreachable({ message: `GET /x?api_token=${encodeURIComponent(secret)} failed` }),
-      new CourierError.BadResponse({ message: `${secret}${secret}` })
-    ])("blanks the token out of %s", (reason) => {
-      const redacted = Mapping.redact(secret)(reason)
-      assert.strictEqual(redacted._tag, reason._tag)
-      assert.notInclude(redacted.message, secret)
-      assert.notInclude(redacted.message, encodeURIComponent(secret))
-      assert.include(redacted.message, "<redacted>")
-      if (redacted._tag === "Refused") assert.strictEqual(redacted.courierCode, "<redacted>")
-    })
-
-    it("leaves reasons without the token as they are", () => {
-      const reason = new CourierError.CourierRateLimited({ retryAfterSeconds: 9 })
-      assert.strictEqual(Mapping.redact(secret)(reason), reason)
     })
   })
 })

@@ -1,19 +1,18 @@
 /**
- * The sandbox courier (`sandbox`): takes no credentials, creates nothing anywhere, and validates what a real
- * courier validates, so an integration that works here fails for the same reasons against a real one. Tracking
- * numbers (`SBX…`) encode their creation time and scenario; tracking walks a lifecycle derived from the parcel's
- * age; rates come from a fixed table per wilaya pair (README).
+ * The sandbox courier (`sandbox`): takes no credentials, creates nothing anywhere, and accepts every request the API
+ * accepts — optional fields stay optional, every documented limit holds. It refuses and fails only on its documented
+ * test values (`SandboxTestValues`): a recipient phone or a tracking number per courier outcome. Tracking numbers
+ * (`SBX…`) encode their creation time and scenario; tracking walks a lifecycle derived from the parcel's age; rates
+ * come from a fixed table per wilaya pair (README).
  */
 import { CourierAdapter, CourierError, Shipment } from "@tawsil/courier"
 import { Clock, Effect, Random } from "effect"
 import * as Label from "./SandboxLabel.ts"
 import * as Lifecycle from "./SandboxLifecycle.ts"
 import * as Rates from "./SandboxRates.ts"
+import * as TestValues from "./SandboxTestValues.ts"
 import * as TrackingNumber from "./SandboxTrackingNumber.ts"
 
-/** The largest cash amount the sandbox accepts, like Yalidine's limit. */
-export const MAX_COD_AMOUNT = 150_000
-export const MAX_WEIGHT_KG = 30
 /** Where parcels leave from when the caller does not say (`options.fromWilaya`). */
 export const DEFAULT_FROM_WILAYA = 16
 
@@ -22,23 +21,6 @@ const refuse = (message: string) => Effect.fail(new CourierError.Refused({ messa
 /** `order.reference` ending in `#returned` makes the parcel fail delivery and come back; README. */
 const scenarioOf = (order: Shipment.ParcelOrder): TrackingNumber.Scenario =>
   `${order.deliveryType}_${order.reference?.endsWith("#returned") ? "returned" : "delivered"}` as TrackingNumber.Scenario
-
-/** What a real courier would refuse in `order`, first rule first; `undefined` when it takes the order. */
-const refusalOf = (order: Shipment.ParcelOrder): string | undefined => {
-  if (order.codAmount > MAX_COD_AMOUNT) {
-    return `codAmount ${order.codAmount} is above the courier's limit of ${MAX_COD_AMOUNT} DZD`
-  }
-  if (order.weightKg !== undefined && order.weightKg > MAX_WEIGHT_KG) {
-    return `weightKg ${order.weightKg} is above the courier's limit of ${MAX_WEIGHT_KG} kg`
-  }
-  if (order.deliveryType === "stopdesk" && order.stopDeskId === undefined) {
-    return "stopDeskId is required for a stopdesk delivery"
-  }
-  if (order.deliveryType === "home" && (order.recipient.addressLine ?? "").trim() === "") {
-    return "recipient.addressLine is required for a home delivery"
-  }
-  return undefined
-}
 
 /**
  * A new parcel's tracking number from the fiber's `Clock` and `Random` (so `TestClock` and a seeded `Random` drive
@@ -54,6 +36,26 @@ const created = (scenario: TrackingNumber.Scenario) =>
     return { trackingNumber, rawStatus: "order_created" }
   })
 
+/**
+ * Runs `f` on the parcel a tracking number names. A test tracking number answers its outcome (the slow one, as a
+ * home delivery created at the moment of the call); a number the sandbox did not issue is refused, as a courier
+ * refuses a parcel it does not know.
+ */
+const withParcel = <A>(
+  trackingNumber: string,
+  f: (parcel: TrackingNumber.Decoded) => Effect.Effect<A, CourierError.CourierErrorReason>
+): Effect.Effect<A, CourierError.CourierErrorReason> => {
+  const testValue = TestValues.ofTrackingNumber(trackingNumber)
+  if (testValue !== undefined) {
+    const fresh = Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      f({ createdAtSeconds: Math.floor(now / 1000), scenario: "home_delivered" })
+    )
+    return TestValues.respond(testValue, `test tracking number ${testValue.trackingNumber}`, fresh)
+  }
+  const decoded = TrackingNumber.decode(trackingNumber)
+  return decoded === undefined ? refuse(`unknown tracking number ${trackingNumber}`) : f(decoded)
+}
+
 export const adapter = CourierAdapter.define<undefined>({
   platform: "sandbox",
   couriers: [
@@ -68,29 +70,27 @@ export const adapter = CourierAdapter.define<undefined>({
   codStatuses: Lifecycle.codStatuses,
   operations: {
     create: (order) => {
-      const refusal = refusalOf(order)
-      return refusal === undefined ? created(scenarioOf(order)) : refuse(refusal)
+      const parcel = created(scenarioOf(order))
+      const testValue = TestValues.ofPhone(order.recipient.phone)
+      return testValue === undefined ? parcel : TestValues.respond(testValue, `test phone ${testValue.phone}`, parcel)
     },
     track: (trackingNumber) =>
-      Effect.gen(function* () {
-        const decoded = TrackingNumber.decode(trackingNumber)
-        if (decoded === undefined) return yield* refuse(`unknown tracking number ${trackingNumber}`)
-        const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-        return Lifecycle.eventsAt(decoded.scenario, decoded.createdAtSeconds, now)
-      }),
+      withParcel(trackingNumber, (parcel) =>
+        Effect.map(Clock.currentTimeMillis, (now) =>
+          Lifecycle.eventsAt(parcel.scenario, parcel.createdAtSeconds, Math.floor(now / 1000))
+        )
+      ),
     label: (trackingNumber) =>
-      Effect.gen(function* () {
-        const decoded = TrackingNumber.decode(trackingNumber)
-        if (decoded === undefined) return yield* refuse(`unknown tracking number ${trackingNumber}`)
-        return {
+      withParcel(trackingNumber, (parcel) =>
+        Effect.succeed({
           contentType: "application/pdf",
           bytes: Label.render([
             "TAWSIL SANDBOX - NOT A REAL PARCEL",
             `Tracking: ${trackingNumber.trim().toUpperCase()}`,
-            `Delivery: ${decoded.scenario.startsWith("stopdesk") ? "stop desk" : "home"}`
+            `Delivery: ${parcel.scenario.startsWith("stopdesk") ? "stop desk" : "home"}`
           ])
-        }
-      }),
+        })
+      ),
     rates: (query, context) =>
       Effect.sync(() => {
         const from = query.fromWilaya ?? context.fromWilaya ?? (DEFAULT_FROM_WILAYA as typeof query.toWilaya)

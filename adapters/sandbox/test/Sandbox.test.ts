@@ -1,9 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Catalogue, CourierHttp, Shipment, Shipping } from "@tawsil/courier"
-import { Clock, Effect, Layer, Random, Schema } from "effect"
+import { Clock, Duration, Effect, Fiber, Layer, Random, Schema } from "effect"
 import { TestClock } from "effect/testing"
-import { adapter, MAX_COD_AMOUNT, MAX_WEIGHT_KG } from "../src/Sandbox.ts"
+import { adapter } from "../src/Sandbox.ts"
 import * as Rates from "../src/SandboxRates.ts"
+import * as TestValues from "../src/SandboxTestValues.ts"
 import * as TrackingNumber from "../src/SandboxTrackingNumber.ts"
 
 const noNetwork = Layer.succeed(
@@ -66,62 +67,6 @@ describe("Sandbox", () => {
       )
       assert.strictEqual(error._tag, "InvalidCredentials")
     }).pipe(Effect.provide(layer))
-  )
-
-  it.effect("refuses what a real courier refuses", () =>
-    Effect.gen(function* () {
-      const shipping = yield* Shipping.Shipping
-      const refusal = (o: Shipment.ParcelOrder) =>
-        Effect.map(Effect.flip(shipping.create({ courier: "sandbox", order: o })), (error) =>
-          error._tag === "CourierError" ? error.reason._tag : error._tag
-        )
-      assert.strictEqual(yield* refusal(order({ codAmount: MAX_COD_AMOUNT + 1 })), "Refused")
-      assert.strictEqual(yield* refusal(order({ weightKg: 31 })), "Refused")
-      assert.strictEqual(yield* refusal(order({ deliveryType: "stopdesk" })), "Refused")
-      assert.strictEqual(
-        yield* refusal(
-          order({ recipient: { fullName: "Amina B", phone: "0555123456", wilayaCode: 16, communeName: "Bab Ezzouar" } })
-        ),
-        "Refused"
-      )
-      assert.strictEqual(
-        yield* refusal(
-          order({
-            recipient: { fullName: "Amina B", phone: "021234567", wilayaCode: 16, communeName: "X", addressLine: "y" }
-          })
-        ),
-        "NotAMobile"
-      )
-    }).pipe(Effect.provide(layer))
-  )
-
-  it.effect("says why it refuses, in the courier's words", () =>
-    Effect.gen(function* () {
-      const create = adapter.operations.create!
-      const message = (o: Shipment.ParcelOrder) =>
-        Effect.map(Effect.flip(create(o, { credentials: undefined })), (reason) => reason.message)
-      assert.strictEqual(
-        yield* message(order({ codAmount: MAX_COD_AMOUNT + 1, weightKg: MAX_WEIGHT_KG + 1 })),
-        `codAmount ${MAX_COD_AMOUNT + 1} is above the courier's limit of ${MAX_COD_AMOUNT} DZD`,
-        "the first rule broken is the one named"
-      )
-      assert.strictEqual(
-        yield* message(order({ weightKg: 31 })),
-        `weightKg 31 is above the courier's limit of ${MAX_WEIGHT_KG} kg`
-      )
-      assert.strictEqual(
-        yield* message(order({ deliveryType: "stopdesk" })),
-        "stopDeskId is required for a stopdesk delivery"
-      )
-      assert.strictEqual(
-        yield* message(
-          order({
-            recipient: { fullName: "A B", phone: "0555123456", wilayaCode: 16, communeName: "X", addressLine: " " }
-          })
-        ),
-        "recipient.addressLine is required for a home delivery"
-      )
-    }).pipe(Effect.provide(CourierHttpNever))
   )
 
   it.effect("numbers a parcel from the clock and three draws of Random.nextIntBetween(0, 32), as it always did", () =>
@@ -238,6 +183,252 @@ describe("Sandbox", () => {
       assert.strictEqual(local.codFee, 0)
       const tamanrasset = yield* rates({ fromWilaya: 16, toWilaya: 11, deliveryType: "home" })
       assert.strictEqual(tamanrasset.deliveryFee, Rates.fees.deep_south[0])
+    }).pipe(Effect.provide(layer))
+  )
+})
+
+/** The kind of failure a call ended with: the courier's reason (and its wait), or the core's own error. */
+const outcomeOf = <A>(call: Effect.Effect<A, Shipping.ShippingError>) =>
+  Effect.map(Effect.flip(call), (error) =>
+    error._tag !== "CourierError"
+      ? { tag: error._tag }
+      : error.reason._tag === "CourierRateLimited"
+        ? { tag: error.reason._tag, retryAfterSeconds: error.reason.retryAfterSeconds }
+        : { tag: error.reason._tag, message: error.message }
+  )
+
+const recipient = { fullName: "Amina B", phone: "0555123456", wilayaCode: 16, communeName: "Bab Ezzouar" }
+
+// [what, the order]: each is a request the API accepts, so the sandbox creates it.
+const accepted: ReadonlyArray<readonly [name: string, order: Record<string, unknown>]> = [
+  ["a home delivery without an address line", { recipient }],
+  ["a home delivery with an empty address line", { recipient: { ...recipient, addressLine: "" } }],
+  ["a stopdesk delivery without a desk id", { deliveryType: "stopdesk", recipient }],
+  ["a stopdesk delivery with a desk id", { deliveryType: "stopdesk", stopDeskId: "1601", recipient }],
+  ["an order without a reference", { recipient }],
+  ["an empty reference", { reference: "", recipient }],
+  [
+    "every field at its largest",
+    {
+      reference: "r".repeat(64),
+      recipient: {
+        fullName: "F".repeat(120),
+        phone: "0799999999",
+        phoneAlt: "0699999999",
+        wilayaCode: 58,
+        communeName: "C".repeat(100),
+        addressLine: "A".repeat(255)
+      },
+      stopDeskId: "d".repeat(64),
+      productList: "p".repeat(500),
+      codAmount: Number.MAX_SAFE_INTEGER,
+      weightKg: 1000,
+      declaredValue: Number.MAX_SAFE_INTEGER,
+      freeShipping: true,
+      isExchange: true,
+      hasOpenPackage: true,
+      notes: "n".repeat(255)
+    }
+  ],
+  [
+    "every field at its smallest",
+    {
+      recipient: { fullName: "AB", phone: "0500000000", wilayaCode: 1, communeName: "C", addressLine: "" },
+      productList: "p",
+      codAmount: 0,
+      weightKg: 0,
+      declaredValue: 0,
+      freeShipping: false,
+      isExchange: false,
+      hasOpenPackage: false,
+      notes: ""
+    }
+  ],
+  ["a weight and a cash amount above any courier's", { recipient, weightKg: 999.5, codAmount: 10_000_000 }],
+  ["a phone written the international way", { recipient: { ...recipient, phone: "+213 555 12 34 56" } }],
+  ["a test phone as the second phone only", { recipient: { ...recipient, phoneAlt: "0500000422" } }],
+  ["a test value as the reference", { reference: "0500000422", recipient }]
+]
+
+describe("Sandbox accepts every request the API accepts", () => {
+  it.effect.each(accepted)("creates %s", ([, fields]) =>
+    Effect.gen(function* () {
+      const shipping = yield* Shipping.Shipping
+      yield* TestClock.setTime(Date.UTC(2026, 10, 21, 9, 0, 0))
+      const sent = order(fields)
+      const created = yield* shipping.create({ courier: "sandbox", order: sent })
+      assert.match(created.trackingNumber, /^SBX[0-9A-Z]{12}$/)
+      assert.strictEqual(created.status, "created")
+      // As the hosted service does, a reference is made up when none (or an empty one) is sent.
+      if (sent.reference) assert.strictEqual(created.reference, sent.reference)
+      else assert.match(created.reference, /^TW-[0-9A-Z]{10}$/)
+      const tracked = yield* shipping.track({ courier: "sandbox", trackingNumber: created.trackingNumber })
+      assert.strictEqual(tracked.status, "created")
+    }).pipe(Effect.provide(layer))
+  )
+
+  it.effect("creates a parcel for every wilaya", () =>
+    Effect.gen(function* () {
+      const shipping = yield* Shipping.Shipping
+      for (let wilayaCode = 1; wilayaCode <= 58; wilayaCode++) {
+        const sent = order({ recipient: { ...recipient, wilayaCode } })
+        assert.strictEqual((yield* shipping.create({ courier: "sandbox", order: sent })).status, "created")
+      }
+    }).pipe(Effect.provide(layer))
+  )
+
+  it.effect.prop(
+    "creates any order the create schema decodes, unless its phone is a test value",
+    { sent: Shipment.ParcelOrder },
+    ({ sent }) =>
+      Effect.gen(function* () {
+        const create = adapter.operations.create!(sent, { credentials: undefined })
+        if (TestValues.ofPhone(sent.recipient.phone) !== undefined) return true
+        const created = yield* create
+        return TrackingNumber.decode(created.trackingNumber) !== undefined && created.rawStatus === "order_created"
+      }).pipe(Effect.provide(CourierHttpNever)),
+    { timeout: 30_000, arbitrary: { runs: 300 } }
+  )
+})
+
+// [test value, the reason the courier call fails with]
+const failures: ReadonlyArray<
+  readonly [outcome: TestValues.Outcome, reason: string, retryAfterSeconds: number | undefined]
+> = [
+  ["refused", "Refused", undefined],
+  ["credentials_rejected", "CredentialsRejected", undefined],
+  ["unreachable", "Unreachable", undefined],
+  ["timeout", "Unreachable", undefined],
+  ["rate_limited", "CourierRateLimited", 30]
+]
+
+const testValue = (outcome: TestValues.Outcome) => TestValues.testValues.find((value) => value.outcome === outcome)!
+
+describe("SandboxTestValues", () => {
+  it("documents one phone and one tracking number per courier outcome, none a real parcel's", () => {
+    assert.deepStrictEqual(
+      TestValues.testValues.map((value) => [value.outcome, value.phone, value.trackingNumber]),
+      [
+        ["refused", "0500000422", "SBXTEST422"],
+        ["credentials_rejected", "0500000401", "SBXTEST401"],
+        ["unreachable", "0500000502", "SBXTEST502"],
+        ["timeout", "0500000504", "SBXTEST504"],
+        ["rate_limited", "0500000429", "SBXTEST429"],
+        ["slow", "0500000200", "SBXTEST200"]
+      ]
+    )
+    for (const value of TestValues.testValues) assert.isUndefined(TrackingNumber.decode(value.trackingNumber))
+  })
+
+  it.effect.each(failures)("create with the %s test phone fails with %s", ([outcome, reason, retryAfterSeconds]) =>
+    Effect.gen(function* () {
+      const shipping = yield* Shipping.Shipping
+      const { phone } = testValue(outcome)
+      // National, international and spaced forms are one number.
+      for (const written of [
+        phone,
+        `+213 ${phone.slice(1, 4)} ${phone.slice(4, 6)} ${phone.slice(6)}`,
+        `00213${phone.slice(1)}`
+      ]) {
+        const failure = yield* outcomeOf(
+          shipping.create({ courier: "sandbox", order: order({ recipient: { ...recipient, phone: written } }) })
+        )
+        assert.strictEqual(failure.tag, reason, written)
+        if (retryAfterSeconds !== undefined) assert.strictEqual(failure.retryAfterSeconds, retryAfterSeconds)
+        else assert.include(failure.message, `(sandbox test phone ${phone})`)
+      }
+    }).pipe(Effect.provide(layer))
+  )
+
+  it.effect.each(failures)(
+    "track and label of the %s test tracking number fail with %s",
+    ([outcome, reason, retryAfterSeconds]) =>
+      Effect.gen(function* () {
+        const shipping = yield* Shipping.Shipping
+        const { trackingNumber } = testValue(outcome)
+        for (const call of [
+          shipping.track({ courier: "sandbox", trackingNumber }),
+          shipping.label({ courier: "sandbox", trackingNumber: ` ${trackingNumber.toLowerCase()} ` })
+        ]) {
+          const failure = yield* outcomeOf<unknown>(call)
+          assert.strictEqual(failure.tag, reason)
+          if (retryAfterSeconds !== undefined) assert.strictEqual(failure.retryAfterSeconds, retryAfterSeconds)
+          else assert.include(failure.message, `(sandbox test tracking number ${trackingNumber})`)
+        }
+      }).pipe(Effect.provide(layer))
+  )
+
+  it.effect("says which outcome it plays, in the courier's words", () =>
+    Effect.gen(function* () {
+      const shipping = yield* Shipping.Shipping
+      const message = (outcome: TestValues.Outcome) =>
+        Effect.map(
+          outcomeOf(
+            shipping.create({
+              courier: "sandbox",
+              order: order({ recipient: { ...recipient, phone: testValue(outcome).phone } })
+            })
+          ),
+          (failure) => failure.message
+        )
+      assert.strictEqual(
+        yield* message("refused"),
+        "sandbox create: the courier refused the request (sandbox test phone 0500000422)"
+      )
+      assert.strictEqual(
+        yield* message("credentials_rejected"),
+        "sandbox create: the courier rejected the account's credentials (sandbox test phone 0500000401)"
+      )
+      assert.strictEqual(
+        yield* message("unreachable"),
+        "sandbox create: the courier could not be reached (sandbox test phone 0500000502)"
+      )
+      assert.strictEqual(
+        yield* message("timeout"),
+        "sandbox create: the courier did not answer within the caller's timeout (sandbox test phone 0500000504)"
+      )
+    }).pipe(Effect.provide(layer))
+  )
+
+  it.effect("answers the slow test phone after 800 ms, within the shortest timeout a caller may ask", () =>
+    Effect.gen(function* () {
+      const shipping = yield* Shipping.Shipping
+      yield* TestClock.setTime(Date.UTC(2026, 10, 21, 9, 0, 0))
+      const fiber = yield* Effect.forkChild(
+        shipping.create({
+          courier: "sandbox",
+          options: { timeoutMs: 1000 },
+          order: order({ recipient: { ...recipient, phone: "+213 500 00 02 00" } })
+        })
+      )
+      yield* TestClock.adjust("799 millis")
+      assert.isUndefined(fiber.pollUnsafe(), "not answered before 800 ms")
+      yield* TestClock.adjust("1 millis")
+      const created = yield* Fiber.join(fiber)
+      assert.strictEqual(created.status, "created")
+      // A real parcel: it tracks like any other, from the moment it was answered.
+      const tracked = yield* shipping.track({ courier: "sandbox", trackingNumber: created.trackingNumber })
+      assert.strictEqual(tracked.events[0]!.timestamp, "2026-11-21T10:00:00+01:00")
+      assert.isBelow(Duration.toMillis(TestValues.SLOW_ANSWER), 1000)
+    }).pipe(Effect.provide(layer))
+  )
+
+  it.effect("answers the slow test tracking number after 800 ms, as a parcel just created", () =>
+    Effect.gen(function* () {
+      const shipping = yield* Shipping.Shipping
+      yield* TestClock.setTime(Date.UTC(2026, 10, 21, 9, 0, 0))
+      const track = yield* Effect.forkChild(shipping.track({ courier: "sandbox", trackingNumber: "sbxtest200" }))
+      const label = yield* Effect.forkChild(shipping.label({ courier: "sandbox", trackingNumber: "SBXTEST200" }))
+      yield* TestClock.adjust("799 millis")
+      assert.isUndefined(track.pollUnsafe())
+      assert.isUndefined(label.pollUnsafe())
+      yield* TestClock.adjust("1 millis")
+      const tracked = yield* Fiber.join(track)
+      assert.deepStrictEqual(
+        tracked.events.map((event) => [event.status, event.timestamp]),
+        [["created", "2026-11-21T10:00:00+01:00"]]
+      )
+      assert.strictEqual((yield* Fiber.join(label)).contentType, "application/pdf")
     }).pipe(Effect.provide(layer))
   )
 })

@@ -156,11 +156,15 @@ export const layer = (config: AppConfig, options: Options = {}) => {
       Layer.mergeAll(ShippingServer.layer(config, catalogue), StoreServer.layer(config))
     )
   )
-  const transport = HttpTransport.layer({ overrides: config.courierOrigins }).pipe(Layer.provide(Egress.Resolver.layer))
+  // One rate-limiter store for the client windows and the couriers' per-account limits.
+  const limits = rateLimiterStore(config)
+  const transport = HttpTransport.layer({ overrides: config.courierOrigins }).pipe(
+    Layer.provide([Egress.Resolver.layer, limits])
+  )
   const stop = stopLines(options.stopSignal ?? (() => undefined))
   return stop.began.pipe(
     Layer.provideMerge(Layer.mergeAll(servers, purgeIdempotency, purgeRateWindows, adminListener(config))),
-    Layer.provide([runtime, transport, inFlight, rateLimiterStore(config)]),
+    Layer.provide([runtime, transport, inFlight, limits]),
     Layer.provide(stop.ended),
     Layer.provide([loggingLayer(config), noServiceSpans])
   )

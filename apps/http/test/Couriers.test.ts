@@ -286,7 +286,9 @@ describe("the shipping API with the Ecotrack adapter", () => {
       const call = { courier: "dhd", credentials: { token: TOKEN }, options: { timeoutMs: 2000 } }
       fake.misbehaveNext({ kind: "hang" }, "/api/v1/create/order")
       const first = yield* Effect.forkChild(post(app, "/v1/orders", { ...call, order }))
-      yield* Effect.sleep("300 millis")
+      // Until the create hangs at the courier (holding the place), however slow the machine.
+      const hanging = () => fake.requests.some((request) => request.path === "/api/v1/create/order")
+      for (let waited = 0; !hanging() && waited < 5_000; waited += 10) yield* Effect.sleep("10 millis")
       // Through the public client, as integrators see it: DzshipError.status, .code and .retryAfter.
       const second = yield* rejected(dzship({ ...call, gateway: app.shippingUrl }).createOrder(order as never))
       assert.strictEqual(second.status, 503)

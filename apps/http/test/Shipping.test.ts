@@ -7,16 +7,14 @@ import { Context, Effect, Layer } from "effect"
 import { spawnApp, startApp, waitForExit } from "./AppProcess.ts"
 import { dzship, rejected } from "./Dzship.ts"
 
-/** The CC0 dataset in the format users download (never copied into the repository). */
-const COMMUNES_FILE = Path.resolve(import.meta.dirname, "../../../../shared/data/reference/communes.json")
-
 /** The app as users run it, on a throw-away embedded database; its shipping API's base URL. */
 class Gateway extends Context.Service<Gateway, string>()("test/Gateway") {}
 
 const GatewayLive = Layer.effect(
   Gateway,
   Effect.gen(function* () {
-    const app = yield* startApp({ DATA_DIR: yield* TestDatabase.freshDataDir, COMMUNES_FILE })
+    // No configuration beyond a data directory: the reference data ships with the project.
+    const app = yield* startApp({ DATA_DIR: yield* TestDatabase.freshDataDir })
     return app.shippingUrl
   })
 )
@@ -36,6 +34,75 @@ const order = {
 }
 
 layer(GatewayLive, { timeout: "60 seconds" })("the dzship client against our shipping API", (it) => {
+  it.effect("answers the first example of the dzship README: a home parcel without an address line or reference", () =>
+    Effect.gen(function* () {
+      const gateway = yield* Gateway
+      const created = yield* Effect.promise(() =>
+        dzship({ courier: "sandbox", gateway }).createOrder({
+          recipient: { fullName: "Amine Bouzid", phone: "0551234567", wilayaCode: 16, communeName: "Bab Ezzouar" },
+          deliveryType: "home",
+          productList: "Sneakers x1",
+          codAmount: 4500
+        })
+      )
+      assert.match(created.trackingNumber, /^SBX[0-9A-Z]{12}$/)
+      assert.strictEqual(created.status, "created")
+      assert.match(String(created.reference), /^TW-[0-9A-Z]{10}$/, "a reference is made when none is sent")
+      const stopdesk = yield* Effect.promise(() =>
+        dzship({ courier: "sandbox", gateway }).createOrder({
+          recipient: { fullName: "Amine Bouzid", phone: "0551234567", wilayaCode: 16, communeName: "Bab Ezzouar" },
+          deliveryType: "stopdesk",
+          productList: "Sneakers x1",
+          codAmount: 4500
+        })
+      )
+      assert.strictEqual(stopdesk.status, "created", "a stopdesk parcel without a desk id")
+    })
+  )
+
+  it.effect("answers every documented sandbox test value with its outcome, as the dzship client reads it", () =>
+    Effect.gen(function* () {
+      const gateway = yield* Gateway
+      const client = dzship({ courier: "sandbox", gateway })
+      const withPhone = (phone: string) => client.createOrder({ ...order, recipient: { ...order.recipient, phone } })
+      const expected: ReadonlyArray<readonly [phone: string, tracking: string, status: number, code: string]> = [
+        ["0500000422", "SBXTEST422", 422, "courier_refused"],
+        ["0500000401", "SBXTEST401", 422, "credentials_rejected"],
+        ["0500000502", "SBXTEST502", 502, "courier_unreachable"],
+        ["0500000504", "SBXTEST504", 502, "courier_unreachable"],
+        ["0500000429", "SBXTEST429", 429, "rate_limited"]
+      ]
+      for (const [phone, tracking, status, code] of expected) {
+        for (const error of [yield* rejected(withPhone(phone)), yield* rejected(client.track(tracking))]) {
+          assert.deepStrictEqual([error.status, error.code], [status, code], phone)
+          if (status === 429) assert.strictEqual(error.retryAfter, 30)
+        }
+      }
+      const started = Date.now()
+      const slow = yield* Effect.promise(() => withPhone("0500000200"))
+      assert.strictEqual(slow.status, "created")
+      assert.isAtLeast(Date.now() - started, 700, "the slow test value answers within the caller's timeout, slowly")
+    })
+  )
+
+  it.effect("refuses a wilaya of the 2026 division with the code couriers deliver it as", () =>
+    Effect.gen(function* () {
+      const gateway = yield* Gateway
+      const error = yield* rejected(
+        dzship({ courier: "sandbox", gateway }).createOrder({
+          ...order,
+          recipient: { ...order.recipient, wilayaCode: 64 }
+        })
+      )
+      assert.deepStrictEqual([error.status, error.code], [400, "invalid_input"])
+      assert.include(String(error.fields?.["order.recipient.wilayaCode"]), "send wilayaCode 28")
+      const rates = yield* rejected(
+        dzship({ courier: "sandbox", gateway }).rates({ toWilaya: 63, deliveryType: "home" })
+      )
+      assert.include(String(rates.fields?.["query.toWilaya"]), "send wilayaCode 5")
+    })
+  )
+
   it.effect("creates, tracks and prices a sandbox parcel", () =>
     Effect.gen(function* () {
       const gateway = yield* Gateway
@@ -141,7 +208,9 @@ layer(GatewayLive, { timeout: "60 seconds" })("the dzship client against our shi
       assert.strictEqual(phone.status, 422)
       assert.strictEqual(phone.code, "invalid_phone")
       assert.hasAllKeys(phone.fields, ["order.recipient.phone"])
-      const refused = yield* rejected(client.createOrder({ ...order, codAmount: 1_000_000 }))
+      const refused = yield* rejected(
+        client.createOrder({ ...order, recipient: { ...order.recipient, phone: "0500000422" } })
+      )
       assert.strictEqual(refused.status, 422)
       assert.strictEqual(refused.code, "courier_refused")
       const unknownParcel = yield* rejected(client.track("SBX0000000000ZZ"))
@@ -171,33 +240,66 @@ layer(GatewayLive, { timeout: "60 seconds" })("the dzship client against our shi
       })
   )
 
-  it.effect("serves the wilayas: all 58, one by code or the ?16 shorthand, and search in French or Arabic", () =>
+  it.effect("serves the wilayas in dzship's shape: 58, or 69 with the 2026 division; one by code; search", () =>
     Effect.gen(function* () {
       const gateway = yield* Gateway
-      const all = (yield* Effect.promise(() => dzship.wilayas(undefined, { gateway }))) as ReadonlyArray<{
+      type Wilaya = {
         code: number
-      }>
+        nameFr: string
+        nameAr: string
+        isDeepSouth: boolean
+        communeCount: number
+        courierSupported: boolean
+        shipAs?: number
+      }
+      const all = (yield* Effect.promise(() => dzship.wilayas(undefined, { gateway }))) as ReadonlyArray<Wilaya>
       assert.deepStrictEqual(
         all.map((wilaya) => wilaya.code),
         Array.from({ length: 58 }, (_, i) => i + 1)
+      )
+      for (const wilaya of all) {
+        assert.hasAllKeys(wilaya, ["code", "nameFr", "nameAr", "isDeepSouth", "communeCount", "courierSupported"])
+        assert.isTrue(wilaya.courierSupported)
+      }
+      assert.deepStrictEqual(
+        all.filter((wilaya) => wilaya.isDeepSouth).map((wilaya) => wilaya.code),
+        [11, 33, 37, 49, 50, 52, 53, 54, 56]
+      )
+      assert.strictEqual(
+        all.reduce((sum, wilaya) => sum + wilaya.communeCount, 0),
+        1541
       )
       const algiers: unknown = yield* Effect.promise(() => dzship.wilayas(16, { gateway }))
       assert.deepStrictEqual(algiers, {
         code: 16,
         nameFr: "Alger",
-        nameAr: "الجزائر"
+        nameAr: "الجزائر",
+        isDeepSouth: false,
+        communeCount: 57,
+        courierSupported: true
       })
+      const division = (yield* Effect.promise(() =>
+        dzship.wilayas({ all: true }, { gateway })
+      )) as ReadonlyArray<Wilaya>
+      assert.lengthOf(division, 69)
+      const added = division.filter((wilaya) => wilaya.code > 58)
+      assert.deepStrictEqual(
+        added.map((wilaya) => [wilaya.courierSupported, wilaya.shipAs]),
+        [3, 32, 13, 7, 5, 28, 12, 26, 14, 17, 17].map((shipAs) => [false, shipAs])
+      )
+      const aflou = (yield* Effect.promise(() => dzship.wilayas(59, { gateway }))) as Wilaya
+      assert.deepInclude(aflou, { code: 59, nameFr: "Aflou", courierSupported: false, shipAs: 3 })
       const byName = (query: string) =>
         Effect.promise(() => dzship.wilayas(query, { gateway }) as Promise<ReadonlyArray<{ code: number }>>)
       assert.strictEqual((yield* byName("ORAN"))[0]!.code, 31)
       assert.strictEqual((yield* byName("وهران"))[0]!.code, 31)
       assert.strictEqual((yield* byName("bordj bou arreridj"))[0]!.code, 34)
-      const missing = yield* rejected(dzship.wilayas({ code: 59 }, { gateway }))
+      const missing = yield* rejected(dzship.wilayas({ code: 70 }, { gateway }))
       assert.strictEqual(missing.status, 404)
     })
   )
 
-  it.effect("serves the communes of a wilaya from the dataset file, matching names loosely", () =>
+  it.effect("serves the communes of a wilaya from the bundled dataset, matching names loosely", () =>
     Effect.gen(function* () {
       const gateway = yield* Gateway
       const algiers = yield* Effect.promise(() => dzship.communes(16, { gateway }))
@@ -227,10 +329,14 @@ layer(GatewayLive, { timeout: "60 seconds" })("the dzship client against our shi
   )
 })
 
-describe("the shipping API without a communes dataset", () => {
-  it.live("answers /v1/communes with 503 and says how to load the dataset; wilayas still work", () =>
+describe("the shipping API with a broken COMMUNES_FILE", () => {
+  it.live("answers /v1/communes with 503 and says what is wrong; wilayas still work", () =>
     Effect.gen(function* () {
-      const app = yield* startApp({ DATA_DIR: yield* TestDatabase.freshDataDir })
+      const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-communes-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true })))
+      const file = Path.join(dir, "communes.json")
+      Fs.writeFileSync(file, "not json")
+      const app = yield* startApp({ DATA_DIR: yield* TestDatabase.freshDataDir, COMMUNES_FILE: file })
       const error = yield* rejected(dzship.communes(16, { gateway: app.shippingUrl }))
       assert.strictEqual(error.status, 503)
       assert.strictEqual(error.code, "communes_unavailable")

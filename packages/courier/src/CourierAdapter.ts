@@ -5,7 +5,7 @@
  * implements, so a capability is true exactly when it works.
  */
 import type { WilayaCode } from "@tawsil/domain"
-import { type Effect, Schema } from "effect"
+import { Duration, type Effect, Option, Schema } from "effect"
 import { CanonicalStatus, CodStatus } from "./CanonicalStatus.ts"
 import type { CourierErrorReason } from "./CourierError.ts"
 import type { CourierHttp } from "./CourierHttp.ts"
@@ -71,6 +71,18 @@ export interface Operations<Credentials> {
 
 export type Capability = "create" | "track" | "rates" | "label"
 
+/**
+ * A limit the courier puts on one account: at most `limit` requests per `window`, for each credential (courier key
+ * and caller's credentials) on its own. The core counts every request an adapter sends and holds one back that
+ * would exceed a limit (HttpTransport, docs/adapters.md "Rate limits").
+ */
+export interface RateLimit {
+  /** Requests per window: a positive integer. */
+  readonly limit: number
+  /** A positive whole number of milliseconds. */
+  readonly window: Duration.Duration
+}
+
 export interface Adapter<Credentials = unknown> {
   readonly platform: string
   readonly couriers: ReadonlyArray<CourierManifest>
@@ -87,6 +99,8 @@ export interface Adapter<Credentials = unknown> {
   readonly codStatuses: Readonly<Record<string, CodStatus>> | undefined
   readonly operations: Operations<Credentials>
   readonly capabilities: Readonly<Record<Capability, boolean>>
+  /** The courier's documented limits per account, enforced by the core on every request; empty when none. */
+  readonly rateLimits: ReadonlyArray<RateLimit>
 }
 
 /**
@@ -114,6 +128,7 @@ export const define = <Credentials>(input: {
   readonly statuses: Readonly<Record<string, CanonicalStatus>>
   readonly codStatuses?: Readonly<Record<string, CodStatus>> | undefined
   readonly operations: Operations<Credentials>
+  readonly rateLimits?: ReadonlyArray<{ readonly limit: number; readonly window: Duration.Input }> | undefined
 }): Adapter<Credentials> => {
   const fail = (problem: string) => new InvalidAdapter({ platform: input.platform, problem })
   if (input.couriers.length === 0) throw fail("declares no courier")
@@ -129,6 +144,17 @@ export const define = <Credentials>(input: {
   }
   const fields = input.credentials ? Object.keys(input.credentials.fields) : []
   if (fields.length > 8) throw fail("more than 8 credential fields")
+  const rateLimits = (input.rateLimits ?? []).map(({ limit, window }): RateLimit => {
+    const duration = Option.getOrUndefined(Duration.fromInput(window))
+    const millis = duration === undefined ? Number.NaN : Duration.toMillis(duration)
+    if (!Number.isSafeInteger(limit) || limit < 1) {
+      throw fail(`rate limit ${JSON.stringify(limit)}: the limit must be a positive integer`)
+    }
+    if (!Number.isSafeInteger(millis) || millis < 1) {
+      throw fail(`rate limit of ${limit}: the window must be a positive whole number of milliseconds`)
+    }
+    return { limit, window: Duration.millis(millis) }
+  })
   return {
     platform: input.platform,
     couriers: input.couriers,
@@ -142,6 +168,7 @@ export const define = <Credentials>(input: {
       track: input.operations.track !== undefined,
       rates: input.operations.rates !== undefined,
       label: input.operations.label !== undefined
-    }
+    },
+    rateLimits
   }
 }

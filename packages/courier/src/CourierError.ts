@@ -7,10 +7,15 @@ import type { ErrorCategory } from "@tawsil/domain"
 import { Schema } from "effect"
 import { BlockedEgress } from "./Egress.ts"
 
-/** The courier answered and refused the request for a reason the caller can act on (its message is passed on). */
+/**
+ * The courier answered and refused the request for a reason the caller can act on (its message is passed on).
+ * `created` is the tracking number of a parcel a create made even so, when a follow-up step failed after it
+ * ({@link unfinishedCreate}): a retry would make a second parcel. A refusal without it made nothing.
+ */
 export class Refused extends Schema.TaggedError<Refused>()("Refused", {
   message: Schema.String,
-  courierCode: Schema.optionalKey(Schema.String)
+  courierCode: Schema.optionalKey(Schema.String),
+  created: Schema.optionalKey(Schema.String)
 }) {
   readonly category: ErrorCategory.ErrorCategory = "unprocessable"
 }
@@ -27,6 +32,9 @@ export class CourierRateLimited extends Schema.TaggedError<CourierRateLimited>()
   retryAfterSeconds: Schema.Int
 }) {
   readonly category: ErrorCategory.ErrorCategory = "rate_limited"
+  override get message() {
+    return `the courier limits this account's requests; retry in ${this.retryAfterSeconds} s`
+  }
 }
 
 /** No answer, a reset, a timeout, a 5xx, or the circuit breaker is open. */
@@ -73,3 +81,28 @@ export class CourierError extends Schema.TaggedError<CourierError>()("CourierErr
     return `${this.courier} ${this.operation}: ${this.reason.message}`
   }
 }
+
+/**
+ * A create whose parcel exists but whose follow-up step (validate, confirm, ready to dispatch) failed. Whatever the
+ * step's failure, the caller gets a refusal that names the parcel (`created`), says what is left to do in the
+ * courier's dashboard, and is never retryable: retrying the create would make a second parcel.
+ */
+export const unfinishedCreate = (
+  trackingNumber: string,
+  step: {
+    /** What did not happen, after "but": `did not validate it`. */
+    readonly failed: string
+    /** Where that leaves the parcel: `it exists on your account, invisible to the courier until validated`. */
+    readonly consequence: string
+    /** What the caller should do: `Validate or delete it in the courier's dashboard`. */
+    readonly remedy: string
+  },
+  reason: CourierErrorReason
+): Refused =>
+  new Refused({
+    message: `the courier created the parcel ${trackingNumber} but ${step.failed} (${
+      reason._tag === "CourierRateLimited" ? `rate limited, retry after ${reason.retryAfterSeconds} s` : reason.message
+    }): ${step.consequence}. ${step.remedy}; do not create it again.`,
+    created: trackingNumber,
+    ...(reason._tag === "Refused" && reason.courierCode !== undefined ? { courierCode: reason.courierCode } : {})
+  })

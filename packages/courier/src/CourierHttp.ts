@@ -5,7 +5,7 @@
  * redirect off the origin, and turns transport failures into `Unreachable` / `BadResponse`.
  */
 import { Context, type Effect } from "effect"
-import type { BadResponse, Unreachable } from "./CourierError.ts"
+import type { BadResponse, CourierRateLimited, Unreachable } from "./CourierError.ts"
 import type { BlockedEgress } from "./Egress.ts"
 
 export interface CourierRequest {
@@ -30,8 +30,12 @@ export interface CourierResponse {
 export class CourierHttp extends Context.Service<
   CourierHttp,
   {
+    /**
+     * Sends one request to the courier. Fails `CourierRateLimited` without sending when the caller's account has used
+     * up a rate limit the adapter declares, and the wait would be too long.
+     */
     readonly request: (
       request: CourierRequest
-    ) => Effect.Effect<CourierResponse, Unreachable | BadResponse | BlockedEgress>
+    ) => Effect.Effect<CourierResponse, Unreachable | BadResponse | BlockedEgress | CourierRateLimited>
   }
 >()("@tawsil/courier/CourierHttp") {}

@@ -4,8 +4,8 @@
  *
  * Every request: the URL is built from the origin and a relative path (`Egress.requestUrl`), checked against the
  * courier's allowance (https, port 443, the exact host or a tenant of its domain, no userinfo, no IP literal), the
- * host is resolved and every address must be public (`Egress.resolvePublic`), and the connection goes to exactly
- * the checked address with TLS verified against the host name. Redirects are never followed: a 3xx reaches the
+ * host is resolved and every address must be public (`Egress.resolvePublic`), and the connection goes to the
+ * checked addresses only, each in turn until one connects, with TLS verified against the host name. Redirects are never followed: a 3xx reaches the
  * adapter as a response. Each request gets what is left of its operation's deadline (`Shipping.Transport`): when
  * that runs out the socket is closed, and a request made after it is refused unsent. Bodies above MAX_BODY_BYTES
  * are cut off as a bad response.
@@ -13,6 +13,13 @@
  * A circuit breaker per origin stops hammering a courier that is down: after BREAKER_FAILURES consecutive failed
  * calls (unreachable, silent for 30 s, or a 5xx answer — a caller's shorter timeout never counts) its circuit opens and calls fail at once as unreachable for
  * BREAKER_OPEN (doubling while it keeps failing, at most BREAKER_MAX_OPEN); then one probe call decides.
+ *
+ * The courier's declared rate limits (`CourierAdapter.define({ rateLimits })`) are counted per courier and account
+ * (`Shipping.accountKey`) on every request before it is sent, by effect's `RateLimiter` over the
+ * `RateLimiterStore` the layer is given (one per process today, shared by every instance through Redis later). A
+ * request that would exceed a limit waits when the wait is at most MAX_RATE_LIMIT_WAIT and fits in what is left of
+ * its deadline; otherwise it fails as `CourierRateLimited` without being sent. A store that fails admits the
+ * request and logs a warning.
  *
  * Loopback overrides (`TAWSIL_COURIER_ORIGINS`, process configuration only) send an origin's requests to a local
  * fake over plain HTTP, skipping DNS: that is how tests and local runs reach fake couriers.
@@ -22,9 +29,9 @@ import * as Http from "node:http"
 import * as Https from "node:https"
 import * as Net from "node:net"
 import { Clock, Duration, Effect, Exit, Layer, Option, Schedule } from "effect"
-import { CircuitBreaker } from "effect/persistence"
-import type { CourierManifest } from "./CourierAdapter.ts"
-import { BadResponse, Unreachable } from "./CourierError.ts"
+import { CircuitBreaker, RateLimiter } from "effect/persistence"
+import type { CourierManifest, RateLimit } from "./CourierAdapter.ts"
+import { BadResponse, CourierRateLimited, Unreachable } from "./CourierError.ts"
 import { CourierHttp, type CourierRequest, type CourierResponse } from "./CourierHttp.ts"
 import * as Egress from "./Egress.ts"
 import { Transport } from "./Shipping.ts"
@@ -36,23 +43,34 @@ export const BREAKER_MAX_OPEN = Duration.minutes(5)
 /** Only a courier silent this long (the longest `options.timeoutMs` a caller may ask) counts against its circuit. */
 export const BREAKER_TIMEOUT = Duration.seconds(30)
 const BREAKER_TIMEOUT_MILLIS = Duration.toMillis(BREAKER_TIMEOUT)
+/** The longest a request waits for its account's rate limit before it is refused as `CourierRateLimited`. */
+export const MAX_RATE_LIMIT_WAIT = Duration.seconds(1)
+const MAX_RATE_LIMIT_WAIT_MILLIS = Duration.toMillis(MAX_RATE_LIMIT_WAIT)
+
+/** Where one limit of one account is counted: shared by every instance on one store. */
+export const rateLimitKey = (courier: string, account: string, limit: RateLimit) =>
+  `tawsil:courier:${courier}:${account}:${limit.limit}/${Duration.toMillis(limit.window)}`
 
 interface Target {
   readonly url: URL
-  /** The checked address to connect to, or undefined for a loopback override (no DNS). */
-  readonly address: string | undefined
+  /** The checked addresses to connect to, in the resolver's order, or undefined for a loopback override (no DNS). */
+  readonly addresses: ReadonlyArray<string> | undefined
 }
 
-/** A DNS lookup that answers only the address already checked, so the connection cannot go elsewhere. */
-const pinnedLookup =
-  (address: string): Net.LookupFunction =>
+/**
+ * A DNS lookup that answers only the addresses already checked, so the connection cannot go elsewhere. Asked for
+ * all of them (`autoSelectFamily`), it gives every one, and Node tries each in turn until one connects; nothing is
+ * sent before a connection is made, so trying the next address never repeats a request.
+ */
+export const pinnedLookup =
+  (addresses: ReadonlyArray<string>): Net.LookupFunction =>
   (_host, options, callback) => {
-    const family = Net.isIP(address)
     if ((options as { all?: boolean }).all) {
-      ;(callback as unknown as (error: null, addresses: Array<{ address: string; family: number }>) => void)(null, [
-        { address, family }
-      ])
-    } else callback(null, address, family)
+      ;(callback as unknown as (error: null, addresses: Array<{ address: string; family: number }>) => void)(
+        null,
+        addresses.map((address) => ({ address, family: Net.isIP(address) }))
+      )
+    } else callback(null, addresses[0]!, Net.isIP(addresses[0]!))
   }
 
 // Connections to couriers are kept alive and reused: a parcel create makes several calls to one origin.
@@ -83,11 +101,12 @@ const send = (request: CourierRequest, target: Target, courier: string) =>
       method: request.method,
       headers,
       agent: agents[target.url.protocol as keyof typeof agents],
-      ...(target.address === undefined
+      ...(target.addresses === undefined
         ? {}
         : {
             servername: target.url.hostname,
-            lookup: pinnedLookup(target.address)
+            lookup: pinnedLookup(target.addresses),
+            autoSelectFamily: true
           })
     }
     const client = target.url.protocol === "https:" ? Https : Http
@@ -160,21 +179,71 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
     Transport,
     Effect.gen(function* () {
       const resolver = yield* Egress.Resolver
+      const limiter = yield* RateLimiter.make
       const breaker = yield* CircuitBreaker.make({
         tripPolicy: CircuitBreaker.consecutive(BREAKER_FAILURES),
         openDuration: Schedule.exponential(BREAKER_OPEN),
         maxOpenDuration: BREAKER_MAX_OPEN
       }).pipe(Effect.provide(CircuitBreaker.layerStoreMemory()))
+
+      /**
+       * Takes one request from every limit of the account. A limit that is used up says how long until it admits
+       * again: the request waits that long when it is short and fits in the deadline, then tries every limit again
+       * (another request may have come first); else it is refused. Each limit is counted in turn, so a request
+       * refused by a later limit has already been counted by the earlier ones: the count errs towards the courier.
+       */
+      const admit: (
+        courier: CourierManifest,
+        account: string,
+        rateLimits: ReadonlyArray<RateLimit>,
+        deadline: number
+      ) => Effect.Effect<void, CourierRateLimited> = Effect.fnUntraced(
+        function* (courier, account, rateLimits, deadline) {
+          for (const limit of rateLimits) {
+            const exceeded = yield* limiter
+              .consume({
+                key: rateLimitKey(courier.key, account, limit),
+                limit: limit.limit,
+                window: limit.window,
+                algorithm: "fixed-window",
+                onExceeded: "fail"
+              })
+              .pipe(
+                Effect.as(undefined),
+                Effect.catchTag("RateLimiterError", ({ reason }) =>
+                  reason._tag === "RateLimitExceeded"
+                    ? Effect.succeed(Duration.toMillis(reason.retryAfter))
+                    : Effect.logWarning("courier rate limit store failed; request admitted").pipe(
+                        Effect.annotateLogs({ courier: courier.key, reason: reason.message }),
+                        Effect.as(undefined)
+                      )
+                )
+              )
+            if (exceeded === undefined) continue
+            const left = deadline - (yield* Clock.currentTimeMillis)
+            if (exceeded > MAX_RATE_LIMIT_WAIT_MILLIS || exceeded >= left) {
+              return yield* new CourierRateLimited({ retryAfterSeconds: Math.max(1, Math.ceil(exceeded / 1000)) })
+            }
+            yield* Effect.sleep(Duration.millis(exceeded))
+            return yield* admit(courier, account, rateLimits, deadline)
+          }
+        }
+      )
+
       const bind = ({
         courier,
         tenantOrigin,
         timeout,
-        deadline
+        deadline,
+        rateLimits,
+        account
       }: {
         readonly courier: CourierManifest
         readonly tenantOrigin: Egress.Origin | undefined
         readonly timeout: Duration.Duration
         readonly deadline: number
+        readonly rateLimits: ReadonlyArray<RateLimit>
+        readonly account: string | undefined
       }) => {
         const pinned = "origin" in courier.endpoint ? (courier.endpoint.origin as Egress.Origin) : undefined
         const origin = pinned ?? tenantOrigin
@@ -193,61 +262,64 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
               )
         const timedOut = () =>
           new Unreachable({ message: `${courier.name} did not answer within ${Duration.format(timeout)}` })
-        return CourierHttp.of({
-          request: (request) =>
-            Effect.gen(function* () {
-              if (origin === undefined) {
-                return yield* new Egress.BlockedEgress({ reason: `${courier.key} needs options.baseUrl` })
-              }
-              const url = yield* Effect.fromResult(Egress.requestUrl(origin, request.path))
-              for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value)
-              yield* Effect.fromResult(Egress.checkRequestUrl(url, allowance))
-              // The operation's budget is shared by its requests: this one gets what the earlier ones left. Once it
-              // is spent nothing more is sent, and the breaker, which judges the courier, never hears of it.
-              const left = deadline - (yield* Clock.currentTimeMillis)
-              if (left <= 0) return yield* timedOut()
-              const override = Egress.overrideFor(options.overrides, origin)
-              // One timer per call. A call given the longest timeout a caller may ask is judged by the breaker: a
-              // courier silent that long counts as failing. A call with less left ends at the caller's deadline
-              // instead, an interruption the breaker ignores (it judges the courier, not the caller's patience).
-              const judgedBySilence = left >= BREAKER_TIMEOUT_MILLIS
-              const exchange = Effect.gen(function* () {
-                const target: Target =
-                  override === undefined
-                    ? { url, address: (yield* resolve(url.hostname))[0] }
-                    : { url: overrideUrl(override, url), address: undefined }
-                return yield* send(request, target, courier.name)
-              }).pipe(
-                Effect.catchTag("ResolutionFailed", (error) =>
-                  Effect.fail(new Unreachable({ message: error.message }))
-                ),
-                (call) =>
-                  judgedBySilence
-                    ? Effect.timeoutOrElse(call, {
-                        duration: BREAKER_TIMEOUT,
-                        orElse: () => Effect.fail(new Unreachable({ message: `${courier.name} did not answer` }))
-                      })
-                    : call,
-                breaker.execute({ key: origin, classify: outcomeOf }),
-                Effect.catchTag("CircuitBreakerError", (error) =>
-                  Effect.fail(
-                    new Unreachable({
-                      message:
-                        error.reason._tag === "CircuitOpen"
-                          ? `${courier.name} is failing; not called again for ${Duration.format(error.reason.retryAfter)}`
-                          : `${courier.name} is failing; a probe call is under way`
+        const limited = account !== undefined && rateLimits.length > 0
+        const request = (
+          request: CourierRequest
+        ): Effect.Effect<CourierResponse, Unreachable | BadResponse | Egress.BlockedEgress | CourierRateLimited> =>
+          Effect.gen(function* () {
+            if (origin === undefined) {
+              return yield* new Egress.BlockedEgress({ reason: `${courier.key} needs options.baseUrl` })
+            }
+            const url = yield* Effect.fromResult(Egress.requestUrl(origin, request.path))
+            for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value)
+            yield* Effect.fromResult(Egress.checkRequestUrl(url, allowance))
+            // The operation's budget is shared by its requests: this one gets what the earlier ones left. Once it
+            // is spent nothing more is sent, and the breaker, which judges the courier, never hears of it.
+            if (deadline - (yield* Clock.currentTimeMillis) <= 0) return yield* timedOut()
+            // The account's limits, before anything leaves: a refusal sends nothing and the breaker never hears of
+            // it. A short wait comes out of the request's budget.
+            if (limited) yield* admit(courier, account, rateLimits, deadline)
+            const left = deadline - (yield* Clock.currentTimeMillis)
+            const override = Egress.overrideFor(options.overrides, origin)
+            // One timer per call. A call given the longest timeout a caller may ask is judged by the breaker: a
+            // courier silent that long counts as failing. A call with less left ends at the caller's deadline
+            // instead, an interruption the breaker ignores (it judges the courier, not the caller's patience).
+            const judgedBySilence = left >= BREAKER_TIMEOUT_MILLIS
+            const exchange = Effect.gen(function* () {
+              const target: Target =
+                override === undefined
+                  ? { url, addresses: yield* resolve(url.hostname) }
+                  : { url: overrideUrl(override, url), addresses: undefined }
+              return yield* send(request, target, courier.name)
+            }).pipe(
+              Effect.catchTag("ResolutionFailed", (error) => Effect.fail(new Unreachable({ message: error.message }))),
+              (call) =>
+                judgedBySilence
+                  ? Effect.timeoutOrElse(call, {
+                      duration: BREAKER_TIMEOUT,
+                      orElse: () => Effect.fail(new Unreachable({ message: `${courier.name} did not answer` }))
                     })
-                  )
+                  : call,
+              breaker.execute({ key: origin, classify: outcomeOf }),
+              Effect.catchTag("CircuitBreakerError", (error) =>
+                Effect.fail(
+                  new Unreachable({
+                    message:
+                      error.reason._tag === "CircuitOpen"
+                        ? `${courier.name} is failing; not called again for ${Duration.format(error.reason.retryAfter)}`
+                        : `${courier.name} is failing; a probe call is under way`
+                  })
                 )
               )
-              return yield* judgedBySilence
-                ? exchange
-                : Effect.timeoutOrElse(exchange, {
-                    duration: Duration.millis(left),
-                    orElse: () => Effect.fail(timedOut())
-                  })
-            }).pipe(Effect.provideService(Egress.Resolver, resolver))
-        })
+            )
+            return yield* judgedBySilence
+              ? exchange
+              : Effect.timeoutOrElse(exchange, {
+                  duration: Duration.millis(left),
+                  orElse: () => Effect.fail(timedOut())
+                })
+          }).pipe(Effect.provideService(Egress.Resolver, resolver))
+        return CourierHttp.of({ request })
       }
       return Transport.of({ bind })
     })

@@ -50,7 +50,7 @@ export class ParcelCreated extends Schema.Opaque<ParcelCreated>()(
     courierReference: Schema.optionalKey(Schema.String),
     labelUrl: Schema.optionalKey(Schema.String),
     status: CanonicalStatus,
-    /** The caller's `order.reference`, or the tracking number when none was sent. */
+    /** The caller's `order.reference`, or the one the service made when none was sent (`TW-` and 10 characters). */
     reference: Schema.String
   }).annotate({ identifier: "ParcelCreated" })
 ) {}

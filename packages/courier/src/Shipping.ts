@@ -3,16 +3,19 @@
  * checks the caller's credentials and options (the egress rule for `options.baseUrl`), checks what every courier
  * needs (an Algerian mobile), runs the adapter's operation on an HTTP service bound to the courier's pinned origin
  * and to the caller's deadline, and maps the courier's statuses. Credentials are decoded into `Redacted`
- * values by the adapter's schema and used for that call only; nothing here stores or logs them.
+ * values by the adapter's schema and used for that call only; nothing here stores or logs them, and they are
+ * blanked out of the courier's answers and of every failure (`Redaction`).
  */
+import { createHmac, randomBytes } from "node:crypto"
 import { AlgerianMobile, ErrorCategory, type WilayaCode } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Random, Redacted, Schema } from "effect"
 import type * as Catalogue from "./Catalogue.ts"
-import type { Any, Capability, CourierManifest, Label } from "./CourierAdapter.ts"
+import type { Any, Capability, CourierManifest, Label, RateLimit } from "./CourierAdapter.ts"
 import { CourierError, type CourierErrorReason, Unsupported } from "./CourierError.ts"
 import { CourierHttp } from "./CourierHttp.ts"
 import { BlockedEgress, type Origin, parseBaseUrl } from "./Egress.ts"
+import * as Redaction from "./Redaction.ts"
 import type { ParcelOrder, RatesQuery, RatesResult } from "./Shipment.ts"
 import { ParcelCreated, type TrackResult } from "./Shipment.ts"
 import * as Tracking from "./Tracking.ts"
@@ -70,6 +73,9 @@ export type ShippingError = typeof ShippingError.Type
  * timeout is a budget for the whole operation (Ecotrack's create is two calls): each request gets only what is left
  * of it, and once it is spent a request fails as `Unreachable` without being sent. The deadline lives here rather
  * than in a race around the operation so that an adapter that makes no HTTP call (the sandbox) pays no timer.
+ *
+ * The courier's rate limits are counted per account: the courier key with the caller's credentials, named by
+ * {@link accountKey} (a digest, never the credentials themselves).
  */
 export class Transport extends Context.Service<
   Transport,
@@ -82,6 +88,10 @@ export class Transport extends Context.Service<
       readonly timeout: Duration.Duration
       /** When that budget runs out, in `Clock` milliseconds: the operation's start plus `timeout`. */
       readonly deadline: number
+      /** The adapter's declared limits per account (`CourierAdapter.define`); empty when it declares none. */
+      readonly rateLimits: ReadonlyArray<RateLimit>
+      /** The caller's account at this courier ({@link accountKey}); undefined when there are no limits to count. */
+      readonly account: string | undefined
     }) => CourierHttp["Service"]
   }
 >()("@tawsil/courier/Shipping/Transport") {}
@@ -112,10 +122,18 @@ export class Shipping extends Context.Service<
     readonly label: (call: CourierCall & { readonly trackingNumber: string }) => Effect.Effect<Label, ShippingError>
   }
 >()("@tawsil/courier/Shipping") {
-  static readonly layer = (catalogue: Catalogue.Catalogue) =>
+  /**
+   * The core over `catalogue`. `accountSecret` keys the account digests the rate limits count by (`accountKey`):
+   * processes that share their counters (a Redis store) must share it; without one, each layer makes its own.
+   */
+  static readonly layer = (
+    catalogue: Catalogue.Catalogue,
+    options: { readonly accountSecret?: Redacted.Redacted<string> | undefined } = {}
+  ) =>
     Layer.effect(
       Shipping,
       Effect.gen(function* () {
+        const accountSecret = options.accountSecret ?? Redacted.make(randomBytes(32).toString("hex"))
         const method = yield* ServiceSpans.method
         const transport = yield* Transport
         const unmappedSeen = new Set<string>()
@@ -132,11 +150,23 @@ export class Shipping extends Context.Service<
           const timeout = call.options?.timeoutMs ? Duration.millis(call.options.timeoutMs) : DEFAULT_TIMEOUT
           // The caller's timeout bounds the whole operation, not each request alone: its deadline is fixed here.
           const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(timeout)
-          const http = transport.bind({ courier: manifest, tenantOrigin, timeout, deadline })
+          // Only an adapter that declares limits needs the account: the others skip the digest.
+          const { rateLimits } = adapter
+          const account =
+            rateLimits.length === 0 ? undefined : accountKey(accountSecret, manifest.key, call.credentials)
+          const bound = transport.bind({ courier: manifest, tenantOrigin, timeout, deadline, rateLimits, account })
+          // The credentials are blanked out of every answer before the adapter reads it, and out of every failure.
+          const secrets = Redaction.secretsOf(call.credentials, credentials)
+          const scrub = Redaction.scrubber(secrets)
+          const http = secrets.length === 0 ? bound : Redaction.scrubbing(bound, scrub)
           const prepared: Prepared = {
             adapter,
             manifest,
-            run: (effect) => effect.pipe(Effect.provideService(CourierHttp, http), Effect.mapError(fail)),
+            run: (effect) =>
+              effect.pipe(
+                Effect.provideService(CourierHttp, http),
+                Effect.mapError((reason) => fail(secrets.length === 0 ? reason : Redaction.redactReason(scrub)(reason)))
+              ),
             context: { credentials, fromWilaya: call.options?.fromWilaya }
           }
           return prepared
@@ -158,15 +188,20 @@ export class Shipping extends Context.Service<
           create: method("Shipping.create")(function* (call) {
             const { adapter, manifest, run, context } = yield* prepare(call, "create")
             yield* checkMobiles(call.order)
-            const created = yield* run(adapter.operations.create!(call.order, context))
+            // A parcel always carries a reference: the caller's, or one made here, sent to the courier too.
+            const order = call.order.reference ? call.order : { ...call.order, reference: yield* newReference }
+            const created = yield* run(adapter.operations.create!(order, context))
             const status = Tracking.statusOf(adapter.statuses, created.rawStatus)
             if (status === "unknown") yield* logUnmapped(manifest.key, [created.rawStatus])
             return ParcelCreated.make({
               trackingNumber: created.trackingNumber,
               ...(created.courierReference === undefined ? {} : { courierReference: created.courierReference }),
-              ...(created.labelUrl === undefined ? {} : { labelUrl: created.labelUrl }),
+              // A link that held one of the caller's credentials holds the placeholder now: it is not passed on.
+              ...(created.labelUrl === undefined || created.labelUrl.includes(Redaction.PLACEHOLDER)
+                ? {}
+                : { labelUrl: created.labelUrl }),
               status,
-              reference: call.order.reference ?? created.trackingNumber
+              reference: order.reference!
             })
           }),
           track: method("Shipping.track")(function* (call) {
@@ -192,6 +227,33 @@ export class Shipping extends Context.Service<
         })
       })
     )
+}
+
+const REFERENCE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+/** A reference for a parcel the caller sent none for: `TW-` and 10 characters of Crockford's base 32. */
+export const newReference = Effect.map(
+  Effect.forEach(Array.from({ length: 10 }), () =>
+    Random.nextIntBetween(0, REFERENCE_ALPHABET.length, { halfOpen: true })
+  ),
+  (indexes) => `TW-${indexes.map((index) => REFERENCE_ALPHABET[index]).join("")}`
+)
+
+/**
+ * The account a call is counted against for the courier's rate limits: an HMAC-SHA256 (hex), keyed by `secret`, of
+ * the courier's key and the canonical JSON of the caller's raw credentials (fields sorted by name). Two calls with
+ * the same credentials for the same courier, under its key or an alias, share an account. The digest stands for the
+ * credentials without holding them, and without the secret it cannot be checked against guessed credentials, so it
+ * may key counters in a store shared with other processes (which must then share the secret).
+ */
+export const accountKey = (
+  secret: Redacted.Redacted<string>,
+  courier: string,
+  credentials: Readonly<Record<string, string>> | undefined
+): string => {
+  const fields = Object.keys(credentials ?? {}).sort()
+  const canonical = JSON.stringify(Object.fromEntries(fields.map((field) => [field, credentials![field]])))
+  return createHmac("sha256", Redacted.value(secret)).update(courier).update("\u0000").update(canonical).digest("hex")
 }
 
 /** Every courier needs an Algerian mobile for the recipient (and for the second phone, when one is given). */

@@ -1,8 +1,10 @@
 /**
  * From the events a courier reports to the answer the API gives: each raw status mapped through the adapter's
  * table (`unknown` when unmapped — never a guess, and `rawStatus` is kept), events ordered oldest first with exact
- * repeats dropped, and the parcel's status taken from the newest event; for couriers that report cash, the cash
- * on delivery read apart from movement. Pure; adapters never do this themselves.
+ * repeats dropped, and the parcel's status taken from the newest movement; for couriers that report cash, the cash
+ * on delivery read apart from movement. A raw status the adapter lists only as cash (`codStatuses`) moves nothing:
+ * its event carries the parcel's status at that point, and a payment after a return leaves the parcel returned.
+ * Pure; adapters never do this themselves.
  */
 import type { CanonicalStatus, CodStatus } from "./CanonicalStatus.ts"
 import type { RawEvent } from "./CourierAdapter.ts"
@@ -25,15 +27,22 @@ export const timeline = (
     .map((event, index) => ({ event, index, at: Date.parse(event.timestamp) }))
     // Oldest first; events without a readable time keep their reported order, after the dated ones.
     .sort((a, b) => (Number.isNaN(a.at) ? 1 : Number.isNaN(b.at) ? -1 : a.at - b.at || a.index - b.index))
+  // The parcel's status after each movement; a cash-only event takes it as it stands.
+  let moved: CanonicalStatus = "unknown"
   for (const { event } of ordered) {
     const key = `${event.rawStatus}\u0000${event.timestamp}`
     if (seen.has(key)) continue
     seen.add(key)
-    const status = statusOf(statuses, event.rawStatus)
-    if (status === "unknown") unmapped.add(event.rawStatus)
-    events.push(TrackEvent.make({ status, rawStatus: event.rawStatus, timestamp: event.timestamp }))
+    const movement = Object.hasOwn(statuses, event.rawStatus)
+    const cashOnly = !movement && codStatuses !== undefined && Object.hasOwn(codStatuses, event.rawStatus)
+    if (movement) moved = statuses[event.rawStatus]!
+    else if (!cashOnly) {
+      unmapped.add(event.rawStatus)
+      moved = "unknown"
+    }
+    events.push(TrackEvent.make({ status: moved, rawStatus: event.rawStatus, timestamp: event.timestamp }))
   }
-  const status = events.at(-1)?.status ?? "unknown"
+  const status = moved
   // Cash events are read apart: the newest one that reports cash says where the money is.
   const cash = codStatuses && events.findLast((event) => Object.hasOwn(codStatuses, event.rawStatus))
   const cod = codStatuses === undefined ? undefined : cash ? codStatuses[cash.rawStatus]! : "not_collected"

@@ -1,9 +1,12 @@
 import * as Http from "node:http"
 import type * as Net from "node:net"
 import { assert, describe, it } from "@effect/vitest"
-import { Clock, Duration, Effect, Fiber, Layer } from "effect"
+import { Clock, Duration, Effect, Fiber, Layer, Logger } from "effect"
+import { RateLimiter } from "effect/persistence"
 import { TestClock } from "effect/testing"
-import type { CourierManifest } from "../src/CourierAdapter.ts"
+import type { CourierManifest, RateLimit } from "../src/CourierAdapter.ts"
+import type { CourierErrorReason } from "../src/CourierError.ts"
+import type { CourierHttp } from "../src/CourierHttp.ts"
 import * as Egress from "../src/Egress.ts"
 import * as HttpTransport from "../src/HttpTransport.ts"
 import { Transport } from "../src/Shipping.ts"
@@ -81,14 +84,18 @@ const tenant: CourierManifest = {
   endpoint: { tenantDomain: "ecotrack.dz" }
 }
 
-const transportFor = (overrides: string, resolver = Egress.Resolver.layerTest({})) =>
+const transportFor = (
+  overrides: string,
+  resolver = Egress.Resolver.layerTest({}),
+  store: Layer.Layer<RateLimiter.RateLimiterStore> = RateLimiter.layerStoreMemory
+) =>
   Effect.gen(function* () {
     const parsed = Egress.parseOverrides(overrides)
     assert.isTrue(parsed._tag === "Success")
     return yield* Transport.pipe(
       Effect.provide(
         HttpTransport.layer({ overrides: parsed._tag === "Success" ? parsed.success : new Map() }).pipe(
-          Layer.provide(resolver)
+          Layer.provide([resolver, store])
         )
       )
     )
@@ -101,10 +108,17 @@ const bindNow = (
     readonly courier: CourierManifest
     readonly tenantOrigin: Egress.Origin | undefined
     readonly timeout: Duration.Duration
+    readonly rateLimits?: ReadonlyArray<RateLimit>
+    readonly account?: string
   }
 ) =>
   Effect.map(Clock.currentTimeMillis, (now) =>
-    transport.bind({ ...options, deadline: now + Duration.toMillis(options.timeout) })
+    transport.bind({
+      rateLimits: [],
+      account: undefined,
+      ...options,
+      deadline: now + Duration.toMillis(options.timeout)
+    })
   )
 
 /** Waits, in real time whatever the test clock says, until `done` holds. */
@@ -257,6 +271,42 @@ describe("HttpTransport", () => {
     }).pipe(Effect.scoped)
   )
 
+  it.live("connects to the checked addresses only, trying each in turn until one answers", () =>
+    Effect.gen(function* () {
+      const server = Http.createServer((request, response) => response.end(`reached ${request.socket.localAddress}`))
+      yield* Effect.acquireRelease(
+        Effect.callback<void>((resume) => {
+          server.listen(0, "127.0.0.1", () => resume(Effect.void))
+        }),
+        () =>
+          Effect.sync(() => {
+            server.close()
+          })
+      )
+      const { port } = server.address() as Net.AddressInfo
+      // 127.0.0.2 and 127.0.0.3 refuse the port (the server listens on 127.0.0.1 only): a host with a dead address.
+      const options: Http.RequestOptions & { readonly autoSelectFamily: boolean } = {
+        host: "courier.test",
+        port,
+        lookup: HttpTransport.pinnedLookup(["127.0.0.2", "127.0.0.3", "127.0.0.1"]),
+        autoSelectFamily: true,
+        agent: false
+      }
+      const answer = yield* Effect.callback<string, Error>((resume) => {
+        const request = Http.request(options, (response) => {
+          let text = ""
+          response.on("data", (chunk: Buffer) => {
+            text += chunk.toString()
+          })
+          response.on("end", () => resume(Effect.succeed(text)))
+        })
+        request.on("error", (error) => resume(Effect.fail(error)))
+        request.end()
+      })
+      assert.strictEqual(answer, "reached 127.0.0.1")
+    }).pipe(Effect.scoped)
+  )
+
   it.live("does not let an adapter set Host or framing headers", () =>
     Effect.gen(function* () {
       const fake = yield* fakeCourier
@@ -347,7 +397,9 @@ describe("HttpTransport", () => {
           courier: dhd,
           tenantOrigin: undefined,
           timeout: Duration.seconds(1),
-          deadline: 0
+          deadline: 0,
+          rateLimits: [],
+          account: undefined
         })
         assert.strictEqual((yield* Effect.flip(spent.request({ method: "GET", path: "/x" })))._tag, "Unreachable")
       }
@@ -356,4 +408,168 @@ describe("HttpTransport", () => {
       assert.lengthOf(fake.seen, HttpTransport.BREAKER_FAILURES + 2, "every hang and the last call were sent")
     }).pipe(Effect.scoped)
   )
+
+  describe("rate limits", () => {
+    const overrides = (fake: { readonly port: number }) =>
+      `https://platform.dhd-dz.com=http://127.0.0.1:${fake.port},https://api.yalidine.app=http://127.0.0.1:${fake.port}`
+    const yalidine: CourierManifest = {
+      key: "yalidine",
+      name: "Yalidine",
+      aliases: [],
+      endpoint: { origin: "https://api.yalidine.app" }
+    }
+    const limits = (...pairs: ReadonlyArray<readonly [number, Duration.Input]>): ReadonlyArray<RateLimit> =>
+      pairs.map(([limit, window]) => ({ limit, window: Duration.fromInputUnsafe(window) }))
+    /** The failure as adapters receive it: their operations fail with any `CourierErrorReason`. */
+    const refusal = <A, E extends CourierErrorReason>(effect: Effect.Effect<A, E>) =>
+      Effect.map(Effect.flip(effect), (reason): CourierErrorReason => reason)
+    /** Lets forked requests run up to their next wait on the test clock. */
+    const settle = Effect.andThen(TestClock.withLive(Effect.sleep("20 millis")), Effect.yieldNow)
+
+    it.effect("waits for a limit that frees within a second and inside the deadline, then sends", () =>
+      Effect.gen(function* () {
+        const fake = yield* fakeCourier
+        const transport = yield* transportFor(overrides(fake))
+        const http = yield* bindNow(transport, {
+          courier: dhd,
+          tenantOrigin: undefined,
+          timeout: Duration.seconds(5),
+          rateLimits: limits([2, "1 second"]),
+          account: "account-a"
+        })
+        for (const path of ["/1", "/2"] as const)
+          assert.strictEqual((yield* http.request({ method: "GET", path })).status, 200)
+        const third = yield* Effect.forkChild(http.request({ method: "GET", path: "/3" }))
+        yield* settle
+        yield* TestClock.adjust("999 millis")
+        yield* settle
+        assert.isUndefined(third.pollUnsafe(), "still waiting for the second to end")
+        assert.lengthOf(fake.seen, 2, "nothing sent while waiting")
+        yield* TestClock.adjust("1 millis")
+        assert.strictEqual((yield* Fiber.join(third)).status, 200)
+        assert.deepStrictEqual(
+          fake.seen.map(({ url }) => url),
+          ["/1", "/2", "/3"]
+        )
+      }).pipe(Effect.scoped)
+    )
+
+    it.effect("refuses as CourierRateLimited, sending nothing, when the wait is longer than a second", () =>
+      Effect.gen(function* () {
+        const fake = yield* fakeCourier
+        const transport = yield* transportFor(overrides(fake))
+        const http = yield* bindNow(transport, {
+          courier: yalidine,
+          tenantOrigin: undefined,
+          timeout: Duration.seconds(15),
+          rateLimits: limits([5, "1 second"], [3, "1 minute"]),
+          account: "account-a"
+        })
+        for (const path of ["/1", "/2", "/3"] as const) yield* http.request({ method: "GET", path })
+        yield* TestClock.adjust("10 seconds")
+        const refused = yield* refusal(http.request({ method: "GET", path: "/4" }))
+        assert.strictEqual(refused._tag, "CourierRateLimited")
+        if (refused._tag === "CourierRateLimited") assert.strictEqual(refused.retryAfterSeconds, 50)
+        assert.lengthOf(fake.seen, 3, "the refused request was not sent")
+      }).pipe(Effect.scoped)
+    )
+
+    it.effect("refuses at once when the wait does not fit in what is left of the deadline", () =>
+      Effect.gen(function* () {
+        const fake = yield* fakeCourier
+        const transport = yield* transportFor(overrides(fake))
+        const http = yield* bindNow(transport, {
+          courier: yalidine,
+          tenantOrigin: undefined,
+          timeout: Duration.millis(800),
+          rateLimits: limits([1, "1 second"]),
+          account: "account-a"
+        })
+        yield* http.request({ method: "GET", path: "/1" })
+        const refused = yield* refusal(http.request({ method: "GET", path: "/2" }))
+        assert.strictEqual(refused._tag, "CourierRateLimited")
+        if (refused._tag === "CourierRateLimited") assert.strictEqual(refused.retryAfterSeconds, 1)
+        assert.lengthOf(fake.seen, 1)
+      }).pipe(Effect.scoped)
+    )
+
+    it.effect("counts each account of each courier apart, across operations", () =>
+      Effect.gen(function* () {
+        const fake = yield* fakeCourier
+        const transport = yield* transportFor(overrides(fake))
+        const bind = (courier: CourierManifest, account: string) =>
+          bindNow(transport, {
+            courier,
+            tenantOrigin: undefined,
+            timeout: Duration.seconds(15),
+            rateLimits: limits([2, "1 minute"]),
+            account
+          })
+        const status = (http: CourierHttp["Service"]) =>
+          Effect.map(Effect.result(http.request({ method: "GET", path: "/x" })), (result) =>
+            result._tag === "Success" ? "sent" : result.failure._tag
+          )
+        const a1 = yield* bind(yalidine, "account-a")
+        const a2 = yield* bind(yalidine, "account-a")
+        const b = yield* bind(yalidine, "account-b")
+        const otherCourier = yield* bind(dhd, "account-a")
+        assert.deepStrictEqual(
+          [yield* status(a1), yield* status(a2), yield* status(a1), yield* status(a2)],
+          ["sent", "sent", "CourierRateLimited", "CourierRateLimited"],
+          "two operations of one account share its budget"
+        )
+        assert.deepStrictEqual(
+          [yield* status(b), yield* status(b), yield* status(b)],
+          ["sent", "sent", "CourierRateLimited"]
+        )
+        assert.deepStrictEqual([yield* status(otherCourier), yield* status(otherCourier)], ["sent", "sent"])
+        assert.lengthOf(fake.seen, 6)
+        const unlimited = yield* bindNow(transport, {
+          courier: yalidine,
+          tenantOrigin: undefined,
+          timeout: Duration.seconds(15)
+        })
+        for (let i = 0; i < 5; i++) assert.strictEqual(yield* status(unlimited), "sent", "no declared limits")
+      }).pipe(Effect.scoped)
+    )
+
+    it.effect("admits the request and logs a warning when the store fails", () =>
+      Effect.gen(function* () {
+        const fake = yield* fakeCourier
+        const failing = RateLimiter.RateLimiterStore.of({
+          fixedWindow: () =>
+            Effect.fail(
+              new RateLimiter.RateLimiterError({
+                reason: new RateLimiter.RateLimitStoreError({ message: "the store is down" })
+              })
+            ),
+          tokenBucket: () => Effect.die("unused"),
+          adaptiveConsume: () => Effect.die("unused"),
+          adaptiveFeedback: () => Effect.die("unused")
+        })
+        const transport = yield* transportFor(
+          overrides(fake),
+          Egress.Resolver.layerTest({}),
+          Layer.succeed(RateLimiter.RateLimiterStore, failing)
+        )
+        const http = yield* bindNow(transport, {
+          courier: yalidine,
+          tenantOrigin: undefined,
+          timeout: Duration.seconds(5),
+          rateLimits: limits([1, "1 minute"]),
+          account: "account-a"
+        })
+        const lines: Array<string> = []
+        const logger = Logger.make(({ message }) => lines.push(String(message)))
+        for (const path of ["/1", "/2"] as const) {
+          assert.strictEqual(
+            (yield* http.request({ method: "GET", path }).pipe(Effect.provide(Logger.layer([logger])))).status,
+            200
+          )
+        }
+        assert.lengthOf(fake.seen, 2)
+        assert.isTrue(lines.some((line) => line.includes("courier rate limit store failed")))
+      }).pipe(Effect.scoped)
+    )
+  })
 })

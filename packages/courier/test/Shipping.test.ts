@@ -1,12 +1,13 @@
+import { createHmac } from "node:crypto"
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Layer, Redacted, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import * as Catalogue from "../src/Catalogue.ts"
-import { define } from "../src/CourierAdapter.ts"
+import { define, type RateLimit } from "../src/CourierAdapter.ts"
 import { Refused, Unreachable } from "../src/CourierError.ts"
 import { CourierHttp } from "../src/CourierHttp.ts"
 import { ParcelOrder } from "../src/Shipment.ts"
-import { Shipping, Transport } from "../src/Shipping.ts"
+import { accountKey, Shipping, Transport } from "../src/Shipping.ts"
 
 const order = Schema.decodeUnknownSync(ParcelOrder)({
   recipient: { fullName: "Amina B", phone: "0555123456", wilayaCode: 16, communeName: "Bab Ezzouar" },
@@ -20,13 +21,21 @@ const seen: Array<{
   tenantOrigin: string | undefined
   timeout: Duration.Duration
   deadline: number
-  token?: string
+  rateLimits: ReadonlyArray<RateLimit>
+  account: string | undefined
 }> = []
 
 const pinned = define<{ readonly token: Redacted.Redacted<string> }>({
   platform: "alpha",
-  couriers: [{ key: "alpha", name: "Alpha", aliases: [], endpoint: { origin: "https://api.alpha.dz" } }],
-  credentials: Schema.Struct({ token: Schema.RedactedFromValue(Schema.String.check(Schema.isMinLength(8))) }),
+  couriers: [{ key: "alpha", name: "Alpha", aliases: ["alfa"], endpoint: { origin: "https://api.alpha.dz" } }],
+  credentials: Schema.Struct({
+    token: Schema.RedactedFromValue(Schema.String.check(Schema.isMinLength(8))),
+    shop: Schema.optionalKey(Schema.String)
+  }),
+  rateLimits: [
+    { limit: 5, window: "1 second" },
+    { limit: 50, window: "1 minute" }
+  ],
   statuses: { accepted: "pending_pickup", moving: "in_transit" },
   operations: {
     create: (_order, { credentials }) =>
@@ -53,20 +62,71 @@ const tenant = define({
   operations: { rates: () => Effect.fail(new Unreachable({ message: "no answer" })) }
 })
 
+/** A courier that quotes the request back: its answers carry the caller's token in every form it could take. */
+const echoing = define<{ readonly token: Redacted.Redacted<string> }>({
+  platform: "gamma",
+  couriers: [{ key: "gamma", name: "Gamma", aliases: [], endpoint: { origin: "https://api.gamma.dz" } }],
+  credentials: Schema.Struct({ token: Schema.RedactedFromValue(Schema.String) }),
+  statuses: { accepted: "pending_pickup" },
+  operations: {
+    create: (_order, { credentials }) =>
+      Effect.gen(function* () {
+        const http = yield* CourierHttp
+        const link = yield* http.request({
+          method: "GET",
+          path: "/label-link",
+          query: { t: Redacted.value(credentials.token) }
+        })
+        return { trackingNumber: "G-1", labelUrl: link.text, rawStatus: "accepted" }
+      }),
+    track: () =>
+      Effect.gen(function* () {
+        const http = yield* CourierHttp
+        const echoed = yield* http.request({ method: "GET", path: "/echo" })
+        return yield* new Refused({ message: `the courier said: ${echoed.text}`, courierCode: echoed.text })
+      }),
+    // A careless adapter that quotes the credential itself: the core still blanks it out of the failure.
+    rates: (_query, { credentials }) =>
+      Effect.fail(
+        new Unreachable({
+          message: `GET /tariffs?token=${encodeURIComponent(Redacted.value(credentials.token))} failed`
+        })
+      )
+  }
+})
+
+const ECHOED_TOKEN = 'tok/en+with="quotes"~1'
+
+const answer = (text: string) =>
+  Effect.succeed({ status: 200, headers: {}, text, bytes: new TextEncoder().encode(text) })
+
 const transport = Layer.succeed(
   Transport,
   Transport.of({
-    bind: ({ courier, tenantOrigin, timeout, deadline }) => {
-      seen.push({ courier: courier.key, tenantOrigin, timeout, deadline })
+    bind: ({ courier, tenantOrigin, timeout, deadline, rateLimits, account }) => {
+      seen.push({ courier: courier.key, tenantOrigin, timeout, deadline, rateLimits, account })
       return CourierHttp.of({
-        request: () =>
-          Effect.succeed({ status: 200, headers: {}, text: "ALPHA-1", bytes: new TextEncoder().encode("ALPHA-1") })
+        request: (request) => {
+          switch (request.path) {
+            case "/label-link":
+              return answer(`https://api.gamma.dz/labels/${request.query?.t}.pdf`)
+            case "/echo":
+              return answer(
+                `raw ${ECHOED_TOKEN} uri ${encodeURIComponent(ECHOED_TOKEN)} form ${new URLSearchParams({ q: ECHOED_TOKEN })} json ${JSON.stringify({ t: ECHOED_TOKEN })}`
+              )
+            default:
+              return answer("ALPHA-1")
+          }
+        }
       })
     }
   })
 )
 
-const layer = Shipping.layer(Catalogue.make([pinned, tenant])).pipe(Layer.provide(transport))
+const accountSecret = Redacted.make("account-secret")
+const layer = Shipping.layer(Catalogue.make([pinned, tenant, echoing]), { accountSecret }).pipe(
+  Layer.provide(transport)
+)
 const run = <A, E>(effect: Effect.Effect<A, E, Shipping>) => effect.pipe(Effect.provide(layer))
 
 describe("Shipping", () => {
@@ -83,7 +143,11 @@ describe("Shipping", () => {
         })
         assert.strictEqual(created.trackingNumber, "ALPHA-1")
         assert.strictEqual(created.status, "pending_pickup")
-        assert.strictEqual(created.reference, "ALPHA-1", "the tracking number stands in for a missing reference")
+        assert.match(
+          created.reference,
+          /^TW-[0-9A-HJKMNP-TV-Z]{10}$/,
+          "a reference is made for a parcel sent without one"
+        )
         const bound = seen.at(-1)!
         assert.strictEqual(bound.courier, "alpha")
         assert.isUndefined(bound.tenantOrigin)
@@ -189,6 +253,90 @@ describe("Shipping", () => {
         )
         assert.strictEqual(unreachable._tag === "CourierError" && unreachable.reason._tag, "Unreachable")
         assert.strictEqual(seen.at(-1)?.tenantOrigin, "https://t.beta.dz")
+      })
+    )
+  )
+
+  it.effect("blanks the caller's credentials out of the courier's answers and out of every failure", () =>
+    run(
+      Effect.gen(function* () {
+        const shipping = yield* Shipping
+        const credentials = { token: ECHOED_TOKEN }
+        const created = yield* shipping.create({ courier: "gamma", credentials, order })
+        assert.strictEqual(created.labelUrl, undefined, "a label link holding a credential is not passed on")
+        const tracked = yield* Effect.flip(shipping.track({ courier: "gamma", credentials, trackingNumber: "G-1" }))
+        const rated = yield* Effect.flip(
+          shipping.rates({ courier: "gamma", credentials, query: { toWilaya: 16, deliveryType: "home" } as never })
+        )
+        for (const failure of [tracked, rated]) {
+          assert.strictEqual(failure._tag, "CourierError")
+          if (failure._tag !== "CourierError") continue
+          const shown = JSON.stringify({ message: failure.message, reason: failure.reason })
+          for (const form of ["tok/en", "tok%2Fen", "tok%2Fen%2Bwith", 'with=\\"quotes']) assert.notInclude(shown, form)
+          assert.include(failure.message, "<redacted>")
+        }
+        assert.strictEqual(tracked._tag === "CourierError" && tracked.reason._tag, "Refused")
+        if (tracked._tag === "CourierError" && tracked.reason._tag === "Refused") {
+          assert.strictEqual(
+            tracked.reason.message,
+            'the courier said: raw <redacted> uri <redacted> form q=<redacted> json {"t":"<redacted>"}'
+          )
+        }
+      })
+    )
+  )
+
+  it.effect("binds the adapter's rate limits to the caller's account: a digest of the courier and credentials", () =>
+    run(
+      Effect.gen(function* () {
+        const shipping = yield* Shipping
+        const accountOf = (courier: string, credentials: Record<string, string>) =>
+          Effect.map(shipping.create({ courier, credentials, order }), () => seen.at(-1)!.account)
+        const account = yield* accountOf("alpha", { token: "secret-token-1", shop: "s1" })
+        const expected = createHmac("sha256", "account-secret")
+          .update('alpha\u0000{"shop":"s1","token":"secret-token-1"}')
+          .digest("hex")
+        assert.strictEqual(
+          account,
+          expected,
+          "an HMAC of the key and the credentials' canonical JSON, under the secret"
+        )
+        assert.strictEqual(accountKey(accountSecret, "alpha", { token: "secret-token-1", shop: "s1" }), expected)
+        assert.notStrictEqual(
+          accountKey(Redacted.make("another-secret"), "alpha", { token: "secret-token-1", shop: "s1" }),
+          expected,
+          "another installation's secret, another digest"
+        )
+        assert.deepStrictEqual(
+          seen.at(-1)!.rateLimits.map(({ limit, window }) => [limit, Duration.toMillis(window)]),
+          [
+            [5, 1000],
+            [50, 60_000]
+          ]
+        )
+        assert.strictEqual(
+          yield* accountOf("ALFA", { shop: "s1", token: "secret-token-1" }),
+          account,
+          "an alias, and the same fields in another order, are the same account"
+        )
+        assert.notStrictEqual(yield* accountOf("alpha", { token: "secret-token-2", shop: "s1" }), account)
+        assert.notStrictEqual(yield* accountOf("alpha", { token: "secret-token-1" }), account)
+        assert.notStrictEqual(
+          accountKey(accountSecret, "alfa", { token: "secret-token-1", shop: "s1" }),
+          account,
+          "per courier key"
+        )
+        assert.notInclude(account!, "secret-token-1")
+
+        yield* Effect.flip(
+          shipping.rates({
+            courier: "beta",
+            options: { baseUrl: "https://t.beta.dz" },
+            query: { toWilaya: 16, deliveryType: "home" } as never
+          })
+        )
+        assert.deepStrictEqual(seen.at(-1)!.rateLimits, [])
+        assert.isUndefined(seen.at(-1)!.account, "no limits, no account to count")
       })
     )
   )

@@ -71,5 +71,29 @@ describe("Tracking", () => {
       assert.deepStrictEqual([after.result.status, after.result.cod], ["delivered", "remitted"])
       assert.isUndefined(timeline("T7", statuses, []).result.cod, "absent for couriers that report no cash")
     })
+
+    it("moves nothing on a raw status listed only as cash: the parcel keeps its newest movement", () => {
+      const money = { paid: "remitted" } as const
+      const { result, unmapped } = timeline(
+        "T8",
+        { ...statuses, back: "returned" },
+        [
+          { rawStatus: "picked", timestamp: "2026-11-21T10:00:00Z" },
+          { rawStatus: "back", timestamp: "2026-11-21T12:00:00Z" },
+          { rawStatus: "paid", timestamp: "2026-11-22T09:00:00Z" }
+        ],
+        money
+      )
+      assert.deepStrictEqual([result.status, result.cod], ["returned", "remitted"])
+      assert.deepStrictEqual(
+        result.events.map((event) => [event.rawStatus, event.status]),
+        [
+          ["picked", "picked_up"],
+          ["back", "returned"],
+          ["paid", "returned"]
+        ]
+      )
+      assert.deepStrictEqual(unmapped, [], "a cash status is known, not unmapped")
+    })
   })
 })

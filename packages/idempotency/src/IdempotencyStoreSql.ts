@@ -56,8 +56,8 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
       secret: Effect.gen(function* () {
         // The first process to ask makes it; the others (and every later start) read that one.
         yield* sql`
-          INSERT INTO idempotency_secret (id, secret) VALUES (1, ${newSecret()}) ON CONFLICT (id) DO NOTHING`
-        const [row] = yield* sql<{ readonly secret: string }>`SELECT secret FROM idempotency_secret WHERE id = 1`
+          INSERT INTO installation_secret (id, secret) VALUES (1, ${newSecret()}) ON CONFLICT (id) DO NOTHING`
+        const [row] = yield* sql<{ readonly secret: string }>`SELECT secret FROM installation_secret WHERE id = 1`
         return Redacted.make(row!.secret)
       }).pipe(Effect.orDie),
       claim: Effect.fnUntraced(function* (request, lease) {

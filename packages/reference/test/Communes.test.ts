@@ -5,7 +5,6 @@ import { afterAll, assert, describe, it, layer } from "@effect/vitest"
 import { WilayaCode } from "@tawsil/domain"
 import { Communes, Wilayas } from "@tawsil/reference"
 import { Effect, type Layer, Option, Result } from "effect"
-import { communeRows, sharedFile, wilayaRows } from "./SharedData.ts"
 
 const code = WilayaCode.WilayaCode.make
 const names = (communes: ReadonlyArray<Communes.Commune>) =>
@@ -35,8 +34,8 @@ const temporaryFile = (name: string, content: string) => {
 
 describe("Communes", () => {
   describe("parse", () => {
-    it("decodes the CC0 dataset", () => {
-      const result = Communes.parse(communeRows())
+    it("decodes the bundled dataset, a file in the format it accepts from an operator", () => {
+      const result = Communes.parse(JSON.parse(Fs.readFileSync(Communes.bundledFile, "utf8")))
       assert.isTrue(Result.isSuccess(result))
       assert.strictEqual(Result.getOrThrow(result).length, 1541)
     })
@@ -77,16 +76,16 @@ describe("Communes", () => {
     })
   })
 
-  layer(Communes.layerFile(sharedFile("communes.json")))("the CC0 dataset", (it) => {
-    it.effect("has as many communes in each wilaya as the wilaya dataset says, 1 541 in all", () =>
+  layer(Communes.layerBundled)("the bundled CC0 dataset", (it) => {
+    it.effect("has as many communes in each wilaya as the wilaya table says, 1 541 in all", () =>
       Effect.gen(function* () {
         const communes = yield* Communes.Communes
         const counts = yield* Effect.forEach(Wilayas.all, (wilaya) =>
-          Effect.map(communes.list(wilaya.code), (list) => ({ code: wilaya.code, communeCount: list.length }))
+          Effect.map(communes.list(code(wilaya.code)), (list) => ({ code: wilaya.code, communeCount: list.length }))
         )
         assert.deepStrictEqual(
           counts,
-          wilayaRows().map(({ code, communeCount }) => ({ code, communeCount }))
+          Wilayas.all.map(({ code, communeCount }) => ({ code, communeCount }))
         )
         assert.strictEqual((yield* communes.search({})).length, 1541)
       })
@@ -95,7 +94,7 @@ describe("Communes", () => {
     it.effect("finds every commune within its wilaya by its French or Arabic name, however written", () =>
       Effect.gen(function* () {
         const communes = yield* Communes.Communes
-        for (const row of communeRows()) {
+        for (const row of yield* communes.search({})) {
           const wilaya = code(row.wilayaCode)
           for (const spelling of [row.name, row.nameAr, row.name.toUpperCase().replaceAll(" ", "-")]) {
             const found = yield* communes.find(wilaya, spelling)
@@ -186,14 +185,13 @@ describe("Communes", () => {
   })
 
   describe("loading", () => {
-    it.effect("fails with CommunesUnavailable, saying how to load the dataset, when the file is missing", () =>
+    it.effect("fails with CommunesUnavailable, saying what to do, when the file is missing", () =>
       Effect.gen(function* () {
         const missing = Path.join(temporaryDir, "no-such-dir", "communes.json")
         const error = yield* unavailable(Communes.layerFile(missing))
         assert.strictEqual(error._tag, "CommunesUnavailable")
         assert.strictEqual(error.reason, `No communes dataset at ${missing}`)
-        assert.include(error.message, "downloadCommunes.ts")
-        assert.include(error.message, "COMMUNES_FILE")
+        assert.include(error.message, "Unset COMMUNES_FILE to use the dataset bundled")
       })
     )
 
@@ -215,21 +213,38 @@ describe("Communes", () => {
       })
     )
 
-    it.effect("starts without a dataset when it is optional, and fails each call instead", () =>
-      Effect.gen(function* () {
-        const notConfigured = yield* unavailable(Communes.layerFileOptional(undefined))
-        assert.strictEqual(notConfigured.reason, "No communes dataset is configured")
-        assert.include(notConfigured.message, "COMMUNES_FILE")
-        const missing = yield* unavailable(Communes.layerFileOptional(Path.join(temporaryDir, "none.json")))
-        assert.match(missing.reason, /^No communes dataset at /)
-      })
-    )
-
-    it.effect("loads the dataset when it is optional and present", () =>
+    it.effect("serves the bundled dataset when no file is named", () =>
       Effect.gen(function* () {
         const communes = yield* Communes.Communes
         assert.strictEqual((yield* communes.list(code(16))).length, 57)
-      }).pipe(Effect.provide(Communes.layerFileOptional(sharedFile("communes.json"))))
+        assert.strictEqual((yield* communes.search({})).length, 1541)
+      }).pipe(Effect.provide(Communes.layerFileOptional(undefined)))
+    )
+
+    it.effect("serves the file an operator names instead of the bundled dataset", () =>
+      Effect.gen(function* () {
+        const communes = yield* Communes.Communes
+        assert.deepStrictEqual(names(yield* communes.search({})), names(decode(small)))
+        assert.deepStrictEqual(yield* communes.list(code(16)), [])
+      }).pipe(Effect.provide(Communes.layerFileOptional(temporaryFile("mine.json", JSON.stringify(small)))))
+    )
+
+    it.effect("loads the bundled file when it is named, as it would any file of its format", () =>
+      Effect.gen(function* () {
+        const communes = yield* Communes.Communes
+        assert.strictEqual((yield* communes.list(code(16))).length, 57)
+      }).pipe(Effect.provide(Communes.layerFileOptional(Communes.bundledFile)))
+    )
+
+    it.effect("starts when the named file cannot be loaded, and fails each call instead of serving other data", () =>
+      Effect.gen(function* () {
+        const file = Path.join(temporaryDir, "none.json")
+        const missing = yield* unavailable(Communes.layerFileOptional(file))
+        assert.strictEqual(missing.reason, `No communes dataset at ${file}`)
+        assert.include(missing.message, "COMMUNES_FILE")
+        const invalid = yield* unavailable(Communes.layerFileOptional(temporaryFile("bad.json", "[]")))
+        assert.match(invalid.reason, /is invalid: The dataset has no entries$/)
+      })
     )
   })
 })

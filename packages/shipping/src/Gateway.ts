@@ -44,17 +44,19 @@ const courierCreatedNothing = (reason: CourierError.CourierErrorReason): boolean
     case "Unsupported":
       return true
     case "Refused":
+      // A refusal after the parcel was made (a failed validate or confirm step) names it in `created`.
+      return reason.created === undefined
     case "Unreachable":
     case "BadResponse":
-      // A refusal may come after the parcel was made (Ecotrack's create-then-validate), and a courier that did not
-      // answer may have acted on the request.
+      // A courier that did not answer, or answered what we cannot read, may have acted on the request.
       return false
   }
 }
 
 /**
  * Failures after which no parcel can exist at the courier: the request was refused before any courier call, or
- * the courier refused the caller's credentials or its rate. Their key is freed, so a retry runs again.
+ * the courier refused the caller's credentials, its rate or the parcel itself (a refusal that names no `created`
+ * parcel). Their key is freed, so a retry runs again.
  */
 export const createdNothing = (error: CreateError): boolean => {
   switch (error._tag) {

@@ -15,8 +15,8 @@ const order = Schema.decodeUnknownSync(Shipment.ParcelOrder)({
 })
 
 /**
- * A courier whose create does what the order's `notes` say: `refuse`, `reject-credentials`, `hang` (until `release`
- * completes) or, by default, create `T-<n>`. `calls` counts the creates that reached it.
+ * A courier whose create does what the order's `notes` say: `refuse`, `refuse-after-create` (a parcel made, its
+ * follow-up step refused), `reject-credentials`, `hang` (until `release` completes) or, by default, create `T-<n>`. `calls` counts the creates that reached it.
  */
 const testCourier = Effect.gen(function* () {
   const release = yield* Deferred.make<void>()
@@ -32,6 +32,12 @@ const testCourier = Effect.gen(function* () {
           switch (parcel.notes) {
             case "refuse":
               return yield* new CourierError.Refused({ message: "commune not served" })
+            case "refuse-after-create":
+              return yield* CourierError.unfinishedCreate(
+                `T-${call}`,
+                { failed: "did not validate it", consequence: "it exists", remedy: "Validate it" },
+                new CourierError.Refused({ message: "validation closed" })
+              )
             case "reject-credentials":
               return yield* new CourierError.CredentialsRejected({ message: "bad token" })
             case "hang":
@@ -153,9 +159,12 @@ describe("Gateway", () => {
           yield* Effect.flip(gateway.create(create("reject-credentials"), "k-1"))
           assert.strictEqual(courier.calls(), 2, "the retry ran again")
           yield* Effect.flip(gateway.create(create("refuse"), "k-2"))
-          const retried = yield* Effect.flip(gateway.create(create("refuse"), "k-2"))
-          assert.strictEqual(retried._tag, "InFlight", "a refusal may follow a created parcel: the claim is kept")
-          assert.strictEqual(courier.calls(), 3)
+          yield* Effect.flip(gateway.create(create("refuse"), "k-2"))
+          assert.strictEqual(courier.calls(), 4, "a plain refusal made nothing: the retry ran again")
+          yield* Effect.flip(gateway.create(create("refuse-after-create"), "k-3"))
+          const retried = yield* Effect.flip(gateway.create(create("refuse-after-create"), "k-3"))
+          assert.strictEqual(retried._tag, "InFlight", "a refusal naming a created parcel keeps the claim")
+          assert.strictEqual(courier.calls(), 5)
         })
       )
     )
@@ -167,7 +176,8 @@ describe("Gateway", () => {
       [new Shipping.NotAMobile({ field: "order.recipient.phone" }), true],
       [courierError(new CourierError.Unreachable({ message: "down" })), false],
       [courierError(new CourierError.BadResponse({ message: "html" })), false],
-      [courierError(new CourierError.Refused({ message: "no" })), false],
+      [courierError(new CourierError.Refused({ message: "no" })), true],
+      [courierError(new CourierError.Refused({ message: "made, not validated", created: "T-1" })), false],
       [courierError(new CourierError.CredentialsRejected({ message: "no" })), true],
       [courierError(new CourierError.CourierRateLimited({ retryAfterSeconds: 3 })), true]
     ]

@@ -11,7 +11,7 @@ import { Migrator, type SqlClient, type SqlError } from "effect/sql"
 import appInstances from "./migrations/0001_app_instances.ts"
 import idempotency from "./migrations/0002_idempotency.ts"
 import storeApi from "./migrations/0003_store_api.ts"
-import idempotencySecret from "./migrations/0004_idempotency_secret.ts"
+import installationSecret from "./migrations/0004_installation_secret.ts"
 import changeHistory from "./migrations/0008_change_history.ts"
 import promoCodes from "./migrations/0009_promo_codes.ts"
 import storefront from "./migrations/0010_storefront.ts"
@@ -22,7 +22,7 @@ export const loader = Migrator.fromRecord({
   "0001_app_instances": appInstances,
   "0002_idempotency": idempotency,
   "0003_store_api": storeApi,
-  "0004_idempotency_secret": idempotencySecret,
+  "0004_installation_secret": installationSecret,
   "0008_change_history": changeHistory,
   "0009_promo_codes": promoCodes,
   "0010_storefront": storefront

@@ -4,6 +4,7 @@
  */
 import { Catalogue, Shipment } from "@tawsil/courier"
 import { WilayaCode } from "@tawsil/domain"
+import { Wilayas } from "@tawsil/reference"
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { HealthGroup } from "../Health.ts"
@@ -81,10 +82,8 @@ export class ShippingGroup extends HttpApiGroup.make("shipping")
   .middleware(Errors.ClientRateLimit)
   .annotateMerge(OpenApi.annotations({ title: "shipping", description: "Create, track and price parcels." })) {}
 
-/** A wilaya as the reference endpoints answer it (the field names of the public dzship client). */
-export const WilayaDto = Schema.Struct({ code: Schema.Int, nameFr: Schema.String, nameAr: Schema.String }).annotate({
-  identifier: "Wilaya"
-})
+/** A wilaya as the reference endpoints answer it: the public dzship client's `Wilaya`. */
+export const WilayaDto = Wilayas.Wilaya
 export const CommuneDto = Schema.Struct({
   wilayaCode: Schema.Int,
   nameFr: Schema.String,
@@ -106,8 +105,13 @@ export class ReferenceGroup extends HttpApiGroup.make("reference")
       query: {
         /** French, Latin or Arabic name, any case, accents and spacing; a number is a code. */
         q: Schema.optionalKey(Schema.String),
-        /** One wilaya by code; `?16` is shorthand for `?code=16`. Either answers one object, not a list. */
-        code: Schema.optionalKey(CodeParam)
+        /** One wilaya by code (1–69); `?16` is shorthand for `?code=16`. Either answers one object, not a list. */
+        code: Schema.optionalKey(CodeParam),
+        /**
+         * `1`: the list also holds the 11 wilayas of the 2026 division, which couriers do not accept yet
+         * (`courierSupported: false`, `shipAs`: the code to send them instead).
+         */
+        all: Schema.optionalKey(Schema.Literals(["1", "true", "0", "false"]))
       },
       success: Schema.Union([WilayaDto, Schema.Array(WilayaDto)]),
       error: Errors.NotFound

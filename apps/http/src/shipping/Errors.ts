@@ -10,8 +10,10 @@
  */
 import type { CourierError } from "@tawsil/courier"
 import { ErrorCategory } from "@tawsil/domain"
+import { Wilayas } from "@tawsil/reference"
 import type { Gateway } from "@tawsil/shipping"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware, HttpApiSchema } from "effect/http-api"
 import type * as Edge from "../Edge.ts"
 
@@ -177,23 +179,48 @@ export class Validation extends HttpApiMiddleware.Service<Validation>()("@tawsil
   error: InvalidInput
 }) {}
 
-export const ValidationLayer = HttpApiMiddleware.layerSchemaErrorTransform(Validation, (error) => {
-  // Failures to encode our own response are bugs: let them become a 500.
-  if (error.kind === "Body" || error.kind === "ResponseHeaders") return Effect.fail(error)
-  const fields = ErrorCategory.fromIssue(
-    error.cause.issue,
-    error.kind === "Payload" ? {} : { prefix: error.kind.toLowerCase() }
-  )
-  const root = fields[ErrorCategory.rootKey]
-  const onlyRoot = root !== undefined && Object.keys(fields).length === 1
-  return Effect.fail(
-    new InvalidInput({
-      error: onlyRoot
-        ? { code: "invalid_input", message: root === "Expected a valid JSON body" ? "Body must be valid JSON" : root }
-        : { code: "invalid_input", message: "Request validation failed", fields }
-    })
-  )
-})
+/** The body's wilaya fields: a code of the 2026 division there is answered with the code to send instead. */
+const WILAYA_FIELDS = ["order.recipient.wilayaCode", "options.fromWilaya", "query.fromWilaya", "query.toWilaya"]
+
+const valueAt = (body: unknown, path: string): unknown =>
+  path
+    .split(".")
+    .reduce<unknown>(
+      (value, key) =>
+        typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined,
+      body
+    )
+
+export const ValidationLayer = HttpApiMiddleware.layerSchemaErrorTransform(Validation, (error) =>
+  Effect.gen(function* () {
+    // Failures to encode our own response are bugs: let them become a 500.
+    if (error.kind === "Body" || error.kind === "ResponseHeaders") return yield* Effect.fail(error)
+    const fields: Record<string, string> = {
+      ...ErrorCategory.fromIssue(
+        error.cause.issue,
+        error.kind === "Payload" ? {} : { prefix: error.kind.toLowerCase() }
+      )
+    }
+    const wilayaFields = error.kind === "Payload" ? WILAYA_FIELDS.filter((path) => fields[path] !== undefined) : []
+    if (wilayaFields.length > 0) {
+      const body = yield* Effect.orElseSucceed((yield* HttpServerRequest.HttpServerRequest).json, () => undefined)
+      for (const path of wilayaFields) {
+        const code = valueAt(body, path)
+        const message = typeof code === "number" ? Option.getOrUndefined(Wilayas.shipAsMessage(code)) : undefined
+        if (message !== undefined) fields[path] = message
+      }
+    }
+    const root = fields[ErrorCategory.rootKey]
+    const onlyRoot = root !== undefined && Object.keys(fields).length === 1
+    return yield* Effect.fail(
+      new InvalidInput({
+        error: onlyRoot
+          ? { code: "invalid_input", message: root === "Expected a valid JSON body" ? "Body must be valid JSON" : root }
+          : { code: "invalid_input", message: "Request validation failed", fields }
+      })
+    )
+  })
+)
 
 /** Errors the HTTP layer itself produces, in this envelope. */
 export const envelope: Edge.Envelope = {

@@ -5,7 +5,7 @@
  */
 import { type Catalogue, Shipping } from "@tawsil/courier"
 import { WilayaCode } from "@tawsil/domain"
-import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
+import { Idempotency, IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Communes, Wilayas } from "@tawsil/reference"
 import { Gateway } from "@tawsil/shipping"
 import { Effect, Layer, Option, Schema } from "effect"
@@ -54,8 +54,6 @@ const shorthandCode = (url: string): number | undefined => {
   return match ? Number(match[1]) : undefined
 }
 
-const wilayaDto = (wilaya: Wilayas.Wilaya) => ({ code: wilaya.code, nameFr: wilaya.name, nameAr: wilaya.nameAr })
-
 const ReferenceHandlers = HttpApiBuilder.group(ShippingApi, "reference", (handlers) =>
   Effect.gen(function* () {
     const gateway = yield* Gateway.Gateway
@@ -64,15 +62,22 @@ const ReferenceHandlers = HttpApiBuilder.group(ShippingApi, "reference", (handle
       .handle("couriers", ({ query }) => Effect.succeed(gateway.catalogue.list(query)))
       .handle("wilayas", ({ query, request }) => {
         const code = query.code ?? shorthandCode(request.url)
-        if (code === undefined) return Effect.succeed((query.q ? Wilayas.search(query.q) : Wilayas.all).map(wilayaDto))
-        const wilaya = Wilayas.all.find((candidate) => candidate.code === code)
-        return wilaya
-          ? Effect.succeed(wilayaDto(wilaya))
-          : Effect.fail(
+        if (code === undefined) {
+          const all = query.all === "1" || query.all === "true"
+          return Effect.succeed(query.q ? Wilayas.search(query.q, { all }) : Wilayas.list({ all }))
+        }
+        return Option.match(Wilayas.byCode(code), {
+          onSome: Effect.succeed,
+          onNone: () =>
+            Effect.fail(
               new Errors.NotFound({
-                error: { code: "not_found", message: `no wilaya has code ${code}; codes run from 1 to 58` }
+                error: {
+                  code: "not_found",
+                  message: `no wilaya has code ${code}; codes run from 1 to 58, and 59 to 69 for the 2026 division`
+                }
               })
             )
+        })
       })
       .handle("communes", ({ query, request }) => {
         const wilaya = query.wilaya ?? shorthandCode(request.url)
@@ -103,15 +108,22 @@ const HealthHandlers = HttpApiBuilder.group(ShippingApi, "health", (handlers) =>
   handlers.handle("health", () => Health.check("shipping"))
 )
 
-/** The gateway on the database's idempotency records; the client windows count in the app's rate-limiter store. */
-const gatewayLayer = (config: AppConfig, catalogue: Catalogue.Catalogue) =>
-  Gateway.layer({
+/**
+ * The gateway on the database's idempotency records; the client windows and the couriers' per-account limits count
+ * in the app's rate-limiter store, the accounts named under this installation's secret (shared by every instance).
+ */
+const gatewayLayer = (config: AppConfig, catalogue: Catalogue.Catalogue) => {
+  const courierCore = Layer.unwrap(
+    Effect.map(
+      IdempotencyStore.IdempotencyStore.use((store) => store.secret),
+      (accountSecret) => Shipping.Shipping.layer(catalogue, { accountSecret })
+    )
+  )
+  return Gateway.layer({
     requestsPerMinute: config.shippingRateLimitPerMinute,
     maxConcurrentCreates: config.shippingMaxConcurrentCreates
-  }).pipe(
-    Layer.provide(Shipping.Shipping.layer(catalogue)),
-    Layer.provide(Idempotency.layer().pipe(Layer.provide(IdempotencyStoreSql.layer)))
-  )
+  }).pipe(Layer.provide(courierCore), Layer.provide(Idempotency.layer()), Layer.provide(IdempotencyStoreSql.layer))
+}
 
 export const layer = (config: AppConfig, catalogue: Catalogue.Catalogue) =>
   Server.make(config, {

@@ -1,0 +1,403 @@
+/**
+ * Pure translation between Tawsil's one request shape and the Maystro Delivery API: the commune id lookup, the
+ * create body, the price queries, and every answer read back — a result, or the `CourierErrorReason` it means. No
+ * HTTP client here: the adapter sends what this builds and hands back what it got, so every rule is tested without
+ * a network.
+ *
+ * Error messages are built from the courier's own words and status codes only, never from the request: nothing
+ * the caller sent (least of all the API key) is echoed, and {@link redact} removes the key should Maystro ever
+ * quote it back.
+ */
+import { type CourierAdapter, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
+import { AlgerianMobile, AlgiersTime, type Dzd } from "@tawsil/domain"
+import { DateTime, Option, Result, Schema } from "effect"
+import * as Status from "./MaystroStatus.ts"
+import * as Wire from "./MaystroWire.ts"
+
+type Reason = CourierError.CourierErrorReason
+type Response = CourierHttp.CourierResponse
+
+// --- Communes ---------------------------------------------------------------------------------------------------
+
+/**
+ * A commune name reduced to what spelling variants share: accents, case, apostrophes, hyphens and repeated spaces
+ * do not tell two communes apart ("Bordj El Kiffan", "bordj el-kiffan", "Bordj El Kiffane" is NOT the same). Nothing
+ * fuzzier: a near miss is refused, never guessed.
+ */
+export const communeKey = (name: string): string =>
+  name
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim()
+
+/** `GET shared/communes/?wilaya=`: the communes of one wilaya, with Maystro's ids. */
+export const communesQuery = (wilaya: number) => ({ wilaya: String(wilaya) })
+
+/** The answer to {@link communesQuery}: every commune of the wilaya, as Maystro names and numbers them. */
+export const fromCommunes = (response: Response): Result.Result<ReadonlyArray<Wire.Commune>, Reason> =>
+  Result.map(decode(Wire.Communes, response), (body) => ("results" in body ? body.results : body))
+
+/**
+ * Maystro's id of the caller's commune, matched on {@link communeKey} within the destination wilaya. No match, or
+ * two different communes with the same name, is the caller's to fix: refused, naming the commune they sent.
+ */
+export const communeIdOf = (
+  communes: ReadonlyArray<Wire.Commune>,
+  communeName: string,
+  wilaya: number
+): Result.Result<number, Reason> => {
+  const key = communeKey(communeName)
+  const ids = [...new Set(communes.filter((commune) => communeKey(commune.name) === key).map(({ id }) => id))]
+  if (ids.length === 1) return Result.succeed(ids[0]!)
+  return Result.fail(
+    new CourierError.Refused({
+      message:
+        ids.length === 0
+          ? `order.recipient.communeName: Maystro knows no commune ${JSON.stringify(communeName)} in wilaya ${wilaya}` +
+            " (check its spelling against the official list)"
+          : `order.recipient.communeName: Maystro has ${ids.length} communes named ${JSON.stringify(communeName)} in wilaya ${wilaya}`
+    })
+  )
+}
+
+/**
+ * The commune that prices a wilaya when the caller names none: the first Maystro lists (prices are reported to be
+ * the same across a wilaya's communes). A wilaya without communes is one Maystro does not serve.
+ */
+export const firstCommuneOf = (communes: ReadonlyArray<Wire.Commune>, wilaya: number): Result.Result<number, Reason> =>
+  communes.length > 0
+    ? Result.succeed(communes[0]!.id)
+    : Result.fail(
+        new CourierError.Refused({ message: `Maystro lists no commune in wilaya ${wilaya}: it does not deliver there` })
+      )
+
+// --- Requests ---------------------------------------------------------------------------------------------------
+
+/** The core has already checked the phones are Algerian mobiles; Maystro wants the 10-digit national form. */
+const national = (phone: string): string => Option.getOrElse(AlgerianMobile.normalize(phone), () => phone.trim())
+
+const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== ""
+
+/** What Maystro cannot do, refused before any call: it has no exchange orders. */
+export const checkOrder = (order: Shipment.ParcelOrder): Result.Result<void, Reason> =>
+  order.isExchange === true
+    ? Result.fail(new CourierError.Refused({ message: "order.isExchange: Maystro has no exchange orders" }))
+    : Result.void
+
+/**
+ * `POST stores/orders/`. A stop-desk parcel has no address to give, so the commune name stands in; a home delivery
+ * without one leaves `destination_text` out for Maystro to refuse. Orders are never express: `ParcelOrder` has no
+ * tier. `phoneAlt`, `weightKg`, `declaredValue`, `freeShipping` and `hasOpenPackage` have no Maystro field (README).
+ */
+export const toCreateOrder = (order: Shipment.ParcelOrder, communeId: number): Wire.CreateOrder => {
+  const { recipient } = order
+  const stopdesk = order.deliveryType === "stopdesk"
+  const address = present(recipient.addressLine) ? recipient.addressLine : stopdesk ? recipient.communeName : undefined
+  return {
+    source: 4,
+    ...(present(order.reference) ? { external_order_id: order.reference } : {}),
+    customer_name: recipient.fullName,
+    customer_phone: national(recipient.phone),
+    wilaya: recipient.wilayaCode,
+    commune: communeId,
+    ...(address === undefined ? {} : { destination_text: address }),
+    product_price: order.codAmount,
+    delivery_type: deliveryTypeCode(order.deliveryType),
+    express: false,
+    ...(stopdesk && order.stopDeskId !== undefined ? { stop_desk_id: order.stopDeskId } : {}),
+    ...(present(order.notes) ? { note_to_driver: order.notes } : {}),
+    products: [{ logistical_description: order.productList, quantity: 1 }]
+  }
+}
+
+/** Maystro's `delivery_type` (README "Unverified": CourierDZ reads 0 home, 1 stop desk; courier-dz 1 and 2). */
+export const deliveryTypeCode = (deliveryType: Shipment.DeliveryType): 1 | 2 => (deliveryType === "home" ? 1 : 2)
+
+/**
+ * Maystro keys every per-order endpoint by the order's `id`, a UUID, which is the tracking number `create`
+ * answers. Anything else is refused before a call: it could only name another parcel, or another path.
+ */
+export const orderId = (trackingNumber: string): Result.Result<string, Reason> =>
+  Wire.orderIdPattern.test(trackingNumber)
+    ? Result.succeed(trackingNumber.toLowerCase())
+    : Result.fail(
+        new CourierError.Refused({
+          message:
+            "trackingNumber: a Maystro tracking number is the order id create answered (a UUID), not its display number"
+        })
+      )
+
+/** `GET stores/delivery_price/`: one option's price to a commune. */
+export const priceQuery = (communeId: number, deliveryType: Shipment.DeliveryType, tier: Shipment.Tier) => ({
+  commune: String(communeId),
+  delivery_type: String(deliveryTypeCode(deliveryType)),
+  ...(tier === "express" ? { express: "true" } : {})
+})
+
+/** Every option Maystro may price: both delivery types, each in both tiers. */
+export const priceOptions: ReadonlyArray<readonly [Shipment.DeliveryType, Shipment.Tier]> = [
+  ["home", "economic"],
+  ["home", "express"],
+  ["stopdesk", "economic"],
+  ["stopdesk", "express"]
+]
+
+/** `POST delivery/starter/v2/starter_bordureau/`: the label of one order, by its id. */
+export const labelRequest = (id: string): typeof Wire.LabelRequest.Type => ({ orders_ids: [id] })
+
+// --- Responses --------------------------------------------------------------------------------------------------
+
+/** `POST stores/orders/` → the tracking number (the order's id), its display number and its first status. */
+export const fromCreated = (response: Response): Result.Result<CreatedOrder, Reason> =>
+  Result.map(decode(Wire.Created, response), (body) => ({
+    trackingNumber: body.id.toLowerCase(),
+    ...(body.display_id_order === undefined || body.display_id_order === null
+      ? {}
+      : { courierReference: String(body.display_id_order) }),
+    rawStatus: body.status === undefined ? Status.created : rawStatusOf(body.status)
+  }))
+
+/** A status as the status table keys it: the number's decimal text (`"041"` and `41` are `"41"`). */
+export const rawStatusOf = (status: Wire.StatusCode): string =>
+  typeof status === "number" ? String(status) : /^\d{1,6}$/.test(status.trim()) ? String(Number(status)) : status
+
+export interface CreatedOrder {
+  readonly trackingNumber: string
+  readonly courierReference?: string
+  readonly rawStatus: string
+}
+
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+const validDay = (year: number, month: number, day: number) =>
+  month >= 1 &&
+  month <= 12 &&
+  day >= 1 &&
+  day <= (month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : DAYS[month - 1]!)
+
+const zonedTime =
+  /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)$/
+const localTime = /^(\d{4})-(\d{2})-(\d{2})[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,9})?)?$/
+
+/**
+ * A Maystro time as ISO 8601 in Algiers (`2026-04-18T19:45:06+01:00`). Django sends ISO 8601, with an offset (or
+ * `Z`) when time zones are on; a time without one is Algiers wall-clock time (the platform is Algerian, and Algeria
+ * keeps UTC+01:00 all year). `undefined` when the text is no such time.
+ */
+export const timestampOf = (text: string): string | undefined => {
+  const trimmed = text.trim()
+  const zoned = zonedTime.exec(trimmed)
+  const local = zoned === null ? localTime.exec(trimmed) : null
+  const parts = zoned ?? local
+  if (parts === null || !validDay(Number(parts[1]), Number(parts[2]), Number(parts[3]))) return undefined
+  const instant =
+    zoned !== null
+      ? trimmed.replace(/([+-]\d{2})(\d{2})$/, "$1:$2")
+      : `${parts[1]}-${parts[2]}-${parts[3]}T${parts[4]}:${parts[5]}:${parts[6] ?? "00"}+01:00`
+  return Option.getOrUndefined(Option.map(DateTime.make(instant), AlgiersTime.formatIso))
+}
+
+/** `GET stores/history_order/{id}` → the order's statuses, each with its Algiers time. */
+export const fromHistory = (response: Response): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> => {
+  const notFound = response.status === 404 ? Option.getOrUndefined(detailOf(response)) : undefined
+  if (notFound !== undefined) {
+    return Result.fail(
+      new CourierError.Refused({ message: `trackingNumber: Maystro has no order with this id (${clean(notFound)})` })
+    )
+  }
+  return Result.flatMap(decode(Wire.History, response), (body) => {
+    const entries = "results" in body ? body.results : body
+    const events: Array<CourierAdapter.RawEvent> = []
+    for (const entry of entries) {
+      const timestamp = timestampOf(entry.created_at)
+      if (timestamp === undefined) {
+        return Result.fail(
+          new CourierError.BadResponse({ message: "the courier answered a history time it does not document" })
+        )
+      }
+      events.push({ rawStatus: rawStatusOf(entry.status), timestamp })
+    }
+    return Result.succeed(events)
+  })
+}
+
+/**
+ * `GET stores/delivery_price/` → the price, or `undefined` when Maystro has none for that option: a null price,
+ * or its 404 "no pricing for the provided information".
+ */
+export const fromPrice = (response: Response): Result.Result<Dzd.Dzd | undefined, Reason> =>
+  response.status === 404 && isJson(response)
+    ? Result.succeed(undefined)
+    : Result.map(decode(Wire.DeliveryPrice, response), (body) => body.delivery_price ?? undefined)
+
+const zero = 0 as Dzd.Dzd
+
+/**
+ * The rates answer from the prices of every option: Maystro prices per commune, charges no fee on the cash it
+ * collects (none is documented) and documents no return fee (README "Unverified"). The asked option must be
+ * among those priced.
+ */
+export const toRates = (
+  query: Shipment.RatesQuery,
+  prices: ReadonlyArray<readonly [Shipment.DeliveryType, Shipment.Tier, Dzd.Dzd | undefined]>
+): Result.Result<Shipment.RatesResult, Reason> => {
+  const options = prices.flatMap(([deliveryType, tier, deliveryFee]) =>
+    deliveryFee === undefined ? [] : [Shipment.RateOption.make({ deliveryType, tier, deliveryFee, returnFee: zero })]
+  )
+  const tier = query.tier ?? "economic"
+  const asked = options.find((option) => option.deliveryType === query.deliveryType && option.tier === tier)
+  if (asked === undefined) {
+    return Result.fail(
+      new CourierError.Refused({
+        message: `Maystro has no ${tier} ${query.deliveryType === "home" ? "home" : "stop-desk"} delivery to this commune`
+      })
+    )
+  }
+  return Result.succeed(
+    Shipment.RatesResult.make({
+      deliveryType: asked.deliveryType,
+      tier,
+      deliveryFee: asked.deliveryFee,
+      returnFee: asked.returnFee,
+      codFee: zero,
+      total: asked.deliveryFee,
+      currency: "DZD",
+      options
+    })
+  )
+}
+
+const isPdf = (bytes: Uint8Array) =>
+  bytes.length > 4 &&
+  bytes[0] === 0x25 &&
+  bytes[1] === 0x50 &&
+  bytes[2] === 0x44 &&
+  bytes[3] === 0x46 &&
+  bytes[4] === 0x2d
+
+/** The bordereau answers the PDF itself; anything else on 200 is not a label. */
+export const fromLabel = (response: Response): Result.Result<CourierAdapter.Label, Reason> => {
+  if (response.status !== 200) return Result.fail(errorOf(response))
+  if (isPdf(response.bytes)) return Result.succeed({ contentType: "application/pdf", bytes: response.bytes })
+  // A refusal inside the HTTP 200 is a refusal; anything else that is not a PDF is no label.
+  const body = parseJson(response.text)
+  const refusal = Option.isSome(body) ? errorOfBody(200, body.value) : undefined
+  return Result.fail(
+    refusal !== undefined && refusal._tag !== "BadResponse"
+      ? refusal
+      : new CourierError.BadResponse({ message: "the courier answered a label that is not a PDF" })
+  )
+}
+
+// --- Errors -----------------------------------------------------------------------------------------------------
+
+const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
+
+const isJson = (response: Response) => Option.isSome(parseJson(response.text))
+
+/** A successful answer decoded with `schema`; anything else is the reason it failed. */
+const decode = <A>(schema: Schema.Decoder<A>, response: Response): Result.Result<A, Reason> => {
+  if (response.status < 200 || response.status >= 300) return Result.fail(errorOf(response))
+  const body = parseJson(response.text)
+  if (Option.isNone(body)) return Result.fail(notJson(response.status))
+  const decoded = Schema.decodeUnknownOption(schema)(body.value)
+  return Option.isSome(decoded) ? Result.succeed(decoded.value) : Result.fail(errorOfBody(response.status, body.value))
+}
+
+const notJson = (status: number) =>
+  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body that is not JSON` })
+
+/** What a failed (or undocumented) answer means. */
+export const errorOf = (response: Response): Reason => {
+  const { status } = response
+  if (status === 429) return new CourierError.CourierRateLimited({ retryAfterSeconds: retryAfter(response.headers) })
+  if (status >= 500) return new CourierError.Unreachable({ message: `the courier answered HTTP ${status}` })
+  if (status === 401 || status === 403) {
+    const said = Option.getOrUndefined(Option.map(detailOf(response), (detail) => clean(detail)))
+    return new CourierError.CredentialsRejected({
+      message: `the courier refused the API key (HTTP ${status}${said === undefined || said === "" ? "" : `: ${said}`})`
+    })
+  }
+  if (status >= 300 && status < 400) {
+    // The target is not quoted: nothing the courier redirects to is ours to pass on.
+    return new CourierError.BadResponse({
+      message: `the courier answered with a redirect (HTTP ${status}) instead of its API: its address may have moved`
+    })
+  }
+  const body = parseJson(response.text)
+  return Option.isNone(body) ? notJson(status) : errorOfBody(status, body.value)
+}
+
+const detailOf = (response: Response) =>
+  Option.flatMap(parseJson(response.text), (body) =>
+    Option.map(Schema.decodeUnknownOption(Wire.Detail)(body), ({ detail }) => detail)
+  )
+
+const undocumented = (status: number) =>
+  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body its API does not document` })
+
+const errorOfBody = (status: number, body: unknown): Reason => {
+  const detail = Schema.decodeUnknownOption(Wire.Detail)(body)
+  // DRF's `{ detail }` refuses on 2xx (a failure inside a success is a failure), 400, 404 (no such object) and 409.
+  if (Option.isSome(detail) && ((status >= 200 && status < 300) || [400, 404, 409, 422].includes(status))) {
+    const said = clean(detail.value.detail)
+    return said === "" ? undocumented(status) : new CourierError.Refused({ message: said })
+  }
+  if (status === 400 || status === 422) {
+    const fields = Schema.decodeUnknownOption(Wire.FieldErrors)(body)
+    if (Option.isSome(fields)) {
+      const messages = Object.entries(fields.value).flatMap(([field, value]) =>
+        messagesOf(value, 0).map((message) =>
+          field === "non_field_errors" ? message : `${ourFields[field] ?? field}: ${message}`
+        )
+      )
+      if (messages.length > 0) return new CourierError.Refused({ message: clean(messages.join("; "), 600) })
+    }
+  }
+  return undocumented(status)
+}
+
+/** The messages in a DRF error value: a string, a list of them, or nested objects (`products: [{ field: [...] }]`). */
+const messagesOf = (value: unknown, depth: number): ReadonlyArray<string> => {
+  if (typeof value === "string") return value.trim() === "" ? [] : [clean(value)]
+  if (depth > 3) return []
+  if (Array.isArray(value)) return value.flatMap((item) => messagesOf(item, depth + 1))
+  if (typeof value === "object" && value !== null) {
+    return Object.entries(value).flatMap(([key, inner]) =>
+      messagesOf(inner, depth + 1).map((message) => `${key}: ${message}`)
+    )
+  }
+  return []
+}
+
+const DEFAULT_RETRY_AFTER_SECONDS = 60
+
+/** `Retry-After` in seconds, as DRF's throttling sends it; 60 when absent or an HTTP date. */
+export const retryAfter = (headers: Readonly<Record<string, string>>): number => {
+  const value = Object.entries(headers)
+    .find(([name]) => name.toLowerCase() === "retry-after")?.[1]
+    ?.trim()
+  return value !== undefined && /^\d{1,6}$/.test(value) ? Math.max(1, Number(value)) : DEFAULT_RETRY_AFTER_SECONDS
+}
+
+const clean = (text: string, max = 300) => {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+/** Maystro's field names, where they have an obvious counterpart in the request. */
+const ourFields: Readonly<Record<string, string>> = {
+  external_order_id: "order.reference",
+  customer_name: "order.recipient.fullName",
+  customer_phone: "order.recipient.phone",
+  wilaya: "order.recipient.wilayaCode",
+  commune: "order.recipient.communeName",
+  destination_text: "order.recipient.addressLine",
+  product_price: "order.codAmount",
+  delivery_type: "order.deliveryType",
+  stop_desk_id: "order.stopDeskId",
+  note_to_driver: "order.notes",
+  products: "order.productList",
+  orders_ids: "trackingNumber"
+}

@@ -1,0 +1,101 @@
+/**
+ * The Maystro Delivery API's wire shapes (`https://backend.maystro-delivery.com/api/…`, a Django REST Framework
+ * service), as the research notes document them (couriers.md §1.5; README "Unverified"). Every response is decoded
+ * with one of these schemas — a body that fits none of them is an undocumented answer, never read by hand.
+ */
+import { Dzd } from "@tawsil/domain"
+import { Schema } from "effect"
+
+/** One line of `products[]`: Maystro registers a catalogue product from the description when no id is given. */
+export const Product = Schema.Struct({
+  logistical_description: Schema.String,
+  quantity: Schema.Int
+})
+
+/**
+ * The body of `POST stores/orders/`. `commune` is Maystro's numeric commune id (never a name), `source` is always 4
+ * (API orders), and `product_price` is everything the driver collects at the door.
+ */
+export const CreateOrder = Schema.Struct({
+  source: Schema.Literal(4),
+  external_order_id: Schema.optionalKey(Schema.String),
+  customer_name: Schema.String,
+  customer_phone: Schema.String,
+  wilaya: Schema.Int,
+  commune: Schema.Int,
+  destination_text: Schema.optionalKey(Schema.String),
+  product_price: Schema.Int,
+  /** 1 home, 2 stop desk (README "Unverified": another source reads 0 and 1). */
+  delivery_type: Schema.Literals([1, 2]),
+  express: Schema.Boolean,
+  stop_desk_id: Schema.optionalKey(Schema.String),
+  note_to_driver: Schema.optionalKey(Schema.String),
+  products: Schema.Array(Product)
+})
+export type CreateOrder = typeof CreateOrder.Type
+
+/**
+ * A status as Maystro sends it: a number, or the same number as a string. Any other string is kept too, to be
+ * passed on as it is and mapped to `unknown` — one odd status must not hide the rest of a parcel's history.
+ */
+export const StatusCode = Schema.Union([Schema.Int, Schema.String.check(Schema.isNonEmpty())])
+export type StatusCode = typeof StatusCode.Type
+
+/** An order's `id`: a UUID. */
+export const orderIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * `POST stores/orders/`, accepted (HTTP 201): the order as Maystro stored it. `id` (a UUID) keys every per-order
+ * endpoint; `display_id_order` is the short number merchants see in Maystro's dashboard.
+ */
+export const Created = Schema.Struct({
+  id: Schema.String.check(Schema.isPattern(orderIdPattern)),
+  display_id_order: Schema.optionalKey(Schema.NullOr(Schema.Union([Schema.Int, Schema.String]))),
+  status: Schema.optionalKey(StatusCode)
+})
+
+/** One commune of `GET shared/communes/?wilaya=`: Maystro's id and its French name. Other members are not read. */
+export const Commune = Schema.Struct({
+  id: Schema.Int.check(Schema.isGreaterThan(0)),
+  name: Schema.String.check(Schema.isNonEmpty())
+})
+export type Commune = typeof Commune.Type
+
+/** `GET shared/communes/?wilaya=`: a plain list, or DRF's paginated `{ results }`. */
+export const Communes = Schema.Union([Schema.Array(Commune), Schema.Struct({ results: Schema.Array(Commune) })])
+
+/** One step of `GET stores/history_order/{id}`: the status it reached, and when. */
+export const HistoryEntry = Schema.Struct({
+  status: StatusCode,
+  created_at: Schema.String.check(Schema.isNonEmpty()),
+  comment: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
+export type HistoryEntry = typeof HistoryEntry.Type
+
+/** `GET stores/history_order/{id}`: the order's statuses; a list, or DRF's paginated `{ results }`. */
+export const History = Schema.Union([
+  Schema.Array(HistoryEntry),
+  Schema.Struct({ results: Schema.Array(HistoryEntry) })
+])
+
+/** Amounts arrive as numbers or as numeric strings (`"400"`, `"400.00"`); both decode to whole dinars. */
+const Amount = Schema.Union([Schema.Finite, Schema.FiniteFromString]).pipe(Schema.decodeTo(Dzd.Dzd))
+
+/** `GET stores/delivery_price/?commune=&delivery_type=&express=`: the fee, or null when that option has no price. */
+export const DeliveryPrice = Schema.Struct({
+  delivery_price: Schema.NullOr(Amount)
+})
+
+/** The body of `POST delivery/starter/v2/starter_bordureau/`: the orders (by `id`) whose label to print. */
+export const LabelRequest = Schema.Struct({
+  orders_ids: Schema.Array(Schema.String)
+})
+
+/** DRF's error body for anything but field validation: `{ "detail": "Invalid token." }`. */
+export const Detail = Schema.Struct({ detail: Schema.String })
+
+/**
+ * DRF's validation answer (HTTP 400): `{ field: [messages] }`, `non_field_errors` for rules about the whole order,
+ * nested objects or lists for nested fields (`products`). Read loosely, then flattened by the mapping.
+ */
+export const FieldErrors = Schema.Record(Schema.String, Schema.Unknown)

@@ -1,0 +1,418 @@
+/**
+ * A loopback Maystro Delivery: a real HTTP server on 127.0.0.1 (random port) speaking the Django REST Framework
+ * API under `/api/` as the research notes document it — and only as they document it; nothing here was checked
+ * against the live platform.
+ *
+ * - Auth: `Authorization: Token <key>` (DRF's TokenAuthentication). Any other scheme (Bearer) or none: 401
+ *   `{"detail":"Authentication credentials were not provided."}`; an unknown key: 401 `{"detail":"Invalid token."}`.
+ * - Paths end with `/` where DRF's routes do; anything else is Django's HTML 404. A wrong method: 405.
+ * - `GET shared/communes/?wilaya=`: the wilaya's communes with Maystro's ids (below).
+ * - `POST stores/orders/` (JSON only, else 415): DRF validation (400 `{field: [messages]}`) — `commune` must be a
+ *   numeric id of the wilaya, `source` must be 4, a stop desk needs `stop_desk_id` — then the same-day duplicate
+ *   rule: a second order with the same customer name and phone on the same (Algiers) day is refused with 400
+ *   `non_field_errors`. Else 201 with the order: `id` (a UUID), `display_id_order`, `status` 4.
+ * - `GET stores/history_order/{id}`: the order's statuses with DRF times (`…+01:00`); unknown: 404 `{detail}`.
+ * - `GET stores/delivery_price/?commune=&delivery_type=&express=`: `{delivery_price}`, or 404 when that option
+ *   has no price.
+ * - `POST delivery/starter/v2/starter_bordureau/` `{orders_ids}`: the labels as raw PDF bytes; unknown id: 400.
+ *
+ * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
+ * 5xx, HTML, 429, a refusal, any JSON, or a refusal that quotes the caller's key.
+ */
+import * as Http from "node:http"
+import { Context, Effect, Layer } from "effect"
+
+export const KEY = "fake-maystro-key-5d0e8c2b7a9f4e13"
+
+/** An order created the day before, for suites that track or label without creating (`layer({ seed: true })`). */
+export const SEEDED_ORDER_ID = "5e1c0a7d-3b2f-4c8e-9a61-5eed00000001"
+
+/** Maystro's communes in the fake, by wilaya: `[id, name]`. Wilayas not listed have none (not served). */
+export const COMMUNES: Readonly<Record<number, ReadonlyArray<readonly [number, string]>>> = {
+  9: [
+    [901, "Blida"],
+    [905, "Boufarik"]
+  ],
+  11: [[1101, "Tamanrasset"]],
+  16: [
+    [1601, "Alger Centre"],
+    [1628, "Bab Ezzouar"],
+    [1631, "Bordj El Kiffan"],
+    [1642, "Hydra"],
+    [1644, "Kouba"]
+  ],
+  19: [
+    [1901, "Sétif"],
+    [1920, "El Eulma"]
+  ],
+  25: [
+    [2501, "Constantine"],
+    [2506, "El Khroub"]
+  ],
+  31: [
+    [3101, "Oran"],
+    [3103, "Bir El Djir"],
+    [3104, "Es Sénia"]
+  ]
+}
+
+/** Wilayas where the fake has no stop desk. */
+export const NO_DESK: ReadonlyArray<number> = [11]
+
+const wilayaOf = (commune: number) =>
+  Number(Object.entries(COMMUNES).find(([, communes]) => communes.some(([id]) => id === commune))?.[0] ?? 0)
+
+/** The fake's price for one option, in DZD, or null when it has none (stop desk where there is no desk, express to a desk). */
+export const price = (commune: number, deliveryType: 1 | 2, express: boolean): number | null => {
+  const wilaya = wilayaOf(commune)
+  const home = wilaya === 16 ? 400 : 650
+  if (deliveryType === 2) return NO_DESK.includes(wilaya) || express ? null : home - 150
+  return express ? home + 300 : home
+}
+
+export interface RecordedRequest {
+  readonly method: string
+  readonly path: string
+  readonly query: Readonly<Record<string, string>>
+  readonly headers: Readonly<Record<string, string>>
+  /** The parsed JSON body, or `undefined` when none was sent. */
+  readonly body: unknown
+}
+
+export type Misbehaviour =
+  | { readonly kind: "hang" }
+  | { readonly kind: "reset" }
+  | { readonly kind: "status"; readonly status: number }
+  | { readonly kind: "html" }
+  | { readonly kind: "rateLimited"; readonly retryAfter?: string }
+  | { readonly kind: "refuse"; readonly detail: string }
+  | { readonly kind: "json"; readonly status: number; readonly body: unknown }
+  | { readonly kind: "echoToken" }
+
+export interface HistoryRow {
+  /** A number as Maystro sends it; a string only to show how an undocumented one is handled. */
+  readonly status: number | string
+  readonly created_at: string
+  readonly comment: string | null
+}
+
+export interface Order {
+  readonly id: string
+  readonly displayId: number
+  readonly fields: Readonly<Record<string, unknown>>
+  /** The Algiers day it was created on, for the duplicate rule. */
+  readonly day: string
+  readonly history: Array<HistoryRow>
+}
+
+export interface Fake {
+  readonly origin: string
+  readonly requests: ReadonlyArray<RecordedRequest>
+  readonly orders: ReadonlyMap<string, Order>
+  readonly misbehaveNext: (misbehaviour: Misbehaviour, path?: string) => void
+  /** Appends a status to an order's history, stamped with the fake's clock. */
+  readonly addStatus: (id: string, status: number | string) => void
+  /** The Algiers wall-clock date and time the fake stamps orders and statuses with. */
+  readonly setClock: (date: string, time: string) => void
+}
+
+export class MaystroFake extends Context.Service<MaystroFake, Fake>()("@tawsil/adapter-maystro/test/MaystroFake") {
+  static readonly layer = (options: { readonly keys?: ReadonlyArray<string>; readonly seed?: boolean } = {}) =>
+    Layer.effect(
+      MaystroFake,
+      Effect.acquireRelease(start(options.keys ?? [KEY], options.seed ?? false), ({ close }) => close).pipe(
+        Effect.map(({ fake }) => fake)
+      )
+    )
+}
+
+const json = (response: Http.ServerResponse, status: number, body: unknown, headers: Http.OutgoingHttpHeaders = {}) => {
+  response.writeHead(status, { "content-type": "application/json", ...headers })
+  response.end(JSON.stringify(body))
+}
+
+const djangoNotFound = (response: Http.ServerResponse) => {
+  response.writeHead(404, { "content-type": "text/html" })
+  response.end("<!doctype html><html><head><title>Not Found</title></head><body><h1>Not Found</h1></body></html>")
+}
+
+const required = "This field is required."
+const isInt = (value: unknown) =>
+  (typeof value === "number" && Number.isInteger(value)) || (typeof value === "string" && /^-?\d+$/.test(value))
+
+/** DRF's validation of the create body (research §1.5 "Create fields"). */
+const validateCreate = (body: Readonly<Record<string, unknown>>): Record<string, Array<unknown>> => {
+  const errors: Record<string, Array<unknown>> = {}
+  const add = (field: string, message: unknown) => {
+    errors[field] = [...(errors[field] ?? []), message]
+  }
+  for (const field of ["customer_name", "customer_phone", "destination_text"]) {
+    const value = body[field]
+    if (value === undefined || value === null) add(field, required)
+    else if (typeof value !== "string") add(field, "Not a valid string.")
+    else if (value.trim() === "") add(field, "This field may not be blank.")
+    else if (value.length > 255) add(field, "Ensure this field has no more than 255 characters.")
+  }
+  const phone = body.customer_phone
+  if (typeof phone === "string" && phone.trim() !== "" && !/^0[567]\d{8}$/.test(phone)) {
+    add("customer_phone", "Enter a valid phone number.")
+  }
+  for (const field of ["wilaya", "commune", "product_price", "delivery_type", "source"]) {
+    if (body[field] === undefined || body[field] === null) add(field, required)
+    else if (!isInt(body[field])) add(field, "A valid integer is required.")
+  }
+  const wilaya = Number(body.wilaya)
+  if (isInt(body.wilaya) && !(wilaya >= 1 && wilaya <= 58))
+    add("wilaya", `Invalid pk "${wilaya}" - object does not exist.`)
+  if (isInt(body.commune) && isInt(body.wilaya)) {
+    const commune = Number(body.commune)
+    if (!(COMMUNES[wilaya] ?? []).some(([id]) => id === commune)) {
+      add("commune", `Invalid pk "${commune}" - object does not exist.`)
+    }
+  }
+  if (isInt(body.product_price) && Number(body.product_price) < 0) {
+    add("product_price", "Ensure this value is greater than or equal to 0.")
+  }
+  if (isInt(body.delivery_type) && ![1, 2].includes(Number(body.delivery_type))) {
+    add("delivery_type", `"${body.delivery_type}" is not a valid choice.`)
+  }
+  if (isInt(body.source) && Number(body.source) !== 4) add("source", `"${body.source}" is not a valid choice.`)
+  if (typeof body.express !== "boolean")
+    add("express", body.express === undefined ? required : "Must be a valid boolean.")
+  if (Number(body.delivery_type) === 2 && (body.stop_desk_id === undefined || body.stop_desk_id === "")) {
+    add("stop_desk_id", "This field is required for a stop-desk delivery.")
+  }
+  const products = body.products
+  if (!Array.isArray(products) || products.length === 0)
+    add("products", products === undefined ? required : "This list may not be empty.")
+  else {
+    products.forEach((product: unknown) => {
+      const line = (typeof product === "object" && product !== null ? product : {}) as Record<string, unknown>
+      if (typeof line.logistical_description !== "string" || line.logistical_description.trim() === "") {
+        add("products", { logistical_description: [required] })
+      }
+      if (!isInt(line.quantity) || Number(line.quantity) < 1)
+        add("products", { quantity: ["A valid integer is required."] })
+    })
+  }
+  return errors
+}
+
+const start = (keys: ReadonlyArray<string>, seed: boolean) =>
+  Effect.callback<{ readonly fake: Fake; readonly close: Effect.Effect<void> }>((resume) => {
+    const requests: Array<RecordedRequest> = []
+    const orders = new Map<string, Order>()
+    const queue: Array<{ readonly misbehaviour: Misbehaviour; readonly path: string | undefined }> = []
+    let clock = { date: "2026-04-18", time: "19:45:06" }
+    let issued = 0
+    const stamp = () => `${clock.date}T${clock.time}.000000+01:00`
+    if (seed) {
+      orders.set(SEEDED_ORDER_ID, {
+        id: SEEDED_ORDER_ID,
+        displayId: 870_001,
+        fields: { customer_name: "Walid Seddiki", customer_phone: "0770123456", wilaya: 16, commune: 1642 },
+        day: "2026-04-17",
+        history: [{ status: 4, created_at: "2026-04-17T10:00:00.000000+01:00", comment: null }]
+      })
+    }
+
+    const misbehave = (
+      misbehaviour: Misbehaviour,
+      request: Http.IncomingMessage,
+      response: Http.ServerResponse,
+      key: string
+    ) => {
+      switch (misbehaviour.kind) {
+        case "hang":
+          return
+        case "reset":
+          return request.socket.destroy()
+        case "status":
+          return json(response, misbehaviour.status, { detail: "A server error occurred." })
+        case "html":
+          response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+          return response.end("<!DOCTYPE html><html><body><h1>Maintenance</h1></body></html>")
+        case "rateLimited":
+          return json(
+            response,
+            429,
+            { detail: `Request was throttled. Expected available in ${misbehaviour.retryAfter ?? "?"} seconds.` },
+            misbehaviour.retryAfter === undefined ? {} : { "retry-after": misbehaviour.retryAfter }
+          )
+        case "refuse":
+          return json(response, 400, { detail: misbehaviour.detail })
+        case "json":
+          return json(response, misbehaviour.status, misbehaviour.body)
+        case "echoToken":
+          return json(response, 400, { detail: `Le jeton ${key} n'a pas accès à ce magasin.` })
+      }
+    }
+
+    const routes: Record<string, ReadonlyArray<string>> = {
+      "/api/shared/communes/": ["GET"],
+      "/api/stores/orders/": ["POST"],
+      "/api/stores/delivery_price/": ["GET"],
+      "/api/delivery/starter/v2/starter_bordureau/": ["POST"]
+    }
+
+    const route = (
+      request: Http.IncomingMessage,
+      path: string,
+      query: Readonly<Record<string, string>>,
+      body: unknown,
+      response: Http.ServerResponse
+    ) => {
+      const method = request.method ?? ""
+      const history = /^\/api\/stores\/history_order\/([^/]+)$/.exec(path)
+      const allowed = history ? ["GET"] : routes[path]
+      if (allowed === undefined) return djangoNotFound(response)
+      if (!allowed.includes(method)) return json(response, 405, { detail: `Method "${method}" not allowed.` })
+      if (method === "POST" && !(request.headers["content-type"] ?? "").startsWith("application/json")) {
+        return json(response, 415, {
+          detail: `Unsupported media type "${request.headers["content-type"] ?? ""}" in request.`
+        })
+      }
+      const fields = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>
+
+      if (history) {
+        const order = orders.get(history[1]!)
+        if (order === undefined) return json(response, 404, { detail: "Not found." })
+        return json(response, 200, order.history)
+      }
+      if (path === "/api/shared/communes/") {
+        if (!isInt(query.wilaya)) return json(response, 400, { wilaya: [required] })
+        return json(
+          response,
+          200,
+          (COMMUNES[Number(query.wilaya)] ?? []).map(([id, name]) => ({ id, name, wilaya: Number(query.wilaya) }))
+        )
+      }
+      if (path === "/api/stores/orders/") {
+        const errors = validateCreate(fields)
+        if (Object.keys(errors).length > 0) return json(response, 400, errors)
+        const duplicate = [...orders.values()].some(
+          (order) =>
+            order.day === clock.date &&
+            String(order.fields.customer_name).trim().toLowerCase() ===
+              String(fields.customer_name).trim().toLowerCase() &&
+            order.fields.customer_phone === fields.customer_phone
+        )
+        if (duplicate) {
+          return json(response, 400, {
+            non_field_errors: [
+              "Une commande existe déjà aujourd'hui pour ce client (même nom et même numéro de téléphone)."
+            ]
+          })
+        }
+        issued += 1
+        const id = `5e1c0a7d-3b2f-4c8e-9a61-${String(issued).padStart(12, "0")}`
+        const order: Order = {
+          id,
+          displayId: 880_000 + issued,
+          fields,
+          day: clock.date,
+          history: [{ status: 4, created_at: stamp(), comment: null }]
+        }
+        orders.set(id, order)
+        return json(response, 201, {
+          id,
+          display_id_order: order.displayId,
+          external_order_id: fields.external_order_id ?? null,
+          status: 4,
+          customer_name: fields.customer_name,
+          customer_phone: fields.customer_phone,
+          wilaya: Number(fields.wilaya),
+          commune: Number(fields.commune),
+          destination_text: fields.destination_text,
+          product_price: Number(fields.product_price),
+          delivery_type: Number(fields.delivery_type),
+          express: fields.express,
+          created_at: stamp()
+        })
+      }
+      if (path === "/api/stores/delivery_price/") {
+        if (!isInt(query.commune)) return json(response, 400, { commune: [required] })
+        const deliveryType = query.delivery_type === undefined ? 1 : Number(query.delivery_type)
+        if (deliveryType !== 1 && deliveryType !== 2) {
+          return json(response, 400, { delivery_type: [`"${query.delivery_type}" is not a valid choice.`] })
+        }
+        const fee =
+          wilayaOf(Number(query.commune)) === 0
+            ? null
+            : price(Number(query.commune), deliveryType, query.express === "true")
+        if (fee === null) return json(response, 404, { detail: "No pricing for the provided information." })
+        return json(response, 200, { delivery_price: fee })
+      }
+      // The bordereau.
+      const ids = fields.orders_ids
+      if (!Array.isArray(ids) || ids.length === 0) return json(response, 400, { orders_ids: [required] })
+      const unknown = ids.find((id) => typeof id !== "string" || !orders.has(id))
+      if (unknown !== undefined) {
+        return json(response, 400, { orders_ids: [`Invalid pk "${String(unknown)}" - object does not exist.`] })
+      }
+      response.writeHead(200, { "content-type": "application/pdf" })
+      response.end(`%PDF-1.4\n% bordereau ${ids.map((id) => `${orders.get(id)!.displayId} ${id}`).join(", ")}\n%%EOF\n`)
+    }
+
+    const server = Http.createServer((request, response) => {
+      const chunks: Array<Buffer> = []
+      request.on("data", (chunk: Buffer) => chunks.push(chunk))
+      request.on("end", () => {
+        const url = new URL(request.url ?? "/", "http://127.0.0.1")
+        const query = Object.fromEntries(url.searchParams)
+        const raw = Buffer.concat(chunks).toString("utf8")
+        let body: unknown
+        try {
+          body = raw === "" ? undefined : JSON.parse(raw)
+        } catch {
+          return json(response, 400, { detail: "JSON parse error." })
+        }
+        const headers = Object.fromEntries(
+          Object.entries(request.headers).map(([name, value]) => [
+            name,
+            Array.isArray(value) ? value.join(", ") : (value ?? "")
+          ])
+        )
+        requests.push({ method: request.method ?? "", path: url.pathname, query, headers, body })
+
+        const key = /^Token (.+)$/.exec(headers.authorization ?? "")?.[1]
+
+        const planned = queue.findIndex((entry) => entry.path === undefined || entry.path === url.pathname)
+        if (planned >= 0) {
+          return misbehave(queue.splice(planned, 1)[0]!.misbehaviour, request, response, key ?? "")
+        }
+
+        if (key === undefined) {
+          return json(
+            response,
+            401,
+            { detail: "Authentication credentials were not provided." },
+            { "www-authenticate": "Token" }
+          )
+        }
+        if (!keys.includes(key))
+          return json(response, 401, { detail: "Invalid token." }, { "www-authenticate": "Token" })
+        return route(request, url.pathname, query, body, response)
+      })
+    })
+
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      const fake: Fake = {
+        origin: `http://127.0.0.1:${port}`,
+        requests,
+        orders,
+        misbehaveNext: (misbehaviour, path) => queue.push({ misbehaviour, path }),
+        addStatus: (id, status) => orders.get(id)?.history.push({ status, created_at: stamp(), comment: null }),
+        setClock: (date, time) => {
+          clock = { date, time }
+        }
+      }
+      const close = Effect.callback<void>((done) => {
+        server.closeAllConnections()
+        server.close(() => done(Effect.void))
+      })
+      resume(Effect.succeed({ fake, close }))
+    })
+  })

@@ -1,0 +1,365 @@
+/**
+ * Pure translation between Tawsil's one request shape and the NOEST Express API: the create body, the validation
+ * and tracking bodies, and every answer read back — a result, or the `CourierErrorReason` it means. No HTTP client
+ * here: the adapter sends what this builds and hands back what it got, so every rule is tested without a network.
+ *
+ * Error messages are built from the courier's own words and status codes only, never from the request: nothing
+ * the caller sent (least of all the token or the GUID) is echoed, and {@link redact} removes both should NOEST ever
+ * quote them back.
+ */
+import { type CourierAdapter, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
+import { AlgerianMobile, AlgiersTime, type Dzd } from "@tawsil/domain"
+import { DateTime, Option, Result, Schema } from "effect"
+import * as Status from "./NoestStatus.ts"
+import * as Wire from "./NoestWire.ts"
+
+type Reason = CourierError.CourierErrorReason
+type Response = CourierHttp.CourierResponse
+
+// --- Requests ---------------------------------------------------------------------------------------------------
+
+/** The core has already checked the phones are Algerian mobiles; NOEST wants the 10-digit national form. */
+const national = (phone: string): string => Option.getOrElse(AlgerianMobile.normalize(phone), () => phone.trim())
+
+const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== ""
+
+/** `poids` when the order gives no weight: the PDF spec makes the field required (README "Unverified"). */
+export const DEFAULT_WEIGHT_KG = 1
+
+/**
+ * `POST create/order`. NOEST requires `adresse`; a stop-desk parcel has none to give, so the commune name stands in,
+ * and a home delivery without one leaves it out for NOEST to refuse. `freeShipping` and `declaredValue` have no
+ * NOEST field and are not sent (README).
+ */
+export const toCreateOrder = (order: Shipment.ParcelOrder): Wire.CreateOrder => {
+  const { recipient } = order
+  const stopdesk = order.deliveryType === "stopdesk"
+  const address = present(recipient.addressLine) ? recipient.addressLine : stopdesk ? recipient.communeName : undefined
+  return {
+    ...(present(order.reference) ? { reference: order.reference } : {}),
+    client: recipient.fullName,
+    phone: national(recipient.phone),
+    ...(present(recipient.phoneAlt) ? { phone_2: national(recipient.phoneAlt) } : {}),
+    ...(address === undefined ? {} : { adresse: address }),
+    wilaya_id: recipient.wilayaCode,
+    commune: recipient.communeName,
+    montant: order.codAmount,
+    ...(present(order.notes) ? { remarque: order.notes } : {}),
+    produit: order.productList,
+    type_id: order.isExchange === true ? 2 : 1,
+    poids: order.weightKg ?? DEFAULT_WEIGHT_KG,
+    stop_desk: stopdesk ? 1 : 0,
+    ...(stopdesk && order.stopDeskId !== undefined ? { station_code: order.stopDeskId } : {}),
+    can_open: order.hasOpenPackage === true ? 1 : 0
+  }
+}
+
+/** `POST valid/order`: makes the parcel visible to the courier. */
+export const validationBody = (tracking: string) => ({ tracking })
+
+/** `POST get/trackings/info`: one parcel, by its exact tracking number. */
+export const trackingBody = (tracking: string) => ({ trackings: [tracking] })
+
+/** NOEST prices one tier only. */
+export const checkTier = (query: Shipment.RatesQuery): Result.Result<void, Reason> =>
+  query.tier === "express"
+    ? Result.fail(new CourierError.Refused({ message: "this courier has no express tier: ask for economic" }))
+    : Result.void
+
+// --- Responses --------------------------------------------------------------------------------------------------
+
+/** `POST create/order` → the tracking number. */
+export const fromCreated = (response: Response): Result.Result<string, Reason> =>
+  Result.map(decode(Wire.Created, response), (body) => body.tracking)
+
+/** `POST valid/order` → done. */
+export const fromValidated = (response: Response): Result.Result<void, Reason> =>
+  Result.map(decode(Wire.Validated, response), () => undefined)
+
+/**
+ * The create call succeeded but `valid/order` did not: the parcel exists on the caller's account, unvalidated and
+ * invisible to the courier. Whatever went wrong, the caller gets a refusal naming the tracking number — never a
+ * retryable error, since retrying the create would make a second parcel.
+ */
+export const notValidated = (tracking: string, reason: Reason): CourierError.Refused =>
+  CourierError.unfinishedCreate(
+    tracking,
+    {
+      failed: "did not validate it",
+      consequence: "it exists on your account, invisible to the courier until validated",
+      remedy: "Validate or delete it in NOEST's dashboard"
+    },
+    reason
+  )
+
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+const validDay = (year: number, month: number, day: number) =>
+  month >= 1 &&
+  month <= 12 &&
+  day >= 1 &&
+  day <= (month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : DAYS[month - 1]!)
+
+const zonedTime =
+  /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)$/
+const localTime = /^(\d{4})-(\d{2})-(\d{2})[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,9})?)?$/
+
+/**
+ * A NOEST time as ISO 8601 in Algiers (`2026-04-18T19:45:06+01:00`). Laravel prints `YYYY-MM-DD HH:MM:SS` in the
+ * application's time zone — Algiers wall-clock time, which keeps UTC+01:00 all year; a time with an offset (or `Z`,
+ * Laravel's JSON dates) is converted. `undefined` when the text is no such time.
+ */
+export const timestampOf = (text: string): string | undefined => {
+  const trimmed = text.trim()
+  const zoned = zonedTime.exec(trimmed)
+  const local = zoned === null ? localTime.exec(trimmed) : null
+  const parts = zoned ?? local
+  if (parts === null || !validDay(Number(parts[1]), Number(parts[2]), Number(parts[3]))) return undefined
+  const instant =
+    zoned !== null
+      ? trimmed.replace(/([+-]\d{2})(\d{2})$/, "$1:$2")
+      : `${parts[1]}-${parts[2]}-${parts[3]}T${parts[4]}:${parts[5]}:${parts[6] ?? "00"}+01:00`
+  return Option.getOrUndefined(Option.map(DateTime.make(instant), AlgiersTime.formatIso))
+}
+
+/**
+ * `POST get/trackings/info` → the events of exactly `tracking`, admin edits left out; cash events are kept (the
+ * core reads them apart, through `codStatuses`). A tracking number NOEST does not return is unknown: refused.
+ */
+export const fromTracking = (
+  tracking: string,
+  response: Response
+): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> =>
+  Result.flatMap(
+    decode(Wire.TrackingInfo, response),
+    (body): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> => {
+      const entry = isEmptyList(body) || !Object.hasOwn(body, tracking) ? undefined : body[tracking]
+      if (entry === undefined) {
+        return Result.fail(
+          new CourierError.Refused({ message: "trackingNumber: NOEST knows no parcel with this number" })
+        )
+      }
+      const decoded = Schema.decodeUnknownOption(Wire.TrackingEntry)(entry)
+      if (Option.isNone(decoded)) return Result.fail(undocumented(response.status))
+      const events: Array<CourierAdapter.RawEvent> = []
+      for (const activity of decoded.value.activity) {
+        if (Status.notStatuses.has(activity.event_key)) continue
+        const timestamp = timestampOf(activity.date)
+        if (timestamp === undefined) {
+          return Result.fail(
+            new CourierError.BadResponse({ message: "the courier answered an event time it does not document" })
+          )
+        }
+        events.push({ rawStatus: activity.event_key, timestamp })
+      }
+      return Result.succeed(events)
+    }
+  )
+
+/** PHP's empty answer: `[]` where an object keyed by tracking number was expected. */
+const isEmptyList = (body: typeof Wire.TrackingInfo.Type): body is readonly [] => Array.isArray(body)
+
+const zero = 0 as Dzd.Dzd
+
+/**
+ * `GET fees` → the fees for the destination wilaya (NOEST prices per wilaya: the origin and the commune do not
+ * matter). A return fee NOEST does not list is 0, and there is no fee on collected cash (none is documented).
+ */
+export const fromFees = (query: Shipment.RatesQuery, response: Response): Result.Result<Shipment.RatesResult, Reason> =>
+  Result.flatMap(decode(Wire.Fees, response), ({ tarifs }) => {
+    const key = String(query.toWilaya)
+    const delivery = Object.hasOwn(tarifs.delivery, key) ? tarifs.delivery[key] : undefined
+    if (delivery === undefined) {
+      return Result.fail(
+        new CourierError.Refused({
+          message: `NOEST does not deliver to wilaya ${query.toWilaya}: it is not in its fee list`
+        })
+      )
+    }
+    const back = tarifs.return !== undefined && Object.hasOwn(tarifs.return, key) ? tarifs.return[key] : undefined
+    const desk = delivery.tarif_stopdesk ?? undefined
+    const options = [
+      Shipment.RateOption.make({
+        deliveryType: "home",
+        tier: "economic",
+        deliveryFee: delivery.tarif,
+        returnFee: back?.tarif ?? zero
+      }),
+      ...(desk === undefined
+        ? []
+        : [
+            Shipment.RateOption.make({
+              deliveryType: "stopdesk",
+              tier: "economic",
+              deliveryFee: desk,
+              returnFee: back?.tarif_stopdesk ?? back?.tarif ?? zero
+            })
+          ])
+    ]
+    const asked = options.find((option) => option.deliveryType === query.deliveryType)
+    if (asked === undefined) {
+      return Result.fail(
+        new CourierError.Refused({ message: `NOEST has no stop-desk delivery to wilaya ${query.toWilaya}` })
+      )
+    }
+    return Result.succeed(
+      Shipment.RatesResult.make({
+        deliveryType: asked.deliveryType,
+        tier: "economic",
+        deliveryFee: asked.deliveryFee,
+        returnFee: asked.returnFee,
+        codFee: zero,
+        total: asked.deliveryFee,
+        currency: "DZD",
+        options
+      })
+    )
+  })
+
+const isPdf = (bytes: Uint8Array) =>
+  bytes.length > 4 &&
+  bytes[0] === 0x25 &&
+  bytes[1] === 0x50 &&
+  bytes[2] === 0x44 &&
+  bytes[3] === 0x46 &&
+  bytes[4] === 0x2d
+
+/**
+ * `GET get/order/label` → the PDF itself. A redirect (courier-dz reports one to a pre-signed S3 address) is not
+ * followed: the core reaches only the courier's own origin, and the address carries a signature that is not ours
+ * to hand out (README "Unverified").
+ */
+export const fromLabel = (response: Response): Result.Result<CourierAdapter.Label, Reason> => {
+  if (response.status >= 300 && response.status < 400) {
+    return Result.fail(
+      new CourierError.BadResponse({
+        message: `NOEST answered the label with a redirect (HTTP ${response.status}) to another address, which Tawsil does not follow`
+      })
+    )
+  }
+  if (response.status !== 200) return Result.fail(errorOf(response))
+  if (isPdf(response.bytes)) return Result.succeed({ contentType: "application/pdf", bytes: response.bytes })
+  // A refusal inside the HTTP 200 is a refusal; anything else that is not a PDF is no label.
+  const body = parseJson(response.text)
+  const refusal = Option.isSome(body) ? errorOfBody(200, body.value) : undefined
+  return Result.fail(
+    refusal !== undefined && refusal._tag !== "BadResponse"
+      ? refusal
+      : new CourierError.BadResponse({ message: "the courier answered a label that is not a PDF" })
+  )
+}
+
+// --- Errors -----------------------------------------------------------------------------------------------------
+
+const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
+
+/** A successful answer decoded with `schema`; anything else is the reason it failed. */
+const decode = <A>(schema: Schema.Decoder<A>, response: Response): Result.Result<A, Reason> => {
+  if (response.status < 200 || response.status >= 300) return Result.fail(errorOf(response))
+  const body = parseJson(response.text)
+  if (Option.isNone(body)) return Result.fail(notJson(response.status))
+  const decoded = Schema.decodeUnknownOption(schema)(body.value)
+  return Option.isSome(decoded) ? Result.succeed(decoded.value) : Result.fail(errorOfBody(response.status, body.value))
+}
+
+const notJson = (status: number) =>
+  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body that is not JSON` })
+
+const undocumented = (status: number) =>
+  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body its API does not document` })
+
+/** What a failed (or undocumented) answer means. */
+export const errorOf = (response: Response): Reason => {
+  const { status } = response
+  if (status === 429) return new CourierError.CourierRateLimited({ retryAfterSeconds: retryAfter(response.headers) })
+  if (status >= 500) return new CourierError.Unreachable({ message: `the courier answered HTTP ${status}` })
+  if (status === 401 || status === 403) {
+    return new CourierError.CredentialsRejected({
+      message: `the courier refused the API token or the user GUID (HTTP ${status})`
+    })
+  }
+  if (status >= 300 && status < 400) {
+    // The target is not quoted: a redirect may carry the request's query, and with it the token.
+    return new CourierError.BadResponse({
+      message: `the courier answered with a redirect (HTTP ${status}) instead of its API: its address may have moved`
+    })
+  }
+  const body = parseJson(response.text)
+  return Option.isNone(body) ? notJson(status) : errorOfBody(status, body.value)
+}
+
+const errorOfBody = (status: number, body: unknown): Reason =>
+  ((status >= 200 && status < 300) || status === 400 || status === 422 ? refusalOf(status, body) : undefined) ??
+  undocumented(status)
+
+const DEFAULT_RETRY_AFTER_SECONDS = 60
+
+/** `Retry-After` in seconds, as Laravel's throttle sends it; 60 when absent or an HTTP date. */
+export const retryAfter = (headers: Readonly<Record<string, string>>): number => {
+  const value = Object.entries(headers)
+    .find(([name]) => name.toLowerCase() === "retry-after")?.[1]
+    ?.trim()
+  return value !== undefined && /^\d{1,6}$/.test(value) ? Math.max(1, Number(value)) : DEFAULT_RETRY_AFTER_SECONDS
+}
+
+const clean = (text: string, max = 300) => {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+/** NOEST's field names, where they have an obvious counterpart in the request. */
+const ourFields: Readonly<Record<string, string>> = {
+  reference: "order.reference",
+  client: "order.recipient.fullName",
+  phone: "order.recipient.phone",
+  phone_2: "order.recipient.phoneAlt",
+  adresse: "order.recipient.addressLine",
+  wilaya_id: "order.recipient.wilayaCode",
+  commune: "order.recipient.communeName",
+  montant: "order.codAmount",
+  remarque: "order.notes",
+  produit: "order.productList",
+  type_id: "order.isExchange",
+  poids: "order.weightKg",
+  stop_desk: "order.deliveryType",
+  station_code: "order.stopDeskId",
+  can_open: "order.hasOpenPackage",
+  tracking: "trackingNumber",
+  trackings: "trackingNumber"
+}
+
+/** Credential fields: a validation error on one of them is a credentials problem, not the order's. */
+const credentialFields: ReadonlySet<string> = new Set(["api_token", "user_guid"])
+
+const refusalOf = (status: number, body: unknown): Reason | undefined => {
+  const failure = Schema.decodeUnknownOption(Wire.Failure)(body)
+  if (Option.isSome(failure)) {
+    const said = clean(failure.value.message ?? "")
+    return new CourierError.Refused({
+      message: said === "" ? "the courier refused the request without giving a reason" : said
+    })
+  }
+  const validation = Schema.decodeUnknownOption(Wire.ValidationErrors)(body)
+  if (Option.isSome(validation)) {
+    const entries = Object.entries(validation.value.errors)
+    if (entries.length === 0) {
+      const said = clean(validation.value.message ?? "")
+      return said === "" ? undefined : new CourierError.Refused({ message: said })
+    }
+    const message = clean(
+      entries
+        .map(([field, messages]) => `${ourFields[field] ?? field}: ${messages.map((m) => clean(m)).join(" ")}`)
+        .join("; "),
+      600
+    )
+    return entries.some(([field]) => credentialFields.has(field))
+      ? new CourierError.CredentialsRejected({ message: `the courier refused the credentials (${message})` })
+      : new CourierError.Refused({ message })
+  }
+  const bare = Schema.decodeUnknownOption(Wire.Message)(body)
+  // A bare `{ message }` refuses only on an error status; on 200 it is no documented answer.
+  if (Option.isSome(bare) && status >= 400) {
+    const said = clean(bare.value.message)
+    if (said !== "") return new CourierError.Refused({ message: said })
+  }
+  return undefined
+}

@@ -1,0 +1,99 @@
+/**
+ * NOEST's event keys mapped to the canonical set, as data (research: couriers.md §1.6 lists the keys of the PDF's
+ * "Liste des evenements", §3.3 maps them). Keys are mapped exactly as sent, historical spellings included
+ * (`livred`, `verssement_*`, `partener`). A key missing here becomes `unknown` in the core and is logged once —
+ * never guessed.
+ *
+ * NOEST mixes three kinds of event in one feed:
+ * - movement, mapped in {@link statuses};
+ * - cash (`verssement_*`, `validation_reception_cash_by_partener`): only in {@link codStatuses}, so they move
+ *   nothing — the core reads the parcel's status from the newest movement and the cash from them alone;
+ * - admin edits (`edited_informations`, `edit_price`, `edit_wilaya`, `extra_fee`): not statuses at all
+ *   ({@link notStatuses}); tracking drops them, as Ecotrack's adapter drops remarks.
+ */
+import type { CanonicalStatus, CodStatus } from "@tawsil/courier/CanonicalStatus"
+
+export const statuses: Readonly<Record<string, CanonicalStatus>> = {
+  /** Uploadé sur le système (created, not yet validated) */
+  upload: "created",
+  /** Validé (`valid/order`): the courier sees it, waiting for collection */
+  customer_validation: "pending_pickup",
+  /** Colis ramassé */
+  validation_collect_colis: "picked_up",
+  /** Réception validée (at a hub) */
+  validation_reception_admin: "in_transit",
+  /** Enlevé par le livreur (§6 Q15: the aggregators disagree; §3.3 reads in_transit) */
+  validation_reception: "in_transit",
+  /** En livraison (redispatched) */
+  sent_to_redispatch: "in_transit",
+  /** Transmission du retour au partenaire annulée */
+  annulation_dispatch_retour: "in_transit",
+  cancel_return_dispatched_to_partenaire: "in_transit",
+  /** En livraison */
+  fdr_activated: "out_for_delivery",
+  /** Retour remis en livraison */
+  return_redispatched_to_livraison: "out_for_delivery",
+  /** Tentative de livraison */
+  mise_a_jour: "failed_attempt",
+  /** Nouvelle tentative demandée par le vendeur */
+  nouvel_tentative_asked_by_customer: "failed_attempt",
+  /** Suspendu */
+  colis_suspendu: "on_hold",
+  /** Livré */
+  livre: "delivered",
+  livred: "delivered",
+  /** Échange validé */
+  echange_valide: "delivered",
+  echange_valid_by_hub: "delivered",
+  /** Retour demandé par le partenaire */
+  return_asked_by_customer: "returning",
+  /** Retour en transit */
+  return_asked_by_hub: "returning",
+  /** Retour transmis au partenaire */
+  retour_dispatched_to_partenaires: "returning",
+  return_dispatched_to_partenaire: "returning",
+  colis_retour_transmit_to_partner: "returning",
+  /** Retour transmis vers entrepôt */
+  return_dispatched_to_warehouse: "returning",
+  /** Retour reçu par le partenaire */
+  livraison_echoue_recu: "returned",
+  /** Retour validé par le partenaire */
+  return_validated_by_partener: "returned",
+  /** Demande de suppression */
+  ask_to_delete_by_admin: "cancelled",
+  ask_to_delete_by_hub: "cancelled",
+  // The pick-up flow (`type_id` 3): collected → handed on → received by the merchant.
+  /** Pick-Up collecté */
+  pickedup: "picked_up",
+  /** Pick-Up validé */
+  valid_return_pickup: "picked_up",
+  /** Pick-Up transmis au partenaire */
+  colis_pickup_transmit_to_partner: "in_transit",
+  /** Pick-Up reçu par le partenaire */
+  pickup_picked_recu: "delivered"
+}
+
+/**
+ * The cash on delivery, apart from movement: the amount handed to the merchant (`remitted`), or a hand-over
+ * cancelled (the courier holds the cash again: `collected`).
+ */
+export const codStatuses: Readonly<Record<string, CodStatus>> = {
+  /** Montant transmis au partenaire */
+  verssement_admin_cust: "remitted",
+  /** Montant reçu par le partenaire */
+  validation_reception_cash_by_partener: "remitted",
+  /** Versement annulé */
+  verssement_admin_cust_canceled: "collected",
+  verssement_hub_cust_canceled: "collected"
+}
+
+/** Admin edits in the event feed: not statuses. Tracking drops them, so an edit never moves a parcel. */
+export const notStatuses: ReadonlySet<string> = new Set([
+  "edited_informations",
+  "edit_price",
+  "edit_wilaya",
+  "extra_fee"
+])
+
+/** What a parcel is once created and validated (`valid/order`): waiting for the courier to collect it. */
+export const validated = "customer_validation"

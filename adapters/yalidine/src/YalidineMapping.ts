@@ -1,0 +1,393 @@
+/**
+ * Pure translation between Tawsil's one request shape and the Yalidine engine's API: the create body, the paths
+ * and queries of tracking, fees and labels, and every answer read back — a result, or the `CourierErrorReason` it
+ * means. No HTTP client here: the adapter sends what this builds and hands back what it got, so every rule is
+ * tested without a network.
+ *
+ * Error messages are built from the courier's own words and status codes only, never from the request, and
+ * {@link redact} blanks the caller's API id and token should a courier ever quote them back.
+ */
+import { type CourierAdapter, CourierError, type CourierHttp, Redaction, Shipment } from "@tawsil/courier"
+import { AlgerianMobile, type Dzd, type WilayaCode } from "@tawsil/domain"
+import { NameFolding } from "@tawsil/reference"
+import { Option, Result, Schema } from "effect"
+import * as Status from "./YalidineStatus.ts"
+import * as Wire from "./YalidineWire.ts"
+
+type Reason = CourierError.CourierErrorReason
+type Response = CourierHttp.CourierResponse
+
+// --- Requests ---------------------------------------------------------------------------------------------------
+
+/** A wilaya as Yalidine names it ({@link Wire.wilayaNames}). */
+export const wilayaName = (code: WilayaCode.WilayaCode): string => Wire.wilayaNames[code - 1]!
+
+/** The sender's wilaya: Yalidine needs it to create a parcel and to price one, and has no account default. */
+export const originOf = (
+  ...candidates: ReadonlyArray<WilayaCode.WilayaCode | undefined>
+): Result.Result<WilayaCode.WilayaCode, Reason> => {
+  const origin = candidates.find((code) => code !== undefined)
+  return origin === undefined
+    ? Result.fail(
+        new CourierError.Refused({
+          message: "this courier needs the wilaya parcels ship from: send options.fromWilaya (e.g. 16 for Alger)"
+        })
+      )
+    : Result.succeed(origin)
+}
+
+/** The core has already checked the phones are Algerian mobiles; Yalidine wants the national form `0XXXXXXXXX`. */
+const national = (phone: string): string => Option.getOrElse(AlgerianMobile.normalize(phone), () => phone.trim())
+
+const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== ""
+
+/** `Amina Ben Ali` → `Amina` / `Ben Ali`; a one-word name fills both (Yalidine requires both). */
+export const splitName = (fullName: string): { readonly firstname: string; readonly familyname: string } => {
+  const [first = "", ...rest] = fullName.trim().split(/\s+/)
+  return { firstname: first, familyname: rest.length > 0 ? rest.join(" ") : first }
+}
+
+/**
+ * The `order_id` of a create: the caller's reference, or one made from the clock when there is none (it only has
+ * to be unique within the request; it is how the answer names the parcel's result).
+ */
+export const orderIdOf = (order: Shipment.ParcelOrder, nowMillis: number): string =>
+  present(order.reference) ? order.reference.trim() : `tawsil-${nowMillis.toString(36)}`
+
+/**
+ * `POST /v1/parcels/`, one parcel. Yalidine has no field for `notes` or `hasOpenPackage`, and needs sizes the order
+ * does not carry: they are sent as 0 (README). A stop desk is a numeric center id.
+ */
+export const toParcel = (
+  order: Shipment.ParcelOrder,
+  origin: WilayaCode.WilayaCode,
+  orderId: string
+): Result.Result<Wire.Parcel, Reason> => {
+  const { recipient } = order
+  const stopdesk = order.deliveryType === "stopdesk"
+  const center = order.stopDeskId?.trim()
+  if (stopdesk && (center === undefined || !/^\d{1,12}$/.test(center))) {
+    return Result.fail(
+      new CourierError.Refused({
+        message: "order.stopDeskId: a stop-desk delivery needs the Yalidine center id (digits, from its centers list)"
+      })
+    )
+  }
+  const phones = [recipient.phone, ...(present(recipient.phoneAlt) ? [recipient.phoneAlt] : [])].map(national)
+  return Result.succeed({
+    order_id: orderId,
+    from_wilaya_name: wilayaName(origin),
+    ...splitName(recipient.fullName),
+    contact_phone: phones.join(","),
+    // A stop-desk parcel has no street address to give; neither may a home delivery in a village: the commune
+    // stands in, as the address is required.
+    address: present(recipient.addressLine) ? recipient.addressLine.trim() : recipient.communeName,
+    to_commune_name: recipient.communeName,
+    to_wilaya_name: wilayaName(recipient.wilayaCode),
+    product_list: order.productList,
+    price: order.codAmount,
+    do_insurance: order.declaredValue !== undefined && order.declaredValue > 0,
+    declared_value: order.declaredValue ?? 0,
+    length: 0,
+    width: 0,
+    height: 0,
+    weight: Math.ceil(order.weightKg ?? 0),
+    freeshipping: order.freeShipping === true,
+    is_stopdesk: stopdesk,
+    ...(stopdesk ? { stopdesk_id: Number(center) } : {}),
+    has_exchange: order.isExchange === true,
+    ...(order.isExchange === true ? { product_to_collect: order.productList } : {})
+  })
+}
+
+/**
+ * A tracking number as Yalidine issues them (`yal-123456`): letters, digits and dashes. Anything else is refused
+ * before a call, so that a tracking number can only ever be one path segment.
+ */
+export const checkTracking = (tracking: string): Result.Result<string, Reason> =>
+  /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(tracking)
+    ? Result.succeed(tracking)
+    : Result.fail(new CourierError.Refused({ message: "trackingNumber: not a tracking number this courier issues" }))
+
+export const historiesPath = (tracking: string): `/${string}` => `/v1/histories/${encodeURIComponent(tracking)}`
+export const parcelPath = (tracking: string): `/${string}` => `/v1/parcels/${encodeURIComponent(tracking)}`
+export const labelPath = (tracking: string): `/${string}` => `/labels/${encodeURIComponent(tracking)}`
+
+/** `GET /v1/fees/`: both wilayas are required. */
+export const feesQuery = (from: WilayaCode.WilayaCode, to: WilayaCode.WilayaCode) => ({
+  from_wilaya_id: String(from),
+  to_wilaya_id: String(to)
+})
+
+// --- Responses --------------------------------------------------------------------------------------------------
+
+/**
+ * The label link the create answer gives, passed on only when it embeds nothing secret: https, no user info, no
+ * query string or fragment (the older form `bordereau.php?tracking=…&token=…` carries a token anyone holding it
+ * could use), and none of the caller's credentials. Otherwise the label is fetched through `GET /v1/labels`.
+ */
+export const publicLabelUrl = (link: string | null | undefined): string | undefined => {
+  if (link === null || link === undefined) return undefined
+  const url = URL.parse(link)
+  if (url === null || url.protocol !== "https:" || url.username !== "" || url.password !== "") return undefined
+  if (url.search !== "" || url.hash !== "" || link.includes("?") || link.includes("#")) return undefined
+  // The core blanks the caller's credentials out of every answer: a link that held one holds the placeholder now.
+  return link.includes(Redaction.PLACEHOLDER) ? undefined : url.href
+}
+
+/**
+ * `POST /v1/parcels/` → the tracking number and, when it embeds no secret, the label link. A parcel refused inside
+ * an HTTP 200 (`success: false`) is a refusal, never a success.
+ */
+export const fromCreated = (
+  orderId: string,
+  response: Response
+): Result.Result<{ readonly tracking: string; readonly labelUrl: string | undefined }, Reason> =>
+  Result.flatMap(
+    decode(Wire.Created, response),
+    (results): Result.Result<{ readonly tracking: string; readonly labelUrl: string | undefined }, Reason> => {
+      const result = Object.hasOwn(results, orderId) ? results[orderId] : undefined
+      if (result === undefined) {
+        return Result.fail(
+          new CourierError.BadResponse({ message: "the courier's create answer has no result for the parcel sent" })
+        )
+      }
+      if (!result.success) {
+        const said = clean(result.message ?? "")
+        return Result.fail(
+          new CourierError.Refused({
+            message: said === "" ? "the courier refused the parcel without giving a reason" : said
+          })
+        )
+      }
+      const tracking = result.tracking?.trim() ?? ""
+      if (tracking === "") {
+        return Result.fail(
+          new CourierError.BadResponse({ message: "the courier created the parcel but gave no tracking" })
+        )
+      }
+      return Result.succeed({ tracking, labelUrl: publicLabelUrl(result.label) })
+    }
+  )
+
+/** Algeria keeps UTC+01:00 all year, so Yalidine's Algiers wall-clock time has one fixed offset. */
+export const timestampOf = (local: string): string => `${local.slice(0, 10)}T${local.slice(11)}+01:00`
+
+/**
+ * `GET /v1/histories/{tracking}` → the parcel's events: only rows of exactly this tracking number (a list answer
+ * may hold others), without the rows that are not statuses (`Alerte résolue`). `undefined` when no row is this
+ * parcel's: a parcel with no history yet, or no such parcel.
+ */
+export const fromHistories = (
+  tracking: string,
+  response: Response
+): Result.Result<ReadonlyArray<CourierAdapter.RawEvent> | undefined, Reason> =>
+  Result.map(decode(Wire.List(Wire.History), response), ({ data }) => {
+    const rows = data.filter((row) => row.tracking === tracking)
+    return rows.length === 0
+      ? undefined
+      : rows
+          .filter((row) => !Status.notStatuses.has(row.status))
+          .map((row) => ({ rawStatus: row.status, timestamp: timestampOf(row.date_status) }))
+  })
+
+/**
+ * `GET /v1/parcels/{tracking}` → the parcel's current status as its one event (a parcel with no history yet), or
+ * a refusal when the courier has no parcel of exactly this tracking number.
+ */
+export const fromParcel = (
+  tracking: string,
+  response: Response
+): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> =>
+  Result.flatMap(decode(Wire.List(Wire.ParcelRow), response), ({ data }) => {
+    const parcel = data.find((row) => row.tracking === tracking)
+    return parcel === undefined
+      ? Result.fail(new CourierError.Refused({ message: "trackingNumber: the courier has no parcel with this number" }))
+      : Result.succeed([{ rawStatus: parcel.last_status, timestamp: timestampOf(parcel.date_last_status) }])
+  })
+
+const zero = 0 as Dzd.Dzd
+
+/** The fee for one delivery type and tier, or undefined where the courier offers none. */
+const feeOf = (commune: Wire.CommuneFees, deliveryType: Shipment.DeliveryType, tier: Shipment.Tier) => {
+  const fee =
+    tier === "express"
+      ? deliveryType === "home"
+        ? commune.express_home
+        : commune.express_desk
+      : deliveryType === "home"
+        ? commune.economic_home
+        : commune.economic_desk
+  return fee ?? undefined
+}
+
+/**
+ * The destination commune to price: the one the query names (compared by folded name, so accents and case do not
+ * matter), else the wilaya's first by Yalidine's numbering — its seat, `<wilaya>01` (README "Unverified").
+ */
+const communeFor = (
+  fees: Wire.Fees,
+  query: Shipment.RatesQuery
+): Result.Result<Wire.CommuneFees, CourierError.Refused> => {
+  const communes = Object.values(fees.per_commune).sort((a, b) => a.commune_id - b.commune_id)
+  if (communes.length === 0) {
+    return Result.fail(
+      new CourierError.Refused({
+        message: `the courier does not deliver to wilaya ${query.toWilaya}: it lists no fees`
+      })
+    )
+  }
+  if (query.toCommune === undefined) return Result.succeed(communes[0]!)
+  const wanted = NameFolding.fold(query.toCommune)
+  const commune = communes.find((candidate) => NameFolding.fold(candidate.commune_name) === wanted)
+  return commune === undefined
+    ? Result.fail(
+        new CourierError.Refused({
+          message: `query.toCommune: the courier lists no commune of that name in wilaya ${query.toWilaya}`
+        })
+      )
+    : Result.succeed(commune)
+}
+
+/**
+ * `GET /v1/fees/` → the fees of the asked delivery type and tier to the destination commune (express unless the
+ * query asks for economic), every option offered there, the return fee of the route, and the courier's fee on the
+ * cash: `cod_percentage` of `codAmount`, rounded to the dinar.
+ */
+export const fromFees = (query: Shipment.RatesQuery, response: Response): Result.Result<Shipment.RatesResult, Reason> =>
+  Result.flatMap(decode(Wire.Fees, response), (fees) =>
+    Result.flatMap(communeFor(fees, query), (commune) => {
+      const options = (["express", "economic"] as const).flatMap((tier) =>
+        (["home", "stopdesk"] as const).flatMap((deliveryType) => {
+          const deliveryFee = feeOf(commune, deliveryType, tier)
+          return deliveryFee === undefined
+            ? []
+            : [Shipment.RateOption.make({ deliveryType, tier, deliveryFee, returnFee: fees.retour_fee })]
+        })
+      )
+      const tier = query.tier ?? "express"
+      const asked = options.find((option) => option.deliveryType === query.deliveryType && option.tier === tier)
+      if (asked === undefined) {
+        return Result.fail(
+          new CourierError.Refused({
+            message: `the courier offers no ${tier} ${query.deliveryType === "home" ? "home" : "stop-desk"} delivery to ${commune.commune_name}`
+          })
+        )
+      }
+      const codFee = Math.round(((query.codAmount ?? 0) * fees.cod_percentage) / 100) as Dzd.Dzd
+      return Result.succeed(
+        Shipment.RatesResult.make({
+          deliveryType: asked.deliveryType,
+          tier,
+          deliveryFee: asked.deliveryFee,
+          returnFee: asked.returnFee,
+          codFee: query.codAmount === undefined ? zero : codFee,
+          total: (asked.deliveryFee + (query.codAmount === undefined ? 0 : codFee)) as Dzd.Dzd,
+          currency: "DZD",
+          options
+        })
+      )
+    })
+  )
+
+/** `GET /labels/{tracking}` answers the PDF itself; 404 is an unknown parcel; anything else on 200 is no label. */
+export const fromLabel = (response: Response): Result.Result<CourierAdapter.Label, Reason> => {
+  if (response.status === 404) {
+    return Result.fail(
+      new CourierError.Refused({ message: "trackingNumber: the courier has no label for this number" })
+    )
+  }
+  if (response.status !== 200) return Result.fail(errorOf(response))
+  const isPdf = response.bytes.length > 4 && new TextDecoder().decode(response.bytes.subarray(0, 5)) === "%PDF-"
+  return isPdf
+    ? Result.succeed({ contentType: "application/pdf", bytes: response.bytes })
+    : Result.fail(new CourierError.BadResponse({ message: "the courier answered a label that is not a PDF" }))
+}
+
+// --- Errors -----------------------------------------------------------------------------------------------------
+
+const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
+
+/** A successful answer decoded with `schema`; anything else is the reason it failed. */
+const decode = <A>(schema: Schema.Decoder<A>, response: Response): Result.Result<A, Reason> => {
+  if (response.status < 200 || response.status >= 300) return Result.fail(errorOf(response))
+  const body = parseJson(response.text)
+  if (Option.isNone(body)) return Result.fail(notJson(response.status))
+  const decoded = Schema.decodeUnknownOption(schema)(body.value)
+  return Option.isSome(decoded)
+    ? Result.succeed(decoded.value)
+    : Result.fail(
+        new CourierError.BadResponse({
+          message: `the courier answered HTTP ${response.status} with a body its API does not document`
+        })
+      )
+}
+
+const notJson = (status: number) =>
+  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body that is not JSON` })
+
+const clean = (text: string, max = 300) => {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+const messageOf = (body: Wire.ErrorBody): string =>
+  clean("message" in body ? body.message : typeof body.error === "string" ? body.error : body.error.message)
+
+/** What a failed (or undocumented) answer means. */
+export const errorOf = (response: Response): Reason => {
+  const { status } = response
+  if (status === 429) return new CourierError.CourierRateLimited({ retryAfterSeconds: retryAfter(response.headers) })
+  if (status >= 500) return new CourierError.Unreachable({ message: `the courier answered HTTP ${status}` })
+  if (status === 401 || status === 403) {
+    return new CourierError.CredentialsRejected({
+      message: `the courier refused the API id and token (HTTP ${status})`
+    })
+  }
+  if (status >= 300 && status < 400) {
+    return new CourierError.BadResponse({
+      message: `the courier answered with a redirect (HTTP ${status}) instead of its API: its address may have moved`
+    })
+  }
+  const body = parseJson(response.text)
+  if (Option.isNone(body)) return notJson(status)
+  const error = Schema.decodeUnknownOption(Wire.ErrorBody)(body.value)
+  // A 400 or 422 with the courier's words is a refusal the caller can act on; a 404 or 405 is this adapter
+  // calling something the API does not have.
+  if ((status === 400 || status === 422) && Option.isSome(error) && messageOf(error.value) !== "") {
+    return new CourierError.Refused({ message: messageOf(error.value) })
+  }
+  return new CourierError.BadResponse({
+    message: `the courier answered HTTP ${status} with a body its API does not document`
+  })
+}
+
+const DEFAULT_RETRY_AFTER_SECONDS = 60
+
+/** How long each quota's window lasts, for a 429 that names no `Retry-After`. */
+const quotaWindows: ReadonlyArray<readonly [header: string, seconds: number]> = [
+  [Wire.quotaHeaders.day, 86_400],
+  [Wire.quotaHeaders.hour, 3_600],
+  [Wire.quotaHeaders.minute, 60],
+  [Wire.quotaHeaders.second, 1]
+]
+
+const header = (headers: Readonly<Record<string, string>>, name: string) =>
+  Object.entries(headers)
+    .find(([key]) => key.toLowerCase() === name)?.[1]
+    ?.trim()
+
+/**
+ * How long a 429 asks to wait: `Retry-After` in seconds when given (at least 1); else the longest window among the
+ * quota headers that read 0 (a day, an hour, a minute or a second: Yalidine resets each a full window after its
+ * first request); else 60.
+ */
+export const retryAfter = (headers: Readonly<Record<string, string>>): number => {
+  const given = header(headers, "retry-after")
+  if (given !== undefined && /^\d{1,6}$/.test(given)) return Math.max(1, Number(given))
+  const spent = quotaWindows.find(([name]) => {
+    const left = header(headers, name)
+    return left !== undefined && /^\d+$/.test(left) && Number(left) === 0
+  })
+  return spent?.[1] ?? DEFAULT_RETRY_AFTER_SECONDS
+}

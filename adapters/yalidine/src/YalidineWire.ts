@@ -1,0 +1,216 @@
+/**
+ * The Yalidine engine's wire shapes (`/v1/…`, snake_case fields), as the research notes document them
+ * (couriers.md §1.1; the official docs as integrators copied them, README "Unverified"). Every answer is decoded
+ * with one of these schemas: a body that fits none of them is an undocumented answer, never read by hand.
+ */
+import { Dzd } from "@tawsil/domain"
+import { Schema } from "effect"
+
+/**
+ * One parcel of `POST /v1/parcels/` (the body is an array of them). Every field but `stopdesk_id` and
+ * `product_to_collect` is required; wilaya and commune are given by their Yalidine **names**.
+ */
+export const Parcel = Schema.Struct({
+  /** The key of this parcel's result in the answer; unique within one request. */
+  order_id: Schema.String,
+  /** The sender's wilaya, by name. */
+  from_wilaya_name: Schema.String,
+  firstname: Schema.String,
+  familyname: Schema.String,
+  /** National numbers (`0` then 9 digits for a mobile), comma-separated. */
+  contact_phone: Schema.String,
+  address: Schema.String,
+  to_commune_name: Schema.String,
+  to_wilaya_name: Schema.String,
+  product_list: Schema.String,
+  /** What the courier collects from the recipient, 0–150 000 DZD. */
+  price: Schema.Int,
+  do_insurance: Schema.Boolean,
+  /** 0–150 000 DZD. */
+  declared_value: Schema.Int,
+  /** Centimetres. */
+  length: Schema.Int,
+  width: Schema.Int,
+  height: Schema.Int,
+  /** Kilograms. */
+  weight: Schema.Int,
+  /** True: the sender pays the delivery fee; false: it is added to what the driver collects. */
+  freeshipping: Schema.Boolean,
+  is_stopdesk: Schema.Boolean,
+  /** A center id (`GET /v1/centers/`), required when `is_stopdesk`. */
+  stopdesk_id: Schema.optionalKey(Schema.Int),
+  has_exchange: Schema.Boolean,
+  /** What the driver takes back, required when `has_exchange`. */
+  product_to_collect: Schema.optionalKey(Schema.String)
+})
+export type Parcel = typeof Parcel.Type
+
+/**
+ * One parcel's result in the create answer, keyed by its `order_id`. A refused parcel comes back in an HTTP 200 as
+ * `success: false` with a `message` and null tracking.
+ */
+export const CreateResult = Schema.Struct({
+  success: Schema.Boolean,
+  order_id: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  tracking: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  import_id: Schema.optionalKey(Schema.NullOr(Schema.Union([Schema.Number, Schema.String]))),
+  /** A public link to this parcel's label. */
+  label: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** A public link to the labels of every parcel of the request. */
+  labels: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  message: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
+export type CreateResult = typeof CreateResult.Type
+
+/** `POST /v1/parcels/`: `{ <order_id>: CreateResult }`. */
+export const Created = Schema.Record(Schema.String, CreateResult)
+
+/** Every list answer, even for one tracking number: `{ has_more, total_data, data, links }`. */
+export const List = <S extends Schema.Top>(item: S) =>
+  Schema.Struct({
+    has_more: Schema.optionalKey(Schema.Boolean),
+    total_data: Schema.optionalKey(Schema.Number),
+    data: Schema.Array(item)
+  })
+
+/** `YYYY-MM-DD HH:MM:SS`, Algiers wall-clock time. */
+export const LocalTime = Schema.String.check(
+  Schema.isPattern(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/)
+)
+
+/** One row of `GET /v1/histories/{tracking}` (other members are not read). */
+export const History = Schema.Struct({
+  date_status: LocalTime,
+  tracking: Schema.String,
+  status: Schema.String.check(Schema.isNonEmpty()),
+  reason: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
+export type History = typeof History.Type
+
+/** One row of `GET /v1/parcels/{tracking}`, as far as tracking reads it. */
+export const ParcelRow = Schema.Struct({
+  tracking: Schema.String,
+  last_status: Schema.String.check(Schema.isNonEmpty()),
+  date_last_status: LocalTime
+})
+export type ParcelRow = typeof ParcelRow.Type
+
+/** Amounts arrive as numbers (and, in some integrations, numeric strings); both decode to whole dinars. */
+const Amount = Schema.Union([Schema.Finite, Schema.FiniteFromString]).pipe(Schema.decodeTo(Dzd.Dzd))
+const Percentage = Schema.Union([Schema.Finite, Schema.FiniteFromString]).pipe(
+  Schema.decodeTo(Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 100 })))
+)
+
+/** One destination commune's fees; null where the account or the commune has no such service. */
+export const CommuneFees = Schema.Struct({
+  commune_id: Schema.Union([Schema.Finite, Schema.FiniteFromString]).pipe(Schema.decodeTo(Schema.Int)),
+  commune_name: Schema.String,
+  express_home: Schema.NullOr(Amount),
+  express_desk: Schema.NullOr(Amount),
+  economic_home: Schema.optionalKey(Schema.NullOr(Amount)),
+  economic_desk: Schema.optionalKey(Schema.NullOr(Amount))
+})
+export type CommuneFees = typeof CommuneFees.Type
+
+/** `GET /v1/fees/?from_wilaya_id=&to_wilaya_id=`: one route, priced per destination commune. */
+export const Fees = Schema.Struct({
+  from_wilaya_name: Schema.optionalKey(Schema.String),
+  to_wilaya_name: Schema.optionalKey(Schema.String),
+  zone: Schema.optionalKey(Schema.Number),
+  /** What a parcel that comes back costs. */
+  retour_fee: Amount,
+  /** The fee on cash collected, in percent of the higher of the price and the declared value. */
+  cod_percentage: Percentage,
+  insurance_percentage: Schema.optionalKey(Percentage),
+  /** Per kilogram above 5 (not read: `RatesQuery` has no weight). */
+  oversize_fee: Schema.optionalKey(Schema.NullOr(Amount)),
+  per_commune: Schema.Record(Schema.String, CommuneFees)
+})
+export type Fees = typeof Fees.Type
+
+/**
+ * An error body. The docs show none; integrators report `{ error: { message } }`, `{ message }` and
+ * `{ error: "…" }` (README "Unverified"), and all three are read.
+ */
+export const ErrorBody = Schema.Union([
+  Schema.Struct({
+    error: Schema.Struct({ message: Schema.String, status_code: Schema.optionalKey(Schema.Number) })
+  }),
+  Schema.Struct({ message: Schema.String }),
+  Schema.Struct({ error: Schema.String })
+])
+export type ErrorBody = typeof ErrorBody.Type
+
+/**
+ * The wilaya names `from_wilaya_name` and `to_wilaya_name` must match (`GET /v1/wilayas/`), by id − 1; the ids are
+ * the official codes 1–58. The docs' examples spell Adrar, Oum El Bouaghi, Batna, Béjaïa, Tébessa, Alger and
+ * Sétif so; the others follow the CC0 dataset (README "Unverified": a spelling that differs is one line here).
+ */
+export const wilayaNames: ReadonlyArray<string> = [
+  "Adrar",
+  "Chlef",
+  "Laghouat",
+  "Oum El Bouaghi",
+  "Batna",
+  "Béjaïa",
+  "Biskra",
+  "Béchar",
+  "Blida",
+  "Bouira",
+  "Tamanrasset",
+  "Tébessa",
+  "Tlemcen",
+  "Tiaret",
+  "Tizi Ouzou",
+  "Alger",
+  "Djelfa",
+  "Jijel",
+  "Sétif",
+  "Saïda",
+  "Skikda",
+  "Sidi Bel Abbès",
+  "Annaba",
+  "Guelma",
+  "Constantine",
+  "Médéa",
+  "Mostaganem",
+  "M'Sila",
+  "Mascara",
+  "Ouargla",
+  "Oran",
+  "El Bayadh",
+  "Illizi",
+  "Bordj Bou Arréridj",
+  "Boumerdès",
+  "El Tarf",
+  "Tindouf",
+  "Tissemsilt",
+  "El Oued",
+  "Khenchela",
+  "Souk Ahras",
+  "Tipaza",
+  "Mila",
+  "Aïn Defla",
+  "Naâma",
+  "Aïn Témouchent",
+  "Ghardaïa",
+  "Relizane",
+  "Timimoun",
+  "Bordj Badji Mokhtar",
+  "Ouled Djellal",
+  "Béni Abbès",
+  "In Salah",
+  "In Guezzam",
+  "Touggourt",
+  "Djanet",
+  "El M'Ghair",
+  "El Meniaa"
+]
+
+/** The quota headers every answer carries: requests left in the current second, minute, hour and day. */
+export const quotaHeaders = {
+  second: "x-second-quota-left",
+  minute: "x-minute-quota-left",
+  hour: "x-hour-quota-left",
+  day: "x-day-quota-left"
+} as const

@@ -1,0 +1,213 @@
+/**
+ * The new ZR Express platform (`https://api.zrexpress.app/api/v1/…`), one courier, authenticated with the merchant's
+ * tenant id (`X-Tenant`) and API key (`X-Api-Key`). Addresses are territory UUIDs, looked up from the platform
+ * (`territories/search`) and cached per tenant; a parcel is created straight in the ReadyToDispatch workflow state
+ * (its id from `workflows/search`, cached too), read back for its tracking number, and moved to ReadyToDispatch if
+ * the platform created it anywhere else — a parcel left in OrderReceived is never collected. Tracking reads the
+ * parcel's state history, prices come from the tenant's rate table. Labels are files behind expiring signed URLs on
+ * another host, so this adapter offers none. The key and tenant id never appear in an error message.
+ */
+import { CourierAdapter, type CourierError, CourierHttp, type Shipment } from "@tawsil/courier"
+import { Effect, Random, Redacted, type Result, Schema } from "effect"
+import * as TenantCache from "./internal/TenantCache.ts"
+import * as Mapping from "./ZrExpressNewMapping.ts"
+import * as Status from "./ZrExpressNewStatus.ts"
+import type * as Wire from "./ZrExpressNewWire.ts"
+
+/**
+ * The merchant's API key and tenant id, named as the public dzship catalogue names them. The key: 8–1024 visible
+ * ASCII characters (no length is documented; some accounts use a JWT), so that it can only ever be one header value.
+ * The tenant id is a UUID.
+ */
+export const Credentials = Schema.Struct({
+  apiKey: Schema.RedactedFromValue(
+    Schema.String.check(
+      Schema.isBetweenLength(8, 1024, { message: "Expected a ZR Express API key of 8 to 1024 characters" }),
+      Schema.isPattern(/^[\x21-\x7e]+$/, {
+        message: "Expected a ZR Express API key without spaces or control characters"
+      })
+    )
+  ),
+  tenantId: Schema.RedactedFromValue(
+    Schema.String.check(
+      Schema.isPattern(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
+        message: "Expected a ZR Express tenant id, a UUID"
+      })
+    )
+  )
+})
+export type Credentials = typeof Credentials.Type
+
+export const origin = "https://api.zrexpress.app"
+
+/**
+ * `zrexpress` is the legacy ZR Express on Procolis (adapters/procolis), as the public dzship catalogue keys it; this
+ * platform takes research §2's `zrexpress_new`, and answers to dzship's `zrexpressnew` too.
+ */
+export const couriers: ReadonlyArray<CourierAdapter.CourierManifest> = [
+  { key: "zrexpress_new", name: "ZR Express (new platform)", aliases: ["zrexpressnew"], endpoint: { origin } }
+]
+
+/** Territory UUIDs change when ZR redraws its map, which is rare: a day. Empty answers are not kept. */
+const territories = TenantCache.make<ReadonlyArray<Wire.Territory>>({
+  ttl: "24 hours",
+  capacity: 4096,
+  keep: (items) => items.length > 0
+})
+
+/** The ReadyToDispatch state id of a tenant's workflow: six hours, and forgotten when the courier refuses it. */
+const readyStates = TenantCache.make<string>({ ttl: "6 hours", capacity: 1024 })
+
+/**
+ * One call to the courier with the tenant and key headers (the core blanks them out of any answer that echoes
+ * them).
+ */
+const send = (credentials: Credentials, request: CourierHttp.CourierRequest) =>
+  Effect.flatMap(CourierHttp.CourierHttp, (http) =>
+    http.request({
+      ...request,
+      headers: {
+        accept: "application/json",
+        "X-Tenant": Redacted.value(credentials.tenantId),
+        "X-Api-Key": Redacted.value(credentials.apiKey)
+      }
+    })
+  )
+
+/** Every page of a search, up to `Mapping.MAX_PAGES`. */
+const searchAll = <A>(
+  credentials: Credentials,
+  path: `/${string}`,
+  body: (pageNumber: number) => Wire.Search,
+  read: (
+    response: CourierHttp.CourierResponse
+  ) => Result.Result<{ readonly items: ReadonlyArray<A>; readonly hasNext: boolean }, CourierError.CourierErrorReason>
+) =>
+  Effect.gen(function* () {
+    const items: Array<A> = []
+    for (let pageNumber = 1; pageNumber <= Mapping.MAX_PAGES; pageNumber++) {
+      const response = yield* send(credentials, { method: "POST", path, json: body(pageNumber) })
+      const page = yield* Effect.fromResult(read(response))
+      items.push(...page.items)
+      if (!page.hasNext) break
+    }
+    return items as ReadonlyArray<A>
+  })
+
+/** The territory UUIDs of a wilaya code and a commune name, from the tenant's cache or the platform. */
+const placesOf = Effect.fnUntraced(function* (credentials: Credentials, wilayaCode: number, communeName: string) {
+  const tenant = Redacted.value(credentials.tenantId)
+  const wilayas = yield* territories.get(
+    tenant,
+    "wilayas",
+    searchAll(credentials, "/api/v1/territories/search", Mapping.wilayasSearch, Mapping.fromTerritories)
+  )
+  const city = yield* Effect.fromResult(Mapping.wilayaOf(wilayas, wilayaCode))
+  const communes = yield* territories.get(
+    tenant,
+    `communes:${city.id}`,
+    searchAll(
+      credentials,
+      "/api/v1/territories/search",
+      (page) => Mapping.communesSearch(city.id, page),
+      Mapping.fromTerritories
+    )
+  )
+  const district = yield* Effect.fromResult(Mapping.communeOf(communes, communeName))
+  return { cityTerritoryId: city.id, districtTerritoryId: district.id }
+})
+
+/** The tenant's ReadyToDispatch state id; refused when its workflows have none (nothing is created then). */
+const readyStateOf = (credentials: Credentials) =>
+  readyStates.get(
+    Redacted.value(credentials.tenantId),
+    "ready",
+    Effect.flatMap(
+      searchAll(credentials, "/api/v1/workflows/search", Mapping.workflowsSearch, Mapping.fromWorkflows),
+      (workflows) => {
+        const id = Mapping.readyStateOf(workflows)
+        return id === undefined ? Effect.fail(Mapping.noReadyState) : Effect.succeed(id)
+      }
+    )
+  )
+
+const randomBytes = Effect.forEach(Array.from({ length: 16 }), () => Random.nextIntBetween(0, 256, { halfOpen: true }))
+
+const isReady = (stateName: string) => Status.readyToDispatchNames.has(Mapping.normalizeName(stateName))
+
+export const create = Effect.fn("ZrExpressNew.create")(function* (
+  order: Shipment.ParcelOrder,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const tenant = Redacted.value(credentials.tenantId)
+  yield* Effect.fromResult(Mapping.checkStopDesk(order))
+  const places = yield* placesOf(credentials, order.recipient.wilayaCode, order.recipient.communeName)
+  const stateId = yield* readyStateOf(credentials)
+  const customerId = Mapping.uuidFrom(yield* randomBytes)
+  const parcelId = yield* send(credentials, {
+    method: "POST",
+    path: "/api/v1/parcels",
+    json: Mapping.toCreateParcel(order, { ...places, stateId, customerId })
+  }).pipe(
+    Effect.flatMap((created) => Effect.fromResult(Mapping.fromCreated(created))),
+    // A refusal may come from an id that went stale in the cache: the next create looks them up again.
+    Effect.tapError((reason) =>
+      Effect.sync(() => {
+        if (reason._tag !== "Refused") return
+        readyStates.invalidate(tenant, "ready")
+        territories.invalidate(tenant, "wilayas")
+        territories.invalidate(tenant, `communes:${places.cityTerritoryId}`)
+      })
+    )
+  )
+  // From here the parcel exists: whatever fails is a refusal naming it, never a retryable error.
+  const parcel = yield* send(credentials, { method: "GET", path: Mapping.parcelPath(parcelId) }).pipe(
+    Effect.flatMap((response) => Effect.fromResult(Mapping.fromParcel(response))),
+    Effect.mapError((reason) => Mapping.notReady(parcelId, reason))
+  )
+  if (!isReady(parcel.state.name)) {
+    yield* send(credentials, {
+      method: "PATCH",
+      path: `${Mapping.parcelPath(parcelId)}/state`,
+      json: Mapping.toUpdateState(parcelId, stateId)
+    }).pipe(
+      Effect.flatMap((response) => Effect.fromResult(Mapping.fromStateChanged(stateId, response))),
+      Effect.tapError((reason) =>
+        Effect.sync(() => (reason._tag === "Refused" ? readyStates.invalidate(tenant, "ready") : undefined))
+      ),
+      Effect.mapError((reason) => Mapping.notReady(parcel.trackingNumber, reason))
+    )
+  }
+  return { trackingNumber: parcel.trackingNumber, courierReference: parcelId, rawStatus: Status.readyToDispatch }
+})
+
+export const track = Effect.fn("ZrExpressNew.track")(function* (
+  trackingNumber: string,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const parcel = yield* send(credentials, { method: "GET", path: Mapping.parcelPath(trackingNumber) }).pipe(
+    Effect.flatMap((response) => Effect.fromResult(Mapping.fromTrackedParcel(trackingNumber, response)))
+  )
+  const history = yield* send(credentials, { method: "GET", path: `${Mapping.parcelPath(parcel.id)}/state-history` })
+  return yield* Effect.fromResult(Mapping.fromStateHistory(parcel, history))
+})
+
+export const rates = Effect.fn("ZrExpressNew.rates")(function* (
+  query: Shipment.RatesQuery,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  yield* Effect.fromResult(Mapping.checkTier(query))
+  // A commune has its own price when the table lists it; finding its row takes its territory UUIDs.
+  const destination = query.toCommune === undefined ? {} : yield* placesOf(credentials, query.toWilaya, query.toCommune)
+  const response = yield* send(credentials, { method: "GET", path: "/api/v1/delivery-pricing/rates" })
+  return yield* Effect.fromResult(Mapping.fromRates(query, destination, response))
+})
+
+export const adapter = CourierAdapter.define<Credentials>({
+  platform: "zrexpress_new",
+  couriers,
+  credentials: Credentials,
+  statuses: Status.statuses,
+  codStatuses: Status.codStatuses,
+  operations: { create, track, rates }
+})

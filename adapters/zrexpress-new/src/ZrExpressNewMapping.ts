@@ -1,0 +1,489 @@
+/**
+ * Pure translation between Tawsil's one request shape and the new ZR Express platform: the searches that turn a
+ * wilaya code and a commune name into territory UUIDs, the workflow state a parcel must be created in, the parcel
+ * body, and every answer read back — a result, or the `CourierErrorReason` it means. No HTTP client here: the adapter
+ * sends what this builds and hands back what it got, so every rule is tested without a network.
+ *
+ * Error messages are built from the courier's own words and status codes only, never from the request; {@link redact}
+ * removes the API key and tenant id should a courier ever quote them back.
+ */
+import { type CourierAdapter, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
+import { AlgerianMobile, AlgiersTime, type Dzd } from "@tawsil/domain"
+import { DateTime, Option, Result, Schema } from "effect"
+import * as Status from "./ZrExpressNewStatus.ts"
+import * as Wire from "./ZrExpressNewWire.ts"
+
+type Reason = CourierError.CourierErrorReason
+type Response = CourierHttp.CourierResponse
+
+// --- Requests ---------------------------------------------------------------------------------------------------
+
+/** How many territories one search page asks for: every wilaya, or every commune of one, fits in one. */
+export const PAGE_SIZE = 1000
+/** A search stops after this many pages, whatever `hasNext` says. */
+export const MAX_PAGES = 20
+
+const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== ""
+
+/** The core has already checked the phones are Algerian mobiles; ZR wants the international form `+213…`. */
+export const intlPhone = (phone: string): string =>
+  Option.match(AlgerianMobile.normalize(phone), {
+    onNone: () => phone.trim(),
+    onSome: (national) => `+213${national.slice(1)}`
+  })
+
+/** A version 4 UUID from 16 random integers in [0, 256). */
+export const uuidFrom = (bytes: ReadonlyArray<number>): string => {
+  const hex = bytes.slice(0, 16).map((byte, index) => {
+    const value = index === 6 ? (byte & 0x0f) | 0x40 : index === 8 ? (byte & 0x3f) | 0x80 : byte & 0xff
+    return value.toString(16).padStart(2, "0")
+  })
+  const text = hex.join("")
+  return `${text.slice(0, 8)}-${text.slice(8, 12)}-${text.slice(12, 16)}-${text.slice(16, 20)}-${text.slice(20, 32)}`
+}
+
+const eq = (field: string, value: string): Wire.Filter => ({ field, operator: "eq", value })
+
+/** `POST territories/search`: the wilayas. */
+export const wilayasSearch = (pageNumber: number): Wire.Search => ({
+  pageNumber,
+  pageSize: PAGE_SIZE,
+  advancedFilter: { logic: "and", filters: [eq("level", "wilaya")] }
+})
+
+/** `POST territories/search`: the communes of one wilaya. */
+export const communesSearch = (cityTerritoryId: string, pageNumber: number): Wire.Search => ({
+  pageNumber,
+  pageSize: PAGE_SIZE,
+  advancedFilter: { logic: "and", filters: [eq("level", "commune"), eq("parentId", cityTerritoryId)] }
+})
+
+/** `POST workflows/search`: the tenant's parcel workflows and their states. */
+export const workflowsSearch = (pageNumber: number): Wire.Search => ({ pageNumber, pageSize: 100 })
+
+export interface Places {
+  readonly cityTerritoryId: string
+  readonly districtTerritoryId: string
+}
+
+/**
+ * `POST parcels`, created straight in the ReadyToDispatch state (`stateId`). The notes, when given, are the parcel's
+ * `description`; otherwise the product list is. `hubId` is the pickup point of a stop-desk delivery (`stopDeskId`).
+ * `declaredValue`, `freeShipping`, `isExchange` and `hasOpenPackage` have no field here and are not sent (README).
+ */
+export const toCreateParcel = (
+  order: Shipment.ParcelOrder,
+  ids: Places & { readonly stateId: string; readonly customerId: string }
+): Wire.CreateParcel => {
+  const { recipient } = order
+  const stopdesk = order.deliveryType === "stopdesk"
+  return {
+    customer: {
+      customerId: ids.customerId,
+      name: recipient.fullName,
+      phone: {
+        number1: intlPhone(recipient.phone),
+        ...(present(recipient.phoneAlt) ? { number2: intlPhone(recipient.phoneAlt) } : {})
+      }
+    },
+    deliveryAddress: {
+      cityTerritoryId: ids.cityTerritoryId,
+      districtTerritoryId: ids.districtTerritoryId,
+      street: present(recipient.addressLine) ? recipient.addressLine : recipient.communeName
+    },
+    orderedProducts: [{ productName: order.productList, unitPrice: order.codAmount, quantity: 1 }],
+    deliveryType: stopdesk ? "pickup-point" : "home",
+    ...(stopdesk && order.stopDeskId !== undefined ? { hubId: order.stopDeskId.trim() } : {}),
+    description: present(order.notes) ? order.notes : order.productList,
+    amount: order.codAmount,
+    ...(present(order.reference) ? { externalId: order.reference } : {}),
+    ...(order.weightKg === undefined ? {} : { weight: { weight: order.weightKg } }),
+    stateId: ids.stateId
+  }
+}
+
+/** `PATCH parcels/{id}/state`: to ReadyToDispatch. */
+export const toUpdateState = (parcelId: string, stateId: string): Wire.UpdateState => ({
+  parcelId,
+  newStateId: stateId
+})
+
+/** The path of one parcel, by id or tracking number (both are read at `parcels/{…}`). */
+export const parcelPath = (reference: string): `/${string}` => `/api/v1/parcels/${encodeURIComponent(reference)}`
+
+/** A stop-desk parcel needs its pickup point: the hub's UUID (`POST hubs/search`), as `stopDeskId`. */
+export const checkStopDesk = (order: Shipment.ParcelOrder): Result.Result<void, Reason> =>
+  order.deliveryType === "stopdesk" &&
+  (order.stopDeskId === undefined || !Schema.is(Wire.Uuid)(order.stopDeskId.trim()))
+    ? Result.fail(
+        new CourierError.Refused({
+          message: "order.stopDeskId: a ZR Express stop-desk delivery needs the pickup point's hub id (a UUID)"
+        })
+      )
+    : Result.void
+
+/** The new ZR Express platform prices one tier. */
+export const checkTier = (query: Shipment.RatesQuery): Result.Result<void, Reason> =>
+  query.tier === "express"
+    ? Result.fail(new CourierError.Refused({ message: "this courier has no express tier: ask for economic" }))
+    : Result.void
+
+// --- Responses --------------------------------------------------------------------------------------------------
+
+/** `POST territories/search` → one page of territories. */
+export const fromTerritories = (
+  response: Response
+): Result.Result<{ readonly items: ReadonlyArray<Wire.Territory>; readonly hasNext: boolean }, Reason> =>
+  Result.map(decode(Wire.Territories, response), (page) => ({ items: page.items, hasNext: page.hasNext === true }))
+
+/** `POST workflows/search` → one page of workflows. */
+export const fromWorkflows = (
+  response: Response
+): Result.Result<{ readonly items: ReadonlyArray<Wire.Workflow>; readonly hasNext: boolean }, Reason> =>
+  Result.map(decode(Wire.Workflows, response), (page) => ({ items: page.items, hasNext: page.hasNext === true }))
+
+/** A place name compared without case, accents, spaces or punctuation (`Bab-Ezzouar` = `bab ezzouar`). */
+export const normalizeName = (name: string): string =>
+  name
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "")
+
+/** The wilaya territory of a wilaya code. */
+export const wilayaOf = (
+  territories: ReadonlyArray<Wire.Territory>,
+  code: number
+): Result.Result<Wire.Territory, Reason> => {
+  const wilaya = territories.find((territory) => territory.level.toLowerCase() === "wilaya" && territory.code === code)
+  return wilaya === undefined
+    ? Result.fail(
+        new CourierError.Refused({
+          message: `order.recipient.wilayaCode: the courier has no territory for wilaya ${code}`
+        })
+      )
+    : Result.succeed(wilaya)
+}
+
+/**
+ * The commune territory named `name` among one wilaya's communes: by its French name compared without case, accents
+ * or punctuation, or by its Arabic name. Only communes of that wilaya are candidates (36 commune names exist in
+ * more than one wilaya).
+ */
+export const communeOf = (
+  communes: ReadonlyArray<Wire.Territory>,
+  name: string
+): Result.Result<Wire.Territory, Reason> => {
+  const wanted = normalizeName(name)
+  const commune = communes.find(
+    (territory) =>
+      territory.level.toLowerCase() === "commune" &&
+      (normalizeName(territory.name) === wanted ||
+        (present(territory.nameArabic ?? undefined) && territory.nameArabic?.trim() === name.trim()))
+  )
+  return commune === undefined
+    ? Result.fail(
+        new CourierError.Refused({
+          message: `order.recipient.communeName: the courier has no commune named "${clean(name, 100)}" in this wilaya`
+        })
+      )
+    : Result.succeed(commune)
+}
+
+/** The id of the ReadyToDispatch state in the tenant's workflows, if it has one. */
+export const readyStateOf = (workflows: ReadonlyArray<Wire.Workflow>): string | undefined =>
+  workflows
+    .flatMap((workflow) => workflow.states)
+    .find((state) => Status.readyToDispatchNames.has(normalizeName(state.name)))?.id
+
+/** No ReadyToDispatch state: a parcel could only be created stranded, so none is. */
+export const noReadyState = new CourierError.Refused({
+  message:
+    "the courier's workflows have no ReadyToDispatch state, without which a parcel is never collected: " +
+    "nothing was created; ask ZR Express to enable it on your account"
+})
+
+/** `POST parcels` → the new parcel's id. */
+export const fromCreated = (response: Response): Result.Result<string, Reason> =>
+  Result.map(decode(Wire.Created, response), (body) => body.id)
+
+/** `GET parcels/{id}` → the parcel. */
+export const fromParcel = (response: Response): Result.Result<Wire.Parcel, Reason> => decode(Wire.Parcel, response)
+
+const unknownTracking = new CourierError.Refused({
+  message: "trackingNumber: the courier does not know this tracking number"
+})
+
+/**
+ * `GET parcels/{trackingNumber}` → the parcel, only if it is exactly the asked one: the same path also answers a
+ * parcel by its id, and a 404 means the courier does not know it.
+ */
+export const fromTrackedParcel = (tracking: string, response: Response): Result.Result<Wire.Parcel, Reason> =>
+  response.status === 404
+    ? Result.fail(unknownTracking)
+    : Result.flatMap(fromParcel(response), (parcel) =>
+        parcel.trackingNumber === tracking ? Result.succeed(parcel) : Result.fail(unknownTracking)
+      )
+
+/** `PATCH parcels/{id}/state` → done, when the parcel is now in the asked state. */
+export const fromStateChanged = (stateId: string, response: Response): Result.Result<void, Reason> =>
+  Result.flatMap(decode(Wire.StateChanged, response), (body) =>
+    body.newStateId.toLowerCase() === stateId.toLowerCase()
+      ? Result.void
+      : Result.fail(new CourierError.BadResponse({ message: "the courier moved the parcel to another state" }))
+  )
+
+const LOCAL = /^(\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))[T ]((?:[01]\d|2[0-3]):[0-5]\d)(:[0-5]\d)?(?:\.\d+)?$/
+const ZONED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/
+
+/**
+ * An ISO 8601 time with offset, in Algiers. A time with an offset (ASP.NET writes UTC with `Z`) is converted; wall
+ * time without one is read as Algiers time, UTC+01:00 all year. Fractions of a second are dropped. Anything else is
+ * `undefined`.
+ */
+export const algiersTimestamp = (raw: string): string | undefined => {
+  const text = raw.trim()
+  const local = LOCAL.exec(text)
+  if (local !== null) return `${local[1]}T${local[2]}${local[3] ?? ":00"}+01:00`
+  if (!ZONED.test(text)) return undefined
+  return Option.getOrUndefined(Option.map(DateTime.make(text), AlgiersTime.formatIso))
+}
+
+const undatable = new CourierError.BadResponse({ message: "the courier answered a state time it does not document" })
+
+/** The instant of a state time, to the millisecond (wall time without an offset is Algiers time). */
+const instantOf = (raw: string): number | undefined => {
+  const text = raw.trim()
+  const local = LOCAL.exec(text)
+  const zoned = local !== null ? `${text.replace(" ", "T")}+01:00` : ZONED.test(text) ? text : undefined
+  return zoned === undefined
+    ? undefined
+    : Option.getOrUndefined(Option.map(DateTime.make(zoned), DateTime.toEpochMillis))
+}
+
+/**
+ * `GET parcels/{id}/state-history` → every state the parcel went through, as raw events, oldest first. Timestamps are
+ * written to the second, and a parcel is created and made ready within one: the order is taken here, from the full
+ * times (a newest-first list is turned round first, so that equal times keep the history's own order). A parcel
+ * whose history is still empty reports its current state, at its last change.
+ */
+export const fromStateHistory = (
+  parcel: Wire.Parcel,
+  response: Response
+): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> =>
+  Result.flatMap(
+    decode(Wire.StateHistory, response),
+    (rows): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> => {
+      const entries =
+        rows.length > 0
+          ? rows.map((row) => ({ rawStatus: row.stateName, at: row.stateDate }))
+          : [{ rawStatus: parcel.state.name, at: parcel.lastStateUpdateAt ?? parcel.createdAt ?? "" }]
+      const dated: Array<{ readonly rawStatus: string; readonly timestamp: string; readonly instant: number }> = []
+      for (const { rawStatus, at } of entries) {
+        const timestamp = algiersTimestamp(at)
+        const instant = instantOf(at)
+        if (timestamp === undefined || instant === undefined) return Result.fail(undatable)
+        dated.push({ rawStatus, timestamp, instant })
+      }
+      const newestFirst = dated.length > 1 && dated[0]!.instant > dated.at(-1)!.instant
+      return Result.succeed(
+        (newestFirst ? dated.reverse() : dated)
+          .sort((a, b) => a.instant - b.instant)
+          .map(({ rawStatus, timestamp }) => ({ rawStatus, timestamp }))
+      )
+    }
+  )
+
+const zero = 0 as Dzd.Dzd
+
+/**
+ * The destination's row of the rate table: the commune's own row when it has one, else its wilaya's (by territory
+ * id when the wilaya was looked up, else by wilaya code).
+ */
+export const rateFor = (
+  rates: ReadonlyArray<Wire.Rate>,
+  destination: { readonly wilaya: number; readonly cityTerritoryId?: string; readonly districtTerritoryId?: string }
+): Wire.Rate | undefined => {
+  const byId = (id: string | undefined) =>
+    id === undefined ? undefined : rates.find((rate) => rate.toTerritoryId.toLowerCase() === id.toLowerCase())
+  return (
+    byId(destination.districtTerritoryId) ??
+    byId(destination.cityTerritoryId) ??
+    rates.find(
+      (rate) => rate.toTerritoryLevel.toLowerCase() === "wilaya" && rate.toTerritoryCode === destination.wilaya
+    )
+  )
+}
+
+/**
+ * `GET delivery-pricing/rates` → the fees to the destination: `home` to the door, `pickup-point` to a stop desk
+ * (absent: none there), `return` for a parcel that comes back (0 when absent). No fee on collected cash is
+ * documented.
+ */
+export const fromRates = (
+  query: Shipment.RatesQuery,
+  destination: { readonly cityTerritoryId?: string; readonly districtTerritoryId?: string },
+  response: Response
+): Result.Result<Shipment.RatesResult, Reason> =>
+  Result.flatMap(decode(Wire.Rates, response), (body): Result.Result<Shipment.RatesResult, Reason> => {
+    const rate = rateFor(body.rates, { wilaya: query.toWilaya, ...destination })
+    if (rate === undefined) {
+      return Result.fail(
+        new CourierError.Refused({
+          message: `the courier does not deliver to wilaya ${query.toWilaya}: it is not in its rate table`
+        })
+      )
+    }
+    const price = (type: string) =>
+      rate.deliveryPrices.find((entry) => entry.deliveryType.toLowerCase() === type)?.price
+    const home = price("home")
+    const desk = price("pickup-point")
+    const returnFee = price("return") ?? zero
+    const options = [
+      ...(home === undefined
+        ? []
+        : [Shipment.RateOption.make({ deliveryType: "home", tier: "economic", deliveryFee: home, returnFee })]),
+      ...(desk === undefined
+        ? []
+        : [Shipment.RateOption.make({ deliveryType: "stopdesk", tier: "economic", deliveryFee: desk, returnFee })])
+    ]
+    const asked = options.find((option) => option.deliveryType === query.deliveryType)
+    if (asked === undefined) {
+      return Result.fail(
+        new CourierError.Refused({
+          message: `the courier has no ${query.deliveryType === "home" ? "home" : "stop-desk"} delivery there`
+        })
+      )
+    }
+    return Result.succeed(
+      Shipment.RatesResult.make({
+        deliveryType: asked.deliveryType,
+        tier: "economic",
+        deliveryFee: asked.deliveryFee,
+        returnFee: asked.returnFee,
+        codFee: zero,
+        total: asked.deliveryFee,
+        currency: "DZD",
+        options
+      })
+    )
+  })
+
+// --- Errors -----------------------------------------------------------------------------------------------------
+
+const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
+
+/** A successful answer decoded with `schema`; anything else is the reason it failed. */
+const decode = <A>(schema: Schema.Decoder<A>, response: Response): Result.Result<A, Reason> => {
+  if (response.status < 200 || response.status >= 300) return Result.fail(errorOf(response))
+  const body = parseJson(response.text)
+  if (Option.isNone(body)) return Result.fail(notJson(response.status))
+  const decoded = Schema.decodeUnknownOption(schema)(body.value)
+  return Option.isSome(decoded) ? Result.succeed(decoded.value) : Result.fail(undocumented(response.status))
+}
+
+const notJson = (status: number) =>
+  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body that is not JSON` })
+
+const undocumented = (status: number) =>
+  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body its API does not document` })
+
+/** ZR's field names (compared without case), where they have an obvious counterpart in the request. */
+const ourFields: Readonly<Record<string, string>> = {
+  "customer.name": "order.recipient.fullName",
+  "customer.phone.number1": "order.recipient.phone",
+  "customer.phone.number2": "order.recipient.phoneAlt",
+  "deliveryaddress.cityterritoryid": "order.recipient.wilayaCode",
+  "deliveryaddress.districtterritoryid": "order.recipient.communeName",
+  "deliveryaddress.street": "order.recipient.addressLine",
+  hubid: "order.stopDeskId",
+  amount: "order.codAmount",
+  description: "order.productList",
+  externalid: "order.reference",
+  "weight.weight": "order.weightKg",
+  deliverytype: "order.deliveryType"
+}
+
+const fieldName = (field: string) => {
+  const key = field
+    .replace(/^\$\./, "")
+    .replace(/\[\d+\]/g, "")
+    .toLowerCase()
+  return ourFields[key] ?? (key.startsWith("orderedproducts") ? "order.productList" : field)
+}
+
+/** The courier's own words in a problem-details body. */
+const refusalOf = (body: unknown): string | undefined => {
+  const problem = Schema.decodeUnknownOption(Wire.Problem)(body)
+  if (Option.isNone(problem)) return undefined
+  const { title, detail, errors } = problem.value
+  const listed =
+    errors === undefined || errors === null
+      ? []
+      : Array.isArray(errors)
+        ? errors.map((entry) => {
+            const said = entry.reason ?? entry.description ?? entry.message ?? entry.code ?? ""
+            return entry.name ? `${fieldName(entry.name)}: ${said}` : said
+          })
+        : Object.entries(errors).map(([field, messages]) => `${fieldName(field)}: ${messages.join(" ")}`)
+  const said = clean(
+    [...listed, ...(listed.length === 0 ? [detail ?? "", title ?? ""] : [])].filter(present).join("; "),
+    600
+  )
+  return said === "" ? undefined : said
+}
+
+/** What a failed answer means. */
+export const errorOf = (response: Response): Reason => {
+  const { status } = response
+  if (status === 429) return new CourierError.CourierRateLimited({ retryAfterSeconds: retryAfter(response.headers) })
+  if (status >= 500) return new CourierError.Unreachable({ message: `the courier answered HTTP ${status}` })
+  if (status === 401 || status === 403) {
+    return new CourierError.CredentialsRejected({
+      message: `the courier refused the API key or tenant (HTTP ${status})`
+    })
+  }
+  if (status >= 300 && status < 400) {
+    return new CourierError.BadResponse({
+      message: `the courier answered with a redirect (HTTP ${status}) instead of its API: its address may have moved`
+    })
+  }
+  const body = parseJson(response.text)
+  if (Option.isNone(body)) return notJson(status)
+  if (status === 400 || status === 409 || status === 422) {
+    const said = refusalOf(body.value)
+    if (said !== undefined) return new CourierError.Refused({ message: said })
+  }
+  return undocumented(status)
+}
+
+const DEFAULT_RETRY_AFTER_SECONDS = 60
+
+/** `Retry-After` in seconds (delta-seconds, at least 1); 60 when absent or given as an HTTP date. */
+export const retryAfter = (headers: Readonly<Record<string, string>>): number => {
+  const value = Object.entries(headers)
+    .find(([name]) => name.toLowerCase() === "retry-after")?.[1]
+    ?.trim()
+  return value !== undefined && /^\d{1,6}$/.test(value) ? Math.max(1, Number(value)) : DEFAULT_RETRY_AFTER_SECONDS
+}
+
+const clean = (text: string, max = 300) => {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+/**
+ * `POST parcels` succeeded but the parcel could not be read back or put in ReadyToDispatch: it exists on the caller's
+ * account, and the hub will not collect it. Whatever went wrong, the caller gets a refusal naming the parcel —
+ * never a retryable error, since retrying the create would make a second parcel.
+ */
+export const notReady = (parcel: string, reason: Reason): CourierError.Refused =>
+  CourierError.unfinishedCreate(
+    parcel,
+    {
+      failed: "it is not ready to dispatch",
+      consequence: "it exists on your account and the hub will not collect it",
+      remedy: "Set it to ReadyToDispatch or delete it in the courier's dashboard"
+    },
+    reason
+  )

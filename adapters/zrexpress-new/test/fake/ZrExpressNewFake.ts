@@ -1,0 +1,564 @@
+/**
+ * A loopback of the new ZR Express platform: a real HTTP server on 127.0.0.1 (random port) speaking `/api/v1/…` as the
+ * research notes and the public OpenAPI index document it (couriers.md §1.4; README "Unverified") — and only as they
+ * document it; nothing here was checked against the live API.
+ *
+ * - Auth: `X-Tenant` and `X-Api-Key` must name a known account; otherwise 401 problem details. No other header
+ *   (`Authorization`) is read.
+ * - `POST territories/search`: the wilayas (`level` "wilaya", `code` 1–58) and their communes (`level` "commune",
+ *   `parentId` the wilaya), filtered by `advancedFilter` (`eq` on `level`, `parentId`, `name`, `code`), paged
+ *   (`pageSize` capped by the `maxPageSize` option, `hasNext`).
+ * - `POST workflows/search`: one workflow and its states, each with a UUID.
+ * - `POST parcels`: ASP.NET-style validation (400 with `errors` by field, unknown fields refused so that a wrong name
+ *   fails a test), 422 for a wilaya it does not serve, else 201 `{ id }`. The parcel is created in **OrderReceived**
+ *   whatever `stateId` says — the reading under which the ReadyToDispatch step matters — unless the
+ *   `createHonoursStateId` option is set. A parcel left in OrderReceived is never collected.
+ * - `GET parcels/{id or tracking number}`, `PATCH parcels/{id}/state {parcelId, newStateId}`,
+ *   `GET parcels/{id}/state-history` (newest first, times in UTC with `Z`).
+ * - `GET delivery-pricing/rates`: a row per served wilaya (home, pickup-point where there are desks, return) and one
+ *   commune row of its own (Bab Ezzouar).
+ *
+ * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
+ * 5xx, HTML, 429, a 422 refusal, any JSON, or a refusal that quotes the caller's API key.
+ */
+import { createHash } from "node:crypto"
+import * as Http from "node:http"
+import { Context, Effect, Layer } from "effect"
+
+export interface Account {
+  readonly tenantId: string
+  readonly apiKey: string
+}
+
+export const ACCOUNT: Account = {
+  tenantId: "5b0e1d6c-3f4a-4c8e-9a27-6d1f0b2e7c31",
+  apiKey: "fake-zr-api-key-2c7f1a9e04d3b856"
+}
+
+/** A stable UUID for a name, so that every fake instance agrees on territory, hub and state ids. */
+export const uuidOf = (seed: string): string => {
+  const hex = createHash("sha256").update(seed).digest("hex")
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`
+}
+
+/** Wilayas the fake courier does not serve (deep south). */
+export const UNSERVED: ReadonlyArray<number> = [33, 50, 54, 56]
+/** Served, but with no pickup point. */
+export const NO_DESK: ReadonlyArray<number> = [1, 11, 37, 49, 52, 53, 58]
+
+/** The fake's rate table, in DZD: [home, pickup point or null, return]. */
+export const tariff = (wilaya: number): readonly [number, number | null, number] => {
+  const home = wilaya === 16 ? 450 : NO_DESK.includes(wilaya) ? 1000 : 750
+  return [home, NO_DESK.includes(wilaya) ? null : home - 250, 200]
+}
+
+/** Bab Ezzouar has a price of its own: [home, pickup point, return]. */
+export const BAB_EZZOUAR_TARIFF = [350, 250, 150] as const
+
+const NAMED: Readonly<Record<number, readonly [string, ReadonlyArray<string>]>> = {
+  2: ["Chlef", ["Chlef", "El Marsa"]],
+  9: ["Blida", ["Blida", "Boufarik"]],
+  16: ["Alger", ["Alger Centre", "Bab Ezzouar", "Hydra", "Bir Mourad Raïs", "El Marsa"]],
+  19: ["Sétif", ["Sétif", "El Eulma"]],
+  31: ["Oran", ["Oran", "Bir El Djir", "Es Sénia"]]
+}
+
+export const wilayaName = (code: number) => NAMED[code]?.[0] ?? `Wilaya ${code}`
+export const communeNames = (code: number) => NAMED[code]?.[1] ?? [wilayaName(code)]
+export const wilayaId = (code: number) => uuidOf(`wilaya:${code}`)
+export const communeId = (code: number, name: string) => uuidOf(`commune:${code}:${name}`)
+
+export interface Territory {
+  readonly id: string
+  readonly code: number
+  readonly name: string
+  readonly nameArabic: string | null
+  readonly level: "wilaya" | "commune"
+  readonly parentId: string | null
+  readonly delivery: { readonly hasHomeDelivery: boolean; readonly hasPickupPoint: boolean }
+}
+
+export const TERRITORIES: ReadonlyArray<Territory> = Array.from({ length: 58 }, (_, i) => i + 1).flatMap((code) => {
+  const delivery = { hasHomeDelivery: !UNSERVED.includes(code), hasPickupPoint: !NO_DESK.includes(code) }
+  return [
+    {
+      id: wilayaId(code),
+      code,
+      name: wilayaName(code),
+      nameArabic: code === 16 ? "الجزائر" : null,
+      level: "wilaya" as const,
+      parentId: null,
+      delivery
+    },
+    ...communeNames(code).map((name, index) => ({
+      id: communeId(code, name),
+      code: code * 100 + index + 1,
+      name,
+      nameArabic: name === "Bab Ezzouar" ? "باب الزوار" : null,
+      level: "commune" as const,
+      parentId: wilayaId(code),
+      delivery
+    }))
+  ]
+})
+
+/** Pickup points (hubs taking `pickup-point` parcels), by wilaya. */
+export const PICKUP_POINTS: Readonly<Record<string, number>> = {
+  [uuidOf("hub:16:bab-ezzouar")]: 16,
+  [uuidOf("hub:31:oran")]: 31
+}
+
+/** The workflow's states, in order. */
+export const STATES: ReadonlyArray<string> = [
+  "OrderReceived",
+  "InProcessing",
+  "ConfirmationCall",
+  "OrderConfirmed",
+  "InPreparation",
+  "ReadyToDispatch",
+  "ConfirmedAtBranch",
+  "Dispatched",
+  "InterWilayaTransit",
+  "InDelivery",
+  "OutForDelivery",
+  "ReadyForPickup",
+  "WaitingClient",
+  "FailedDelivery",
+  "OrderRefused",
+  "InReturn",
+  "Delivered",
+  "Collected",
+  "Returned",
+  "ReturnConfirmed",
+  "Cancelled"
+]
+export const stateId = (name: string) => uuidOf(`state:${name}`)
+
+export interface RecordedRequest {
+  readonly method: string
+  readonly path: string
+  readonly headers: Readonly<Record<string, string>>
+  /** The parsed JSON body, or `undefined` when none was sent. */
+  readonly body: unknown
+}
+
+export type Misbehaviour =
+  | { readonly kind: "hang" }
+  | { readonly kind: "reset" }
+  | { readonly kind: "status"; readonly status: number }
+  | { readonly kind: "html" }
+  | { readonly kind: "rateLimited"; readonly retryAfter?: string }
+  | { readonly kind: "refuse"; readonly detail: string }
+  | { readonly kind: "json"; readonly status: number; readonly body: unknown }
+  | { readonly kind: "echoToken" }
+
+export interface Parcel {
+  readonly id: string
+  readonly trackingNumber: string
+  readonly body: Readonly<Record<string, unknown>>
+  state: string
+  readonly history: Array<{ readonly id: string; readonly stateName: string; readonly stateDate: string }>
+}
+
+export interface Options {
+  readonly accounts?: ReadonlyArray<Account>
+  /** Create parcels in the body's `stateId` (the other reading of the documentation); default: OrderReceived. */
+  readonly createHonoursStateId?: boolean
+  /** The largest page a search answers; default 1000. */
+  readonly maxPageSize?: number
+  /** The workflow's state names; default {@link STATES}. */
+  readonly states?: ReadonlyArray<string>
+}
+
+export interface Fake {
+  readonly origin: string
+  readonly requests: ReadonlyArray<RecordedRequest>
+  /** Parcels by id. */
+  readonly parcels: ReadonlyMap<string, Parcel>
+  readonly byTracking: (trackingNumber: string) => Parcel | undefined
+  /** Makes the next request (to `path`, or a path `path` matches) misbehave. */
+  readonly misbehaveNext: (misbehaviour: Misbehaviour, path?: string | RegExp) => void
+  /** Moves a parcel to a state, stamped with the fake's clock (a name outside the workflow is kept as given). */
+  readonly addState: (trackingNumber: string, stateName: string) => void
+  /** Sets the clock the fake stamps states with (each stamp then moves it on by 250 ms); stamps are written in UTC, `YYYY-MM-DDTHH:MM:SS.fffffffZ`. */
+  readonly setClock: (at: string) => void
+}
+
+export class ZrExpressNewFake extends Context.Service<ZrExpressNewFake, Fake>()(
+  "@tawsil/adapter-zrexpress-new/test/ZrExpressNewFake"
+) {
+  static readonly layer = (options: Options = {}) =>
+    Layer.effect(
+      ZrExpressNewFake,
+      Effect.acquireRelease(start(options), ({ close }) => close).pipe(Effect.map(({ fake }) => fake))
+    )
+}
+
+const json = (response: Http.ServerResponse, status: number, body: unknown, headers: Http.OutgoingHttpHeaders = {}) => {
+  response.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers })
+  response.end(JSON.stringify(body))
+}
+
+const problem = (response: Http.ServerResponse, status: number, title: string, extra: object = {}) =>
+  json(
+    response,
+    status,
+    { type: "https://tools.ietf.org/html/rfc9110", title, status, ...extra },
+    {
+      "content-type": "application/problem+json; charset=utf-8"
+    }
+  )
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const isUuid = (value: unknown): value is string =>
+  typeof value === "string" && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
+
+const nonEmpty = (value: unknown): value is string => typeof value === "string" && value.trim() !== ""
+
+const CREATE_FIELDS = [
+  "customer",
+  "deliveryAddress",
+  "orderedProducts",
+  "deliveryType",
+  "hubId",
+  "description",
+  "amount",
+  "externalId",
+  "weight",
+  "stateId"
+]
+
+/** What `POST parcels` finds wrong with a body, field by field (ASP.NET's `errors`). */
+const validateCreate = (body: Record<string, unknown>, states: ReadonlyMap<string, string>) => {
+  const errors: Record<string, Array<string>> = {}
+  const add = (field: string, message: string) => {
+    errors[field] = [...(errors[field] ?? []), message]
+  }
+  for (const field of Object.keys(body)) if (!CREATE_FIELDS.includes(field)) add(field, "Unknown field.")
+  const customer = isRecord(body.customer) ? body.customer : {}
+  if (!isUuid(customer.customerId)) add("customer.customerId", "'Customer Id' must be a valid UUID.")
+  if (!nonEmpty(customer.name)) add("customer.name", "'Name' must not be empty.")
+  const phone = isRecord(customer.phone) ? customer.phone : {}
+  if (typeof phone.number1 !== "string" || !/^\+213[567]\d{8}$/.test(phone.number1)) {
+    add("customer.phone.number1", "'Number1' must be a valid international phone number.")
+  }
+  if (phone.number2 !== undefined && (typeof phone.number2 !== "string" || !/^\+213[567]\d{8}$/.test(phone.number2))) {
+    add("customer.phone.number2", "'Number2' must be a valid international phone number.")
+  }
+  const address = isRecord(body.deliveryAddress) ? body.deliveryAddress : {}
+  const city = TERRITORIES.find((t) => t.level === "wilaya" && t.id === address.cityTerritoryId)
+  const district = TERRITORIES.find((t) => t.level === "commune" && t.id === address.districtTerritoryId)
+  if (city === undefined) add("deliveryAddress.cityTerritoryId", "Territory not found.")
+  if (district === undefined) add("deliveryAddress.districtTerritoryId", "Territory not found.")
+  else if (city !== undefined && district.parentId !== city.id) {
+    add("deliveryAddress.districtTerritoryId", "The district does not belong to the city.")
+  }
+  if (!nonEmpty(address.street)) add("deliveryAddress.street", "'Street' must not be empty.")
+  const products = Array.isArray(body.orderedProducts) ? body.orderedProducts : []
+  if (products.length === 0) add("orderedProducts", "'Ordered Products' must not be empty.")
+  products.forEach((product: unknown, index) => {
+    const item = isRecord(product) ? product : {}
+    if (!nonEmpty(item.productName)) add(`orderedProducts[${index}].productName`, "'Product Name' must not be empty.")
+    if (typeof item.unitPrice !== "number" || item.unitPrice < 0) {
+      add(`orderedProducts[${index}].unitPrice`, "'Unit Price' must be a positive number.")
+    }
+    if (!Number.isInteger(item.quantity) || (item.quantity as number) < 1) {
+      add(`orderedProducts[${index}].quantity`, "'Quantity' must be at least 1.")
+    }
+  })
+  if (body.deliveryType !== "home" && body.deliveryType !== "pickup-point") {
+    add("deliveryType", "'Delivery Type' must be 'home' or 'pickup-point'.")
+  }
+  if (body.deliveryType === "pickup-point" || body.hubId !== undefined) {
+    const hubWilaya = typeof body.hubId === "string" ? PICKUP_POINTS[body.hubId] : undefined
+    if (hubWilaya === undefined) add("hubId", "Pickup point not found.")
+    else if (city !== undefined && hubWilaya !== city.code) add("hubId", "The pickup point is not in the city.")
+  }
+  if (!nonEmpty(body.description)) add("description", "'Description' must not be empty.")
+  if (typeof body.amount !== "number" || body.amount < 0) add("amount", "'Amount' must be a positive number.")
+  if (body.weight !== undefined && !(isRecord(body.weight) && typeof body.weight.weight === "number")) {
+    add("weight.weight", "'Weight' must be a number.")
+  }
+  if (body.stateId !== undefined && !(typeof body.stateId === "string" && states.has(body.stateId))) {
+    add("stateId", "State not found.")
+  }
+  return { errors, city }
+}
+
+const searchBodyProblem = (body: unknown): string | undefined => {
+  if (!isRecord(body)) return "A search body is required."
+  if (!Number.isInteger(body.pageNumber) || (body.pageNumber as number) < 1) return "'Page Number' must be at least 1."
+  if (!Number.isInteger(body.pageSize) || (body.pageSize as number) < 1) return "'Page Size' must be at least 1."
+  return undefined
+}
+
+const page = <A>(items: ReadonlyArray<A>, body: Record<string, unknown>, maxPageSize: number) => {
+  const size = Math.min(body.pageSize as number, maxPageSize)
+  const number = body.pageNumber as number
+  const totalPages = Math.max(1, Math.ceil(items.length / size))
+  return {
+    items: items.slice((number - 1) * size, number * size),
+    pageNumber: number,
+    pageSize: size,
+    totalCount: items.length,
+    totalPages,
+    hasPrevious: number > 1,
+    hasNext: number < totalPages
+  }
+}
+
+const start = (options: Options) =>
+  Effect.callback<{ readonly fake: Fake; readonly close: Effect.Effect<void> }>((resume) => {
+    const accounts = options.accounts ?? [ACCOUNT]
+    const maxPageSize = options.maxPageSize ?? 1000
+    const stateNames = options.states ?? STATES
+    const states = new Map(stateNames.map((name) => [stateId(name), name]))
+    const requests: Array<RecordedRequest> = []
+    const parcels = new Map<string, Parcel>()
+    const queue: Array<{ readonly misbehaviour: Misbehaviour; readonly path: string | RegExp | undefined }> = []
+    /** Milliseconds since the epoch; each stamped state moves it on by 250 ms, as time passes between real changes. */
+    let clock = Date.parse("2026-04-18T18:45:06.100Z")
+    const stamp = () => {
+      const at = `${new Date(clock).toISOString().slice(0, -1)}0000Z`
+      clock += 250
+      return at
+    }
+    let issued = 0
+    const byTracking = (trackingNumber: string) =>
+      [...parcels.values()].find((parcel) => parcel.trackingNumber === trackingNumber)
+
+    const moveTo = (parcel: Parcel, name: string) => {
+      parcel.state = name
+      parcel.history.push({
+        id: uuidOf(`history:${parcel.id}:${parcel.history.length}`),
+        stateName: name,
+        stateDate: stamp()
+      })
+    }
+
+    const view = (parcel: Parcel) => ({
+      id: parcel.id,
+      trackingNumber: parcel.trackingNumber,
+      externalId: parcel.body.externalId ?? null,
+      amount: parcel.body.amount,
+      deliveryType: parcel.body.deliveryType,
+      customer: parcel.body.customer,
+      deliveryAddress: parcel.body.deliveryAddress,
+      state: { id: stateId(parcel.state), name: parcel.state },
+      situation: null,
+      createdAt: parcel.history[0]?.stateDate,
+      lastStateUpdateAt: parcel.history.at(-1)?.stateDate
+    })
+
+    const misbehave = (
+      misbehaviour: Misbehaviour,
+      request: Http.IncomingMessage,
+      response: Http.ServerResponse,
+      apiKey: string
+    ) => {
+      switch (misbehaviour.kind) {
+        case "hang":
+          return
+        case "reset":
+          return request.socket.destroy()
+        case "status":
+          return problem(response, misbehaviour.status, "An error occurred while processing your request.")
+        case "html":
+          response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+          return response.end("<html><body><h1>Maintenance</h1></body></html>")
+        case "rateLimited":
+          response.writeHead(429, {
+            "content-type": "text/plain",
+            ...(misbehaviour.retryAfter === undefined ? {} : { "retry-after": misbehaviour.retryAfter })
+          })
+          return response.end("Too many requests. Please try again later.")
+        case "refuse":
+          return problem(response, 422, "Unprocessable", { detail: misbehaviour.detail })
+        case "json":
+          return json(response, misbehaviour.status, misbehaviour.body)
+        case "echoToken":
+          return problem(response, 400, "Bad Request", { detail: `The API key '${apiKey}' may not do this.` })
+      }
+    }
+
+    const route = (method: string, path: string, body: unknown, response: Http.ServerResponse) => {
+      const notAllowed = () => problem(response, 405, "Method Not Allowed")
+      if (path === "/api/v1/territories/search") {
+        if (method !== "POST") return notAllowed()
+        const wrong = searchBodyProblem(body)
+        if (wrong !== undefined) return problem(response, 400, "Bad Request", { errors: { body: [wrong] } })
+        const search = body as Record<string, unknown>
+        const filter = isRecord(search.advancedFilter) ? search.advancedFilter : { filters: [] }
+        const filters = Array.isArray(filter.filters) ? filter.filters : []
+        let items = TERRITORIES.slice()
+        for (const condition of filters) {
+          const field = isRecord(condition) ? condition.field : undefined
+          if (
+            !isRecord(condition) ||
+            condition.operator !== "eq" ||
+            !["level", "parentId", "name", "code"].includes(String(field))
+          ) {
+            return problem(response, 400, "Bad Request", { errors: { advancedFilter: ["Unsupported filter."] } })
+          }
+          items = items.filter((t) => String(t[field as keyof Territory]) === String(condition.value))
+        }
+        return json(response, 200, page(items, search, maxPageSize))
+      }
+      if (path === "/api/v1/workflows/search") {
+        if (method !== "POST") return notAllowed()
+        const wrong = searchBodyProblem(body)
+        if (wrong !== undefined) return problem(response, 400, "Bad Request", { errors: { body: [wrong] } })
+        const workflow = {
+          id: uuidOf("workflow:parcels"),
+          name: "Parcel workflow",
+          states: stateNames.map((name, index) => ({ id: stateId(name), name, order: index }))
+        }
+        return json(response, 200, page([workflow], body as Record<string, unknown>, maxPageSize))
+      }
+      if (path === "/api/v1/delivery-pricing/rates") {
+        if (method !== "GET") return notAllowed()
+        const served = Array.from({ length: 58 }, (_, i) => i + 1).filter((code) => !UNSERVED.includes(code))
+        const prices = ([home, desk, back]: readonly [number, number | null, number]) => [
+          { deliveryType: "home", price: home },
+          ...(desk === null ? [] : [{ deliveryType: "pickup-point", price: desk }]),
+          { deliveryType: "return", price: back }
+        ]
+        return json(response, 200, {
+          rates: [
+            ...served.map((code) => ({
+              toTerritoryId: wilayaId(code),
+              toTerritoryCode: code,
+              toTerritoryName: wilayaName(code),
+              toTerritoryNameArabic: null,
+              toTerritoryLevel: "wilaya",
+              deliveryPrices: prices(tariff(code))
+            })),
+            {
+              toTerritoryId: communeId(16, "Bab Ezzouar"),
+              toTerritoryCode: 1602,
+              toTerritoryName: "Bab Ezzouar",
+              toTerritoryLevel: "commune",
+              deliveryPrices: prices(BAB_EZZOUAR_TARIFF)
+            }
+          ]
+        })
+      }
+      if (path === "/api/v1/parcels") {
+        if (method !== "POST") return notAllowed()
+        if (!isRecord(body)) return problem(response, 400, "Bad Request", { errors: { body: ["A body is required."] } })
+        const { errors, city } = validateCreate(body, states)
+        if (Object.keys(errors).length > 0) {
+          return problem(response, 400, "One or more validation errors occurred.", { errors })
+        }
+        if (city !== undefined && UNSERVED.includes(city.code)) {
+          return problem(response, 422, "Delivery unavailable", {
+            detail: "La livraison n'est pas disponible vers cette destination."
+          })
+        }
+        issued += 1
+        const id = uuidOf(`parcel:${issued}:${clock}`)
+        const trackingNumber = `${String(city?.code ?? 0).padStart(2, "0")}-${issued.toString(36).toUpperCase().padStart(6, "0")}-ZR`
+        const parcel: Parcel = { id, trackingNumber, body, state: "", history: [] }
+        const asked = typeof body.stateId === "string" ? states.get(body.stateId) : undefined
+        moveTo(parcel, options.createHonoursStateId === true && asked !== undefined ? asked : "OrderReceived")
+        parcels.set(id, parcel)
+        return json(response, 201, { id })
+      }
+      const one = /^\/api\/v1\/parcels\/([^/]+)(\/state|\/state-history)?$/.exec(path)
+      if (one !== null) {
+        const reference = decodeURIComponent(one[1]!)
+        const parcel = isUuid(reference) ? parcels.get(reference) : byTracking(reference)
+        const notFound = () => problem(response, 404, "Not Found", { detail: "Parcel not found." })
+        if (one[2] === undefined) {
+          if (method !== "GET") return notAllowed()
+          return parcel === undefined ? notFound() : json(response, 200, view(parcel))
+        }
+        if (one[2] === "/state-history") {
+          if (method !== "GET") return notAllowed()
+          if (parcel === undefined || !isUuid(reference)) return notFound()
+          return json(response, 200, parcel.history.slice().reverse())
+        }
+        if (method !== "PATCH") return notAllowed()
+        if (parcel === undefined || !isUuid(reference)) return notFound()
+        const update = isRecord(body) ? body : {}
+        const target = typeof update.newStateId === "string" ? states.get(update.newStateId) : undefined
+        if (update.parcelId !== reference || target === undefined) {
+          return problem(response, 400, "One or more validation errors occurred.", {
+            errors: {
+              ...(update.parcelId === reference ? {} : { parcelId: ["'Parcel Id' must match the route."] }),
+              ...(target === undefined ? { newStateId: ["State not found."] } : {})
+            }
+          })
+        }
+        moveTo(parcel, target)
+        return json(response, 200, {
+          parcelId: parcel.id,
+          newStateId: stateId(target),
+          newStateName: target,
+          trackingNumber: parcel.trackingNumber
+        })
+      }
+      return problem(response, 404, "Not Found")
+    }
+
+    const server = Http.createServer((request, response) => {
+      const chunks: Array<Buffer> = []
+      request.on("data", (chunk: Buffer) => chunks.push(chunk))
+      request.on("end", () => {
+        const url = new URL(request.url ?? "/", "http://127.0.0.1")
+        const raw = Buffer.concat(chunks).toString("utf8")
+        let body: unknown
+        try {
+          body = raw === "" ? undefined : JSON.parse(raw)
+        } catch {
+          return problem(response, 400, "Bad Request", { errors: { body: ["The JSON value could not be read."] } })
+        }
+        const headers = Object.fromEntries(
+          Object.entries(request.headers).map(([name, value]) => [
+            name,
+            Array.isArray(value) ? value.join(", ") : (value ?? "")
+          ])
+        )
+        const method = request.method ?? ""
+        requests.push({ method, path: url.pathname, headers, body })
+
+        const planned = queue.findIndex((entry) =>
+          entry.path instanceof RegExp ? entry.path.test(url.pathname) : (entry.path ?? url.pathname) === url.pathname
+        )
+        if (planned >= 0) {
+          return misbehave(queue.splice(planned, 1)[0]!.misbehaviour, request, response, headers["x-api-key"] ?? "")
+        }
+        const known = accounts.some(
+          (account) => account.tenantId === headers["x-tenant"] && account.apiKey === headers["x-api-key"]
+        )
+        if (!known) return problem(response, 401, "Unauthorized")
+        return route(method, url.pathname, body, response)
+      })
+    })
+
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      const fake: Fake = {
+        origin: `http://127.0.0.1:${port}`,
+        requests,
+        parcels,
+        byTracking,
+        misbehaveNext: (misbehaviour, path) => queue.push({ misbehaviour, path }),
+        addState: (trackingNumber, name) => {
+          const parcel = byTracking(trackingNumber)
+          if (parcel !== undefined) moveTo(parcel, name)
+        },
+        setClock: (at) => {
+          clock = Date.parse(at)
+        }
+      }
+      const close = Effect.callback<void>((done) => {
+        server.closeAllConnections()
+        server.close(() => done(Effect.void))
+      })
+      resume(Effect.succeed({ fake, close }))
+    })
+  })

@@ -1,0 +1,318 @@
+/**
+ * Publishable packages, checked as a user of the registry would meet them: every workspace under `packages/` and
+ * `adapters/` is packed with `npm pack` (its prepack builds it) and each tarball is read against the rules —
+ * built ESM JS, `.d.ts`, README and LICENSE; no sources, tests, maps or `.tsbuildinfo`; a manifest without the
+ * `@tawsil/source` condition whose internal dependencies pin the one workspace version. Then a project outside
+ * the repository installs only the tarballs it needs (plus `effect` and `typescript` from npm's cache),
+ * type-checks a host program with `tsc` and runs it with plain `node` (`packaging/host/main.ts`).
+ */
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { restoreAll } from "../../../scripts/publishManifest.ts"
+import { publishOrder, setVersion } from "../../../scripts/release.ts"
+import {
+  childEnv,
+  internalDependencies,
+  type Manifest,
+  type Packed,
+  pack,
+  publishable,
+  ROOT,
+  readManifest,
+  run,
+  workspaces
+} from "./packaging/Workspaces.ts"
+
+const SOURCE_CONDITION = "@tawsil/source"
+
+/** What the embedding test imports; the tarballs installed are these and their internal dependencies. */
+const EMBEDDED = ["@tawsil/domain", "@tawsil/pricing", "@tawsil/orders", "@tawsil/idempotency", "@tawsil/courier"]
+
+const version = (): string => readManifest(Path.join(ROOT, "packages/domain/package.json")).version
+
+describe("workspace versions", () => {
+  it("every workspace has the same version and pins its internal dependencies to it", () => {
+    const expected = version()
+    for (const { folder, manifest } of workspaces()) {
+      assert.strictEqual(manifest.version, expected, `${folder}'s version`)
+      for (const { field, name, range } of internalDependencies(manifest)) {
+        assert.strictEqual(range, expected, `${folder}'s ${field} on ${name} names the workspace version`)
+      }
+    }
+  })
+
+  it("apps are private; packages and adapters are publishable with README, LICENSE, files and pack scripts", () => {
+    assert.isTrue(existsSync(Path.join(ROOT, "LICENSE")), "the root has a LICENSE")
+    for (const { folder, manifest } of workspaces()) {
+      if (folder.startsWith("apps/")) {
+        assert.isTrue(manifest.private, `${folder} is private`)
+        continue
+      }
+      assert.notStrictEqual(manifest.private, true, `${folder} is publishable`)
+      for (const file of ["README.md", "LICENSE"]) {
+        assert.isTrue(existsSync(Path.join(ROOT, folder, file)), `${folder} has ${file}`)
+      }
+      assert.deepStrictEqual(manifest.files, ["dist", "!dist/**/*.map", "README.md", "LICENSE"], `${folder}'s files`)
+      assert.strictEqual(manifest.scripts?.prepack, "tsc -b && node ../../scripts/publishManifest.ts prepack")
+      assert.strictEqual(manifest.scripts?.postpack, "node ../../scripts/publishManifest.ts postpack")
+      const tsconfig = readFileSync(Path.join(ROOT, folder, "tsconfig.json"), "utf8")
+      assert.notMatch(tsconfig, /"tsBuildInfoFile":\s*"dist\//, `${folder} keeps its .tsbuildinfo out of dist`)
+    }
+  })
+})
+
+describe("scripts/release.ts", () => {
+  it("orders the publishable workspaces so each comes after the workspaces it depends on", () => {
+    const order = publishOrder()
+    assert.deepStrictEqual(
+      [...order].sort(),
+      publishable()
+        .map((workspace) => workspace.manifest.name)
+        .sort()
+    )
+    for (const { manifest } of publishable()) {
+      for (const { field, name } of internalDependencies(manifest)) {
+        if (field === "devDependencies") continue
+        assert.isBelow(order.indexOf(name), order.indexOf(manifest.name), `${name} before ${manifest.name}`)
+      }
+    }
+  })
+
+  it("moves every workspace's version and internal dependency together", () => {
+    const root = mkdtempSync(Path.join(Os.tmpdir(), "tawsil-version-"))
+    try {
+      const write = (folder: string, manifest: object) => {
+        mkdirSync(Path.join(root, folder), { recursive: true })
+        writeFileSync(Path.join(root, folder, "package.json"), JSON.stringify(manifest))
+      }
+      write(".", { name: "root", private: true, workspaces: ["packages/*", "apps/*"] })
+      write("packages/a", { name: "@tawsil/a", version: "0.1.0", dependencies: { effect: "4.1.0" } })
+      write("packages/b", { name: "@tawsil/b", version: "0.1.0", dependencies: { "@tawsil/a": "0.1.0" } })
+      write("apps/c", { name: "@tawsil/c", version: "0.1.0", private: true, devDependencies: { "@tawsil/b": "0.1.0" } })
+      setVersion("0.2.0", root)
+      assert.deepStrictEqual(readManifest(Path.join(root, "packages/a/package.json")).dependencies, { effect: "4.1.0" })
+      assert.deepStrictEqual(readManifest(Path.join(root, "packages/b/package.json")).dependencies, {
+        "@tawsil/a": "0.2.0"
+      })
+      assert.deepStrictEqual(readManifest(Path.join(root, "apps/c/package.json")).devDependencies, {
+        "@tawsil/b": "0.2.0"
+      })
+      for (const folder of ["packages/a", "packages/b", "apps/c"]) {
+        assert.strictEqual(readManifest(Path.join(root, folder, "package.json")).version, "0.2.0")
+      }
+      assert.deepStrictEqual(publishOrder(root), ["@tawsil/a", "@tawsil/b"])
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+})
+
+describe("packed workspaces", () => {
+  let scratch = ""
+  let packed: ReadonlyArray<Packed> = []
+  const committed = new Map<string, string>()
+
+  beforeAll(async () => {
+    scratch = mkdtempSync(Path.join(Os.tmpdir(), "tawsil-pack-"))
+    restoreAll(ROOT)
+    for (const { folder } of publishable()) {
+      committed.set(folder, readFileSync(Path.join(ROOT, folder, "package.json"), "utf8"))
+    }
+    packed = await pack(
+      publishable().map((workspace) => workspace.manifest.name),
+      scratch
+    )
+  }, 240_000)
+
+  afterAll(() => {
+    // npm skips postpack when a pack fails; never leave a rewritten manifest in the working tree.
+    restoreAll(ROOT)
+    if (scratch !== "") rmSync(scratch, { recursive: true, force: true })
+  })
+
+  /** The manifest inside a tarball. */
+  const packedManifest = async (tarball: Packed): Promise<Manifest> => {
+    const into = Path.join(scratch, "unpacked", tarball.name)
+    mkdirSync(into, { recursive: true })
+    await run("tar", ["-xzf", Path.join(scratch, tarball.filename), "-C", into])
+    return readManifest(Path.join(into, "package", "package.json"))
+  }
+
+  it("packs every publishable workspace and leaves the committed manifests in place", () => {
+    assert.deepStrictEqual(
+      packed.map((tarball) => tarball.name).sort(),
+      publishable()
+        .map((workspace) => workspace.manifest.name)
+        .sort()
+    )
+    for (const [folder, text] of committed) {
+      assert.strictEqual(readFileSync(Path.join(ROOT, folder, "package.json"), "utf8"), text, `${folder} restored`)
+      assert.isFalse(existsSync(Path.join(ROOT, folder, "package.json.prepack")), `${folder} has no pack backup left`)
+    }
+  })
+
+  it("each tarball holds built ESM JS, .d.ts, README and LICENSE, and nothing else", () => {
+    for (const tarball of packed) {
+      const paths = tarball.files.map((file) => file.path)
+      for (const required of ["package.json", "README.md", "LICENSE", "dist/index.js", "dist/index.d.ts"]) {
+        assert.include(paths, required, `${tarball.name} holds ${required}`)
+      }
+      for (const path of paths) {
+        const allowed = ["package.json", "README.md", "LICENSE"].includes(path) || path.startsWith("dist/")
+        assert.isTrue(allowed, `${tarball.name} ships ${path}`)
+        assert.notMatch(path, /\.tsbuildinfo|\.map$|(^|\/)test\/|\.test\.|(?<!\.d)\.ts$/, `${tarball.name}: ${path}`)
+      }
+    }
+  })
+
+  it("each packed manifest needs no source condition and pins its internal dependencies", async () => {
+    const expected = version()
+    for (const tarball of packed) {
+      const manifest = await packedManifest(tarball)
+      assert.notInclude(JSON.stringify(manifest), SOURCE_CONDITION, `${tarball.name}'s manifest`)
+      assert.isUndefined(manifest.scripts?.prepack, `${tarball.name} ships no prepack`)
+      assert.strictEqual(manifest.version, expected)
+      for (const { name, range } of internalDependencies(manifest)) assert.strictEqual(range, expected, name)
+      // Every export target that names a file is in the tarball.
+      const targets = JSON.stringify(manifest.exports ?? {}).match(/"\.\/dist\/[^"*]+"/g) ?? []
+      const paths = tarball.files.map((file) => file.path)
+      for (const target of targets) assert.include(paths, target.slice(3, -1), `${tarball.name} exports ${target}`)
+    }
+  })
+
+  it("the built JS imports no TypeScript sources", async () => {
+    for (const tarball of packed) {
+      const into = Path.join(scratch, "unpacked", tarball.name, "package")
+      if (!existsSync(into)) await packedManifest(tarball)
+      for (const file of tarball.files.filter((entry) => entry.path.endsWith(".js"))) {
+        const text = readFileSync(Path.join(into, file.path), "utf8")
+        assert.notMatch(text, /from\s+["']\.{1,2}\/[^"']*\.ts["']|import\(\s*["']\.{1,2}\/[^"']*\.ts["']/, file.path)
+      }
+    }
+  })
+
+  it("embeds in a host outside the repository: installed from tarballs, type-checked by tsc, run by plain node", async () => {
+    const byName = new Map(packed.map((tarball) => [tarball.name, tarball]))
+    // The embedded packages and the internal packages they depend on, from the packed manifests.
+    const needed = new Set<string>()
+    const visit = async (name: string): Promise<void> => {
+      if (needed.has(name)) return
+      needed.add(name)
+      const tarball = byName.get(name)
+      assert.isDefined(tarball, `${name} was packed`)
+      const manifest = await packedManifest(tarball!)
+      for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+        if (dependency.startsWith("@tawsil/")) await visit(dependency)
+      }
+    }
+    for (const name of EMBEDDED) await visit(name)
+
+    const lock = JSON.parse(readFileSync(Path.join(ROOT, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { version: string }>
+    }
+    const registryVersion = (name: string) => lock.packages[`node_modules/${name}`]!.version
+    const host = mkdtempSync(Path.join(Os.tmpdir(), "tawsil-host-"))
+    try {
+      writeFileSync(
+        Path.join(host, "package.json"),
+        JSON.stringify({
+          name: "tawsil-host",
+          private: true,
+          type: "module",
+          dependencies: {
+            ...Object.fromEntries(
+              [...needed].map((name) => [name, `file:${Path.join(scratch, byName.get(name)!.filename)}`])
+            ),
+            effect: registryVersion("effect"),
+            typescript: registryVersion("typescript"),
+            "@types/node": registryVersion("@types/node")
+          }
+        })
+      )
+      writeFileSync(
+        Path.join(host, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            target: "ES2023",
+            // effect's crypto typings name WebCrypto's CryptoKey, declared by the DOM library.
+            lib: ["ES2023", "DOM"],
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            types: ["node"],
+            rootDir: "src",
+            outDir: "dist",
+            skipLibCheck: false
+          },
+          include: ["src"]
+        })
+      )
+      mkdirSync(Path.join(host, "src"))
+      copyFileSync(Path.join(import.meta.dirname, "packaging", "host", "main.ts"), Path.join(host, "src", "main.ts"))
+
+      const env = childEnv()
+      await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: host, env })
+      // Nothing of the repository is reachable from the host: its @tawsil packages are real folders from tarballs.
+      for (const name of needed) {
+        assert.isFalse(existsSync(Path.join(host, "node_modules", name, "src")), `${name} came from its tarball`)
+      }
+      await run(Path.join(host, "node_modules", ".bin", "tsc"), ["-p", "."], { cwd: host, env }).catch((error) => {
+        throw new Error(`tsc failed:\n${String(error.stdout)}${String(error.stderr)}`)
+      })
+      const { stdout } = await run(process.execPath, [Path.join(host, "dist", "main.js")], { cwd: host, env })
+      // A host that runs with the repository's source condition (the bundled app does) still gets the built JS.
+      const conditioned = await run(
+        process.execPath,
+        [`--conditions=${SOURCE_CONDITION}`, Path.join(host, "dist", "main.js")],
+        { cwd: host, env }
+      )
+      assert.strictEqual(conditioned.stdout, stdout)
+      const result = JSON.parse(stdout.trim()) as Record<string, unknown>
+      assert.deepStrictEqual(result, {
+        subtotal: "2701.00",
+        total: "3100.50",
+        walk: ["pending", "confirmed", "processing", "shipped", "delivered"],
+        backwards: "IllegalTransition",
+        orderTotal: 1980,
+        replayed: [false, true],
+        sameAnswer: true,
+        ordersStored: 1,
+        confirmed: "confirmed",
+        courierTerminal: ["cancelled", "delivered", "returned"]
+      })
+    } finally {
+      rmSync(host, { recursive: true, force: true })
+    }
+  }, 120_000)
+
+  it("every tarball, installed from tarballs alone, imports on plain node", async () => {
+    const host = mkdtempSync(Path.join(Os.tmpdir(), "tawsil-import-"))
+    try {
+      writeFileSync(
+        Path.join(host, "package.json"),
+        JSON.stringify({
+          name: "tawsil-import",
+          private: true,
+          type: "module",
+          dependencies: Object.fromEntries(
+            packed.map((tarball) => [tarball.name, `file:${Path.join(scratch, tarball.filename)}`])
+          )
+        })
+      )
+      const env = childEnv()
+      await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--omit=peer"], { cwd: host, env })
+      const names = packed.map((tarball) => tarball.name)
+      const script = `for (const name of ${JSON.stringify(names)}) {
+        const module = await import(name)
+        if (Object.keys(module).length === 0) throw new Error(name + " exports nothing")
+      }
+      console.log("ok")`
+      const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: host, env })
+      assert.strictEqual(stdout.trim(), "ok")
+    } finally {
+      rmSync(host, { recursive: true, force: true })
+    }
+  }, 120_000)
+})

@@ -1,0 +1,310 @@
+/**
+ * The shipping API with the Yalidine-engine adapter, against a loopback fake of the engine's documented API,
+ * through the app as users run it (`npm start`, real sockets). The app reaches the fake only through
+ * TAWSIL_COURIER_ORIGINS; the public dzship client, unchanged, is one of the callers.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Database } from "@tawsil/storage"
+import * as TestDatabase from "@tawsil/storage/TestDatabase"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { type Misbehaviour, make } from "../../../adapters/yalidine/test/fake/YalidineFake.ts"
+import { type AppProcess, getJson, startApp, waitForExit } from "./AppProcess.ts"
+import { dzship, rejected } from "./Dzship.ts"
+
+/** Credentials no code path may ever print, store or return: an API id and a token. */
+const CANARY_ID = "canary-id-51e0c7a94d2b"
+const CANARY_TOKEN = "canary-token-3b8f06d1e7c5a2"
+const ACCOUNT = { apiId: "94986571734304520846", apiToken: "fake-token-5MKfvcyQtO3eouL6tDv0VDFh" }
+/** An account whose courier quota is 3 requests a minute: the fourth gets the courier's own 429. */
+const SMALL = { apiId: "small-account-0001", apiToken: "small-token-6tDv0VDFh5MKf" }
+
+const order = {
+  reference: "cmd-yal-1",
+  recipient: {
+    fullName: "Amina Benali",
+    phone: "0555123456",
+    wilayaCode: 31,
+    communeName: "Bir El Djir",
+    addressLine: "Cité 5 juillet"
+  },
+  deliveryType: "home" as const,
+  productList: "1x robe",
+  codAmount: 4500
+}
+
+const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
+  Effect.promise(async () => {
+    const response = await fetch(`${app.shippingUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body)
+    })
+    const bytes = Buffer.from(await response.arrayBuffer())
+    const text = bytes.toString("utf8")
+    // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON bodies field by field
+    const json = (response.headers.get("content-type") ?? "").includes("json") ? (JSON.parse(text) as any) : undefined
+    return { status: response.status, headers: response.headers, text, bytes, json }
+  })
+
+/** The fake network and an app whose Yalidine and Guepex origins point at it. */
+const setup = Effect.gen(function* () {
+  const fake = yield* make({
+    accounts: [ACCOUNT, { apiId: CANARY_ID, apiToken: CANARY_TOKEN }, { ...SMALL, quotas: { minute: 3 } }]
+  })
+  const dataDir = yield* TestDatabase.freshDataDir
+  const app = yield* startApp({
+    DATA_DIR: dataDir,
+    TAWSIL_COURIER_ORIGINS: `https://api.yalidine.app=${fake.origin},https://api.guepex.app=${fake.origin}`,
+    SHIPPING_RATE_LIMIT_PER_MINUTE: "100000",
+    LOG_LEVEL: "trace"
+  })
+  return { fake, app, dataDir }
+})
+
+describe("the shipping API with the Yalidine-engine adapter", () => {
+  it.live("lists the six networks with their credentials and capabilities, and finds one by alias", () =>
+    Effect.gen(function* () {
+      const { app } = yield* setup
+      const listed = yield* getJson(`${app.shippingUrl}/v1/couriers?platform=yalidine`)
+      assert.strictEqual(listed.status, 200)
+      const entries = listed.body as ReadonlyArray<{
+        key: string
+        requiredCredentials: ReadonlyArray<string>
+        capabilities: Record<string, boolean>
+        endpoint: string
+      }>
+      assert.deepStrictEqual(
+        entries.map((entry) => entry.key),
+        ["easyandspeed", "economiqua", "guepex", "wecan", "yalidine", "yalitec"]
+      )
+      for (const entry of entries) {
+        assert.deepStrictEqual(entry.requiredCredentials, ["apiId", "apiToken"])
+        assert.deepStrictEqual(entry.capabilities, { create: true, track: true, rates: true, label: true })
+        assert.match(entry.endpoint, /^https:\/\/api\.[a-z]+\.(app|me)$/)
+      }
+      const found = yield* getJson(`${app.shippingUrl}/v1/couriers?q=easy_and_speed`)
+      assert.deepStrictEqual(
+        (found.body as ReadonlyArray<{ key: string }>).map((entry) => entry.key),
+        ["easyandspeed"]
+      )
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("creates, tracks, prices and labels through Guepex's pinned origin, each call reaching the fake", () =>
+    Effect.gen(function* () {
+      const { fake, app } = yield* setup
+      const call = { courier: "guepex", credentials: ACCOUNT, options: { fromWilaya: 16 } }
+      const created = yield* post(app, "/v1/orders", { ...call, order })
+      assert.strictEqual(created.status, 200, created.text)
+      assert.strictEqual(created.json.status, "created")
+      assert.strictEqual(created.json.reference, "cmd-yal-1")
+      const trackingNumber: string = created.json.trackingNumber
+      assert.match(trackingNumber, /^yal-/)
+      assert.strictEqual(created.json.labelUrl, `https://api.yalidine.app/labels/${trackingNumber}`)
+
+      fake.setClock("2026-04-19 09:12:40")
+      fake.addHistory(trackingNumber, "Ramassé")
+      fake.setClock("2026-04-20 08:05:12")
+      fake.addHistory(trackingNumber, "Sorti en livraison")
+      const tracked = yield* post(app, "/v1/track", { ...call, trackingNumber })
+      assert.strictEqual(tracked.status, 200, tracked.text)
+      assert.strictEqual(tracked.json.status, "out_for_delivery")
+      assert.deepStrictEqual(tracked.json.events, [
+        { status: "picked_up", rawStatus: "Ramassé", timestamp: "2026-04-19T09:12:40+01:00" },
+        { status: "out_for_delivery", rawStatus: "Sorti en livraison", timestamp: "2026-04-20T08:05:12+01:00" }
+      ])
+
+      const rates = yield* post(app, "/v1/rates", {
+        ...call,
+        query: { toWilaya: 31, toCommune: "Bir El Djir", deliveryType: "stopdesk", tier: "economic", codAmount: 4500 }
+      })
+      assert.strictEqual(rates.status, 200, rates.text)
+      assert.strictEqual(rates.json.currency, "DZD")
+      assert.strictEqual(rates.json.tier, "economic")
+      assert.strictEqual(rates.json.deliveryType, "stopdesk")
+      assert.strictEqual(rates.json.codFee, 34)
+      assert.strictEqual(rates.json.total, rates.json.deliveryFee + 34)
+      assert.lengthOf(rates.json.options, 4)
+
+      const label = yield* post(app, "/v1/labels", { ...call, trackingNumber })
+      assert.strictEqual(label.status, 200)
+      assert.strictEqual(label.headers.get("content-type"), "application/pdf")
+      assert.isTrue(label.bytes.toString("latin1").startsWith("%PDF-"))
+      assert.include(label.bytes.toString("latin1"), trackingNumber)
+
+      assert.deepStrictEqual(
+        fake.requests.map(({ method, path }) => `${method} ${path}`),
+        ["POST /v1/parcels/", `GET /v1/histories/${trackingNumber}`, "GET /v1/fees/", `GET /labels/${trackingNumber}`]
+      )
+      assert.deepStrictEqual(fake.requests[2]?.query, { from_wilaya_id: "16", to_wilaya_id: "31" })
+      for (const request of fake.requests) {
+        assert.strictEqual(request.headers["x-api-id"], ACCOUNT.apiId)
+        assert.strictEqual(request.headers["x-api-token"], ACCOUNT.apiToken)
+      }
+
+      const noOrigin = yield* post(app, "/v1/orders", { courier: "yalidine", credentials: ACCOUNT, order })
+      assert.strictEqual(noOrigin.status, 422)
+      assert.strictEqual(noOrigin.json.error.code, "courier_refused")
+      assert.include(noOrigin.json.error.message, "options.fromWilaya")
+      const baseUrl = yield* post(app, "/v1/track", {
+        ...call,
+        options: { baseUrl: "https://api.guepex.app" },
+        trackingNumber
+      })
+      assert.strictEqual(baseUrl.status, 400, "a pinned network takes no baseUrl")
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("the canary credentials appear in no log line, response, error body or database row", () =>
+    Effect.gen(function* () {
+      const { fake, app, dataDir } = yield* setup
+      const call = {
+        courier: "yalidine",
+        credentials: { apiId: CANARY_ID, apiToken: CANARY_TOKEN },
+        options: { fromWilaya: 16 }
+      }
+      const bodies: Array<string> = []
+      const record = (response: { readonly text: string }) => bodies.push(response.text)
+      const created = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "canary-yal-1" })
+      assert.strictEqual(created.status, 200, created.text)
+      record(created)
+      record(yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "canary-yal-1" }))
+      const trackingNumber: string = created.json.trackingNumber
+      record(yield* post(app, "/v1/track", { ...call, trackingNumber }))
+      record(yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 16, deliveryType: "stopdesk" } }))
+      record(yield* post(app, "/v1/labels", { ...call, trackingNumber }))
+      for (const misbehaviour of [
+        { kind: "status", status: 500 } as const,
+        { kind: "html" },
+        { kind: "refuseParcel", message: "Refus" },
+        { kind: "echoToken" },
+        { kind: "rateLimited", retryAfter: "7" },
+        { kind: "reset" }
+      ] satisfies ReadonlyArray<Misbehaviour>) {
+        fake.misbehaveNext(misbehaviour)
+        record(yield* post(app, "/v1/orders", { ...call, order }))
+      }
+      fake.misbehaveNext({ kind: "echoToken" })
+      record(yield* post(app, "/v1/track", { ...call, trackingNumber }))
+      record(yield* post(app, "/v1/orders", { ...call, order: { ...order, codAmount: -1 } }))
+      record(
+        yield* post(app, "/v1/orders", {
+          ...call,
+          credentials: { apiId: CANARY_ID, apiToken: CANARY_TOKEN, extra: CANARY_TOKEN },
+          order
+        })
+      )
+      record(
+        yield* post(app, "/v1/orders", {
+          ...call,
+          credentials: { apiId: CANARY_ID, apiToken: `${CANARY_TOKEN} x` },
+          order
+        })
+      )
+      record(
+        yield* post(app, "/v1/orders", {
+          ...call,
+          credentials: { apiId: CANARY_ID, apiToken: `${CANARY_TOKEN}-revoked` },
+          order
+        })
+      )
+      assert.isTrue(
+        bodies.some((body) => body.includes("<redacted>")),
+        "the courier's refusal quoting the token reached the caller redacted"
+      )
+      assert.isAbove(
+        fake.requests.filter((request) => request.headers["x-api-token"] === CANARY_TOKEN).length,
+        5,
+        "the canary did reach the courier"
+      )
+
+      app.child.kill("SIGTERM")
+      yield* waitForExit(app)
+      const everything = yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const tables = yield* sql<{ table_name: string }>`
+          SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`
+        const rows: Array<string> = []
+        for (const { table_name } of tables) {
+          rows.push(
+            ...(yield* sql<{ row: string }>`SELECT row_to_json(t)::text AS row FROM ${sql(table_name)} t`).map(
+              (r) => r.row
+            )
+          )
+        }
+        return rows.join("\n")
+      }).pipe(Effect.provide(Database.layerEmbedded({ dataDir })))
+
+      assert.isAbove(bodies.length, 12)
+      assert.include(everything, "canary-yal-1", "the idempotency record was stored")
+      assert.isAbove(app.stdout().split("\n").length, 20, "the app logged")
+      for (const [where, text] of [
+        ["responses and error bodies", bodies.join("\n")],
+        ["stdout", app.stdout()],
+        ["stderr", app.stderr()],
+        ["the database", everything]
+      ] as const) {
+        for (const canary of [CANARY_ID, CANARY_TOKEN]) {
+          assert.notInclude(text, canary, `the canary leaked into ${where}`)
+          assert.notInclude(text, encodeURIComponent(canary), `the canary leaked into ${where}`)
+        }
+      }
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("the unchanged dzship client creates, tracks and prices through yalidine, and sees a courier 429", () =>
+    Effect.gen(function* () {
+      const { fake, app } = yield* setup
+      const client = dzship({
+        courier: "yalidine",
+        credentials: ACCOUNT,
+        options: { fromWilaya: 16 },
+        gateway: app.shippingUrl
+      })
+      const created = yield* Effect.promise(() => client.createOrder(order))
+      assert.match(created.trackingNumber, /^yal-/)
+      assert.strictEqual(created.status, "created")
+      fake.setClock("2026-04-19 09:12:40")
+      fake.addHistory(created.trackingNumber, "Ramassé")
+      const tracked = yield* Effect.promise(() => client.track(created.trackingNumber))
+      assert.strictEqual(tracked.status, "picked_up")
+      assert.deepStrictEqual(
+        tracked.events.map((event) => event.rawStatus),
+        ["Ramassé"]
+      )
+      const priced = yield* Effect.promise(() => client.rates({ toWilaya: 31, deliveryType: "home", codAmount: 4500 }))
+      assert.strictEqual(priced.tier, "express")
+      assert.isAbove(priced.deliveryFee, 0)
+
+      // The courier says it is limiting the account: DzshipError with the courier's Retry-After.
+      fake.misbehaveNext({ kind: "rateLimited", retryAfter: "42" })
+      const limited = yield* rejected(client.rates({ toWilaya: 31, deliveryType: "home" }))
+      assert.strictEqual(limited.name, "DzshipError")
+      assert.strictEqual(limited.status, 429)
+      assert.strictEqual(limited.code, "rate_limited")
+      assert.strictEqual(limited.retryAfter, 42)
+
+      // An account past its real quota (3 a minute here): the courier's own 429, its wait read from its headers.
+      const small = dzship({
+        courier: "yalidine",
+        credentials: SMALL,
+        options: { fromWilaya: 16 },
+        gateway: app.shippingUrl
+      })
+      for (let i = 0; i < 3; i++) {
+        yield* Effect.promise(() => small.rates({ toWilaya: 31, deliveryType: "home" }))
+      }
+      const spent = yield* rejected(small.rates({ toWilaya: 31, deliveryType: "home" }))
+      assert.strictEqual(spent.status, 429)
+      assert.strictEqual(spent.code, "rate_limited")
+      assert.isAtLeast(spent.retryAfter ?? 0, 55)
+      assert.isAtMost(spent.retryAfter ?? 0, 60)
+      assert.strictEqual(
+        fake.requests.filter((request) => request.headers["x-api-id"] === SMALL.apiId).length,
+        4,
+        "the fourth reached the courier, which refused it"
+      )
+    }).pipe(Effect.scoped)
+  )
+})
