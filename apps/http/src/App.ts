@@ -7,7 +7,7 @@
 
 import * as Os from "node:os"
 import { NodeRedis } from "@effect/platform-node"
-import { Admin, UsageStore, UsageStoreSql } from "@tawsil/access"
+import { UsageStore, UsageStoreSql } from "@tawsil/access"
 import { Catalogue, type CourierAdapter, Discovery, Egress, HttpTransport } from "@tawsil/courier"
 import { IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { ClientWindow } from "@tawsil/shipping"
@@ -20,6 +20,7 @@ import { RateLimiter } from "effect/persistence"
 import * as Announcements from "./Announcements.ts"
 import type { AppConfig } from "./AppConfig.ts"
 import * as AdminListener from "./admin/AdminListener.ts"
+import * as AdminRequest from "./admin/AdminRequest.ts"
 import * as Edge from "./Edge.ts"
 import * as EgressGuard from "./EgressGuard.ts"
 import { RunningInstance } from "./Health.ts"
@@ -130,7 +131,7 @@ const purgeWebhookEvents = Layer.effectDiscard(
  */
 const adminListener = (config: AppConfig) =>
   config.database.kind === "embedded"
-    ? AdminListener.layer({ dataDir: config.database.dataDir }).pipe(Layer.provide(Admin.layerSql))
+    ? AdminListener.layer({ dataDir: config.database.dataDir }).pipe(Layer.provide(AdminRequest.layerSql))
     : Layer.empty
 
 /**

@@ -131,6 +131,10 @@ describe("the admin CLI", () => {
           /tier/
         )
         assert.match(refused(yield* admin(env, "quota", "set", "--store", "1"), 2), /--requests-per-minute/)
+        assert.match(
+          refused(yield* admin(env, "store", "addon", "--store", "1", "--promo-codes", "maybe"), 2),
+          /--promo-codes/
+        )
         assert.match(refused(yield* admin(env, "bogus"), 2), /bogus/)
         assert.match(refused(yield* admin(env, "store"), 2), /command/)
         assert.isFalse(Fs.existsSync(env.DATA_DIR))
@@ -151,6 +155,14 @@ describe("the admin CLI", () => {
         assert.strictEqual(quota.effective.requests_per_minute, -1)
         assert.strictEqual(
           refused(yield* admin(env, "key", "create", "--store", "2", "--type", "public")),
+          "Store 2 not found"
+        )
+        assert.deepStrictEqual(ok(yield* admin(env, "store", "addon", "--store", "1", "--promo-codes", "off")), {
+          store_id: 1,
+          addons: { promo_codes: false }
+        })
+        assert.strictEqual(
+          refused(yield* admin(env, "store", "addon", "--store", "2", "--promo-codes", "on")),
           "Store 2 not found"
         )
         assert.isFalse(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)))
@@ -268,6 +280,24 @@ describe("the admin CLI", () => {
       assert.strictEqual(yield* statusNow, 401, "suspension")
       ok(yield* admin(env, "key", "activate", "--key", keyId))
       assert.strictEqual(yield* statusNow, 200)
+
+      // The Promo codes add-on: new stores have it; off, promo writes answer 409 at once; on again, they work.
+      const createCode = (code: string) =>
+        send(`${app.storeUrl}/v1/promo-codes`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${token}`,
+            "content-type": "application/json",
+            "idempotency-key": `addon-${code}`
+          },
+          body: JSON.stringify({ code, discount_type: "fixed", discount_value: 100 })
+        })
+      assert.strictEqual((yield* createCode("FIRST")).status, 201)
+      ok(yield* admin(env, "store", "addon", "--store", store, "--promo-codes", "off"))
+      const inactive = yield* createCode("SECOND")
+      assert.deepStrictEqual([inactive.status, inactive.body.error.code], [409, "addon_inactive"])
+      ok(yield* admin(env, "store", "addon", "--store", store, "--promo-codes", "on"))
+      assert.strictEqual((yield* createCode("THIRD")).status, 201)
 
       ok(yield* admin(env, "quota", "set", "--store", store, "--requests-per-minute", "1"))
       // The window is the database clock's minute: the first call may open a new one, the second is over the limit.

@@ -5,10 +5,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as AccessPackage from "@tawsil/access"
 import * as CataloguePackage from "@tawsil/catalogue"
+import * as ChangesPackage from "@tawsil/changes"
 import { CourierError } from "@tawsil/courier"
 import * as OrdersPackage from "@tawsil/orders"
+import * as PromosPackage from "@tawsil/promos"
 import { Gateway } from "@tawsil/shipping"
 import * as SigningPackage from "@tawsil/signing"
+import * as StorefrontPackage from "@tawsil/storefront"
 import * as TrackerPackage from "@tawsil/tracker"
 import * as WebhooksPackage from "@tawsil/webhooks"
 import type { Schema } from "effect"
@@ -39,18 +42,26 @@ const reasonUnionsOf = (packages: ReadonlyArray<Record<string, unknown>>) => {
   return found
 }
 
+/** The packages whose errors the store API answers. */
+const storePackages = [
+  AccessPackage,
+  CataloguePackage,
+  OrdersPackage,
+  ChangesPackage,
+  PromosPackage,
+  StorefrontPackage,
+  WebhooksPackage,
+  SigningPackage,
+  TrackerPackage
+] as const
+
 describe("error mapping", () => {
   it("maps every reason of every store module to a wire failure, and nothing else", () => {
-    const exported = reasonUnionsOf([
-      AccessPackage,
-      CataloguePackage,
-      OrdersPackage,
-      WebhooksPackage,
-      SigningPackage,
-      TrackerPackage
-    ])
+    const exported = reasonUnionsOf(storePackages)
     // The admin CLI's errors are answered by the admin listener, not the store API.
     delete exported.AdminError
+    // A checkout's refusals of a promo code are the storefront's to answer (no store API endpoint redeems).
+    delete exported.RedemptionError
     expect(Object.keys(StoreErrors.reasonUnions).sort()).toEqual(Object.keys(exported).sort())
     for (const [module, union] of Object.entries(exported)) {
       const rows = StoreErrors.reasons[module as keyof typeof StoreErrors.reasons]
@@ -60,7 +71,9 @@ describe("error mapping", () => {
   })
 
   it("gives every store failure its status and code", () => {
-    for (const failure of StoreErrors.Failure.members) {
+    // The 100% confirmation's failures carry its token and terms: made from their reasons below.
+    const withDetails: ReadonlyArray<unknown> = [StoreErrors.ConfirmationRequired, StoreErrors.ConfirmationStale]
+    for (const failure of StoreErrors.Failure.members.filter((member) => !withDetails.includes(member))) {
       const rendered = StoreErrors.rendered(StoreErrors.failure(failure, "a message", "req_0"))
       expect(rendered.status).toBeGreaterThanOrEqual(400)
       expect(rendered.status).toBeLessThan(500)
@@ -71,14 +84,43 @@ describe("error mapping", () => {
     }
   })
 
+  it("puts the 100% confirmation's token and terms in its error body", () => {
+    const terms = { confirmToken: "t0k3n", expiresIn: 600, action: "promo.full_discount:new" }
+    const willChange = {
+      action: "Create promo code FREE to make orders free",
+      code: "FREE",
+      discount: "100%",
+      reversible: true,
+      note: "n"
+    }
+    for (const [Reason, code] of [
+      [PromosPackage.PromoError.ConfirmationRequired, "confirmation_required"],
+      [PromosPackage.PromoError.ConfirmationStale, "confirmation_stale"]
+    ] as const) {
+      const error = PromosPackage.PromoError.fail(new Reason({ message: "confirm", ...terms, willChange }))
+      const rendered = StoreErrors.rendered(StoreErrors.fromDomain(error, "req_1"))
+      expect(rendered.status).toBe(422)
+      expect(JSON.parse(rendered.body)).toEqual({
+        error: {
+          code,
+          message: "confirm",
+          confirm_token: "t0k3n",
+          confirm_token_expires_in: 600,
+          action: "promo.full_discount:new",
+          will_change: willChange
+        },
+        meta: { request_id: "req_1", api_version: "v1" }
+      })
+    }
+  })
+
   it("maps every failure of the shipping gateway and every courier reason to the wire", () => {
     expect(Object.keys(ShippingErrors.gatewayFailures).sort()).toEqual(tagsOf(Gateway.GatewayError))
     expect(Object.keys(ShippingErrors.courierFailures).sort()).toEqual(tagsOf(CourierError.CourierErrorReason))
   })
 
   it("lets no package attach an HTTP status to an error", () => {
-    const packages = [AccessPackage, CataloguePackage, OrdersPackage, WebhooksPackage, SigningPackage, TrackerPackage]
-    for (const union of Object.values(reasonUnionsOf(packages))) {
+    for (const union of Object.values(reasonUnionsOf(storePackages))) {
       for (const member of union.members) {
         expect(JSON.stringify(member.ast.annotations ?? {})).not.toMatch(/httpApiStatus/)
       }

@@ -40,6 +40,7 @@ export const INVALID_KEY = "Invalid API key: unknown, revoked or inactive key, o
 export const NOT_ENTERPRISE = "API access requires an active Enterprise plan"
 export const NOT_PILOT = "API is in pilot mode; key not enrolled"
 export const KEY_MANAGEMENT = "Key management requires a platform key"
+export const APPS_REFUSED = "Apps cannot use this endpoint"
 export const missingScope = (scope: string) => `Missing scope: ${scope}`
 
 export const QUOTA_EXHAUSTED = "Monthly request quota exhausted until the 1st of next month"
@@ -52,6 +53,8 @@ export interface Requirement {
   readonly scope?: string | undefined
   /** Key management (`/v1/keys`): platform keys only. */
   readonly keyManagement?: boolean | undefined
+  /** Endpoints installed apps may not use (the change history): app tokens are refused. */
+  readonly noAppTokens?: boolean | undefined
 }
 
 /** A refusal of the gates: what `check` answers. */
@@ -60,16 +63,20 @@ export type Refusal =
   | AccessError.NotPilotEnrolled
   | AccessError.MissingScope
   | AccessError.PlatformKeyRequired
+  | AccessError.AppTokenRefused
 
 /**
- * The gates in the spec's order: plan (keys of either type; app tokens work on any plan), pilot, scope, key
- * management. Pure: the first refusal, if any.
+ * The gates in the spec's order: plan (keys of either type; app tokens work on any plan), pilot, apps on endpoints
+ * they may not use, scope, key management. Pure: the first refusal, if any.
  */
 export const check = (principal: Principal, requirement: Requirement): Refusal | undefined => {
   if (principal.kind !== "app_token" && principal.store.plan !== Limits.API_PLAN) {
     return new AccessError.NotEnterprise({ message: NOT_ENTERPRISE })
   }
   if (!principal.pilot) return new AccessError.NotPilotEnrolled({ message: NOT_PILOT })
+  if (requirement.noAppTokens === true && principal.kind === "app_token") {
+    return new AccessError.AppTokenRefused({ message: APPS_REFUSED })
+  }
   if (requirement.scope !== undefined && !principal.scopes.includes(requirement.scope)) {
     return new AccessError.MissingScope({ scope: requirement.scope, message: missingScope(requirement.scope) })
   }
@@ -135,7 +142,8 @@ const keyPrincipal = (key: KeyRecord, store: StoreRecord) =>
     name: key.name,
     scopes: key.scopes,
     pilot: key.pilot,
-    rateLimitTier: key.rateLimitTier
+    rateLimitTier: key.rateLimitTier,
+    dashboardKey: key.createdVia === "dashboard"
   })
 
 /** App tokens are minted by the operator for one store: enrolled, on the only tier, named by their hash. */
@@ -148,7 +156,8 @@ const tokenPrincipal = (tokenSha256: string, scopes: ReadonlyArray<string>, stor
     name: "installed app",
     scopes,
     pilot: true,
-    rateLimitTier: Limits.TIER
+    rateLimitTier: Limits.TIER,
+    dashboardKey: false
   })
 
 /** A new key of `type` for a store, with its secrets (returned once, stored hashed or, for signing, as is). */
@@ -158,6 +167,8 @@ export const mintKey = (input: {
   readonly pilot: boolean
   readonly rateLimitTier: string
   readonly status: NewKey["status"]
+  /** `dashboard` for the operator's keys (the dashboard scope set), `api` for `POST /v1/keys`. */
+  readonly createdVia: Scopes.CreatedVia
 }) => {
   const keyId = Credentials.newKeyId(input.type)
   const secret = input.type === "platform" ? Credentials.newPlatformSecret() : null
@@ -166,12 +177,13 @@ export const mintKey = (input: {
     keyId,
     type: input.type,
     name: input.name,
-    scopes: Scopes.defaultsFor(input.type),
+    scopes: Scopes.defaultsFor(input.type, input.createdVia),
     rateLimitTier: input.rateLimitTier,
     pilot: input.pilot,
     status: input.status,
     secretSha256: secret === null ? null : Credentials.sha256(secret),
-    signingSecret
+    signingSecret,
+    createdVia: input.createdVia
   }
   return { key, bearerToken: secret === null ? null : Credentials.bearerToken(keyId, secret), signingSecret }
 }
@@ -293,7 +305,8 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
           name: input.name,
           pilot: principal.pilot,
           rateLimitTier: principal.rateLimitTier,
-          status: input.type === "platform" ? "active" : "suspended"
+          status: input.type === "platform" ? "active" : "suspended",
+          createdVia: "api"
         })
         yield* keyStore.insertKey(principal.store.id, minted.key, Keys.MAX_ACTIVE_KEYS).pipe(
           Effect.catchTags({

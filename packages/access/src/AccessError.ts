@@ -62,6 +62,13 @@ export class PlatformKeyRequired extends Schema.TaggedError<PlatformKeyRequired>
   readonly category: ErrorCategory.ErrorCategory = "forbidden"
 }
 
+/** An installed-app token on an endpoint apps may not use (the change history). */
+export class AppTokenRefused extends Schema.TaggedError<AppTokenRefused>()("AppTokenRefused", {
+  message: Schema.String
+}) {
+  readonly category: ErrorCategory.ErrorCategory = "forbidden"
+}
+
 /** The store's per-minute budget is spent; `retryAfterSeconds` until its next window. */
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
   limit: Schema.Int,
@@ -110,6 +117,7 @@ export const AccessErrorReason = Schema.Union([
   NotPilotEnrolled,
   MissingScope,
   PlatformKeyRequired,
+  AppTokenRefused,
   RateLimited,
   QuotaExhausted,
   InvalidKeyRequest,

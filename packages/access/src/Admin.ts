@@ -219,7 +219,8 @@ export const layer: Layer.Layer<Admin, never, KeyStore | UsageStore | AccessEven
           name: Keys.DEFAULT_NAME,
           pilot,
           rateLimitTier: Limits.TIER,
-          status: "active"
+          status: "active",
+          createdVia: "dashboard"
         })
         const created = yield* keyStore.createStore(
           {
@@ -254,7 +255,8 @@ export const layer: Layer.Layer<Admin, never, KeyStore | UsageStore | AccessEven
           name: Keys.keyName(name),
           pilot: store.pilot,
           rateLimitTier: Limits.TIER,
-          status: "active"
+          status: "active",
+          createdVia: "dashboard"
         })
         yield* keyStore
           .insertKey(store.id, minted.key, Keys.MAX_ACTIVE_KEYS)

@@ -8,6 +8,7 @@
 import type { Ids } from "@tawsil/domain"
 import { Clock, Context, Data, DateTime, Effect, Layer, Option, type Redacted } from "effect"
 import type { KeyType } from "./Credentials.ts"
+import type { CreatedVia } from "./Scopes.ts"
 
 export type Language = "ar" | "fr"
 export type KeyStatus = "active" | "suspended" | "revoked"
@@ -36,11 +37,14 @@ export interface NewKey {
   readonly secretSha256: string | null
   /** Public keys: the HMAC signing secret, kept readable to verify signatures. */
   readonly signingSecret: Redacted.Redacted<string> | null
+  /** Where the key was made; `api` when not said. */
+  readonly createdVia?: CreatedVia | undefined
 }
 
-export interface KeyRecord extends Omit<NewKey, "status"> {
+export interface KeyRecord extends Omit<NewKey, "status" | "createdVia"> {
   readonly storeId: Ids.StoreId
   readonly status: KeyStatus
+  readonly createdVia: CreatedVia
   readonly lastUsedAt: DateTime.Utc | null
   readonly lastUsedIp: string | null
   readonly createdAt: DateTime.Utc
@@ -144,7 +148,14 @@ export const layerMemory: Layer.Layer<KeyStore> = Layer.sync(KeyStore, () => {
   }
 
   const insert = (storeId: Ids.StoreId, key: NewKey, createdAt: DateTime.Utc): KeyRecord => {
-    const record: KeyRecord = { ...key, storeId, lastUsedAt: null, lastUsedIp: null, createdAt }
+    const record: KeyRecord = {
+      ...key,
+      createdVia: key.createdVia ?? "api",
+      storeId,
+      lastUsedAt: null,
+      lastUsedIp: null,
+      createdAt
+    }
     keys.set(key.keyId, record)
     return record
   }

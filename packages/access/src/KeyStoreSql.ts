@@ -45,7 +45,8 @@ const KeyRow = Schema.Struct({
   signing_secret: Schema.NullOr(Schema.String),
   last_used_at: Schema.NullOr(Schema.Date),
   last_used_ip: Schema.NullOr(Schema.String),
-  created_at: Schema.Date
+  created_at: Schema.Date,
+  created_via: Schema.Literals(["dashboard", "api"])
 })
 
 const TokenRow = Schema.Struct({
@@ -102,7 +103,8 @@ const toKey = (row: typeof KeyRow.Type): KeyRecord => ({
   signingSecret: row.signing_secret === null ? null : Redacted.make(row.signing_secret),
   lastUsedAt: row.last_used_at === null ? null : DateTime.fromDateUnsafe(row.last_used_at),
   lastUsedIp: row.last_used_ip,
-  createdAt: DateTime.fromDateUnsafe(row.created_at)
+  createdAt: DateTime.fromDateUnsafe(row.created_at),
+  createdVia: row.created_via
 })
 
 const toToken = (row: typeof TokenRow.Type): AppTokenRecord => ({
@@ -135,9 +137,10 @@ export const layer: Layer.Layer<KeyStore, never, SqlClient.SqlClient> = Layer.ef
     const insertKeyRow = (storeId: Ids.StoreId, key: NewKey, maxActive: number) =>
       sql`
         INSERT INTO api_keys (key_id, store_id, type, name, scopes, rate_limit_tier, pilot, status, secret_sha256,
-          signing_secret)
+          signing_secret, created_via)
         SELECT ${key.keyId}, ${storeId}, ${key.type}, ${key.name}, ${key.scopes}::text[], ${key.rateLimitTier},
-          ${key.pilot}, ${key.status}, ${key.secretSha256}, ${key.signingSecret === null ? null : Redacted.value(key.signingSecret)}
+          ${key.pilot}, ${key.status}, ${key.secretSha256}, ${key.signingSecret === null ? null : Redacted.value(key.signingSecret)},
+          ${key.createdVia ?? "api"}
         WHERE (SELECT count(*) FROM api_keys WHERE store_id = ${storeId} AND status <> 'revoked') < ${maxActive}
         RETURNING ${keyColumns}`.pipe(Effect.flatMap(decodeRows(KeyRow)))
 

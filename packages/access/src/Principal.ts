@@ -25,7 +25,12 @@ export class Principal extends Schema.Class<Principal>("@tawsil/access/Principal
   name: Schema.String,
   scopes: Schema.Array(Schema.String),
   pilot: Schema.Boolean,
-  rateLimitTier: Schema.String
+  rateLimitTier: Schema.String,
+  /**
+   * A platform key made from the dashboard (here: by the admin CLI), which may skip the 100% promo confirmation;
+   * false for keys minted through `POST /v1/keys` and for app tokens.
+   */
+  dashboardKey: Schema.Boolean
 }) {}
 
 /** The store's per-minute budget after this call; `-1` in `limit` and `remaining` when the limit is unlimited. */

@@ -125,7 +125,8 @@ export const layer = (
               name: found.key.name,
               scopes: found.key.scopes,
               pilot: found.key.pilot,
-              rateLimitTier: found.key.rateLimitTier
+              rateLimitTier: found.key.rateLimitTier,
+              dashboardKey: found.key.createdVia === "dashboard"
             }),
             nonce: verified.nonce
           }

@@ -23,6 +23,21 @@ export const PLATFORM_DEFAULTS: ReadonlyArray<string> = [
 export const PUBLIC_DEFAULTS: ReadonlyArray<string> = ["signups:write", "events:write"]
 
 /**
+ * What a platform key made from the dashboard carries (spec store-api-config "Authentication"): the core defaults
+ * plus the configuration scopes. Keys the admin CLI makes stand for dashboard keys; keys minted through
+ * `POST /v1/keys` get `PLATFORM_DEFAULTS` only. Scopes are frozen when a key is made.
+ */
+export const DASHBOARD_PLATFORM: ReadonlyArray<string> = [
+  ...PLATFORM_DEFAULTS,
+  "promos:read",
+  "promos:write",
+  "pixels:read",
+  "pixels:write",
+  "shipping:read",
+  "shipping:write"
+]
+
+/**
  * The scopes this document's endpoints check. An endpoint names its scope only when the spec enforces it;
  * `Access.authorize` checks whatever scope it is given.
  */
@@ -32,12 +47,21 @@ export const ENFORCED: ReadonlyArray<string> = [
   "landing_pages:write",
   "webhooks:write",
   "webhooks:read",
-  "usage:read"
+  "usage:read",
+  "store:read",
+  "store:write",
+  "promos:read",
+  "promos:write",
+  "pixels:read",
+  "pixels:write"
 ]
 
+/** Where a key was made: from the dashboard (here the admin CLI), or through `POST /v1/keys`. */
+export type CreatedVia = "dashboard" | "api"
+
 /** The scopes a key of this type is minted with, whatever the minting key's own scopes. */
-export const defaultsFor = (type: KeyType): ReadonlyArray<string> =>
-  type === "platform" ? PLATFORM_DEFAULTS : PUBLIC_DEFAULTS
+export const defaultsFor = (type: KeyType, createdVia: CreatedVia = "api"): ReadonlyArray<string> =>
+  type === "public" ? PUBLIC_DEFAULTS : createdVia === "dashboard" ? DASHBOARD_PLATFORM : PLATFORM_DEFAULTS
 
 /** A scope's shape: `resource:read` or `resource:write`. */
 export const Scope = Schema.String.check(

@@ -49,7 +49,7 @@ const unauthorized = (authorization: string | undefined) =>
   })
 
 export const AccessSuite = <R>(it: Vitest.MethodsNonLive<Services | R>, time: Time<R>) => {
-  it.effect("authenticates a platform key as its store, with the full default scopes", () =>
+  it.effect("authenticates a platform key as its store, with the dashboard's scopes (the operator made it)", () =>
     Effect.gen(function* () {
       const { storeId, keyId, store, authorization } = yield* newStore({ name: "Dar El Beïda Shop" })
       const principal = yield* authenticate(authorization)
@@ -62,7 +62,8 @@ export const AccessSuite = <R>(it: Vitest.MethodsNonLive<Services | R>, time: Ti
         slug: store.slug,
         plan: "enterprise"
       })
-      assert.deepStrictEqual(principal.scopes, Scopes.PLATFORM_DEFAULTS)
+      assert.deepStrictEqual(principal.scopes, Scopes.DASHBOARD_PLATFORM)
+      assert.isTrue(principal.dashboardKey)
       assert.strictEqual(principal.name, "default")
       assert.isTrue(principal.pilot)
       assert.strictEqual(principal.rateLimitTier, "enterprise")
@@ -139,6 +140,10 @@ export const AccessSuite = <R>(it: Vitest.MethodsNonLive<Services | R>, time: Ti
       assert.strictEqual(missing.message, "Missing scope: usage:read")
       const keys = yield* Effect.flip(access.authorize(principal, { keyManagement: true }))
       assert.strictEqual(keys.message, Access.KEY_MANAGEMENT)
+      assert.isFalse(principal.dashboardKey)
+      // The change history refuses apps before it looks at their scopes.
+      const apps = yield* Effect.flip(access.authorize(principal, { scope: "orders:write", noAppTokens: true }))
+      assert.deepStrictEqual([apps.reason._tag, apps.message], ["AppTokenRefused", Access.APPS_REFUSED])
       assert.strictEqual(yield* unauthorized(`Bearer twapp_live_${"0".repeat(48)}`), Access.INVALID_KEY)
     })
   )
@@ -153,7 +158,7 @@ export const AccessSuite = <R>(it: Vitest.MethodsNonLive<Services | R>, time: Ti
       assert.strictEqual(notPilot.message, "API is in pilot mode; key not enrolled")
       const enrolled = yield* authenticate((yield* newStore()).authorization)
       yield* access.authorize(enrolled, {})
-      yield* access.authorize(enrolled, { scope: "usage:read", keyManagement: true })
+      yield* access.authorize(enrolled, { scope: "usage:read", keyManagement: true, noAppTokens: true })
       const scope = yield* Effect.flip(access.authorize(enrolled, { scope: "promo_codes:write" }))
       assert.strictEqual(scope.message, "Missing scope: promo_codes:write")
       for (const plan of ["pro", "unlimited"]) {
@@ -247,7 +252,7 @@ export const AccessSuite = <R>(it: Vitest.MethodsNonLive<Services | R>, time: Ti
         status: "active",
         expires_at: null
       })
-      assert.deepStrictEqual(key.scopes, Scopes.PLATFORM_DEFAULTS)
+      assert.deepStrictEqual(key.scopes, Scopes.DASHBOARD_PLATFORM)
       assert.match(key.created_at, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
       assert.notInclude(JSON.stringify(items), "secret")
     })
@@ -267,6 +272,13 @@ export const AccessSuite = <R>(it: Vitest.MethodsNonLive<Services | R>, time: Ti
       const minted = yield* authenticate(`Bearer ${bearer}`)
       assert.strictEqual(minted.name, "ERP sync")
       assert.isFalse(minted.pilot, "pilot enrolment is inherited")
+      // Minted through the API: the core default scopes only, whatever the minting key holds; not a dashboard key.
+      assert.deepStrictEqual(minted.scopes, Scopes.PLATFORM_DEFAULTS)
+      assert.isFalse(minted.dashboardKey)
+      const adminMade = yield* (yield* Admin.Admin).createKey((yield* newStore()).storeId, "platform")
+      const operators = yield* authenticate(`Bearer ${Redacted.value(adminMade.bearer_token!)}`)
+      assert.deepStrictEqual(operators.scopes, Scopes.DASHBOARD_PLATFORM)
+      assert.isTrue(operators.dashboardKey)
 
       const publicKey = yield* access.createKey(principal, { type: "public" })
       assert.match(publicKey.key_id, /^twpub_live_[a-z0-9]{13}$/)

@@ -6,7 +6,7 @@
  * printed to the second; milliseconds are dropped (truncated, never rounded, so an instant never moves into the
  * next second, day or month).
  */
-import { DateTime, Effect } from "effect"
+import { DateTime, Effect, Option, Schema, SchemaIssue, SchemaTransformation } from "effect"
 
 export const zone: DateTime.TimeZone = DateTime.zoneMakeNamedUnsafe("Africa/Algiers")
 
@@ -75,3 +75,25 @@ export const day = (dt: DateTime.DateTime): string => {
   const text = local(dt)
   return `${text.slice(0, 4)}${text.slice(5, 7)}${text.slice(8, 10)}`
 }
+
+/**
+ * `2026-11-21 12:30:00` read as Algiers time, to a `DateTime.Utc`, and written back with `formatSql`: the form of the
+ * store API's record times on the wire and in recorded values.
+ */
+export const SqlTimestamp = Schema.String.check(
+  Schema.isPattern(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, { expected: "YYYY-MM-DD HH:MM:SS" })
+).pipe(
+  Schema.decodeTo(
+    Schema.DateTimeUtc,
+    SchemaTransformation.transformEffect({
+      // Read in Algiers' own zone, the exact inverse of `formatSql`: Algiers has not always been on UTC+01:00.
+      decode: (text) =>
+        Option.match(DateTime.makeZoned(`${text.replace(" ", "T")}Z`, { timeZone: zone, adjustForTimeZone: true }), {
+          onNone: () =>
+            Effect.fail(new SchemaIssue.InvalidValue({ expected: "an Algiers time YYYY-MM-DD HH:MM:SS" }, text)),
+          onSome: (zoned) => Effect.succeed(DateTime.toUtc(zoned))
+        }),
+      encode: (dt) => Effect.succeed(formatSql(dt))
+    })
+  )
+)

@@ -15,6 +15,9 @@ import installationSecret from "./migrations/0004_installation_secret.ts"
 import webhooks from "./migrations/0005_webhooks.ts"
 import signingNonces from "./migrations/0006_signing_nonces.ts"
 import tracker from "./migrations/0007_tracker.ts"
+import changeHistory from "./migrations/0008_change_history.ts"
+import promoCodes from "./migrations/0009_promo_codes.ts"
+import storefront from "./migrations/0010_storefront.ts"
 
 export const TABLE = "tawsil_migrations"
 
@@ -25,7 +28,10 @@ export const loader = Migrator.fromRecord({
   "0004_installation_secret": installationSecret,
   "0005_webhooks": webhooks,
   "0006_signing_nonces": signingNonces,
-  "0007_tracker": tracker
+  "0007_tracker": tracker,
+  "0008_change_history": changeHistory,
+  "0009_promo_codes": promoCodes,
+  "0010_storefront": storefront
 })
 
 /** Runs the pending migrations and returns the ones it ran, as `[id, name]`. */

@@ -11,13 +11,12 @@
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { Admin } from "@tawsil/access"
 import { Database, DataDirLock, Migrations } from "@tawsil/storage"
 import { Clock, Duration, Effect, Layer, Option, Schema } from "effect"
 import * as Announcements from "../Announcements.ts"
 import type { AppConfig } from "../AppConfig.ts"
 import { ADDRESS_FILE, Address, PATH, SECRET_FILE } from "./AdminListener.ts"
-import { type AdminRequest, execute } from "./AdminRequest.ts"
+import { type AdminRequest, execute, layerSql } from "./AdminRequest.ts"
 
 /** The operation was refused, or could not be run; `message` says why, without any secret. */
 export class AdminFailed extends Schema.TaggedError<AdminFailed>()("AdminFailed", { message: Schema.String }) {}
@@ -31,7 +30,7 @@ const failed = (message: string) => new AdminFailed({ message })
 const direct = (request: AdminRequest, database: Layer.Layer<Database.Services, Database.DatabaseStartError>) =>
   execute(request).pipe(
     Effect.provide(
-      Admin.layerSql.pipe(
+      layerSql.pipe(
         Layer.provide(Announcements.accessEvents),
         Layer.provideMerge(Migrations.layer),
         Layer.provide(database)

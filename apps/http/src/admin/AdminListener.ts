@@ -13,6 +13,7 @@ import { createServer } from "node:http"
 import * as Path from "node:path"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { Admin, AdminError } from "@tawsil/access"
+import type { PromoAddon } from "@tawsil/promos"
 import { ByteSize, Effect, Layer, Schema } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { AdminRequest, execute } from "./AdminRequest.ts"
@@ -102,7 +103,9 @@ const publish = (dataDir: string, secret: string) =>
   )
 
 /** The listener for the embedded database in `dataDir` (which the database layer has already created). */
-export const layer = (options: { readonly dataDir: string }): Layer.Layer<never, never, Admin.Admin> =>
+export const layer = (options: {
+  readonly dataDir: string
+}): Layer.Layer<never, never, Admin.Admin | PromoAddon.PromoAddon> =>
   Layer.unwrap(
     Effect.sync(() => {
       const secret = randomBytes(32).toString("hex")

@@ -1,10 +1,12 @@
 /**
  * The operator's operations as data: what the admin CLI asks, whether it runs the operation itself or sends it to
- * the running server's admin listener. `execute` runs one with `Admin` and answers the JSON object the CLI prints,
- * secrets in clear (that is the point of minting them).
+ * the running server's admin listener. `execute` runs one with `Admin` (and `PromoAddon` for the store's add-on) and
+ * answers the JSON object the CLI prints, secrets in clear (that is the point of minting them).
  */
-import { Admin, type AdminError, Usage } from "@tawsil/access"
-import { Effect, Schema } from "effect"
+import { Admin, AdminError, Usage } from "@tawsil/access"
+import { Ids } from "@tawsil/domain"
+import { PromoAddon, PromoStoreSql } from "@tawsil/promos"
+import { Effect, Layer, Schema } from "effect"
 
 const StoreId = Schema.Int
 
@@ -20,7 +22,8 @@ export const AdminRequest = Schema.Union([
   Schema.Struct({ op: Schema.Literal("app-token.create"), storeId: StoreId, scopes: Schema.Array(Schema.String) }),
   Schema.Struct({ op: Schema.Literal("quota.set"), storeId: StoreId, input: Admin.QuotaInput }),
   Schema.Struct({ op: Schema.Literal("key.set-status"), keyId: Schema.String, status: Schema.String }),
-  Schema.Struct({ op: Schema.Literal("key.set-pilot"), keyId: Schema.String, pilot: Schema.Boolean })
+  Schema.Struct({ op: Schema.Literal("key.set-pilot"), keyId: Schema.String, pilot: Schema.Boolean }),
+  Schema.Struct({ op: Schema.Literal("store.addon"), storeId: StoreId, promoCodes: Schema.Boolean })
 ])
 export type AdminRequest = typeof AdminRequest.Type
 
@@ -31,10 +34,22 @@ const encode = <S extends Schema.Top & { readonly EncodingServices: never }>(sch
     Effect.orDie
   )
 
+/** A store's add-ons after `store addon`. */
+export const StoreAddons = Schema.Struct({
+  store_id: Schema.Int,
+  addons: Schema.Struct({ promo_codes: Schema.Boolean })
+})
+
+/** The operator's services on PostgreSQL, needing `SqlClient` and where `Admin`'s announcements go. */
+export const layerSql = Layer.mergeAll(Admin.layerSql, PromoAddon.layer.pipe(Layer.provide(PromoStoreSql.layer)))
+
+const storeNotFound = (storeId: number) =>
+  AdminError.fail(new AdminError.StoreNotFound({ message: `Store ${storeId} not found` }))
+
 /** Runs the operation; the answer is its result encoded for JSON. */
 export const execute = (
   request: AdminRequest
-): Effect.Effect<Record<string, unknown>, AdminError.AdminError, Admin.Admin> =>
+): Effect.Effect<Record<string, unknown>, AdminError.AdminError, Admin.Admin | PromoAddon.PromoAddon> =>
   Effect.gen(function* () {
     const admin = yield* Admin.Admin
     switch (request.op) {
@@ -52,5 +67,13 @@ export const execute = (
         return yield* encode(Admin.KeyState, yield* admin.setKeyStatus(request.keyId, request.status))
       case "key.set-pilot":
         return yield* encode(Admin.KeyState, yield* admin.setKeyPilot(request.keyId, request.pilot))
+      case "store.addon": {
+        const addon = yield* PromoAddon.PromoAddon
+        const valid = Schema.is(Ids.StoreId)(request.storeId)
+        if (!valid || !(yield* addon.set(Ids.StoreId.make(request.storeId), request.promoCodes))) {
+          return yield* storeNotFound(request.storeId)
+        }
+        return yield* encode(StoreAddons, { store_id: request.storeId, addons: { promo_codes: request.promoCodes } })
+      }
     }
   })

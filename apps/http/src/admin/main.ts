@@ -76,6 +76,17 @@ const storeSetPlan = Command.make("set-plan", { store: storeId, plan: Flag.Liter
   perform({ op: "store.set-plan", storeId: flags.store, plan: flags.plan })
 ).pipe(Command.withDescription("Change a store's plan (the API serves enterprise stores)"))
 
+const storeAddon = Command.make(
+  "addon",
+  {
+    store: storeId,
+    promoCodes: Flag.Literals("promo-codes", ["on", "off"]).pipe(
+      Flag.withDescription("The Promo codes add-on: on (new stores start with it on) or off (promo writes answer 409)")
+    )
+  },
+  (flags) => perform({ op: "store.addon", storeId: flags.store, promoCodes: flags.promoCodes === "on" })
+).pipe(Command.withDescription("Turn a store's add-ons on or off"))
+
 const keyCreate = Command.make(
   "create",
   {
@@ -153,7 +164,7 @@ const quotaSet = Command.make(
 const admin = Command.make("admin").pipe(
   Command.withDescription("Tawsil's operator commands; each prints one JSON object"),
   Command.withSubcommands([
-    Command.make("store").pipe(Command.withSubcommands([storeCreate, storeSetPlan])),
+    Command.make("store").pipe(Command.withSubcommands([storeCreate, storeSetPlan, storeAddon])),
     Command.make("key").pipe(
       Command.withSubcommands([
         keyCreate,

@@ -11,7 +11,10 @@
  */
 import { Keys, type Principal, Usage } from "@tawsil/access"
 import { LandingPage, Product, Store } from "@tawsil/catalogue"
+import { Change } from "@tawsil/changes"
 import { OrderCreate, OrderStatus, OrderViews } from "@tawsil/orders"
+import { PromoCode } from "@tawsil/promos"
+import { Pixel, Themes } from "@tawsil/storefront"
 import { TrackerBodies } from "@tawsil/tracker"
 import { Subscription } from "@tawsil/webhooks"
 import { Context, Schema } from "effect"
@@ -35,6 +38,9 @@ export class RequiredScope extends Context.Service<RequiredScope, string>()("@ta
 
 /** Key management (`/v1/keys`): platform keys only; a public key is refused with 403. */
 export class KeyManagement extends Context.Service<KeyManagement, true>()("@tawsil/http/store/KeyManagement") {}
+
+/** Installed-app tokens are refused with 403 (the change history: spec store-api-config "Authentication"). */
+export class NoAppTokens extends Context.Service<NoAppTokens, true>()("@tawsil/http/store/NoAppTokens") {}
 
 /** Served through the 30-second read cache (spec: `GET /v1/store`, the product and landing page collections). */
 export class ReadCached extends Context.Service<ReadCached, true>()("@tawsil/http/store/ReadCached") {}
@@ -467,6 +473,182 @@ export class TrackerGroup extends HttpApiGroup.make("tracker")
     })
   ) {}
 
+// --- configuration (store-api-config.md): promo codes, themes, pixels, change history ---------------------------
+
+const { promoWrites, themeWrites, pixelWrites, undoWrites } = Errors
+
+export class PromoCodesGroup extends HttpApiGroup.make("promoCodes")
+  .add(
+    HttpApiEndpoint.get("listPromoCodes", "/v1/promo-codes", {
+      query: {
+        /** `true`, `1`, `yes`, `on`: active codes; any other value: inactive; omitted: all. */
+        is_active: Schema.optionalKey(Schema.String),
+        ...listQuery
+      },
+      success: Data(PromoCode.PromoCodeList),
+      error: reads
+    }).annotate(RequiredScope, "promos:read"),
+    HttpApiEndpoint.post("createPromoCode", "/v1/promo-codes", {
+      headers: writeHeaders,
+      payload: PromoCode.PromoCodeBody,
+      success: Data(PromoCode.PromoCode).pipe(HttpApiSchema.status(201)),
+      error: [...writes, ...promoWrites]
+    })
+      .middleware(Idempotent)
+      .annotate(RequiredScope, "promos:write"),
+    HttpApiEndpoint.patch("updatePromoCode", "/v1/promo-codes/:id", {
+      params: Id,
+      headers: writeHeaders,
+      payload: PromoCode.PromoCodePatchBody,
+      success: Data(PromoCode.PromoCode),
+      error: [...writes, ...promoWrites]
+    })
+      .middleware(Idempotent)
+      .annotate(RequiredScope, "promos:write"),
+    HttpApiEndpoint.delete("deletePromoCode", "/v1/promo-codes/:id", {
+      params: Id,
+      headers: writeHeaders,
+      success: Data(PromoCode.PromoCodeDeleted),
+      error: [...writes, ...promoWrites]
+    })
+      .middleware(Idempotent)
+      .annotate(RequiredScope, "promos:write")
+  )
+  .middleware(Gate)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "promo codes",
+      description: "Codes buyers enter at checkout; writes need the Promo codes add-on. Recorded as promo_code."
+    })
+  ) {}
+
+export class ThemesGroup extends HttpApiGroup.make("themes")
+  .add(
+    /** The whole list in one answer; never cached. */
+    HttpApiEndpoint.get("listThemes", "/v1/themes", {
+      success: Data(Themes.ThemeList),
+      error: [...reads, ...themeWrites]
+    }).annotate(RequiredScope, "store:read"),
+    HttpApiEndpoint.post("switchTheme", "/v1/store/theme", {
+      headers: writeHeaders,
+      payload: Themes.ThemeBody,
+      success: Data(Themes.ThemeSwitched),
+      error: [...writes, ...themeWrites]
+    })
+      .middleware(Idempotent)
+      .annotate(RequiredScope, "store:write"),
+    HttpApiEndpoint.post("switchFastCheckoutTheme", "/v1/store/fast-checkout-theme", {
+      headers: writeHeaders,
+      payload: Themes.ThemeBody,
+      success: Data(Themes.FastCheckoutSwitched),
+      error: [...writes, ...themeWrites]
+    })
+      .middleware(Idempotent)
+      .annotate(RequiredScope, "store:write"),
+    HttpApiEndpoint.post("switchVariantStyle", "/v1/store/variant-style", {
+      headers: writeHeaders,
+      payload: Themes.StyleBody,
+      success: Data(Themes.VariantStyleSwitched),
+      error: [...writes, ...themeWrites]
+    })
+      .middleware(Idempotent)
+      .annotate(RequiredScope, "store:write")
+  )
+  .middleware(Gate)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "themes",
+      description: "Storefront theme, fast-checkout form theme and variant style, by plan. Recorded as store.theme."
+    })
+  ) {}
+
+export class PixelsGroup extends HttpApiGroup.make("pixels")
+  .add(
+    HttpApiEndpoint.get("listPixels", "/v1/pixels", {
+      query: {
+        /** One of the seven types, any letter case; an unknown type gives an empty list. */
+        pixel_type: Schema.optionalKey(Schema.String),
+        ...listQuery
+      },
+      success: Data(Pixel.PixelList),
+      error: reads
+    }).annotate(RequiredScope, "pixels:read"),
+    HttpApiEndpoint.post("createPixel", "/v1/pixels", {
+      headers: writeHeaders,
+      payload: Pixel.PixelCreateBody,
+      success: Data(Pixel.Pixel).pipe(HttpApiSchema.status(201)),
+      error: [...writes, ...pixelWrites]
+    })
+      .middleware(Idempotent)
+      .annotate(RequiredScope, "pixels:write"),
+    HttpApiEndpoint.patch("updatePixel", "/v1/pixels/:id", {
+      params: Id,
+      headers: writeHeaders,
+      payload: Pixel.PixelPatchBody,
+      success: Data(Pixel.Pixel),
+      error: [...writes, ...pixelWrites]
+    })
+      .middleware(Idempotent)
+      .annotate(RequiredScope, "pixels:write"),
+    /** Also deletes the pixel's assignments. */
+    HttpApiEndpoint.delete("deletePixel", "/v1/pixels/:id", {
+      params: Id,
+      headers: writeHeaders,
+      success: Data(Pixel.PixelDeleted),
+      error: [...writes, ...pixelWrites]
+    })
+      .middleware(Idempotent)
+      .annotate(RequiredScope, "pixels:write")
+  )
+  .middleware(Gate)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "pixels",
+      description: "Tracking pixels: seven platforms, write-only access tokens, plan limits. Recorded as pixels."
+    })
+  ) {}
+
+export class ChangesGroup extends HttpApiGroup.make("changes")
+  .add(
+    HttpApiEndpoint.get("listChanges", "/v1/changes", {
+      query: {
+        /** One of the recorded entities (`promo_code`, `pixels`, `store.theme`, …); any other value is ignored. */
+        entity: Schema.optionalKey(Schema.String),
+        /** Default 25, clamped to 1..100. */
+        limit: Schema.optionalKey(Schema.String),
+        cursor: Schema.optionalKey(Schema.String)
+      },
+      success: ListOf(Change.ChangeListItem),
+      error: reads
+    })
+      .annotate(RequiredScope, "store:read")
+      .annotate(NoAppTokens, true),
+    /** Needs `store:read` and the entity's read scope; a pixel's token shows as the mask. */
+    HttpApiEndpoint.get("getChange", "/v1/changes/:id", {
+      params: Id,
+      success: Data(Change.ChangeDetail),
+      error: [...reads, ...Errors.changeFailures]
+    })
+      .annotate(RequiredScope, "store:read")
+      .annotate(NoAppTokens, true),
+    /** Needs the entity's undo scope (not `store:read`). Read the item again for the restored values. */
+    HttpApiEndpoint.post("undoChange", "/v1/changes/:id/undo", {
+      params: Id,
+      headers: writeHeaders,
+      success: Data(Change.Undone),
+      error: [...writes, ...undoWrites]
+    })
+      .middleware(Idempotent)
+      .annotate(NoAppTokens, true)
+  )
+  .middleware(Gate)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "changes",
+      description: "Recorded configuration writes, newest first, and their undo. Installed-app tokens get 403."
+    })
+  ) {}
+
 export class StoreApi extends HttpApi.make("store")
   .add(PingGroup)
   .add(AccessGroup)
@@ -477,14 +659,18 @@ export class StoreApi extends HttpApi.make("store")
   .add(StoreGroup)
   .add(WebhooksGroup)
   .add(TrackerGroup)
+  .add(PromoCodesGroup)
+  .add(ThemesGroup)
+  .add(PixelsGroup)
+  .add(ChangesGroup)
   .add(HealthGroup)
   .annotateMerge(
     OpenApi.annotations({
       title: "Tawsil store API",
       version: "v1",
       description:
-        "Orders, customers, products, store, landing pages, keys, usage and quotas, webhooks, signups and events " +
-        "for a merchant's store. Authenticate with `Authorization: Bearer <key_id>.<secret>`; every write needs an " +
+        "Orders, customers, products, store, landing pages, keys, usage and quotas, webhooks, signups and events, " +
+        "promo codes, themes, pixels and the change history for a merchant's store. Authenticate with `Authorization: Bearer <key_id>.<secret>`; every write needs an " +
         "`Idempotency-Key`. Signups and events are signed with a public key (`TW-Public`)."
     })
   ) {}

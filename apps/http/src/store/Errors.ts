@@ -7,9 +7,12 @@
  */
 import { AccessError } from "@tawsil/access"
 import { LandingPageError, ProductError, StoreProfileError } from "@tawsil/catalogue"
+import { ChangeError, type Entity } from "@tawsil/changes"
 import type { Idempotency } from "@tawsil/idempotency"
 import { OrderError } from "@tawsil/orders"
+import { PromoError } from "@tawsil/promos"
 import { SigningError } from "@tawsil/signing"
+import { PixelError, ThemeError } from "@tawsil/storefront"
 import { TrackerError } from "@tawsil/tracker"
 import { WebhookError } from "@tawsil/webhooks"
 import { Schema } from "effect"
@@ -87,6 +90,261 @@ export class RateLimited extends Schema.Error<RateLimited>("StoreRateLimited")(f
   description: "Per-minute budget spent; honour Retry-After"
 }) {}
 
+// --- configuration (store-api-config.md): promo codes, themes, pixels, change history ---------------------------
+
+/** 403: The theme or style needs a higher plan; the message names both plans. */
+export class PlanRequired extends Schema.Error<PlanRequired>("StorePlanRequired")(fields("plan_required"), {
+  httpApiStatus: 403,
+  description: "The theme or style needs a higher plan; the message names both plans"
+}) {}
+
+/** 404: No active theme with this key. */
+export class ThemeNotFound extends Schema.Error<ThemeNotFound>("StoreThemeNotFound")(fields("theme_not_found"), {
+  httpApiStatus: 404,
+  description: "No active theme with this key"
+}) {}
+
+/** 404: No active variant style with this key. */
+export class StyleNotFound extends Schema.Error<StyleNotFound>("StoreStyleNotFound")(fields("style_not_found"), {
+  httpApiStatus: 404,
+  description: "No active variant style with this key"
+}) {}
+
+/** 404: The store was deleted. */
+export class StoreNotFound extends Schema.Error<StoreNotFound>("StoreStoreNotFound")(fields("store_not_found"), {
+  httpApiStatus: 404,
+  description: "The store was deleted"
+}) {}
+
+/** 409: The Promo codes add-on is not active on the store. */
+export class AddonInactive extends Schema.Error<AddonInactive>("StoreAddonInactive")(fields("addon_inactive"), {
+  httpApiStatus: 409,
+  description: "The Promo codes add-on is not active on the store"
+}) {}
+
+/** 409: Another promo code of the store has this text. */
+export class CodeExists extends Schema.Error<CodeExists>("StoreCodeExists")(fields("code_exists"), {
+  httpApiStatus: 409,
+  description: "Another promo code of the store has this text"
+}) {}
+
+/** 409: The plan allows no more pixels of this type. */
+export class LimitReached extends Schema.Error<LimitReached>("StoreLimitReached")(fields("limit_reached"), {
+  httpApiStatus: 409,
+  description: "The plan allows no more pixels of this type"
+}) {}
+
+/** 409: A pixel with the same type and pixel_id exists. */
+export class PixelExists extends Schema.Error<PixelExists>("StorePixelExists")(fields("pixel_exists"), {
+  httpApiStatus: 409,
+  description: "A pixel with the same type and pixel_id exists"
+}) {}
+
+/** 409: The change was undone already. */
+export class AlreadyUndone extends Schema.Error<AlreadyUndone>("StoreAlreadyUndone")(fields("already_undone"), {
+  httpApiStatus: 409,
+  description: "The change was undone already"
+}) {}
+
+/** 409: The home layout changed after this change; undo newest first. */
+export class LayoutChanged extends Schema.Error<LayoutChanged>("StoreLayoutChanged")(fields("layout_changed"), {
+  httpApiStatus: 409,
+  description: "The home layout changed after this change; undo newest first"
+}) {}
+
+/** 413: Body over 1 MB. */
+export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("StorePayloadTooLarge")(
+  fields("payload_too_large"),
+  {
+    httpApiStatus: 413,
+    description: "Body over 1 MB"
+  }
+) {}
+
+/** 422: code missing, outside 2 to 30 characters, or a character outside A-Z 0-9 - _. */
+export class InvalidCode extends Schema.Error<InvalidCode>("StoreInvalidCode")(fields("invalid_code"), {
+  httpApiStatus: 422,
+  description: "code missing, outside 2 to 30 characters, or a character outside A-Z 0-9 - _"
+}) {}
+
+/** 422: discount_type missing or not percentage/fixed. */
+export class InvalidDiscountType extends Schema.Error<InvalidDiscountType>("StoreInvalidDiscountType")(
+  fields("invalid_discount_type"),
+  {
+    httpApiStatus: 422,
+    description: "discount_type missing or not percentage/fixed"
+  }
+) {}
+
+/** 422: discount_value missing, not a number, 0 or less, or above 100 for a percentage. */
+export class InvalidDiscountValue extends Schema.Error<InvalidDiscountValue>("StoreInvalidDiscountValue")(
+  fields("invalid_discount_value"),
+  {
+    httpApiStatus: 422,
+    description: "discount_value missing, not a number, 0 or less, or above 100 for a percentage"
+  }
+) {}
+
+/** 422: min_order_amount not a number. */
+export class InvalidMinOrderAmount extends Schema.Error<InvalidMinOrderAmount>("StoreInvalidMinOrderAmount")(
+  fields("invalid_min_order_amount"),
+  {
+    httpApiStatus: 422,
+    description: "min_order_amount not a number"
+  }
+) {}
+
+/** 422: max_uses not a number or below 1. */
+export class InvalidMaxUses extends Schema.Error<InvalidMaxUses>("StoreInvalidMaxUses")(fields("invalid_max_uses"), {
+  httpApiStatus: 422,
+  description: "max_uses not a number or below 1"
+}) {}
+
+/** 422: starts_at unreadable. */
+export class InvalidStartsAt extends Schema.Error<InvalidStartsAt>("StoreInvalidStartsAt")(
+  fields("invalid_starts_at"),
+  {
+    httpApiStatus: 422,
+    description: "starts_at unreadable"
+  }
+) {}
+
+/** 422: expires_at unreadable. */
+export class InvalidExpiresAt extends Schema.Error<InvalidExpiresAt>("StoreInvalidExpiresAt")(
+  fields("invalid_expires_at"),
+  {
+    httpApiStatus: 422,
+    description: "expires_at unreadable"
+  }
+) {}
+
+/** 422: expires_at not in the future. */
+export class ExpiresAtInPast extends Schema.Error<ExpiresAtInPast>("StoreExpiresAtInPast")(
+  fields("expires_at_in_past"),
+  {
+    httpApiStatus: 422,
+    description: "expires_at not in the future"
+  }
+) {}
+
+/** 422: expires_at not after starts_at. */
+export class InvalidDateWindow extends Schema.Error<InvalidDateWindow>("StoreInvalidDateWindow")(
+  fields("invalid_date_window"),
+  {
+    httpApiStatus: 422,
+    description: "expires_at not after starts_at"
+  }
+) {}
+
+/** 422: theme missing, over 50 characters or a bad character. */
+export class InvalidTheme extends Schema.Error<InvalidTheme>("StoreInvalidTheme")(fields("invalid_theme"), {
+  httpApiStatus: 422,
+  description: "theme missing, over 50 characters or a bad character"
+}) {}
+
+/** 422: style missing, empty or over 50 characters. */
+export class InvalidStyle extends Schema.Error<InvalidStyle>("StoreInvalidStyle")(fields("invalid_style"), {
+  httpApiStatus: 422,
+  description: "style missing, empty or over 50 characters"
+}) {}
+
+/** 422: pixel_type missing or not one of the seven. */
+export class InvalidPixelType extends Schema.Error<InvalidPixelType>("StoreInvalidPixelType")(
+  fields("invalid_pixel_type"),
+  {
+    httpApiStatus: 422,
+    description: "pixel_type missing or not one of the seven"
+  }
+) {}
+
+/** 422: pixel_id not in its platform's format. */
+export class InvalidPixelId extends Schema.Error<InvalidPixelId>("StoreInvalidPixelId")(fields("invalid_pixel_id"), {
+  httpApiStatus: 422,
+  description: "pixel_id not in its platform's format"
+}) {}
+
+/** 422: The cleaned access token breaks a rule. */
+export class InvalidAccessToken extends Schema.Error<InvalidAccessToken>("StoreInvalidAccessToken")(
+  fields("invalid_access_token"),
+  {
+    httpApiStatus: 422,
+    description: "The cleaned access token breaks a rule"
+  }
+) {}
+
+/** 422: pixel_type, type or pixel_id sent on PATCH. */
+export class ImmutableField extends Schema.Error<ImmutableField>("StoreImmutableField")(fields("immutable_field"), {
+  httpApiStatus: 422,
+  description: "pixel_type, type or pixel_id sent on PATCH"
+}) {}
+
+/** 422: Write refused after the checks passed; the message gives the reason. */
+export class PixelWriteFailed extends Schema.Error<PixelWriteFailed>("StorePixelWriteFailed")(
+  fields("pixel_write_failed"),
+  {
+    httpApiStatus: 422,
+    description: "Write refused after the checks passed; the message gives the reason"
+  }
+) {}
+
+/** 422: This kind of change cannot be undone. */
+export class NotUndoable extends Schema.Error<NotUndoable>("StoreNotUndoable")(fields("not_undoable"), {
+  httpApiStatus: 422,
+  description: "This kind of change cannot be undone"
+}) {}
+
+/** 422: The change created something or holds no values. */
+export class NothingToRestore extends Schema.Error<NothingToRestore>("StoreNothingToRestore")(
+  fields("nothing_to_restore"),
+  {
+    httpApiStatus: 422,
+    description: "The change created something or holds no values"
+  }
+) {}
+
+/** 422: The item no longer exists. */
+export class RestoreTargetMissing extends Schema.Error<RestoreTargetMissing>("StoreRestoreTargetMissing")(
+  fields("restore_target_missing"),
+  {
+    httpApiStatus: 422,
+    description: "The item no longer exists"
+  }
+) {}
+
+/** The envelope of an error that carries more than `code` and `message` (`extra`, beside them in `error`). */
+const fieldsWith = <const Code extends string, const Extra extends Schema.Struct.Fields>(code: Code, extra: Extra) => ({
+  error: Schema.Struct({
+    code: Schema.Literal(code),
+    message: Schema.String,
+    retry_after: Schema.optionalKey(Schema.Int),
+    ...extra
+  }),
+  meta: Meta
+})
+
+/** What a 100% confirmation refusal carries beside its message (spec "100% discount flow"). */
+const confirmation = {
+  /** Single use; send it back with the same body and a new `Idempotency-Key`. */
+  confirm_token: Schema.String,
+  /** Seconds the token stays valid: 600. */
+  confirm_token_expires_in: Schema.Int,
+  /** `promo.full_discount:new` on create, `promo.full_discount:<id>` on update. */
+  action: Schema.String,
+  will_change: PromoError.WillChange
+}
+
+/** 422: the write would make a 100% code; nothing written; approve with `confirm_token`. */
+export class ConfirmationRequired extends Schema.Error<ConfirmationRequired>("StoreConfirmationRequired")(
+  fieldsWith("confirmation_required", confirmation),
+  { httpApiStatus: 422, description: "A 100% discount needs confirmation: repeat with confirm_token" }
+) {}
+
+/** 422: the token sent is expired, used or for another write; nothing written; here is a fresh one. */
+export class ConfirmationStale extends Schema.Error<ConfirmationStale>("StoreConfirmationStale")(
+  fieldsWith("confirmation_stale", confirmation),
+  { httpApiStatus: 422, description: "Expired, used or mismatched confirm_token; a fresh one is given" }
+) {}
+
 export const Failure = Schema.Union([
   BadRequest,
   Unauthorized,
@@ -96,7 +354,39 @@ export const Failure = Schema.Union([
   MethodNotAllowed,
   IdempotencyInFlight,
   IdempotencyKeyReuse,
-  RateLimited
+  RateLimited,
+  PlanRequired,
+  ThemeNotFound,
+  StyleNotFound,
+  StoreNotFound,
+  AddonInactive,
+  CodeExists,
+  LimitReached,
+  PixelExists,
+  AlreadyUndone,
+  LayoutChanged,
+  PayloadTooLarge,
+  InvalidCode,
+  InvalidDiscountType,
+  InvalidDiscountValue,
+  InvalidMinOrderAmount,
+  InvalidMaxUses,
+  InvalidStartsAt,
+  InvalidExpiresAt,
+  ExpiresAtInPast,
+  InvalidDateWindow,
+  InvalidTheme,
+  InvalidStyle,
+  InvalidPixelType,
+  InvalidPixelId,
+  InvalidAccessToken,
+  ImmutableField,
+  PixelWriteFailed,
+  NotUndoable,
+  NothingToRestore,
+  RestoreTargetMissing,
+  ConfirmationRequired,
+  ConfirmationStale
 ])
 export type Failure = typeof Failure.Type
 
@@ -112,13 +402,102 @@ const wire = new Map<FailureClass, { readonly status: number; readonly code: str
   [MethodNotAllowed, { status: 405, code: "method_not_allowed" }],
   [IdempotencyInFlight, { status: 409, code: "idempotency_in_flight" }],
   [IdempotencyKeyReuse, { status: 422, code: "idempotency_key_reuse" }],
-  [RateLimited, { status: 429, code: "rate_limited" }]
+  [RateLimited, { status: 429, code: "rate_limited" }],
+  [PlanRequired, { status: 403, code: "plan_required" }],
+  [ThemeNotFound, { status: 404, code: "theme_not_found" }],
+  [StyleNotFound, { status: 404, code: "style_not_found" }],
+  [StoreNotFound, { status: 404, code: "store_not_found" }],
+  [AddonInactive, { status: 409, code: "addon_inactive" }],
+  [CodeExists, { status: 409, code: "code_exists" }],
+  [LimitReached, { status: 409, code: "limit_reached" }],
+  [PixelExists, { status: 409, code: "pixel_exists" }],
+  [AlreadyUndone, { status: 409, code: "already_undone" }],
+  [LayoutChanged, { status: 409, code: "layout_changed" }],
+  [PayloadTooLarge, { status: 413, code: "payload_too_large" }],
+  [InvalidCode, { status: 422, code: "invalid_code" }],
+  [InvalidDiscountType, { status: 422, code: "invalid_discount_type" }],
+  [InvalidDiscountValue, { status: 422, code: "invalid_discount_value" }],
+  [InvalidMinOrderAmount, { status: 422, code: "invalid_min_order_amount" }],
+  [InvalidMaxUses, { status: 422, code: "invalid_max_uses" }],
+  [InvalidStartsAt, { status: 422, code: "invalid_starts_at" }],
+  [InvalidExpiresAt, { status: 422, code: "invalid_expires_at" }],
+  [ExpiresAtInPast, { status: 422, code: "expires_at_in_past" }],
+  [InvalidDateWindow, { status: 422, code: "invalid_date_window" }],
+  [InvalidTheme, { status: 422, code: "invalid_theme" }],
+  [InvalidStyle, { status: 422, code: "invalid_style" }],
+  [InvalidPixelType, { status: 422, code: "invalid_pixel_type" }],
+  [InvalidPixelId, { status: 422, code: "invalid_pixel_id" }],
+  [InvalidAccessToken, { status: 422, code: "invalid_access_token" }],
+  [ImmutableField, { status: 422, code: "immutable_field" }],
+  [PixelWriteFailed, { status: 422, code: "pixel_write_failed" }],
+  [NotUndoable, { status: 422, code: "not_undoable" }],
+  [NothingToRestore, { status: 422, code: "nothing_to_restore" }],
+  [RestoreTargetMissing, { status: 422, code: "restore_target_missing" }],
+  [ConfirmationRequired, { status: 422, code: "confirmation_required" }],
+  [ConfirmationStale, { status: 422, code: "confirmation_stale" }]
 ])
 
 /** The declared failures of the endpoints: every keyed call, reads, writes. */
 export const keyed = [Unauthorized, QuotaExceeded, Forbidden, RateLimited] as const
 export const reads = [...keyed, BadRequest, NotFound] as const
 export const writes = [...reads, IdempotencyInFlight, IdempotencyKeyReuse] as const
+
+/** The failures of promo code writes (beyond `writes`), in the spec's order. */
+export const promoWrites = [
+  AddonInactive,
+  CodeExists,
+  InvalidCode,
+  InvalidDiscountType,
+  InvalidDiscountValue,
+  InvalidMinOrderAmount,
+  InvalidMaxUses,
+  InvalidStartsAt,
+  InvalidExpiresAt,
+  ExpiresAtInPast,
+  InvalidDateWindow,
+  ConfirmationRequired,
+  ConfirmationStale
+] as const
+
+/** The failures of the theme switches (beyond `writes`). */
+export const themeWrites = [
+  PlanRequired,
+  ThemeNotFound,
+  StyleNotFound,
+  StoreNotFound,
+  InvalidTheme,
+  InvalidStyle
+] as const
+
+/** The failures of pixel writes (beyond `writes`), in the spec's order. */
+export const pixelWrites = [
+  InvalidPixelType,
+  InvalidPixelId,
+  LimitReached,
+  PixelExists,
+  InvalidAccessToken,
+  ImmutableField,
+  PixelWriteFailed,
+  PayloadTooLarge
+] as const
+
+/** The change history's own refusals (beyond `writes`). */
+export const changeFailures = [
+  AlreadyUndone,
+  LayoutChanged,
+  NotUndoable,
+  NothingToRestore,
+  RestoreTargetMissing
+] as const
+
+/**
+ * The failures of an undo (beyond `writes`): the engine's, and those of every registered entity's writes (the
+ * original write's code, spec "Errors").
+ */
+export const undoWrites = [...changeFailures, ...promoWrites, ...themeWrites, ...pixelWrites] as const
+
+/** What an undo may answer besides its success: a write's failures, the engine's and every entity's. */
+export type UndoFailure = InstanceType<(typeof writes)[number]> | InstanceType<(typeof undoWrites)[number]>
 
 /** A domain error of one of the store's modules. */
 export type DomainError =
@@ -130,6 +509,10 @@ export type DomainError =
   | WebhookError.WebhookError
   | SigningError.SigningError
   | TrackerError.TrackerError
+  | ChangeError.ChangeError
+  | PromoError.PromoError
+  | ThemeError.ThemeError
+  | PixelError.PixelError
 
 /** Each module's reasons, each to the class (status and code) it is answered with. */
 export const reasons = {
@@ -143,6 +526,7 @@ export const reasons = {
     NotPilotEnrolled: Forbidden,
     MissingScope: Forbidden,
     PlatformKeyRequired: Forbidden,
+    AppTokenRefused: Forbidden,
     RateLimited: RateLimited,
     QuotaExhausted: QuotaExceeded,
     InvalidKeyRequest: BadRequest,
@@ -190,7 +574,52 @@ export const reasons = {
   TrackerError: {
     InvalidSignup: BadRequest,
     InvalidEvent: BadRequest
-  } satisfies Record<TrackerError.TrackerErrorReason["_tag"], FailureClass>
+  } satisfies Record<TrackerError.TrackerErrorReason["_tag"], FailureClass>,
+  ChangeError: {
+    ChangeNotFound: NotFound,
+    MissingEntityScope: Forbidden,
+    NothingToRestore: NothingToRestore,
+    AlreadyUndone: AlreadyUndone,
+    LaterChangeExists: LayoutChanged,
+    RestoreTargetMissing: RestoreTargetMissing,
+    NotUndoable: NotUndoable
+  } satisfies Record<ChangeError.ChangeErrorReason["_tag"], FailureClass>,
+  PromoError: {
+    InvalidPromoBody: BadRequest,
+    AddonInactive: AddonInactive,
+    CodeExists: CodeExists,
+    InvalidCode: InvalidCode,
+    InvalidDiscountType: InvalidDiscountType,
+    InvalidDiscountValue: InvalidDiscountValue,
+    InvalidMinOrderAmount: InvalidMinOrderAmount,
+    InvalidMaxUses: InvalidMaxUses,
+    InvalidStartsAt: InvalidStartsAt,
+    InvalidExpiresAt: InvalidExpiresAt,
+    ExpiresAtInPast: ExpiresAtInPast,
+    InvalidDateWindow: InvalidDateWindow,
+    ConfirmationRequired: ConfirmationRequired,
+    ConfirmationStale: ConfirmationStale,
+    PromoNotFound: NotFound
+  } satisfies Record<PromoError.PromoErrorReason["_tag"], FailureClass>,
+  ThemeError: {
+    InvalidTheme: InvalidTheme,
+    InvalidStyle: InvalidStyle,
+    ThemeNotFound: ThemeNotFound,
+    StyleNotFound: StyleNotFound,
+    PlanRequired: PlanRequired,
+    StoreNotFound: StoreNotFound
+  } satisfies Record<ThemeError.ThemeErrorReason["_tag"], FailureClass>,
+  PixelError: {
+    InvalidPixelBody: BadRequest,
+    InvalidPixelType: InvalidPixelType,
+    InvalidPixelId: InvalidPixelId,
+    LimitReached: LimitReached,
+    PixelExists: PixelExists,
+    InvalidAccessToken: InvalidAccessToken,
+    ImmutableField: ImmutableField,
+    PixelWriteFailed: PixelWriteFailed,
+    PixelNotFound: NotFound
+  } satisfies Record<PixelError.PixelErrorReason["_tag"], FailureClass>
 } as const
 
 /** The reason unions the tables above answer, by module: what the mapping test walks. */
@@ -202,18 +631,45 @@ export const reasonUnions = {
   StoreProfileError: StoreProfileError.StoreProfileErrorReason,
   WebhookError: WebhookError.WebhookErrorReason,
   SigningError: SigningError.SigningErrorReason,
-  TrackerError: TrackerError.TrackerErrorReason
+  TrackerError: TrackerError.TrackerErrorReason,
+  ChangeError: ChangeError.ChangeErrorReason,
+  PromoError: PromoError.PromoErrorReason,
+  ThemeError: ThemeError.ThemeErrorReason,
+  PixelError: PixelError.PixelErrorReason
 } as const
 
-const make = (failure: FailureClass, message: string, requestId: string, retryAfter?: number): Failure =>
+const make = (
+  failure: FailureClass,
+  message: string,
+  requestId: string,
+  retryAfter?: number,
+  details: Readonly<Record<string, unknown>> = {}
+): Failure =>
   new failure({
     error: {
       code: wire.get(failure)!.code,
       message,
-      ...(retryAfter === undefined ? {} : { retry_after: retryAfter })
+      ...(retryAfter === undefined ? {} : { retry_after: retryAfter }),
+      ...details
     },
     meta: metaOf(requestId)
   } as never)
+
+/** What a reason carries beside its message, under the wire's names (the 100% confirmation's token and terms). */
+const detailsOf = (reason: DomainError["reason"]): Readonly<Record<string, unknown>> => {
+  switch (reason._tag) {
+    case "ConfirmationRequired":
+    case "ConfirmationStale":
+      return {
+        confirm_token: reason.confirmToken,
+        confirm_token_expires_in: reason.expiresIn,
+        action: reason.action,
+        will_change: reason.willChange
+      }
+    default:
+      return {}
+  }
+}
 
 type Instance<C> = C extends abstract new (...args: ReadonlyArray<never>) => infer I ? I : never
 type Tables = typeof reasons
@@ -231,9 +687,17 @@ export const fromDomain = <E extends DomainError>(error: E, requestId: string): 
     table[reason._tag]!,
     reason.message,
     requestId,
-    reason._tag === "RateLimited" ? reason.retryAfterSeconds : undefined
+    reason._tag === "RateLimited" ? reason.retryAfterSeconds : undefined,
+    detailsOf(reason)
   ) as FailureOf<E>
 }
+
+/**
+ * An entity's refusal of the values an undo writes back, answered as the original write would be (spec "Errors":
+ * "4xx original write's code"); `undefined` for an error of a module this API has no table for (a defect).
+ */
+export const fromEntity = (error: Entity.EntityError, requestId: string): Failure | undefined =>
+  Object.hasOwn(reasons, error._tag) ? fromDomain(error as DomainError, requestId) : undefined
 
 /** A failure of our own making (an id that is not one, a reserved method). */
 export const failure = <C extends FailureClass>(failure: C, message: string, requestId: string): InstanceType<C> =>

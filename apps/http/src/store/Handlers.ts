@@ -5,8 +5,11 @@
  */
 import { Access } from "@tawsil/access"
 import { LandingPages, Products, StoreProfile } from "@tawsil/catalogue"
+import { Changes } from "@tawsil/changes"
 import { Ids } from "@tawsil/domain"
 import { Orders } from "@tawsil/orders"
+import { Promos } from "@tawsil/promos"
+import { Pixels, Themes } from "@tawsil/storefront"
 import { Tracker } from "@tawsil/tracker"
 import { Webhooks } from "@tawsil/webhooks"
 import { DateTime, Effect, Layer } from "effect"
@@ -254,6 +257,106 @@ export const TrackerHandlers = HttpApiBuilder.group(StoreApi, "tracker", (handle
   })
 )
 
+/** Every group of `StoreApi`, implemented. */
+/** Who writes, as the configuration services record it: the store, the key's id, whether it is a dashboard key. */
+const writerOf = Effect.map(Caller, (caller) => ({
+  storeId: Ids.StoreId.make(caller.store.id),
+  keyId: caller.keyId,
+  dashboardKey: caller.dashboardKey
+}))
+
+/** Who reads or undoes changes: the store, the key's id and its scopes. */
+const actorOf = Effect.map(Caller, (caller) => ({
+  storeId: Ids.StoreId.make(caller.store.id),
+  keyId: caller.keyId,
+  scopes: caller.scopes
+}))
+
+export const PromoCodesHandlers = HttpApiBuilder.group(StoreApi, "promoCodes", (handlers) =>
+  Effect.gen(function* () {
+    const promos = yield* Promos.Promos
+    return handlers
+      .handle("listPromoCodes", ({ query }) => Effect.flatMap(storeOf, (store) => answer(promos.list(store, query))))
+      .handleRaw("createPromoCode", () =>
+        Effect.flatMap(Effect.zip(writerOf, RequestBody), ([writer, body]) => answer(promos.create(writer, body)))
+      )
+      .handleRaw("updatePromoCode", ({ params }) =>
+        Effect.flatMap(Effect.all([writerOf, idOf(params.id), RequestBody]), ([writer, id, body]) =>
+          answer(promos.update(writer, id, body))
+        )
+      )
+      .handle("deletePromoCode", ({ params }) =>
+        Effect.flatMap(Effect.zip(writerOf, idOf(params.id)), ([writer, id]) => answer(promos.remove(writer, id)))
+      )
+  })
+)
+
+export const ThemesHandlers = HttpApiBuilder.group(StoreApi, "themes", (handlers) =>
+  Effect.gen(function* () {
+    const themes = yield* Themes.Themes
+    return handlers
+      .handle("listThemes", () => Effect.flatMap(storeOf, (store) => answer(themes.list(store))))
+      .handleRaw("switchTheme", () =>
+        Effect.flatMap(Effect.zip(writerOf, RequestBody), ([writer, body]) => answer(themes.switchTheme(writer, body)))
+      )
+      .handleRaw("switchFastCheckoutTheme", () =>
+        Effect.flatMap(Effect.zip(writerOf, RequestBody), ([writer, body]) =>
+          answer(themes.switchFastCheckoutTheme(writer, body))
+        )
+      )
+      .handleRaw("switchVariantStyle", () =>
+        Effect.flatMap(Effect.zip(writerOf, RequestBody), ([writer, body]) =>
+          answer(themes.switchVariantStyle(writer, body))
+        )
+      )
+  })
+)
+
+export const PixelsHandlers = HttpApiBuilder.group(StoreApi, "pixels", (handlers) =>
+  Effect.gen(function* () {
+    const pixels = yield* Pixels.Pixels
+    return handlers
+      .handle("listPixels", ({ query }) => Effect.flatMap(storeOf, (store) => answer(pixels.list(store, query))))
+      .handleRaw("createPixel", () =>
+        Effect.flatMap(Effect.zip(writerOf, RequestBody), ([writer, body]) => answer(pixels.create(writer, body)))
+      )
+      .handleRaw("updatePixel", ({ params }) =>
+        Effect.flatMap(Effect.all([writerOf, idOf(params.id), RequestBody]), ([writer, id, body]) =>
+          answer(pixels.update(writer, id, body))
+        )
+      )
+      .handle("deletePixel", ({ params }) =>
+        Effect.flatMap(Effect.zip(writerOf, idOf(params.id)), ([writer, id]) => answer(pixels.remove(writer, id)))
+      )
+  })
+)
+
+export const ChangesHandlers = HttpApiBuilder.group(StoreApi, "changes", (handlers) =>
+  Effect.gen(function* () {
+    const changes = yield* Changes.Changes
+    return handlers
+      .handle("listChanges", ({ query }) => Effect.flatMap(storeOf, (store) => answer(changes.list(store, query))))
+      .handle("getChange", ({ params }) =>
+        Effect.flatMap(Effect.zip(actorOf, idOf(params.id)), ([actor, id]) => answer(changes.get(actor, id)))
+      )
+      .handle("undoChange", ({ params }) =>
+        Effect.flatMap(Effect.all([actorOf, idOf(params.id), RequestId]), ([actor, id, requestId]) =>
+          changes.undo(actor, id).pipe(
+            // The engine's refusals, or the entity's own (answered as its write would be).
+            Effect.catch((error) => {
+              const failure =
+                error._tag === "ChangeError"
+                  ? Errors.fromDomain(error as Errors.DomainError, requestId)
+                  : Errors.fromEntity(error, requestId)
+              return failure === undefined ? Effect.die(error) : Effect.fail(failure as Errors.UndoFailure)
+            }),
+            Effect.map((data) => ({ data, meta: Errors.metaOf(requestId) }))
+          )
+        )
+      )
+  })
+)
+
 export const HealthHandlers = HttpApiBuilder.group(StoreApi, "health", (handlers) =>
   handlers.handle("health", () => Health.check("store"))
 )
@@ -269,5 +372,9 @@ export const layer = Layer.mergeAll(
   StoreHandlers,
   WebhooksHandlers,
   TrackerHandlers,
+  PromoCodesHandlers,
+  ThemesHandlers,
+  PixelsHandlers,
+  ChangesHandlers,
   HealthHandlers
 )

@@ -24,6 +24,7 @@ import {
   Gate,
   Idempotent,
   KeyManagement,
+  NoAppTokens,
   ReadCached,
   RequestBody,
   RequiredScope,
@@ -40,7 +41,8 @@ const API_VERSION_HEADER = { "x-api-version": Errors.API_VERSION } as const
 /** What an endpoint requires beyond a valid key, from its annotations. */
 const requirementOf = (endpoint: HttpApiEndpoint.Top): Access.Requirement => ({
   scope: Option.getOrUndefined(Context.getOption(endpoint.annotations, RequiredScope)),
-  keyManagement: Context.getOption(endpoint.annotations, KeyManagement)._tag === "Some"
+  keyManagement: Context.getOption(endpoint.annotations, KeyManagement)._tag === "Some",
+  noAppTokens: Context.getOption(endpoint.annotations, NoAppTokens)._tag === "Some"
 })
 
 const textOf = (response: HttpServerResponse.HttpServerResponse): string | undefined => {

@@ -11,9 +11,12 @@ import {
   StoreProfile,
   StoreProfileStoreSql
 } from "@tawsil/catalogue"
+import { ChangeLog, ChangeStoreSql, Changes, Entity } from "@tawsil/changes"
 import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Orders } from "@tawsil/orders"
+import { PromoEntity, PromoStoreSql, Promos } from "@tawsil/promos"
 import { NonceStoreSql, RequestVerifier } from "@tawsil/signing"
+import { PixelEntity, Pixels, StorefrontStoreSql, ThemeEntity, Themes } from "@tawsil/storefront"
 import { Tracker, TrackerStoreSql } from "@tawsil/tracker"
 import {
   DeliverySignal,
@@ -57,7 +60,22 @@ const signedLayer = Layer.mergeAll(
   Tracker.layer().pipe(Layer.provide([TrackerStoreSql.layer, UsageStoreSql.layer]))
 )
 
-/** The domain services on the database (each needs only `SqlClient`), webhooks included. */
+/**
+ * The entities whose changes this server can undo (`@tawsil/changes`); a new recorded entity is one more line here.
+ */
+export const entities = Entity.layer(PromoEntity.entity, ThemeEntity.entity, PixelEntity.entity)
+
+/**
+ * The configuration services (spec store-api-config): promo codes, themes, pixels and the change history, whose
+ * writes record their changes through one `ChangeLog` (off when `ChangeLog.Recording` is false).
+ */
+export const configurationLayer = Layer.mergeAll(Promos.layer, Themes.layer, Pixels.layer, Changes.layer).pipe(
+  Layer.provide(entities),
+  Layer.provide(ChangeLog.layer),
+  Layer.provide(Layer.mergeAll(PromoStoreSql.layer, StorefrontStoreSql.layer, ChangeStoreSql.layer))
+)
+
+/** The domain services on the database (each needs only `SqlClient`), webhooks and configuration included. */
 export const services = (config: Pick<AppConfig, "webhooks">) =>
   Layer.mergeAll(
     Access.layerSql,
@@ -69,7 +87,8 @@ export const services = (config: Pick<AppConfig, "webhooks">) =>
     ),
     StoreProfile.layer.pipe(Layer.provide(StoreProfileStoreSql.layer)),
     Idempotency.layer().pipe(Layer.provide(IdempotencyStoreSql.layer)),
-    ReadCache.layer
+    ReadCache.layer,
+    configurationLayer
   )
 
 /** The services with the default webhook settings (nothing exempt from the URL rules), for tests and tools. */

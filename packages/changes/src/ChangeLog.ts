@@ -1,0 +1,51 @@
+/**
+ * How a write records its change: `ChangeLog.record`, called by the entity's own service right after its write and
+ * in the same transaction, so the write and its history commit or roll back together.
+ *
+ * Recording never blocks a write. Values over `MAX_VALUES_BYTES` are dropped from the record (the change is listed
+ * with its summary and cannot be undone). With `Recording` off the log keeps nothing at all: what the benchmark
+ * compares against, and a host's choice when it wants no history.
+ */
+import { Context, Effect, Layer } from "effect"
+import { type ChangeId, MAX_VALUES_BYTES, type NewChange, sizeOf } from "./Change.ts"
+import { ChangeStore } from "./ChangeStore.ts"
+
+/** Whether changes are recorded; read once, when the log's layer is built. On by default. */
+export const Recording = Context.Reference<boolean>("@tawsil/changes/Recording", { defaultValue: () => true })
+
+export class ChangeLog extends Context.Service<
+  ChangeLog,
+  {
+    /**
+     * Records a write's change and returns its id; null when recording is off. `undoOf` names the change an undo
+     * undid.
+     */
+    readonly record: (
+      change: NewChange,
+      options?: { readonly undoOf?: ChangeId | undefined }
+    ) => Effect.Effect<ChangeId | null>
+  }
+>()("@tawsil/changes/ChangeLog") {}
+
+export const layer: Layer.Layer<ChangeLog, never, ChangeStore> = Layer.effect(
+  ChangeLog,
+  Effect.gen(function* () {
+    const store = yield* ChangeStore
+    if (!(yield* Recording)) return ChangeLog.of({ record: () => Effect.succeed(null) })
+    return ChangeLog.of({
+      record: (change, options) => {
+        const kept = sizeOf(change.before) <= MAX_VALUES_BYTES && sizeOf(change.after) <= MAX_VALUES_BYTES
+        return Effect.map(
+          store.insert({
+            ...change,
+            before: kept ? (change.before ?? null) : null,
+            after: kept ? (change.after ?? null) : null,
+            valuesRecorded: kept,
+            undoOf: options?.undoOf ?? null
+          }),
+          (record) => record.id
+        )
+      }
+    })
+  })
+)

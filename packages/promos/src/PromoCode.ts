@@ -1,0 +1,117 @@
+/**
+ * A promo code (spec "Promo code"): the record as kept and as the store API shows it, which is also the form the
+ * change history records it in. Amounts are exact decimals shown as JSON numbers; times are Algeria time
+ * `YYYY-MM-DD HH:MM:SS`.
+ */
+import { AlgiersTime, StoreAmount } from "@tawsil/domain"
+import { type BigDecimal, type DateTime, Schema } from "effect"
+
+export const PromoCodeId = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).pipe(Schema.brand("PromoCodeId"))
+export type PromoCodeId = typeof PromoCodeId.Type
+
+export const DiscountType = Schema.Literals(["percentage", "fixed"])
+export type DiscountType = typeof DiscountType.Type
+
+export class PromoCode extends Schema.Class<PromoCode>("PromoCode")({
+  id: PromoCodeId,
+  /** Upper case, `A-Z 0-9 - _`, unique per store. */
+  code: Schema.String,
+  discount_type: DiscountType,
+  /** A percentage above 0 and at most 100, or an amount in DZD. */
+  discount_value: StoreAmount.FromNumber,
+  /** The minimum products subtotal; null for none. */
+  min_order_amount: Schema.NullOr(StoreAmount.FromNumber),
+  /** Null for unlimited. */
+  max_uses: Schema.NullOr(Schema.Int),
+  used_count: Schema.Int,
+  is_active: Schema.Boolean,
+  /** Algeria time; before it the code is refused. */
+  starts_at: Schema.NullOr(AlgiersTime.SqlTimestamp),
+  /** Algeria time; after it the code is refused. */
+  expires_at: Schema.NullOr(AlgiersTime.SqlTimestamp),
+  created_at: AlgiersTime.SqlTimestamp,
+  updated_at: AlgiersTime.SqlTimestamp
+}) {}
+
+/** The values a create sets and a PATCH may change (`used_count` is never written by a caller). */
+export interface PromoValues {
+  readonly code: string
+  readonly discount_type: DiscountType
+  readonly discount_value: BigDecimal.BigDecimal
+  readonly min_order_amount: BigDecimal.BigDecimal | null
+  readonly max_uses: number | null
+  readonly is_active: boolean
+  readonly starts_at: DateTime.Utc | null
+  readonly expires_at: DateTime.Utc | null
+}
+
+export type PromoPatch = Partial<PromoValues>
+
+/** What an undo writes back: the values plus what a deleted code returns with (its id, usage count, creation). */
+export interface PromoRestore extends PromoValues {
+  readonly id: PromoCodeId
+  readonly used_count: number
+  readonly created_at: DateTime.Utc
+}
+
+export const valuesOf = (promo: PromoCode): PromoValues => ({
+  code: promo.code,
+  discount_type: promo.discount_type,
+  discount_value: promo.discount_value,
+  min_order_amount: promo.min_order_amount,
+  max_uses: promo.max_uses,
+  is_active: promo.is_active,
+  starts_at: promo.starts_at,
+  expires_at: promo.expires_at
+})
+
+/** `GET /v1/promo-codes` data: the list envelope plus whether the add-on is active. */
+export const PromoCodeList = Schema.Struct({
+  items: Schema.Array(PromoCode),
+  next_cursor: Schema.NullOr(Schema.String),
+  has_more: Schema.Boolean,
+  addon_enabled: Schema.Boolean
+}).annotate({ identifier: "PromoCodeList" })
+export type PromoCodeList = typeof PromoCodeList.Type
+
+/** `DELETE /v1/promo-codes/{id}` data. */
+export const PromoCodeDeleted = Schema.Struct({ deleted: Schema.Literal(true), id: Schema.Int }).annotate({
+  identifier: "PromoCodeDeleted"
+})
+export type PromoCodeDeleted = typeof PromoCodeDeleted.Type
+
+const AmountField = Schema.Union([Schema.Number, Schema.String])
+
+const bodyFields = {
+  /** Trimmed and upper-cased; 2 to 30 of `A-Z 0-9 - _`; unique per store (409 `code_exists`). */
+  code: Schema.String,
+  /** `percentage` or `fixed`, any letter case. */
+  discount_type: Schema.String,
+  /** Above 0; at most 100 for a percentage (100 needs confirmation); a number or a decimal string. */
+  discount_value: AmountField,
+  /** Minimum products subtotal; `0`, `""` or null for none. */
+  min_order_amount: Schema.optionalKey(Schema.NullOr(AmountField)),
+  /** 1 or more; `0`, `""` or null for unlimited. */
+  max_uses: Schema.optionalKey(Schema.NullOr(AmountField)),
+  /** Default true; any value other than a JSON boolean is read as a boolean cast would (`"false"` is true). */
+  is_active: Schema.optionalKey(Schema.Unknown),
+  /** `YYYY-MM-DD HH:MM:SS` Algeria time, or ISO 8601 (an offset is converted); null or `""` for none. */
+  starts_at: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** Same forms; in the future and after `starts_at`; null or `""` for none. */
+  expires_at: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** The token of a `confirmation_required` answer, for a 100% discount. */
+  confirm_token: Schema.optionalKey(Schema.String),
+  /** true skips the 100% confirmation; dashboard-created keys only (ignored for others). */
+  confirm_full_discount: Schema.optionalKey(Schema.Boolean)
+}
+
+/** `POST /v1/promo-codes` body, as documented; `Promos` reads it field by field with the spec's codes. */
+export const PromoCodeBody = Schema.Struct(bodyFields).annotate({ identifier: "PromoCodeCreate" })
+
+/** `PATCH /v1/promo-codes/{id}` body: any create field; only sent fields change; `used_count` is ignored. */
+export const PromoCodePatchBody = Schema.Struct({
+  ...bodyFields,
+  code: Schema.optionalKey(Schema.String),
+  discount_type: Schema.optionalKey(Schema.String),
+  discount_value: Schema.optionalKey(AmountField)
+}).annotate({ identifier: "PromoCodePatch" })

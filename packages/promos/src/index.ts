@@ -1,0 +1,11 @@
+/** Promo codes of the store API: body rules and their codes in the spec order, the 100% confirmation tokens, the Promo codes add-on, redemption that never overruns max_uses, the promo_code entity of the change history; PromoStore port (memory and SQL). */
+export * as Confirmation from "./Confirmation.ts"
+export * as PromoAddon from "./PromoAddon.ts"
+export * as PromoCode from "./PromoCode.ts"
+export * as PromoEntity from "./PromoEntity.ts"
+export * as PromoError from "./PromoError.ts"
+export * as PromoRules from "./PromoRules.ts"
+export * as PromoStore from "./PromoStore.ts"
+export * as PromoStoreSql from "./PromoStoreSql.ts"
+export * as Promos from "./Promos.ts"
+export * as Redemptions from "./Redemptions.ts"

@@ -1,0 +1,271 @@
+/**
+ * Tracking pixels (spec "Tracking pixel"): the seven platforms with each one's id format, the record as the store API
+ * shows it (the access token is write-only: only `has_token` shows), the token cleaning rules and the plan limits.
+ *
+ * | type | platform | id |
+ * |---|---|---|
+ * | `facebook` | Meta pixel | 15 to 17 digits |
+ * | `tiktok` | TikTok pixel | 20 letters and digits, upper-cased |
+ * | `snapchat` | Snap pixel | a UUID, lower-cased |
+ * | `pinterest` | Pinterest tag | 13 digits |
+ * | `google_analytics` | GA4 measurement id | `G-` and 4 to 12 letters or digits, upper-cased |
+ * | `gtm` | Google Tag Manager container | `GTM-` and 4 to 10 letters or digits, upper-cased |
+ * | `google_ads` | Google Ads conversion id | `AW-` and 9 to 11 digits, upper-cased |
+ */
+import { AlgiersTime } from "@tawsil/domain"
+import { Schema } from "effect"
+import type { Plan } from "./Plans.ts"
+
+export const PIXEL_TYPES = [
+  "facebook",
+  "tiktok",
+  "snapchat",
+  "pinterest",
+  "google_analytics",
+  "gtm",
+  "google_ads"
+] as const
+export const PixelType = Schema.Literals(PIXEL_TYPES)
+export type PixelType = typeof PixelType.Type
+
+/** A type name as sent: trimmed, any letter case. */
+export const pixelTypeOf = (raw: string): PixelType | undefined => {
+  const name = raw.trim().toLowerCase()
+  return PIXEL_TYPES.find((type) => type === name)
+}
+
+interface IdFormat {
+  readonly pattern: RegExp
+  readonly normalize: (id: string) => string
+  readonly expected: string
+}
+
+const upper = (id: string) => id.toUpperCase()
+const lower = (id: string) => id.toLowerCase()
+const same = (id: string) => id
+
+/** Each platform's id, checked after the spec's general rule (1 to 100 of letters, digits, `-`, `_`). */
+export const ID_FORMATS: Readonly<Record<PixelType, IdFormat>> = {
+  facebook: { pattern: /^\d{15,17}$/, normalize: same, expected: "15 to 17 digits" },
+  tiktok: { pattern: /^[A-Z0-9]{20}$/, normalize: upper, expected: "20 letters and digits" },
+  snapchat: {
+    pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    normalize: lower,
+    expected: "a UUID such as 1b2c3d4e-5f60-4a1b-9c2d-3e4f5a6b7c8d"
+  },
+  pinterest: { pattern: /^\d{13}$/, normalize: same, expected: "13 digits" },
+  google_analytics: { pattern: /^G-[A-Z0-9]{4,12}$/, normalize: upper, expected: "G- and 4 to 12 letters or digits" },
+  gtm: { pattern: /^GTM-[A-Z0-9]{4,10}$/, normalize: upper, expected: "GTM- and 4 to 10 letters or digits" },
+  google_ads: { pattern: /^AW-\d{9,11}$/, normalize: upper, expected: "AW- and 9 to 11 digits" }
+}
+
+const GENERAL_ID = /^[A-Za-z0-9_-]{1,100}$/
+
+/** The id in its platform's form, or undefined when it is not one. */
+export const pixelIdOf = (type: PixelType, raw: string): string | undefined => {
+  const id = raw.trim()
+  if (!GENERAL_ID.test(id)) return undefined
+  const format = ID_FORMATS[type]
+  const normalized = format.normalize(id)
+  return format.pattern.test(normalized) ? normalized : undefined
+}
+
+export const NAME_MAX = 100
+export const AD_ACCOUNT_MAX = 64
+export const CONVERSION_LABEL_MAX = 64
+export const FACEBOOK_TOKEN_MIN = 40
+
+/** Eight bullets: how a stored token shows where one is shown at all (the change history). */
+export const MASK = "••••••••"
+
+/** Zero-width and direction marks, soft hyphens, word joiners and byte-order marks: removed anywhere. */
+const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+/** Spaces and quotes (straight, curly, guillemets, backticks) around a pasted token. */
+const SURROUNDING = /^[\s"'`\u2018\u2019\u201c\u201d\u00ab\u00bb]+|[\s"'`\u2018\u2019\u201c\u201d\u00ab\u00bb]+$/g
+
+/** A pasted token cleaned: invisible characters removed, then surrounding spaces and quotes. */
+export const cleanToken = (raw: string): string => raw.replace(INVISIBLE, "").replace(SURROUNDING, "")
+
+/** Why a cleaned token is refused, if it is. */
+export const tokenProblem = (token: string, type: PixelType, pixelId: string): string | undefined => {
+  if (token.includes("<")) return "access_token must not contain <"
+  if (/\s/.test(token)) return "access_token must not contain spaces or line breaks"
+  if (token === pixelId) return "access_token must not be the pixel id"
+  if (type === "facebook" && token.length < FACEBOOK_TOKEN_MIN) {
+    return `access_token for facebook must be at least ${FACEBOOK_TOKEN_MIN} characters`
+  }
+  return undefined
+}
+
+/** Text cut to `max` characters (code points). */
+export const cut = (text: string, max: number): string => Array.from(text).slice(0, max).join("")
+
+/**
+ * Whether the pixel sends server-side events: Meta, TikTok and Snap with a token, Pinterest with a token and an ad
+ * account; the Google tags never (a token sent for them is stored and not used).
+ */
+export const sendsServerEvents = (pixel: {
+  readonly pixel_type: PixelType
+  readonly has_token: boolean
+  readonly ad_account_id: string | null
+}): boolean => {
+  switch (pixel.pixel_type) {
+    case "facebook":
+    case "tiktok":
+    case "snapchat":
+      return pixel.has_token
+    case "pinterest":
+      return pixel.has_token && pixel.ad_account_id !== null
+    default:
+      return false
+  }
+}
+
+export const PixelId = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).pipe(Schema.brand("PixelId"))
+export type PixelId = typeof PixelId.Type
+
+export class Pixel extends Schema.Class<Pixel>("Pixel")({
+  /** The pixel's id in the store service; used in paths. */
+  id: PixelId,
+  pixel_type: PixelType,
+  /** The platform's pixel, tag or measurement id; fixed at creation. */
+  pixel_id: Schema.String,
+  pixel_name: Schema.NullOr(Schema.String),
+  /** Whether a server-side access token is stored (the token itself is never shown). */
+  has_token: Schema.Boolean,
+  /** Set in the dashboard only; a PATCH that writes a field clears it. */
+  test_event_code: Schema.NullOr(Schema.String),
+  /** Used by `pinterest`. */
+  ad_account_id: Schema.NullOr(Schema.String),
+  /** Read for `google_ads` only. */
+  conversion_label: Schema.NullOr(Schema.String),
+  is_active: Schema.Boolean,
+  /** At most one default pixel per type and store. */
+  is_default: Schema.Boolean,
+  /** Algeria time. */
+  created_at: AlgiersTime.SqlTimestamp,
+  updated_at: AlgiersTime.SqlTimestamp
+}) {}
+
+/** Per-type counts of a store's pixels, active or not. */
+export const Counts = Schema.Struct({
+  facebook: Schema.Int,
+  tiktok: Schema.Int,
+  snapchat: Schema.Int,
+  pinterest: Schema.Int,
+  google_analytics: Schema.Int,
+  gtm: Schema.Int,
+  google_ads: Schema.Int
+})
+export type Counts = typeof Counts.Type
+
+export const Limits = Schema.Struct({
+  plan: Schema.String,
+  /** False only when the plan allows no pixels (counts are not considered). */
+  can_add: Schema.Boolean,
+  per_type_limit: Schema.NullOr(Schema.Int),
+  total_limit: Schema.NullOr(Schema.Int),
+  counts: Counts,
+  /** All the store's pixels, active or not. */
+  total: Schema.Int
+}).annotate({ identifier: "PixelLimits" })
+export type Limits = typeof Limits.Type
+
+/** What a plan allows: Free none, Pro one of each type, Unlimited and Enterprise no limit. */
+export const limitsOf = (plan: Plan): { readonly perType: number | null; readonly total: number | null } => {
+  switch (plan) {
+    case "free":
+      return { perType: 0, total: 0 }
+    case "pro":
+      return { perType: 1, total: null }
+    default:
+      return { perType: null, total: null }
+  }
+}
+
+/** Whether one more pixel of `type` fits the plan, given the store's counts. */
+export const fits = (plan: Plan, counts: Counts, type: PixelType): boolean => {
+  const { perType, total } = limitsOf(plan)
+  const all = PIXEL_TYPES.reduce((sum, each) => sum + counts[each], 0)
+  return (perType === null || counts[type] < perType) && (total === null || all < total)
+}
+
+export const limitsView = (plan: Plan, counts: Counts): Limits => {
+  const { perType, total } = limitsOf(plan)
+  return {
+    plan,
+    can_add: total !== 0,
+    per_type_limit: perType,
+    total_limit: total,
+    counts,
+    total: PIXEL_TYPES.reduce((sum, each) => sum + counts[each], 0)
+  }
+}
+
+export const emptyCounts: Counts = {
+  facebook: 0,
+  tiktok: 0,
+  snapchat: 0,
+  pinterest: 0,
+  google_analytics: 0,
+  gtm: 0,
+  google_ads: 0
+}
+
+/** `GET /v1/pixels` data: the list envelope plus the store's `limits`. */
+export const PixelList = Schema.Struct({
+  items: Schema.Array(Pixel),
+  next_cursor: Schema.NullOr(Schema.String),
+  has_more: Schema.Boolean,
+  limits: Limits
+}).annotate({ identifier: "PixelList" })
+export type PixelList = typeof PixelList.Type
+
+export const PixelDeleted = Schema.Struct({ deleted: Schema.Literal(true), id: Schema.Int }).annotate({
+  identifier: "PixelDeleted"
+})
+export type PixelDeleted = typeof PixelDeleted.Type
+
+/**
+ * A pixel as the change history records it: its fields, the token as the mask (or null), and which pixel of its
+ * type was the default then (`default_pixel_id`), so that undoing a write that took the default gives it back.
+ */
+const { has_token: _, ...recorded } = Pixel.fields
+
+export const PixelValues = Schema.Struct({
+  ...recorded,
+  access_token: Schema.NullOr(Schema.Literal(MASK)),
+  default_pixel_id: Schema.NullOr(Schema.Int)
+})
+export type PixelValues = typeof PixelValues.Type
+
+const pixelFields = {
+  /** Up to 100 characters (cut); `name` is accepted as an alias. On PATCH null or `""` clears it. */
+  pixel_name: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /**
+   * The server-side token: invisible characters and surrounding spaces and quotes are removed, then it must not
+   * contain `<`, a space or a line break, nor equal `pixel_id`, and for `facebook` be 40 characters or more.
+   * Write-only. On PATCH an empty string, null or a value holding the mask (eight bullets) keeps the stored one.
+   */
+  access_token: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** Up to 64 characters (cut); used by `pinterest`. On PATCH null or `""` clears it. */
+  ad_account_id: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** Up to 64 characters (cut); read for `google_ads`. On PATCH null or `""` clears it. */
+  conversion_label: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** Default true. */
+  is_active: Schema.optionalKey(Schema.Boolean),
+  /** Default false; true takes the default from the store's other pixels of the type. */
+  is_default: Schema.optionalKey(Schema.Boolean)
+}
+
+/** `POST /v1/pixels` body, as documented; `Pixels` reads it with the spec's checks in order. */
+export const PixelCreateBody = Schema.Struct({
+  /** One of the seven types, any letter case; `type` is accepted as an alias. */
+  pixel_type: Schema.String,
+  /** The platform's id in its format (see the table above). */
+  pixel_id: Schema.String,
+  ...pixelFields
+}).annotate({ identifier: "PixelCreate" })
+
+/** `PATCH /v1/pixels/{id}` body: only sent fields change; `pixel_type`, `type` and `pixel_id` answer 422. */
+export const PixelPatchBody = Schema.Struct(pixelFields).annotate({ identifier: "PixelPatch" })

@@ -1,0 +1,12 @@
+/** What the storefront shows and loads: its themes (storefront, fast-checkout form, variant picker) with plan ranking and the digital palette, and its tracking pixels with each platform's id format, token rules and plan limits; the store.theme and pixels entities of the change history; StorefrontStore port (memory and SQL). */
+export * as Pixel from "./Pixel.ts"
+export * as PixelEntity from "./PixelEntity.ts"
+export * as PixelError from "./PixelError.ts"
+export * as Pixels from "./Pixels.ts"
+export * as Plans from "./Plans.ts"
+export * as StorefrontStore from "./StorefrontStore.ts"
+export * as StorefrontStoreSql from "./StorefrontStoreSql.ts"
+export * as ThemeCatalogue from "./ThemeCatalogue.ts"
+export * as ThemeEntity from "./ThemeEntity.ts"
+export * as ThemeError from "./ThemeError.ts"
+export * as Themes from "./Themes.ts"

@@ -1,0 +1,102 @@
+/**
+ * The storefront services over each implementation of the port: memory, and SQL on every database of `TestDatabase`
+ * (embedded always, the real server with `DATABASE_URL`), migrated; with the change history and the `store.theme`
+ * and `pixels` entities registered, as the app wires them.
+ */
+import { ChangeLog, ChangeStore, ChangeStoreSql, Changes, Entity } from "@tawsil/changes"
+import { Ids } from "@tawsil/domain"
+import { Migrations } from "@tawsil/storage"
+import * as TestDatabase from "@tawsil/storage/TestDatabase"
+import { Context, type DateTime, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import type { PixelId } from "../src/Pixel.ts"
+import * as PixelEntity from "../src/PixelEntity.ts"
+import * as Pixels from "../src/Pixels.ts"
+import * as StorefrontStore from "../src/StorefrontStore.ts"
+import * as StorefrontStoreSql from "../src/StorefrontStoreSql.ts"
+import * as ThemeEntity from "../src/ThemeEntity.ts"
+import * as Themes from "../src/Themes.ts"
+
+export const backends = TestDatabase.backends
+
+export interface NewStore {
+  readonly plan?: string
+  readonly planExpiresAt?: DateTime.Utc | null
+  readonly language?: "ar" | "fr"
+}
+
+export class Fixtures extends Context.Service<
+  Fixtures,
+  {
+    readonly newStore: (settings?: NewStore) => Effect.Effect<Ids.StoreId>
+    /** As billing changes it. */
+    readonly setPlan: (storeId: Ids.StoreId, plan: string) => Effect.Effect<void>
+    /** As the dashboard sets it. */
+    readonly setTestEventCode: (id: PixelId, code: string | null) => Effect.Effect<void>
+    readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  }
+>()("test/storefront/Fixtures") {}
+
+const fixturesMemory = Layer.effect(
+  Fixtures,
+  Effect.gen(function* () {
+    const stores = yield* StorefrontStore.MemoryStores
+    let last = 0
+    return Fixtures.of({
+      newStore: (settings = {}) =>
+        Effect.suspend(() => {
+          const id = Ids.StoreId.make(++last)
+          return Effect.as(stores.add(id, settings), id)
+        }),
+      setPlan: (storeId, plan) => stores.setPlan(storeId, plan),
+      setTestEventCode: stores.setTestEventCode,
+      transaction: (effect) => effect
+    })
+  })
+)
+
+const fixturesSql = Layer.effect(
+  Fixtures,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    let last = 0
+    return Fixtures.of({
+      newStore: (settings = {}) =>
+        Effect.suspend(() => {
+          const n = ++last
+          const expires = settings.planExpiresAt ? new Date(settings.planExpiresAt.epochMilliseconds) : null
+          return sql<{ readonly id: Ids.StoreId }>`
+            INSERT INTO stores (name, slug, plan, plan_expires_at, language)
+            VALUES (${`Store ${n}`}, ${`storefront-${n}`}, ${settings.plan ?? "enterprise"}, ${expires},
+              ${settings.language ?? "ar"})
+            RETURNING id`.pipe(
+            Effect.map(([row]) => row!.id),
+            Effect.orDie
+          )
+        }),
+      setPlan: (storeId, plan) =>
+        sql`UPDATE stores SET plan = ${plan} WHERE id = ${storeId}`.pipe(Effect.asVoid, Effect.orDie),
+      setTestEventCode: (id, code) =>
+        sql`UPDATE pixels SET test_event_code = ${code} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      transaction: (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+    })
+  })
+)
+
+const services = <E, R>(stores: Layer.Layer<StorefrontStore.StorefrontStore | ChangeStore.ChangeStore, E, R>) =>
+  Layer.mergeAll(Themes.layer, Pixels.layer, Changes.layer).pipe(
+    Layer.provide(Entity.layer(ThemeEntity.entity, PixelEntity.entity)),
+    Layer.provideMerge(ChangeLog.layer),
+    Layer.provideMerge(stores)
+  )
+
+export const memory = services(Layer.merge(StorefrontStore.layerMemory, ChangeStore.layerMemory)).pipe(
+  Layer.provideMerge(fixturesMemory),
+  Layer.provideMerge(StorefrontStore.layerMemory)
+)
+
+export const sql = (backend: TestDatabase.Backend) =>
+  services(Layer.merge(StorefrontStoreSql.layer, ChangeStoreSql.layer)).pipe(
+    Layer.provideMerge(fixturesSql),
+    Layer.provideMerge(Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie))
+  )
