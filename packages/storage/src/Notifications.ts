@@ -40,11 +40,44 @@ export const layerMemory: Layer.Layer<Notifications> = Layer.sync(Notifications,
   })
 })
 
-/** PostgreSQL's `NOTIFY` / `LISTEN`: every instance on the server hears every notice, this one included. */
+/**
+ * PostgreSQL's `NOTIFY` / `LISTEN`: every instance on the server hears every notice, this one included. A `LISTEN`
+ * holds a connection of the pool for as long as it lasts, so there is one per channel for the whole process, started
+ * by its first subscriber and shared by all of them (two subscribers on a pool of two connections would otherwise
+ * leave none for queries).
+ */
 export const layerPostgres: Layer.Layer<Notifications, never, PgClient.PgClient> = Layer.effect(
   Notifications,
   Effect.gen(function* () {
     const client = yield* PgClient.PgClient
+    const scope = yield* Effect.scope
+    const subscribers = new Map<string, Set<Effect.Effect<void>>>()
+    const tell = (channel: string) =>
+      Effect.suspend(() =>
+        Effect.forEach([...(subscribers.get(channel) ?? [])], (onChange) => onChange, { discard: true })
+      )
+    // The channel's one LISTEN: every notice, and every (re)start (notices sent while it was down are lost), tells
+    // every subscriber of this process.
+    const listen = (channel: string) =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const notices = yield* client.listen(channel)
+          yield* tell(channel)
+          for (;;) {
+            yield* Queue.take(notices)
+            yield* tell(channel)
+          }
+        })
+      ).pipe(
+        Effect.tapError((error) =>
+          Effect.logWarning("listening again after the connection broke").pipe(
+            Effect.annotateLogs({ channel, reason: error.message })
+          )
+        ),
+        Effect.retry(Schedule.spaced("1 second")),
+        Effect.forkIn(scope),
+        Effect.asVoid
+      )
     return Notifications.of({
       publish: (channel) =>
         client
@@ -55,25 +88,18 @@ export const layerPostgres: Layer.Layer<Notifications, never, PgClient.PgClient>
             )
           ),
       subscribe: (channel, onChange) =>
-        Effect.scoped(
-          Effect.gen(function* () {
-            const notices = yield* client.listen(channel)
-            yield* onChange
-            for (;;) {
-              yield* Queue.take(notices)
-              yield* onChange
+        Effect.acquireRelease(
+          Effect.sync(() => {
+            const set = subscribers.get(channel)
+            if (set !== undefined) {
+              set.add(onChange)
+              return false
             }
-          })
-        ).pipe(
-          Effect.tapError((error) =>
-            Effect.logWarning("listening again after the connection broke").pipe(
-              Effect.annotateLogs({ channel, reason: error.message })
-            )
-          ),
-          Effect.retry(Schedule.spaced("1 second")),
-          Effect.forkScoped,
-          Effect.asVoid
-        )
+            subscribers.set(channel, new Set([onChange]))
+            return true
+          }),
+          () => Effect.sync(() => subscribers.get(channel)?.delete(onChange))
+        ).pipe(Effect.flatMap((first) => (first ? listen(channel) : onChange)))
     })
   })
 )
