@@ -1,51 +1,13 @@
-/**
- * A test-only `CourierHttp` that sends the adapter's requests to the loopback fake: the fake's origin + the
- * relative path + the query, like the core's transport but without its egress rules. It refuses (as a defect)
- * any path that is not relative, turns a timeout or a dropped connection into `Unreachable`, and never follows a
- * redirect. Production HTTP is the core's job.
- */
-import { CourierError, CourierHttp } from "@tawsil/courier"
-import { type Duration, Effect, Layer } from "effect"
+/** The SDK's loopback `CourierHttp` (`@tawsil/courier/testing`), bound to this adapter's fake. */
+import { LoopbackHttp } from "@tawsil/courier/testing"
+import { type Duration, Effect } from "effect"
 import { ZrExpressNewFake } from "./fake/ZrExpressNewFake.ts"
 
-const send = (origin: string, request: CourierHttp.CourierRequest, timeout: Duration.Input) => {
-  if (!request.path.startsWith("/") || request.path.startsWith("//")) {
-    return Effect.die(new Error(`the adapter sent a path that is not relative: ${request.path}`))
-  }
-  const url = new URL(request.path, origin)
-  for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value)
-  const init: RequestInit = {
-    method: request.method,
-    redirect: "manual",
-    headers: { ...request.headers, ...(request.json === undefined ? {} : { "content-type": "application/json" }) },
-    ...(request.json === undefined ? {} : { body: JSON.stringify(request.json) })
-  }
-  return Effect.tryPromise({
-    try: (signal) =>
-      fetch(url, { ...init, signal }).then((response) =>
-        response.arrayBuffer().then((buffer) => ({
-          status: response.status,
-          headers: Object.fromEntries(response.headers),
-          text: new TextDecoder().decode(buffer),
-          bytes: new Uint8Array(buffer)
-        }))
-      ),
-    catch: () => new CourierError.Unreachable({ message: "the courier could not be reached" })
-  }).pipe(
-    Effect.timeoutOrElse({
-      duration: timeout,
-      orElse: () => Effect.fail(new CourierError.Unreachable({ message: "the courier did not answer in time" }))
-    })
-  )
-}
-
-/** The service bound to `origin`. */
-export const make = (origin: string, timeout: Duration.Input = "2 seconds") =>
-  CourierHttp.CourierHttp.of({ request: (request) => send(origin, request, timeout) })
+export const make = LoopbackHttp.make
 
 /** The service bound to the fake in context. */
 export const layer = (options: { readonly timeout?: Duration.Input } = {}) =>
-  Layer.effect(
-    CourierHttp.CourierHttp,
-    Effect.map(ZrExpressNewFake, (fake) => make(fake.origin, options.timeout))
+  LoopbackHttp.layer(
+    Effect.map(ZrExpressNewFake, (fake) => fake.origin),
+    options
   )
