@@ -70,7 +70,10 @@ export const variables = {
     doc: "Port of the store API's origin listener (no idempotent replay, per-minute limit or read cache). Unset: off."
   },
   DATABASE_URL: { default: "", doc: "PostgreSQL URL (`postgres://user:pass@host:5432/db`). Unset: embedded database." },
-  DATABASE_POOL_SIZE: { default: "10", doc: "Connections to a real server (1–100)." },
+  DATABASE_POOL_SIZE: {
+    default: "10",
+    doc: "Connections to a real server (2–100); one of them is held for change notices (LISTEN)."
+  },
   DATA_DIR: { default: ".data", doc: "Directory of the embedded database (used when DATABASE_URL is unset)." },
   MAX_BODY_BYTES: { default: "1048576", doc: "Largest accepted request body in bytes; larger answers 413." },
   SHUTDOWN_TIMEOUT_MS: { default: "10000", doc: "On SIGTERM/SIGINT, how long in-flight requests may finish." },
@@ -189,7 +192,8 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
       })
     }
     const poolSize = yield* Effect.flatMap(raw("DATABASE_POOL_SIZE"), (value) =>
-      integer("DATABASE_POOL_SIZE", value, 1, 100, "a number of connections from 1 to 100")
+      // One connection is held for the change notices (LISTEN): a pool of one would leave none for queries.
+      integer("DATABASE_POOL_SIZE", value, 2, 100, "a number of connections from 2 to 100")
     )
     database = { kind: "server", url, poolSize }
   }

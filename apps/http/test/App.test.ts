@@ -153,7 +153,8 @@ describe("bad configuration", () => {
     [{ SHUTDOWN_TIMEOUT_MS: "-1" }, "SHUTDOWN_TIMEOUT_MS"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     [{ DATABASE_URL: "mysql://admin:hunter2@db.example/x" }, "DATABASE_URL"],
-    [{ DATABASE_URL: "postgres://admin:hunter2@127.0.0.1/x", DATABASE_POOL_SIZE: "0" }, "DATABASE_POOL_SIZE"]
+    [{ DATABASE_URL: "postgres://admin:hunter2@127.0.0.1/x", DATABASE_POOL_SIZE: "0" }, "DATABASE_POOL_SIZE"],
+    [{ DATABASE_URL: "postgres://admin:hunter2@127.0.0.1/x", DATABASE_POOL_SIZE: "1" }, "DATABASE_POOL_SIZE"]
   ]
   for (const [env, variable] of cases) {
     it.live(`${JSON.stringify(env)} exits non-zero with one line naming ${variable}`, () =>
