@@ -60,7 +60,7 @@ const scenarios = (database: Record<string, string>): Record<string, Scenario> =
     path: "/v1/orders",
     body: sandboxOrder,
     ours: {
-      name: `tawsil POST /v1/orders sandbox (direct route, LOG_LEVEL=${logLevel})`,
+      name: `tawsil POST /v1/orders sandbox (HttpApi, LOG_LEVEL=${logLevel})`,
       entry: "apps/http/src/main.ts",
       env: (port) => ({
         ...database,

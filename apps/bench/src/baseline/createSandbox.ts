@@ -3,7 +3,7 @@
  * body (1 MiB limit), parse JSON, decode it with the same request schema (every issue collected), check the phone,
  * run the sandbox's own refusal rules and mint its tracking number — and nothing else: no router, no middleware,
  * no rate limit, no capacity guard, no request id, no access log. The schema decodes through Effect's JIT compiler,
- * as our direct route's does.
+ * as our endpoint's does.
  *
  *   node --conditions=@tawsil/source apps/bench/src/baseline/createSandbox.ts   (env: PORT)
  */
