@@ -10,7 +10,7 @@
  */
 import { type CourierAdapter, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
 import { AlgerianMobile, AlgiersTime, type Dzd } from "@tawsil/domain"
-import { DateTime, Option, Result, Schema } from "effect"
+import { Option, Result, Schema } from "effect"
 import * as Status from "./MaystroStatus.ts"
 import * as Wire from "./MaystroWire.ts"
 
@@ -169,34 +169,12 @@ export interface CreatedOrder {
   readonly rawStatus: string
 }
 
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-const validDay = (year: number, month: number, day: number) =>
-  month >= 1 &&
-  month <= 12 &&
-  day >= 1 &&
-  day <= (month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : DAYS[month - 1]!)
-
-const zonedTime =
-  /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)$/
-const localTime = /^(\d{4})-(\d{2})-(\d{2})[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,9})?)?$/
-
 /**
  * A Maystro time as ISO 8601 in Algiers (`2026-04-18T19:45:06+01:00`). Django sends ISO 8601, with an offset (or
  * `Z`) when time zones are on; a time without one is Algiers wall-clock time (the platform is Algerian, and Algeria
  * keeps UTC+01:00 all year). `undefined` when the text is no such time.
  */
-export const timestampOf = (text: string): string | undefined => {
-  const trimmed = text.trim()
-  const zoned = zonedTime.exec(trimmed)
-  const local = zoned === null ? localTime.exec(trimmed) : null
-  const parts = zoned ?? local
-  if (parts === null || !validDay(Number(parts[1]), Number(parts[2]), Number(parts[3]))) return undefined
-  const instant =
-    zoned !== null
-      ? trimmed.replace(/([+-]\d{2})(\d{2})$/, "$1:$2")
-      : `${parts[1]}-${parts[2]}-${parts[3]}T${parts[4]}:${parts[5]}:${parts[6] ?? "00"}+01:00`
-  return Option.getOrUndefined(Option.map(DateTime.make(instant), AlgiersTime.formatIso))
-}
+export const timestampOf = AlgiersTime.fromCourierText
 
 /** `GET stores/history_order/{id}` → the order's statuses, each with its Algiers time. */
 export const fromHistory = (response: Response): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> => {

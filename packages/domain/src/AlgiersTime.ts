@@ -61,6 +61,35 @@ export const formatIso = (dt: DateTime.DateTime): string => {
   return `${text.slice(0, 19)}${text.slice(23)}`
 }
 
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+const validDay = (year: number, month: number, day: number) =>
+  month >= 1 &&
+  month <= 12 &&
+  day >= 1 &&
+  day <= (month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : DAYS[month - 1]!)
+
+const zonedTime =
+  /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)$/
+const localTime = /^(\d{4})-(\d{2})-(\d{2})[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,9})?)?$/
+
+/**
+ * A time as an Algerian courier's API prints it, as ISO 8601 in Algiers (`2026-04-18T19:45:06+01:00`): ISO 8601
+ * with an offset (`+01:00`, `+0100`) or `Z` is converted; `YYYY-MM-DD HH:MM[:SS]` (or with `T`) without one is
+ * Algiers wall-clock time. `undefined` when the text is no such time (an impossible date included).
+ */
+export const fromCourierText = (text: string): string | undefined => {
+  const trimmed = text.trim()
+  const zoned = zonedTime.exec(trimmed)
+  const local = zoned === null ? localTime.exec(trimmed) : null
+  const parts = zoned ?? local
+  if (parts === null || !validDay(Number(parts[1]), Number(parts[2]), Number(parts[3]))) return undefined
+  const instant =
+    zoned !== null
+      ? trimmed.replace(/([+-]\d{2})(\d{2})$/, "$1:$2")
+      : `${parts[1]}-${parts[2]}-${parts[3]}T${parts[4]}:${parts[5]}:${parts[6] ?? "00"}+01:00`
+  return Option.getOrUndefined(Option.map(DateTime.make(instant), formatIso))
+}
+
 /** `2026-11-21 12:30:00`, Algiers local time (the store's `created_at`). */
 export const formatSql = (dt: DateTime.DateTime): string => {
   const text = local(dt)

@@ -7,6 +7,20 @@ import * as fc from "fast-check"
 const at = (iso: string) => DateTime.makeUnsafe(iso)
 
 describe("AlgiersTime", () => {
+  it("reads a courier's time: offsets and Z converted, a bare local time taken as Algiers, nonsense refused", () => {
+    const cases: ReadonlyArray<readonly [string, string | undefined]> = [
+      ["2026-04-18T19:45:06+01:00", "2026-04-18T19:45:06+01:00"],
+      ["2026-04-18T18:45:06Z", "2026-04-18T19:45:06+01:00"],
+      ["2026-04-18T20:45:06+0200", "2026-04-18T19:45:06+01:00"],
+      ["2026-04-18 19:45:06", "2026-04-18T19:45:06+01:00"],
+      [" 2026-04-18 19:45 ", "2026-04-18T19:45:00+01:00"],
+      ["2026-02-29 10:00:00", undefined],
+      ["2024-02-29 10:00:00", "2024-02-29T10:00:00+01:00"],
+      ["18/04/2026 19:45", undefined]
+    ]
+    for (const [text, expected] of cases) assert.strictEqual(AlgiersTime.fromCourierText(text), expected, text)
+  })
+
   it("prints the ISO form with the +01:00 offset, to the second", () => {
     assert.strictEqual(AlgiersTime.formatIso(at("2026-11-21T11:30:00Z")), "2026-11-21T12:30:00+01:00")
     assert.strictEqual(AlgiersTime.formatIso(at("2026-11-21T11:30:00.999Z")), "2026-11-21T12:30:00+01:00")
