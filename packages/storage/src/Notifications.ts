@@ -20,23 +20,37 @@ export class Notifications extends Context.Service<
   }
 >()("@tawsil/storage/Notifications") {}
 
-/** Within this process only: the embedded database's, and tests'. */
-export const layerMemory: Layer.Layer<Notifications> = Layer.sync(Notifications, () => {
-  const subscribers = new Map<string, Set<Effect.Effect<void>>>()
-  return Notifications.of({
-    publish: (channel) =>
+/** This process's subscribers by channel: `tell` runs every callback of a channel. */
+const makeSubscribers = () => {
+  const byChannel = new Map<string, Set<Effect.Effect<void>>>()
+  return {
+    tell: (channel: string) =>
       Effect.suspend(() =>
-        Effect.forEach([...(subscribers.get(channel) ?? [])], (onChange) => onChange, { discard: true })
+        Effect.forEach([...(byChannel.get(channel) ?? [])], (onChange) => onChange, { discard: true })
       ),
-    subscribe: (channel, onChange) =>
+    /** Adds `onChange` until the scope closes; true when it is the channel's first subscriber. */
+    add: (channel: string, onChange: Effect.Effect<void>) =>
       Effect.acquireRelease(
         Effect.sync(() => {
-          const set = subscribers.get(channel) ?? new Set()
-          set.add(onChange)
-          subscribers.set(channel, set)
+          const set = byChannel.get(channel)
+          if (set !== undefined) {
+            set.add(onChange)
+            return false
+          }
+          byChannel.set(channel, new Set([onChange]))
+          return true
         }),
-        () => Effect.sync(() => subscribers.get(channel)?.delete(onChange))
-      ).pipe(Effect.andThen(onChange))
+        () => Effect.sync(() => byChannel.get(channel)?.delete(onChange))
+      )
+  }
+}
+
+/** Within this process only: the embedded database's, and tests'. */
+export const layerMemory: Layer.Layer<Notifications> = Layer.sync(Notifications, () => {
+  const subscribers = makeSubscribers()
+  return Notifications.of({
+    publish: subscribers.tell,
+    subscribe: (channel, onChange) => subscribers.add(channel, onChange).pipe(Effect.andThen(onChange))
   })
 })
 
@@ -51,11 +65,8 @@ export const layerPostgres: Layer.Layer<Notifications, never, PgClient.PgClient>
   Effect.gen(function* () {
     const client = yield* PgClient.PgClient
     const scope = yield* Effect.scope
-    const subscribers = new Map<string, Set<Effect.Effect<void>>>()
-    const tell = (channel: string) =>
-      Effect.suspend(() =>
-        Effect.forEach([...(subscribers.get(channel) ?? [])], (onChange) => onChange, { discard: true })
-      )
+    const subscribers = makeSubscribers()
+    const tell = subscribers.tell
     // The channel's one LISTEN: every notice, and every (re)start (notices sent while it was down are lost), tells
     // every subscriber of this process.
     const listen = (channel: string) =>
@@ -88,18 +99,7 @@ export const layerPostgres: Layer.Layer<Notifications, never, PgClient.PgClient>
             )
           ),
       subscribe: (channel, onChange) =>
-        Effect.acquireRelease(
-          Effect.sync(() => {
-            const set = subscribers.get(channel)
-            if (set !== undefined) {
-              set.add(onChange)
-              return false
-            }
-            subscribers.set(channel, new Set([onChange]))
-            return true
-          }),
-          () => Effect.sync(() => subscribers.get(channel)?.delete(onChange))
-        ).pipe(Effect.flatMap((first) => (first ? listen(channel) : onChange)))
+        subscribers.add(channel, onChange).pipe(Effect.flatMap((first) => (first ? listen(channel) : onChange)))
     })
   })
 )
