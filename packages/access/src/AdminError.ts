@@ -2,21 +2,16 @@
  * Why an operator's operation failed (`Admin`, the admin CLI's): `AdminError`, whose `reason` carries the message the
  * CLI prints. Transport-agnostic: the admin listener decides which status each reason gets.
  */
-import type { ErrorCategory } from "@tawsil/domain"
 import { Schema } from "effect"
 import { KeyNotFound, TooManyKeys } from "./AccessError.ts"
 
 /** An input that breaks its rule (a plan name, a scope, a store name). */
 export class InvalidAdminInput extends Schema.TaggedError<InvalidAdminInput>()("InvalidAdminInput", {
   message: Schema.String
-}) {
-  readonly category: ErrorCategory.ErrorCategory = "invalid_input"
-}
+}) {}
 
 /** No store with that id. */
-export class StoreNotFound extends Schema.TaggedError<StoreNotFound>()("StoreNotFound", { message: Schema.String }) {
-  readonly category: ErrorCategory.ErrorCategory = "not_found"
-}
+export class StoreNotFound extends Schema.TaggedError<StoreNotFound>()("StoreNotFound", { message: Schema.String }) {}
 
 export { KeyNotFound, TooManyKeys }
 

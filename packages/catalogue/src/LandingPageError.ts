@@ -2,22 +2,17 @@
  * Why a `LandingPages` operation failed: `LandingPageError`, whose `reason` carries the spec's message.
  * Transport-agnostic: an API decides which status each reason gets.
  */
-import type { ErrorCategory } from "@tawsil/domain"
 import { Schema } from "effect"
 
 /** The body breaks a rule of the landing page bodies, or names a product the store does not have. */
 export class InvalidLandingPage extends Schema.TaggedError<InvalidLandingPage>()("InvalidLandingPage", {
   message: Schema.String
-}) {
-  readonly category: ErrorCategory.ErrorCategory = "invalid_input"
-}
+}) {}
 
 /** No landing page with that id in the store. */
 export class LandingPageNotFound extends Schema.TaggedError<LandingPageNotFound>()("LandingPageNotFound", {
   message: Schema.String
-}) {
-  readonly category: ErrorCategory.ErrorCategory = "not_found"
-}
+}) {}
 
 export const LandingPageErrorReason = Schema.Union([InvalidLandingPage, LandingPageNotFound])
 export type LandingPageErrorReason = typeof LandingPageErrorReason.Type

@@ -2,20 +2,17 @@
  * Why a `Products` operation failed: `ProductError`, whose `reason` carries the spec's message. Transport-agnostic:
  * an API decides which status each reason gets.
  */
-import type { ErrorCategory } from "@tawsil/domain"
 import { Schema } from "effect"
 
 /** The body breaks a rule of `ProductCreateBody` / `ProductUpdateBody` (the first one found, with its field). */
-export class InvalidProduct extends Schema.TaggedError<InvalidProduct>()("InvalidProduct", { message: Schema.String }) {
-  readonly category: ErrorCategory.ErrorCategory = "invalid_input"
-}
+export class InvalidProduct extends Schema.TaggedError<InvalidProduct>()("InvalidProduct", {
+  message: Schema.String
+}) {}
 
 /** No product with that id in the store (or a deleted one). */
 export class ProductNotFound extends Schema.TaggedError<ProductNotFound>()("ProductNotFound", {
   message: Schema.String
-}) {
-  readonly category: ErrorCategory.ErrorCategory = "not_found"
-}
+}) {}
 
 export const ProductErrorReason = Schema.Union([InvalidProduct, ProductNotFound])
 export type ProductErrorReason = typeof ProductErrorReason.Type

@@ -2,13 +2,10 @@
  * Why a `StoreProfile` operation failed: `StoreProfileError`, whose `reason` carries the message. Transport-agnostic:
  * an API decides which status each reason gets.
  */
-import type { ErrorCategory } from "@tawsil/domain"
 import { Schema } from "effect"
 
 /** No such store (an authenticated key always names one; a store deleted under it would not). */
-export class StoreNotFound extends Schema.TaggedError<StoreNotFound>()("StoreNotFound", { message: Schema.String }) {
-  readonly category: ErrorCategory.ErrorCategory = "not_found"
-}
+export class StoreNotFound extends Schema.TaggedError<StoreNotFound>()("StoreNotFound", { message: Schema.String }) {}
 
 export const StoreProfileErrorReason = Schema.Union([StoreNotFound])
 export type StoreProfileErrorReason = typeof StoreProfileErrorReason.Type

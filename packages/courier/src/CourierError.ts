@@ -1,9 +1,7 @@
 /**
- * What can go wrong when a courier is asked to do something, transport-agnostic: each reason names its
- * `ErrorCategory`, and the HTTP API maps categories to statuses (docs/api). Messages are safe to show the caller:
- * they never carry credentials.
+ * What can go wrong when a courier is asked to do something, transport-agnostic: the HTTP API maps each reason to
+ * its wire code and status (docs/api). Messages are safe to show the caller: they never carry credentials.
  */
-import type { ErrorCategory } from "@tawsil/domain"
 import { Schema } from "effect"
 import { BlockedEgress } from "./Egress.ts"
 
@@ -16,22 +14,17 @@ export class Refused extends Schema.TaggedError<Refused>()("Refused", {
   message: Schema.String,
   courierCode: Schema.optionalKey(Schema.String),
   created: Schema.optionalKey(Schema.String)
-}) {
-  readonly category: ErrorCategory.ErrorCategory = "unprocessable"
-}
+}) {}
 
 /** The courier refused the caller's credentials. */
 export class CredentialsRejected extends Schema.TaggedError<CredentialsRejected>()("CredentialsRejected", {
   message: Schema.String
-}) {
-  readonly category: ErrorCategory.ErrorCategory = "unprocessable"
-}
+}) {}
 
 /** The courier limits the caller's account; retry after this many seconds. */
 export class CourierRateLimited extends Schema.TaggedError<CourierRateLimited>()("CourierRateLimited", {
   retryAfterSeconds: Schema.Int
 }) {
-  readonly category: ErrorCategory.ErrorCategory = "rate_limited"
   override get message() {
     return `the courier limits this account's requests; retry in ${this.retryAfterSeconds} s`
   }
@@ -40,22 +33,17 @@ export class CourierRateLimited extends Schema.TaggedError<CourierRateLimited>()
 /** No answer, a reset, a timeout, a 5xx, or the circuit breaker is open. */
 export class Unreachable extends Schema.TaggedError<Unreachable>()("Unreachable", {
   message: Schema.String
-}) {
-  readonly category: ErrorCategory.ErrorCategory = "upstream_failure"
-}
+}) {}
 
 /** The courier answered something we cannot read (HTML, garbage, a shape its API does not document). */
 export class BadResponse extends Schema.TaggedError<BadResponse>()("BadResponse", {
   message: Schema.String
-}) {
-  readonly category: ErrorCategory.ErrorCategory = "upstream_failure"
-}
+}) {}
 
 /** The courier does not offer this operation (its capability is false). */
 export class Unsupported extends Schema.TaggedError<Unsupported>()("Unsupported", {
   operation: Schema.String
 }) {
-  readonly category: ErrorCategory.ErrorCategory = "invalid_input"
   override get message() {
     return `this courier does not offer ${this.operation}`
   }

@@ -7,7 +7,7 @@
  * blanked out of the courier's answers and of every failure (`Redaction`).
  */
 import { createHmac, randomBytes } from "node:crypto"
-import { AlgerianMobile, ErrorCategory, type WilayaCode } from "@tawsil/domain"
+import { AlgerianMobile, FieldIssues, type WilayaCode } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Clock, Context, Duration, Effect, Layer, Option, Random, Redacted, Schema } from "effect"
 import type * as Catalogue from "./Catalogue.ts"
@@ -38,7 +38,6 @@ export interface CourierCall {
 export class UnknownCourier extends Schema.TaggedError<UnknownCourier>()("UnknownCourier", {
   courier: Schema.String
 }) {
-  readonly category: ErrorCategory.ErrorCategory = "invalid_input"
   override get message() {
     return `unknown courier ${JSON.stringify(this.courier)}; GET /v1/couriers lists the keys`
   }
@@ -47,16 +46,13 @@ export class UnknownCourier extends Schema.TaggedError<UnknownCourier>()("Unknow
 /** The credentials do not fit the courier: sent to one that takes none, fields missing or extra. */
 export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()("InvalidCredentials", {
   message: Schema.String,
-  fields: Schema.optionalKey(ErrorCategory.FieldIssues)
-}) {
-  readonly category: ErrorCategory.ErrorCategory = "invalid_input"
-}
+  fields: Schema.optionalKey(FieldIssues.FieldIssues)
+}) {}
 
 /** A phone that is not an Algerian mobile (05, 06 or 07 and 8 digits). */
 export class NotAMobile extends Schema.TaggedError<NotAMobile>()("NotAMobile", {
   field: Schema.String
 }) {
-  readonly category: ErrorCategory.ErrorCategory = "unprocessable"
   override get message() {
     return `${this.field} is not an Algerian mobile number (05, 06 or 07 followed by 8 digits)`
   }
@@ -295,7 +291,7 @@ const decodeCredentials = Effect.fnUntraced(function* (
       (error) =>
         new InvalidCredentials({
           message: "credentials do not match what this courier needs",
-          fields: ErrorCategory.fromIssue(error.issue, { prefix: "credentials" })
+          fields: FieldIssues.fromIssue(error.issue, { prefix: "credentials" })
         })
     )
   )

@@ -2,7 +2,7 @@
 export * as AlgerianMobile from "./AlgerianMobile.ts"
 export * as AlgiersTime from "./AlgiersTime.ts"
 export * as Dzd from "./Dzd.ts"
-export * as ErrorCategory from "./ErrorCategory.ts"
+export * as FieldIssues from "./FieldIssues.ts"
 export * as Ids from "./Ids.ts"
 export * as Pagination from "./Pagination.ts"
 export * as StoreAmount from "./StoreAmount.ts"

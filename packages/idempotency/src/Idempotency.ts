@@ -8,7 +8,6 @@
  * commits at once as a lease, which lapses after `LEASE` if the process dies before completing.
  */
 import { createHmac } from "node:crypto"
-import type { ErrorCategory } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Data, Duration, Effect, Exit, Layer, Redacted, Schedule, Schema } from "effect"
 import { type Claim, IdempotencyStore } from "./IdempotencyStore.ts"
@@ -62,7 +61,6 @@ export class Replay extends Data.TaggedClass("Replay")<{ readonly response: Stor
 export class InvalidKey extends Schema.TaggedError<InvalidKey>()("InvalidKey", {
   reason: Schema.Literals(["missing", "malformed"])
 }) {
-  readonly category: ErrorCategory.ErrorCategory = "invalid_input"
   override get message() {
     return this.reason === "missing"
       ? "an idempotency key is required"
@@ -72,7 +70,6 @@ export class InvalidKey extends Schema.TaggedError<InvalidKey>()("InvalidKey", {
 
 /** The key was first used for another request (another method, path or body). */
 export class KeyReused extends Schema.TaggedError<KeyReused>()("KeyReused", { key: Schema.String }) {
-  readonly category: ErrorCategory.ErrorCategory = "unprocessable"
   override get message() {
     return `idempotency key ${this.key} was first used with a different request; use a new key for a new request`
   }
@@ -83,7 +80,6 @@ export class InFlight extends Schema.TaggedError<InFlight>()("InFlight", {
   key: Schema.String,
   retryAfterSeconds: Schema.Int
 }) {
-  readonly category: ErrorCategory.ErrorCategory = "conflict"
   override get message() {
     return `a request with idempotency key ${this.key} is still in progress; retry in ${this.retryAfterSeconds} s`
   }

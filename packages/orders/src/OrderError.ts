@@ -2,53 +2,38 @@
  * Why an `Orders` operation failed: one error, `OrderError`, whose `reason` says what went wrong and whose message is
  * the spec's sentence for it. Transport-agnostic: an API decides which status each reason gets.
  */
-import type { ErrorCategory } from "@tawsil/domain"
 import { Schema } from "effect"
 
 /** The create body breaks a rule (spec "Order create body"), in the spec's order of precedence. */
-export class InvalidOrder extends Schema.TaggedError<InvalidOrder>()("InvalidOrder", { message: Schema.String }) {
-  readonly category: ErrorCategory.ErrorCategory = "invalid_input"
-}
+export class InvalidOrder extends Schema.TaggedError<InvalidOrder>()("InvalidOrder", { message: Schema.String }) {}
 
 /** The status change body is missing its status or names no status. */
 export class InvalidStatusChange extends Schema.TaggedError<InvalidStatusChange>()("InvalidStatusChange", {
   message: Schema.String
-}) {
-  readonly category: ErrorCategory.ErrorCategory = "invalid_input"
-}
+}) {}
 
 /** The state machine forbids the move (`pending → delivered`, a cancel from `shipped`). */
 export class IllegalTransition extends Schema.TaggedError<IllegalTransition>()("IllegalTransition", {
   message: Schema.String
-}) {
-  readonly category: ErrorCategory.ErrorCategory = "conflict"
-}
+}) {}
 
 /** Another write moved the order between our read and our write; a retry reads it again. */
 export class ConcurrentChange extends Schema.TaggedError<ConcurrentChange>()("ConcurrentChange", {
   message: Schema.String
-}) {
-  readonly category: ErrorCategory.ErrorCategory = "conflict"
-}
+}) {}
 
 /** The store's plan caps its orders per month and the month's are used up. */
 export class MonthlyCapReached extends Schema.TaggedError<MonthlyCapReached>()("MonthlyCapReached", {
   message: Schema.String
-}) {
-  readonly category: ErrorCategory.ErrorCategory = "quota_exceeded"
-}
+}) {}
 
 /** No order with that id in the store. */
-export class OrderNotFound extends Schema.TaggedError<OrderNotFound>()("OrderNotFound", { message: Schema.String }) {
-  readonly category: ErrorCategory.ErrorCategory = "not_found"
-}
+export class OrderNotFound extends Schema.TaggedError<OrderNotFound>()("OrderNotFound", { message: Schema.String }) {}
 
 /** No customer with that id in the store. */
 export class CustomerNotFound extends Schema.TaggedError<CustomerNotFound>()("CustomerNotFound", {
   message: Schema.String
-}) {
-  readonly category: ErrorCategory.ErrorCategory = "not_found"
-}
+}) {}
 
 export const OrderErrorReason = Schema.Union([
   InvalidOrder,

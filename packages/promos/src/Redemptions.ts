@@ -5,34 +5,22 @@
  * one atomic step (`PromoStore.claimUse`), so of N simultaneous redemptions of a code with M uses left exactly M
  * succeed and the others are refused with `UsesExhausted`.
  */
-import type { ErrorCategory, Ids } from "@tawsil/domain"
+import type { Ids } from "@tawsil/domain"
 import { AlgiersTime } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { type BigDecimal, Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import * as PromoRules from "./PromoRules.ts"
 import { PromoStore } from "./PromoStore.ts"
 
-export class CodeUnknown extends Schema.TaggedError<CodeUnknown>()("CodeUnknown", { message: Schema.String }) {
-  readonly category: ErrorCategory.ErrorCategory = "not_found"
-}
-export class PromosOff extends Schema.TaggedError<PromosOff>()("PromosOff", { message: Schema.String }) {
-  readonly category: ErrorCategory.ErrorCategory = "unprocessable"
-}
-export class CodeInactive extends Schema.TaggedError<CodeInactive>()("CodeInactive", { message: Schema.String }) {
-  readonly category: ErrorCategory.ErrorCategory = "unprocessable"
-}
-export class CodeNotStarted extends Schema.TaggedError<CodeNotStarted>()("CodeNotStarted", { message: Schema.String }) {
-  readonly category: ErrorCategory.ErrorCategory = "unprocessable"
-}
-export class CodeExpired extends Schema.TaggedError<CodeExpired>()("CodeExpired", { message: Schema.String }) {
-  readonly category: ErrorCategory.ErrorCategory = "unprocessable"
-}
-export class BelowMinimum extends Schema.TaggedError<BelowMinimum>()("BelowMinimum", { message: Schema.String }) {
-  readonly category: ErrorCategory.ErrorCategory = "unprocessable"
-}
-export class UsesExhausted extends Schema.TaggedError<UsesExhausted>()("UsesExhausted", { message: Schema.String }) {
-  readonly category: ErrorCategory.ErrorCategory = "conflict"
-}
+export class CodeUnknown extends Schema.TaggedError<CodeUnknown>()("CodeUnknown", { message: Schema.String }) {}
+export class PromosOff extends Schema.TaggedError<PromosOff>()("PromosOff", { message: Schema.String }) {}
+export class CodeInactive extends Schema.TaggedError<CodeInactive>()("CodeInactive", { message: Schema.String }) {}
+export class CodeNotStarted extends Schema.TaggedError<CodeNotStarted>()("CodeNotStarted", {
+  message: Schema.String
+}) {}
+export class CodeExpired extends Schema.TaggedError<CodeExpired>()("CodeExpired", { message: Schema.String }) {}
+export class BelowMinimum extends Schema.TaggedError<BelowMinimum>()("BelowMinimum", { message: Schema.String }) {}
+export class UsesExhausted extends Schema.TaggedError<UsesExhausted>()("UsesExhausted", { message: Schema.String }) {}
 
 export const RedemptionErrorReason = Schema.Union([
   CodeUnknown,

@@ -4,7 +4,6 @@
  * hold a connection and time out anyway. A place is given back however the create ends: success, failure, or the
  * caller going away.
  */
-import type { ErrorCategory } from "@tawsil/domain"
 import { Effect, Option, Schema, Semaphore } from "effect"
 
 /** How long a caller turned away should wait before trying again. */
@@ -12,7 +11,6 @@ export const RETRY_AFTER_SECONDS = 2
 
 /** Too many parcel creates are in flight: nothing was sent to any courier. */
 export class Overloaded extends Schema.TaggedError<Overloaded>()("Overloaded", { retryAfterSeconds: Schema.Int }) {
-  readonly category: ErrorCategory.ErrorCategory = "unavailable"
   override get message() {
     return `too many parcels are being created right now; retry in ${this.retryAfterSeconds} s`
   }

@@ -8,7 +8,6 @@
  * A store that fails (Redis unreachable) admits the request and logs a warning: the window protects the service
  * from one client's bursts, and refusing every client while the store is down would be the larger outage.
  */
-import type { ErrorCategory } from "@tawsil/domain"
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { RateLimiter } from "effect/persistence"
 
@@ -18,7 +17,6 @@ export class ClientRateLimited extends Schema.TaggedError<ClientRateLimited>()("
   window: Schema.String,
   retryAfterSeconds: Schema.Int
 }) {
-  readonly category: ErrorCategory.ErrorCategory = "rate_limited"
   override get message() {
     return `more than ${this.limit} requests in ${this.window} from this client`
   }

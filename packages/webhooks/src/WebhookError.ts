@@ -2,39 +2,30 @@
  * Why a webhook operation of the store API failed: `WebhookError`, whose `reason` names the rule and carries the
  * message the caller reads. Transport-agnostic: the store API decides each reason's status (docs/api lists them).
  */
-import type { ErrorCategory } from "@tawsil/domain"
 import { Schema } from "effect"
 
 /** A subscription body that breaks a rule (a field's type, an unknown event). */
-export class InvalidWebhook extends Schema.TaggedError<InvalidWebhook>()("InvalidWebhook", { message: Schema.String }) {
-  readonly category: ErrorCategory.ErrorCategory = "invalid_input"
-}
+export class InvalidWebhook extends Schema.TaggedError<InvalidWebhook>()("InvalidWebhook", {
+  message: Schema.String
+}) {}
 
 /** A URL the SSRF rules refuse (`WebhookUrl`): the message says which rule. */
-export class UrlRefused extends Schema.TaggedError<UrlRefused>()("UrlRefused", { message: Schema.String }) {
-  readonly category: ErrorCategory.ErrorCategory = "invalid_input"
-}
+export class UrlRefused extends Schema.TaggedError<UrlRefused>()("UrlRefused", { message: Schema.String }) {}
 
 /** The store already holds as many subscriptions as it may. */
 export class TooManyWebhooks extends Schema.TaggedError<TooManyWebhooks>()("TooManyWebhooks", {
   message: Schema.String
-}) {
-  readonly category: ErrorCategory.ErrorCategory = "invalid_input"
-}
+}) {}
 
 /** No such subscription in the store. */
 export class WebhookNotFound extends Schema.TaggedError<WebhookNotFound>()("WebhookNotFound", {
   message: Schema.String
-}) {
-  readonly category: ErrorCategory.ErrorCategory = "not_found"
-}
+}) {}
 
 /** No such delivery of the subscription. */
 export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("DeliveryNotFound", {
   message: Schema.String
-}) {
-  readonly category: ErrorCategory.ErrorCategory = "not_found"
-}
+}) {}
 
 export const WebhookErrorReason = Schema.Union([
   InvalidWebhook,

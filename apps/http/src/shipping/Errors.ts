@@ -9,7 +9,7 @@
  * a test walks both unions and fails on one without a row.
  */
 import type { CourierError } from "@tawsil/courier"
-import { ErrorCategory } from "@tawsil/domain"
+import { FieldIssues } from "@tawsil/domain"
 import { Wilayas } from "@tawsil/reference"
 import type { Gateway } from "@tawsil/shipping"
 import { Effect, Option, Schema } from "effect"
@@ -21,7 +21,7 @@ const Body = <Code extends string>(codes: ReadonlyArray<Code>) =>
   Schema.Struct({
     code: Schema.Literals(codes),
     message: Schema.String,
-    fields: Schema.optionalKey(ErrorCategory.FieldIssues)
+    fields: Schema.optionalKey(FieldIssues.FieldIssues)
   })
 
 /** 400: validation, configuration, unknown courier, credentials that do not fit, blocked egress. */
@@ -93,7 +93,7 @@ export class Unavailable extends Schema.Error<Unavailable>("Unavailable")(
 
 type Wire = InvalidInput | Unprocessable | CourierFailed | RateLimited | Overloaded | InFlight
 
-const invalidInput = (code: typeof InvalidInput.Type.error.code, message: string, fields?: ErrorCategory.FieldIssues) =>
+const invalidInput = (code: typeof InvalidInput.Type.error.code, message: string, fields?: FieldIssues.FieldIssues) =>
   new InvalidInput({ error: { code, message, ...(fields === undefined ? {} : { fields }) } })
 
 /** Each reason a courier gives for a failed call, as the wire answers it. */
@@ -196,10 +196,7 @@ export const ValidationLayer = HttpApiMiddleware.layerSchemaErrorTransform(Valid
     // Failures to encode our own response are bugs: let them become a 500.
     if (error.kind === "Body" || error.kind === "ResponseHeaders") return yield* Effect.fail(error)
     const fields: Record<string, string> = {
-      ...ErrorCategory.fromIssue(
-        error.cause.issue,
-        error.kind === "Payload" ? {} : { prefix: error.kind.toLowerCase() }
-      )
+      ...FieldIssues.fromIssue(error.cause.issue, error.kind === "Payload" ? {} : { prefix: error.kind.toLowerCase() })
     }
     const wilayaFields = error.kind === "Payload" ? WILAYA_FIELDS.filter((path) => fields[path] !== undefined) : []
     if (wilayaFields.length > 0) {
@@ -210,7 +207,7 @@ export const ValidationLayer = HttpApiMiddleware.layerSchemaErrorTransform(Valid
         if (message !== undefined) fields[path] = message
       }
     }
-    const root = fields[ErrorCategory.rootKey]
+    const root = fields[FieldIssues.rootKey]
     const onlyRoot = root !== undefined && Object.keys(fields).length === 1
     return yield* Effect.fail(
       new InvalidInput({

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Dzd, ErrorCategory, WilayaCode } from "@tawsil/domain"
+import { Dzd, FieldIssues, WilayaCode } from "@tawsil/domain"
 import { Effect, Schema } from "effect"
 
 const Order = Schema.Struct({
@@ -20,20 +20,14 @@ const issueOf = <S extends Schema.Decoder<unknown>>(schema: S, input: unknown) =
     Effect.map((error) => error.issue)
   )
 
-describe("ErrorCategory", () => {
-  it("names the categories both APIs map from", () => {
-    assert.isTrue(Schema.is(ErrorCategory.ErrorCategory)("unprocessable"))
-    assert.isTrue(Schema.is(ErrorCategory.ErrorCategory)("upstream_failure"))
-    assert.isFalse(Schema.is(ErrorCategory.ErrorCategory)("bad_request"))
-  })
-
+describe("FieldIssues", () => {
   it.effect("reports every bad field of a nested input by its dotted path", () =>
     Effect.gen(function* () {
       const issue = yield* issueOf(Order, {
         order: { recipient: { fullName: "A", phone: 555, wilayaCode: 59 }, codAmount: -1 },
         items: [{ quantity: 1 }, { quantity: 2 }, { quantity: 0 }, {}]
       })
-      assert.deepStrictEqual(ErrorCategory.fromIssue(issue), {
+      assert.deepStrictEqual(FieldIssues.fromIssue(issue), {
         "order.recipient.fullName": "Expected a value with a length between 2 and 120",
         "order.recipient.phone": "Expected string",
         "order.recipient.wilayaCode": "Expected a wilaya code, an integer from 1 to 58",
@@ -47,18 +41,18 @@ describe("ErrorCategory", () => {
   it.effect("puts a prefix before every path, and uses it for the input as a whole", () =>
     Effect.gen(function* () {
       const Query = Schema.Struct({ limit: Schema.Int, cursor: Schema.String })
-      const fields = ErrorCategory.fromIssue(yield* issueOf(Query, { limit: "x" }), { prefix: "query" })
+      const fields = FieldIssues.fromIssue(yield* issueOf(Query, { limit: "x" }), { prefix: "query" })
       assert.deepStrictEqual(fields, { "query.limit": "Expected number", "query.cursor": "Missing key" })
-      const whole = ErrorCategory.fromIssue(yield* issueOf(Query, null), { prefix: "query" })
+      const whole = FieldIssues.fromIssue(yield* issueOf(Query, null), { prefix: "query" })
       assert.deepStrictEqual(Object.keys(whole), ["query"])
     })
   )
 
   it.effect("keys an issue about the whole input as $ without a prefix", () =>
     Effect.gen(function* () {
-      const fields = ErrorCategory.fromIssue(yield* issueOf(Order, "not an object"))
-      assert.deepStrictEqual(Object.keys(fields), [ErrorCategory.rootKey])
-      assert.strictEqual(ErrorCategory.rootKey, "$")
+      const fields = FieldIssues.fromIssue(yield* issueOf(Order, "not an object"))
+      assert.deepStrictEqual(Object.keys(fields), [FieldIssues.rootKey])
+      assert.strictEqual(FieldIssues.rootKey, "$")
     })
   )
 
@@ -67,7 +61,7 @@ describe("ErrorCategory", () => {
       const Code = Schema.Struct({
         code: Schema.String.check(Schema.isMinLength(3), Schema.isPattern(/^[A-Z]+$/, { message: "Expected capitals" }))
       })
-      const fields = ErrorCategory.fromIssue(yield* issueOf(Code, { code: "a" }))
+      const fields = FieldIssues.fromIssue(yield* issueOf(Code, { code: "a" }))
       assert.deepStrictEqual(fields, { code: "Expected a value with a length of at least 3; Expected capitals" })
     })
   )
@@ -82,7 +76,7 @@ describe("ErrorCategory", () => {
         Effect.flip,
         Effect.map((error) => error.issue)
       )
-      const fields = ErrorCategory.fromIssue(issue)
+      const fields = FieldIssues.fromIssue(issue)
       assert.deepStrictEqual(Object.keys(fields).sort(), [
         "__proto__",
         "constructor",
