@@ -6,7 +6,7 @@
  */
 
 import { randomBytes } from "node:crypto"
-import { AlgiersTime, Ids } from "@tawsil/domain"
+import { AlgiersTime, Ids, Plans } from "@tawsil/domain"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import { mintKey, storesSql } from "./Access.ts"
@@ -28,7 +28,7 @@ export const CreateStoreInput = Schema.Struct({
     Schema.isTrimmed({ message: "name must not start or end with spaces" }),
     Schema.isBetweenLength(1, 255, { message: "name must be 1 to 255 characters" })
   ),
-  plan: Schema.optionalKey(Limits.Plan.annotate({ message: "plan must be free, pro, unlimited or enterprise" })),
+  plan: Schema.optionalKey(Plans.Plan.annotate({ message: "plan must be free, pro, unlimited or enterprise" })),
   pilot: Schema.optionalKey(Schema.Boolean),
   language: Schema.optionalKey(Language.annotate({ message: "language must be ar or fr" }))
 })
@@ -239,7 +239,7 @@ export const layer: Layer.Layer<Admin, never, KeyStore | UsageStore | AccessEven
       }),
       setPlan: Effect.fn("Admin.setPlan")(function* (storeId, raw) {
         const plan = yield* decode(
-          Limits.Plan.annotate({ message: "plan must be free, pro, unlimited or enterprise" }),
+          Plans.Plan.annotate({ message: "plan must be free, pro, unlimited or enterprise" }),
           raw
         )
         const id = yield* decode(StoreIdInput, storeId)

@@ -1,17 +1,13 @@
 /**
- * Plans, tiers and the limits that follow from them (spec "Usage and quota", "Limits"): the tier's limits, a store's
- * overrides, and the effective limits where an override wins and a null falls back to the tier. `-1` means
- * unlimited.
+ * The plan the API serves, tiers and the limits that follow from them (spec "Usage and quota", "Limits"): the tier's
+ * limits, a store's overrides, and the effective limits where an override wins and a null falls back to the tier.
+ * `-1` means unlimited. The plan names are `Plans` of `@tawsil/domain`.
  */
-import type { Ids } from "@tawsil/domain"
+import type { Ids, Plans } from "@tawsil/domain"
 import { type DateTime, Schema } from "effect"
 
-export const PLANS = ["free", "pro", "unlimited", "enterprise"] as const
-export const Plan = Schema.Literals(PLANS)
-export type Plan = typeof Plan.Type
-
 /** The API serves Enterprise stores (and installed-app tokens on any plan). */
-export const API_PLAN: Plan = "enterprise"
+export const API_PLAN: Plans.Plan = "enterprise"
 
 /** The legacy tiers are retired: every key is on `enterprise`. */
 export const TIER = "enterprise"

@@ -12,9 +12,8 @@
  * | `gtm` | Google Tag Manager container | `GTM-` and 4 to 10 letters or digits, upper-cased |
  * | `google_ads` | Google Ads conversion id | `AW-` and 9 to 11 digits, upper-cased |
  */
-import { AlgiersTime } from "@tawsil/domain"
+import { AlgiersTime, type Plans } from "@tawsil/domain"
 import { Schema } from "effect"
-import type { Plan } from "./Plans.ts"
 
 export const PIXEL_TYPES = [
   "facebook",
@@ -172,7 +171,7 @@ export const Limits = Schema.Struct({
 export type Limits = typeof Limits.Type
 
 /** What a plan allows: Free none, Pro one of each type, Unlimited and Enterprise no limit. */
-export const limitsOf = (plan: Plan): { readonly perType: number | null; readonly total: number | null } => {
+export const limitsOf = (plan: Plans.Plan): { readonly perType: number | null; readonly total: number | null } => {
   switch (plan) {
     case "free":
       return { perType: 0, total: 0 }
@@ -184,13 +183,13 @@ export const limitsOf = (plan: Plan): { readonly perType: number | null; readonl
 }
 
 /** Whether one more pixel of `type` fits the plan, given the store's counts. */
-export const fits = (plan: Plan, counts: Counts, type: PixelType): boolean => {
+export const fits = (plan: Plans.Plan, counts: Counts, type: PixelType): boolean => {
   const { perType, total } = limitsOf(plan)
   const all = PIXEL_TYPES.reduce((sum, each) => sum + counts[each], 0)
   return (perType === null || counts[type] < perType) && (total === null || all < total)
 }
 
-export const limitsView = (plan: Plan, counts: Counts): Limits => {
+export const limitsView = (plan: Plans.Plan, counts: Counts): Limits => {
   const { perType, total } = limitsOf(plan)
   return {
     plan,

@@ -10,7 +10,7 @@
  * writes a field. Making a pixel the default takes the default from the store's other pixels of its type.
  */
 import { ChangeLog } from "@tawsil/changes"
-import { type Ids, Pagination } from "@tawsil/domain"
+import { type Ids, Pagination, Plans } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, DateTime, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { identity } from "effect/Function"
@@ -38,7 +38,6 @@ import {
   tokenProblem
 } from "./Pixel.ts"
 import * as PixelError from "./PixelError.ts"
-import * as Plans from "./Plans.ts"
 import { type PixelPatch, StorefrontStore } from "./StorefrontStore.ts"
 
 export const ENTITY = "pixels"

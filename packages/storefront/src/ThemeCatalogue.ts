@@ -3,12 +3,12 @@
  * list `GET /v1/themes` shows), fast-checkout form themes and variant picker styles (which no endpoint lists), each
  * with the lowest plan that opens it and whether it can still be chosen; and the digital palette rule.
  */
-import type { Plan } from "./Plans.ts"
+import type { Plans } from "@tawsil/domain"
 
 export interface StorefrontTheme {
   readonly key: string
   readonly title: { readonly ar: string; readonly fr: string }
-  readonly plan: Plan
+  readonly plan: Plans.Plan
   /** False for a retired theme: it stays listed (stores may still use it) and cannot be chosen. */
   readonly active: boolean
   readonly colorMode: "light" | "dark"
@@ -18,7 +18,7 @@ export interface StorefrontTheme {
 
 export interface Choice {
   readonly key: string
-  readonly plan: Plan
+  readonly plan: Plans.Plan
   readonly active: boolean
 }
 
@@ -100,7 +100,7 @@ export const FAST_CHECKOUT_THEMES: ReadonlyArray<Choice> = [
   { key: "express", plan: "free", active: false }
 ]
 
-const styles = (plan: Plan, keys: ReadonlyArray<string>): ReadonlyArray<Choice> =>
+const styles = (plan: Plans.Plan, keys: ReadonlyArray<string>): ReadonlyArray<Choice> =>
   keys.map((key) => ({ key, plan, active: true }))
 
 /** Variant picker styles (spec table, plus `retro`, retired). */

@@ -10,10 +10,9 @@
  * it makes the store physical and swaps back colours still at the digital palette's.
  */
 import { ChangeLog } from "@tawsil/changes"
-import type { Ids } from "@tawsil/domain"
+import { type Ids, Plans } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
-import * as Plans from "./Plans.ts"
 import { StorefrontStore, type StoreSettings, type ThemeState } from "./StorefrontStore.ts"
 import * as Catalogue from "./ThemeCatalogue.ts"
 import * as ThemeError from "./ThemeError.ts"
@@ -26,7 +25,7 @@ export const ThemeItem = Schema.Struct({
   key: Schema.String,
   /** In the store's language (Arabic, or French for a French store). */
   title: Schema.String,
-  plan_required: Schema.Literals(Plans.PLANS),
+  plan_required: Plans.Plan,
   /** False for a retired theme: it stays listed and cannot be chosen. */
   active: Schema.Boolean,
   color_mode: Schema.Literals(["light", "dark"]),

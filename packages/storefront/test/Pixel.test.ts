@@ -1,7 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { DateTime } from "effect"
 import * as Pixel from "../src/Pixel.ts"
-import * as Plans from "../src/Plans.ts"
 import * as Catalogue from "../src/ThemeCatalogue.ts"
 
 describe("Pixel", () => {
@@ -90,21 +88,6 @@ describe("Pixel", () => {
       [Pixel.limitsView("enterprise", counts).per_type_limit, Pixel.limitsView("enterprise", counts).total_limit],
       [null, null]
     )
-  })
-})
-
-describe("Plans", () => {
-  const now = DateTime.makeUnsafe("2026-11-21T10:00:00Z")
-  it("ranks plans, an expired paid plan or an unknown name counting as free", () => {
-    assert.strictEqual(Plans.effective("pro", null, now), "pro")
-    assert.strictEqual(Plans.effective("pro", DateTime.makeUnsafe("2026-11-21T10:00:01Z"), now), "pro")
-    assert.strictEqual(Plans.effective("pro", DateTime.makeUnsafe("2026-11-21T10:00:00Z"), now), "free")
-    assert.strictEqual(Plans.effective("enterprise", DateTime.makeUnsafe("2025-01-01T00:00:00Z"), now), "free")
-    assert.strictEqual(Plans.effective("gold", null, now), "free")
-    assert.isTrue(Plans.reaches("unlimited", "pro"))
-    assert.isTrue(Plans.reaches("pro", "pro"))
-    assert.isFalse(Plans.reaches("pro", "unlimited"))
-    assert.isTrue(Plans.reaches("enterprise", "enterprise"))
   })
 })
 

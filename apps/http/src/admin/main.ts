@@ -5,7 +5,7 @@
  * as the server's (`DATABASE_URL`, else `DATA_DIR`); `AdminClient` says how it is reached while a server runs.
  */
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
-import { Limits } from "@tawsil/access"
+import { Plans } from "@tawsil/domain"
 import { Cause, Console, Effect, Exit, Layer, Logger, Option, References } from "effect"
 import { CliError, CliOutput, Command, Flag } from "effect/cli"
 import * as AppConfig from "../AppConfig.ts"
@@ -53,7 +53,7 @@ const storeCreate = Command.make(
   "create",
   {
     name: Flag.String("name").pipe(Flag.withDescription("The store's name (its slug is derived from it)")),
-    plan: Flag.Literals("plan", Limits.PLANS).pipe(Flag.withDescription("Default: enterprise"), Flag.optional),
+    plan: Flag.Literals("plan", Plans.PLANS).pipe(Flag.withDescription("Default: enterprise"), Flag.optional),
     pilot: Flag.Boolean("pilot").pipe(
       Flag.withDescription("Whether the store's keys are pilot-enrolled (default) or not (--no-pilot)"),
       Flag.optional
@@ -72,7 +72,7 @@ const storeCreate = Command.make(
     })
 ).pipe(Command.withDescription("Create a store and its first platform key (its bearer token is shown once)"))
 
-const storeSetPlan = Command.make("set-plan", { store: storeId, plan: Flag.Literals("plan", Limits.PLANS) }, (flags) =>
+const storeSetPlan = Command.make("set-plan", { store: storeId, plan: Flag.Literals("plan", Plans.PLANS) }, (flags) =>
   perform({ op: "store.set-plan", storeId: flags.store, plan: flags.plan })
 ).pipe(Command.withDescription("Change a store's plan (the API serves enterprise stores)"))
 
