@@ -13,7 +13,7 @@ import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option } from "effect"
 import { identity } from "effect/Function"
 import { decodeBody } from "./internal/body.ts"
-import { isStorableId, type ListParams, listQuery } from "./internal/listing.ts"
+import { type ListParams, listQuery } from "./internal/listing.ts"
 import {
   type LandingPage,
   LandingPageCreateBody,
@@ -78,14 +78,14 @@ export const layer: Layer.Layer<LandingPages, never, LandingPageStore | ProductS
     const ownProduct = Effect.fnUntraced(function* (storeId: Ids.StoreId, productId: number | null) {
       if (productId === null) return null
       const message = `product_id ${productId} does not belong to this store`
-      if (!isStorableId(productId)) return yield* invalid(message)
+      if (!Ids.isStorableId(productId)) return yield* invalid(message)
       const id = Ids.ProductId.make(productId)
       if (!(yield* products.exists(storeId, id))) return yield* invalid(message)
       return id
     })
 
     const get = method("LandingPages.get")(function* (storeId: Ids.StoreId, id: Ids.LandingPageId) {
-      if (!isStorableId(id)) return yield* notFound()
+      if (!Ids.isStorableId(id)) return yield* notFound()
       return yield* store.get(storeId, id).pipe(Effect.flatMap(orNotFound))
     })
 
@@ -127,11 +127,11 @@ export const layer: Layer.Layer<LandingPages, never, LandingPageStore | ProductS
         return yield* patch(storeId, id, changes, wanted)
       }),
       publish: method("LandingPages.publish")(function* (storeId, id) {
-        if (!isStorableId(id)) return yield* notFound()
+        if (!Ids.isStorableId(id)) return yield* notFound()
         return yield* patch(storeId, id, { status: "active" }, undefined)
       }),
       remove: method("LandingPages.remove")(function* (storeId, id) {
-        if (!isStorableId(id) || !(yield* store.remove(storeId, id))) return yield* notFound()
+        if (!Ids.isStorableId(id) || !(yield* store.remove(storeId, id))) return yield* notFound()
         return { deleted: true, id } as const
       })
     })

@@ -16,7 +16,6 @@ import { Schema } from "effect"
 import { bodyObject } from "./internal/body.ts"
 import {
   amount,
-  INT4_MAX,
   integer,
   nonNegativeAmount,
   nullable,
@@ -98,7 +97,10 @@ export type ProductDeleted = typeof ProductDeleted.Type
 
 const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/
 
-const stockOrNull = nullable(integer(0, INT4_MAX, "must be null or an integer >= 0"), "must be null or an integer >= 0")
+const stockOrNull = nullable(
+  integer(0, Ids.MAX_ID, "must be null or an integer >= 0"),
+  "must be null or an integer >= 0"
+)
 
 const OptionBody = Schema.Struct({
   value: required(text(1, 255, "is required (1-255 chars)"), "is required (1-255 chars)"),
@@ -109,7 +111,7 @@ const OptionBody = Schema.Struct({
     "must be a hex color (#rgb or #rrggbb) or null"
   ).pipe(withDefault(null)),
   image_id: nullable(
-    integer(1, INT4_MAX, "must be null or a positive integer"),
+    integer(1, Ids.MAX_ID, "must be null or a positive integer"),
     "must be null or a positive integer"
   ).pipe(withDefault(null)),
   price_adjustment: amount("must be a number").pipe(withDefault(0)),

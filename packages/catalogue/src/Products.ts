@@ -7,12 +7,12 @@
  * - A delete is soft: the row stays for the orders that reference it, and the product is `ProductNotFound` from then on,
  *   like another store's product.
  */
-import { type Ids, Pagination } from "@tawsil/domain"
+import { Ids, Pagination } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option } from "effect"
 import { identity } from "effect/Function"
 import { decodeBody } from "./internal/body.ts"
-import { isStorableId, type ListParams, listQuery } from "./internal/listing.ts"
+import { type ListParams, listQuery } from "./internal/listing.ts"
 import {
   type Product,
   ProductCreateBody,
@@ -60,7 +60,7 @@ export const layer: Layer.Layer<Products, never, ProductStore> = Layer.effect(
     const store = yield* ProductStore
 
     const get = method("Products.get")(function* (storeId: Ids.StoreId, id: Ids.ProductId) {
-      if (!isStorableId(id)) return yield* notFound()
+      if (!Ids.isStorableId(id)) return yield* notFound()
       return yield* store.get(storeId, id).pipe(Effect.flatMap(orNotFound))
     })
 
@@ -82,7 +82,7 @@ export const layer: Layer.Layer<Products, never, ProductStore> = Layer.effect(
         return yield* store.update(storeId, id, patch).pipe(Effect.flatMap(orNotFound))
       }),
       remove: method("Products.remove")(function* (storeId, id) {
-        if (!isStorableId(id) || !(yield* store.remove(storeId, id))) return yield* notFound()
+        if (!Ids.isStorableId(id) || !(yield* store.remove(storeId, id))) return yield* notFound()
         return { deleted: true, id } as const
       })
     })

@@ -3,7 +3,7 @@
  * rows, "Landing page create body" and "Landing page create 400 messages", run against every implementation.
  */
 import { assert, type Vitest } from "@effect/vitest"
-import type { Ids } from "@tawsil/domain"
+import { Ids } from "@tawsil/domain"
 import { Effect, Schema } from "effect"
 import * as LandingPage from "../src/LandingPage.ts"
 import { LandingPages } from "../src/LandingPages.ts"
@@ -330,9 +330,12 @@ export const LandingPagesSuite = (it: Vitest.MethodsNonLive<LandingPages | Produ
       yield* notFound(pages.remove(mine, page.id))
       assert.deepStrictEqual((yield* pages.list(mine)).items, [])
       assert.deepStrictEqual(yield* pages.get(theirs, page.id), page)
-      const huge = 99_999_999_999 as Ids.LandingPageId
-      yield* notFound(pages.get(mine, huge))
-      yield* notFound(pages.publish(mine, huge))
+      for (const id of [99_999_999_999, Ids.MAX_ID + 1, 0]) {
+        const huge = id as Ids.LandingPageId
+        yield* notFound(pages.get(mine, huge))
+        yield* notFound(pages.publish(mine, huge))
+        yield* notFound(pages.remove(mine, huge))
+      }
     })
   )
 

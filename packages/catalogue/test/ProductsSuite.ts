@@ -3,7 +3,7 @@
  * decisions (docs/store-api.md), run against every implementation of the port.
  */
 import { assert, type Vitest } from "@effect/vitest"
-import { type Ids, Pagination, StoreAmount } from "@tawsil/domain"
+import { Ids, Pagination, StoreAmount } from "@tawsil/domain"
 import { Effect, Schema } from "effect"
 import * as Product from "../src/Product.ts"
 import { Products } from "../src/Products.ts"
@@ -445,10 +445,12 @@ export const ProductsSuite = (it: Vitest.MethodsNonLive<Products | Fixtures>) =>
     Effect.gen(function* () {
       const products = yield* Products
       const store = yield* (yield* Fixtures).newStore
-      const huge = 99_999_999_999 as Ids.ProductId
-      yield* notFound(products.get(store, huge))
-      yield* notFound(products.update(store, huge, { name: "x" }))
-      yield* notFound(products.remove(store, huge))
+      for (const id of [99_999_999_999, Ids.MAX_ID + 1, 0, -1]) {
+        const huge = id as Ids.ProductId
+        yield* notFound(products.get(store, huge))
+        yield* notFound(products.update(store, huge, { name: "x" }))
+        yield* notFound(products.remove(store, huge))
+      }
     })
   )
 

@@ -15,7 +15,7 @@
  * An undo of an undo writes the undo's `before` — the original change's values — so it applies the change again.
  * Run an undo inside the caller's transaction: the claim, the write and both records then commit together.
  */
-import { type Ids, Pagination } from "@tawsil/domain"
+import { Ids, Pagination } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import {
@@ -74,8 +74,6 @@ const notFound = (id: number) => ChangeError.fail(new ChangeError.ChangeNotFound
 const missingScope = (scope: string) =>
   ChangeError.fail(new ChangeError.MissingEntityScope({ scope, message: `Missing scope: ${scope}` }))
 
-const isStorableId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647
-
 export const layer: Layer.Layer<Changes, never, ChangeStore | ChangeLog | Entities> = Layer.effect(
   Changes,
   Effect.gen(function* () {
@@ -87,7 +85,7 @@ export const layer: Layer.Layer<Changes, never, ChangeStore | ChangeLog | Entiti
     const scopesOf = (name: string): Pick<AnyEntity, "readScope" | "undoScope"> => entities.get(name) ?? FALLBACK_SCOPES
 
     const find = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number) {
-      if (!isStorableId(id)) return yield* notFound(id)
+      if (!Ids.isStorableId(id)) return yield* notFound(id)
       const found = yield* store.get(storeId, ChangeIdSchema.make(id))
       if (Option.isNone(found)) return yield* notFound(id)
       return found.value

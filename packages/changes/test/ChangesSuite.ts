@@ -3,7 +3,7 @@
  * `note` and `layout` entities of `Fixtures`, run over every implementation of `ChangeStore`.
  */
 import { assert, type Vitest } from "@effect/vitest"
-import type { Ids } from "@tawsil/domain"
+import { Ids } from "@tawsil/domain"
 import { Effect, Option } from "effect"
 import { MAX_VALUES_BYTES } from "../src/Change.ts"
 import { ChangeLog } from "../src/ChangeLog.ts"
@@ -102,6 +102,8 @@ export const ChangesSuite = (it: Vitest.MethodsNonLive<Services>) => {
       assert.strictEqual(yield* reasonOf(changes.get(actor(other), change.id)), "ChangeNotFound")
       assert.strictEqual(yield* reasonOf(changes.get(actor(store), 999_999)), "ChangeNotFound")
       assert.strictEqual(yield* reasonOf(changes.get(actor(store), 99_999_999_999)), "ChangeNotFound")
+      assert.strictEqual(yield* reasonOf(changes.get(actor(store), Ids.MAX_ID + 1)), "ChangeNotFound")
+      assert.strictEqual(yield* reasonOf(changes.get(actor(store), 0)), "ChangeNotFound")
     })
   )
 

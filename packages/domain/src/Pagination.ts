@@ -4,6 +4,7 @@
  * dropped so the list restarts at the newest record. Every list pages by a descending integer id; the cursor is
  * the last id of the page, base64url-encoded so callers treat it as opaque.
  */
+import { MAX_ID } from "./Ids.ts"
 
 export const DEFAULT_LIMIT = 50
 export const MAX_LIMIT = 200
@@ -29,7 +30,7 @@ export const afterIdOf = (raw: string | undefined): number | undefined => {
   const digits = text.slice(PREFIX.length)
   if (!/^[1-9][0-9]{0,9}$/.test(digits)) return undefined
   const id = Number(digits)
-  return id <= 2_147_483_647 ? id : undefined
+  return id <= MAX_ID ? id : undefined
 }
 
 /** The list envelope's `data`. */

@@ -14,7 +14,7 @@
  *
  * `OrderCreateBody` is the same body as a Schema, for the OpenAPI document; the rules above are what answers.
  */
-import { type Ids, StoreAmount } from "@tawsil/domain"
+import { Ids, StoreAmount } from "@tawsil/domain"
 import type { Pricing } from "@tawsil/pricing"
 import { Option, Result, Schema } from "effect"
 import { InvalidOrder } from "./OrderError.ts"
@@ -72,9 +72,6 @@ const Text = Schema.String.check(
   })
 )
 
-/** The largest id a row of ours can have (`integer` columns). */
-const MAX_ID = 2_147_483_647
-
 const int = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetween({ minimum, maximum }))
 
 export const Name = Text.check(Schema.isBetweenCodePoints(1, 255), hasText)
@@ -94,7 +91,7 @@ export const VariantInput = Schema.Struct({
   color_code: Schema.optionalKey(Schema.NullOr(Text)),
   price_adjustment: Schema.optionalKey(StoreAmount.FromNumber)
 })
-export const DeskId = Schema.NullOr(int(1, MAX_ID))
+export const DeskId = Schema.NullOr(int(1, Ids.MAX_ID))
 export const DeskName = Schema.NullOr(Text)
 export const Amount = StoreAmount.FromNumber.check(StoreAmount.isNonNegative)
 export const Notes = Text.check(Schema.isMaxCodePoints(MAX_NOTES))
@@ -325,7 +322,7 @@ export const parse = (body: unknown): Result.Result<Parsed, InvalidOrder> =>
 export const productIds = (parsed: Parsed): ReadonlyArray<number> => {
   const ids = new Set<number>()
   for (const line of parsed.lines) {
-    if (Result.isSuccess(line.productId) && line.productId.success >= 1 && line.productId.success <= MAX_ID) {
+    if (Result.isSuccess(line.productId) && Ids.isStorableId(line.productId.success)) {
       ids.add(line.productId.success)
     }
   }

@@ -13,7 +13,7 @@
  * A create and a status move are told to `OrderEvents` in the same unit of work as the change (the webhooks' outbox
  * listens there), so what is told commits or rolls back with the change.
  */
-import { type Ids, Pagination } from "@tawsil/domain"
+import { Ids, Pagination } from "@tawsil/domain"
 import { Pricing } from "@tawsil/pricing"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, type DateTime, Effect, Layer, Schema } from "effect"
@@ -96,9 +96,6 @@ export class Orders extends Context.Service<
 /** Order numbers are 32 random bits per store and day: a retry past this many collisions is a broken `Random`. */
 const NUMBER_ATTEMPTS = 8
 
-const MAX_ID = 2_147_483_647
-const isId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_ID
-
 const orderNotFound = (id: number) =>
   OrderError.fail(new OrderError.OrderNotFound({ message: `Order ${id} not found` }))
 const customerNotFound = (id: number) =>
@@ -116,7 +113,7 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
     const events = yield* OrderEvents
 
     const findOrder = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number) {
-      const order = isId(id) ? yield* store.findOrder(storeId, id) : undefined
+      const order = Ids.isStorableId(id) ? yield* store.findOrder(storeId, id) : undefined
       return order ?? (yield* orderNotFound(id))
     })
 
@@ -234,13 +231,13 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
       }),
 
       getCustomer: method("Orders.getCustomer")(function* (storeId, id) {
-        const customer = isId(id) ? yield* store.findCustomer(storeId, id) : undefined
+        const customer = Ids.isStorableId(id) ? yield* store.findCustomer(storeId, id) : undefined
         if (customer === undefined) return yield* customerNotFound(id)
         return OrderViews.customerDetail(customer)
       }),
 
       customerOrders: method("Orders.customerOrders")(function* (storeId, customerId, query) {
-        const customer = isId(customerId) ? yield* store.findCustomer(storeId, customerId) : undefined
+        const customer = Ids.isStorableId(customerId) ? yield* store.findCustomer(storeId, customerId) : undefined
         if (customer === undefined) return yield* customerNotFound(customerId)
         const limit = Pagination.limitOf(query.limit)
         const rows = yield* store.listOrders(

@@ -3,7 +3,7 @@
  * embedded database and (with `DATABASE_URL`) the real server.
  */
 import { assert, type Vitest } from "@effect/vitest"
-import { AlgiersTime, type Ids } from "@tawsil/domain"
+import { AlgiersTime, Ids } from "@tawsil/domain"
 import { DateTime, Effect, Layer, Random } from "effect"
 import * as OrderError from "../src/OrderError.ts"
 import * as OrderNumber from "../src/OrderNumber.ts"
@@ -483,6 +483,13 @@ export const OrdersSuite = <R>(
         notFound("Customer", order.customer.id)
       )
       yield* assertFails(orders.customerOrders(mine.store.id, 0, {}), notFound("Customer", 0))
+      // An id no row can have (past PostgreSQL's integer) is not found, never a database error.
+      for (const id of [0, -1, 1.5, Ids.MAX_ID + 1]) {
+        yield* assertFails(orders.get(mine.store.id, id), notFound("Order", id))
+        yield* assertFails(orders.cancel(mine.store.id, id), notFound("Order", id))
+        yield* assertFails(orders.getCustomer(mine.store.id, id), notFound("Customer", id))
+        yield* assertFails(orders.customerOrders(mine.store.id, id, {}), notFound("Customer", id))
+      }
       assert.deepStrictEqual((yield* orders.list(mine.store.id, {})).items, [])
       assert.deepStrictEqual((yield* orders.listCustomers(mine.store.id, {})).items, [])
       // The other store's order is untouched.

@@ -8,6 +8,7 @@
  * deleted code returns with its id when no code holds it, its usage count and its creation time.
  */
 import type { Entity } from "@tawsil/changes"
+import { Ids } from "@tawsil/domain"
 import { Effect, Option } from "effect"
 import { PromoCode, PromoCodeId, valuesOf } from "./PromoCode.ts"
 import * as PromoError from "./PromoError.ts"
@@ -24,7 +25,7 @@ export const entity: Effect.Effect<Entity.Entity<PromoCode>, never, PromoStore> 
     undoScope: "promos:write",
     values: PromoCode,
     snapshot: (storeId, entityId) =>
-      /^[0-9]{1,10}$/.test(entityId) && Number(entityId) <= 2_147_483_647
+      /^[0-9]{1,10}$/.test(entityId) && Ids.isStorableId(Number(entityId))
         ? Effect.map(store.get(storeId, PromoCodeId.make(Number(entityId))), Option.map(snapshot))
         : Effect.succeedNone,
     write: Effect.fnUntraced(function* (storeId, _entityId, values, how) {

@@ -8,6 +8,7 @@
  * `discount_type` and `discount_value` as a pair with the stored one, requires a future `expires_at` only when it
  * sends one, and checks the window with whichever dates result.
  */
+import { Ids } from "@tawsil/domain"
 import { BigDecimal, DateTime, Effect, Option, Schema } from "effect"
 import {
   Amount,
@@ -92,7 +93,8 @@ const maxUses = Effect.fnUntraced(function* (value: unknown) {
   const invalid = () => new PromoError.InvalidMaxUses({ message: MAX_USES_MESSAGE })
   const count = yield* read(Schema.Union([Blank, Count]), value, invalid)
   if (count === null || count === "" || count === 0) return null
-  if (count < 1 || count > 2_147_483_647) return yield* refuse(invalid())
+  // The column is an `integer`, like the ids.
+  if (count < 1 || count > Ids.MAX_ID) return yield* refuse(invalid())
   return count
 })
 

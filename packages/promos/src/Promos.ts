@@ -8,7 +8,7 @@
  * its change record.
  */
 import { ChangeLog } from "@tawsil/changes"
-import { AlgiersTime, type Ids, Pagination } from "@tawsil/domain"
+import { AlgiersTime, Ids, Pagination } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Clock, Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import { identity } from "effect/Function"
@@ -84,7 +84,6 @@ export class Promos extends Context.Service<
 
 const refuse = (reason: PromoError.PromoErrorReason) => Effect.fail(PromoError.fail(reason))
 const notFound = () => refuse(new PromoError.PromoNotFound({ message: NOT_FOUND }))
-const isStorableId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647
 
 export const layer: Layer.Layer<Promos, never, PromoStore | ChangeLog.ChangeLog> = Layer.effect(
   Promos,
@@ -162,7 +161,7 @@ export const layer: Layer.Layer<Promos, never, PromoStore | ChangeLog.ChangeLog>
       })
 
     const existing = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number) {
-      if (!isStorableId(id)) return yield* notFound()
+      if (!Ids.isStorableId(id)) return yield* notFound()
       const found = yield* store.get(storeId, PromoCodeId.make(id))
       if (Option.isNone(found)) return yield* notFound()
       return found.value
@@ -250,7 +249,7 @@ export const layer: Layer.Layer<Promos, never, PromoStore | ChangeLog.ChangeLog>
       }),
       remove: method("Promos.remove")(function* (writer, id) {
         yield* requireAddon(writer.storeId)
-        if (!isStorableId(id)) return yield* notFound()
+        if (!Ids.isStorableId(id)) return yield* notFound()
         const removed = yield* store.remove(writer.storeId, PromoCodeId.make(id))
         if (Option.isNone(removed)) return yield* notFound()
         yield* record(writer, "delete", id, `Deleted promo code ${removed.value.code}`, snapshot(removed.value), null)

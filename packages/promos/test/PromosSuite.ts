@@ -4,7 +4,7 @@
  */
 import { assert, type Vitest } from "@effect/vitest"
 import { type ChangeLog, Changes } from "@tawsil/changes"
-import type { Ids } from "@tawsil/domain"
+import { Ids } from "@tawsil/domain"
 import { BigDecimal, Effect, Schema } from "effect"
 import { PromoAddon } from "../src/PromoAddon.ts"
 import { PromoCode } from "../src/PromoCode.ts"
@@ -118,7 +118,10 @@ export const PromosSuite = (it: Vitest.MethodsNonLive<Services>) => {
       assert.strictEqual((yield* promos.update(writer(store), first.id, { code: "A1" })).code, "A1", "its own text")
       assert.strictEqual(yield* reasonOf(promos.update(writer(other), first.id, { is_active: false })), "PromoNotFound")
       assert.strictEqual(yield* reasonOf(promos.remove(writer(other), first.id)), "PromoNotFound")
-      assert.strictEqual(yield* reasonOf(promos.update(writer(store), 99_999_999_999, {})), "PromoNotFound")
+      for (const id of [99_999_999_999, Ids.MAX_ID + 1, 0]) {
+        assert.strictEqual(yield* reasonOf(promos.update(writer(store), id, {})), "PromoNotFound", String(id))
+        assert.strictEqual(yield* reasonOf(promos.remove(writer(store), id)), "PromoNotFound", String(id))
+      }
       yield* addon.set(store, false)
       assert.isFalse(yield* addon.isActive(store))
       assert.strictEqual(

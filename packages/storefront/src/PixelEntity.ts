@@ -9,6 +9,7 @@
  * and the duplicate check (`LimitReached`, `PixelExists`).
  */
 import type { Entity } from "@tawsil/changes"
+import { Ids } from "@tawsil/domain"
 import { Effect, Option } from "effect"
 import { fits, PixelId, PixelValues } from "./Pixel.ts"
 import * as PixelError from "./PixelError.ts"
@@ -25,7 +26,7 @@ export const entity: Effect.Effect<Entity.Entity<typeof PixelValues.Type>, never
     undoScope: "pixels:write",
     values: PixelValues,
     snapshot: (storeId, entityId) =>
-      /^[0-9]{1,10}$/.test(entityId) && Number(entityId) <= 2_147_483_647
+      /^[0-9]{1,10}$/.test(entityId) && Ids.isStorableId(Number(entityId))
         ? Effect.flatMap(store.getPixel(storeId, PixelId.make(Number(entityId))), (found) =>
             Option.match(found, {
               onNone: () => Effect.succeedNone,

@@ -10,7 +10,7 @@
  * writes a field. Making a pixel the default takes the default from the store's other pixels of its type.
  */
 import { ChangeLog } from "@tawsil/changes"
-import { type Ids, Pagination, Plans } from "@tawsil/domain"
+import { Ids, Pagination, Plans } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, DateTime, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { identity } from "effect/Function"
@@ -68,7 +68,6 @@ export const pixelExists = (type: PixelType, pixelId: string) => `A ${type} pixe
 
 const refuse = (reason: PixelError.PixelErrorReason) => Effect.fail(PixelError.fail(reason))
 const notFound = () => refuse(new PixelError.PixelNotFound({ message: NOT_FOUND }))
-const isStorableId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647
 
 const Body = Schema.Record(Schema.String, Schema.Unknown)
 
@@ -170,7 +169,7 @@ export const layer: Layer.Layer<Pixels, never, StorefrontStore | ChangeLog.Chang
       })
 
     const existing = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number) {
-      if (!isStorableId(id)) return yield* notFound()
+      if (!Ids.isStorableId(id)) return yield* notFound()
       const found = yield* store.getPixel(storeId, PixelId.make(id))
       if (Option.isNone(found)) return yield* notFound()
       return found.value

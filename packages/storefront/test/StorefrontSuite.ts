@@ -4,6 +4,7 @@
  */
 import { assert, type Vitest } from "@effect/vitest"
 import { Changes } from "@tawsil/changes"
+import { Ids } from "@tawsil/domain"
 import { DateTime, Effect, Schema } from "effect"
 import { Pixel } from "../src/Pixel.ts"
 import { Pixels } from "../src/Pixels.ts"
@@ -282,7 +283,10 @@ export const StorefrontSuite = (it: Vitest.MethodsNonLive<Services>) => {
           [first.id, false]
         ]
       )
-      assert.strictEqual(yield* reasonOf(pixels.update(writer, 999_999, {})), "PixelNotFound")
+      for (const id of [999_999, Ids.MAX_ID + 1, 0]) {
+        assert.strictEqual(yield* reasonOf(pixels.update(writer, id, {})), "PixelNotFound", String(id))
+        assert.strictEqual(yield* reasonOf(pixels.remove(writer, id)), "PixelNotFound", String(id))
+      }
       const other = yield* fixtures.newStore()
       assert.strictEqual(yield* reasonOf(pixels.remove({ storeId: other, keyId: KEY }, first.id)), "PixelNotFound")
       assert.deepStrictEqual(yield* pixels.remove(writer, first.id), { deleted: true, id: first.id })

@@ -7,7 +7,7 @@
  */
 
 import type * as Egress from "@tawsil/courier/Egress"
-import { type Ids, Pagination } from "@tawsil/domain"
+import { Ids, Pagination } from "@tawsil/domain"
 import { Context, Effect, Layer } from "effect"
 import { DeliverySignal } from "./DeliverySignal.ts"
 import * as Subscription from "./Subscription.ts"
@@ -59,6 +59,9 @@ export interface Options {
 const notFound = (id: number) =>
   WebhookError.fail(new WebhookError.WebhookNotFound({ message: `Webhook ${id} not found` }))
 
+const deliveryNotFound = (id: number, deliveryId: number) =>
+  WebhookError.fail(new WebhookError.DeliveryNotFound({ message: `Delivery ${deliveryId} of webhook ${id} not found` }))
+
 export const layer = (
   options: Options
 ): Layer.Layer<Webhooks, never, WebhookStore | DeliverySignal | Egress.Resolver> =>
@@ -77,6 +80,12 @@ export const layer = (
         )
 
       const invalid = (error: WebhookError.InvalidWebhook) => WebhookError.fail(error)
+
+      /** The store's subscription, or not found: an id no row can have is not looked up. */
+      const exists = (storeId: Ids.StoreId, id: number) =>
+        Ids.isStorableId(id)
+          ? Effect.map(store.findSubscription(storeId, id), (found) => found !== undefined)
+          : Effect.succeed(false)
 
       return Webhooks.of({
         list: Effect.fn("Webhooks.list")(function* (storeId) {
@@ -99,7 +108,7 @@ export const layer = (
 
         update: Effect.fn("Webhooks.update")(function* (storeId, id, body) {
           const input = yield* Subscription.decodePatch(body).pipe(Effect.mapError(invalid))
-          if ((yield* store.findSubscription(storeId, id)) === undefined) return yield* notFound(id)
+          if (!(yield* exists(storeId, id))) return yield* notFound(id)
           if (input.url !== undefined) yield* acceptUrl(input.url)
           const secret = input.rotateSecret ? Subscription.newSecret() : null
           const record = yield* store.updateSubscription(storeId, id, {
@@ -114,12 +123,12 @@ export const layer = (
         }),
 
         remove: Effect.fn("Webhooks.remove")(function* (storeId, id) {
-          if (!(yield* store.deleteSubscription(storeId, id))) return yield* notFound(id)
+          if (!Ids.isStorableId(id) || !(yield* store.deleteSubscription(storeId, id))) return yield* notFound(id)
           return { deleted: true as const, id }
         }),
 
         deliveries: Effect.fn("Webhooks.deliveries")(function* (storeId, id, query) {
-          if ((yield* store.findSubscription(storeId, id)) === undefined) return yield* notFound(id)
+          if (!(yield* exists(storeId, id))) return yield* notFound(id)
           const limit = Pagination.limitOf(query.limit)
           const rows = yield* store.listDeliveries(storeId, id, {
             afterId: Pagination.afterIdOf(query.cursor),
@@ -129,13 +138,10 @@ export const layer = (
         }),
 
         retry: Effect.fn("Webhooks.retry")(function* (storeId, id, deliveryId) {
-          if ((yield* store.findSubscription(storeId, id)) === undefined) return yield* notFound(id)
+          if (!(yield* exists(storeId, id))) return yield* notFound(id)
+          if (!Ids.isStorableId(deliveryId)) return yield* deliveryNotFound(id, deliveryId)
           const record = yield* store.retryDelivery(storeId, id, deliveryId)
-          if (record === undefined) {
-            return yield* WebhookError.fail(
-              new WebhookError.DeliveryNotFound({ message: `Delivery ${deliveryId} of webhook ${id} not found` })
-            )
-          }
+          if (record === undefined) return yield* deliveryNotFound(id, deliveryId)
           yield* store.afterCommit(signal.notify)
           return Subscription.toDelivery(record)
         })

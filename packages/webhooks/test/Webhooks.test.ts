@@ -12,6 +12,7 @@ import * as Subscription from "../src/Subscription.ts"
 import * as WebhookStore from "../src/WebhookStore.ts"
 import * as Webhooks from "../src/Webhooks.ts"
 import * as WebhookUrl from "../src/WebhookUrl.ts"
+import { backends, newStore as newStoreRow, sqlStore } from "./Backends.ts"
 import { hostileNames, hostileUrls } from "./HostileUrls.ts"
 
 const resolver = Egress.Resolver.layerTest({ ...hostileNames, "hooks.example.com": ["93.184.215.14"] })
@@ -169,4 +170,39 @@ describe("Webhooks", () => {
       })
     )
   })
+})
+
+/** An id no row can have (outside 1..`Ids.MAX_ID`) is not found, on every store. */
+const unstorableIds = Effect.gen(function* () {
+  const webhooks = yield* Webhooks.Webhooks
+  const store = Ids.StoreId.make(yield* newStoreRow)
+  const made = yield* webhooks.create(store, { url: "https://hooks.example.com/ids", events: ["order.created"] })
+  for (const id of [0, -1, 1.5, Ids.MAX_ID + 1, 99_999_999_999, 1e20]) {
+    assert.deepStrictEqual(yield* reasonOf(webhooks.update(store, id, { active: false })), [
+      "WebhookNotFound",
+      `Webhook ${id} not found`
+    ])
+    assert.deepStrictEqual((yield* reasonOf(webhooks.remove(store, id)))[0], "WebhookNotFound")
+    assert.deepStrictEqual((yield* reasonOf(webhooks.deliveries(store, id, {})))[0], "WebhookNotFound")
+    assert.deepStrictEqual((yield* reasonOf(webhooks.retry(store, id, 1)))[0], "WebhookNotFound")
+    assert.deepStrictEqual(yield* reasonOf(webhooks.retry(store, made.id, id)), [
+      "DeliveryNotFound",
+      `Delivery ${id} of webhook ${made.id} not found`
+    ])
+  }
+})
+
+describe("Webhooks ids", () => {
+  layer(services(allow))("memory", (it) => {
+    it.effect("answers not found for an id no row can have", () => unstorableIds)
+  })
+  for (const backend of backends) {
+    const sql = Webhooks.layer({ allowHosts: allow }).pipe(
+      Layer.provide([resolver, DeliverySignal.layer]),
+      Layer.provideMerge(sqlStore(backend))
+    )
+    layer(sql, { excludeTestServices: true, timeout: "90 seconds" })(`sql, ${backend.name}`, (it) => {
+      it.effect("answers not found for an id no row can have", () => unstorableIds)
+    })
+  }
 })

@@ -5,9 +5,6 @@
 import { StoreAmount } from "@tawsil/domain"
 import { Effect, Schema } from "effect"
 
-/** The largest id or count a PostgreSQL `integer` holds. */
-export const INT4_MAX = 2_147_483_647
-
 /** A UTF-16 surrogate without its other half. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 

@@ -4,7 +4,6 @@
  * ignored.
  */
 import { Pagination } from "@tawsil/domain"
-import { INT4_MAX } from "./fields.ts"
 
 export interface ListParams {
   readonly limit?: string | number | undefined
@@ -20,6 +19,3 @@ export const listQuery = <Status extends string>(params: ListParams, statuses: R
     status: statuses.find((status) => status === params.status)
   }
 }
-
-/** Whether an id can name a row at all: larger ids cannot be stored, so they name nothing. */
-export const isStorableId = (id: number): boolean => Number.isSafeInteger(id) && id >= 1 && id <= INT4_MAX
