@@ -13,12 +13,16 @@ import type { OverridePatch, QuotaOverride } from "./Limits.ts"
 /** The group every authenticated API call is counted in (always billable 0). */
 export const REQUEST_GROUP = "request"
 
-/** What `meter` found after counting the call. */
-export interface MeterCount {
+/** What `meterWindow` found after counting the call. */
+export interface WindowCount {
   /** Calls of the store in the current window, this one included. */
   readonly windowCount: number
   /** Whole seconds until the window ends, 1 to 60. */
   readonly resetSeconds: number
+}
+
+/** What `meter` found after counting the call. */
+export interface MeterCount extends WindowCount {
   /** Requests of the store this Algiers month, this one included; null unless asked for. */
   readonly monthCount: number | null
 }
@@ -64,6 +68,12 @@ export class UsageStore extends Context.Service<
      * returns the month's request count.
      */
     readonly meter: (storeId: Ids.StoreId, options: { readonly month: boolean }) => Effect.Effect<MeterCount>
+    /**
+     * Counts one call of the store in its current window only, as `meter` does: a signed call, which spends the
+     * store's per-minute budget like any call of its keys but is no `request` (its own group is counted when it is
+     * written).
+     */
+    readonly meterWindow: (storeId: Ids.StoreId) => Effect.Effect<WindowCount>
     /** Adds the increments to the stores' hourly usage (several for one store, hour and group add up). */
     readonly count: (increments: ReadonlyArray<UsageIncrement>) => Effect.Effect<void>
     /** The store's usage this Algiers month, per group. */
@@ -104,13 +114,18 @@ export const layerMemory: Layer.Layer<UsageStore> = Layer.sync(UsageStore, () =>
     return count
   }
 
+  const countWindow = (storeId: number, now: number): WindowCount => {
+    const start = now - (now % MINUTE)
+    const window = windows.get(`${storeId} ${start}`) ?? { storeId, start, count: 0 }
+    window.count++
+    windows.set(`${storeId} ${start}`, window)
+    return { windowCount: window.count, resetSeconds: Math.ceil((start + MINUTE - now) / 1000) }
+  }
+
   return UsageStore.of({
     meter: (storeId, options) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
-        const start = now - (now % MINUTE)
-        const window = windows.get(`${storeId} ${start}`) ?? { storeId, start, count: 0 }
-        window.count++
-        windows.set(`${storeId} ${start}`, window)
+        const window = countWindow(storeId, now)
         const hour = now - (now % HOUR)
         const usage = hours.get(`${storeId} ${hour} ${REQUEST_GROUP}`) ?? {
           storeId,
@@ -121,12 +136,9 @@ export const layerMemory: Layer.Layer<UsageStore> = Layer.sync(UsageStore, () =>
         }
         usage.count++
         hours.set(`${storeId} ${hour} ${REQUEST_GROUP}`, usage)
-        return {
-          windowCount: window.count,
-          resetSeconds: Math.ceil((start + MINUTE - now) / 1000),
-          monthCount: options.month ? monthCount(storeId, now) : null
-        }
+        return { ...window, monthCount: options.month ? monthCount(storeId, now) : null }
       }),
+    meterWindow: (storeId) => Effect.map(Clock.currentTimeMillis, (now) => countWindow(storeId, now)),
     count: (increments) =>
       Effect.sync(() => {
         for (const increment of increments) {

@@ -4,7 +4,8 @@
  *
  * `meter` is one statement: two upserts (the hour's usage, then the minute's window) whose row locks make concurrent
  * calls of one store count one after the other, so the counts they return are exact on any number of instances.
- * Those locks last until the statement's transaction ends: run `meter` outside long transactions.
+ * `meterWindow` (a signed call) is the window's upsert alone. Those locks last until the statement's transaction
+ * ends: run both outside long transactions.
  */
 import { Ids } from "@tawsil/domain"
 import { Array as Arr, DateTime, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
@@ -27,6 +28,8 @@ const MeterRow = Schema.Struct({
   reset_seconds: Schema.Number,
   month_count: Schema.NullOr(Count)
 })
+
+const WindowRow = Schema.Struct({ window_count: Schema.Number, reset_seconds: Schema.Number })
 
 const MonthRow = Schema.Struct({
   period: Schema.String,
@@ -117,6 +120,19 @@ export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.
           resetSeconds: Math.min(60, Math.max(1, row.reset_seconds)),
           monthCount: row.month_count
         }
+      }),
+      meterWindow: Effect.fnUntraced(function* (storeId) {
+        const rows = yield* sql`
+          INSERT INTO rate_windows AS w (store_id, window_start, count)
+          VALUES (${storeId}, date_trunc('minute', now()), 1)
+          ON CONFLICT (store_id, window_start) DO UPDATE SET count = w.count + 1
+          RETURNING w.count AS window_count,
+            ceil(extract(epoch FROM w.window_start + interval '1 minute' - now()))::int AS reset_seconds`.pipe(
+          Effect.flatMap(decodeRows(WindowRow)),
+          Effect.orDie
+        )
+        const row = rows[0]!
+        return { windowCount: row.window_count, resetSeconds: Math.min(60, Math.max(1, row.reset_seconds)) }
       }),
       count: Effect.fnUntraced(function* (increments) {
         // One row per store, hour and group: an upsert may not touch one row twice.

@@ -65,6 +65,21 @@ const UsageStoreSuite = <R>(it: Vitest.MethodsNonLive<UsageStore | KeyStore | R>
     })
   )
 
+  it.effect("counts a signed call in the store's window only, shared with its other calls, never as a request", () =>
+    Effect.gen(function* () {
+      const usage = yield* UsageStore
+      const storeId = yield* newStore
+      yield* seeds.steady
+      const signed = yield* usage.meterWindow(storeId)
+      assert.strictEqual(signed.windowCount, 1)
+      assert.isTrue(signed.resetSeconds >= 1 && signed.resetSeconds <= 60)
+      const keyed = yield* usage.meter(storeId, { month: true })
+      assert.deepStrictEqual([keyed.windowCount, keyed.monthCount], [2, 1])
+      assert.strictEqual((yield* usage.meterWindow(storeId)).windowCount, 3)
+      assert.deepStrictEqual((yield* usage.monthUsage(storeId)).groups, [{ group: "request", total: 1, billable: 0 }])
+    })
+  )
+
   it.effect("sums the month's earlier hours, never last month's", () =>
     Effect.gen(function* () {
       const usage = yield* UsageStore
