@@ -1,7 +1,7 @@
 /**
- * Who may call the store API, as the HTTP layer asks it on every request: `authenticate` (the credentials, 401),
- * `meter` (count the call; per-minute rate limit 429, monthly quota 402), `authorize` (plan, pilot, scope and
- * key-management gates, 403), and the key, usage and quota endpoints' operations.
+ * Who may call the store API, as the HTTP layer asks it on every keyed request: `admit`, the whole decision in the
+ * spec's order (authenticate 401, a read-cache hit, meter 429/402, the gates 403), built of `authenticate`, `check`
+ * and `meter`, which are also offered on their own; and the key, usage and quota endpoints' operations.
  *
  * The key is verified on every request: the secret's SHA-256 is compared in constant time with the stored one. The
  * lookup behind it (key, status, store, plan) and a store's limit overrides are cached in the process for
@@ -11,7 +11,7 @@
  */
 import { AlgiersTime, type Ids } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Cache, Clock, Context, DateTime, Duration, Effect, FiberSet, Layer, Option } from "effect"
+import { Cache, Clock, Context, Data, DateTime, Duration, Effect, FiberSet, Layer, Option } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as AccessError from "./AccessError.ts"
 import { AccessEvents } from "./AccessEvents.ts"
@@ -23,7 +23,7 @@ import * as Limits from "./Limits.ts"
 import { Principal, RateLimitState } from "./Principal.ts"
 import * as Scopes from "./Scopes.ts"
 import * as Usage from "./Usage.ts"
-import { UsageStore } from "./UsageStore.ts"
+import { UsageStore, type WindowCount } from "./UsageStore.ts"
 import * as UsageStoreSql from "./UsageStoreSql.ts"
 
 export const CACHE_TTL = Duration.seconds(5)
@@ -34,6 +34,9 @@ export const MISSING_KEY = "Missing API key: send Authorization: Bearer <key_id>
 export const MALFORMED_KEY = "Malformed Authorization header: expected Bearer <key_id>.<secret>"
 export const PUBLIC_KEY =
   "Public keys only sign /v1/signups and /v1/events; call this endpoint with a platform key (Bearer <key_id>.<secret>)"
+/** The origin listener serves no signed route, so a public key has nothing to call there. */
+export const PUBLIC_KEY_ORIGIN =
+  "Public keys are not accepted on this host; call it with a platform key (Bearer <key_id>.<secret>)"
 /** Unknown, revoked, suspended or wrong secret: one message, so a caller never learns which part was wrong. */
 export const INVALID_KEY = "Invalid API key: unknown, revoked or inactive key, or wrong secret"
 
@@ -86,13 +89,66 @@ export const check = (principal: Principal, requirement: Requirement): Refusal |
   return undefined
 }
 
+/**
+ * Which listener a call came in on: the public one (`edge`), or the origin listener (the spec's alias host), which
+ * has no per-minute limit, no read cache and takes no public key.
+ */
+export type Listener = "edge" | "origin"
+
+/** A keyed call as `admit` needs it. */
+export interface KeyedCall<A, E = never, R = never> {
+  readonly authorization: string | undefined
+  /** The client's address, recorded as the key's `last_used_ip`. */
+  readonly address: string
+  readonly requirement: Requirement
+  readonly listener: Listener
+  /**
+   * A cacheable read's earlier answer for this caller, if one is cached (`ReadCache`, keyed by the principal's key
+   * and the URL). Asked on the edge listener only, and only once every gate passed.
+   */
+  readonly cachedRead?: ((principal: Principal) => Effect.Effect<Option.Option<A>, E, R>) | undefined
+}
+
+/** A cached answer of the read, for a caller every gate let through: answer it as is; it is counted nowhere. */
+export class Cached<A> extends Data.TaggedClass("Cached")<{ readonly principal: Principal; readonly value: A }> {}
+
+/**
+ * Admitted and counted: run the call. `limits` is the store's per-minute budget after it, to report; undefined
+ * where there is none to report (the origin listener, an unlimited store).
+ */
+export class Admitted extends Data.TaggedClass("Admitted")<{
+  readonly principal: Principal
+  readonly limits: RateLimitState | undefined
+}> {}
+
+/**
+ * Refused by a gate (plan, pilot, apps, scope, key management), after the call was counted: answer `error` with
+ * `limits` as `Admitted`'s (undefined also for a public key on key management, which is not counted).
+ */
+export class Refused extends Data.TaggedClass("Refused")<{
+  readonly limits: RateLimitState | undefined
+  readonly error: AccessError.AccessError
+}> {}
+
+/** What `admit` decided. Its failures (`AccessError`) are the rest: 401 credentials, 429 rate limit, 402 quota. */
+export type Admission<A> = Cached<A> | Admitted | Refused
+
 export class Access extends Context.Service<
   Access,
   {
     /**
-     * Verifies the `Authorization` header; `clientIp` is recorded as the key's `last_used_ip`. A public key is
-     * refused: `PlatformKeyRequired` where the endpoint is key management (`requirement`), else
-     * `PublicKeyNotAccepted`.
+     * A keyed call, admitted or not, in the spec's order: authenticate (fails, 401); decide the gates (`check`); on
+     * the edge listener, a cached answer of a read whose gates passed (`Cached`, not counted); meter (fails with 429
+     * or 402; on the origin listener the per-minute limit does not apply and no limits are reported, the monthly
+     * quota does); then a gate's refusal (`Refused`, 403) or `Admitted`.
+     */
+    readonly admit: <A = never, E = never, R = never>(
+      call: KeyedCall<A, E, R>
+    ) => Effect.Effect<Admission<A>, AccessError.AccessError | E, R>
+    /**
+     * Verifies the `Authorization` header (on the edge listener); `clientIp` is recorded as the key's
+     * `last_used_ip`. A public key is refused, `PublicKeyNotAccepted`, except that key management (`requirement`)
+     * refuses an active public key as `PlatformKeyRequired` (403); an unknown or inactive one is `InvalidKey`.
      */
     readonly authenticate: (
       authorization: string | undefined,
@@ -101,7 +157,8 @@ export class Access extends Context.Service<
     ) => Effect.Effect<Principal, AccessError.AccessError>
     /**
      * Counts the call (usage group `request`, the store's minute window) and applies the monthly quota, then the
-     * per-minute limit. Run it outside the write's transaction: it briefly locks the store's counters.
+     * per-minute limit. A signed call (a public key) is counted in the window only and has only the per-minute
+     * limit: it is no `request`. Run it outside the write's transaction: it briefly locks the store's counters.
      */
     readonly meter: (principal: Principal) => Effect.Effect<RateLimitState, AccessError.AccessError>
     /** The plan, pilot, scope and key-management gates, in that order. */
@@ -193,6 +250,7 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
     Access,
     Effect.gen(function* () {
       const method = yield* ServiceSpans.method
+      const span = yield* ServiceSpans.span
       const keyStore = yield* KeyStore
       const usageStore = yield* UsageStore
       const ttl = options.cacheTtl ?? CACHE_TTL
@@ -223,10 +281,30 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
 
       const invalidKey = () => AccessError.fail(new AccessError.InvalidKey({ message: INVALID_KEY }))
 
-      const authenticate = method("Access.authenticate")(function* (
+      /** A public key on a keyed endpoint: refused, with 403 only to an active key on key management. */
+      const publicKey = Effect.fnUntraced(function* (keyId: string, requirement: Requirement, listener: Listener) {
+        if (listener === "origin") {
+          return yield* AccessError.fail(new AccessError.PublicKeyNotAccepted({ message: PUBLIC_KEY_ORIGIN }))
+        }
+        if (requirement.keyManagement !== true) {
+          return yield* AccessError.fail(new AccessError.PublicKeyNotAccepted({ message: PUBLIC_KEY }))
+        }
+        // The key's type is named (403) only for a key that exists and is active: an unknown, suspended or revoked
+        // one is 401, as on every endpoint, before any endpoint's own refusal.
+        const found = Credentials.isPublicKeyId(keyId)
+          ? Option.getOrUndefined(yield* Cache.get(keys, keyId))
+          : undefined
+        if (found === undefined || found.key.type !== "public" || found.key.status !== "active") {
+          return yield* invalidKey()
+        }
+        return yield* AccessError.fail(new AccessError.PlatformKeyRequired({ message: KEY_MANAGEMENT }))
+      })
+
+      const identify = Effect.fnUntraced(function* (
         authorization: string | undefined,
         clientIp: string,
-        requirement?: Requirement | undefined
+        requirement: Requirement,
+        listener: Listener
       ) {
         const presented = Credentials.parseAuthorization(authorization)
         switch (presented._tag) {
@@ -235,11 +313,7 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
           case "Malformed":
             return yield* AccessError.fail(new AccessError.MalformedKey({ message: MALFORMED_KEY }))
           case "PublicKey":
-            return yield* AccessError.fail(
-              requirement?.keyManagement === true
-                ? new AccessError.PlatformKeyRequired({ message: KEY_MANAGEMENT })
-                : new AccessError.PublicKeyNotAccepted({ message: PUBLIC_KEY })
-            )
+            return yield* publicKey(presented.keyId, requirement, listener)
           case "AppToken": {
             // The lookup is by the token's SHA-256: equal hashes are the only way to find a row.
             const sha = Credentials.sha256(presented.token)
@@ -260,33 +334,85 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
         }
       })
 
+      const authenticate = method("Access.authenticate")(function* (
+        authorization: string | undefined,
+        clientIp: string,
+        requirement?: Requirement | undefined
+      ) {
+        return yield* identify(authorization, clientIp, requirement ?? {}, "edge")
+      })
+
+      /** The per-minute limit on a window's count, this call included. */
+      const perMinuteState = (perMinute: number, count: WindowCount) => {
+        if (Limits.isUnlimited(perMinute)) {
+          return Effect.succeed(new RateLimitState({ limit: -1, remaining: -1, resetSeconds: count.resetSeconds }))
+        }
+        if (count.windowCount > perMinute) {
+          return Effect.fail(
+            AccessError.fail(
+              new AccessError.RateLimited({
+                limit: perMinute,
+                retryAfterSeconds: count.resetSeconds,
+                message: rateLimited(perMinute, count.resetSeconds)
+              })
+            )
+          )
+        }
+        return Effect.succeed(
+          new RateLimitState({
+            limit: perMinute,
+            remaining: perMinute - count.windowCount,
+            resetSeconds: count.resetSeconds
+          })
+        )
+      }
+
       const meter = method("Access.meter")(function* (principal: Principal) {
         const override = Option.getOrUndefined(yield* Cache.get(overrides, principal.store.id))
         const limits = Limits.effective(Limits.tierLimits(principal.rateLimitTier), override)
         const perMonth = limits.requests_per_month
         const perMinute = limits.requests_per_minute
+        // All of a store's keys share one per-minute budget, its public keys' signed calls included; those are no
+        // `request` (their own group is counted when they are written), so the monthly request quota is not theirs.
+        if (principal.kind === "public_key") {
+          return yield* perMinuteState(perMinute, yield* usageStore.meterWindow(principal.store.id))
+        }
         const count = yield* usageStore.meter(principal.store.id, { month: !Limits.isUnlimited(perMonth) })
         if (!Limits.isUnlimited(perMonth) && (count.monthCount ?? 0) > perMonth) {
           return yield* AccessError.fail(new AccessError.QuotaExhausted({ message: QUOTA_EXHAUSTED }))
         }
-        if (Limits.isUnlimited(perMinute)) {
-          return new RateLimitState({ limit: -1, remaining: -1, resetSeconds: count.resetSeconds })
-        }
-        if (count.windowCount > perMinute) {
-          return yield* AccessError.fail(
-            new AccessError.RateLimited({
-              limit: perMinute,
-              retryAfterSeconds: count.resetSeconds,
-              message: rateLimited(perMinute, count.resetSeconds)
-            })
-          )
-        }
-        return new RateLimitState({
-          limit: perMinute,
-          remaining: perMinute - count.windowCount,
-          resetSeconds: count.resetSeconds
-        })
+        return yield* perMinuteState(perMinute, count)
       })
+
+      const admit = <A = never, E = never, R = never>(
+        call: KeyedCall<A, E, R>
+      ): Effect.Effect<Admission<A>, AccessError.AccessError | E, R> =>
+        Effect.gen(function* () {
+          const identified = yield* identify(call.authorization, call.address, call.requirement, call.listener).pipe(
+            // The one refusal of a caller that is not authenticated: a public key on key management (not counted).
+            Effect.catchReason("AccessError", "PlatformKeyRequired", (reason) =>
+              Effect.succeed(new Refused({ limits: undefined, error: AccessError.fail(reason) }))
+            )
+          )
+          if (identified instanceof Refused) return identified
+          const principal = identified
+          // The gates are decided before the cache is read: a key that lost its plan, pilot, status or scope is
+          // refused even where another call of it cached the answer. A refusal is answered after metering, which
+          // counts every authenticated call; a cache hit is counted nowhere.
+          const refusal = check(principal, call.requirement)
+          if (call.listener === "edge" && refusal === undefined && call.cachedRead !== undefined) {
+            const hit = yield* call.cachedRead(principal)
+            if (Option.isSome(hit)) return new Cached({ principal, value: hit.value })
+          }
+          const state = yield* meter(principal).pipe(
+            Effect.catchReason("AccessError", "RateLimited", (reason) =>
+              call.listener === "origin" ? Effect.succeed(undefined) : Effect.fail(AccessError.fail(reason))
+            )
+          )
+          const limits = call.listener === "edge" && state !== undefined && state.limit >= 0 ? state : undefined
+          if (refusal !== undefined) return new Refused({ limits, error: AccessError.fail(refusal) })
+          return new Admitted({ principal, limits })
+        }).pipe(span("Access.admit"))
 
       const authorize = (principal: Principal, requirement: Requirement) => {
         const refused = check(principal, requirement)
@@ -361,7 +487,18 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
         return Usage.toQuotas(tier, override, effective)
       })
 
-      return Access.of({ authenticate, meter, authorize, listKeys, createKey, revokeKey, usage, usageHistory, quotas })
+      return Access.of({
+        admit,
+        authenticate,
+        meter,
+        authorize,
+        listKeys,
+        createKey,
+        revokeKey,
+        usage,
+        usageHistory,
+        quotas
+      })
     })
   )
 

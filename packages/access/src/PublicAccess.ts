@@ -8,16 +8,19 @@
  * checked against a decoy secret all the same, so timing does not tell which it was. Key lookups are cached like
  * `Access`'s (5 s, emptied on every `AccessEvents` announcement). The plan, pilot and scope gates are
  * `Access.check`'s, as for every call.
+ *
+ * `admit` is the whole decision for a signed route: verified, then counted against the store's per-minute budget,
+ * which all of a store's keys share (`Access.meter`: the window only, a signed call is no `request`), then gated.
  */
 import { randomBytes } from "node:crypto"
 import { RequestSignature, RequestVerifier, type SigningError } from "@tawsil/signing"
-import { Cache, Clock, Context, Duration, Effect, FiberSet, Layer, Option, Redacted } from "effect"
-import { TOUCH_INTERVAL } from "./Access.ts"
+import { Cache, Clock, Context, Data, Duration, Effect, FiberSet, Layer, Option, Redacted } from "effect"
+import { Access, check, Refused, type Requirement, TOUCH_INTERVAL } from "./Access.ts"
 import * as AccessError from "./AccessError.ts"
 import { AccessEvents } from "./AccessEvents.ts"
 import * as Credentials from "./Credentials.ts"
 import { KeyStore } from "./KeyStore.ts"
-import { Principal } from "./Principal.ts"
+import { Principal, type RateLimitState } from "./Principal.ts"
 
 export const PUBLIC_KEY_REQUIRED =
   "Signups and events take a public key: Authorization: TW-Public <key_id>, signed with X-TW-Timestamp, X-TW-Nonce and X-TW-Signature"
@@ -41,6 +44,18 @@ export interface SignedCaller {
   readonly nonce: string
 }
 
+/**
+ * Verified, counted and let through by every gate: run the call. `limits` is the store's per-minute budget after
+ * it; undefined when the store has no per-minute limit.
+ */
+export class Admitted extends Data.TaggedClass("Admitted")<{
+  readonly caller: SignedCaller
+  readonly limits: RateLimitState | undefined
+}> {}
+
+/** What `admit` decided: `Admitted`, or a gate's refusal after counting (`Access.Refused`, 403). */
+export type Admission = Admitted | Refused
+
 export class PublicAccess extends Context.Service<
   PublicAccess,
   {
@@ -49,6 +64,15 @@ export class PublicAccess extends Context.Service<
       call: SignedCall,
       clientIp: string
     ) => Effect.Effect<SignedCaller, AccessError.AccessError | SigningError.SigningError>
+    /**
+     * A signed call, admitted or not: `authenticate` (fails, 401), counted in the store's per-minute window (fails
+     * with `RateLimited`, 429), then the plan, pilot and scope gates of `requirement` (`Refused`, 403).
+     */
+    readonly admit: (
+      call: SignedCall,
+      clientIp: string,
+      requirement: Requirement
+    ) => Effect.Effect<Admission, AccessError.AccessError | SigningError.SigningError>
   }
 >()("@tawsil/access/PublicAccess") {}
 
@@ -57,10 +81,11 @@ const DECOY = Redacted.make(randomBytes(32).toString("hex"))
 
 export const layer = (
   options: { readonly cacheTtl?: Duration.Input | undefined } = {}
-): Layer.Layer<PublicAccess, never, KeyStore | AccessEvents | RequestVerifier.RequestVerifier> =>
+): Layer.Layer<PublicAccess, never, Access | KeyStore | AccessEvents | RequestVerifier.RequestVerifier> =>
   Layer.effect(
     PublicAccess,
     Effect.gen(function* () {
+      const access = yield* Access
       const keyStore = yield* KeyStore
       const verifier = yield* RequestVerifier.RequestVerifier
       const keys = yield* Cache.make({
@@ -88,48 +113,64 @@ export const layer = (
           })
         )
 
-      return PublicAccess.of({
-        authenticate: Effect.fn("PublicAccess.authenticate")(function* (call: SignedCall, clientIp: string) {
-          const presented = Credentials.parseAuthorization(call.authorization)
-          if (presented._tag === "Missing") return yield* refuse(new AccessError.MissingKey({ message: MISSING_KEY }))
-          if (presented._tag !== "PublicKey" || !Credentials.isPublicKeyId(presented.keyId)) {
-            return yield* refuse(new AccessError.PublicKeyRequired({ message: PUBLIC_KEY_REQUIRED }))
-          }
-          const keyId = presented.keyId
-          const found = Option.getOrUndefined(yield* Cache.get(keys, keyId))
-          const usable =
-            found !== undefined &&
-            found.key.type === "public" &&
-            found.key.status === "active" &&
-            found.key.signingSecret !== null
-          const request = {
+      const authenticate = Effect.fn("PublicAccess.authenticate")(function* (call: SignedCall, clientIp: string) {
+        const presented = Credentials.parseAuthorization(call.authorization)
+        if (presented._tag === "Missing") return yield* refuse(new AccessError.MissingKey({ message: MISSING_KEY }))
+        if (presented._tag !== "PublicKey" || !Credentials.isPublicKeyId(presented.keyId)) {
+          return yield* refuse(new AccessError.PublicKeyRequired({ message: PUBLIC_KEY_REQUIRED }))
+        }
+        const keyId = presented.keyId
+        const found = Option.getOrUndefined(yield* Cache.get(keys, keyId))
+        const usable =
+          found !== undefined &&
+          found.key.type === "public" &&
+          found.key.status === "active" &&
+          found.key.signingSecret !== null
+        const request = {
+          keyId,
+          timestamp: call.timestamp,
+          nonce: call.nonce,
+          signature: call.signature,
+          body: call.body
+        }
+        if (!usable) {
+          // The same work as a real check (never passes: nobody holds the decoy), then the one answer.
+          RequestSignature.verify(request, DECOY, 0)
+          return yield* refuse(new AccessError.InvalidKey({ message: INVALID_KEY }))
+        }
+        const verified = yield* verifier.verify(request, found.key.signingSecret!)
+        yield* touch(found.store.id, keyId, clientIp)
+        return {
+          principal: new Principal({
+            kind: "public_key",
+            store: { id: found.store.id, name: found.store.name, slug: found.store.slug, plan: found.store.plan },
             keyId,
-            timestamp: call.timestamp,
-            nonce: call.nonce,
-            signature: call.signature,
-            body: call.body
-          }
-          if (!usable) {
-            // The same work as a real check (never passes: nobody holds the decoy), then the one answer.
-            RequestSignature.verify(request, DECOY, 0)
-            return yield* refuse(new AccessError.InvalidKey({ message: INVALID_KEY }))
-          }
-          const verified = yield* verifier.verify(request, found.key.signingSecret!)
-          yield* touch(found.store.id, keyId, clientIp)
-          return {
-            principal: new Principal({
-              kind: "public_key",
-              store: { id: found.store.id, name: found.store.name, slug: found.store.slug, plan: found.store.plan },
-              keyId,
-              keyType: "public",
-              name: found.key.name,
-              scopes: found.key.scopes,
-              pilot: found.key.pilot,
-              rateLimitTier: found.key.rateLimitTier,
-              dashboardKey: found.key.createdVia === "dashboard"
-            }),
-            nonce: verified.nonce
-          }
+            keyType: "public",
+            name: found.key.name,
+            scopes: found.key.scopes,
+            pilot: found.key.pilot,
+            rateLimitTier: found.key.rateLimitTier,
+            dashboardKey: found.key.createdVia === "dashboard"
+          }),
+          nonce: verified.nonce
+        }
+      })
+
+      return PublicAccess.of({
+        authenticate,
+        admit: Effect.fn("PublicAccess.admit")(function* (
+          call: SignedCall,
+          clientIp: string,
+          requirement: Requirement
+        ) {
+          // Counted once verified, never before: an unsigned call naming a key must not spend its store's budget.
+          const caller = yield* authenticate(call, clientIp)
+          const state = yield* access.meter(caller.principal)
+          const limits = state.limit >= 0 ? state : undefined
+          const refusal = check(caller.principal, requirement)
+          return refusal === undefined
+            ? new Admitted({ caller, limits })
+            : new Refused({ limits, error: AccessError.fail(refusal) })
         })
       })
     })

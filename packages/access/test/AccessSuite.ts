@@ -9,6 +9,7 @@ import * as Access from "../src/Access.ts"
 import * as Admin from "../src/Admin.ts"
 import { KeyStore } from "../src/KeyStore.ts"
 import * as Keys from "../src/Keys.ts"
+import type { Principal } from "../src/Principal.ts"
 import * as Scopes from "../src/Scopes.ts"
 
 export interface Time<R> {
@@ -371,6 +372,145 @@ export const AccessSuite = <R>(it: Vitest.MethodsNonLive<Services | R>, time: Ti
       assert.deepStrictEqual((yield* access.listKeys(mine.storeId)).items, [])
       assert.strictEqual((yield* Effect.flip(access.revokeKey(mine.storeId, mine.keyId))).reason._tag, "KeyNotFound")
       assert.strictEqual((yield* Effect.flip(access.revokeKey(mine.storeId, "nonsense"))).reason._tag, "KeyNotFound")
+    })
+  )
+
+  it.effect("admits a keyed call in the spec's order: 401, a cache hit counted nowhere, metering, then 403", () =>
+    Effect.gen(function* () {
+      const { storeId, keyId, authorization } = yield* newStore()
+      const access = yield* Access.Access
+      const admin = yield* Admin.Admin
+      yield* admin.setQuota(storeId, { requestsPerMinute: 5 })
+      yield* time.steady
+      let asked = 0
+      const cachedRead = (principal: Principal) =>
+        Effect.sync(() => {
+          asked++
+          return Option.some(`cached for ${principal.keyId}`)
+        })
+      const call = (
+        requirement: Access.Requirement,
+        as: { readonly authorization: string | undefined } = { authorization }
+      ) => access.admit({ ...as, address: "203.0.113.7", requirement, listener: "edge", cachedRead })
+
+      const missing = yield* Effect.flip(call({}, { authorization: undefined }))
+      assert.strictEqual(missing.reason._tag, "MissingKey")
+      assert.strictEqual(asked, 0, "an unauthenticated call reads no cache")
+      const hit = yield* call({})
+      assert.strictEqual(hit._tag, "Cached")
+      assert.deepInclude(hit, { value: `cached for ${keyId}` })
+      assert.strictEqual(asked, 1)
+
+      const admitted = yield* access.admit({ authorization, address: "203.0.113.7", requirement: {}, listener: "edge" })
+      assert.strictEqual(admitted._tag, "Admitted")
+      if (admitted._tag !== "Admitted") return
+      assert.strictEqual(admitted.principal.keyId, keyId)
+      assert.deepInclude(admitted.limits!, { limit: 5, remaining: 4 }, "the cache hit was not counted")
+
+      // A refused gate: the cache is not asked, the call is counted, the refusal carries the limits.
+      const refused = yield* call({ scope: "promo_codes:write" })
+      assert.strictEqual(refused._tag, "Refused")
+      if (refused._tag !== "Refused") return
+      assert.deepStrictEqual(
+        [refused.error.reason._tag, refused.error.message],
+        ["MissingScope", "Missing scope: promo_codes:write"]
+      )
+      assert.deepInclude(refused.limits!, { limit: 5, remaining: 3 })
+      assert.strictEqual(asked, 1)
+      assert.deepStrictEqual((yield* access.usage(storeId)).usage, { request: { total: 2, billable: 0 } })
+
+      // Metering refuses before the gates: a spent budget is 429 even for a call a gate would refuse.
+      yield* call({ scope: "promo_codes:write" })
+      yield* call({ scope: "promo_codes:write" })
+      yield* call({ scope: "promo_codes:write" })
+      const limited = yield* Effect.flip(call({ scope: "promo_codes:write" }))
+      assert.strictEqual(limited.reason._tag, "RateLimited")
+      // An unlimited store reports no limits.
+      yield* admin.setQuota(storeId, { requestsPerMinute: -1 })
+      const unlimited = yield* access.admit({
+        authorization,
+        address: "203.0.113.7",
+        requirement: {},
+        listener: "edge"
+      })
+      assert.deepInclude(unlimited, { _tag: "Admitted", limits: undefined })
+    })
+  )
+
+  it.effect(
+    "admits on the origin listener with no per-minute limit, no limits reported and no cache; the quota holds",
+    () =>
+      Effect.gen(function* () {
+        const { storeId, authorization } = yield* newStore()
+        const access = yield* Access.Access
+        const admin = yield* Admin.Admin
+        yield* admin.setQuota(storeId, { requestsPerMinute: 1, requestsPerMonth: 4 })
+        yield* time.steady
+        // Every call offers a cached answer: only the edge listener takes it.
+        const call = (listener: Access.Listener, requirement: Access.Requirement = {}) =>
+          access.admit({
+            authorization,
+            address: "203.0.113.7",
+            requirement,
+            listener,
+            cachedRead: () => Effect.succeed(Option.some("cached"))
+          })
+        const uncached = access.admit({ authorization, address: "203.0.113.7", requirement: {}, listener: "edge" })
+        assert.strictEqual((yield* call("edge"))._tag, "Cached")
+        assert.deepInclude(yield* uncached, { _tag: "Admitted" })
+        assert.strictEqual((yield* Effect.flip(uncached)).reason._tag, "RateLimited")
+        const origin = yield* call("origin")
+        assert.deepInclude(origin, { _tag: "Admitted", limits: undefined })
+        const refused = yield* call("origin", { scope: "promo_codes:write" })
+        assert.deepInclude(refused, { _tag: "Refused", limits: undefined })
+        // Five calls counted (the cache hit was not): the monthly quota of 4 refuses the next, on the origin too.
+        const exhausted = yield* Effect.flip(call("origin"))
+        assert.strictEqual(exhausted.reason._tag, "QuotaExhausted")
+        assert.deepStrictEqual((yield* access.usage(storeId)).usage, { request: { total: 5, billable: 0 } })
+      })
+  )
+
+  it.effect("answers a public key 401, but 403 for an active one on key management; always 401 on the origin", () =>
+    Effect.gen(function* () {
+      const { storeId, authorization } = yield* newStore()
+      const access = yield* Access.Access
+      const admin = yield* Admin.Admin
+      const active = yield* admin.createKey(storeId, "public")
+      const suspended = yield* access.createKey(yield* authenticate(authorization), { type: "public" })
+      const call = (keyId: string, requirement: Access.Requirement, listener: Access.Listener = "edge") =>
+        access.admit({ authorization: `TW-Public ${keyId}`, address: "203.0.113.7", requirement, listener })
+      const unauthorized = (keyId: string, requirement: Access.Requirement, listener: Access.Listener = "edge") =>
+        Effect.map(Effect.flip(call(keyId, requirement, listener)), (error) => [error.reason._tag, error.message])
+      const keys = { keyManagement: true }
+
+      const refused = yield* call(active.key_id, keys)
+      assert.strictEqual(refused._tag, "Refused")
+      if (refused._tag !== "Refused") return
+      assert.deepStrictEqual(
+        [refused.error.reason._tag, refused.error.message],
+        ["PlatformKeyRequired", Access.KEY_MANAGEMENT]
+      )
+      assert.isUndefined(refused.limits)
+      const invalid = ["InvalidKey", Access.INVALID_KEY]
+      assert.deepStrictEqual(yield* unauthorized("twpub_live_nobodyhasthis", keys), invalid)
+      assert.deepStrictEqual(yield* unauthorized("not-a-key-id", keys), invalid)
+      assert.deepStrictEqual(yield* unauthorized(suspended.key_id, keys), invalid)
+      assert.deepStrictEqual(yield* unauthorized(active.key_id, {}), ["PublicKeyNotAccepted", Access.PUBLIC_KEY])
+      assert.deepStrictEqual(yield* unauthorized(active.key_id, keys, "origin"), [
+        "PublicKeyNotAccepted",
+        Access.PUBLIC_KEY_ORIGIN
+      ])
+      assert.deepStrictEqual(yield* unauthorized(active.key_id, {}, "origin"), [
+        "PublicKeyNotAccepted",
+        Access.PUBLIC_KEY_ORIGIN
+      ])
+      yield* admin.setKeyStatus(active.key_id, "revoked")
+      assert.deepStrictEqual(yield* unauthorized(active.key_id, keys), invalid)
+      // `authenticate` on its own answers the same way.
+      const alone = yield* Effect.flip(access.authenticate(`TW-Public ${suspended.key_id}`, "203.0.113.7", keys))
+      assert.strictEqual(alone.reason._tag, "InvalidKey")
+      // None of these calls was counted.
+      assert.deepStrictEqual((yield* access.usage(storeId)).usage, [])
     })
   )
 

@@ -2,11 +2,12 @@
  * Signed calls (`TW-Public`) on memory, PGlite and PostgreSQL: a public key minted through the API answers 401 until
  * an operator activates it; then a call signed with its secret is its store's `public_key` principal, once per
  * nonce; a wrong secret, a body changed by one byte, a timestamp outside ±5 minutes, a reused nonce, another scheme,
- * an unknown, suspended or revoked key are all refused.
+ * an unknown, suspended or revoked key are all refused. `admit` counts verified calls against the store's shared
+ * per-minute budget, never as requests.
  */
 import { assert, layer, type Vitest } from "@effect/vitest"
 import { Nonce, NonceStore, NonceStoreSql, RequestSignature, RequestVerifier } from "@tawsil/signing"
-import { Effect, Layer, Redacted } from "effect"
+import { Clock, Effect, Layer, Redacted } from "effect"
 import * as Access from "../src/Access.ts"
 import * as AccessEvents from "../src/AccessEvents.ts"
 import * as Admin from "../src/Admin.ts"
@@ -20,8 +21,9 @@ const build = <E, R>(
   stores: Layer.Layer<KeyStore | UsageStore, E, R>,
   nonces: Layer.Layer<NonceStore.NonceStore, E, R>
 ) =>
-  Layer.mergeAll(Access.layer(), Admin.layer, PublicAccess.layer()).pipe(
+  PublicAccess.layer().pipe(
     Layer.provide(RequestVerifier.layer.pipe(Layer.provide(nonces))),
+    Layer.provideMerge(Layer.mergeAll(Access.layer(), Admin.layer)),
     Layer.provide(AccessEvents.layerMemory),
     Layer.provideMerge(stores)
   )
@@ -65,6 +67,13 @@ const authenticate = (signed: PublicAccess.SignedCall) =>
 
 const refusal = (signed: PublicAccess.SignedCall) =>
   Effect.map(Effect.flip(authenticate(signed)), (error) => error.reason._tag)
+
+const MINUTE = 60_000
+
+/** Starts with a few seconds left in the minute (memory and database alike count on the live clock here). */
+const steady = Effect.flatMap(Clock.currentTimeMillis, (now) =>
+  now % MINUTE > MINUTE - 5_000 ? Effect.sleep(MINUTE - (now % MINUTE) + 100) : Effect.void
+)
 
 const suite = (it: Vitest.MethodsNonLive<Access.Access | Admin.Admin | PublicAccess.PublicAccess>) => {
   it.effect("a public key minted through the API answers 401 until activated, then signs its store's calls", () =>
@@ -125,6 +134,53 @@ const suite = (it: Vitest.MethodsNonLive<Access.Access | Admin.Admin | PublicAcc
       assert.strictEqual(yield* refusal(call(keyId, secret)), "InvalidKey")
       yield* admin.setKeyStatus(keyId, "revoked").pipe(Effect.orDie)
       assert.strictEqual(yield* refusal(call(keyId, secret)), "InvalidKey")
+    })
+  )
+
+  it.effect("admits signed calls against the store's per-minute budget, shared with its keys, never as requests", () =>
+    Effect.gen(function* () {
+      const admin = yield* Admin.Admin
+      const access = yield* Access.Access
+      const publicAccess = yield* PublicAccess.PublicAccess
+      const { storeId, keyId, secret } = yield* setup
+      yield* admin.setKeyStatus(keyId, "active").pipe(Effect.orDie)
+      yield* admin.setQuota(storeId, { requestsPerMinute: 4, requestsPerMonth: 1 }).pipe(Effect.orDie)
+      const events = { scope: "events:write" }
+      const admit = (requirement: { readonly scope: string }) =>
+        publicAccess.admit(call(keyId, secret), "198.51.100.4", requirement)
+      yield* steady
+
+      const first = yield* admit(events)
+      assert.strictEqual(first._tag, "Admitted")
+      if (first._tag !== "Admitted") return
+      assert.strictEqual(first.caller.principal.keyId, keyId)
+      assert.deepInclude(first.limits!, { limit: 4, remaining: 3 })
+      // A gate refuses after counting.
+      const refused = yield* admit({ scope: "orders:write" })
+      assert.strictEqual(refused._tag, "Refused")
+      if (refused._tag !== "Refused") return
+      assert.strictEqual(refused.error.reason._tag, "MissingScope")
+      assert.deepInclude(refused.limits!, { remaining: 2 })
+      // The store's platform key spends the same budget; the signed calls are no requests (quota of 1 not spent).
+      const owner = yield* access.authenticate(
+        `Bearer ${Redacted.value((yield* admin.createKey(storeId, "platform").pipe(Effect.orDie)).bearer_token!)}`,
+        "203.0.113.9"
+      )
+      assert.deepInclude(yield* access.meter(owner), { remaining: 1 })
+      assert.deepInclude(yield* admit(events), { _tag: "Admitted" })
+      const limited = yield* Effect.flip(admit(events))
+      assert.strictEqual(limited._tag, "AccessError")
+      if (limited._tag !== "AccessError" || limited.reason._tag !== "RateLimited") {
+        return assert.fail(`expected RateLimited, got ${limited.message}`)
+      }
+      assert.isTrue(limited.reason.retryAfterSeconds >= 1 && limited.reason.retryAfterSeconds <= 60)
+      assert.deepStrictEqual((yield* access.usage(storeId)).usage, { request: { total: 1, billable: 0 } })
+      // A refused signature is not counted: the budget is only spent by verified calls.
+      assert.strictEqual(
+        (yield* Effect.flip(publicAccess.admit(call(keyId, Redacted.make("f".repeat(64))), "198.51.100.4", events)))
+          ._tag,
+        "SigningError"
+      )
     })
   )
 }
