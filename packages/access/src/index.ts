@@ -1,4 +1,4 @@
-/** Who may call the store API: platform keys, public keys, app tokens, scopes, plan and pilot gates, rate limits, quotas and usage; KeyStore and UsageStore ports (memory and SQL). */
+/** Who may call the store API: platform keys, public keys, app tokens, scopes, plan and pilot gates, rate limits, quotas and usage, admission of a call in the spec's order, the read cache; KeyStore and UsageStore ports (memory and SQL). */
 export * as Access from "./Access.ts"
 export * as AccessError from "./AccessError.ts"
 export * as AccessEvents from "./AccessEvents.ts"
@@ -11,6 +11,7 @@ export * as Keys from "./Keys.ts"
 export * as Limits from "./Limits.ts"
 export * as Principal from "./Principal.ts"
 export * as PublicAccess from "./PublicAccess.ts"
+export * as ReadCache from "./ReadCache.ts"
 export * as Scopes from "./Scopes.ts"
 export * as Usage from "./Usage.ts"
 export * as UsageStore from "./UsageStore.ts"
