@@ -1,9 +1,10 @@
 /**
  * Keys on the wire (spec "Key", `GET/POST/DELETE /v1/keys`) and the rules of minting one: the body's `type`
  * (`platform` or `public`, default `platform`) and `name` (default `default`, cut to 100 characters), at most 3
- * keys per store. Secrets appear only in `CreatedKey`, as `Redacted` values that its schema encodes to text.
+ * keys per store. Secrets appear only in `CreatedKey`, as `Redacted` values that its schema encodes to text, and
+ * only in the first answer: `replaySafe` is what an idempotent replay of it may show.
  */
-import { AlgiersTime } from "@tawsil/domain"
+import { AlgiersTime, StoreText } from "@tawsil/domain"
 import { Effect, Schema } from "effect"
 import { InvalidKeyRequest } from "./AccessError.ts"
 import type { KeyType } from "./Credentials.ts"
@@ -55,6 +56,17 @@ export const CreatedKey = Schema.Struct({
 })
 export type CreatedKey = typeof CreatedKey.Type
 
+/** What a replay of `POST /v1/keys` says in place of the first answer's note. */
+export const REPLAY_NOTE = "Replayed answer: the key's secret was shown only in the first answer and is not kept."
+
+/**
+ * What the idempotency record of `POST /v1/keys` keeps of its answer, and so what a replay shows: the key without
+ * its secrets, which are shown once and must not sit in a record for 24 h. Takes the answer as built or as encoded
+ * for the wire.
+ */
+export const replaySafe = <K extends CreatedKey | typeof CreatedKey.Encoded>(key: K): K =>
+  ({ ...key, bearer_token: null, signing_secret: null, note: REPLAY_NOTE }) as K
+
 /** `DELETE /v1/keys/{key_id}` data. */
 export const RevokedKey = Schema.Struct({ revoked: Schema.Literal(true), key_id: Schema.String })
 export type RevokedKey = typeof RevokedKey.Type
@@ -81,13 +93,8 @@ export const keyName = (name: string | undefined): string => {
 
 const Body = Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))
 const TypeField = Schema.NullOr(Schema.Literals(["platform", "public"]))
-/** A UTF-16 surrogate without its other half. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
-
-// A name PostgreSQL keeps as sent: `text` refuses a NUL character and would store a lone surrogate as U+FFFD.
-const NameField = Schema.NullOr(
-  Schema.String.check(Schema.makeFilter((s: string) => !s.includes("\u0000") && !LONE_SURROGATE.test(s)))
-)
+// A name PostgreSQL keeps as sent (`StoreText`): no NUL character, no lone surrogate.
+const NameField = Schema.NullOr(StoreText.StoreText)
 
 const field = <S extends Schema.Decoder<unknown>>(schema: S, value: unknown, message: string) =>
   Schema.decodeUnknownEffect(schema)(value).pipe(
