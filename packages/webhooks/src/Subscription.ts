@@ -8,10 +8,11 @@
  *   The answer carries `secret` (`whsec_` + 64 hex), shown this once.
  * - PATCH: any of those fields, and `rotate_secret: true`, which makes a new secret (shown in that answer) and keeps
  *   the previous one live for `ROTATION_GRACE` (24 h): deliveries meanwhile carry a signature with each.
- * - every other answer shows no secret: `previous_secret_expires_at` says when a rotation's old secret stops.
+ * - every other answer shows no secret: `previous_secret_expires_at` says when a rotation's old secret stops; nor
+ *   does an idempotent replay of a create or a rotation (`replaySafe`).
  */
 import { randomBytes } from "node:crypto"
-import { AlgiersTime } from "@tawsil/domain"
+import { AlgiersTime, StoreText } from "@tawsil/domain"
 import { Duration, Effect, Redacted, Schema } from "effect"
 import { InvalidWebhook } from "./WebhookError.ts"
 import * as WebhookEvent from "./WebhookEvent.ts"
@@ -52,6 +53,14 @@ export const WebhookWithSecret = Schema.Struct({ ...Webhook.fields, secret: Sche
   identifier: "WebhookWithSecret"
 })
 export type WebhookWithSecret = typeof WebhookWithSecret.Type
+
+/**
+ * What the idempotency record of a create or a PATCH keeps of its answer, and so what a replay shows: the
+ * subscription without its secret, which is shown once and must not sit in a record for 24 h. Takes the answer as
+ * built or as encoded for the wire.
+ */
+export const replaySafe = <W extends WebhookWithSecret | typeof WebhookWithSecret.Encoded>(webhook: W): W =>
+  ({ ...webhook, secret: null }) as W
 
 export const WebhookDeleted = Schema.Struct({ deleted: Schema.Literal(true), id: Schema.Int })
 export type WebhookDeleted = typeof WebhookDeleted.Type
@@ -137,17 +146,9 @@ export const PatchBody = Schema.Struct({
   rotate_secret: Schema.optionalKey(Schema.Boolean)
 }).annotate({ identifier: "WebhookPatch" })
 
-/** A UTF-16 surrogate without its other half. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
-
 const Body = Schema.Record(Schema.String, Schema.Unknown)
-const Description = Schema.NullOr(
-  Schema.String.check(
-    Schema.makeFilter(
-      (s: string) => !s.includes("\u0000") && !LONE_SURROGATE.test(s) && Array.from(s).length <= DESCRIPTION_MAX_LENGTH
-    )
-  )
-)
+/** Kept as sent (`StoreText`: no NUL character, no lone surrogate), at most 255 characters. */
+const Description = Schema.NullOr(StoreText.StoreText.check(Schema.isMaxCodePoints(DESCRIPTION_MAX_LENGTH)))
 
 const field = <S extends Schema.Decoder<unknown>>(schema: S, value: unknown, message: string) =>
   Schema.decodeUnknownEffect(schema)(value).pipe(
