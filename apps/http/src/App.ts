@@ -14,8 +14,8 @@ import { ClientWindow } from "@tawsil/shipping"
 import { NonceStore, NonceStoreSql } from "@tawsil/signing"
 import { AppInstance, Database, Migrations } from "@tawsil/storage"
 import { ServiceSpans } from "@tawsil/tracing"
-import { WebhookStore, WebhookStoreSql } from "@tawsil/webhooks"
-import { Clock, Duration, Effect, Layer, Redacted, References, Schedule } from "effect"
+import { Retention, WebhookStoreSql } from "@tawsil/webhooks"
+import { Clock, Effect, Layer, Redacted, References, Schedule } from "effect"
 import { RateLimiter } from "effect/persistence"
 import * as Announcements from "./Announcements.ts"
 import type { AppConfig } from "./AppConfig.ts"
@@ -107,23 +107,8 @@ const purgeNonces = Layer.effectDiscard(
   })
 ).pipe(Layer.provide(NonceStoreSql.layer))
 
-/** Webhook events are kept 30 days after their last delivery settled, for the delivery log; then deleted. */
-const purgeWebhookEvents = Layer.effectDiscard(
-  Effect.gen(function* () {
-    const store = yield* WebhookStore.WebhookStore
-    yield* hourly(
-      store
-        .purgeFinished(Duration.days(30))
-        .pipe(
-          Effect.tap((deleted) =>
-            deleted > 0
-              ? Effect.logInfo("old webhook events deleted").pipe(Effect.annotateLogs({ deleted }))
-              : Effect.void
-          )
-        )
-    )
-  })
-).pipe(Layer.provide(WebhookStoreSql.layer))
+/** Webhook events past their retention (`@tawsil/webhooks` `Retention`), with their delivery log, deleted hourly. */
+const purgeWebhookEvents = Layer.effectDiscard(hourly(Retention.purge)).pipe(Layer.provide(WebhookStoreSql.layer))
 
 /**
  * The admin CLI's way in while this process owns the embedded database (docs/operations.md "Admin CLI"). With a

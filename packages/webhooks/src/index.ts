@@ -1,7 +1,8 @@
-/** Webhooks of the store API: subscriptions, the order events and their outbox, signed at-least-once delivery with retries, the SSRF rules on webhook URLs; WebhookStore port (memory and SQL). */
+/** Webhooks of the store API: subscriptions, the order events and their outbox, signed at-least-once delivery with retries, the SSRF rules on webhook URLs, the events' 30-day retention; WebhookStore port (memory and SQL). */
 export * as DeliverySignal from "./DeliverySignal.ts"
 export * as Dispatcher from "./Dispatcher.ts"
 export * as Outbox from "./Outbox.ts"
+export * as Retention from "./Retention.ts"
 export * as RetryPolicy from "./RetryPolicy.ts"
 export * as Subscription from "./Subscription.ts"
 export * as WebhookError from "./WebhookError.ts"
