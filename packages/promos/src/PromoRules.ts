@@ -8,18 +8,10 @@
  * `discount_type` and `discount_value` as a pair with the stored one, requires a future `expires_at` only when it
  * sends one, and checks the window with whichever dates result.
  */
-import { Ids } from "@tawsil/domain"
+import { Ids, LooseBoolean } from "@tawsil/domain"
+import { Ids, LooseBoolean } from "@tawsil/domain"
 import { BigDecimal, DateTime, Effect, Option, Schema } from "effect"
-import {
-  Amount,
-  Blank,
-  Code,
-  Count,
-  DateTimeText,
-  DiscountTypeText,
-  LooseBoolean,
-  significantDigits
-} from "./internal/fields.ts"
+import { Amount, Blank, Code, Count, DateTimeText, DiscountTypeText, significantDigits } from "./internal/fields.ts"
 import type { DiscountType, PromoCode, PromoPatch, PromoValues } from "./PromoCode.ts"
 import * as PromoError from "./PromoError.ts"
 
@@ -106,7 +98,7 @@ const startsAt = (value: unknown) =>
 const expiresAt = (value: unknown) =>
   dateTime(value, () => new PromoError.InvalidExpiresAt({ message: EXPIRES_AT_MESSAGE }))
 
-const isActive = (value: unknown) => Schema.decodeUnknownSync(LooseBoolean)(value)
+const isActive = LooseBoolean.cast
 
 const checkFuture = (expires: DateTime.Utc | null, now: DateTime.Utc) =>
   expires !== null && !DateTime.isGreaterThan(expires, now)

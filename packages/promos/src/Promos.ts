@@ -8,7 +8,7 @@
  * its change record.
  */
 import { ChangeLog } from "@tawsil/changes"
-import { AlgiersTime, Ids, Pagination } from "@tawsil/domain"
+import { AlgiersTime, Ids, LooseBoolean, Pagination } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Clock, Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import { identity } from "effect/Function"
@@ -47,10 +47,6 @@ const WILL_CHANGE_NOTE =
   "change history, or edit or delete the code, to stop it."
 
 export const codeExists = (code: string) => `Another promo code of this store is already ${code}`
-
-/** The `is_active` filter: `true`, `1`, `yes`, `on` give active codes, any other value inactive, none all. */
-export const activeFilter = (raw: string | undefined): boolean | undefined =>
-  raw === undefined ? undefined : ["true", "1", "yes", "on"].includes(raw.trim().toLowerCase())
 
 /** A code as the change history records it: its wire form. */
 export const snapshot = Schema.encodeSync(PromoCode)
@@ -175,7 +171,8 @@ export const layer: Layer.Layer<Promos, never, PromoStore | ChangeLog.ChangeLog>
         const rows = yield* store.list(storeId, {
           limit: limit + 1,
           afterId: Pagination.afterIdOf(params.cursor),
-          active: activeFilter(params.is_active)
+          // `true`, `1`, `yes`, `on` exactly give active codes, any other value inactive, none all.
+          active: LooseBoolean.fromQuery(params.is_active)
         })
         const page = Pagination.page(rows, limit, (row) => row.id, identity)
         return { ...page, addon_enabled: yield* store.addonActive(storeId) }

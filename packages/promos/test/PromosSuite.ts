@@ -70,9 +70,17 @@ export const PromosSuite = (it: Vitest.MethodsNonLive<Services>) => {
       const updated = yield* promos.update(writer(store), created.id, { discount_value: 15, is_active: false })
       assert.strictEqual(BigDecimal.format(updated.discount_value), "15")
       assert.deepStrictEqual(
-        (yield* promos.list(store, { is_active: "ON" })).items.map((item) => item.code),
+        (yield* promos.list(store, { is_active: "on" })).items.map((item) => item.code),
         ["FIX"]
       )
+      // Only the spec's words as written: another letter case or a space is not one of them.
+      for (const raw of ["ON", "True", " yes", "1 "]) {
+        assert.deepStrictEqual(
+          (yield* promos.list(store, { is_active: raw })).items.map((item) => item.code),
+          ["SUMMER10"],
+          JSON.stringify(raw)
+        )
+      }
       assert.deepStrictEqual(
         (yield* promos.list(store, { is_active: "false" })).items.map((item) => item.code),
         ["SUMMER10"]

@@ -10,11 +10,10 @@
  * writes a field. Making a pixel the default takes the default from the store's other pixels of its type.
  */
 import { ChangeLog } from "@tawsil/changes"
-import { Ids, Pagination, Plans } from "@tawsil/domain"
+import { Ids, LooseBoolean, Pagination, Plans } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, DateTime, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { identity } from "effect/Function"
-import { looseBoolean } from "./internal/LooseBoolean.ts"
 import {
   AD_ACCOUNT_MAX,
   CONVERSION_LABEL_MAX,
@@ -217,9 +216,13 @@ export const layer: Layer.Layer<Pixels, never, StorefrontStore | ChangeLog.Chang
               ad_account_id: yield* optionalText(fields, "ad_account_id", AD_ACCOUNT_MAX),
               conversion_label: yield* optionalText(fields, "conversion_label", CONVERSION_LABEL_MAX),
               is_active:
-                fields.is_active === undefined || fields.is_active === null ? true : looseBoolean(fields.is_active),
+                fields.is_active === undefined || fields.is_active === null
+                  ? true
+                  : LooseBoolean.cast(fields.is_active),
               is_default:
-                fields.is_default === undefined || fields.is_default === null ? false : looseBoolean(fields.is_default)
+                fields.is_default === undefined || fields.is_default === null
+                  ? false
+                  : LooseBoolean.cast(fields.is_default)
             },
             (counts) => fits(plan, counts, type)
           )
@@ -259,9 +262,9 @@ export const layer: Layer.Layer<Pixels, never, StorefrontStore | ChangeLog.Chang
           patch.conversion_label = yield* optionalText(fields, "conversion_label", CONVERSION_LABEL_MAX)
         }
         if (fields.is_active !== undefined && fields.is_active !== null)
-          patch.is_active = looseBoolean(fields.is_active)
+          patch.is_active = LooseBoolean.cast(fields.is_active)
         if (fields.is_default !== undefined && fields.is_default !== null) {
-          patch.is_default = looseBoolean(fields.is_default)
+          patch.is_default = LooseBoolean.cast(fields.is_default)
         }
         const written = Object.keys(patch)
         if (written.length === 0) return current

@@ -43,23 +43,6 @@ export const DiscountTypeText = Schema.String.pipe(
   )
 )
 
-/**
- * A boolean the spec's lenient way: JSON booleans as they are; anything else is read as true unless it is one of
- * the values a boolean cast reads as false (`0`, `""`, `"0"`, `[]`) — so the string `"false"` is true.
- */
-export const LooseBoolean = Schema.Unknown.pipe(
-  Schema.decodeTo(
-    Schema.Boolean,
-    SchemaTransformation.transform({
-      decode: (value) =>
-        typeof value === "boolean"
-          ? value
-          : !(value === 0 || value === "" || value === "0" || (Array.isArray(value) && value.length === 0)),
-      encode: (value) => value
-    })
-  )
-)
-
 const DATE_TIME =
   /^(\d{4})[-/](\d{2})[-/](\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i
 
