@@ -9,7 +9,6 @@
  * sends one, and checks the window with whichever dates result.
  */
 import { Ids, LooseBoolean } from "@tawsil/domain"
-import { Ids, LooseBoolean } from "@tawsil/domain"
 import { BigDecimal, DateTime, Effect, Option, Schema } from "effect"
 import { Amount, Blank, Code, Count, DateTimeText, DiscountTypeText, significantDigits } from "./internal/fields.ts"
 import type { DiscountType, PromoCode, PromoPatch, PromoValues } from "./PromoCode.ts"
