@@ -3,9 +3,9 @@
  * kept and for how long, and the `Idempotency` service that applies them over an `IdempotencyStore`.
  *
  * One protocol serves two flows: claim the key, do the work, then `complete` with the answer (or `release`).
- * The store API claims inside the transaction of its write, so the key's record commits or rolls back with the
- * write and no claim outlives a crash. The shipping API cannot put a courier call in our transaction: its claim
- * commits at once as a lease, which lapses after `LEASE` if the process dies before completing.
+ * The store API claims inside the transaction of its write (`transact`), so the key's record commits or rolls back
+ * with the write and no claim outlives a crash. The shipping API cannot put a courier call in our transaction: its
+ * claim commits at once as a lease, which lapses after `LEASE` if the process dies before completing.
  */
 import { createHmac } from "node:crypto"
 import { ServiceSpans } from "@tawsil/tracing"
@@ -137,6 +137,29 @@ export const scopeWith = (secret: Redacted.Redacted<string>, parts: ReadonlyArra
 export const isStored = (status: number): boolean =>
   (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 429)
 
+/** `transact` ran the write: it committed with its answer's record. */
+export class Fresh<A> extends Data.TaggedClass("Fresh")<{ readonly value: A }> {}
+
+/** `transact`'s write failed with an answer to keep: its work was rolled back, and the answer recorded on its own. */
+export class Refused<E> extends Data.TaggedClass("Refused")<{ readonly error: E }> {}
+
+/** What `transact` did: ran the write (`Fresh`), recorded its refusal (`Refused`), or replayed an earlier answer. */
+export type Transacted<A, E> = Fresh<A> | Refused<E> | Replay
+
+/** The answers `transact` records for a write's outcomes. */
+export interface Answers<A, E> {
+  /** The answer of the write's result. */
+  readonly stored: (value: A) => StoredResponse
+  /**
+   * The answer of a failure that is an answer to keep (a 4xx); undefined for one that is not (the write then
+   * fails `transact`, and its key stays free). An answer `isStored` does not keep (429, 5xx) is not recorded.
+   */
+  readonly refused: (error: E) => StoredResponse | undefined
+}
+
+/** A refused write's error and answer, carried out of its rolled-back transaction to be recorded on their own. */
+class RolledBack<E> extends Data.Class<{ readonly error: E; readonly response: StoredResponse }> {}
+
 /** What `run` answered, and whether it was the replay of an earlier answer. */
 export interface Answer {
   readonly response: StoredResponse
@@ -173,6 +196,19 @@ export class Idempotency extends Context.Service<
       request: Request,
       write: Effect.Effect<StoredResponse, E, R>
     ) => Effect.Effect<Answer, E | KeyReused | InFlight, R>
+    /**
+     * A write and its key's record in ONE transaction of the store (`IdempotencyStore.transaction`): claim, run
+     * `write`, record `answers.stored` of its result, committed together (`Fresh`); a replay skips `write`
+     * (`Replay`). A failure of `write` that `answers.refused` answers (a 4xx) rolls the write's partial work back,
+     * then is recorded alone under the same key in a second transaction (`Refused`, replayed from then on). Any
+     * other failure rolls everything back and fails, the key left free for a retry. Fails with `KeyReused` or
+     * `InFlight` as `claim` does.
+     */
+    readonly transact: <A, E, R>(
+      request: Request,
+      write: Effect.Effect<A, E, R>,
+      answers: Answers<A, E>
+    ) => Effect.Effect<Transacted<A, E>, E | KeyReused | InFlight, R>
   }
 >()("@tawsil/idempotency/Idempotency") {}
 
@@ -245,6 +281,53 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
           })
         ).pipe(span("Idempotency.run"))
 
+      // The write's transaction: a refusal to keep fails it as `RolledBack`, so its partial work is undone.
+      const attempt = <A, E, R>(request: Request, write: Effect.Effect<A, E, R>, answers: Answers<A, E>) =>
+        store.transaction(
+          Effect.uninterruptibleMask((restore) =>
+            Effect.gen(function* () {
+              const outcome = yield* restore(claim(request))
+              if (outcome._tag === "Replay") return outcome
+              const exit = yield* Effect.exit(restore(write))
+              if (Exit.isSuccess(exit)) {
+                yield* complete(outcome, answers.stored(exit.value))
+                return new Fresh({ value: exit.value })
+              }
+              yield* release(outcome)
+              return yield* Effect.failCause(exit.cause).pipe(
+                Effect.mapError((error): E | RolledBack<E> => {
+                  const response = answers.refused(error)
+                  return response !== undefined && isStored(response.status)
+                    ? new RolledBack({ error, response })
+                    : error
+                })
+              )
+            })
+          )
+        )
+
+      const transact = <A, E, R>(
+        request: Request,
+        write: Effect.Effect<A, E, R>,
+        answers: Answers<A, E>
+      ): Effect.Effect<Transacted<A, E>, E | KeyReused | InFlight, R> =>
+        attempt(request, write, answers).pipe(
+          Effect.catchIf(
+            (failure): failure is RolledBack<E> => failure instanceof RolledBack,
+            ({ error, response }) =>
+              // Another request may have answered the key meanwhile: then that answer is the one to give.
+              store
+                .transaction(run(request, Effect.succeed(response)))
+                .pipe(
+                  Effect.map(
+                    (answer): Transacted<A, E> =>
+                      answer.replayed ? new Replay({ response: answer.response }) : new Refused({ error })
+                  )
+                )
+          ),
+          span("Idempotency.transact")
+        )
+
       return Idempotency.of({
         scope: (parts) => scopeWith(secret, parts),
         fingerprint: (request) => fingerprintWith(secret, request),
@@ -257,7 +340,8 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
         release: method("Idempotency.release")(function* (claimed) {
           return yield* release(claimed)
         }),
-        run
+        run,
+        transact
       })
     })
   )

@@ -4,6 +4,7 @@
  * A store keeps one record per scope and key, in flight (claimed, no answer yet) or completed (with the answer),
  * each until it expires; an expired record counts as absent. It applies no rule beyond that: `Idempotency`
  * compares fingerprints, decides which answers to keep and for how long, and waits for in-flight keys.
+ * `transaction` is the store's unit of work, in which `Idempotency.transact` puts a write beside its key's record.
  */
 import { randomBytes } from "node:crypto"
 import { Clock, Context, Data, Duration, Effect, Layer, Redacted } from "effect"
@@ -35,6 +36,12 @@ export class IdempotencyStore extends Context.Service<
     readonly complete: (claimed: Claimed, response: StoredResponse, ttl: Duration.Duration) => Effect.Effect<boolean>
     /** Deletes a claim still in flight under its token; does nothing otherwise. */
     readonly release: (claimed: Claimed) => Effect.Effect<void>
+    /**
+     * Runs `effect` as one transaction of the store: what it writes there, the key's record and the caller's own
+     * writes on the same database, commits when it succeeds and rolls back when it fails. In memory, where nothing
+     * can be rolled back, it runs as is.
+     */
+    readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
     /** Deletes the expired records and says how many there were. Schedule it; correctness never depends on it. */
     readonly purgeExpired: Effect.Effect<number>
     /**
@@ -65,6 +72,7 @@ export const layerMemory: Layer.Layer<IdempotencyStore> = Layer.sync(Idempotency
 
   return IdempotencyStore.of({
     secret: Effect.succeed(secret),
+    transaction: (effect) => effect,
     claim: Effect.fnUntraced(function* (request, lease) {
       const now = yield* Clock.currentTimeMillis
       const row = rows.get(idOf(request))

@@ -17,7 +17,7 @@
  * The caller's transaction must be READ COMMITTED (PostgreSQL's default), so each statement sees the latest
  * commits.
  */
-import { Duration, Effect, Layer, Redacted, Schema } from "effect"
+import { Data, Duration, Effect, Layer, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Fingerprint, type Request, StoredResponse } from "./Idempotency.ts"
 import { Claim, IdempotencyStore, newSecret } from "./IdempotencyStore.ts"
@@ -30,6 +30,9 @@ const Row = Schema.Struct({
 })
 
 const seconds = (duration: Duration.Duration) => Duration.toMillis(duration) / 1000
+
+/** A failure of the effect run in a transaction, told apart from the transaction's own `SqlError`s (defects). */
+class Inner<E> extends Data.Class<{ readonly error: E }> {}
 
 export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = Layer.effect(
   IdempotencyStore,
@@ -53,6 +56,14 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
     })
 
     return IdempotencyStore.of({
+      transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        sql
+          .withTransaction(Effect.mapError(effect, (error) => new Inner({ error })))
+          .pipe(
+            Effect.catch((failure) =>
+              failure instanceof Inner ? Effect.fail(failure.error as E) : Effect.die(failure)
+            )
+          ),
       secret: Effect.gen(function* () {
         // The first process to ask makes it; the others (and every later start) read that one.
         yield* sql`

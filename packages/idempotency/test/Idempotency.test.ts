@@ -275,3 +275,77 @@ layer(Idempotency.layer().pipe(Layer.provideMerge(IdempotencyStore.layerMemory))
     })
   )
 })
+
+class OutOfStock extends Schema.TaggedError<OutOfStock>()("OutOfStock", { sku: Schema.String }) {}
+
+/** A write's answers: its result as 200, `OutOfStock` as a 422 to keep, anything else unanswered. */
+const answers: Idempotency.Answers<number, OutOfStock | Refused> = {
+  stored: (id) => answer(200, `{"id":${id}}`),
+  refused: (error) => (error._tag === "OutOfStock" ? answer(422, `{"sku":"${error.sku}"}`) : undefined)
+}
+
+layer(Idempotency.layer().pipe(Layer.provideMerge(IdempotencyStore.layerMemory)))("Idempotency.transact", (it) => {
+  it.effect("runs the write once and records its answer; the same request replays it", () =>
+    Effect.gen(function* () {
+      const idempotency = yield* Idempotency.Idempotency
+      const writes = yield* Ref.make(0)
+      const write = Effect.as(
+        Ref.update(writes, (n) => n + 1),
+        7
+      )
+      assert.deepStrictEqual(
+        yield* idempotency.transact(request("transact"), write, answers),
+        new Idempotency.Fresh({ value: 7 })
+      )
+      assert.deepStrictEqual(
+        yield* idempotency.transact(request("transact"), write, answers),
+        new Idempotency.Replay({ response: answer(200, '{"id":7}') })
+      )
+      assert.strictEqual(yield* Ref.get(writes), 1)
+      const reused = yield* Effect.flip(idempotency.transact(request("transact", { qty: 2 }), write, answers))
+      assert.deepStrictEqual(reused, new Idempotency.KeyReused({ key: "transact" }))
+    })
+  )
+
+  it.effect("records a refusal that is an answer and replays it, without running the write again", () =>
+    Effect.gen(function* () {
+      const idempotency = yield* Idempotency.Idempotency
+      const writes = yield* Ref.make(0)
+      const write = Effect.andThen(
+        Ref.update(writes, (n) => n + 1),
+        Effect.fail(new OutOfStock({ sku: "TLM-0001" }))
+      )
+      const first = yield* idempotency.transact(request("transact-refused"), write, answers)
+      assert.deepStrictEqual(first, new Idempotency.Refused({ error: new OutOfStock({ sku: "TLM-0001" }) }))
+      const again = yield* idempotency.transact(request("transact-refused"), write, answers)
+      assert.deepStrictEqual(again, new Idempotency.Replay({ response: answer(422, '{"sku":"TLM-0001"}') }))
+      assert.strictEqual(yield* Ref.get(writes), 1)
+    })
+  )
+
+  it.effect("fails with a failure that is no answer, or one not kept (429), and leaves the key free", () =>
+    Effect.gen(function* () {
+      const idempotency = yield* Idempotency.Idempotency
+      const failed = yield* Effect.flip(
+        idempotency.transact(request("transact-fails"), Effect.fail(new Refused()), answers)
+      )
+      assert.instanceOf(failed, Refused)
+      const limited = yield* Effect.flip(
+        idempotency.transact(request("transact-429"), Effect.fail(new OutOfStock({ sku: "x" })), {
+          ...answers,
+          refused: () => answer(429)
+        })
+      )
+      assert.strictEqual(limited._tag, "OutOfStock")
+      for (const key of ["transact-fails", "transact-429"]) {
+        assert.deepStrictEqual(
+          yield* idempotency.transact(request(key), Effect.succeed(1), answers),
+          new Idempotency.Fresh({ value: 1 })
+        )
+      }
+      const died = yield* Effect.exit(idempotency.transact(request("transact-dies"), Effect.die("boom"), answers))
+      assert.strictEqual(died._tag, "Failure")
+      claimed(yield* idempotency.claim(request("transact-dies")))
+    })
+  )
+})

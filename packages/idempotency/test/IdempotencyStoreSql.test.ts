@@ -112,6 +112,51 @@ for (const backend of backends) {
       })
     )
 
+    it.effect("transact commits the write with its answer in one transaction; a retry replays without writing", () =>
+      Effect.gen(function* () {
+        const idempotency = yield* Idempotency.Idempotency
+        const write = Effect.as(insertOrder("transact"), 7)
+        const answers = { stored: () => created, refused: () => undefined }
+        const first = yield* idempotency.transact(request("transact"), write, answers)
+        assert.deepStrictEqual(first, new Idempotency.Fresh({ value: 7 }))
+        const retry = yield* idempotency.transact(request("transact"), write, answers)
+        assert.deepStrictEqual(retry, new Idempotency.Replay({ response: created }))
+        assert.strictEqual(yield* ordersOf("transact"), 1)
+      })
+    )
+
+    it.effect("transact rolls a refused write's row back, records the refusal alone and replays it", () =>
+      Effect.gen(function* () {
+        const idempotency = yield* Idempotency.Idempotency
+        const refused = new Idempotency.StoredResponse({ status: 422, headers: {}, body: '{"code":"out_of_stock"}' })
+        const answers = { stored: () => created, refused: () => refused }
+        const write = Effect.andThen(insertOrder("transact-refused"), Effect.fail(new OutOfStock()))
+        const first = yield* idempotency.transact(request("transact-refused"), write, answers)
+        assert.deepStrictEqual(first, new Idempotency.Refused({ error: new OutOfStock() }))
+        assert.strictEqual(yield* ordersOf("transact-refused"), 0, "the write's row was rolled back")
+        const retry = yield* idempotency.transact(request("transact-refused"), write, answers)
+        assert.deepStrictEqual(retry, new Idempotency.Replay({ response: refused }))
+        assert.strictEqual(yield* ordersOf("transact-refused"), 0)
+      })
+    )
+
+    it.effect("transact rolls back a write failing with no answer, and frees its key", () =>
+      Effect.gen(function* () {
+        const idempotency = yield* Idempotency.Idempotency
+        const answers = { stored: () => created, refused: () => undefined }
+        const failing = Effect.andThen(insertOrder("transact-failed"), Effect.fail(new OutOfStock()))
+        const error = yield* Effect.flip(idempotency.transact(request("transact-failed"), failing, answers))
+        assert.instanceOf(error, OutOfStock)
+        const dying = Effect.andThen(insertOrder("transact-failed"), Effect.die("database went away"))
+        assert.strictEqual(
+          (yield* Effect.exit(idempotency.transact(request("transact-failed"), dying, answers)))._tag,
+          "Failure"
+        )
+        assert.strictEqual(yield* ordersOf("transact-failed"), 0)
+        claimed(yield* idempotency.claim(request("transact-failed")))
+      })
+    )
+
     // Lock contention needs several sessions: PGlite has one.
     if (backend.name !== "server") return
 

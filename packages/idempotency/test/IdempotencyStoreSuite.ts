@@ -59,6 +59,24 @@ export const IdempotencyStoreSuite = <R>(
     })
   )
 
+  it.effect("runs a transaction, passing its result and its own failure through; what it claimed is kept", () =>
+    Effect.gen(function* () {
+      const store = yield* IdempotencyStore
+      const inside = request("transaction")
+      const claimed = yield* store.transaction(
+        Effect.flatMap(store.claim(inside, LEASE), (claim) => store.complete(acquired(inside, claim), created, TTL))
+      )
+      assert.isTrue(claimed)
+      assert.deepStrictEqual(yield* store.claim(inside, LEASE), {
+        _tag: "Completed",
+        fingerprint: inside.fingerprint,
+        response: created
+      })
+      const failure = yield* Effect.flip(store.transaction(Effect.fail("refused" as const)))
+      assert.strictEqual(failure, "refused")
+    })
+  )
+
   it.effect("keeps scopes apart: one key is free in every scope", () =>
     Effect.gen(function* () {
       const store = yield* IdempotencyStore
