@@ -8,11 +8,10 @@
  * Create is lenient as the spec says (a `status` or `language` out of its set is coerced to `draft` / `ar`);
  * PATCH is strict (`status must be active or draft`, `language must be ar, fr, or en`).
  */
-import { Ids } from "@tawsil/domain"
+import { AlgiersTime, Ids } from "@tawsil/domain"
 import { Effect, Schema } from "effect"
 import { bodyObject } from "./internal/body.ts"
 import { nullable, required, storable, text, withDefault } from "./internal/fields.ts"
-import { SqlTimestamp } from "./internal/timestamps.ts"
 
 export const LandingPageStatus = Schema.Literals(["active", "draft"])
 export type LandingPageStatus = typeof LandingPageStatus.Type
@@ -34,8 +33,8 @@ const head = {
   views: Schema.Int,
   /** Bought outright (1000 DZD, lifetime); on the Free plan this makes the page visible. */
   is_purchased: Schema.Boolean,
-  created_at: SqlTimestamp,
-  updated_at: SqlTimestamp
+  created_at: AlgiersTime.SqlTimestamp,
+  updated_at: AlgiersTime.SqlTimestamp
 }
 
 /** A landing page in a list. */

@@ -11,7 +11,7 @@
  * (`name is required (1-255 chars)`, `variant_groups[0].options[2].value must be unique per group`); unknown
  * fields are ignored.
  */
-import { Ids, StoreAmount } from "@tawsil/domain"
+import { AlgiersTime, Ids, StoreAmount } from "@tawsil/domain"
 import { Schema } from "effect"
 import { bodyObject } from "./internal/body.ts"
 import {
@@ -25,7 +25,6 @@ import {
   uniqueBy,
   withDefault
 } from "./internal/fields.ts"
-import { SqlTimestamp } from "./internal/timestamps.ts"
 
 export const ProductStatus = Schema.Literals(["active", "draft"])
 export type ProductStatus = typeof ProductStatus.Type
@@ -71,7 +70,7 @@ const head = {
   sales_count: Schema.Int
 }
 
-const times = { created_at: SqlTimestamp, updated_at: SqlTimestamp }
+const times = { created_at: AlgiersTime.SqlTimestamp, updated_at: AlgiersTime.SqlTimestamp }
 
 /** A product in a list. */
 export class ProductSummary extends Schema.Class<ProductSummary>("ProductSummary")({ ...head, ...times }) {}

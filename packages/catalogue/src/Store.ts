@@ -6,9 +6,8 @@
  * whose DNS and TLS are not done yet is never the public URL. `created_at` is ISO 8601 in Algiers time
  * (`2026-11-21T12:30:00+01:00`).
  */
-import { Ids } from "@tawsil/domain"
+import { AlgiersTime, Ids } from "@tawsil/domain"
 import { Schema } from "effect"
-import { IsoTimestamp } from "./internal/timestamps.ts"
 
 /** The platform's storefront domain: a store's `subdomain` is a label under it. */
 export const STOREFRONT_DOMAIN = "tawsil.store"
@@ -42,7 +41,7 @@ const head = {
 
 const tail = {
   hide_branding: Schema.Boolean,
-  created_at: IsoTimestamp
+  created_at: AlgiersTime.IsoTimestamp
 }
 
 /** A store as kept: everything the API shows but `public_url`, which follows from it. */

@@ -126,3 +126,21 @@ export const SqlTimestamp = Schema.String.check(
     })
   )
 )
+
+/**
+ * `2026-11-21T12:30:00+01:00`: any ISO 8601 time with an offset read to a `DateTime.Utc`, written back with
+ * `formatIso` (the store profile's `created_at`).
+ */
+export const IsoTimestamp = Schema.String.pipe(
+  Schema.decodeTo(
+    Schema.DateTimeUtc,
+    SchemaTransformation.transformEffect({
+      decode: (text) =>
+        Option.match(DateTime.make(text), {
+          onNone: () => Effect.fail(new SchemaIssue.InvalidValue({ expected: "an ISO 8601 time" }, text)),
+          onSome: (dt) => Effect.succeed(DateTime.toUtc(dt))
+        }),
+      encode: (dt) => Effect.succeed(formatIso(dt))
+    })
+  )
+)
