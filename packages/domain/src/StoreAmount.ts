@@ -16,6 +16,30 @@ export const zero: StoreAmount = BigDecimal.fromBigInt(0n)
 export const isNonNegative = Schema.isGreaterThanOrEqualToBigDecimal(zero, { message: "Expected an amount >= 0" })
 
 /**
+ * The largest amount the store API takes, in either sign (`MAXIMUM_TEXT`, one hundred million dinars): every price,
+ * variant adjustment, order shipping cost, discount and fee, and promo code amount. Storage is not what bounds it
+ * (`numeric` holds far more); answers are: amounts go out as JSON numbers, and an order priced from amounts of at
+ * most this stays below 2^53 (`Pricing.MAX_TOTAL`), a finite number exact to the dinar, where `1e308` made the total
+ * of two `Infinity`.
+ */
+export const MAXIMUM_TEXT = "100000000"
+export const MAXIMUM: StoreAmount = BigDecimal.fromStringUnsafe(MAXIMUM_TEXT)
+
+/** `-MAXIMUM` to `MAXIMUM` (a variant's adjustment may be negative); `annotations` carry the field's message. */
+export const isWithinMaximum = (annotations?: Schema.Annotations.Filter) =>
+  Schema.isBetweenBigDecimal(
+    { minimum: BigDecimal.negate(MAXIMUM), maximum: MAXIMUM },
+    { message: `Expected an amount between -${MAXIMUM_TEXT} and ${MAXIMUM_TEXT}`, ...annotations }
+  )
+
+/** At most `MAXIMUM`; `annotations` carry the field's message. */
+export const isAtMostMaximum = (annotations?: Schema.Annotations.Filter) =>
+  Schema.isLessThanOrEqualToBigDecimal(MAXIMUM, {
+    message: `Expected an amount of at most ${MAXIMUM_TEXT}`,
+    ...annotations
+  })
+
+/**
  * The canonical text of an amount: at least 2 decimals (`"1250.00"`, `"350.50"`). An amount sent with more
  * decimals keeps them all (`"0.125"`) rather than be rounded behind the sender's back.
  */

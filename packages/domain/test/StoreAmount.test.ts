@@ -55,6 +55,30 @@ describe("StoreAmount", () => {
     assertAmount(Schema.decodeUnknownSync(NonNegative)(0), "0")
   })
 
+  it("bounds every amount by MAXIMUM, 100000000, in either sign where a sign is allowed", () => {
+    assertAmount(StoreAmount.MAXIMUM, StoreAmount.MAXIMUM_TEXT)
+    const Price = StoreAmount.FromNumber.check(StoreAmount.isNonNegative, StoreAmount.isAtMostMaximum())
+    const Adjustment = StoreAmount.FromNumber.check(StoreAmount.isWithinMaximum())
+    for (const input of [0, -0, 0.01, 1e8, 99_999_999.99]) {
+      assert.doesNotThrow(() => Schema.decodeUnknownSync(Price)(input), String(input))
+    }
+    for (const input of [1e8 + 0.01, 1e308, 2 ** 53 + 1, Number.MAX_VALUE, Number.POSITIVE_INFINITY]) {
+      assert.throws(() => Schema.decodeUnknownSync(Price)(input), undefined, undefined, String(input))
+    }
+    assert.throws(() => Schema.decodeUnknownSync(Price)(1e9), "Expected an amount of at most 100000000")
+    for (const input of [-1e8, 1e8, -0.5]) assert.doesNotThrow(() => Schema.decodeUnknownSync(Adjustment)(input))
+    for (const input of [-1e8 - 1, -1e308, 1e308]) {
+      assert.throws(() => Schema.decodeUnknownSync(Adjustment)(input), "Expected an amount between -100000000")
+    }
+    // The field's own message wins.
+    const Fee = StoreAmount.FromNumber.check(StoreAmount.isAtMostMaximum({ message: "fee must be at most 100000000" }))
+    assert.throws(() => Schema.decodeUnknownSync(Fee)(1e308), "fee must be at most 100000000")
+    // `-0` is zero, and `2^53 + 1` reads as the double JSON makes of it.
+    assertAmount(fromNumber(-0), "0")
+    assertAmount(fromNumber(JSON.parse("9007199254740993")), "9007199254740992")
+    assert.throws(() => fromNumber(JSON.parse("1e309")))
+  })
+
   it("prices an order: lines, shipping, discount, clamped at zero", () => {
     const line = StoreAmount.times(StoreAmount.sum([decimal("1000"), decimal("150.5"), decimal("-0.25")]), 3)
     assertAmount(line, "3450.75")
