@@ -27,6 +27,34 @@ export class ChangeLog extends Context.Service<
   }
 >()("@tawsil/changes/ChangeLog") {}
 
+/** Who made a write, as its change records it: the store and the key (its id, never a secret). */
+export type Writer = Pick<NewChange, "storeId" | "keyId">
+
+/**
+ * How one entity's service records its writes: the entity named once, then for each write who made it, what it
+ * did to which record, its summary and the values replaced and written.
+ */
+export const recorder =
+  (log: ChangeLog["Service"], entity: string) =>
+  (
+    writer: Writer,
+    action: NewChange["action"],
+    entityId: string | number,
+    summary: string,
+    before: unknown,
+    after: unknown
+  ): Effect.Effect<ChangeId | null> =>
+    log.record({
+      storeId: writer.storeId,
+      entity,
+      entityId: String(entityId),
+      action,
+      summary,
+      keyId: writer.keyId,
+      before,
+      after
+    })
+
 export const layer: Layer.Layer<ChangeLog, never, ChangeStore> = Layer.effect(
   ChangeLog,
   Effect.gen(function* () {

@@ -78,6 +78,21 @@ for (const backend of backends) {
 }
 
 describe("ChangeLog", () => {
+  it.effect("records an entity's write through its recorder, the entity named once", () =>
+    Effect.gen(function* () {
+      const store = yield* ChangeStore.ChangeStore
+      const storeId = yield* (yield* Fixtures).newStore
+      const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, "note")
+      const id = yield* record({ storeId, keyId: KEY_ID }, "update", 7, "Updated note 7", { text: "a" }, { text: "b" })
+      assert.isNotNull(id)
+      const kept = Option.getOrThrow(yield* store.get(storeId, id!))
+      assert.deepStrictEqual(
+        [kept.entity, kept.entityId, kept.action, kept.summary, kept.keyId, kept.before, kept.after],
+        ["note", "7", "update", "Updated note 7", KEY_ID, { text: "a" }, { text: "b" }]
+      )
+    }).pipe(Effect.provide(engine(ChangeStore.layerMemory).pipe(Layer.provideMerge(fixturesMemory))))
+  )
+
   it.effect("with recording off keeps nothing, and an undo answers no undo change", () =>
     Effect.gen(function* () {
       const log = yield* ChangeLog.ChangeLog

@@ -137,24 +137,7 @@ export const layer: Layer.Layer<Promos, never, PromoStore | ChangeLog.ChangeLog>
       )
     })
 
-    const record = (
-      writer: Writer,
-      action: "create" | "update" | "delete",
-      id: number,
-      summary: string,
-      before: unknown,
-      after: unknown
-    ) =>
-      log.record({
-        storeId: writer.storeId,
-        entity: ENTITY,
-        entityId: String(id),
-        action,
-        summary,
-        keyId: writer.keyId,
-        before,
-        after
-      })
+    const record = ChangeLog.recorder(log, ENTITY)
 
     const existing = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number) {
       if (!Ids.isStorableId(id)) return yield* notFound()

@@ -148,24 +148,7 @@ export const layer: Layer.Layer<Pixels, never, StorefrontStore | ChangeLog.Chang
     const snapshot = (storeId: Ids.StoreId, pixel: Pixel) =>
       Effect.map(store.defaultPixel(storeId, pixel.pixel_type), (holder) => snapshotOf(pixel, Option.getOrNull(holder)))
 
-    const record = (
-      writer: Writer,
-      action: "create" | "update" | "delete",
-      id: number,
-      summary: string,
-      before: unknown,
-      after: unknown
-    ) =>
-      log.record({
-        storeId: writer.storeId,
-        entity: ENTITY,
-        entityId: String(id),
-        action,
-        summary,
-        keyId: writer.keyId,
-        before,
-        after
-      })
+    const record = ChangeLog.recorder(log, ENTITY)
 
     const existing = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number) {
       if (!Ids.isStorableId(id)) return yield* notFound()

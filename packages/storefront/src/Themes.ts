@@ -142,7 +142,7 @@ export const layer: Layer.Layer<Themes, never, StorefrontStore | ChangeLog.Chang
   Effect.gen(function* () {
     const method = yield* ServiceSpans.method
     const store = yield* StorefrontStore
-    const log = yield* ChangeLog.ChangeLog
+    const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY)
 
     const settingsOf = Effect.fnUntraced(function* (storeId: Ids.StoreId) {
       const found = yield* store.settings(storeId)
@@ -164,16 +164,7 @@ export const layer: Layer.Layer<Themes, never, StorefrontStore | ChangeLog.Chang
       if (!(yield* store.writeTheme(writer.storeId, after))) {
         return yield* refuse(new ThemeError.StoreNotFound({ message: "Store not found" }))
       }
-      yield* log.record({
-        storeId: writer.storeId,
-        entity: ENTITY,
-        entityId: ENTITY_ID,
-        action: "update",
-        summary,
-        keyId: writer.keyId,
-        before,
-        after
-      })
+      yield* record(writer, "update", ENTITY_ID, summary, before, after)
     })
 
     return Themes.of({
