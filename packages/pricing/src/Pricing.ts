@@ -6,7 +6,28 @@
  * discount + payment_fee, clamped to 0. Nothing is rounded: amounts keep the precision they arrived with.
  */
 import { StoreAmount } from "@tawsil/domain"
-import { Schema } from "effect"
+import { BigDecimal, Schema } from "effect"
+
+// ---------------------------------------------------------------------------------------------------------------
+// Bounds: the largest order priced, and what its amounts can reach.
+
+/** Lines of an order (spec "Limits": 1 to 50). */
+export const MAX_LINES = 50
+/** A line's quantity (spec "Limits": 1 to 9999). */
+export const MAX_QUANTITY = 9999
+/** Variants of a line: one per variant group of the product, which has at most 20 (the catalogue's bound). */
+export const MAX_VARIANTS_PER_LINE = 20
+
+/**
+ * What |subtotal| and total can reach when the order stays within the bounds above and every amount (price,
+ * adjustment, shipping cost, discount, fee) within ±`StoreAmount.MAXIMUM`: 50 lines × 9 999 × (price + 20
+ * adjustments) + shipping cost + fee = 1 049 895 200 000 000 DZD. Below 2^53, so every computed amount is a finite
+ * JSON number, exact to the dinar (the test proves it at the maxima).
+ */
+export const MAX_TOTAL: StoreAmount.StoreAmount = StoreAmount.times(
+  StoreAmount.MAXIMUM,
+  MAX_LINES * MAX_QUANTITY * (1 + MAX_VARIANTS_PER_LINE) + 2
+)
 
 /** A variant option of a catalogue product, with the adjustment it adds to the product's price. */
 export const CatalogueOption = Schema.Struct({
@@ -99,6 +120,14 @@ export const totalOf = (amounts: {
       amounts.discount
     )
   )
+
+/**
+ * Whether a priced order's amounts are within `MAX_TOTAL`: always, for an order within the bounds; a product priced
+ * before the maximum existed could break them, and such an order is refused rather than answered as `Infinity`.
+ */
+export const isWithinBounds = (order: Pick<PricedOrder, "subtotal" | "total">): boolean =>
+  BigDecimal.isLessThanOrEqualTo(BigDecimal.abs(order.subtotal), MAX_TOTAL) &&
+  BigDecimal.isLessThanOrEqualTo(order.total, MAX_TOTAL)
 
 /** Prices an order. Throws a `RangeError` when a quantity is not an integer (the order body only lets integers in). */
 export const priceOrder = (input: Input): PricedOrder => {

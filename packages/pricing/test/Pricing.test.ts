@@ -219,4 +219,136 @@ describe("Pricing", () => {
       )
     })
   })
+
+  describe("at the maxima", () => {
+    const MAX = StoreAmount.MAXIMUM
+    const exactly = (amount: StoreAmount.StoreAmount) =>
+      BigInt(StoreAmount.format(BigDecimal.scale(amount, 0)).slice(0, -3))
+
+    it("bounds every computed amount by MAX_TOTAL, below 2^53", () => {
+      assertAmount(Pricing.MAX_TOTAL, "1049895200000000")
+      assert.isTrue(exactly(Pricing.MAX_TOTAL) < 2n ** 53n)
+      assert.strictEqual(StoreAmount.toJsonNumber(Pricing.MAX_TOTAL), 1_049_895_200_000_000)
+    })
+
+    it("prices the largest order there can be to exactly MAX_TOTAL, a safe integer in JSON", () => {
+      const variants = Array.from({ length: Pricing.MAX_VARIANTS_PER_LINE }, (_, index) =>
+        chosen(`Groupe ${index}`, "Option", StoreAmount.MAXIMUM_TEXT)
+      )
+      const line: Pricing.Line = { product: { price: MAX, options: [] }, quantity: Pricing.MAX_QUANTITY, variants }
+      const priced = Pricing.priceOrder({
+        lines: Array.from({ length: Pricing.MAX_LINES }, () => line),
+        shipping_cost: MAX,
+        discount: zero,
+        payment_fee: MAX
+      })
+      assertAmount(priced.total, "1049895200000000")
+      assert.isTrue(Pricing.isWithinBounds(priced))
+      const json = JSON.parse(JSON.stringify({ total: StoreAmount.toJsonNumber(priced.total) })).total
+      assert.isTrue(Number.isSafeInteger(json))
+      assert.strictEqual(BigInt(json), exactly(priced.total))
+      // The most negative subtotal: free products, every adjustment at -MAXIMUM; the total clamps at 0.
+      const negative = Pricing.priceOrder({
+        lines: Array.from({ length: Pricing.MAX_LINES }, () => ({
+          ...line,
+          product: { price: zero, options: [] },
+          variants: variants.map((v) => ({ ...v, price_adjustment: BigDecimal.negate(MAX) }))
+        })),
+        shipping_cost: zero,
+        discount: MAX,
+        payment_fee: zero
+      })
+      assertAmount(negative.subtotal, "-999900000000000")
+      assertAmount(negative.total, "0")
+      assert.isTrue(Pricing.isWithinBounds(negative))
+    })
+
+    /** An amount within ±MAXIMUM (≥ 0 unless `negative`) with 0 to `decimals` decimals, weighted towards the bounds. */
+    const bounded = (negative: boolean, decimals: number) =>
+      fc.oneof(
+        { weight: 2, arbitrary: fc.constant(MAX) },
+        { weight: negative ? 2 : 0, arbitrary: fc.constant(BigDecimal.negate(MAX)) },
+        { weight: 1, arbitrary: fc.constant(zero) },
+        {
+          weight: 3,
+          arbitrary: fc
+            .tuple(
+              fc.bigInt({ min: negative ? -(10n ** 10n) : 0n, max: 10n ** 10n }),
+              fc.integer({ min: 0, max: decimals })
+            )
+            .map(([value, scale]) => BigDecimal.make(value, scale))
+            .filter((amount) => BigDecimal.isLessThanOrEqualTo(BigDecimal.abs(amount), MAX))
+        }
+      )
+    const boundedOrder = (decimals: number) =>
+      fc.record({
+        lines: fc.array(
+          fc.record({
+            price: bounded(false, decimals),
+            quantity: fc.oneof(fc.constant(Pricing.MAX_QUANTITY), fc.integer({ min: 1, max: Pricing.MAX_QUANTITY })),
+            adjustments: fc.array(bounded(true, decimals), { maxLength: Pricing.MAX_VARIANTS_PER_LINE })
+          }),
+          { minLength: 1, maxLength: Pricing.MAX_LINES }
+        ),
+        shipping_cost: bounded(false, decimals),
+        discount: bounded(false, decimals),
+        payment_fee: bounded(false, decimals)
+      })
+    type BoundedOrder = typeof boundedOrder extends (decimals: number) => fc.Arbitrary<infer O> ? O : never
+
+    const price = (o: BoundedOrder) =>
+      Pricing.priceOrder({
+        lines: o.lines.map((l) => ({
+          product: { price: l.price, options: [] },
+          quantity: l.quantity,
+          variants: l.adjustments.map((adjustment, index) => ({
+            group_name: `G${index}`,
+            option_name: "O",
+            color_code: null,
+            price_adjustment: adjustment
+          }))
+        })),
+        shipping_cost: o.shipping_cost,
+        discount: o.discount,
+        payment_fee: o.payment_fee
+      })
+
+    it("keeps every order within the bounds a finite JSON number within MAX_TOTAL, its decimals exact", () => {
+      fc.assert(
+        fc.property(boundedOrder(2), (o) => {
+          const priced = price(o)
+          assert.isTrue(Pricing.isWithinBounds(priced))
+          for (const amount of [priced.subtotal, priced.total]) {
+            const json = JSON.parse(JSON.stringify({ amount: StoreAmount.toJsonNumber(amount) })).amount
+            assert.isTrue(Number.isFinite(json), StoreAmount.format(amount))
+            assert.isAtMost(Math.abs(json), StoreAmount.toJsonNumber(Pricing.MAX_TOTAL))
+            // Stored and shown as a decimal string exactly: never more decimals than the inputs had.
+            assert.isAtMost(BigDecimal.normalize(amount).scale, 2)
+          }
+        }),
+        { numRuns: 200 }
+      )
+    })
+
+    it("answers every whole-dinar amount of an order within the bounds exactly as a JSON number", () => {
+      fc.assert(
+        fc.property(boundedOrder(0), (o) => {
+          const priced = price(o)
+          for (const amount of [priced.subtotal, priced.total]) {
+            const json = JSON.parse(JSON.stringify({ amount: StoreAmount.toJsonNumber(amount) })).amount
+            assert.isTrue(Number.isSafeInteger(json), StoreAmount.format(amount))
+            assert.strictEqual(BigInt(json), exactly(amount))
+          }
+        }),
+        { numRuns: 200 }
+      )
+    })
+
+    it("tells an order priced from amounts above the maximum (stored before it existed) out of bounds", () => {
+      const huge = { product: { price: decimal("1e308"), options: [] }, quantity: 2, variants: [] }
+      const priced = Pricing.priceOrder({ lines: [huge], shipping_cost: zero, discount: zero, payment_fee: zero })
+      assert.isFalse(Pricing.isWithinBounds(priced))
+      assert.strictEqual(StoreAmount.toJsonNumber(priced.total), Number.POSITIVE_INFINITY, "what the guard prevents")
+    })
+  })
 })
