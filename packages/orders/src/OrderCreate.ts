@@ -8,15 +8,18 @@
  * is digital), delivery.desk_id and delivery.desk_name after delivery.type; notes (at most 1000 characters) last.
  *
  * Unknown fields are ignored, and an optional field sent as `null` counts as absent. Amounts are read exactly
- * (`StoreAmount.FromNumber`). Checking is in two steps around the one catalogue read: `parse` checks everything
+ * (`StoreAmount.FromNumber`) and are at most `StoreAmount.MAXIMUM` (a variant's adjustment, of either sign); a line
+ * holds at most `MAX_VARIANTS` variants (one per variant group): within these bounds no computed amount can leave
+ * `Pricing.MAX_TOTAL`. Text is refused when PostgreSQL could not keep it as sent (`StoreText`: a NUL character, a
+ * lone surrogate), with the field's own message. Checking is in two steps around the one catalogue read: `parse` checks everything
  * that needs no data and says which products to look up; `resolve` finishes with those products, so a product
  * rule still wins over a later line's, the delivery's or an amount's.
  *
  * `OrderCreateBody` is the same body as a Schema, for the OpenAPI document; the rules above are what answers.
  */
-import { Ids, StoreAmount } from "@tawsil/domain"
-import type { Pricing } from "@tawsil/pricing"
-import { Option, Result, Schema } from "effect"
+import { Ids, StoreAmount, StoreText } from "@tawsil/domain"
+import { Pricing } from "@tawsil/pricing"
+import { BigDecimal, Option, Result, Schema } from "effect"
 import { InvalidOrder } from "./OrderError.ts"
 
 export const PaymentMethod = Schema.Literals(["cod", "free_digital", "digital_payment"])
@@ -25,7 +28,9 @@ export type PaymentMethod = typeof PaymentMethod.Type
 export const DeliveryType = Schema.Literals(["home", "desk", "digital"])
 export type DeliveryType = typeof DeliveryType.Type
 
-export const MAX_LINES = 50
+export const MAX_LINES = Pricing.MAX_LINES
+export const MAX_QUANTITY = Pricing.MAX_QUANTITY
+export const MAX_VARIANTS = Pricing.MAX_VARIANTS_PER_LINE
 export const MAX_NOTES = 1000
 
 export const messages = {
@@ -40,10 +45,13 @@ export const messages = {
   itemsMax: `items: max ${MAX_LINES} lines per order`,
   productId: (line: number) => `items[${line}].product_id is required`,
   foreignProduct: (productId: number) => `Product ${productId} does not belong to this store`,
-  quantity: (line: number) => `items[${line}].quantity must be 1-9999`,
+  quantity: (line: number) => `items[${line}].quantity must be 1-${MAX_QUANTITY}`,
   variants: (line: number) => `items[${line}].variants must be an array`,
+  variantsMax: (line: number) => `items[${line}].variants: max ${MAX_VARIANTS} per line (one per variant group)`,
   variant: (line: number, index: number) =>
     `items[${line}].variants[${index}] must have group_name and option_name (non-empty strings), color_code (string or null) and price_adjustment (number)`,
+  adjustment: (line: number, index: number) =>
+    `items[${line}].variants[${index}].price_adjustment must be between -${StoreAmount.MAXIMUM_TEXT} and ${StoreAmount.MAXIMUM_TEXT}`,
   delivery: "delivery must be an object",
   deliveryType: "delivery.type must be home, desk, or digital",
   digitalDelivery: "delivery.type digital is only for orders whose products are all digital",
@@ -51,6 +59,9 @@ export const messages = {
   deskName: "delivery.desk_name must be a string or null",
   paymentMethod: "payment_method must be cod, free_digital, or digital_payment",
   amounts: "shipping_cost, discount, payment_fee must be >= 0",
+  amountMax: (field: "shipping_cost" | "discount" | "payment_fee") =>
+    `${field} must be at most ${StoreAmount.MAXIMUM_TEXT}`,
+  totalMax: `the order's subtotal and total must be at most ${BigDecimal.format(Pricing.MAX_TOTAL)}`,
   notes: `notes must be a string of at most ${MAX_NOTES} characters`
 } as const
 
@@ -59,18 +70,8 @@ export const messages = {
 
 const hasText = Schema.makeFilter((s: string) => s.trim().length > 0, { expected: "a string that is not blank" })
 
-/** A UTF-16 surrogate without its other half. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
-
-/**
- * Text PostgreSQL keeps as sent: `text` and `jsonb` refuse a NUL character, `jsonb` a lone surrogate, and `text`
- * would store one as U+FFFD. Every string the order writes is one of these.
- */
-const Text = Schema.String.check(
-  Schema.makeFilter((s: string) => !s.includes("\u0000") && !LONE_SURROGATE.test(s), {
-    expected: "text without NUL characters or lone surrogates"
-  })
-)
+/** Text PostgreSQL keeps as sent (`StoreText`): every string the order writes is one of these. */
+const Text = StoreText.StoreText
 
 const int = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetween({ minimum, maximum }))
 
@@ -84,16 +85,19 @@ export const Commune = Text.check(Schema.isBetweenCodePoints(1, 100), hasText)
 export const Email = Schema.NullOr(Text)
 export const Address = Text
 export const ProductIdField = Schema.Int
-export const Quantity = int(1, 9999)
-export const VariantInput = Schema.Struct({
+export const Quantity = int(1, MAX_QUANTITY)
+/** A sent variant adjustment: any sign, within the maximum (checked after the variant's shape, for its message). */
+export const Adjustment = StoreAmount.FromNumber.check(StoreAmount.isWithinMaximum())
+const VariantShape = Schema.Struct({
   group_name: Text.check(Schema.isMinLength(1)),
   option_name: Text.check(Schema.isMinLength(1)),
   color_code: Schema.optionalKey(Schema.NullOr(Text)),
   price_adjustment: Schema.optionalKey(StoreAmount.FromNumber)
 })
+export const VariantInput = Schema.Struct({ ...VariantShape.fields, price_adjustment: Schema.optionalKey(Adjustment) })
 export const DeskId = Schema.NullOr(int(1, Ids.MAX_ID))
 export const DeskName = Schema.NullOr(Text)
-export const Amount = StoreAmount.FromNumber.check(StoreAmount.isNonNegative)
+export const Amount = StoreAmount.FromNumber.check(StoreAmount.isNonNegative, StoreAmount.isAtMostMaximum())
 export const Notes = Text.check(Schema.isMaxCodePoints(MAX_NOTES))
 
 const optional = <S extends Schema.Top>(schema: S) => Schema.optionalKey(Schema.NullOr(schema))
@@ -119,7 +123,7 @@ export const OrderCreateBody = Schema.Struct({
     Schema.Struct({
       product_id: ProductIdField,
       quantity: Quantity,
-      variants: optional(Schema.Array(VariantInput))
+      variants: optional(Schema.Array(VariantInput).check(Schema.isMaxLength(MAX_VARIANTS)))
     })
   ).check(Schema.isBetweenLength(1, MAX_LINES)),
   shipping_cost: optional(Amount),
@@ -170,12 +174,26 @@ const checkEmail = checkOptional(decoder(Email), messages.email, null)
 const checkAddress = checkOptional(decoder(Address), messages.address, undefined)
 const decodeProductId = decoder(ProductIdField)
 const decodeQuantity = decoder(Quantity)
-const decodeVariant = decoder(VariantInput)
+const decodeVariant = decoder(VariantShape)
+const isWithinMaximum = (amount: StoreAmount.StoreAmount) =>
+  BigDecimal.isLessThanOrEqualTo(BigDecimal.abs(amount), StoreAmount.MAXIMUM)
 const checkDeliveryType = checkOptional(decoder(DeliveryType), messages.deliveryType, "home" as const)
 const checkDeskId = checkOptional(decoder(DeskId), messages.deskId, null)
 const checkDeskName = checkOptional(decoder(DeskName), messages.deskName, null)
 const checkPaymentMethod = checkOptional(decoder(PaymentMethod), messages.paymentMethod, undefined)
-const checkAmount = checkOptional(decoder(Amount), messages.amounts, StoreAmount.zero)
+const checkNonNegative = checkOptional(
+  decoder(StoreAmount.FromNumber.check(StoreAmount.isNonNegative)),
+  messages.amounts,
+  StoreAmount.zero
+)
+const checkAmount =
+  (field: "shipping_cost" | "discount" | "payment_fee") =>
+  (input: unknown): Result.Result<StoreAmount.StoreAmount, InvalidOrder> =>
+    Result.flatMap(checkNonNegative(input), (amount) =>
+      BigDecimal.isLessThanOrEqualTo(amount, StoreAmount.MAXIMUM)
+        ? Result.succeed(amount)
+        : Result.fail(bad(messages.amountMax(field)))
+    )
 const checkNotes = checkOptional(decoder(Notes), messages.notes, null)
 
 export interface Customer {
@@ -247,10 +265,15 @@ const parseVariants = (line: number, input: unknown) =>
   Result.gen(function* () {
     if (input === undefined || input === null) return []
     if (!Array.isArray(input)) return yield* Result.fail(bad(messages.variants(line)))
+    if (input.length > MAX_VARIANTS) return yield* Result.fail(bad(messages.variantsMax(line)))
     const variants: Array<Pricing.ChosenVariant> = []
     for (const [index, entry] of input.entries()) {
       const variant = decodeVariant(entry)
       if (Option.isNone(variant)) return yield* Result.fail(bad(messages.variant(line, index)))
+      const adjustment = variant.value.price_adjustment
+      if (adjustment !== undefined && !isWithinMaximum(adjustment)) {
+        return yield* Result.fail(bad(messages.adjustment(line, index)))
+      }
       variants.push({
         group_name: variant.value.group_name,
         option_name: variant.value.option_name,
@@ -291,9 +314,9 @@ const parseTail = (body: { readonly [key: string]: unknown }): Tail => {
       const desk_id = yield* checkDeskId(field(delivery, "desk_id"))
       const desk_name = yield* checkDeskName(field(delivery, "desk_name"))
       const paymentMethod = yield* checkPaymentMethod(field(body, "payment_method"))
-      const shipping_cost = yield* checkAmount(field(body, "shipping_cost"))
-      const discount = yield* checkAmount(field(body, "discount"))
-      const payment_fee = yield* checkAmount(field(body, "payment_fee"))
+      const shipping_cost = yield* checkAmount("shipping_cost")(field(body, "shipping_cost"))
+      const discount = yield* checkAmount("discount")(field(body, "discount"))
+      const payment_fee = yield* checkAmount("payment_fee")(field(body, "payment_fee"))
       const notes = yield* checkNotes(field(body, "notes"))
       return { desk_id, desk_name, paymentMethod, shipping_cost, discount, payment_fee, notes }
     })

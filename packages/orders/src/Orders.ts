@@ -13,7 +13,7 @@
  * A create and a status move are told to `OrderEvents` in the same unit of work as the change (the webhooks' outbox
  * listens there), so what is told commits or rolls back with the change.
  */
-import { Ids, Pagination } from "@tawsil/domain"
+import { Ids, Pagination, StoreText } from "@tawsil/domain"
 import { Pricing } from "@tawsil/pricing"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, type DateTime, Effect, Layer, Schema } from "effect"
@@ -103,6 +103,15 @@ const customerNotFound = (id: number) =>
 
 const nonEmpty = (text: string | undefined) => (text === undefined || text.trim() === "" ? undefined : text.trim())
 
+/**
+ * Whether an exact-match filter can match at all: no stored phone or email holds text PostgreSQL cannot keep (a NUL
+ * character, a lone surrogate; `StoreText`), so such a filter matches nothing and is not sent to the database.
+ */
+const canMatch = (...filters: ReadonlyArray<string | undefined>) =>
+  filters.every((filter) => filter === undefined || StoreText.isStorable(filter))
+
+const emptyPage: Pagination.Page<never> = { items: [], next_cursor: null, has_more: false }
+
 const isStatus = Schema.is(OrderStatus.OrderStatus)
 
 export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
@@ -170,6 +179,10 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
               return yield* OrderError.fail(new OrderError.MonthlyCapReached({ message: MonthlyOrderCap.message }))
             }
             const priced = Pricing.priceOrder(valid)
+            // Only a product priced above the maximum before it existed can break the bounds.
+            if (!Pricing.isWithinBounds(priced)) {
+              return yield* OrderError.fail(new OrderError.InvalidOrder({ message: OrderCreate.messages.totalMax }))
+            }
             const inserted = yield* insertNumbered(caller.id, snapshot.now, {
               payment_method: valid.payment_method,
               customer: valid.customer,
@@ -197,6 +210,7 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
       list: method("Orders.list")(function* (storeId, query) {
         const limit = Pagination.limitOf(query.limit)
         const phone = nonEmpty(query.customer_phone)
+        if (!canMatch(phone)) return emptyPage
         const since = nonEmpty(query.since)
         const rows = yield* store.listOrders(
           storeId,
@@ -222,9 +236,11 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
       listCustomers: method("Orders.listCustomers")(function* (storeId, query) {
         const limit = Pagination.limitOf(query.limit)
         const phone = nonEmpty(query.phone)
+        const email = nonEmpty(query.email)
+        if (!canMatch(phone, email)) return emptyPage
         const rows = yield* store.listCustomers(
           storeId,
-          { phone: phone === undefined ? undefined : CustomerMatch.phoneKey(phone), email: nonEmpty(query.email) },
+          { phone: phone === undefined ? undefined : CustomerMatch.phoneKey(phone), email },
           { afterId: Pagination.afterIdOf(query.cursor), limit: limit + 1 }
         )
         return Pagination.page(rows, limit, (row) => row.id, OrderViews.customerSummary)

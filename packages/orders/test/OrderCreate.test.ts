@@ -164,7 +164,49 @@ const cases: ReadonlyArray<readonly [string, unknown, string]> = [
     { ...valid, delivery: { type: "desk", desk_name: "\u0000" } },
     "delivery.desk_name must be a string or null"
   ],
-  ["a lone surrogate in the notes", { ...valid, notes: "\udbff" }, "notes must be a string of at most 1000 characters"]
+  ["a lone surrogate in the notes", { ...valid, notes: "\udbff" }, "notes must be a string of at most 1000 characters"],
+  // Amounts beyond StoreAmount.MAXIMUM (100000000) and quantities beyond 9999: named with the maximum.
+  ["shipping 1e308", { ...valid, shipping_cost: 1e308 }, "shipping_cost must be at most 100000000"],
+  ["discount just above the maximum", { ...valid, discount: 100_000_000.01 }, "discount must be at most 100000000"],
+  ["fee 2^53 + 1", { ...valid, payment_fee: 2 ** 53 + 1 }, "payment_fee must be at most 100000000"],
+  [
+    "fee Infinity (1e309 in JSON)",
+    { ...valid, payment_fee: JSON.parse("1e309") },
+    "shipping_cost, discount, payment_fee must be >= 0"
+  ],
+  [
+    'shipping "1e308" as a string',
+    { ...valid, shipping_cost: "1e308" },
+    "shipping_cost, discount, payment_fee must be >= 0"
+  ],
+  [
+    "an adjustment of 1e308",
+    withItems([
+      { product_id: 1, quantity: 1, variants: [{ group_name: "G", option_name: "O", price_adjustment: 1e308 }] }
+    ]),
+    "items[0].variants[0].price_adjustment must be between -100000000 and 100000000"
+  ],
+  [
+    "an adjustment of -1e8 - 1",
+    withItems([
+      { product_id: 1, quantity: 1, variants: [{ group_name: "G", option_name: "O", price_adjustment: -100_000_001 }] }
+    ]),
+    "items[0].variants[0].price_adjustment must be between -100000000 and 100000000"
+  ],
+  [
+    "21 variants on a line",
+    withItems([
+      {
+        product_id: 1,
+        quantity: 1,
+        variants: Array.from({ length: 21 }, (_, index) => ({ group_name: `G${index}`, option_name: "O" }))
+      }
+    ]),
+    "items[0].variants: max 20 per line (one per variant group)"
+  ],
+  ["quantity 2^53 + 1", withItems([{ product_id: 1, quantity: 2 ** 53 + 1 }]), "items[0].quantity must be 1-9999"],
+  ["quantity 1e308", withItems([{ product_id: 1, quantity: 1e308 }]), "items[0].quantity must be 1-9999"],
+  ["product id 1e308", withItems([{ product_id: 1e308, quantity: 1 }]), "items[0].product_id is required"]
 ]
 
 describe("OrderCreate", () => {
@@ -260,6 +302,30 @@ describe("OrderCreate", () => {
     for (const [fixed, message] of steps) {
       assert.strictEqual(messageOf({ ...everythingWrong, ...fixed }), message)
     }
+  })
+
+  it("takes amounts up to the maximum, -0 as 0, and 20 variants of a line", () => {
+    const result = check({
+      ...withItems([
+        {
+          product_id: 1,
+          quantity: 9999,
+          variants: Array.from({ length: 20 }, (_, index) => ({
+            group_name: `G${index}`,
+            option_name: "O",
+            price_adjustment: index % 2 === 0 ? 100_000_000 : -100_000_000
+          }))
+        }
+      ]),
+      shipping_cost: 100_000_000,
+      discount: -0,
+      payment_fee: 99_999_999.99
+    })
+    assert.isTrue(Result.isSuccess(result))
+    if (Result.isFailure(result)) return
+    assert.strictEqual(result.success.lines[0]!.variants.length, 20)
+    assert.isTrue(BigDecimal.equals(result.success.discount, decimal("0")))
+    assert.isTrue(BigDecimal.equals(result.success.shipping_cost, decimal("100000000")))
   })
 
   it("looks up only the ids that can be products, once each", () => {

@@ -853,6 +853,49 @@ export const OrdersSuite = <R>(
     })
   )
 
+  it.effect(
+    "matches nothing for a filter no stored text can hold (NUL, a lone surrogate); other filters keep their rule",
+    () =>
+      Effect.gen(function* () {
+        const orders = yield* Orders
+        const { store, poster } = yield* shop()
+        const placed = yield* orders.create(
+          store,
+          bodyOf([{ product_id: poster, quantity: 1 }], { customer: customer({ email: "amina@example.dz" }) })
+        )
+        const empty = { items: [], next_cursor: null, has_more: false }
+        for (const bad of ["\u0000", "0555 12 34 56\u0000", "\ud800", "amina@example.dz\u0000"]) {
+          assert.deepStrictEqual(yield* orders.list(store.id, { customer_phone: bad }), empty, JSON.stringify(bad))
+          assert.deepStrictEqual(yield* orders.listCustomers(store.id, { phone: bad }), empty, JSON.stringify(bad))
+          assert.deepStrictEqual(yield* orders.listCustomers(store.id, { email: bad }), empty, JSON.stringify(bad))
+          // An invalid status or since, a malformed cursor, a non-numeric limit: ignored, as the spec says.
+          const ignored = yield* orders.list(store.id, { status: bad, since: bad, cursor: bad, limit: bad })
+          assert.deepStrictEqual(
+            ignored.items.map((o) => o.id),
+            [placed.id]
+          )
+          assert.strictEqual(
+            (yield* orders.customerOrders(store.id, placed.customer.id, { cursor: bad })).items.length,
+            1
+          )
+        }
+        assert.strictEqual((yield* orders.listCustomers(store.id, { email: "AMINA@example.dz" })).items.length, 1)
+      })
+  )
+
+  it.effect("refuses an order whose amounts would leave the bounds: a product priced above the maximum before it", () =>
+    Effect.gen(function* () {
+      const fixture = yield* Fixture
+      const store = yield* fixture.store()
+      const legacy = yield* fixture.product(store.id, { price: "1e308" })
+      yield* assertFails(
+        place(store, bodyOf([{ product_id: legacy, quantity: 2 }])),
+        invalid("the order's subtotal and total must be at most 1049895200000000")
+      )
+      assert.deepStrictEqual((yield* Effect.flatMap(Orders, (orders) => orders.list(store.id, {}))).items, [])
+    })
+  )
+
   it.effect("lists a customer's orders, newest first, with the short summary", () =>
     Effect.gen(function* () {
       const orders = yield* Orders
