@@ -168,7 +168,9 @@ const fields = {
 
 /**
  * `POST /v1/products`: `name` and `price` required; `status` defaults to `active`, `digital` to false, the
- * nullable fields to null, `variant_groups` to none.
+ * nullable fields to null, `variant_groups` to none. Amounts are at most `StoreAmount.MAXIMUM` (100000000; an
+ * option's `price_adjustment` within ±100000000); text holding a NUL character or a lone surrogate is refused with
+ * the field's message (`StoreText`).
  */
 export const ProductCreateBody = Schema.Struct({
   name: required(text(1, 255, "is required (1-255 chars)"), "is required (1-255 chars)"),

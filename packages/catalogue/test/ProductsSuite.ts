@@ -176,6 +176,33 @@ export const ProductsSuite = (it: Vitest.MethodsNonLive<Products | Fixtures>) =>
     })
   )
 
+  it.effect("takes amounts up to the maximum, 100000000, and -0 as 0", () =>
+    Effect.gen(function* () {
+      const products = yield* Products
+      const store = yield* (yield* Fixtures).newStore
+      const created = yield* products.create(store, {
+        name: "Villa",
+        price: 100_000_000,
+        compare_at_price: -0,
+        variant_groups: [
+          {
+            name: "Option",
+            type: "text",
+            options: [
+              { value: "Piscine", price_adjustment: 100_000_000 },
+              { value: "Sans", price_adjustment: -100_000_000 }
+            ]
+          }
+        ]
+      })
+      const wire = yield* Schema.encodeEffect(Product.Product)(yield* products.get(store, created.id))
+      assert.deepStrictEqual(
+        [wire.price, wire.compare_at_price, wire.variant_groups[0]!.options.map((o) => o.price_adjustment)],
+        [100_000_000, 0, [100_000_000, -100_000_000]]
+      )
+    })
+  )
+
   it.effect("refuses an invalid create with the field's message and writes nothing", () =>
     Effect.gen(function* () {
       const products = yield* Products
@@ -194,6 +221,30 @@ export const ProductsSuite = (it: Vitest.MethodsNonLive<Products | Fixtures>) =>
         [{ name: "Savon", price: 1, stock: -1 }, "stock must be null or an integer >= 0"],
         [{ name: "Savon", price: 1, stock: 2.5 }, "stock must be null or an integer >= 0"],
         [{ name: "Savon", price: 1, compare_at_price: -5 }, "compare_at_price must be null or >= 0"],
+        // Amounts are at most 100000000 (StoreAmount.MAXIMUM); 1e309 is Infinity once parsed, not a number.
+        [{ name: "Savon", price: 1e308 }, "price must be at most 100000000"],
+        [{ name: "Savon", price: 100_000_000.01 }, "price must be at most 100000000"],
+        [{ name: "Savon", price: 2 ** 53 + 1 }, "price must be at most 100000000"],
+        [{ name: "Savon", price: JSON.parse("1e309") }, "price must be >= 0"],
+        [{ name: "Savon", price: "1e308" }, "price must be >= 0"],
+        [{ name: "Savon", price: 1, compare_at_price: 1e308 }, "compare_at_price must be at most 100000000"],
+        [{ name: "Savon", price: 1, stock: 2 ** 53 + 1 }, "stock must be null or an integer >= 0"],
+        [
+          {
+            name: "Savon",
+            price: 1,
+            variant_groups: [{ name: "T", type: "text", options: [{ value: "M", price_adjustment: 1e308 }] }]
+          },
+          "variant_groups[0].options[0].price_adjustment must be between -100000000 and 100000000"
+        ],
+        [
+          {
+            name: "Savon",
+            price: 1,
+            variant_groups: [{ name: "T", type: "text", options: [{ value: "M", price_adjustment: -100_000_000.5 }] }]
+          },
+          "variant_groups[0].options[0].price_adjustment must be between -100000000 and 100000000"
+        ],
         [{ name: "Savon", price: 1, sku: "" }, "sku must be a string of 1-100 chars or null"],
         // Text PostgreSQL cannot keep as sent: a NUL character, a lone surrogate.
         [{ name: "Sav\u0000on", price: 1 }, "name is required (1-255 chars)"],
@@ -390,6 +441,8 @@ export const ProductsSuite = (it: Vitest.MethodsNonLive<Products | Fixtures>) =>
         [{ name: "" }, "name must be 1-255 chars"],
         [{ price: -1 }, "price must be >= 0"],
         [{ price: null }, "price must be >= 0"],
+        [{ price: 1e308 }, "price must be at most 100000000"],
+        [{ compare_at_price: 2 ** 53 + 1 }, "compare_at_price must be at most 100000000"],
         [{ status: "deleted" }, "status must be active or draft"],
         [{ name: "ok", digital: 1 }, "digital must be a boolean"],
         [{ name: "\u0000" }, "name must be 1-255 chars"],

@@ -2,20 +2,14 @@
  * Field schemas of request bodies, each failing with one message whatever is wrong (type, range, length), so a
  * caller reads what was expected. Messages are relative to the field: `decodeBody` prefixes the field's path.
  */
-import { StoreAmount } from "@tawsil/domain"
+import { StoreAmount, StoreText } from "@tawsil/domain"
 import { Effect, Schema } from "effect"
 
-/** A UTF-16 surrogate without its other half. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
-
 /**
- * A string PostgreSQL keeps as sent: `text` refuses a NUL character, and would store a lone surrogate as U+FFFD (a
- * landing page's slug then never matches its stored self when made unique).
+ * A string PostgreSQL keeps as sent (`StoreText`): `text` refuses a NUL character, and would store a lone surrogate
+ * as U+FFFD (a landing page's slug then never matches its stored self when made unique).
  */
-export const storable = (message: string) =>
-  Schema.String.annotate({ message }).check(
-    Schema.makeFilter((s: string) => !s.includes("\u0000") && !LONE_SURROGATE.test(s), { message })
-  )
+export const storable = (message: string) => Schema.String.annotate({ message }).check(StoreText.storable({ message }))
 
 /** A string of `min` to `max` characters (code points, so an emoji counts once). */
 export const text = (min: number, max: number, message: string) =>
@@ -29,14 +23,24 @@ export const integer = (min: number, max: number, message: string) =>
     Schema.isBetween({ minimum: min, maximum: max }, { message })
   )
 
-/** An exact amount from a JSON number (`StoreAmount.FromNumber`), any sign. */
-export const amount = (message: string) =>
+/** The message of an amount beyond `StoreAmount.MAXIMUM`. */
+export const MAXIMUM_MESSAGE = `must be at most ${StoreAmount.MAXIMUM_TEXT}`
+const WITHIN_MAXIMUM_MESSAGE = `must be between -${StoreAmount.MAXIMUM_TEXT} and ${StoreAmount.MAXIMUM_TEXT}`
+
+const finiteAmount = (message: string) =>
   // `Schema.Finite.annotate` would name only its finiteness check; the type check needs the message too.
   Schema.Number.annotate({ message }).check(Schema.isFinite({ message })).pipe(Schema.decodeTo(StoreAmount.FromNumber))
 
-/** An exact amount >= 0. */
+/** An exact amount from a JSON number (`StoreAmount.FromNumber`), any sign, within ±`StoreAmount.MAXIMUM`. */
+export const amount = (message: string) =>
+  finiteAmount(message).check(StoreAmount.isWithinMaximum({ message: WITHIN_MAXIMUM_MESSAGE }))
+
+/** An exact amount from 0 to `StoreAmount.MAXIMUM`. */
 export const nonNegativeAmount = (message: string) =>
-  amount(message).check(StoreAmount.isNonNegative.annotate({ message }))
+  finiteAmount(message).check(
+    StoreAmount.isNonNegative.annotate({ message }),
+    StoreAmount.isAtMostMaximum({ message: MAXIMUM_MESSAGE })
+  )
 
 /** `schema` or `null`, one message for both. */
 export const nullable = <S extends Schema.Top>(schema: S, message: string) =>
