@@ -2,9 +2,14 @@
  * Tracking pixels (spec "Tracking pixel"): the seven platforms with each one's id format, the record as the store API
  * shows it (the access token is write-only: only `has_token` shows), the token cleaning rules and the plan limits.
  *
- * | type | platform | id |
+ * The spec's rule is the only refusal of a `pixel_id` (checks are syntactic only): 1 to 100 letters, digits, `-`
+ * and `_`, and for `facebook` 15 to 17 digits. Each platform's usual format only informs: an id in it is kept in
+ * the platform's letter case (so `gtm-abc1234` and `GTM-ABC1234` are one container); any other id is kept as sent
+ * and the pixel's answers carry a warning (`warnings`, never recorded in the change history).
+ *
+ * | type | platform | usual id |
  * |---|---|---|
- * | `facebook` | Meta pixel | 15 to 17 digits |
+ * | `facebook` | Meta pixel | 15 to 17 digits (required) |
  * | `tiktok` | TikTok pixel | 20 letters and digits, upper-cased |
  * | `snapchat` | Snap pixel | a UUID, lower-cased |
  * | `pinterest` | Pinterest tag | 13 digits |
@@ -12,7 +17,7 @@
  * | `gtm` | Google Tag Manager container | `GTM-` and 4 to 10 letters or digits, upper-cased |
  * | `google_ads` | Google Ads conversion id | `AW-` and 9 to 11 digits, upper-cased |
  */
-import { AlgiersTime, type Plans } from "@tawsil/domain"
+import { AlgiersTime, type Plans, StoreText } from "@tawsil/domain"
 import { Schema } from "effect"
 
 export const PIXEL_TYPES = [
@@ -43,7 +48,7 @@ const upper = (id: string) => id.toUpperCase()
 const lower = (id: string) => id.toLowerCase()
 const same = (id: string) => id
 
-/** Each platform's id, checked after the spec's general rule (1 to 100 of letters, digits, `-`, `_`). */
+/** Each platform's usual id: required for `facebook` (the spec's rule), a warning when not met for the others. */
 export const ID_FORMATS: Readonly<Record<PixelType, IdFormat>> = {
   facebook: { pattern: /^\d{15,17}$/, normalize: same, expected: "15 to 17 digits" },
   tiktok: { pattern: /^[A-Z0-9]{20}$/, normalize: upper, expected: "20 letters and digits" },
@@ -58,16 +63,51 @@ export const ID_FORMATS: Readonly<Record<PixelType, IdFormat>> = {
   google_ads: { pattern: /^AW-\d{9,11}$/, normalize: upper, expected: "AW- and 9 to 11 digits" }
 }
 
+/** The spec's rule for every type: 1 to 100 letters, digits, `-`, `_`. */
 const GENERAL_ID = /^[A-Za-z0-9_-]{1,100}$/
 
-/** The id in its platform's form, or undefined when it is not one. */
+/** The types whose usual format is also the spec's rule. */
+const REQUIRED_FORMAT: ReadonlySet<PixelType> = new Set(["facebook"])
+
+/** What the spec requires of a `pixel_id` of `type`, for the refusal's message. */
+export const requiredId = (type: PixelType): string =>
+  REQUIRED_FORMAT.has(type) ? ID_FORMATS[type].expected : "1 to 100 letters, digits, - or _"
+
+/**
+ * The id to store for `raw` (trimmed; in the platform's letter case when that makes it the platform's usual id), or
+ * undefined when the spec's rule refuses it.
+ */
 export const pixelIdOf = (type: PixelType, raw: string): string | undefined => {
   const id = raw.trim()
   if (!GENERAL_ID.test(id)) return undefined
   const format = ID_FORMATS[type]
   const normalized = format.normalize(id)
-  return format.pattern.test(normalized) ? normalized : undefined
+  if (format.pattern.test(normalized)) return normalized
+  return REQUIRED_FORMAT.has(type) ? undefined : id
 }
+
+/** Something a caller may want to fix that was not refused; `field` names the body's field. */
+export const PixelWarning = Schema.Struct({
+  field: Schema.String,
+  /** `unusual_pixel_id`: the id is not in the platform's usual format (saved as sent). */
+  code: Schema.Literal("unusual_pixel_id"),
+  message: Schema.String
+}).annotate({ identifier: "PixelWarning" })
+export type PixelWarning = typeof PixelWarning.Type
+
+/** The warnings a pixel's id gets: one when it is not in its platform's usual format. */
+export const warningsOf = (type: PixelType, pixelId: string): ReadonlyArray<PixelWarning> =>
+  ID_FORMATS[type].pattern.test(pixelId)
+    ? []
+    : [
+        {
+          field: "pixel_id",
+          code: "unusual_pixel_id",
+          message:
+            `pixel_id is not in the usual ${type} format (${ID_FORMATS[type].expected}); it was saved as sent: ` +
+            "check it against the platform"
+        }
+      ]
 
 export const NAME_MAX = 100
 export const AD_ACCOUNT_MAX = 64
@@ -87,6 +127,8 @@ export const cleanToken = (raw: string): string => raw.replace(INVISIBLE, "").re
 
 /** Why a cleaned token is refused, if it is. */
 export const tokenProblem = (token: string, type: PixelType, pixelId: string): string | undefined => {
+  // Not an invisible character to remove: the token would be stored altered, so it is refused (`StoreText`).
+  if (!StoreText.isStorable(token)) return "access_token must not contain NUL characters or lone surrogates"
   if (token.includes("<")) return "access_token must not contain <"
   if (/\s/.test(token)) return "access_token must not contain spaces or line breaks"
   if (token === pixelId) return "access_token must not be the pixel id"
@@ -123,7 +165,7 @@ export const sendsServerEvents = (pixel: {
 export const PixelId = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).pipe(Schema.brand("PixelId"))
 export type PixelId = typeof PixelId.Type
 
-export class Pixel extends Schema.Class<Pixel>("Pixel")({
+const recordFields = {
   /** The pixel's id in the store service; used in paths. */
   id: PixelId,
   pixel_type: PixelType,
@@ -144,7 +186,21 @@ export class Pixel extends Schema.Class<Pixel>("Pixel")({
   /** Algeria time. */
   created_at: AlgiersTime.SqlTimestamp,
   updated_at: AlgiersTime.SqlTimestamp
+}
+
+const PixelRecord = Schema.Struct(recordFields)
+/** A pixel as stored. */
+export type PixelRecord = typeof PixelRecord.Type
+
+/** A pixel as the store API answers it: the record and the warnings of its id (`warningsOf`; possibly none). */
+export class Pixel extends Schema.Class<Pixel>("Pixel")({
+  ...recordFields,
+  warnings: Schema.Array(PixelWarning)
 }) {}
+
+/** The answer of a stored pixel. */
+export const pixelOf = (record: PixelRecord): Pixel =>
+  new Pixel({ ...record, warnings: warningsOf(record.pixel_type, record.pixel_id) })
 
 /** Per-type counts of a store's pixels, active or not. */
 export const Counts = Schema.Struct({
@@ -229,7 +285,7 @@ export type PixelDeleted = typeof PixelDeleted.Type
  * A pixel as the change history records it: its fields, the token as the mask (or null), and which pixel of its
  * type was the default then (`default_pixel_id`), so that undoing a write that took the default gives it back.
  */
-const { has_token: _, ...recorded } = Pixel.fields
+const { has_token: _, ...recorded } = recordFields
 
 export const PixelValues = Schema.Struct({
   ...recorded,
@@ -261,7 +317,10 @@ const pixelFields = {
 export const PixelCreateBody = Schema.Struct({
   /** One of the seven types, any letter case; `type` is accepted as an alias. */
   pixel_type: Schema.String,
-  /** The platform's id in its format (see the table above). */
+  /**
+   * 1 to 100 letters, digits, `-`, `_` (for `facebook` 15 to 17 digits); an id not in its platform's usual format
+   * (see the table above) is saved as sent, with a warning in the answer.
+   */
   pixel_id: Schema.String,
   ...pixelFields
 }).annotate({ identifier: "PixelCreate" })

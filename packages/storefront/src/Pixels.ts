@@ -10,7 +10,7 @@
  * writes a field. Making a pixel the default takes the default from the store's other pixels of its type.
  */
 import { ChangeLog } from "@tawsil/changes"
-import { Ids, LooseBoolean, Pagination, Plans } from "@tawsil/domain"
+import { Ids, LooseBoolean, Pagination, Plans, StoreText } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, DateTime, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { identity } from "effect/Function"
@@ -20,7 +20,6 @@ import {
   cleanToken,
   cut,
   fits,
-  ID_FORMATS,
   limitsOf,
   limitsView,
   MASK,
@@ -34,6 +33,7 @@ import {
   type PixelValues,
   pixelIdOf,
   pixelTypeOf,
+  requiredId,
   tokenProblem
 } from "./Pixel.ts"
 import * as PixelError from "./PixelError.ts"
@@ -58,7 +58,7 @@ export const IMMUTABLE =
   "pixel_type and pixel_id are fixed at creation; delete the pixel and add it again to change them"
 export const NOT_FOUND = "Pixel not found"
 
-export const invalidId = (type: PixelType) => `pixel_id for ${type} must be ${ID_FORMATS[type].expected}`
+export const invalidId = (type: PixelType) => `pixel_id for ${type} must be ${requiredId(type)}`
 export const limitReached = (plan: Plans.Plan, type: PixelType) =>
   limitsOf(plan).total === 0
     ? `The ${plan} plan allows no tracking pixels`
@@ -77,11 +77,14 @@ const bodyObject = (body: unknown) =>
 
 const sent = (fields: Readonly<Record<string, unknown>>, name: string) => Object.hasOwn(fields, name)
 
-/** An optional text field: a string cut to `max` (empty: none), null for none; anything else is refused. */
+/**
+ * An optional text field: a string cut to `max` (empty: none), null for none; anything else is refused, and so is a
+ * string PostgreSQL could not keep as sent (`StoreText`: a NUL character, a lone surrogate), wherever it holds one.
+ */
 const optionalText = (fields: Readonly<Record<string, unknown>>, name: string, max: number) => {
   const value = fields[name]
   if (value === null || value === undefined) return Effect.succeed(null)
-  if (typeof value !== "string") {
+  if (typeof value !== "string" || !StoreText.isStorable(value)) {
     return refuse(new PixelError.InvalidPixelBody({ message: `${name} must be a string or null` }))
   }
   const text = cut(value.trim(), max)
@@ -123,7 +126,8 @@ const encodePixel = Schema.encodeSync(Pixel)
 
 /** A pixel as the change history records it, with its type's default pixel at that moment. */
 export const snapshotOf = (pixel: Pixel, defaultPixelId: number | null): typeof PixelValues.Encoded => {
-  const { has_token, ...fields } = encodePixel(pixel)
+  // The warnings describe the answer, not the pixel's values: never recorded.
+  const { has_token, warnings: _, ...fields } = encodePixel(pixel)
   return { ...fields, access_token: has_token ? MASK : null, default_pixel_id: defaultPixelId }
 }
 

@@ -8,7 +8,7 @@
  */
 import type { Ids } from "@tawsil/domain"
 import { Clock, Context, Data, DateTime, Effect, Layer, Option, type Redacted } from "effect"
-import { type Counts, emptyCounts, Pixel, PixelId, type PixelType } from "./Pixel.ts"
+import { type Counts, emptyCounts, type Pixel, PixelId, type PixelType, pixelOf } from "./Pixel.ts"
 import { type Colors, DEFAULTS, LIGHT_PALETTE } from "./ThemeCatalogue.ts"
 
 /** A store's three choices, whether it sells digital products, and its colours. */
@@ -147,7 +147,7 @@ export const layerMemory: Layer.Layer<StorefrontStore | MemoryStores> = Layer.ef
     const takeDefault = (storeId: Ids.StoreId, type: PixelType, id: number) => {
       for (const entry of ofStore(storeId)) {
         if (entry.pixel.pixel_type === type && entry.pixel.id !== id && entry.pixel.is_default) {
-          pixels.set(entry.pixel.id, { ...entry, pixel: new Pixel({ ...entry.pixel, is_default: false }) })
+          pixels.set(entry.pixel.id, { ...entry, pixel: pixelOf({ ...entry.pixel, is_default: false }) })
         }
       }
     }
@@ -201,7 +201,7 @@ export const layerMemory: Layer.Layer<StorefrontStore | MemoryStores> = Layer.ef
           const id = restore !== undefined && !pixels.has(restore.id) ? restore.id : PixelId.make(++lastId)
           lastId = Math.max(lastId, id)
           const { access_token, ...fields } = input
-          const pixel = new Pixel({
+          const pixel = pixelOf({
             id,
             ...fields,
             has_token: access_token !== null,
@@ -219,7 +219,7 @@ export const layerMemory: Layer.Layer<StorefrontStore | MemoryStores> = Layer.ef
           if (entry === undefined) return Option.none()
           const { access_token, clearTestEventCode, ...fields } = patch
           const token = access_token ?? entry.token
-          const pixel = new Pixel({
+          const pixel = pixelOf({
             ...entry.pixel,
             ...fields,
             has_token: token !== null,
@@ -258,7 +258,7 @@ export const layerMemory: Layer.Layer<StorefrontStore | MemoryStores> = Layer.ef
         Effect.sync(() => {
           const entry = pixels.get(id)
           if (entry !== undefined)
-            pixels.set(id, { ...entry, pixel: new Pixel({ ...entry.pixel, test_event_code: code }) })
+            pixels.set(id, { ...entry, pixel: pixelOf({ ...entry.pixel, test_event_code: code }) })
         })
     })
 

@@ -10,7 +10,7 @@
 import type { Ids } from "@tawsil/domain"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { type Counts, emptyCounts, Pixel, PixelId, PixelType } from "./Pixel.ts"
+import { type Counts, emptyCounts, PixelId, PixelType, pixelOf } from "./Pixel.ts"
 import { PixelDuplicate, PixelLimitHit, PixelRefused, StorefrontStore, type StoreSettings } from "./StorefrontStore.ts"
 import { LIGHT_PALETTE } from "./ThemeCatalogue.ts"
 
@@ -62,7 +62,7 @@ export const layer: Layer.Layer<StorefrontStore, never, SqlClient.SqlClient> = L
         "conversion_label, is_active, is_default, created_at, updated_at"
     )
     const one = (rows: ReadonlyArray<typeof PixelRow.Type>) =>
-      Option.map(Option.fromNullishOr(rows[0]), (row) => new Pixel(row))
+      Option.map(Option.fromNullishOr(rows[0]), (row) => pixelOf(row))
 
     const countsOf = Effect.fnUntraced(function* (storeId: Ids.StoreId) {
       const rows = yield* sql<{ readonly pixel_type: PixelType; readonly count: number }>`
@@ -120,7 +120,7 @@ export const layer: Layer.Layer<StorefrontStore, never, SqlClient.SqlClient> = L
             ${query.afterId === undefined ? sql`` : sql`AND id < ${query.afterId}`}
           ORDER BY id DESC
           LIMIT ${query.limit}`.pipe(Effect.flatMap(decodePixels))
-        return rows.map((row) => new Pixel(row))
+        return rows.map((row) => pixelOf(row))
       }, Effect.orDie),
       getPixel: Effect.fnUntraced(function* (storeId, id) {
         return one(
@@ -170,7 +170,7 @@ export const layer: Layer.Layer<StorefrontStore, never, SqlClient.SqlClient> = L
             })}
             RETURNING ${columns}`.pipe(Effect.flatMap(decodePixels))
           const inserted = rows[0]!
-          if (!input.is_default) return new Pixel(inserted)
+          if (!input.is_default) return pixelOf(inserted)
           yield* takeDefault(storeId, input.pixel_type, inserted.id)
           return Option.getOrThrow(
             one(

@@ -10,7 +10,7 @@
  * it makes the store physical and swaps back colours still at the digital palette's.
  */
 import { ChangeLog } from "@tawsil/changes"
-import { type Ids, Plans } from "@tawsil/domain"
+import { type Ids, Plans, StoreText } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import { StorefrontStore, type StoreSettings, type ThemeState } from "./StorefrontStore.ts"
@@ -80,8 +80,8 @@ export const ThemeBody = Schema.Struct({
 
 /** `POST /v1/store/variant-style` body. */
 export const StyleBody = Schema.Struct({
-  /** A style key, 1 to 50 characters. */
-  style: Schema.String.check(Schema.isBetweenCodePoints(1, 50))
+  /** A style key, 1 to 50 characters (a NUL character or a lone surrogate is refused like a missing one). */
+  style: StoreText.StoreText.check(Schema.isBetweenCodePoints(1, 50))
 }).annotate({ identifier: "VariantStyleSwitch" })
 
 const refuse = (reason: ThemeError.ThemeErrorReason) => Effect.fail(ThemeError.fail(reason))

@@ -9,32 +9,60 @@ describe("Pixel", () => {
     for (const name of ["social_a", "meta", "google-ads", ""]) assert.isUndefined(Pixel.pixelTypeOf(name))
   })
 
-  it("checks each platform's id format, normalising its letter case", () => {
-    const ok: ReadonlyArray<readonly [Pixel.PixelType, string, string]> = [
+  it("refuses only what the spec refuses: 1 to 100 letters, digits, - and _, and 15 to 17 digits for facebook", () => {
+    const refused: ReadonlyArray<readonly [Pixel.PixelType, string]> = [
+      ["facebook", "12345678901234"],
+      ["facebook", "123456789012345678"],
+      ["facebook", "12345678901234a"],
+      ["gtm", "GTM-ABC 123"],
+      ["gtm", "GTM-ABC\u0000"],
+      ["tiktok", "x".repeat(101)],
+      ["google_ads", ""],
+      ["google_ads", "  "],
+      ["snapchat", "é"],
+      ["pinterest", "26123\ud800"]
+    ]
+    for (const [type, raw] of refused) assert.isUndefined(Pixel.pixelIdOf(type, raw), `${type} ${JSON.stringify(raw)}`)
+    assert.strictEqual(Pixel.requiredId("facebook"), "15 to 17 digits")
+    assert.strictEqual(Pixel.requiredId("gtm"), "1 to 100 letters, digits, - or _")
+  })
+
+  it("keeps an id in its platform's usual format in the platform's letter case, with no warning", () => {
+    const usual: ReadonlyArray<readonly [Pixel.PixelType, string, string]> = [
       ["facebook", "123456789012345", "123456789012345"],
       ["facebook", "12345678901234567", "12345678901234567"],
       ["tiktok", "c4abcdef1234567890ab", "C4ABCDEF1234567890AB"],
       ["snapchat", "1B2C3D4E-5F60-4A1B-9C2D-3E4F5A6B7C8D", "1b2c3d4e-5f60-4a1b-9c2d-3e4f5a6b7c8d"],
       ["pinterest", "2612345678901", "2612345678901"],
-      ["google_analytics", "g-abc123xyz9", "G-ABC123XYZ9"],
+      ["google_analytics", " g-abc123xyz9 ", "G-ABC123XYZ9"],
       ["gtm", "gtm-5x7k2lp", "GTM-5X7K2LP"],
       ["google_ads", "aw-1234567890", "AW-1234567890"]
     ]
-    for (const [type, raw, stored] of ok) assert.strictEqual(Pixel.pixelIdOf(type, raw), stored, `${type} ${raw}`)
-    const bad: ReadonlyArray<readonly [Pixel.PixelType, string]> = [
-      ["facebook", "12345678901234"],
-      ["facebook", "123456789012345678"],
-      ["facebook", "12345678901234a"],
+    for (const [type, raw, stored] of usual) {
+      assert.strictEqual(Pixel.pixelIdOf(type, raw), stored, `${type} ${raw}`)
+      assert.deepStrictEqual(Pixel.warningsOf(type, stored), [], `${type} ${stored}`)
+    }
+  })
+
+  it("keeps any other id as sent, with a warning naming the platform's usual format", () => {
+    const unusual: ReadonlyArray<readonly [Pixel.PixelType, string]> = [
       ["tiktok", "C4ABCDEF1234567890A"],
       ["snapchat", "1b2c3d4e5f604a1b9c2d3e4f5a6b7c8d"],
       ["pinterest", "261234567890"],
       ["google_analytics", "UA-12345-1"],
       ["gtm", "GTM-AB"],
       ["google_ads", "AW-12345"],
-      ["gtm", "GTM-ABC 123"],
-      ["google_ads", ""]
+      ["google_ads", "custom_tag-1"]
     ]
-    for (const [type, raw] of bad) assert.isUndefined(Pixel.pixelIdOf(type, raw), `${type} ${raw}`)
+    for (const [type, raw] of unusual) {
+      assert.strictEqual(Pixel.pixelIdOf(type, raw), raw, `${type} ${raw}`)
+      const warnings = Pixel.warningsOf(type, raw)
+      assert.deepStrictEqual(
+        warnings.map((warning) => [warning.field, warning.code]),
+        [["pixel_id", "unusual_pixel_id"]]
+      )
+      assert.include(warnings[0]!.message, Pixel.ID_FORMATS[type].expected)
+    }
   })
 
   it("cleans a pasted token, then refuses it by the spec's rules", () => {
@@ -48,6 +76,9 @@ describe("Pixel", () => {
     assert.isDefined(problem("abc<script>"))
     assert.isDefined(problem("abc def"))
     assert.isDefined(problem("abc\ndef"))
+    // Text PostgreSQL cannot keep is refused, not cleaned away: the token would be stored altered.
+    assert.isDefined(problem("abc\u0000def"))
+    assert.isDefined(problem("abc\udc00def"))
     assert.isDefined(problem("P1"))
     assert.isDefined(problem("x".repeat(39), "facebook"))
     assert.isUndefined(problem("short", "tiktok"))

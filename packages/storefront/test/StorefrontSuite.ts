@@ -67,7 +67,8 @@ export const StorefrontSuite = (it: Vitest.MethodsNonLive<Services>) => {
         theme: "atlas",
         is_digital: false
       })
-      for (const body of [{}, { theme: "" }, { theme: 5 }, { theme: "a".repeat(51) }, { theme: "no spaces" }, null]) {
+      const noTheme = [{}, { theme: "" }, { theme: 5 }, { theme: "a".repeat(51) }, { theme: "no spaces" }, null]
+      for (const body of [...noTheme, { theme: "atlas\u0000" }, { theme: "\ud800" }]) {
         assert.strictEqual(yield* reasonOf(themes.switchTheme(writer, body)), "InvalidTheme", JSON.stringify(body))
       }
       assert.strictEqual(yield* reasonOf(themes.switchTheme(writer, { theme: "bazaar" })), "ThemeNotFound")
@@ -83,8 +84,10 @@ export const StorefrontSuite = (it: Vitest.MethodsNonLive<Services>) => {
       assert.deepStrictEqual(yield* themes.switchVariantStyle(writer, { style: "clay" }), {
         variant_card_style: "clay"
       })
-      for (const body of [{}, { style: "" }, { style: "x".repeat(51) }, { style: 3 }]) {
-        assert.strictEqual(yield* reasonOf(themes.switchVariantStyle(writer, body)), "InvalidStyle")
+      // Text PostgreSQL could not keep (`StoreText`) is refused like any malformed style, not looked up.
+      const noStyle = [{}, { style: "" }, { style: "x".repeat(51) }, { style: 3 }, { style: "clay\u0000" }]
+      for (const body of [...noStyle, { style: "\udc00" }]) {
+        assert.strictEqual(yield* reasonOf(themes.switchVariantStyle(writer, body)), "InvalidStyle", JSON.stringify(body))
       }
       for (const style of ["retro", "nope", "Clay"]) {
         assert.strictEqual(yield* reasonOf(themes.switchVariantStyle(writer, { style })), "StyleNotFound", style)
@@ -186,7 +189,8 @@ export const StorefrontSuite = (it: Vitest.MethodsNonLive<Services>) => {
           is_active: true,
           is_default: true,
           created_at: "",
-          updated_at: ""
+          updated_at: "",
+          warnings: []
         }
       )
       assert.notInclude(JSON.stringify(wire(created)), token)
@@ -290,6 +294,107 @@ export const StorefrontSuite = (it: Vitest.MethodsNonLive<Services>) => {
       const other = yield* fixtures.newStore()
       assert.strictEqual(yield* reasonOf(pixels.remove({ storeId: other, keyId: KEY }, first.id)), "PixelNotFound")
       assert.deepStrictEqual(yield* pixels.remove(writer, first.id), { deleted: true, id: first.id })
+    })
+  )
+
+  it.effect("a pixel id outside its platform's usual format is saved as sent, with a warning never recorded", () =>
+    Effect.gen(function* () {
+      const pixels = yield* Pixels
+      const changes = yield* Changes.Changes
+      const fixtures = yield* Fixtures
+      const store = yield* fixtures.newStore()
+      const writer = { storeId: store, keyId: KEY }
+      const actor = { storeId: store, keyId: KEY, scopes: ["pixels:read"] }
+      const created = yield* pixels.create(writer, { pixel_type: "gtm", pixel_id: "gtm_legacy-7" })
+      const warning = {
+        field: "pixel_id",
+        code: "unusual_pixel_id",
+        message:
+          "pixel_id is not in the usual gtm format (GTM- and 4 to 10 letters or digits); it was saved as sent: " +
+          "check it against the platform"
+      }
+      assert.deepStrictEqual([created.pixel_id, created.warnings], ["gtm_legacy-7", [warning]])
+      const patched = yield* pixels.update(writer, created.id, { pixel_name: "Old container" })
+      assert.deepStrictEqual(patched.warnings, [warning])
+      assert.deepStrictEqual((yield* pixels.list(store)).items[0]!.warnings, [warning])
+      const usual = yield* pixels.create(writer, { pixel_type: "gtm", pixel_id: "gtm-abc1234" })
+      assert.deepStrictEqual([usual.pixel_id, usual.warnings], ["GTM-ABC1234", []])
+      // The same id again is the same pixel: the duplicate check compares what is stored.
+      assert.strictEqual(
+        yield* reasonOf(pixels.create(writer, { pixel_type: "gtm", pixel_id: " gtm_legacy-7 " })),
+        "PixelExists"
+      )
+      for (const item of (yield* changes.list(store)).items) {
+        const detail = yield* changes.get(actor, item.id)
+        assert.notProperty(detail.after ?? {}, "warnings", item.summary)
+        assert.notProperty(detail.before ?? {}, "warnings", item.summary)
+      }
+      // Only the spec's rule refuses: 1 to 100 letters, digits, - and _; 15 to 17 digits for facebook.
+      for (const [pixel_type, pixel_id] of [
+        ["gtm", "GTM ABC"],
+        ["gtm", "x".repeat(101)],
+        ["facebook", "fb-123456789012345"]
+      ]) {
+        assert.strictEqual(yield* reasonOf(pixels.create(writer, { pixel_type, pixel_id })), "InvalidPixelId", pixel_id)
+      }
+    })
+  )
+
+  it.effect("text PostgreSQL cannot keep (NUL, a lone surrogate) is refused in every pixel field, nothing written", () =>
+    Effect.gen(function* () {
+      const pixels = yield* Pixels
+      const changes = yield* Changes.Changes
+      const fixtures = yield* Fixtures
+      const store = yield* fixtures.newStore()
+      const writer = { storeId: store, keyId: KEY }
+      const existing = yield* pixels.create(writer, { pixel_type: "tiktok", pixel_id: "C4ABCDEF1234567890AB" })
+      const recorded = (yield* changes.list(store)).items.length
+      const valid = {
+        pixel_type: "pinterest",
+        pixel_id: "2612345678901",
+        pixel_name: "Pins",
+        access_token: "pina_token_1",
+        ad_account_id: "549755885170",
+        conversion_label: "lead"
+      }
+      const reasons: Record<string, string> = {
+        pixel_type: "InvalidPixelType",
+        type: "InvalidPixelType",
+        pixel_id: "InvalidPixelId",
+        access_token: "InvalidAccessToken",
+        pixel_name: "InvalidPixelBody",
+        name: "InvalidPixelBody",
+        ad_account_id: "InvalidPixelBody",
+        conversion_label: "InvalidPixelBody"
+      }
+      for (const bad of ["\u0000", "Pins\u0000", "\ud800", "x\udc00y"]) {
+        for (const [field, reason] of Object.entries(reasons)) {
+          // An alias counts when its main name is not sent.
+          const { pixel_type, pixel_name, ...rest } = valid
+          const body =
+            field === "type"
+              ? { ...rest, pixel_name, type: bad }
+              : field === "name"
+                ? { ...rest, pixel_type, name: bad }
+                : { ...valid, [field]: bad }
+          const label = `${field} ${JSON.stringify(bad)}`
+          assert.strictEqual(yield* reasonOf(pixels.create(writer, body)), reason, `create ${label}`)
+          if (field.startsWith("pixel_type") || field === "type" || field === "pixel_id") continue
+          assert.strictEqual(
+            yield* reasonOf(pixels.update(writer, existing.id, { [field]: bad })),
+            reason,
+            `update ${label}`
+          )
+        }
+      }
+      const list = yield* pixels.list(store)
+      assert.deepStrictEqual(
+        list.items.map((item) => [item.id, item.pixel_name]),
+        [[existing.id, null]]
+      )
+      assert.strictEqual((yield* changes.list(store)).items.length, recorded)
+      // A type filter that names no type lists nothing (spec: an unknown type gives an empty list).
+      assert.deepStrictEqual((yield* pixels.list(store, { pixel_type: "gtm\u0000" })).items, [])
     })
   )
 
