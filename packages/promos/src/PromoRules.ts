@@ -8,7 +8,7 @@
  * `discount_type` and `discount_value` as a pair with the stored one, requires a future `expires_at` only when it
  * sends one, and checks the window with whichever dates result.
  */
-import { Ids, LooseBoolean } from "@tawsil/domain"
+import { Ids, LooseBoolean, StoreAmount } from "@tawsil/domain"
 import { BigDecimal, DateTime, Effect, Option, Schema } from "effect"
 import { Amount, Blank, Code, Count, DateTimeText, DiscountTypeText, significantDigits } from "./internal/fields.ts"
 import type { DiscountType, PromoCode, PromoPatch, PromoValues } from "./PromoCode.ts"
@@ -17,13 +17,22 @@ import * as PromoError from "./PromoError.ts"
 /** Amounts are answered as JSON numbers, which hold 15 significant digits exactly: more are refused. */
 export const MAX_SIGNIFICANT_DIGITS = 15
 
+/**
+ * Every amount is at most `StoreAmount.MAXIMUM`, the store API's bound for money (the spec's "no upper bound for
+ * fixed" is read as no business bound: a fixed discount never takes more than the subtotal anyway).
+ */
+const isWithinMaximum = (amount: BigDecimal.BigDecimal) =>
+  BigDecimal.isLessThanOrEqualTo(amount, StoreAmount.MAXIMUM) && significantDigits(amount) <= MAX_SIGNIFICANT_DIGITS
+
 const HUNDRED = BigDecimal.fromBigInt(100n)
 const ZERO = BigDecimal.fromBigInt(0n)
 
 export const CODE_MESSAGE = "code must be 2 to 30 characters of A-Z, 0-9, - and _"
 export const DISCOUNT_TYPE_MESSAGE = "discount_type must be percentage or fixed"
-export const DISCOUNT_VALUE_MESSAGE = "discount_value must be a number above 0, and at most 100 for a percentage"
-export const MIN_ORDER_MESSAGE = "min_order_amount must be a number of 0 or more (0, empty or null for none)"
+export const DISCOUNT_VALUE_MESSAGE =
+  `discount_value must be a number above 0, at most 100 for a percentage and ${StoreAmount.MAXIMUM_TEXT} for a fixed amount`
+export const MIN_ORDER_MESSAGE =
+  `min_order_amount must be a number from 0 to ${StoreAmount.MAXIMUM_TEXT} (0, empty or null for none)`
 export const MAX_USES_MESSAGE = "max_uses must be a whole number of 1 or more (0, empty or null for unlimited)"
 const DATE_FORMS = "use YYYY-MM-DD HH:MM:SS (Algeria time) or ISO 8601"
 export const STARTS_AT_MESSAGE = `starts_at is not a date-time we can read; ${DATE_FORMS}`
@@ -60,9 +69,7 @@ const invalidValue = () => new PromoError.InvalidDiscountValue({ message: DISCOU
 
 const discountValue = Effect.fnUntraced(function* (value: unknown) {
   const amount = yield* read(Amount, value, invalidValue)
-  if (!BigDecimal.isPositive(amount) || significantDigits(amount) > MAX_SIGNIFICANT_DIGITS) {
-    return yield* refuse(invalidValue())
-  }
+  if (!BigDecimal.isPositive(amount) || !isWithinMaximum(amount)) return yield* refuse(invalidValue())
   return amount
 })
 
@@ -74,9 +81,7 @@ const minOrderAmount = Effect.fnUntraced(function* (value: unknown) {
   const invalid = () => new PromoError.InvalidMinOrderAmount({ message: MIN_ORDER_MESSAGE })
   const amount = yield* read(Schema.Union([Blank, Amount]), value, invalid)
   if (amount === null || amount === "" || BigDecimal.isZero(amount)) return null
-  if (BigDecimal.isNegative(amount) || significantDigits(amount) > MAX_SIGNIFICANT_DIGITS) {
-    return yield* refuse(invalid())
-  }
+  if (BigDecimal.isNegative(amount) || !isWithinMaximum(amount)) return yield* refuse(invalid())
   return amount
 })
 

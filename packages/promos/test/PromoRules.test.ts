@@ -101,6 +101,61 @@ describe("PromoRules", () => {
     )
   })
 
+  it("bounds every amount by the store API's maximum (100000000), fixed values included", () => {
+    const fixed = { ...valid, discount_type: "fixed" }
+    assert.strictEqual(
+      BigDecimal.format(create({ ...fixed, discount_value: 100_000_000 }).values.discount_value),
+      "100000000"
+    )
+    assert.strictEqual(
+      BigDecimal.format(create({ ...valid, min_order_amount: "100000000" }).values.min_order_amount!),
+      "100000000"
+    )
+    for (const value of [100_000_000.01, 1e308, 2 ** 53 + 1, "1e308", "100000001", JSON.parse("1e309"), "-0"]) {
+      assert.strictEqual(
+        reasonOf(PromoRules.parseCreate({ ...fixed, discount_value: value }, now)),
+        "InvalidDiscountValue",
+        String(value)
+      )
+    }
+    for (const value of [100_000_000.01, 1e308, 2 ** 53 + 1, "1e308", "100000001", JSON.parse("1e309")]) {
+      assert.strictEqual(
+        reasonOf(PromoRules.parseCreate({ ...valid, min_order_amount: value }, now)),
+        "InvalidMinOrderAmount",
+        String(value)
+      )
+    }
+    // -0 is 0: no minimum.
+    assert.isNull(create({ ...valid, min_order_amount: -0 }).values.min_order_amount)
+    assert.strictEqual(
+      reasonOf(PromoRules.parsePatch({ discount_value: 1e308 }, existing, now)),
+      "InvalidDiscountValue"
+    )
+    assert.include(PromoRules.DISCOUNT_VALUE_MESSAGE, "100000000")
+    assert.include(PromoRules.MIN_ORDER_MESSAGE, "100000000")
+  })
+
+  it("refuses text PostgreSQL cannot keep (NUL, a lone surrogate) with each field's own reason", () => {
+    const cases: ReadonlyArray<readonly [string, string]> = [
+      ["code", "InvalidCode"],
+      ["discount_type", "InvalidDiscountType"],
+      ["discount_value", "InvalidDiscountValue"],
+      ["min_order_amount", "InvalidMinOrderAmount"],
+      ["max_uses", "InvalidMaxUses"],
+      ["starts_at", "InvalidStartsAt"],
+      ["expires_at", "InvalidExpiresAt"]
+    ]
+    for (const bad of ["\u0000", "SUMMER\u0000", "2027-01-01\u0000", "\ud800"]) {
+      for (const [field, reason] of cases) {
+        assert.strictEqual(
+          reasonOf(PromoRules.parseCreate({ ...valid, [field]: bad }, now)),
+          reason,
+          `${field} ${JSON.stringify(bad)}`
+        )
+      }
+    }
+  })
+
   it("reads min_order_amount and max_uses: 0, empty or null mean none", () => {
     for (const none of [0, "", null, "0"]) {
       assert.isNull(create({ ...valid, min_order_amount: none }).values.min_order_amount, String(none))
