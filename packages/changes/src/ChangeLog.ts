@@ -3,9 +3,12 @@
  * in the same transaction, so the write and its history commit or roll back together.
  *
  * Recording never blocks a write. Values over `MAX_VALUES_BYTES` are dropped from the record (the change is listed
- * with its summary and cannot be undone). With `Recording` off the log keeps nothing at all: what the benchmark
+ * with its summary and cannot be undone), and so are values `jsonb` could not keep as they are (a NUL character or
+ * a lone surrogate in a string or a key, `StoreText.isStorableJson`): the entities refuse such text before they
+ * write, so this only keeps a missed one from failing the write. With `Recording` off the log keeps nothing at all: what the benchmark
  * compares against, and a host's choice when it wants no history.
  */
+import { StoreText } from "@tawsil/domain"
 import { Context, Effect, Layer } from "effect"
 import { type ChangeId, MAX_VALUES_BYTES, type NewChange, sizeOf } from "./Change.ts"
 import { ChangeStore } from "./ChangeStore.ts"
@@ -62,7 +65,11 @@ export const layer: Layer.Layer<ChangeLog, never, ChangeStore> = Layer.effect(
     if (!(yield* Recording)) return ChangeLog.of({ record: () => Effect.succeed(null) })
     return ChangeLog.of({
       record: (change, options) => {
-        const kept = sizeOf(change.before) <= MAX_VALUES_BYTES && sizeOf(change.after) <= MAX_VALUES_BYTES
+        const kept =
+          sizeOf(change.before) <= MAX_VALUES_BYTES &&
+          sizeOf(change.after) <= MAX_VALUES_BYTES &&
+          StoreText.isStorableJson(change.before) &&
+          StoreText.isStorableJson(change.after)
         return Effect.map(
           store.insert({
             ...change,
