@@ -21,7 +21,7 @@
  *
  * Unknown fields are ignored. Strings must be storable as sent (no NUL, no lone surrogate).
  */
-import type { Ids } from "@tawsil/domain"
+import { type Ids, StoreText } from "@tawsil/domain"
 import { DateTime, Effect, Result, Schema } from "effect"
 import { InvalidEvent, InvalidSignup } from "./TrackerError.ts"
 
@@ -63,17 +63,8 @@ export interface EventRow {
   readonly receivedAt: DateTime.Utc
 }
 
-/** A UTF-16 surrogate without its other half. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
-
-/** A string PostgreSQL keeps as sent, of `min` to `max` characters (code points). */
-const Text = (min: number, max: number) =>
-  Schema.String.check(
-    Schema.makeFilter((s: string) => {
-      const length = Array.from(s).length
-      return !s.includes("\u0000") && !LONE_SURROGATE.test(s) && length >= min && length <= max
-    })
-  )
+/** A string PostgreSQL keeps as sent (`StoreText`, also inside `jsonb`), of `min` to `max` characters (code points). */
+const Text = (min: number, max: number) => StoreText.StoreText.check(Schema.isBetweenCodePoints(min, max))
 
 const OptionalText = (max: number) => Schema.NullOr(Text(0, max))
 const Body = Schema.Record(Schema.String, Schema.Unknown)
