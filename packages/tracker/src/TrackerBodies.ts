@@ -69,9 +69,12 @@ const Text = (min: number, max: number) => StoreText.StoreText.check(Schema.isBe
 const OptionalText = (max: number) => Schema.NullOr(Text(0, max))
 const Body = Schema.Record(Schema.String, Schema.Unknown)
 const User = Schema.Record(Schema.String, Schema.Unknown)
+const isPropertyKey = Schema.is(Text(1, 64))
+// Keys are checked by a filter, not by the record's key schema, which would drop a key it refuses without a word.
 const PropertiesSchema = Schema.NullOr(
-  Schema.Record(Text(1, 64), Schema.Union([Text(0, 1000), Schema.Finite, Schema.Boolean, Schema.Null])).check(
-    Schema.isMaxProperties(MAX_PROPERTIES)
+  Schema.Record(Schema.String, Schema.Union([Text(0, 1000), Schema.Finite, Schema.Boolean, Schema.Null])).check(
+    Schema.isMaxProperties(MAX_PROPERTIES),
+    Schema.makeFilter((properties) => Object.keys(properties).every(isPropertyKey))
   )
 )
 const Instant = Schema.NullOr(

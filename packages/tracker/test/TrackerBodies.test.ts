@@ -102,6 +102,22 @@ describe("TrackerBodies", () => {
       assert.strictEqual(yield* eventMessage({ event: "e", properties: many }), properties)
       assert.strictEqual(yield* eventMessage({ event: "e", properties: [1] }), properties)
       assert.strictEqual(yield* eventMessage({ event: "e", properties: { long: "x".repeat(1001) } }), properties)
+      assert.strictEqual(yield* eventMessage({ event: "e", properties: { ["k".repeat(65)]: 1 } }), properties)
+      assert.strictEqual(yield* eventMessage({ event: "e", properties: { "": 1 } }), properties)
+      // Properties go to a jsonb column, which refuses a NUL character and a lone surrogate in a value or a key.
+      for (const bad of ["\u0000", "x\u0000", "\ud800"]) {
+        assert.strictEqual(yield* eventMessage({ event: "e", properties: { k: bad } }), properties, JSON.stringify(bad))
+        assert.strictEqual(
+          yield* eventMessage({ event: "e", properties: { [bad]: 1 } }),
+          properties,
+          JSON.stringify(bad)
+        )
+        assert.strictEqual(yield* eventMessage({ event: `e${bad}` }), name)
+        assert.strictEqual(
+          yield* eventMessage({ event: "e", user_id: bad }),
+          "user_id must be a string of 1 to 128 characters, or null"
+        )
+      }
       assert.strictEqual(
         yield* eventMessage({ event: "e", user_id: "" }),
         "user_id must be a string of 1 to 128 characters, or null"
