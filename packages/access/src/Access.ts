@@ -451,7 +451,8 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
       })
 
       const revokeKey = method("Access.revokeKey")(function* (storeId: Ids.StoreId, keyId: string) {
-        const revoked = yield* keyStore.revokeKey(storeId, keyId)
+        // A key id not in our format names no key; it is not sent to the database (NUL there would be a 500).
+        const revoked = Credentials.isKeyId(keyId) && (yield* keyStore.revokeKey(storeId, keyId))
         if (!revoked) {
           return yield* AccessError.fail(new AccessError.KeyNotFound({ message: `Key ${keyId} not found` }))
         }

@@ -372,6 +372,10 @@ export const AccessSuite = <R>(it: Vitest.MethodsNonLive<Services | R>, time: Ti
       assert.deepStrictEqual((yield* access.listKeys(mine.storeId)).items, [])
       assert.strictEqual((yield* Effect.flip(access.revokeKey(mine.storeId, mine.keyId))).reason._tag, "KeyNotFound")
       assert.strictEqual((yield* Effect.flip(access.revokeKey(mine.storeId, "nonsense"))).reason._tag, "KeyNotFound")
+      // A path the database could not even compare (a NUL, a lone surrogate) names no key either.
+      for (const keyId of [`${mine.keyId}\u0000`, "\u0000", "twpk_live_\ud800"]) {
+        assert.strictEqual((yield* Effect.flip(access.revokeKey(mine.storeId, keyId))).reason._tag, "KeyNotFound")
+      }
     })
   )
 
