@@ -6,7 +6,7 @@ import { assert, type Vitest } from "@effect/vitest"
 import { Changes } from "@tawsil/changes"
 import { Ids } from "@tawsil/domain"
 import { DateTime, Effect, Schema } from "effect"
-import { Pixel } from "../src/Pixel.ts"
+import { Pixel, type PixelWarning } from "../src/Pixel.ts"
 import { Pixels } from "../src/Pixels.ts"
 import * as Catalogue from "../src/ThemeCatalogue.ts"
 import { Themes } from "../src/Themes.ts"
@@ -306,7 +306,7 @@ export const StorefrontSuite = (it: Vitest.MethodsNonLive<Services>) => {
       const writer = { storeId: store, keyId: KEY }
       const actor = { storeId: store, keyId: KEY, scopes: ["pixels:read"] }
       const created = yield* pixels.create(writer, { pixel_type: "gtm", pixel_id: "gtm_legacy-7" })
-      const warning = {
+      const warning: PixelWarning = {
         field: "pixel_id",
         code: "unusual_pixel_id",
         message:
