@@ -256,33 +256,35 @@ export const ChangesSuite = (it: Vitest.MethodsNonLive<Services>) => {
     })
   )
 
-  it.effect("values jsonb could not keep (a NUL, a lone surrogate, in a value or a key) are recorded without them", () =>
-    Effect.gen(function* () {
-      const changes = yield* Changes
-      const log = yield* ChangeLog
-      const store = yield* (yield* Fixtures).newStore
-      const cases: ReadonlyArray<readonly [unknown, unknown]> = [
-        [{ name: "a\u0000b" }, { name: "ok" }],
-        [null, { nested: [{ label: "\ud800" }] }],
-        [{ ["key\u0000"]: 1 }, null]
-      ]
-      for (const [before, after] of cases) {
-        const id = yield* log.record({
-          storeId: store,
-          entity: "note",
-          entityId: "7",
-          action: "update",
-          summary: "A write whose entity missed a refusal",
-          keyId: KEY_ID,
-          before,
-          after
-        })
-        const detail = yield* changes.get(actor(store), id!)
-        assert.deepStrictEqual([detail.before, detail.after], [null, null], JSON.stringify([before, after]))
-        const refused = yield* Effect.flip(changes.undo(actor(store), id!))
-        assert.strictEqual(refused.reason._tag, "NotUndoable")
-      }
-    })
+  it.effect(
+    "values jsonb could not keep (a NUL, a lone surrogate, in a value or a key) are recorded without them",
+    () =>
+      Effect.gen(function* () {
+        const changes = yield* Changes
+        const log = yield* ChangeLog
+        const store = yield* (yield* Fixtures).newStore
+        const cases: ReadonlyArray<readonly [unknown, unknown]> = [
+          [{ name: "a\u0000b" }, { name: "ok" }],
+          [null, { nested: [{ label: "\ud800" }] }],
+          [{ "key\u0000": 1 }, null]
+        ]
+        for (const [before, after] of cases) {
+          const id = yield* log.record({
+            storeId: store,
+            entity: "note",
+            entityId: "7",
+            action: "update",
+            summary: "A write whose entity missed a refusal",
+            keyId: KEY_ID,
+            before,
+            after
+          })
+          const detail = yield* changes.get(actor(store), id!)
+          assert.deepStrictEqual([detail.before, detail.after], [null, null], JSON.stringify([before, after]))
+          const refused = yield* Effect.flip(changes.undo(actor(store), id!))
+          assert.strictEqual(refused.reason._tag, "NotUndoable")
+        }
+      })
   )
 
   it.effect("changes of an entity this process does not register cannot be undone", () =>

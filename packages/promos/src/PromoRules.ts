@@ -29,10 +29,8 @@ const ZERO = BigDecimal.fromBigInt(0n)
 
 export const CODE_MESSAGE = "code must be 2 to 30 characters of A-Z, 0-9, - and _"
 export const DISCOUNT_TYPE_MESSAGE = "discount_type must be percentage or fixed"
-export const DISCOUNT_VALUE_MESSAGE =
-  `discount_value must be a number above 0, at most 100 for a percentage and ${StoreAmount.MAXIMUM_TEXT} for a fixed amount`
-export const MIN_ORDER_MESSAGE =
-  `min_order_amount must be a number from 0 to ${StoreAmount.MAXIMUM_TEXT} (0, empty or null for none)`
+export const DISCOUNT_VALUE_MESSAGE = `discount_value must be a number above 0, at most 100 for a percentage and ${StoreAmount.MAXIMUM_TEXT} for a fixed amount`
+export const MIN_ORDER_MESSAGE = `min_order_amount must be a number from 0 to ${StoreAmount.MAXIMUM_TEXT} (0, empty or null for none)`
 export const MAX_USES_MESSAGE = "max_uses must be a whole number of 1 or more (0, empty or null for unlimited)"
 const DATE_FORMS = "use YYYY-MM-DD HH:MM:SS (Algeria time) or ISO 8601"
 export const STARTS_AT_MESSAGE = `starts_at is not a date-time we can read; ${DATE_FORMS}`

@@ -87,7 +87,11 @@ export const StorefrontSuite = (it: Vitest.MethodsNonLive<Services>) => {
       // Text PostgreSQL could not keep (`StoreText`) is refused like any malformed style, not looked up.
       const noStyle = [{}, { style: "" }, { style: "x".repeat(51) }, { style: 3 }, { style: "clay\u0000" }]
       for (const body of [...noStyle, { style: "\udc00" }]) {
-        assert.strictEqual(yield* reasonOf(themes.switchVariantStyle(writer, body)), "InvalidStyle", JSON.stringify(body))
+        assert.strictEqual(
+          yield* reasonOf(themes.switchVariantStyle(writer, body)),
+          "InvalidStyle",
+          JSON.stringify(body)
+        )
       }
       for (const style of ["retro", "nope", "Clay"]) {
         assert.strictEqual(yield* reasonOf(themes.switchVariantStyle(writer, { style })), "StyleNotFound", style)
@@ -340,62 +344,64 @@ export const StorefrontSuite = (it: Vitest.MethodsNonLive<Services>) => {
     })
   )
 
-  it.effect("text PostgreSQL cannot keep (NUL, a lone surrogate) is refused in every pixel field, nothing written", () =>
-    Effect.gen(function* () {
-      const pixels = yield* Pixels
-      const changes = yield* Changes.Changes
-      const fixtures = yield* Fixtures
-      const store = yield* fixtures.newStore()
-      const writer = { storeId: store, keyId: KEY }
-      const existing = yield* pixels.create(writer, { pixel_type: "tiktok", pixel_id: "C4ABCDEF1234567890AB" })
-      const recorded = (yield* changes.list(store)).items.length
-      const valid = {
-        pixel_type: "pinterest",
-        pixel_id: "2612345678901",
-        pixel_name: "Pins",
-        access_token: "pina_token_1",
-        ad_account_id: "549755885170",
-        conversion_label: "lead"
-      }
-      const reasons: Record<string, string> = {
-        pixel_type: "InvalidPixelType",
-        type: "InvalidPixelType",
-        pixel_id: "InvalidPixelId",
-        access_token: "InvalidAccessToken",
-        pixel_name: "InvalidPixelBody",
-        name: "InvalidPixelBody",
-        ad_account_id: "InvalidPixelBody",
-        conversion_label: "InvalidPixelBody"
-      }
-      for (const bad of ["\u0000", "Pins\u0000", "\ud800", "x\udc00y"]) {
-        for (const [field, reason] of Object.entries(reasons)) {
-          // An alias counts when its main name is not sent.
-          const { pixel_type, pixel_name, ...rest } = valid
-          const body =
-            field === "type"
-              ? { ...rest, pixel_name, type: bad }
-              : field === "name"
-                ? { ...rest, pixel_type, name: bad }
-                : { ...valid, [field]: bad }
-          const label = `${field} ${JSON.stringify(bad)}`
-          assert.strictEqual(yield* reasonOf(pixels.create(writer, body)), reason, `create ${label}`)
-          if (field.startsWith("pixel_type") || field === "type" || field === "pixel_id") continue
-          assert.strictEqual(
-            yield* reasonOf(pixels.update(writer, existing.id, { [field]: bad })),
-            reason,
-            `update ${label}`
-          )
+  it.effect(
+    "text PostgreSQL cannot keep (NUL, a lone surrogate) is refused in every pixel field, nothing written",
+    () =>
+      Effect.gen(function* () {
+        const pixels = yield* Pixels
+        const changes = yield* Changes.Changes
+        const fixtures = yield* Fixtures
+        const store = yield* fixtures.newStore()
+        const writer = { storeId: store, keyId: KEY }
+        const existing = yield* pixels.create(writer, { pixel_type: "tiktok", pixel_id: "C4ABCDEF1234567890AB" })
+        const recorded = (yield* changes.list(store)).items.length
+        const valid = {
+          pixel_type: "pinterest",
+          pixel_id: "2612345678901",
+          pixel_name: "Pins",
+          access_token: "pina_token_1",
+          ad_account_id: "549755885170",
+          conversion_label: "lead"
         }
-      }
-      const list = yield* pixels.list(store)
-      assert.deepStrictEqual(
-        list.items.map((item) => [item.id, item.pixel_name]),
-        [[existing.id, null]]
-      )
-      assert.strictEqual((yield* changes.list(store)).items.length, recorded)
-      // A type filter that names no type lists nothing (spec: an unknown type gives an empty list).
-      assert.deepStrictEqual((yield* pixels.list(store, { pixel_type: "gtm\u0000" })).items, [])
-    })
+        const reasons: Record<string, string> = {
+          pixel_type: "InvalidPixelType",
+          type: "InvalidPixelType",
+          pixel_id: "InvalidPixelId",
+          access_token: "InvalidAccessToken",
+          pixel_name: "InvalidPixelBody",
+          name: "InvalidPixelBody",
+          ad_account_id: "InvalidPixelBody",
+          conversion_label: "InvalidPixelBody"
+        }
+        for (const bad of ["\u0000", "Pins\u0000", "\ud800", "x\udc00y"]) {
+          for (const [field, reason] of Object.entries(reasons)) {
+            // An alias counts when its main name is not sent.
+            const { pixel_type, pixel_name, ...rest } = valid
+            const body =
+              field === "type"
+                ? { ...rest, pixel_name, type: bad }
+                : field === "name"
+                  ? { ...rest, pixel_type, name: bad }
+                  : { ...valid, [field]: bad }
+            const label = `${field} ${JSON.stringify(bad)}`
+            assert.strictEqual(yield* reasonOf(pixels.create(writer, body)), reason, `create ${label}`)
+            if (field.startsWith("pixel_type") || field === "type" || field === "pixel_id") continue
+            assert.strictEqual(
+              yield* reasonOf(pixels.update(writer, existing.id, { [field]: bad })),
+              reason,
+              `update ${label}`
+            )
+          }
+        }
+        const list = yield* pixels.list(store)
+        assert.deepStrictEqual(
+          list.items.map((item) => [item.id, item.pixel_name]),
+          [[existing.id, null]]
+        )
+        assert.strictEqual((yield* changes.list(store)).items.length, recorded)
+        // A type filter that names no type lists nothing (spec: an unknown type gives an empty list).
+        assert.deepStrictEqual((yield* pixels.list(store, { pixel_type: "gtm\u0000" })).items, [])
+      })
   )
 
   it.effect("undo: a pixel update restores its fields (not the token) and gives the default back", () =>
