@@ -1,6 +1,7 @@
 /**
- * Every reason of every domain module reaches the wire through an explicit row of its API's `Errors.ts`: the test
- * walks each reason union the packages export and fails on a reason without a row, or a row without a reason.
+ * Every reason of every domain module reaches the wire: the store's reasons by name or by an override beside the
+ * resource that answers them, the shipping API's through an explicit row of its `Errors.ts`. The test walks each
+ * reason union the packages export and fails on a reason without a code, or a module without its reasons.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as AccessPackage from "@tawsil/access"
@@ -16,7 +17,35 @@ import * as TrackerPackage from "@tawsil/tracker"
 import * as WebhooksPackage from "@tawsil/webhooks"
 import type { Schema } from "effect"
 import * as ShippingErrors from "../src/shipping/Errors.ts"
+import * as AccessApi from "../src/store/access/Api.ts"
+import * as ChangesApi from "../src/store/changes/Api.ts"
 import * as StoreErrors from "../src/store/Errors.ts"
+import * as LandingPagesApi from "../src/store/landing-pages/Api.ts"
+import * as OrdersApi from "../src/store/orders/Api.ts"
+import * as PixelsApi from "../src/store/pixels/Api.ts"
+import * as ProductsApi from "../src/store/products/Api.ts"
+import * as ProfileApi from "../src/store/profile/Api.ts"
+import * as PromoCodesApi from "../src/store/promo-codes/Api.ts"
+import type * as StoreReasons from "../src/store/Reasons.ts"
+import * as ThemesApi from "../src/store/themes/Api.ts"
+import * as TrackerApi from "../src/store/tracker/Api.ts"
+import * as WebhooksApi from "../src/store/webhooks/Api.ts"
+
+/** How the store API answers each module's reasons, by the module's error name. */
+const storeReasons: Record<string, StoreReasons.Any> = {
+  AccessError: AccessApi.reasons,
+  OrderError: OrdersApi.reasons,
+  ProductError: ProductsApi.reasons,
+  LandingPageError: LandingPagesApi.reasons,
+  StoreProfileError: ProfileApi.reasons,
+  WebhookError: WebhooksApi.reasons,
+  SigningError: TrackerApi.signingReasons,
+  TrackerError: TrackerApi.reasons,
+  ChangeError: ChangesApi.reasons,
+  PromoError: PromoCodesApi.reasons,
+  ThemeError: ThemesApi.reasons,
+  PixelError: PixelsApi.reasons
+}
 
 /** The tags of a union of tagged error classes. */
 const tagsOf = (union: { readonly members: ReadonlyArray<Schema.Top> }) =>
@@ -62,25 +91,43 @@ describe("error mapping", () => {
     delete exported.AdminError
     // A checkout's refusals of a promo code are the storefront's to answer (no store API endpoint redeems).
     delete exported.RedemptionError
-    expect(Object.keys(StoreErrors.reasonUnions).sort()).toEqual(Object.keys(exported).sort())
+    expect(Object.keys(storeReasons).sort()).toEqual(Object.keys(exported).sort())
     for (const [module, union] of Object.entries(exported)) {
-      const rows = StoreErrors.reasons[module as keyof typeof StoreErrors.reasons]
-      expect(Object.keys(rows).sort(), module).toEqual(tagsOf(union))
-      for (const failure of Object.values(rows)) expect(StoreErrors.Failure.members).toContain(failure)
+      const codes = storeReasons[module]!.codes as Record<string, StoreErrors.Code>
+      expect(Object.keys(codes).sort(), module).toEqual(tagsOf(union))
+      for (const code of Object.values(codes)) expect(Object.keys(StoreErrors.codes)).toContain(code)
     }
   })
 
-  it("gives every store failure its status and code", () => {
-    // The 100% confirmation's failures carry its token and terms: made from their reasons below.
-    const withDetails: ReadonlyArray<unknown> = [StoreErrors.ConfirmationRequired, StoreErrors.ConfirmationStale]
-    for (const failure of StoreErrors.Failure.members.filter((member) => !withDetails.includes(member))) {
-      const rendered = StoreErrors.rendered(StoreErrors.failure(failure, "a message", "req_0"))
-      expect(rendered.status).toBeGreaterThanOrEqual(400)
-      expect(rendered.status).toBeLessThan(500)
-      expect(JSON.parse(rendered.body)).toMatchObject({
-        error: { message: "a message" },
+  it("answers a reason named after a wire code with that code, unless the module overrides it", () => {
+    expect(PromoCodesApi.reasons.codes.AddonInactive).toBe("addon_inactive")
+    expect(PromoCodesApi.reasons.codes.PromoNotFound).toBe("not_found")
+    expect(ChangesApi.reasons.codes.LaterChangeExists).toBe("layout_changed")
+    // The store profile's deleted store is any unknown resource; the theme switches' is `store_not_found`.
+    expect(ProfileApi.reasons.codes.StoreNotFound).toBe("not_found")
+    expect(ThemesApi.reasons.codes.StoreNotFound).toBe("store_not_found")
+  })
+
+  it("sends every wire code with its status, in the envelope, through the class of that status", () => {
+    for (const [code, [status]] of Object.entries(StoreErrors.codes)) {
+      const failure = StoreErrors.make(code as StoreErrors.Code, "req_0", "a message")
+      expect(failure).toBeInstanceOf(StoreErrors.classOf(code as StoreErrors.Code))
+      const rendered = StoreErrors.rendered(failure)
+      expect(rendered.status).toBe(status)
+      expect(JSON.parse(rendered.body)).toEqual({
+        error: { code, message: "a message" },
         meta: { request_id: "req_0", api_version: "v1" }
       })
+    }
+    // One class per status, each answering exactly its status's codes.
+    const statuses = new Set(Object.values(StoreErrors.codes).map(([status]) => status))
+    expect(StoreErrors.Failure.members.length).toBe(statuses.size)
+  })
+
+  it("gives the spec's statuses to the reasons whose categories once disagreed with it", () => {
+    // store-api-core "Errors": invalid transition, concurrent status change and the monthly cap are 400.
+    for (const tag of ["IllegalTransition", "ConcurrentChange", "MonthlyCapReached"] as const) {
+      expect(StoreErrors.codes[OrdersApi.reasons.codes[tag]][0]).toBe(400)
     }
   })
 
@@ -98,7 +145,7 @@ describe("error mapping", () => {
       [PromosPackage.PromoError.ConfirmationStale, "confirmation_stale"]
     ] as const) {
       const error = PromosPackage.PromoError.fail(new Reason({ message: "confirm", ...terms, willChange }))
-      const rendered = StoreErrors.rendered(StoreErrors.fromDomain(error, "req_1"))
+      const rendered = StoreErrors.rendered(PromoCodesApi.reasons.answer(error.reason, "req_1"))
       expect(rendered.status).toBe(422)
       expect(JSON.parse(rendered.body)).toEqual({
         error: {

@@ -117,13 +117,23 @@ const keyedHash = (secret: Redacted.Redacted<string>, text: string) =>
 /**
  * The fingerprint of a request, keyed by the installation's `secret`: an HMAC of the canonical JSON of
  * `[METHOD, path, body]`, so a client that re-serialises the same body in another member order sends the same
- * request. `body` is the decoded JSON body (absent: `null`).
+ * request. `body` is the decoded JSON body (absent: `null`); `unreadable` the raw text of a body that is not JSON,
+ * so that the refusal of unreadable bytes is replayed for those bytes only.
  */
 export const fingerprintWith = (
   secret: Redacted.Redacted<string>,
-  request: { readonly method: string; readonly path: string; readonly body?: unknown }
+  request: { readonly method: string; readonly path: string; readonly body?: unknown; readonly unreadable?: string }
 ) =>
-  Fingerprint.make(keyedHash(secret, canonicalJson([request.method.toUpperCase(), request.path, request.body ?? null])))
+  Fingerprint.make(
+    keyedHash(
+      secret,
+      canonicalJson(
+        request.unreadable === undefined
+          ? [request.method.toUpperCase(), request.path, request.body ?? null]
+          : [request.method.toUpperCase(), request.path, null, request.unreadable]
+      )
+    )
+  )
 
 /**
  * A scope from the parts that identify the caller, in order — `["store", storeId]`, or
@@ -176,6 +186,7 @@ export class Idempotency extends Context.Service<
       readonly method: string
       readonly path: string
       readonly body?: unknown
+      readonly unreadable?: string
     }) => Fingerprint
     /**
      * Claims the request's key, or returns the answer it already has. While another claim holds the key it waits

@@ -1,23 +1,22 @@
 /**
- * The store API's pipeline, as the two middlewares its definition declares (`Api.ts`): `Gate` on every keyed call,
- * `Idempotent` on every write. The rules are the domain's (`Access` for keys, metering and gates, `Idempotency` for
- * keys and replays); these put them in the spec's order and speak HTTP: headers, the envelope, status codes.
+ * The store API's pipeline, as the middlewares its endpoints declare (`Endpoint.ts`): `Gate` on every keyed call,
+ * `Idempotent` on every write, `Signed` on the signed calls. Every rule is a package's — `Access.admit` (the order
+ * of authentication, read cache, metering and gates, and the origin listener's exemptions), `PublicAccess.admit`,
+ * `ReadCache`, `Idempotency.transact` (a write, its key's record and the recording of its refusal) — and these only
+ * speak HTTP: headers, bodies, the envelope.
  *
  * Each listener runs them in its mode: the public one (`edge`), or the origin listener (the spec's alias host), where
- * there is no idempotent replay (no `Idempotency-Key` needed), no per-minute limit and no read cache. Usage is
- * counted and the monthly quota applies on both.
- *
- * `Signed` runs the signed routes (`/v1/signups`, `/v1/events`): `PublicAccess` (`TW-Public`, `@tawsil/signing`)
- * over the raw body, then the same gates; on the origin listener they do not exist.
+ * there is no idempotent replay (no `Idempotency-Key` needed), no per-minute limit, no read cache and no signed route.
  */
-import { Access, AccessError, PublicAccess } from "@tawsil/access"
-import { Idempotency } from "@tawsil/idempotency"
+import { Access, AccessError, type Principal, PublicAccess, ReadCache } from "@tawsil/access"
+import { FieldIssues } from "@tawsil/domain"
+import { Idempotency, IdempotencyStore } from "@tawsil/idempotency"
 import { SigningError } from "@tawsil/signing"
 import { Context, Effect, Layer, Option } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type HttpApiEndpoint, HttpApiError } from "effect/http-api"
-import { SqlClient } from "effect/sql"
 import { pathOf, RequestId } from "../Edge.ts"
+import * as AccessApi from "./access/Api.ts"
 import {
   Caller,
   CallNonce,
@@ -30,19 +29,19 @@ import {
   RequiredScope,
   Signed,
   StoredAs
-} from "./Api.ts"
+} from "./Endpoint.ts"
 import * as Errors from "./Errors.ts"
-import { ReadCache } from "./ReadCache.ts"
+import * as TrackerApi from "./tracker/Api.ts"
 
-export type Mode = "edge" | "origin"
+export type Mode = Access.Listener
 
 const API_VERSION_HEADER = { "x-api-version": Errors.API_VERSION } as const
 
 /** What an endpoint requires beyond a valid key, from its annotations. */
 const requirementOf = (endpoint: HttpApiEndpoint.Top): Access.Requirement => ({
   scope: Option.getOrUndefined(Context.getOption(endpoint.annotations, RequiredScope)),
-  keyManagement: Context.getOption(endpoint.annotations, KeyManagement)._tag === "Some",
-  noAppTokens: Context.getOption(endpoint.annotations, NoAppTokens)._tag === "Some"
+  keyManagement: Option.isSome(Context.getOption(endpoint.annotations, KeyManagement)),
+  noAppTokens: Option.isSome(Context.getOption(endpoint.annotations, NoAppTokens))
 })
 
 const textOf = (response: HttpServerResponse.HttpServerResponse): string | undefined => {
@@ -53,68 +52,77 @@ const textOf = (response: HttpServerResponse.HttpServerResponse): string | undef
 const json = (status: number, body: string, headers: Readonly<Record<string, string>>) =>
   HttpServerResponse.text(body, { status, contentType: "application/json", headers })
 
-/** A failure of the call, in the envelope: the domain's, ours, or an undecodable parameter (400). */
+/** `RateLimit-*` of an admitted or counted call, where the store has a per-minute budget to report. */
+const rateLimitHeaders = (limits: Principal.RateLimitState | undefined): Record<string, string> =>
+  limits === undefined
+    ? {}
+    : {
+        "ratelimit-limit": String(limits.limit),
+        "ratelimit-remaining": String(limits.remaining),
+        "ratelimit-reset": String(limits.resetSeconds)
+      }
+
+/** A failure of the call, in the envelope: the access rules', ours, or an undecodable parameter (400). */
 const failureOf = (error: unknown, requestId: string): Errors.Failure | undefined => {
   if (Errors.isFailure(error)) return error
+  if (error instanceof AccessError.AccessError) return AccessApi.reasons.answer(error.reason, requestId)
+  if (error instanceof SigningError.SigningError) return TrackerApi.signingReasons.answer(error.reason, requestId)
   if (HttpApiError.HttpApiSchemaError.is(error) && error.kind !== "Body" && error.kind !== "ResponseHeaders") {
-    return Errors.failure(Errors.BadRequest, `Invalid ${error.kind.toLowerCase()}: ${error.cause.message}`, requestId)
+    const issues = FieldIssues.fromIssue(error.cause.issue, {
+      prefix: error.kind === "Params" ? "path" : error.kind.toLowerCase()
+    })
+    const message = Object.entries(issues)
+      .map(([path, message]) => `${path}: ${message}`)
+      .join("; ")
+    return Errors.make("bad_request", requestId, `Invalid ${message}`)
   }
   return undefined
 }
+
+/** Answers the call's failure in the envelope with `headers`; anything else is a bug: the edge logs it, 500. */
+const renderFailures =
+  (requestId: string, headers: () => Readonly<Record<string, string>>) =>
+  <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, R>) =>
+    Effect.catch(effect, (error: unknown) => {
+      const failure = failureOf(error, requestId)
+      return failure === undefined ? Effect.die(error) : Effect.succeed(Errors.respond(failure, headers()))
+    })
 
 export const gate = (mode: Mode) =>
   Layer.effect(
     Gate,
     Effect.gen(function* () {
       const access = yield* Access.Access
-      const cache = yield* ReadCache
+      const cache = yield* ReadCache.ReadCache
       return Gate.of((httpEffect, { endpoint }) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           const requestId = yield* RequestId
-          const requirement = requirementOf(endpoint)
-          const cached = mode === "edge" && Context.getOption(endpoint.annotations, ReadCached)._tag === "Some"
+          const cached = mode === "edge" && Option.isSome(Context.getOption(endpoint.annotations, ReadCached))
           // Headers every answer of the call carries, its failures included.
-          const headers: Record<string, string> = {}
+          let headers: Record<string, string> = {}
 
           const answer = Effect.gen(function* () {
-            const principal = yield* access.authenticate(
-              request.headers.authorization,
-              Option.getOrElse(request.remoteAddress, () => ""),
-              requirement
-            )
-            // The gates are decided before the cache is read: a key that lost its plan, pilot, status or scope is
-            // refused even where another call of it cached the answer. They refuse after metering, which counts
-            // every authenticated call; a cache hit is counted nowhere.
-            const refusal = Access.check(principal, requirement)
-            const cacheKey = `${principal.keyId} ${request.url}`
-            if (cached && refusal === undefined) {
-              const hit = cache.get(cacheKey)
-              if (hit !== undefined) {
-                return json(200, `{"data":${hit},"meta":${JSON.stringify(Errors.metaOf(requestId))}}`, {
-                  "x-cache": "HIT"
-                })
-              }
+            const admission = yield* access.admit({
+              authorization: request.headers.authorization,
+              address: Option.getOrElse(request.remoteAddress, () => ""),
+              requirement: requirementOf(endpoint),
+              listener: mode,
+              cachedRead: cached ? (principal) => cache.get(ReadCache.keyOf(principal, request.url)) : undefined
+            })
+            if (admission._tag === "Cached") {
+              return json(200, `{"data":${admission.value},"meta":${JSON.stringify(Errors.metaOf(requestId))}}`, {
+                "x-cache": "HIT"
+              })
             }
-            const limits = yield* access.meter(principal).pipe(
-              // The origin listener has no per-minute limit; the monthly quota still applies.
-              Effect.catchReason("AccessError", "RateLimited", (error) =>
-                mode === "origin" ? Effect.succeed(undefined) : Effect.fail(AccessError.fail(error))
-              )
-            )
-            if (limits !== undefined && limits.limit >= 0 && mode === "edge") {
-              headers["ratelimit-limit"] = String(limits.limit)
-              headers["ratelimit-remaining"] = String(limits.remaining)
-              headers["ratelimit-reset"] = String(limits.resetSeconds)
-            }
-            if (refusal !== undefined) return yield* AccessError.fail(refusal)
-            const response = yield* Effect.provideService(httpEffect, Caller, principal)
-            if (cached && response.status === 200) {
-              const text = textOf(response)
-              if (text !== undefined) {
-                cache.set(cacheKey, JSON.stringify((JSON.parse(text) as { readonly data: unknown }).data))
-                headers["x-cache"] = "MISS"
-              }
+            headers = rateLimitHeaders(admission.limits)
+            if (admission._tag === "Refused") return yield* Effect.fail(admission.error)
+            const response = yield* Effect.provideService(httpEffect, Caller, admission.principal)
+            const text = cached && response.status === 200 ? textOf(response) : undefined
+            if (text !== undefined) {
+              const data = JSON.stringify((JSON.parse(text) as { readonly data: unknown }).data)
+              yield* cache.set(ReadCache.keyOf(admission.principal, request.url), data)
+              headers["x-cache"] = "MISS"
             }
             return response
           })
@@ -129,16 +137,7 @@ export const gate = (mode: Mode) =>
                   : { ...headers, ...API_VERSION_HEADER }
               )
             ),
-            Effect.catch((error: unknown) => {
-              const failure =
-                error instanceof AccessError.AccessError
-                  ? Errors.fromDomain(error, requestId)
-                  : failureOf(error, requestId)
-              // Anything else is a bug: the edge logs it and answers 500.
-              return failure === undefined
-                ? Effect.die(error)
-                : Effect.succeed(Errors.respond(failure, { ...headers, ...API_VERSION_HEADER }))
-            })
+            renderFailures(requestId, () => ({ ...headers, ...API_VERSION_HEADER }))
           )
         })
       )
@@ -160,78 +159,112 @@ const nestsDeeperThan = (value: unknown, limit: number): boolean => {
   return false
 }
 
-/** A body's text as JSON (400 when it is not, or nests too deep). */
-const parseJson = (text: string, requestId: string) => {
+/** A body's text as JSON, or why it cannot be read as one. */
+const readJson = (text: string): { readonly body: unknown } | { readonly refusal: string } => {
   let body: unknown
   try {
     body = JSON.parse(text)
   } catch {
-    return Effect.fail(Errors.failure(Errors.BadRequest, "Body must be valid JSON", requestId))
+    return { refusal: "Body must be valid JSON" }
   }
   return nestsDeeperThan(body, MAX_BODY_DEPTH)
-    ? Effect.fail(Errors.failure(Errors.BadRequest, `Body nests deeper than ${MAX_BODY_DEPTH} levels`, requestId))
-    : Effect.succeed(body)
+    ? { refusal: `Body nests deeper than ${MAX_BODY_DEPTH} levels` }
+    : { body }
 }
 
-const readJson = (request: HttpServerRequest.HttpServerRequest, requestId: string) =>
-  Effect.flatMap(Effect.orDie(request.text), (text) => parseJson(text, requestId))
+const parseJson = (text: string, requestId: string) => {
+  const read = readJson(text)
+  return "refusal" in read
+    ? Effect.fail(Errors.make("bad_request", requestId, read.refusal))
+    : Effect.succeed(read.body)
+}
 
-const isRefusal = (error: unknown): error is Idempotency.KeyReused | Idempotency.InFlight =>
-  error instanceof Idempotency.KeyReused || error instanceof Idempotency.InFlight
+/** The idempotency rules' refusals, as the store API answers them. */
+const idempotencyFailure = (
+  error: Idempotency.KeyReused | Idempotency.InFlight | Idempotency.InvalidKey,
+  requestId: string
+): Errors.BadRequest | Errors.Conflict | Errors.Unprocessable => {
+  switch (error._tag) {
+    case "KeyReused":
+      return Errors.make("idempotency_key_reuse", requestId, error.message)
+    case "InFlight":
+      return Errors.make("idempotency_in_flight", requestId, error.message, { retry_after: error.retryAfterSeconds })
+    case "InvalidKey":
+      return Errors.make(
+        "bad_request",
+        requestId,
+        error.reason === "missing"
+          ? "Idempotency-Key header is required on POST, PATCH and DELETE"
+          : "Idempotency-Key must be 1 to 64 characters among A-Z a-z 0-9 _ - : ."
+      )
+  }
+}
+
+const stored = (status: number, body: string) => new Idempotency.StoredResponse({ status, headers: {}, body })
 
 export const idempotent = (mode: Mode) =>
   Layer.effect(
     Idempotent,
     Effect.gen(function* () {
       const idempotency = yield* Idempotency.Idempotency
-      const sql = yield* SqlClient.SqlClient
+      const store = yield* IdempotencyStore.IdempotencyStore
       return Idempotent.of((httpEffect, { endpoint }) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           const requestId = yield* RequestId
-          const principal = yield* Caller
-          const takesBody = endpoint.payload.size > 0
-          if (mode === "origin") {
-            const body = takesBody ? yield* readJson(request, requestId) : undefined
-            return yield* sql
-              .withTransaction(Effect.provideService(httpEffect, RequestBody, body))
-              .pipe(Effect.catchTag("SqlError", Effect.die))
-          }
-          const key = yield* Idempotency.parseKey(request.headers["idempotency-key"]).pipe(
-            Effect.mapError((error) => Errors.fromIdempotency(error, requestId))
+          const text = endpoint.payload.size > 0 ? yield* Effect.orDie(request.text) : undefined
+          const write = Effect.flatMap(text === undefined ? Effect.void : parseJson(text, requestId), (body) =>
+            Effect.provideService(httpEffect, RequestBody, body)
           )
-          const body = takesBody ? yield* readJson(request, requestId) : undefined
+          if (mode === "origin") return yield* store.transaction(write)
+
+          const key = yield* Idempotency.parseKey(request.headers["idempotency-key"]).pipe(
+            Effect.mapError((error) => idempotencyFailure(error, requestId))
+          )
+          const read = text === undefined ? { body: undefined } : readJson(text)
+          const principal = yield* Caller
           const claim = {
             scope: idempotency.scope(["store", principal.store.id]),
             key,
-            fingerprint: idempotency.fingerprint({ method: request.method, path: pathOf(request.url), body })
-          }
-          const stored = (status: number, text: string) =>
-            new Idempotency.StoredResponse({ status, headers: {}, body: text })
-          const keep = Option.getOrUndefined(Context.getOption(endpoint.annotations, StoredAs))
-          // The write and its key's record commit together. A failure that is an answer (a 4xx) rolls the write's
-          // partial work back, and is then recorded on its own under the same key.
-          let sent: HttpServerResponse.HttpServerResponse | undefined
-          const write = Effect.provideService(httpEffect, RequestBody, body).pipe(
-            Effect.map((response) => {
-              sent = response
-              const text = textOf(response) ?? ""
-              if (keep === undefined) return stored(response.status, text)
-              const answer = JSON.parse(text) as { readonly data: unknown }
-              return stored(response.status, JSON.stringify({ ...answer, data: keep(answer.data) }))
+            fingerprint: idempotency.fingerprint({
+              method: request.method,
+              path: pathOf(request.url),
+              ...("body" in read ? { body: read.body } : { unreadable: text ?? "" })
             })
-          )
-          const { response, replayed } = yield* sql.withTransaction(idempotency.run(claim, write)).pipe(
-            Effect.catchIf(Errors.isFailure, (failure) => {
-              const { status, body: text } = Errors.rendered(failure)
-              return sql.withTransaction(idempotency.run(claim, Effect.succeed(stored(status, text))))
-            }),
-            Effect.catchIf(isRefusal, (error) => Effect.fail(Errors.fromIdempotency(error, requestId))),
-            Effect.catchTag("SqlError", Effect.die)
-          )
-          if (!replayed && sent !== undefined) return sent
-          // A replay is the first answer, byte for byte (its `meta.request_id` too); this call's id is in the header.
-          return json(response.status, response.body, replayed ? { "idempotency-replay": "1" } : {})
+          }
+          const keep = Option.getOrUndefined(Context.getOption(endpoint.annotations, StoredAs))
+          // The write and its key's record commit together; a refusal (a 4xx) rolls the write back and is recorded
+          // on its own under the same key — an unreadable body's 400 too.
+          const outcome = yield* idempotency
+            .transact(claim, write, {
+              stored: (response) => {
+                const sent = textOf(response) ?? ""
+                if (keep === undefined) return stored(response.status, sent)
+                const answer = JSON.parse(sent) as { readonly data: unknown }
+                return stored(response.status, JSON.stringify({ ...answer, data: keep(answer.data as never) }))
+              },
+              refused: (error) => {
+                if (!Errors.isFailure(error)) return undefined
+                const { status, body } = Errors.rendered(error)
+                return stored(status, body)
+              }
+            })
+            .pipe(
+              Effect.catchIf(
+                (error) => error instanceof Idempotency.KeyReused || error instanceof Idempotency.InFlight,
+                (error) => Effect.fail(idempotencyFailure(error as Idempotency.KeyReused, requestId))
+              )
+            )
+          switch (outcome._tag) {
+            case "Fresh":
+              return outcome.value
+            case "Refused":
+              return yield* Effect.fail(outcome.error)
+            case "Replay":
+              // A replay is the first answer, byte for byte (its `meta.request_id` too); this call's id is in the
+              // header.
+              return json(outcome.response.status, outcome.response.body, { "idempotency-replay": "1" })
+          }
         })
       )
     })
@@ -249,16 +282,17 @@ export const signed = (mode: Mode) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           const requestId = yield* RequestId
+          let headers: Record<string, string> = mode === "origin" ? {} : { ...API_VERSION_HEADER }
           const answer = Effect.gen(function* () {
             if (mode === "origin") {
               // As the edge answers an unknown route: these routes are not served here (spec, alias host).
               return yield* Effect.fail(
-                Errors.failure(Errors.NotFound, `No route for ${request.method} ${pathOf(request.url)}`, requestId)
+                Errors.make("not_found", requestId, `No route for ${request.method} ${pathOf(request.url)}`)
               )
             }
             // The signature covers the raw bytes: read them as sent, before anything parses them.
             const bytes = new Uint8Array(yield* Effect.orDie(request.arrayBuffer))
-            const caller = yield* publicAccess.authenticate(
+            const admission = yield* publicAccess.admit(
               {
                 authorization: request.headers.authorization,
                 timestamp: request.headers["x-tw-timestamp"],
@@ -266,28 +300,21 @@ export const signed = (mode: Mode) =>
                 signature: request.headers["x-tw-signature"],
                 body: bytes
               },
-              Option.getOrElse(request.remoteAddress, () => "")
+              Option.getOrElse(request.remoteAddress, () => ""),
+              requirementOf(endpoint)
             )
-            const refusal = Access.check(caller.principal, requirementOf(endpoint))
-            if (refusal !== undefined) return yield* AccessError.fail(refusal)
+            headers = { ...headers, ...rateLimitHeaders(admission.limits) }
+            if (admission._tag === "Refused") return yield* Effect.fail(admission.error)
             const body = yield* parseJson(new TextDecoder().decode(bytes), requestId)
             return yield* httpEffect.pipe(
-              Effect.provideService(Caller, caller.principal),
+              Effect.provideService(Caller, admission.caller.principal),
               Effect.provideService(RequestBody, body),
-              Effect.provideService(CallNonce, caller.nonce)
+              Effect.provideService(CallNonce, admission.caller.nonce)
             )
           })
           return yield* answer.pipe(
-            Effect.map((response) => HttpServerResponse.setHeaders(response, API_VERSION_HEADER)),
-            Effect.catch((error: unknown) => {
-              const failure =
-                error instanceof AccessError.AccessError || error instanceof SigningError.SigningError
-                  ? Errors.fromDomain(error, requestId)
-                  : failureOf(error, requestId)
-              return failure === undefined
-                ? Effect.die(error)
-                : Effect.succeed(Errors.respond(failure, mode === "origin" ? {} : API_VERSION_HEADER))
-            })
+            Effect.map((response) => HttpServerResponse.setHeaders(response, headers)),
+            renderFailures(requestId, () => headers)
           )
         })
       )

@@ -2,7 +2,7 @@
  * The store server: the store API's handlers, its pipeline and the services behind them, on their own listener; and
  * the webhook dispatcher, which delivers what the store's writes queued.
  */
-import { Access, KeyStoreSql, PublicAccess, UsageStoreSql } from "@tawsil/access"
+import { Access, KeyStoreSql, PublicAccess, ReadCache, UsageStoreSql } from "@tawsil/access"
 import {
   LandingPageStoreSql,
   LandingPages,
@@ -28,13 +28,26 @@ import {
   Webhooks
 } from "@tawsil/webhooks"
 import { Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
 import type { AppConfig } from "../AppConfig.ts"
+import * as Health from "../Health.ts"
 import * as Server from "../Server.ts"
 import { StoreApi } from "./Api.ts"
+import * as AccessHandlers from "./access/Handlers.ts"
+import * as ChangesHandlers from "./changes/Handlers.ts"
+import * as CustomersHandlers from "./customers/Handlers.ts"
 import { envelope } from "./Errors.ts"
-import * as Handlers from "./Handlers.ts"
+import * as LandingPagesHandlers from "./landing-pages/Handlers.ts"
+import * as OrdersHandlers from "./orders/Handlers.ts"
 import * as Pipeline from "./Pipeline.ts"
-import * as ReadCache from "./ReadCache.ts"
+import * as PingHandlers from "./ping/Handlers.ts"
+import * as PixelsHandlers from "./pixels/Handlers.ts"
+import * as ProductsHandlers from "./products/Handlers.ts"
+import * as ProfileHandlers from "./profile/Handlers.ts"
+import * as PromoCodesHandlers from "./promo-codes/Handlers.ts"
+import * as ThemesHandlers from "./themes/Handlers.ts"
+import * as TrackerHandlers from "./tracker/Handlers.ts"
+import * as WebhooksHandlers from "./webhooks/Handlers.ts"
 
 /**
  * Webhooks: the API's operations, the outbox `Orders` tells its changes to, and (`dispatcher`) the delivery worker,
@@ -55,7 +68,7 @@ const webhooksLayer = (config: Pick<AppConfig, "webhooks">) =>
 /** Signed calls (`PublicAccess` over `@tawsil/signing`) and the tracker they feed, written behind the answer. */
 const signedLayer = Layer.mergeAll(
   PublicAccess.layer().pipe(
-    Layer.provide([RequestVerifier.layer.pipe(Layer.provide(NonceStoreSql.layer)), KeyStoreSql.layer])
+    Layer.provide([RequestVerifier.layer.pipe(Layer.provide(NonceStoreSql.layer)), KeyStoreSql.layer, Access.layerSql])
   ),
   Tracker.layer().pipe(Layer.provide([TrackerStoreSql.layer, UsageStoreSql.layer]))
 )
@@ -86,7 +99,7 @@ export const services = (config: Pick<AppConfig, "webhooks">) =>
       Layer.provide(LandingPageStoreSql.layer)
     ),
     StoreProfile.layer.pipe(Layer.provide(StoreProfileStoreSql.layer)),
-    Idempotency.layer().pipe(Layer.provide(IdempotencyStoreSql.layer)),
+    Idempotency.layer().pipe(Layer.provideMerge(IdempotencyStoreSql.layer)),
     ReadCache.layer,
     configurationLayer
   )
@@ -101,14 +114,34 @@ export const servicesLayer = services({
   }
 })
 
+/** Every group of `StoreApi`, implemented. */
+export const handlers = Layer.mergeAll(
+  PingHandlers.handlers,
+  AccessHandlers.handlers,
+  OrdersHandlers.handlers,
+  CustomersHandlers.handlers,
+  ProductsHandlers.handlers,
+  LandingPagesHandlers.handlers,
+  ProfileHandlers.handlers,
+  WebhooksHandlers.handlers,
+  TrackerHandlers.handlers,
+  PromoCodesHandlers.handlers,
+  ThemesHandlers.handlers,
+  PixelsHandlers.handlers,
+  ChangesHandlers.handlers,
+  HttpApiBuilder.group(StoreApi, "health", (handlers) => handlers.handle("health", () => Health.check("store")))
+)
+
+/** The store API's routes in a listener's mode: the handlers behind the pipeline (the services from the caller). */
+export const routes = (mode: Pipeline.Mode) =>
+  handlers.pipe(Layer.provide([Pipeline.gate(mode), Pipeline.idempotent(mode), Pipeline.signed(mode)]))
+
 /** One listener of the store API, its pipeline in the given mode (the services come from the caller). */
 export const listener = (config: AppConfig, name: string, mode: Pipeline.Mode, port: number) =>
   Server.make(config, {
     name,
     api: StoreApi,
-    handlers: Handlers.layer.pipe(
-      Layer.provide([Pipeline.gate(mode), Pipeline.idempotent(mode), Pipeline.signed(mode)])
-    ),
+    handlers: routes(mode),
     envelope,
     port,
     // The spec's alias host has no signups or events.

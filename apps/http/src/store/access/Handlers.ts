@@ -1,0 +1,77 @@
+import { Access } from "@tawsil/access"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { StoreApi } from "../Api.ts"
+import { Caller, RequestBody } from "../Endpoint.ts"
+import { answer, ok, store } from "../Handler.ts"
+import { reasons } from "./Api.ts"
+
+export const handlers = HttpApiBuilder.group(
+  StoreApi,
+  "access",
+  Effect.fn(function* (handlers) {
+    const access = yield* Access.Access
+    return handlers
+      .handle(
+        "whoami",
+        Effect.fn(function* () {
+          const caller = yield* Caller
+          if (caller.kind === "public_key") {
+            return yield* Effect.die(new Error("whoami runs behind Gate, which never lets a public key through"))
+          }
+          return yield* ok({
+            auth: caller.kind,
+            key:
+              caller.kind === "platform_key"
+                ? {
+                    key_id: caller.keyId,
+                    type: caller.keyType,
+                    name: caller.name,
+                    rate_limit_tier: caller.rateLimitTier
+                  }
+                : null,
+            store: { id: caller.store.id, name: caller.store.name, slug: caller.store.slug },
+            plan: caller.store.plan,
+            pilot: caller.pilot,
+            scopes: caller.scopes
+          })
+        })
+      )
+      .handle(
+        "listKeys",
+        Effect.fn(function* () {
+          return yield* answer(access.listKeys(yield* store), reasons)
+        })
+      )
+      .handleRaw(
+        "createKey",
+        Effect.fn(function* () {
+          return yield* answer(access.createKey(yield* Caller, yield* RequestBody), reasons)
+        })
+      )
+      .handle(
+        "revokeKey",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(access.revokeKey(yield* store, params.key_id), reasons)
+        })
+      )
+      .handle(
+        "usage",
+        Effect.fn(function* () {
+          return yield* answer(access.usage(yield* store), reasons)
+        })
+      )
+      .handle(
+        "usageHistory",
+        Effect.fn(function* ({ query }) {
+          return yield* answer(access.usageHistory(yield* store, query), reasons)
+        })
+      )
+      .handle(
+        "quotas",
+        Effect.fn(function* () {
+          return yield* answer(access.quotas(yield* store), reasons)
+        })
+      )
+  })
+)

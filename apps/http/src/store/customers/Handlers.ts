@@ -1,0 +1,33 @@
+import { Orders } from "@tawsil/orders"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { StoreApi } from "../Api.ts"
+import { answer, store } from "../Handler.ts"
+import { reasons } from "../orders/Api.ts"
+
+export const handlers = HttpApiBuilder.group(
+  StoreApi,
+  "customers",
+  Effect.fn(function* (handlers) {
+    const orders = yield* Orders.Orders
+    return handlers
+      .handle(
+        "listCustomers",
+        Effect.fn(function* ({ query }) {
+          return yield* answer(orders.listCustomers(yield* store, query), reasons)
+        })
+      )
+      .handle(
+        "getCustomer",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(orders.getCustomer(yield* store, params.id), reasons)
+        })
+      )
+      .handle(
+        "customerOrders",
+        Effect.fn(function* ({ params, query }) {
+          return yield* answer(orders.customerOrders(yield* store, params.id, query), reasons)
+        })
+      )
+  })
+)

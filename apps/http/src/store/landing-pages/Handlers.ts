@@ -1,0 +1,56 @@
+import { LandingPages } from "@tawsil/catalogue"
+import { Ids } from "@tawsil/domain"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { StoreApi } from "../Api.ts"
+import { RequestBody } from "../Endpoint.ts"
+import { answer, store } from "../Handler.ts"
+import { reasons } from "./Api.ts"
+
+export const handlers = HttpApiBuilder.group(
+  StoreApi,
+  "landingPages",
+  Effect.fn(function* (handlers) {
+    const pages = yield* LandingPages.LandingPages
+    return handlers
+      .handle(
+        "listLandingPages",
+        Effect.fn(function* ({ query }) {
+          return yield* answer(pages.list(yield* store, query), reasons)
+        })
+      )
+      .handle(
+        "getLandingPage",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(pages.get(yield* store, Ids.LandingPageId.make(params.id)), reasons)
+        })
+      )
+      .handleRaw(
+        "createLandingPage",
+        Effect.fn(function* () {
+          return yield* answer(pages.create(yield* store, yield* RequestBody), reasons)
+        })
+      )
+      .handleRaw(
+        "updateLandingPage",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(
+            pages.update(yield* store, Ids.LandingPageId.make(params.id), yield* RequestBody),
+            reasons
+          )
+        })
+      )
+      .handle(
+        "publishLandingPage",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(pages.publish(yield* store, Ids.LandingPageId.make(params.id)), reasons)
+        })
+      )
+      .handle(
+        "deleteLandingPage",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(pages.remove(yield* store, Ids.LandingPageId.make(params.id)), reasons)
+        })
+      )
+  })
+)

@@ -1,0 +1,48 @@
+import { Orders } from "@tawsil/orders"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { StoreApi } from "../Api.ts"
+import { Caller, RequestBody } from "../Endpoint.ts"
+import { answer, store } from "../Handler.ts"
+import { reasons } from "./Api.ts"
+
+export const handlers = HttpApiBuilder.group(
+  StoreApi,
+  "orders",
+  Effect.fn(function* (handlers) {
+    const orders = yield* Orders.Orders
+    return handlers
+      .handleRaw(
+        "createOrder",
+        Effect.fn(function* () {
+          const caller = yield* Caller
+          const body = yield* RequestBody
+          return yield* answer(orders.create({ id: yield* store, plan: caller.store.plan }, body), reasons)
+        })
+      )
+      .handle(
+        "listOrders",
+        Effect.fn(function* ({ query }) {
+          return yield* answer(orders.list(yield* store, query), reasons)
+        })
+      )
+      .handle(
+        "getOrder",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(orders.get(yield* store, params.id), reasons)
+        })
+      )
+      .handleRaw(
+        "updateOrderStatus",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(orders.setStatus(yield* store, params.id, yield* RequestBody), reasons)
+        })
+      )
+      .handle(
+        "cancelOrder",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(orders.cancel(yield* store, params.id), reasons)
+        })
+      )
+  })
+)
