@@ -2,7 +2,6 @@
  * The stores under test: in memory, and on the databases of `TestDatabase` (embedded always, the real server with
  * `DATABASE_URL`), migrated; with `Access` and `Admin` over them.
  */
-import { Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Layer } from "effect"
 import * as Access from "../src/Access.ts"
@@ -17,8 +16,7 @@ export const backends = TestDatabase.backends
 
 export const memoryStores = Layer.mergeAll(KeyStore.layerMemory, UsageStore.layerMemory)
 
-export const migrated = (backend: TestDatabase.Backend) =>
-  Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
+export const migrated = TestDatabase.migrated
 
 export const sqlStores = Layer.mergeAll(KeyStoreSql.layer, UsageStoreSql.layer)
 

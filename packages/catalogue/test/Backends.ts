@@ -2,7 +2,6 @@
  * The catalogue's services over each implementation of its ports: memory, and SQL on every database of
  * `TestDatabase` (embedded always, the real server with `DATABASE_URL`), migrated.
  */
-import { Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Layer } from "effect"
 import * as LandingPageStore from "../src/LandingPageStore.ts"
@@ -15,8 +14,7 @@ import * as Fixtures from "./Fixtures.ts"
 
 export const backends = TestDatabase.backends
 
-export const migrated = (backend: TestDatabase.Backend) =>
-  Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
+export const migrated = TestDatabase.migrated
 
 const services = Layer.mergeAll(Products.layer, LandingPages.layer)
 

@@ -3,6 +3,7 @@
  * transaction around a write like the HTTP layer's (the SQL store's own; nothing for memory).
  */
 import { Ids } from "@tawsil/domain"
+import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 
@@ -27,17 +28,12 @@ export const layerSql: Layer.Layer<Fixtures, never, SqlClient.SqlClient> = Layer
   Fixtures,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    let last = 0
     return Fixtures.of({
-      newStore: Effect.suspend(() => {
-        const n = ++last
-        return sql<{ readonly id: Ids.StoreId }>`
-          INSERT INTO stores (name, slug) VALUES (${`Store ${n}`}, ${`store-${n}`}) RETURNING id`.pipe(
-          Effect.map(([row]) => row!.id),
-          Effect.orDie
-        )
-      }),
-      transaction: (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+      newStore: TestDatabase.newStore().pipe(
+        Effect.map(Ids.StoreId.make),
+        Effect.provideService(SqlClient.SqlClient, sql)
+      ),
+      transaction: TestDatabase.transaction(sql)
     })
   })
 )

@@ -2,7 +2,6 @@
  * The engine under test over each implementation of its port: memory, and SQL on every database of `TestDatabase`
  * (embedded always, the real server with `DATABASE_URL`), migrated; with the `note` and `layout` entities.
  */
-import { Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Layer } from "effect"
 import * as ChangeLog from "../src/ChangeLog.ts"
@@ -13,8 +12,7 @@ import * as Fixtures from "./Fixtures.ts"
 
 export const backends = TestDatabase.backends
 
-export const migrated = (backend: TestDatabase.Backend) =>
-  Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
+export const migrated = TestDatabase.migrated
 
 /** `Changes`, the log and the notes over a change store. */
 export const engine = <E, R>(store: Layer.Layer<ChangeStore.ChangeStore, E, R>) =>

@@ -4,6 +4,7 @@
  * freely, and `layout`, whose undo a later change blocks — kept in memory like any entity's storage would be.
  */
 import { Ids } from "@tawsil/domain"
+import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { ChangeLog } from "../src/ChangeLog.ts"
@@ -27,17 +28,12 @@ export const fixturesSql: Layer.Layer<Fixtures, never, SqlClient.SqlClient> = La
   Fixtures,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    let last = 0
     return Fixtures.of({
-      newStore: Effect.suspend(() => {
-        const n = ++last
-        return sql<{ readonly id: Ids.StoreId }>`
-          INSERT INTO stores (name, slug) VALUES (${`Store ${n}`}, ${`changes-store-${n}`}) RETURNING id`.pipe(
-          Effect.map(([row]) => row!.id),
-          Effect.orDie
-        )
-      }),
-      transaction: (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+      newStore: TestDatabase.newStore().pipe(
+        Effect.map(Ids.StoreId.make),
+        Effect.provideService(SqlClient.SqlClient, sql)
+      ),
+      transaction: TestDatabase.transaction(sql)
     })
   })
 )

@@ -2,7 +2,6 @@
  * The databases of `TestDatabase` (embedded always, the real server with `DATABASE_URL`), migrated, under the SQL
  * store and the `Idempotency` service.
  */
-import { Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Layer } from "effect"
 import * as Idempotency from "../src/Idempotency.ts"
@@ -10,8 +9,7 @@ import * as IdempotencyStoreSql from "../src/IdempotencyStoreSql.ts"
 
 export const backends = TestDatabase.backends
 
-export const migrated = (backend: TestDatabase.Backend) =>
-  Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
+export const migrated = TestDatabase.migrated
 
 export const sqlStore = (backend: TestDatabase.Backend) => {
   const database = migrated(backend)

@@ -5,8 +5,7 @@
  */
 
 import { Ids } from "@tawsil/domain"
-import { Migrations } from "@tawsil/storage"
-import type * as TestDatabase from "@tawsil/storage/TestDatabase"
+import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { BigDecimal, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
@@ -137,13 +136,9 @@ const sqlFixture = Layer.effect(
     const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.orDie(effect)
     return Fixture.of({
       store: (plan = "enterprise") =>
-        run(
-          Effect.gen(function* () {
-            const slug = `store-${++nextStore}-${Math.random().toString(36).slice(2, 8)}`
-            const [row] = yield* sql<{ readonly id: number }>`
-              INSERT INTO stores (name, slug, plan) VALUES (${slug}, ${slug}, ${plan}) RETURNING id`
-            return { id: Ids.StoreId.make(row!.id), plan }
-          })
+        TestDatabase.newStore({ plan }).pipe(
+          Effect.map((id) => ({ id: Ids.StoreId.make(id), plan })),
+          Effect.provideService(SqlClient.SqlClient, sql)
         ),
       product: (storeId, spec) =>
         run(
@@ -215,7 +210,7 @@ export const sql = (
   backend: TestDatabase.Backend,
   listener: Layer.Layer<never, never, SqlClient.SqlClient> = Layer.empty
 ) => {
-  const database = Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
+  const database = TestDatabase.migrated(backend)
   const store = OrderStoreSql.layer.pipe(Layer.provideMerge(database))
   return Layer.mergeAll(Orders.layer.pipe(Layer.provide(listener)), sqlFixture).pipe(Layer.provideMerge(store))
 }

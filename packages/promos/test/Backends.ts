@@ -5,7 +5,6 @@
  */
 import { ChangeLog, ChangeStore, ChangeStoreSql, Changes, Entity } from "@tawsil/changes"
 import { Ids } from "@tawsil/domain"
-import { Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -36,17 +35,12 @@ const fixturesSql = Layer.effect(
   Fixtures,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    let last = 0
     return Fixtures.of({
-      newStore: Effect.suspend(() => {
-        const n = ++last
-        return sql<{ readonly id: Ids.StoreId }>`
-          INSERT INTO stores (name, slug) VALUES (${`Store ${n}`}, ${`promo-store-${n}`}) RETURNING id`.pipe(
-          Effect.map(([row]) => row!.id),
-          Effect.orDie
-        )
-      }),
-      transaction: (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+      newStore: TestDatabase.newStore().pipe(
+        Effect.map(Ids.StoreId.make),
+        Effect.provideService(SqlClient.SqlClient, sql)
+      ),
+      transaction: TestDatabase.transaction(sql)
     })
   })
 )
@@ -65,5 +59,5 @@ export const memory = services(Layer.merge(PromoStore.layerMemory, ChangeStore.l
 export const sql = (backend: TestDatabase.Backend) =>
   services(Layer.merge(PromoStoreSql.layer, ChangeStoreSql.layer)).pipe(
     Layer.provideMerge(fixturesSql),
-    Layer.provideMerge(Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie))
+    Layer.provideMerge(TestDatabase.migrated(backend))
   )

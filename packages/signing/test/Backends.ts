@@ -1,5 +1,4 @@
 /** The databases of `TestDatabase` (embedded always, the real server with `DATABASE_URL`), migrated, under the SQL nonce store. */
-import { Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Layer } from "effect"
 import * as NonceStoreSql from "../src/NonceStoreSql.ts"
@@ -7,4 +6,4 @@ import * as NonceStoreSql from "../src/NonceStoreSql.ts"
 export const backends = TestDatabase.backends
 
 export const sqlStore = (backend: TestDatabase.Backend) =>
-  NonceStoreSql.layer.pipe(Layer.provideMerge(Migrations.layer.pipe(Layer.provideMerge(backend.layer))), Layer.orDie)
+  NonceStoreSql.layer.pipe(Layer.provideMerge(TestDatabase.migrated(backend)))

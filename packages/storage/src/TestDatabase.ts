@@ -1,7 +1,9 @@
 /**
  * Throw-away databases for tests, on every backend the machine offers: always an embedded one in a temporary
  * directory, and a fresh database on the real server when `DATABASE_URL` is set. Each is removed when its scope
- * closes. Import it by subpath (`@tawsil/storage/TestDatabase`); production code never needs it.
+ * closes. With them, what every package's SQL suite needs: the database `migrated`, a `newStore` row to hang its
+ * records on, and a `transaction` around a write as the HTTP layer opens one. Import it by subpath
+ * (`@tawsil/storage/TestDatabase`); production code never needs it.
  */
 
 import { randomBytes } from "node:crypto"
@@ -11,7 +13,9 @@ import * as Path from "node:path"
 import { PgClient } from "@effect/sql-pg"
 import { PGlite } from "@electric-sql/pglite"
 import { Effect, Layer, Redacted, type Scope } from "effect"
+import { SqlClient } from "effect/sql"
 import * as Database from "./Database.ts"
+import * as Migrations from "./Migrations.ts"
 
 // initdb costs seconds; copying an initialised directory costs milliseconds. One template per machine and
 // PGlite version, made by whichever test process gets there first.
@@ -90,3 +94,30 @@ export const serverUrl: Redacted.Redacted<string> | undefined = process.env.DATA
 
 /** Every backend to run a storage suite on: embedded always, the real server when `DATABASE_URL` is set. */
 export const backends: ReadonlyArray<Backend> = serverUrl ? [embedded, server(serverUrl)] : [embedded]
+
+/** A fresh database of `backend` with every migration applied, for the layer's lifetime. */
+export const migrated = (backend: Backend): Layer.Layer<Database.Services> =>
+  Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
+
+let stores = 0
+
+/**
+ * A new row of `stores`, which every store-scoped table refers to, with a name and slug of its own; `columns` sets
+ * others (`plan`, `language`, …). Answers its id.
+ */
+export const newStore = (
+  columns: Readonly<Record<string, unknown>> = {}
+): Effect.Effect<number, never, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const slug = `store-${++stores}-${randomBytes(3).toString("hex")}`
+    const [row] = yield* sql<{ readonly id: number }>`
+      INSERT INTO stores ${sql.insert({ name: slug, slug, ...columns })} RETURNING id`
+    return row!.id
+  }).pipe(Effect.orDie)
+
+/** `effect` in one transaction of `sql`, as the HTTP layer runs a write; a database failure is a defect. */
+export const transaction =
+  (sql: SqlClient.SqlClient) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))

@@ -5,7 +5,6 @@
  */
 import { ChangeLog, ChangeStore, ChangeStoreSql, Changes, Entity } from "@tawsil/changes"
 import { Ids } from "@tawsil/domain"
-import { Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Context, type DateTime, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -59,26 +58,18 @@ const fixturesSql = Layer.effect(
   Fixtures,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    let last = 0
     return Fixtures.of({
       newStore: (settings = {}) =>
-        Effect.suspend(() => {
-          const n = ++last
-          const expires = settings.planExpiresAt ? new Date(settings.planExpiresAt.epochMilliseconds) : null
-          return sql<{ readonly id: Ids.StoreId }>`
-            INSERT INTO stores (name, slug, plan, plan_expires_at, language)
-            VALUES (${`Store ${n}`}, ${`storefront-${n}`}, ${settings.plan ?? "enterprise"}, ${expires},
-              ${settings.language ?? "ar"})
-            RETURNING id`.pipe(
-            Effect.map(([row]) => row!.id),
-            Effect.orDie
-          )
-        }),
+        TestDatabase.newStore({
+          plan: settings.plan ?? "enterprise",
+          plan_expires_at: settings.planExpiresAt ? new Date(settings.planExpiresAt.epochMilliseconds) : null,
+          language: settings.language ?? "ar"
+        }).pipe(Effect.map(Ids.StoreId.make), Effect.provideService(SqlClient.SqlClient, sql)),
       setPlan: (storeId, plan) =>
         sql`UPDATE stores SET plan = ${plan} WHERE id = ${storeId}`.pipe(Effect.asVoid, Effect.orDie),
       setTestEventCode: (id, code) =>
         sql`UPDATE pixels SET test_event_code = ${code} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
-      transaction: (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+      transaction: TestDatabase.transaction(sql)
     })
   })
 )
@@ -98,5 +89,5 @@ export const memory = services(Layer.merge(StorefrontStore.layerMemory, ChangeSt
 export const sql = (backend: TestDatabase.Backend) =>
   services(Layer.merge(StorefrontStoreSql.layer, ChangeStoreSql.layer)).pipe(
     Layer.provideMerge(fixturesSql),
-    Layer.provideMerge(Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie))
+    Layer.provideMerge(TestDatabase.migrated(backend))
   )

@@ -4,7 +4,6 @@
  */
 import { UsageStore, UsageStoreSql } from "@tawsil/access"
 import { Ids } from "@tawsil/domain"
-import { Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -13,8 +12,7 @@ import * as TrackerStoreSql from "../src/TrackerStoreSql.ts"
 
 export const backends = TestDatabase.backends
 
-export const migrated = (backend: TestDatabase.Backend) =>
-  Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
+export const migrated = TestDatabase.migrated
 
 export const memoryStores = Layer.mergeAll(TrackerStore.layerMemory, UsageStore.layerMemory)
 
@@ -27,8 +25,5 @@ let stores = 0
 export const newStore = Effect.gen(function* () {
   const sql = yield* Effect.serviceOption(SqlClient.SqlClient)
   if (sql._tag === "None") return Ids.StoreId.make(++stores + 1000)
-  const name = `tracker-${++stores}-${Math.random().toString(36).slice(2, 8)}`
-  const [row] = yield* sql.value<{ readonly id: number }>`
-    INSERT INTO stores (name, slug) VALUES (${name}, ${name}) RETURNING id`.pipe(Effect.orDie)
-  return Ids.StoreId.make(row!.id)
+  return Ids.StoreId.make(yield* TestDatabase.newStore().pipe(Effect.provideService(SqlClient.SqlClient, sql.value)))
 })

@@ -2,7 +2,6 @@
  * The stores under test: in memory, and on the databases of `TestDatabase` (embedded always, the real server with
  * `DATABASE_URL`), migrated, with a store row to hang subscriptions on.
  */
-import { Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -10,8 +9,7 @@ import * as WebhookStoreSql from "../src/WebhookStoreSql.ts"
 
 export const backends = TestDatabase.backends
 
-export const migrated = (backend: TestDatabase.Backend) =>
-  Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
+export const migrated = TestDatabase.migrated
 
 export const sqlStore = (backend: TestDatabase.Backend) =>
   WebhookStoreSql.layer.pipe(Layer.provideMerge(migrated(backend)))
@@ -22,8 +20,5 @@ let stores = 0
 export const newStore = Effect.gen(function* () {
   const sql = yield* Effect.serviceOption(SqlClient.SqlClient)
   if (sql._tag === "None") return ++stores + 1000
-  const name = `webhooks-${++stores}-${Math.random().toString(36).slice(2, 8)}`
-  const [row] = yield* sql.value<{ readonly id: number }>`
-    INSERT INTO stores (name, slug) VALUES (${name}, ${name}) RETURNING id`.pipe(Effect.orDie)
-  return row!.id
+  return yield* TestDatabase.newStore().pipe(Effect.provideService(SqlClient.SqlClient, sql.value))
 })
