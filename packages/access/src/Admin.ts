@@ -23,12 +23,17 @@ import { UsageStore } from "./UsageStore.ts"
 const Secret = Schema.RedactedFromValue(Schema.String)
 const Language = Schema.Literals(["ar", "fr"])
 
+/** "plan must be free, pro, unlimited or enterprise", from the plan names. */
+const Plan = Plans.Plan.annotate({
+  message: `plan must be ${Plans.PLANS.slice(0, -1).join(", ")} or ${Plans.PLANS[Plans.PLANS.length - 1]}`
+})
+
 export const CreateStoreInput = Schema.Struct({
   name: Schema.String.check(
     Schema.isTrimmed({ message: "name must not start or end with spaces" }),
     Schema.isBetweenLength(1, 255, { message: "name must be 1 to 255 characters" })
   ),
-  plan: Schema.optionalKey(Plans.Plan.annotate({ message: "plan must be free, pro, unlimited or enterprise" })),
+  plan: Schema.optionalKey(Plan),
   pilot: Schema.optionalKey(Schema.Boolean),
   language: Schema.optionalKey(Language.annotate({ message: "language must be ar or fr" }))
 })
@@ -238,10 +243,7 @@ export const layer: Layer.Layer<Admin, never, KeyStore | UsageStore | AccessEven
         }
       }),
       setPlan: Effect.fn("Admin.setPlan")(function* (storeId, raw) {
-        const plan = yield* decode(
-          Plans.Plan.annotate({ message: "plan must be free, pro, unlimited or enterprise" }),
-          raw
-        )
+        const plan = yield* decode(Plan, raw)
         const id = yield* decode(StoreIdInput, storeId)
         const updated = yield* keyStore.setPlan(id, plan)
         if (Option.isNone(updated)) return yield* gone(storeId)()
