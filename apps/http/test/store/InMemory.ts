@@ -39,7 +39,7 @@ import { Database } from "@tawsil/storage"
 import { Pixels, StorefrontStore, Themes } from "@tawsil/storefront"
 import { Tracker, TrackerStore } from "@tawsil/tracker"
 import { DeliverySignal, Outbox, WebhookStore, Webhooks, WebhookUrl } from "@tawsil/webhooks"
-import { Context, DateTime, Effect, Layer, Option, Redacted, References, Scope } from "effect"
+import { Clock, Context, DateTime, Effect, Layer, Option, Redacted, References, Scope } from "effect"
 import {
   HttpClient,
   HttpClientRequest,
@@ -401,23 +401,36 @@ export interface Signer {
   readonly secret: string
 }
 
-/** A signed call (docs/signing.md), as a platform's backend makes it: the body's exact bytes are signed. */
+/** The headers that sign `body` (docs/signing.md) with `signer`'s secret at `at` (Unix seconds). */
+export const signedHeaders = (
+  signer: Signer,
+  body: string,
+  options: { readonly at?: number | undefined; readonly nonce?: string | undefined } = {}
+) =>
+  RequestSignature.headers({
+    keyId: signer.keyId,
+    secret: Redacted.make(signer.secret),
+    body,
+    timestamp: options.at ?? Math.floor(Date.now() / 1000),
+    nonce: options.nonce ?? Nonce.make()
+  })
+
+/**
+ * A signed call (docs/signing.md), as a platform's backend makes it: the body's exact bytes are signed, at the
+ * `Clock`'s time unless told (so `TestClock` moves the signer too).
+ */
 export const signed = (
   path: string,
   signer: Signer,
   body: unknown,
   options: { readonly at?: number; readonly nonce?: string; readonly tamper?: (text: string) => string } = {}
-) => {
-  const text = JSON.stringify(body)
-  const headers = RequestSignature.headers({
-    keyId: signer.keyId,
-    secret: Redacted.make(signer.secret),
-    body: text,
-    timestamp: options.at ?? Math.floor(Date.now() / 1000),
-    nonce: options.nonce ?? Nonce.make()
+) =>
+  Effect.gen(function* () {
+    const text = JSON.stringify(body)
+    const at = options.at ?? Math.floor((yield* Clock.currentTimeMillis) / 1000)
+    const headers = signedHeaders(signer, text, { at, nonce: options.nonce })
+    return yield* call("POST", path, { headers, raw: options.tamper?.(text) ?? text })
   })
-  return call("POST", path, { headers, raw: options.tamper?.(text) ?? text })
-}
 
 /**
  * A platform key of the store with exactly these scopes, as the admin CLI makes one (a dashboard key) and an
