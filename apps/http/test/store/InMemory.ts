@@ -3,7 +3,7 @@
  * real pipeline (`Server.routes`, in the listener's mode) and the edge's request id and envelope (`Edge.layer`), over
  * the domain services on the memory twins of their ports, composed like `Server.services`. Requests go through an
  * in-memory `HttpClient` over the router (as effect's `HttpApiTest` does), so a test sees statuses, headers and body
- * bytes as the wire has them.
+ * bytes as the wire has them; every `/v1/` answer is checked against the envelope on the way (`envelopeBreach`).
  *
  * What stays on sockets (`../StoreHarness.ts`): the listener itself (405 with `Allow`, 413 under the body limit, 415,
  * paths absent on the origin), processes, webhook delivery, and every assertion about a database.
@@ -286,8 +286,32 @@ export const call = (method: string, path: string, options: RequestOptions = {})
       parsed = undefined
     }
     const answer: Answer = { status: response.status, headers: new Headers(response.headers), body: parsed, text }
+    const broken = path.startsWith("/v1/") ? envelopeBreach(answer) : undefined
+    if (broken !== undefined) return yield* Effect.die(new Error(`${method} ${path}: ${broken}: ${text.slice(0, 300)}`))
     return answer
   }).pipe(Effect.orDie, Effect.scoped)
+
+/**
+ * How an answer of the store API breaks the envelope (spec "Response envelope"), if it does: JSON, exactly
+ * `{ data, meta }` or `{ error: { code, message, … }, meta }`, `meta` being `{ request_id, api_version: "v1" }` with
+ * this call's `X-Request-Id` (an earlier call's in a replay or a cache hit's data).
+ */
+const envelopeBreach = (answer: Answer): string | undefined => {
+  const body = answer.body as Record<string, unknown> | undefined
+  if (answer.headers.get("content-type") !== "application/json") return "not JSON"
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return "not an object"
+  const keys = Object.keys(body).sort().join(",")
+  if (keys !== (answer.status < 400 ? "data,meta" : "error,meta")) return `keys ${keys}`
+  const meta = body.meta as Record<string, unknown>
+  if (Object.keys(meta).sort().join(",") !== "api_version,request_id" || meta.api_version !== "v1") return "meta"
+  const replay = answer.headers.get("idempotency-replay") === "1"
+  if (!replay && meta.request_id !== answer.headers.get("x-request-id")) return "meta.request_id"
+  if (answer.status >= 400) {
+    const error = body.error as Record<string, unknown>
+    if (typeof error.code !== "string" || typeof error.message !== "string" || error.message === "") return "error"
+  }
+  return undefined
+}
 
 let keys = 0
 /** A fresh `Idempotency-Key`. */
