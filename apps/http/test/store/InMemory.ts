@@ -59,26 +59,26 @@ import * as StoreServer from "../../src/store/Server.ts"
 // --- the ports ------------------------------------------------------------------------------------------------
 
 /**
- * The stores the memory twins know. In SQL every package reads one `stores` row; here each twin keeps its own, so a
- * store is made in all of them at once (`InMemory.createStore`), and a plan is changed in all of them.
+ * The store profiles the catalogue's memory twin reads. In SQL every package reads one `stores` row; here each twin
+ * keeps its own stores, so `createStore` makes a store in all of them at once (and `setPlan` changes it in all).
  */
-export class MemoryStores extends Context.Service<
-  MemoryStores,
+export class Profiles extends Context.Service<
+  Profiles,
   {
     readonly add: (record: Store.StoreRecord) => void
     readonly profiles: ReadonlyMap<number, Store.StoreRecord>
   }
->()("test/store/InMemory/MemoryStores") {}
+>()("test/store/InMemory/Profiles") {}
 
-const memoryStores = Layer.sync(MemoryStores, () => {
+const profiles = Layer.sync(Profiles, () => {
   const profiles = new Map<number, Store.StoreRecord>()
-  return MemoryStores.of({ add: (record) => void profiles.set(record.id, record), profiles })
+  return Profiles.of({ add: (record) => void profiles.set(record.id, record), profiles })
 })
 
 /** `StoreProfileStore.layerMemory`, over the stores made so far rather than a seed read once. */
 const storeProfileStore = Layer.effect(
   StoreProfileStore.StoreProfileStore,
-  Effect.map(Effect.service(MemoryStores), ({ profiles }) =>
+  Effect.map(Effect.service(Profiles), ({ profiles }) =>
     StoreProfileStore.StoreProfileStore.of({
       get: (storeId) => Effect.sync(() => Option.fromNullishOr(profiles.get(storeId)))
     })
@@ -149,7 +149,7 @@ const ports = Layer.mergeAll(
   WebhookStore.layerMemory,
   IdempotencyStore.layerMemory,
   DeliverySignal.layer,
-  Layer.provideMerge(storeProfileStore, memoryStores),
+  Layer.provideMerge(storeProfileStore, profiles),
   Layer.provideMerge(productStore, OrderStore.layerMemory())
 )
 
@@ -294,7 +294,7 @@ export const call = (method: string, path: string, options: RequestOptions = {})
 /**
  * How an answer of the store API breaks the envelope (spec "Response envelope"), if it does: JSON, exactly
  * `{ data, meta }` or `{ error: { code, message, … }, meta }`, `meta` being `{ request_id, api_version: "v1" }` with
- * this call's `X-Request-Id` (an earlier call's in a replay or a cache hit's data).
+ * this call's `X-Request-Id` (a replay keeps the first call's).
  */
 const envelopeBreach = (answer: Answer): string | undefined => {
   const body = answer.body as Record<string, unknown> | undefined
@@ -374,7 +374,7 @@ export const createStore = (input: Partial<Admin.CreateStoreInput> = {}) =>
   Effect.gen(function* () {
     const admin = yield* Admin.Admin
     const created = yield* admin.createStore({ name: `Boutique ${Math.random().toString(36).slice(2, 8)}`, ...input })
-    ;(yield* MemoryStores).add(profileOf(created.store))
+    ;(yield* Profiles).add(profileOf(created.store))
     yield* (yield* StorefrontStore.MemoryStores).add(Ids.StoreId.make(created.store.id), {
       plan: created.store.plan,
       language: created.store.language
@@ -391,7 +391,7 @@ export const setPlan = (storeId: number, plan: string, expiresAt: Date | null = 
     // `add` keeps no theme: the plan tests look at what a plan opens, not at the theme chosen before.
     if (expiresAt === null) yield* storefront.setPlan(Ids.StoreId.make(storeId), plan)
     else {
-      const language = (yield* MemoryStores).profiles.get(storeId)?.language ?? "ar"
+      const language = (yield* Profiles).profiles.get(storeId)?.language ?? "ar"
       yield* storefront.add(Ids.StoreId.make(storeId), {
         plan,
         planExpiresAt: DateTime.makeUnsafe(expiresAt.getTime()),
