@@ -18,6 +18,7 @@ import tracker from "./migrations/0007_tracker.ts"
 import changeHistory from "./migrations/0008_change_history.ts"
 import promoCodes from "./migrations/0009_promo_codes.ts"
 import storefront from "./migrations/0010_storefront.ts"
+import categoriesStock from "./migrations/0012_categories_stock.ts"
 
 export const TABLE = "tawsil_migrations"
 
@@ -31,7 +32,8 @@ export const loader = Migrator.fromRecord({
   "0007_tracker": tracker,
   "0008_change_history": changeHistory,
   "0009_promo_codes": promoCodes,
-  "0010_storefront": storefront
+  "0010_storefront": storefront,
+  "0012_categories_stock": categoriesStock
 })
 
 /** Runs the pending migrations and returns the ones it ran, as `[id, name]`. */
