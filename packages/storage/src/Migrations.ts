@@ -18,6 +18,7 @@ import tracker from "./migrations/0007_tracker.ts"
 import changeHistory from "./migrations/0008_change_history.ts"
 import promoCodes from "./migrations/0009_promo_codes.ts"
 import storefront from "./migrations/0010_storefront.ts"
+import storeConfiguration from "./migrations/0011_store_configuration.ts"
 import categoriesStock from "./migrations/0012_categories_stock.ts"
 
 export const TABLE = "tawsil_migrations"
@@ -33,6 +34,7 @@ export const loader = Migrator.fromRecord({
   "0008_change_history": changeHistory,
   "0009_promo_codes": promoCodes,
   "0010_storefront": storefront,
+  "0011_store_configuration": storeConfiguration,
   "0012_categories_stock": categoriesStock
 })
 
