@@ -5,8 +5,8 @@
  * Recording never blocks a write. Values over `MAX_VALUES_BYTES` are dropped from the record (the change is listed
  * with its summary and cannot be undone), and so are values `jsonb` could not keep as they are (a NUL character or
  * a lone surrogate in a string or a key, `StoreText.isStorableJson`): the entities refuse such text before they
- * write, so this only keeps a missed one from failing the write. With `Recording` off the log keeps nothing at all: what the benchmark
- * compares against, and a host's choice when it wants no history.
+ * write, so this only keeps a missed one from failing the write. With `Recording` off the log keeps nothing at all:
+ * what the benchmark compares against, and a host's choice when it wants no history.
  */
 import { StoreText } from "@tawsil/domain"
 import { Context, Effect, Layer } from "effect"
