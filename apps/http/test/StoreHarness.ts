@@ -77,7 +77,7 @@ export const originServer = (backend: TestDatabase.Backend) => {
   )
   return Layer.mergeAll(origin, Admin.layerSql).pipe(
     Layer.provide(Announcements.accessEvents),
-    Layer.provideMerge(Layer.mergeAll(database, instance)),
+    Layer.provideMerge(Layer.mergeAll(database, instance, quiet)),
     Layer.orDie
   )
 }
