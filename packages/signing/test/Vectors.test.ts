@@ -1,13 +1,16 @@
 /**
  * The test vectors published in docs/signing.md, read from that page (so the page and the code cannot drift apart),
- * checked against the package: every digest, string to sign, signature and header.
+ * checked against the package: every digest, string to sign, signature and header; the Standard Webhooks ones
+ * against the scheme's own `standardwebhooks` library too.
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Redacted, Result } from "effect"
+import { Webhook } from "standardwebhooks"
 import * as Nonce from "../src/Nonce.ts"
 import * as RequestSignature from "../src/RequestSignature.ts"
+import * as StandardWebhookSignature from "../src/StandardWebhookSignature.ts"
 import * as WebhookSignature from "../src/WebhookSignature.ts"
 
 interface RequestVector {
@@ -31,11 +34,23 @@ interface WebhookVector {
   readonly header: string
 }
 
+interface StandardWebhookVector {
+  readonly name: string
+  readonly secrets: ReadonlyArray<string>
+  readonly keys_hex: ReadonlyArray<string>
+  readonly id: string
+  readonly timestamp: number
+  readonly body: string
+  readonly signed_content: string
+  readonly headers: Readonly<Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string>>
+}
+
 const page = Fs.readFileSync(Path.resolve(import.meta.dirname, "../../../docs/signing.md"), "utf8")
 const block = /<!-- vectors:start -->\s*```json\n([\s\S]*?)\n```\s*<!-- vectors:end -->/.exec(page)
 const vectors = JSON.parse(block?.[1] ?? "{}") as {
   readonly request_signatures: ReadonlyArray<RequestVector>
   readonly webhook_signatures: ReadonlyArray<WebhookVector>
+  readonly standard_webhook_signatures: ReadonlyArray<StandardWebhookVector>
 }
 
 describe("docs/signing.md vectors", () => {
@@ -49,6 +64,11 @@ describe("docs/signing.md vectors", () => {
     assert.isTrue(
       vectors.webhook_signatures.some((vector) => vector.secrets.length === 2),
       "a rotation"
+    )
+    assert.isAtLeast(vectors.standard_webhook_signatures.length, 3)
+    assert.isTrue(
+      vectors.standard_webhook_signatures.some((vector) => vector.secrets.length === 2),
+      "a Standard Webhooks rotation"
     )
   })
 
@@ -99,6 +119,41 @@ describe("docs/signing.md vectors", () => {
         })
         assert.isTrue(Result.isSuccess(verified))
       }
+    })
+  }
+
+  for (const vector of vectors.standard_webhook_signatures ?? []) {
+    it(`Standard Webhooks: ${vector.name}`, () => {
+      const secrets = vector.secrets.map((secret) => Redacted.make(secret))
+      assert.deepStrictEqual(
+        secrets.map((secret) => StandardWebhookSignature.key(secret)?.toString("hex")),
+        [...vector.keys_hex]
+      )
+      assert.strictEqual(
+        StandardWebhookSignature.signedContent(vector.id, vector.timestamp, vector.body),
+        vector.signed_content
+      )
+      assert.deepStrictEqual(
+        StandardWebhookSignature.headers({ id: vector.id, timestamp: vector.timestamp, body: vector.body, secrets }),
+        vector.headers
+      )
+      const signatures = vector.headers["webhook-signature"].split(" ")
+      secrets.forEach((secret, index) => {
+        const verified = StandardWebhookSignature.verify({
+          headers: vector.headers,
+          body: vector.body,
+          secrets: [secret],
+          nowSeconds: vector.timestamp
+        })
+        assert.isTrue(Result.isSuccess(verified))
+        // The scheme's own library, given the secret as published, signs the same bytes.
+        const library = new Webhook(Redacted.value(secret)).sign(
+          vector.id,
+          new Date(vector.timestamp * 1000),
+          vector.body
+        )
+        assert.strictEqual(library, signatures[index])
+      })
     })
   }
 })

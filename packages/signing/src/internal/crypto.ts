@@ -1,6 +1,7 @@
 /**
- * The primitives both signatures are made of, on `node:crypto`: SHA-256 and HMAC-SHA256 as lowercase hex or bytes,
- * and a constant-time comparison. A secret is keyed in as the UTF-8 bytes of its text, exactly as written.
+ * The primitives the signatures are made of, on `node:crypto`: SHA-256 and HMAC-SHA256 as lowercase hex or bytes,
+ * and a constant-time comparison. A secret given as text is keyed in as the UTF-8 bytes of its text, exactly as
+ * written; the Standard Webhooks signature passes the key's bytes.
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto"
 
@@ -9,8 +10,8 @@ export type Bytes = Uint8Array | string
 /** Lowercase hex SHA-256 of `data` (a string is hashed as its UTF-8 bytes). */
 export const sha256Hex = (data: Bytes): string => createHash("sha256").update(data).digest("hex")
 
-/** HMAC-SHA256 of the concatenation of `parts` under `secret`, as bytes. */
-export const hmacSha256 = (secret: string, ...parts: ReadonlyArray<Bytes>): Buffer => {
+/** HMAC-SHA256 of the concatenation of `parts` under `secret` (text: its UTF-8 bytes; or the key's bytes). */
+export const hmacSha256 = (secret: Bytes, ...parts: ReadonlyArray<Bytes>): Buffer => {
   const mac = createHmac("sha256", secret)
   for (const part of parts) mac.update(part)
   return mac.digest()
