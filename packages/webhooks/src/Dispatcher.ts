@@ -6,7 +6,9 @@
  * For each attempt:
  * 1. the URL passes `WebhookUrl.resolve` again (DNS may have changed since the subscription): a refusal is an
  *    attempt with outcome `refused` and its reason, and nothing is sent;
- * 2. the body is the event's stored payload, signed now (`X-TW-Signature: t=<now>,v1=…`, one `v1` per live secret);
+ * 2. the body is the event's stored payload, signed now twice over, one signature per live secret in each:
+ *    `X-TW-Signature: t=<now>,v1=…` and the Standard Webhooks headers (`webhook-id`: the event id, the same on every
+ *    attempt; `webhook-timestamp`: the same `<now>`; `webhook-signature: v1,…`);
  * 3. the POST goes to the checked address with the connect and total timeouts; a 2xx is a success, anything else
  *    (a 3xx: redirects are never followed) or no answer is a failure;
  * 4. `RetryPolicy.next` decides: succeeded, given up after the last attempt, or due again after the backoff.
@@ -19,7 +21,7 @@
  */
 import { randomBytes } from "node:crypto"
 import * as Egress from "@tawsil/courier/Egress"
-import { WebhookSignature } from "@tawsil/signing"
+import { StandardWebhookSignature, WebhookSignature } from "@tawsil/signing"
 import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Layer, Random } from "effect"
 import { DeliverySignal } from "./DeliverySignal.ts"
 import * as RetryPolicy from "./RetryPolicy.ts"
@@ -50,11 +52,17 @@ export const DEFAULT_TIMEOUT = Duration.seconds(15)
 /** How long a claim is held: twice the total timeout and 5 s, so only a dead dispatcher's claims run out. */
 export const leaseFor = (timeout: Duration.Duration) => Duration.sum(Duration.times(timeout, 2), Duration.seconds(5))
 
-/** The headers of one attempt. */
+/** The headers of one attempt: both signatures share its timestamp. */
 export const headersOf = (delivery: Claimed, nowSeconds: number): Record<string, string> => ({
   "content-type": "application/json",
   "user-agent": USER_AGENT,
   [WebhookSignature.HEADER]: WebhookSignature.header(delivery.secrets, nowSeconds, delivery.payload),
+  ...StandardWebhookSignature.headers({
+    id: delivery.eventId,
+    timestamp: nowSeconds,
+    body: delivery.payload,
+    secrets: delivery.secrets
+  }),
   "x-tw-event": delivery.event,
   "x-tw-event-id": delivery.eventId,
   "x-tw-delivery-id": String(delivery.id),

@@ -1,7 +1,8 @@
 /**
  * Delivery end to end on each database (embedded always, the real server with `DATABASE_URL`): order events through
  * the outbox (`Outbox`, as `Orders` tells them), the dispatcher, a real loopback receiver that checks signatures with
- * `@tawsil/signing`: at least once with the same event id, exactly five attempts, nothing before commit or after a
+ * `@tawsil/signing` (`X-TW-Signature`) and with the Standard Webhooks library (`standardwebhooks`, given the secret
+ * as shown; `webhook-id` the event id on every attempt): at least once with the same event id, exactly five attempts, nothing before commit or after a
  * rollback, the URL rules again at delivery, no redirect followed, timeouts, two dispatchers sharing the work.
  */
 import { assert, describe, layer } from "@effect/vitest"
@@ -11,6 +12,7 @@ import { OrderEvents, type OrderViews } from "@tawsil/orders"
 import { WebhookSignature } from "@tawsil/signing"
 import { Duration, Effect, Layer, Redacted, References, Result, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
+import { Webhook } from "standardwebhooks"
 import * as DeliverySignal from "../src/DeliverySignal.ts"
 import * as Dispatcher from "../src/Dispatcher.ts"
 import * as Outbox from "../src/Outbox.ts"
@@ -140,6 +142,20 @@ const verified = (received: Receiver.Received, secret: Redacted.Redacted<string>
     nowSeconds: Math.floor(Date.now() / 1000)
   })
 
+/** Whether the Standard Webhooks library, given the secret as shown, accepts a delivery as received. */
+const libraryVerified = (received: Receiver.Received, secret: Redacted.Redacted<string>) => {
+  try {
+    new Webhook(Redacted.value(secret)).verify(received.body, received.headers as Record<string, string>)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Both schemes accept the delivery with `secret`. */
+const bothVerified = (received: Receiver.Received, secret: Redacted.Redacted<string>) =>
+  Result.isSuccess(verified(received, secret)) && libraryVerified(received, secret)
+
 describe("webhook delivery", () => {
   for (const backend of backends) {
     layer(services(backend), { excludeTestServices: true, timeout: "120 seconds" })(`on ${backend.name}`, (it) => {
@@ -154,7 +170,16 @@ describe("webhook delivery", () => {
           assert.strictEqual(request!.path, "/hooks/orders?shop=1")
           assert.isTrue(Result.isSuccess(verified(request!, secret)), "the signature verifies with the secret")
           assert.isTrue(Result.isFailure(verified(request!, Redacted.make("whsec_other"))))
+          assert.isTrue(libraryVerified(request!, secret), "the Standard Webhooks library verifies it")
+          assert.isFalse(libraryVerified(request!, Redacted.make(`whsec_${"0f".repeat(32)}`)))
           const body = JSON.parse(request!.body.toString())
+          assert.strictEqual(request!.headers["webhook-id"], body.id, "webhook-id is the event id")
+          assert.strictEqual(
+            `t=${request!.headers["webhook-timestamp"]}`,
+            (request!.headers["x-tw-signature"] as string).split(",")[0],
+            "both signatures carry the attempt's time"
+          )
+          assert.match(request!.headers["webhook-signature"] as string, /^v1,[A-Za-z0-9+/]{43}=$/)
           assert.deepStrictEqual(Object.keys(body), ["id", "event", "created_at", "store_id", "data"])
           assert.match(body.id, /^evt_[0-9a-f]{24}$/)
           assert.strictEqual(body.event, "order.created")
@@ -193,8 +218,16 @@ describe("webhook delivery", () => {
           for (const request of rest) {
             assert.deepStrictEqual(request.body, first!.body, "the same bytes every attempt")
             assert.strictEqual(request.headers["x-tw-event-id"], first!.headers["x-tw-event-id"])
+            assert.strictEqual(request.headers["webhook-id"], first!.headers["webhook-id"], "one webhook-id per event")
           }
-          for (const request of receiver.received) assert.isTrue(Result.isSuccess(verified(request, secret)))
+          for (const request of receiver.received) {
+            assert.isTrue(bothVerified(request, secret), "each attempt verifies in both schemes")
+            assert.strictEqual(
+              `t=${request.headers["webhook-timestamp"]}`,
+              (request.headers["x-tw-signature"] as string).split(",")[0],
+              "the timestamp is the attempt's"
+            )
+          }
           assert.deepStrictEqual(
             receiver.received.map((request) => request.headers["x-tw-attempt"]),
             ["1", "2", "3"]
@@ -389,8 +422,10 @@ describe("webhook delivery", () => {
           yield* Receiver.eventually(() => receiver.received.length === 1)
           const [request] = receiver.received
           assert.strictEqual((request!.headers["x-tw-signature"] as string).split(",").length, 3)
-          assert.isTrue(Result.isSuccess(verified(request!, made.secret!)), "the old secret still verifies")
-          assert.isTrue(Result.isSuccess(verified(request!, rotated.secret!)), "the new one too")
+          assert.strictEqual((request!.headers["webhook-signature"] as string).split(" ").length, 2)
+          assert.isTrue(bothVerified(request!, made.secret!), "the old secret still verifies, in both schemes")
+          assert.isTrue(bothVerified(request!, rotated.secret!), "the new one too")
+          assert.isFalse(libraryVerified(request!, Redacted.make(`whsec_${"0f".repeat(32)}`)))
         }).pipe(Effect.scoped)
       )
     })
