@@ -1,9 +1,10 @@
 /**
- * The packages' and adapters' READMEs hold TypeScript samples a reader copies into a host: each must type-check
- * against the workspace's packages. A sample that opens with imports is a module of its own; one that does not
- * continues the sample before it (it uses what that one imported or defined). Signatures abridged for reading go in
- * ```text blocks. The modules are written into a temporary project inside the workspace, so `@tawsil/*` resolve to the
- * packages' sources through the `@tawsil/source` condition; one `tsc` run checks them all.
+ * The packages' and adapters' READMEs, and the integrator pages (docs/webhooks.md, docs/signing.md), hold TypeScript
+ * samples a reader copies into a host: each must type-check against the workspace's packages and dependencies. A
+ * sample that opens with imports is a module of its own; one that does not continues the sample before it (it uses
+ * what that one imported or defined). Signatures abridged for reading go in ```text blocks. The modules are written
+ * into a temporary project inside the workspace, so `@tawsil/*` resolve to the packages' sources through the
+ * `@tawsil/source` condition; one `tsc` run checks them all.
  */
 import { spawnSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -26,11 +27,14 @@ const readmes = ["packages", "adapters"].flatMap((parent) =>
     })
 )
 
-/** The ```ts and ```typescript blocks of a README, in order. */
-const samplesOf = (folder: string): ReadonlyArray<string> =>
-  [
-    ...readFileSync(Path.join(ROOT, folder, "README.md"), "utf8").matchAll(/^```(?:ts|typescript)\n([\s\S]*?)^```$/gm)
-  ].map(([, body]) => body!)
+/** Every page whose samples are checked: the READMEs, and the pages integrators copy receivers and callers from. */
+const documents = [...readmes.map((folder) => `${folder}/README.md`), "docs/webhooks.md", "docs/signing.md"]
+
+/** The ```ts and ```typescript blocks of a page, in order. */
+const samplesOf = (document: string): ReadonlyArray<string> =>
+  [...readFileSync(Path.join(ROOT, document), "utf8").matchAll(/^```(?:ts|typescript)\n([\s\S]*?)^```$/gm)].map(
+    ([, body]) => body!
+  )
 
 /** Whether a sample opens with an import (comments and blank lines aside): then it starts a module. */
 const opensWithImport = (sample: string) =>
@@ -41,11 +45,11 @@ const opensWithImport = (sample: string) =>
       .find((line) => line !== "" && !line.startsWith("//")) ?? ""
   )
 
-/** A README's samples as modules: each sample opening with imports starts one, the others continue it. */
-const modulesOf = (folder: string): ReadonlyArray<string> => {
+/** A page's samples as modules: each sample opening with imports starts one, the others continue it. */
+const modulesOf = (document: string): ReadonlyArray<string> => {
   const modules: Array<Array<string>> = []
-  samplesOf(folder).forEach((sample, index) => {
-    const labelled = `// ${folder}/README.md, sample ${index + 1}\n${sample}`
+  samplesOf(document).forEach((sample, index) => {
+    const labelled = `// ${document}, sample ${index + 1}\n${sample}`
     const current = modules.at(-1)
     if (current === undefined || opensWithImport(sample)) modules.push([labelled])
     else current.push(labelled)
@@ -56,9 +60,10 @@ const modulesOf = (folder: string): ReadonlyArray<string> => {
 describe("README samples", () => {
   it("are found in the packages' READMEs", () => {
     assert.isAbove(
-      readmes.reduce((count, folder) => count + samplesOf(folder).length, 0),
+      readmes.reduce((count, folder) => count + samplesOf(`${folder}/README.md`).length, 0),
       20
     )
+    for (const page of ["docs/webhooks.md", "docs/signing.md"]) assert.isNotEmpty(samplesOf(page), page)
   })
 
   it("type-check against the workspace's packages", () => {
@@ -66,9 +71,9 @@ describe("README samples", () => {
     const dir = mkdtempSync(Path.join(ROOT, ".readme-samples-"))
     try {
       const files: Array<string> = []
-      for (const folder of readmes) {
-        modulesOf(folder).forEach((module, index) => {
-          const file = `${folder.replace("/", "-")}-${index + 1}.ts`
+      for (const document of documents) {
+        modulesOf(document).forEach((module, index) => {
+          const file = `${document.replace(/\.md$/, "").replaceAll("/", "-")}-${index + 1}.ts`
           writeFileSync(Path.join(dir, file), module)
           files.push(file)
         })
