@@ -3,7 +3,8 @@
  *
  * Every operation is scoped to one store. Slugs are unique per store, and the store is where that is decided
  * without races: `insert` and `update` take the wanted slug and write the first free one of `slug`, `slug-2`,
- * `slug-3`, … atomically. Sections are the dashboard's; the memory store has none.
+ * `slug-3`, … atomically. The memory twin keeps each page's sections too (`PageSectionStore`), so `section_count`
+ * counts them and a delete takes them along, as the SQL tables do.
  */
 import { Ids } from "@tawsil/domain"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
@@ -14,6 +15,7 @@ import {
   type LandingPageSummary,
   toSummary
 } from "./LandingPage.ts"
+import { makeMemory, PageSectionStore } from "./PageSectionStore.ts"
 import * as Slug from "./Slug.ts"
 
 /** What a create writes (the slug apart). */
@@ -62,15 +64,21 @@ interface Entry {
   readonly page: LandingPage
 }
 
-/** Pages in a `Map`, on `Clock` time. Each write is one synchronous step, so slug choice cannot race. */
-export const layerMemory: Layer.Layer<LandingPageStore> = Layer.sync(LandingPageStore, () => {
+/**
+ * Pages in a `Map`, on `Clock` time, and their sections (`PageSectionStore`, the same memory). Each write is one
+ * synchronous step, so slug choice cannot race.
+ */
+export const layerMemory: Layer.Layer<LandingPageStore | PageSectionStore> = Layer.syncContext(() => {
   const entries = new Map<number, Entry>()
   let lastId = 0
 
-  const owned = (storeId: Ids.StoreId, id: Ids.LandingPageId) => {
+  const owned = (storeId: Ids.StoreId, id: number) => {
     const entry = entries.get(id)
     return entry !== undefined && entry.storeId === storeId ? entry : undefined
   }
+  const sections = makeMemory((storeId, id) => owned(storeId, id) !== undefined)
+  /** The page with its live section count. */
+  const counted = (page: LandingPage) => new LandingPage({ ...page, section_count: sections.count(page.id) })
   const freeSlug = (storeId: Ids.StoreId, slug: string, except?: number) =>
     Slug.firstFree(slug, (candidate) =>
       [...entries.values()].some(
@@ -78,7 +86,7 @@ export const layerMemory: Layer.Layer<LandingPageStore> = Layer.sync(LandingPage
       )
     )
 
-  return LandingPageStore.of({
+  const pages = LandingPageStore.of({
     list: (storeId, query) =>
       Effect.sync(() =>
         [...entries.values()]
@@ -92,7 +100,7 @@ export const layerMemory: Layer.Layer<LandingPageStore> = Layer.sync(LandingPage
           .slice(0, query.limit)
           .map(({ page }) => toSummary(page))
       ),
-    get: (storeId, id) => Effect.sync(() => Option.fromNullishOr(owned(storeId, id)?.page)),
+    get: (storeId, id) => Effect.sync(() => Option.map(Option.fromNullishOr(owned(storeId, id)?.page), counted)),
     insert: Effect.fnUntraced(function* (storeId, fields, slug) {
       const now = yield* DateTime.now
       const page = new LandingPage({
@@ -119,8 +127,16 @@ export const layerMemory: Layer.Layer<LandingPageStore> = Layer.sync(LandingPage
         updated_at: now
       })
       entries.set(id, { ...entry, page })
-      return Option.some(page)
+      return Option.some(counted(page))
     }),
-    remove: (storeId, id) => Effect.sync(() => owned(storeId, id) !== undefined && entries.delete(id))
+    remove: (storeId, id) =>
+      Effect.sync(() => {
+        if (owned(storeId, id) === undefined) return false
+        entries.delete(id)
+        sections.dropPage(id)
+        return true
+      })
   })
+
+  return Context.make(LandingPageStore, pages).pipe(Context.add(PageSectionStore, sections.service))
 })

@@ -20,6 +20,8 @@ import promoCodes from "./migrations/0009_promo_codes.ts"
 import storefront from "./migrations/0010_storefront.ts"
 import storeConfiguration from "./migrations/0011_store_configuration.ts"
 import categoriesStock from "./migrations/0012_categories_stock.ts"
+import storeShipping from "./migrations/0013_store_shipping.ts"
+import landingPageSections from "./migrations/0014_landing_page_sections.ts"
 
 export const TABLE = "tawsil_migrations"
 
@@ -35,7 +37,9 @@ export const loader = Migrator.fromRecord({
   "0009_promo_codes": promoCodes,
   "0010_storefront": storefront,
   "0011_store_configuration": storeConfiguration,
-  "0012_categories_stock": categoriesStock
+  "0012_categories_stock": categoriesStock,
+  "0013_store_shipping": storeShipping,
+  "0014_landing_page_sections": landingPageSections
 })
 
 /** Runs the pending migrations and returns the ones it ran, as `[id, name]`. */
