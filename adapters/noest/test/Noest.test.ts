@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Catalogue, type CourierError, CourierHttp, Shipment, Shipping } from "@tawsil/courier"
-import * as Egress from "@tawsil/courier/Egress"
+import * as Egress from "@tawsil/egress/Egress"
 import { type Duration, Effect, Layer, Redacted, Result, Schema } from "effect"
 import { adapter, Credentials, origin } from "../src/Noest.ts"
 import * as Mapping from "../src/NoestMapping.ts"

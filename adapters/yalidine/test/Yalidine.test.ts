@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Catalogue, type CourierError, CourierHttp, HttpTransport, Shipment, Shipping } from "@tawsil/courier"
-import * as Egress from "@tawsil/courier/Egress"
 import { WilayaCode } from "@tawsil/domain"
+import * as Egress from "@tawsil/egress/Egress"
 import { Context, Duration, Effect, Layer, Redacted, Result, Schema } from "effect"
 import { RateLimiter } from "effect/persistence"
 import { adapter, Credentials } from "../src/Yalidine.ts"

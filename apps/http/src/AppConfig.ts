@@ -4,7 +4,7 @@
  */
 
 import { readFileSync } from "node:fs"
-import { Egress } from "@tawsil/courier"
+import { Egress } from "@tawsil/egress"
 import { RetryPolicy, WebhookUrl } from "@tawsil/webhooks"
 import { Config, Duration, Effect, Redacted, Result, Schema } from "effect"
 

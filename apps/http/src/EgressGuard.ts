@@ -4,7 +4,7 @@
  * configured with, and the couriers through the core transport. Each destination it refuses is logged once, as
  * `egress refused` with the host, the port and the count refused so far — never a path, query or credential.
  */
-import { ProcessEgress } from "@tawsil/courier"
+import { ProcessEgress } from "@tawsil/egress"
 import { Effect, Layer, Redacted } from "effect"
 import type { AppConfig } from "./AppConfig.ts"
 

@@ -72,9 +72,9 @@ describe("architecture", () => {
   it("lets only the courier transport, the webhook client (and their address rules), and the egress guard use Node's network modules", () => {
     const allowed: Record<string, ReadonlyArray<string>> = {
       [Path.join("packages", "courier", "src", "HttpTransport.ts")]: ["node:http", "node:https", "node:net"],
-      [Path.join("packages", "courier", "src", "Egress.ts")]: ["node:dns", "node:net"],
+      [Path.join("packages", "egress", "src", "Egress.ts")]: ["node:dns", "node:net"],
       // The process egress guard patches the network modules' entry points to refuse what the core did not permit.
-      [Path.join("packages", "courier", "src", "ProcessEgress.ts")]: ["node:dgram", "node:dns", "node:net"],
+      [Path.join("packages", "egress", "src", "ProcessEgress.ts")]: ["node:dgram", "node:dns", "node:net"],
       // The conformance kit's trap: a loopback server no adapter request may reach (test tooling, never a host's).
       [Path.join("packages", "courier", "src", "testing", "internal", "Observers.ts")]: ["node:http", "node:net"],
       // The data directory's lock is a local socket only one process can hold.

@@ -9,7 +9,7 @@ import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Effect, Fiber, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { EcotrackFake, TOKEN } from "../../../adapters/ecotrack/test/fake/EcotrackFake.ts"
-import { hostileBaseUrls, secret } from "../../../packages/courier/test/fixtures/hostileBaseUrls.ts"
+import { hostileBaseUrls, secret } from "../../../packages/egress/test/fixtures/hostileBaseUrls.ts"
 import { type AppProcess, startApp, waitForExit } from "./AppProcess.ts"
 import { dzship, rejected } from "./Dzship.ts"
 

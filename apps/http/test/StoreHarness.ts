@@ -3,7 +3,7 @@
  * server with `DATABASE_URL`), listening on a loopback port; plus a small HTTP client for its envelope.
  */
 import { Admin } from "@tawsil/access"
-import { Egress } from "@tawsil/courier"
+import { Egress } from "@tawsil/egress"
 import { Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { RetryPolicy, WebhookUrl } from "@tawsil/webhooks"

@@ -5,7 +5,7 @@
  * shapes and every hostile URL class are tested in memory (`store/Webhooks.test.ts`).
  */
 import { assert, layer } from "@effect/vitest"
-import { Egress } from "@tawsil/courier"
+import { Egress } from "@tawsil/egress"
 import { WebhookSignature } from "@tawsil/signing"
 import { Duration, Effect, Layer, Redacted, Result } from "effect"
 import { hostileNames } from "../../../packages/webhooks/test/HostileUrls.ts"

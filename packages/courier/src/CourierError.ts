@@ -2,8 +2,9 @@
  * What can go wrong when a courier is asked to do something, transport-agnostic: the HTTP API maps each reason to
  * its wire code and status (docs/api). Messages are safe to show the caller: they never carry credentials.
  */
+
+import { BlockedEgress } from "@tawsil/egress/Egress"
 import { Schema } from "effect"
-import { BlockedEgress } from "./Egress.ts"
 
 /**
  * The courier answered and refused the request for a reason the caller can act on (its message is passed on).

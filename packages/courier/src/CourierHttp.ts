@@ -4,9 +4,10 @@
  * every request against the egress rules (`Egress.ts`), bounds it with the caller's timeout, never follows a
  * redirect off the origin, and turns transport failures into `Unreachable` / `BadResponse`.
  */
+
+import type { BlockedEgress } from "@tawsil/egress/Egress"
 import { Context, type Effect } from "effect"
 import type { BadResponse, CourierRateLimited, Unreachable } from "./CourierError.ts"
-import type { BlockedEgress } from "./Egress.ts"
 
 export interface CourierRequest {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"

@@ -6,8 +6,8 @@
 import * as Http from "node:http"
 import type * as Net from "node:net"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { ProcessEgress } from "@tawsil/egress"
 import { Cause, Effect, Exit } from "effect"
-import * as ProcessEgress from "../src/ProcessEgress.ts"
 import { Conformance } from "../src/testing/index.ts"
 import type * as HostileModule from "./fixtures/hostile/Hostile.ts"
 

@@ -20,7 +20,7 @@
  * delivery is then claimed again — at least once, with the same event id.
  */
 import { randomBytes } from "node:crypto"
-import * as Egress from "@tawsil/courier/Egress"
+import * as Egress from "@tawsil/egress/Egress"
 import { StandardWebhookSignature, WebhookSignature } from "@tawsil/signing"
 import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Layer, Random } from "effect"
 import { DeliverySignal } from "./DeliverySignal.ts"

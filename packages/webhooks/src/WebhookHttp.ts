@@ -7,7 +7,7 @@
 import * as Http from "node:http"
 import * as Https from "node:https"
 import * as Net from "node:net"
-import { ProcessEgress } from "@tawsil/courier"
+import { ProcessEgress } from "@tawsil/egress"
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import type { Target } from "./WebhookUrl.ts"
 

@@ -7,7 +7,7 @@
  * - naming a host, not an IP address in any notation (WHATWG `URL` turns `2130706433`, `0x7f.1` or `017700000001`
  *   into dotted form, and these are refused as literals); a fully qualified name, not `localhost`, `*.localhost`,
  *   `*.local`, `*.internal` or a single label;
- * - whose every DNS address is public (`Egress.isPublicAddress` of `@tawsil/courier`, the address rules the courier
+ * - whose every DNS address is public (`Egress.isPublicAddress` of `@tawsil/egress`, the address rules the courier
  *   transport uses: no private, loopback, link-local, metadata, CGNAT, multicast, documentation or reserved range, in
  *   IPv4 or IPv6); a delivery then connects to exactly the checked address, never resolving again.
  *
@@ -18,7 +18,7 @@
  * literal, a private address. It exists for tests with a loopback receiver and for private deployments.
  */
 import { isIP } from "node:net"
-import * as Egress from "@tawsil/courier/Egress"
+import * as Egress from "@tawsil/egress/Egress"
 import { Effect, Result } from "effect"
 
 /** The hosts `WEBHOOK_ALLOW_HOSTS` exempts, lowercased, IPv6 without brackets. */

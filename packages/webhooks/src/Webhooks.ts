@@ -6,8 +6,8 @@
  * A URL is accepted only if it passes every rule of `WebhookUrl` now, DNS included (a delivery checks it again).
  */
 
-import type * as Egress from "@tawsil/courier/Egress"
 import { Ids, Pagination } from "@tawsil/domain"
+import type * as Egress from "@tawsil/egress/Egress"
 import { Context, Effect, Layer } from "effect"
 import { DeliverySignal } from "./DeliverySignal.ts"
 import * as Subscription from "./Subscription.ts"

@@ -6,8 +6,8 @@
  * rollback, the URL rules again at delivery, no redirect followed, timeouts, two dispatchers sharing the work.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import * as Egress from "@tawsil/courier/Egress"
 import { Ids } from "@tawsil/domain"
+import * as Egress from "@tawsil/egress/Egress"
 import { OrderEvents, type OrderViews } from "@tawsil/orders"
 import { WebhookSignature } from "@tawsil/signing"
 import { Duration, Effect, Layer, Redacted, References, Result, type Scope } from "effect"

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import * as Egress from "@tawsil/courier/Egress"
+import * as Egress from "@tawsil/egress/Egress"
 import { Effect, Result } from "effect"
 import * as WebhookUrl from "../src/WebhookUrl.ts"
 import { hostileNames, hostileUrls } from "./HostileUrls.ts"

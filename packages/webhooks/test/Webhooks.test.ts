@@ -4,8 +4,8 @@
  * scoping by store.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import * as Egress from "@tawsil/courier/Egress"
 import { Ids } from "@tawsil/domain"
+import * as Egress from "@tawsil/egress/Egress"
 import { Effect, Layer, Redacted, Result } from "effect"
 import * as DeliverySignal from "../src/DeliverySignal.ts"
 import * as Subscription from "../src/Subscription.ts"

@@ -29,8 +29,8 @@ import {
   StoreProfileStore
 } from "@tawsil/catalogue"
 import { ChangeLog, ChangeStore, Changes } from "@tawsil/changes"
-import { Egress } from "@tawsil/courier"
 import { Ids } from "@tawsil/domain"
+import { Egress } from "@tawsil/egress"
 import { Idempotency, IdempotencyStore } from "@tawsil/idempotency"
 import { OrderStore, Orders } from "@tawsil/orders"
 import { PromoStore, Promos } from "@tawsil/promos"

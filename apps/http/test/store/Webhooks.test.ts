@@ -5,7 +5,7 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Admin } from "@tawsil/access"
-import { Egress } from "@tawsil/courier"
+import { Egress } from "@tawsil/egress"
 import { Effect, Layer, Redacted } from "effect"
 import { hostileNames, hostileUrls } from "../../../../packages/webhooks/test/HostileUrls.ts"
 import * as InMemory from "./InMemory.ts"

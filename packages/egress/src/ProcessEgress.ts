@@ -1,7 +1,8 @@
 /**
  * The process-wide egress guard: once installed, every outgoing connection and every name lookup the process makes
  * is refused unless it is on the static allow-list (the database, Redis) or made under a permit the core gives its
- * own socket opening (`permit`, used by `HttpTransport` for a checked courier request). It holds against plugin
+ * own socket opening (`permit`: the courier transport for a checked courier request, the webhook client for a checked
+ * subscriber, the conformance kit's loopback transport for a fake courier). It holds against plugin
  * code that ignores `CourierHttp` and calls `fetch`, `http`/`https`, `net`, `tls`, `dns`, undici or `dgram`
  * itself, at import time or in an operation: they all end in `net.Socket.prototype.connect`, `dns` or
  * `dgram.Socket.prototype.send`, which are the three things patched here.

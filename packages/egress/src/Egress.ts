@@ -1,13 +1,16 @@
 /**
- * The egress rules: which hosts Tawsil may contact for a courier, checked on every outgoing request, so that a
- * caller's input can never turn the service into a proxy for internal addresses (SSRF).
+ * The egress rules: which hosts Tawsil may contact, checked on every outgoing request, so that a caller's input can
+ * never turn the service into a proxy for internal addresses (SSRF). The courier transport applies them to every
+ * courier request (`HttpTransport` of `@tawsil/shipping`); the webhook client uses the address rules
+ * ({@link isPublicAddress}, {@link Resolver}) for subscribers' URLs (`@tawsil/webhooks`).
  *
- * Each courier is pinned to one {@link Origin}. Only the generic `ecotrack` key takes a caller's `options.baseUrl`,
- * and {@link parseBaseUrl} accepts nothing but `https://<tenant>.ecotrack.dz`. Before any socket opens, the core
- * builds the URL from a relative path ({@link requestUrl}), checks it ({@link checkRequestUrl}), resolves the host
- * and refuses it unless every address is public ({@link resolvePublic}), then connects to one of exactly those
- * addresses. Redirects are never followed: a 3xx reaches the adapter as an answer, which its mapping reports (a
- * tenant that moved is a courier fault, not a hop to make). Everything refused is a {@link BlockedEgress}.
+ * Each courier is pinned to one {@link Origin}. Only a generic platform key (a courier declared with a tenant domain)
+ * takes a caller's `options.baseUrl`, and {@link parseBaseUrl} accepts nothing but `https://<tenant>.<domain>`. Before
+ * any socket opens, the core builds the URL from a relative path ({@link requestUrl}), checks it
+ * ({@link checkRequestUrl}), resolves the host and refuses it unless every address is public ({@link resolvePublic}),
+ * then connects to one of exactly those addresses. Redirects are never followed: a 3xx reaches the adapter as an
+ * answer, which its mapping reports (a tenant that moved is a courier fault, not a hop to make). Everything refused
+ * is a {@link BlockedEgress}.
  *
  * Tests and local runs may send a pinned origin to a loopback fake, but only through the process variable
  * {@link overridesVariable} ({@link parseOverrides}); nothing in a request can add or change an override.
@@ -34,9 +37,6 @@ export class BlockedEgress extends Schema.TaggedError<BlockedEgress>()("BlockedE
 export type Allowance =
   | { readonly kind: "exact"; readonly origin: Origin }
   | { readonly kind: "tenant"; readonly domain: string }
-
-/** The fixed tenant domain of the generic `ecotrack` key. */
-export const ecotrackTenantDomain = "ecotrack.dz"
 
 const blocked = (reason: string) => Result.fail(new BlockedEgress({ reason }))
 
@@ -217,7 +217,7 @@ export class Resolver extends Context.Service<
     /** Every address of `host`; none when the name does not exist. */
     readonly lookup: (host: string) => Effect.Effect<ReadonlyArray<string>, ResolutionFailed>
   }
->()("@tawsil/courier/Egress/Resolver") {
+>()("@tawsil/egress/Egress/Resolver") {
   /**
    * The system resolver (`getaddrinfo`, as a socket would use it). A name that does not exist resolves to nothing;
    * any other failure (`EAI_AGAIN`, a resolver down) is `ResolutionFailed`, which callers treat as unreachable.

@@ -166,7 +166,7 @@ describe("ProcessEgress", () => {
       const before = ProcessEgress.refused()
       const connections = trap.connections()
       process.env.TAWSIL_HOSTILE_TRAP = trap.origin
-      const hostile = yield* Effect.promise(() => import("./fixtures/hostile/Hostile.ts"))
+      const hostile = yield* Effect.promise(() => import("../../courier/test/fixtures/hostile/Hostile.ts"))
       const atImport = newAttempts(before)
       yield* Effect.promise(() => hostile.breakOut("rates", CANARY))
       const port = new URL(trap.origin).port

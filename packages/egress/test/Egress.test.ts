@@ -2,11 +2,11 @@ import dns from "node:dns"
 import net from "node:net"
 import tls from "node:tls"
 import { assert, describe, it, vi } from "@effect/vitest"
-import * as Egress from "@tawsil/courier/Egress"
 import { Effect, Layer, Result, Schema } from "effect"
+import * as Egress from "../src/Egress.ts"
 import { hostileBaseUrls, secret } from "./fixtures/hostileBaseUrls.ts"
 
-const tenant = Egress.ecotrackTenantDomain
+const tenant = "ecotrack.dz"
 const origin = (raw: string): Egress.Origin => Result.getOrThrow(Egress.parseOrigin(raw))
 const dhd = origin("https://platform.dhd-dz.com")
 
