@@ -3,8 +3,8 @@
  *
  * The spec fixes only the variant model (groups of options, each option with its colour, image, stock); the rest
  * is ours (docs/store-api.md, "Decisions"): the detail `{ id, name, description, sku, price, compare_at_price,
- * status, digital, stock, sales_count, variant_groups, created_at, updated_at }`, the list item without
- * `variant_groups`. Amounts are exact (`BigDecimal`) and JSON numbers on the wire; times are Algiers
+ * status, digital, stock, sales_count, category_ids, variant_groups, created_at, updated_at }`, the list item
+ * without `variant_groups`. Amounts are exact (`BigDecimal`) and JSON numbers on the wire; times are Algiers
  * `YYYY-MM-DD HH:MM:SS`. `stock: null` means stock is not tracked.
  *
  * The bodies decode untrusted JSON into what the store writes, each failure with a message in the spec's style
@@ -13,6 +13,7 @@
  */
 import { AlgiersTime, Ids, StoreAmount } from "@tawsil/domain"
 import { Schema } from "effect"
+import { CategoryId } from "./Category.ts"
 import { bodyObject } from "./internal/body.ts"
 import {
   amount,
@@ -34,6 +35,7 @@ export type VariantType = typeof VariantType.Type
 
 export const MAX_VARIANT_GROUPS = 20
 export const MAX_OPTIONS_PER_GROUP = 100
+export const MAX_CATEGORIES = 50
 
 // ---------------------------------------------------------------------------------------------------------------
 // Shapes
@@ -67,7 +69,9 @@ const head = {
   status: ProductStatus,
   digital: Schema.Boolean,
   stock: Schema.NullOr(Schema.Int),
-  sales_count: Schema.Int
+  sales_count: Schema.Int,
+  /** The categories the product is in, ascending. */
+  category_ids: Schema.Array(CategoryId)
 }
 
 const times = { created_at: AlgiersTime.SqlTimestamp, updated_at: AlgiersTime.SqlTimestamp }
@@ -154,6 +158,19 @@ const Groups = Schema.Array(GroupBody)
     uniqueBy("name", (group: typeof GroupBody.Type) => group.name, "must be unique per product")
   )
 
+const categoriesMessage = `must be an array of at most ${MAX_CATEGORIES} category ids`
+
+/** Category ids, each once; whether they name categories of the store is `Products`' check. */
+const CategoryIds = Schema.Array(integer(1, Ids.MAX_ID, "must be a category id (a positive integer)"))
+  .annotate({ message: categoriesMessage })
+  .check(
+    Schema.isMaxLength(MAX_CATEGORIES, { message: categoriesMessage }),
+    Schema.makeFilter((ids: ReadonlyArray<number>) => {
+      const index = ids.findIndex((id, at) => ids.indexOf(id) !== at)
+      return index < 0 ? undefined : { path: [index], issue: "must be unique" }
+    })
+  )
+
 export type VariantGroupInput = typeof GroupBody.Type
 export type VariantOptionInput = typeof OptionBody.Type
 
@@ -168,7 +185,8 @@ const fields = {
 
 /**
  * `POST /v1/products`: `name` and `price` required; `status` defaults to `active`, `digital` to false, the
- * nullable fields to null, `variant_groups` to none. Amounts are at most `StoreAmount.MAXIMUM` (100000000; an
+ * nullable fields to null, `variant_groups` and `category_ids` (the store's categories the product is in) to none.
+ * Amounts are at most `StoreAmount.MAXIMUM` (100000000; an
  * option's `price_adjustment` within ±100000000); text holding a NUL character or a lone surrogate is refused with
  * the field's message (`StoreText`).
  */
@@ -181,15 +199,16 @@ export const ProductCreateBody = Schema.Struct({
   status: fields.status.pipe(withDefault("active")),
   digital: fields.digital.pipe(withDefault(false)),
   stock: fields.stock.pipe(withDefault(null)),
-  variant_groups: Groups.pipe(withDefault([]))
+  variant_groups: Groups.pipe(withDefault([])),
+  category_ids: CategoryIds.pipe(withDefault([]))
 }).annotate({ identifier: "ProductCreateBody", ...bodyObject })
 
 /** What a create writes. */
 export type ProductInput = typeof ProductCreateBody.Type
 
 /**
- * `PATCH /v1/products/{id}`: any create field; absent fields stay as they are, `null` clears a nullable one, and
- * `variant_groups` replaces every group (new ids).
+ * `PATCH /v1/products/{id}`: any create field; absent fields stay as they are, `null` clears a nullable one,
+ * `variant_groups` replaces every group (new ids) and `category_ids` every category the product is in.
  */
 export const ProductUpdateBody = Schema.Struct({
   name: Schema.optionalKey(text(1, 255, "must be 1-255 chars")),
@@ -200,7 +219,8 @@ export const ProductUpdateBody = Schema.Struct({
   status: Schema.optionalKey(fields.status),
   digital: Schema.optionalKey(fields.digital),
   stock: Schema.optionalKey(fields.stock),
-  variant_groups: Schema.optionalKey(Groups)
+  variant_groups: Schema.optionalKey(Groups),
+  category_ids: Schema.optionalKey(CategoryIds)
 }).annotate({ identifier: "ProductUpdateBody", ...bodyObject })
 
 /** What a PATCH changes. */

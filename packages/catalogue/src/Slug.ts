@@ -1,7 +1,8 @@
 /**
- * Landing page slugs (spec "Landing page create body"): a slug derived from a title is lowercase ASCII letters,
- * digits and hyphens; a title with none of those (an Arabic-only title) gives `landing-` and 6 random hex
- * characters; a slug already taken in the store gets the first free suffix `-2`, `-3`, …
+ * Landing page slugs (spec "Landing page create body"), and category slugs by the same rules: a slug derived from a
+ * title is lowercase ASCII letters, digits and hyphens; a title with none of those (an Arabic-only title) gives
+ * `landing-` (`category-`) and 6 random hex characters; a slug already taken in the store gets the first free suffix
+ * `-2`, `-3`, …
  *
  * Latin letters lose their accents rather than disappear (`Crème brûlée` → `creme-brulee`). A derived slug is cut
  * to `MAX_DERIVED_LENGTH` characters so a 255-character title still gives a usable URL.
@@ -21,16 +22,17 @@ export const fromText = (text: string): string =>
     .slice(0, MAX_DERIVED_LENGTH)
     .replace(/-+$/, "")
 
-/** `landing-` and 6 random lowercase hex characters, for a text that gives no slug. */
-export const fallback: Effect.Effect<string> = Effect.map(
-  Random.nextIntBetween(0, 0xffffff),
-  (n) => `landing-${n.toString(16).padStart(6, "0")}`
-)
+/** `<prefix>-` and 6 random lowercase hex characters, for a text that gives no slug. */
+export const fallbackOf = (prefix: string): Effect.Effect<string> =>
+  Effect.map(Random.nextIntBetween(0, 0xffffff), (n) => `${prefix}-${n.toString(16).padStart(6, "0")}`)
 
-/** The slug of `text`, or the fallback when it gives none. */
-export const derive = (text: string): Effect.Effect<string> => {
+/** `landing-` and 6 random lowercase hex characters: a landing page's slug when its title gives none. */
+export const fallback: Effect.Effect<string> = fallbackOf("landing")
+
+/** The slug of `text`, or the fallback (`landing-…`, or `<prefix>-…`) when it gives none. */
+export const derive = (text: string, prefix = "landing"): Effect.Effect<string> => {
   const slug = fromText(text)
-  return slug === "" ? fallback : Effect.succeed(slug)
+  return slug === "" ? fallbackOf(prefix) : Effect.succeed(slug)
 }
 
 /** `base` when it is free, else `base-2`, `base-3`, … whichever comes first. */

@@ -4,6 +4,8 @@
  */
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Layer } from "effect"
+import * as CategoryStore from "../src/CategoryStore.ts"
+import * as CategoryStoreSql from "../src/CategoryStoreSql.ts"
 import * as LandingPageStore from "../src/LandingPageStore.ts"
 import * as LandingPageStoreSql from "../src/LandingPageStoreSql.ts"
 import * as LandingPages from "../src/LandingPages.ts"
@@ -20,12 +22,15 @@ const services = Layer.mergeAll(Products.layer, LandingPages.layer)
 
 /** `Products` and `LandingPages` over the memory stores. */
 export const memory = services.pipe(
+  Layer.provideMerge(CategoryStore.layerMemory),
   Layer.provideMerge(Layer.mergeAll(ProductStore.layerMemory, LandingPageStore.layerMemory, Fixtures.layerMemory))
 )
 
 /** `Products` and `LandingPages` over the SQL stores, on a fresh database of `backend`. */
 export const sql = (backend: TestDatabase.Backend) =>
   services.pipe(
-    Layer.provideMerge(Layer.mergeAll(ProductStoreSql.layer, LandingPageStoreSql.layer, Fixtures.layerSql)),
+    Layer.provideMerge(
+      Layer.mergeAll(ProductStoreSql.layer, CategoryStoreSql.layer, LandingPageStoreSql.layer, Fixtures.layerSql)
+    ),
     Layer.provideMerge(migrated(backend))
   )

@@ -165,6 +165,7 @@ export const ProductsSuite = (it: Vitest.MethodsNonLive<Products | Fixtures>) =>
         "digital",
         "stock",
         "sales_count",
+        "category_ids",
         "variant_groups",
         "created_at",
         "updated_at"
