@@ -15,6 +15,7 @@ import { PixelsGroup } from "./pixels/Api.ts"
 import { ProductsGroup } from "./products/Api.ts"
 import { StoreGroup } from "./profile/Api.ts"
 import { PromoCodesGroup } from "./promo-codes/Api.ts"
+import { ShippingGroup } from "./shipping/Api.ts"
 import { ThemesGroup } from "./themes/Api.ts"
 import { TrackerGroup } from "./tracker/Api.ts"
 import { WebhooksGroup } from "./webhooks/Api.ts"
@@ -32,6 +33,7 @@ export class StoreApi extends HttpApi.make("store")
   .add(PromoCodesGroup)
   .add(ThemesGroup)
   .add(PixelsGroup)
+  .add(ShippingGroup)
   .add(ChangesGroup)
   .add(HealthGroup)
   .annotateMerge(

@@ -17,6 +17,13 @@ import { Orders } from "@tawsil/orders"
 import { PromoEntity, PromoStoreSql, Promos } from "@tawsil/promos"
 import { NonceStoreSql, RequestVerifier } from "@tawsil/signing"
 import { PixelEntity, Pixels, StorefrontStoreSql, ThemeEntity, Themes } from "@tawsil/storefront"
+import {
+  ShippingRates,
+  ShippingRatesEntity,
+  ShippingSettings,
+  ShippingSettingsEntity,
+  ShippingStoreSql
+} from "@tawsil/store-shipping"
 import { Tracker, TrackerStoreSql } from "@tawsil/tracker"
 import {
   DeliverySignal,
@@ -45,6 +52,7 @@ import * as PixelsHandlers from "./pixels/Handlers.ts"
 import * as ProductsHandlers from "./products/Handlers.ts"
 import * as ProfileHandlers from "./profile/Handlers.ts"
 import * as PromoCodesHandlers from "./promo-codes/Handlers.ts"
+import * as ShippingHandlers from "./shipping/Handlers.ts"
 import * as ThemesHandlers from "./themes/Handlers.ts"
 import * as TrackerHandlers from "./tracker/Handlers.ts"
 import * as WebhooksHandlers from "./webhooks/Handlers.ts"
@@ -76,16 +84,31 @@ const signedLayer = Layer.mergeAll(
 /**
  * The entities whose changes this server can undo (`@tawsil/changes`); a new recorded entity is one more line here.
  */
-export const entities = Entity.layer(PromoEntity.entity, ThemeEntity.entity, PixelEntity.entity)
+export const entities = Entity.layer(
+  PromoEntity.entity,
+  ThemeEntity.entity,
+  PixelEntity.entity,
+  ShippingRatesEntity.entity,
+  ShippingSettingsEntity.entity
+)
 
 /**
  * The configuration services (spec store-api-config): promo codes, themes, pixels and the change history, whose
  * writes record their changes through one `ChangeLog` (off when `ChangeLog.Recording` is false).
  */
-export const configurationLayer = Layer.mergeAll(Promos.layer, Themes.layer, Pixels.layer, Changes.layer).pipe(
+export const configurationLayer = Layer.mergeAll(
+  Promos.layer,
+  Themes.layer,
+  Pixels.layer,
+  ShippingRates.layer,
+  ShippingSettings.layer,
+  Changes.layer
+).pipe(
   Layer.provide(entities),
   Layer.provide(ChangeLog.layer),
-  Layer.provide(Layer.mergeAll(PromoStoreSql.layer, StorefrontStoreSql.layer, ChangeStoreSql.layer))
+  Layer.provide(Layer.mergeAll(PromoStoreSql.layer, StorefrontStoreSql.layer, ChangeStoreSql.layer)),
+  // The shipping rates and settings; the courier rate sync also needs the shipping API's gateway (`Gateway`).
+  Layer.provide(ShippingStoreSql.layer)
 )
 
 /** The domain services on the database (each needs only `SqlClient`), webhooks and configuration included. */
@@ -128,6 +151,7 @@ export const handlers = Layer.mergeAll(
   PromoCodesHandlers.handlers,
   ThemesHandlers.handlers,
   PixelsHandlers.handlers,
+  ShippingHandlers.handlers,
   ChangesHandlers.handlers,
   HttpApiBuilder.group(StoreApi, "health", (handlers) => handlers.handle("health", () => Health.check("store")))
 )
@@ -150,7 +174,8 @@ export const listener = (config: AppConfig, name: string, mode: Pipeline.Mode, p
 
 /**
  * The store listener, and its origin listener when `STORE_ORIGIN_PORT` is set; both share the services, the webhook
- * dispatcher among them. Needs DNS (`Egress.Resolver`) for the webhook URL rules.
+ * dispatcher among them. Needs DNS (`Egress.Resolver`) for the webhook URL rules, and the shipping API's gateway
+ * (`Gateway` of @tawsil/shipping: its couriers, transport and account limits) for the courier rate sync.
  */
 export const layer = (config: AppConfig) => {
   const store = listener(config, "store", "edge", config.storePort)

@@ -36,6 +36,7 @@ import { OrderStore, Orders } from "@tawsil/orders"
 import { PromoStore, Promos } from "@tawsil/promos"
 import { Nonce, NonceStore, RequestSignature, RequestVerifier } from "@tawsil/signing"
 import { Database } from "@tawsil/storage"
+import { ShippingRates, ShippingSettings, ShippingStore } from "@tawsil/store-shipping"
 import { Pixels, StorefrontStore, Themes } from "@tawsil/storefront"
 import { Tracker, TrackerStore } from "@tawsil/tracker"
 import { DeliverySignal, Outbox, WebhookStore, Webhooks, WebhookUrl } from "@tawsil/webhooks"
@@ -55,6 +56,7 @@ import { StoreApi } from "../../src/store/Api.ts"
 import { envelope } from "../../src/store/Errors.ts"
 import type * as Pipeline from "../../src/store/Pipeline.ts"
 import * as StoreServer from "../../src/store/Server.ts"
+import { memoryGateway } from "../store-shipping/Couriers.ts"
 
 // --- the ports ------------------------------------------------------------------------------------------------
 
@@ -144,6 +146,7 @@ const ports = Layer.mergeAll(
   ChangeStore.layerMemory,
   PromoStore.layerMemory,
   StorefrontStore.layerMemory,
+  ShippingStore.layerMemory,
   TrackerStore.layerMemory,
   NonceStore.layerMemory,
   WebhookStore.layerMemory,
@@ -157,7 +160,14 @@ const ports = Layer.mergeAll(
 
 const access = Access.layer()
 
-const configuration = Layer.mergeAll(Promos.layer, Themes.layer, Pixels.layer, Changes.layer).pipe(
+const configuration = Layer.mergeAll(
+  Promos.layer,
+  Themes.layer,
+  Pixels.layer,
+  ShippingRates.layer,
+  ShippingSettings.layer,
+  Changes.layer
+).pipe(
   Layer.provide(StoreServer.entities),
   Layer.provide(ChangeLog.layer)
 )
@@ -190,7 +200,10 @@ export const services = (options: Options = {}) =>
     Idempotency.layer(),
     ReadCache.layer,
     configuration
-  ).pipe(Layer.provideMerge(Layer.mergeAll(ports, options.resolver ?? resolver, health)))
+  ).pipe(
+    // The courier rate sync's gateway: the sandbox and the test courier of @tawsil/store-shipping, no HTTP.
+    Layer.provideMerge(Layer.mergeAll(ports, options.resolver ?? resolver, health, memoryGateway))
+  )
 
 // --- the clients ----------------------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ import * as Errors from "../Errors.ts"
 import * as PixelsApi from "../pixels/Api.ts"
 import * as PromoCodesApi from "../promo-codes/Api.ts"
 import * as Reasons from "../Reasons.ts"
+import * as ShippingApi from "../shipping/Api.ts"
 import * as ThemesApi from "../themes/Api.ts"
 
 export const reasons = Reasons.of(ChangeError.ChangeErrorReason, {
@@ -23,7 +24,8 @@ export const reasons = Reasons.of(ChangeError.ChangeErrorReason, {
 const entityReasons: Readonly<Record<string, Reasons.Any>> = {
   PromoError: PromoCodesApi.reasons,
   ThemeError: ThemesApi.reasons,
-  PixelError: PixelsApi.reasons
+  PixelError: PixelsApi.reasons,
+  StoreShippingError: ShippingApi.reasons
 }
 
 /** An entity's refusal of the values an undo writes back; `undefined` for a module without reasons here (a defect). */
