@@ -11,7 +11,10 @@ const CANARY = "canary-yalidine-8d2f6a1c9e47"
 /** The loopback network, accepting only the canary's account; the kit reads its recorded requests. */
 const fake = Effect.map(
   Layer.build(YalidineFake.layer({ accounts: [{ apiId: API_ID, apiToken: CANARY }] })),
-  (services) => Context.get(services, YalidineFake)
+  (services) => {
+    const fake = Context.get(services, YalidineFake)
+    return { ...fake, requests: () => fake.requests }
+  }
 )
 
 Conformance.suite("Yalidine conformance", {
