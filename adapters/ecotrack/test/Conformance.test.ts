@@ -8,10 +8,9 @@ import { trackingPairs } from "./fixtures/responses.ts"
 const CANARY = "canary-ecotrack-4b7e1d93a0c6"
 
 /** The loopback tenant, accepting only the canary; the kit reads its recorded requests. */
-const fake = Effect.map(Layer.build(EcotrackFake.layer({ tokens: [CANARY] })), (services) => {
-  const fake = Context.get(services, EcotrackFake)
-  return { ...fake, requests: () => fake.requests }
-})
+const fake = Effect.map(Layer.build(EcotrackFake.layer({ tokens: [CANARY] })), (services) =>
+  Context.get(services, EcotrackFake)
+)
 
 Conformance.suite("Ecotrack conformance", {
   adapter,

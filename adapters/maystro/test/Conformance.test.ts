@@ -8,10 +8,9 @@ import { historyPairs } from "./fixtures/responses.ts"
 const CANARY = "canary-maystro-9e2a6c41d7b3"
 
 /** The loopback Maystro, accepting only the canary; the kit reads its recorded requests. */
-const fake = Effect.map(Layer.build(MaystroFake.layer({ keys: [CANARY], seed: true })), (services) => {
-  const fake = Context.get(services, MaystroFake)
-  return { ...fake, requests: () => fake.requests }
-})
+const fake = Effect.map(Layer.build(MaystroFake.layer({ keys: [CANARY], seed: true })), (services) =>
+  Context.get(services, MaystroFake)
+)
 
 Conformance.suite("Maystro conformance", {
   adapter,

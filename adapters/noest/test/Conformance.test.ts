@@ -10,10 +10,9 @@ const CANARY = "canary-noest-2b8f0d6e4a17"
 const GUID = `${CANARY}-guid`
 
 /** The loopback NOEST, accepting only the canary's account; the kit reads its recorded requests. */
-const fake = Effect.map(Layer.build(NoestFake.layer({ accounts: [[CANARY, GUID]] })), (services) => {
-  const fake = Context.get(services, NoestFake)
-  return { ...fake, requests: () => fake.requests }
-})
+const fake = Effect.map(Layer.build(NoestFake.layer({ accounts: [[CANARY, GUID]] })), (services) =>
+  Context.get(services, NoestFake)
+)
 
 Conformance.suite("NOEST conformance", {
   adapter,

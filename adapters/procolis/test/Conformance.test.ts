@@ -9,10 +9,9 @@ const CANARY = "canary-procolis-7e2b90d41c5a"
 const KEY = "conformance-key-61f0a3"
 
 /** The loopback Procolis, accepting only the canary's account; the kit reads its recorded requests. */
-const fake = Effect.map(Layer.build(ProcolisFake.layer({ accounts: [{ token: CANARY, key: KEY }] })), (services) => {
-  const fake = Context.get(services, ProcolisFake)
-  return { ...fake, requests: () => fake.requests }
-})
+const fake = Effect.map(Layer.build(ProcolisFake.layer({ accounts: [{ token: CANARY, key: KEY }] })), (services) =>
+  Context.get(services, ProcolisFake)
+)
 
 Conformance.suite("Procolis conformance", {
   adapter,

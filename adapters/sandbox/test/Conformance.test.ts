@@ -15,7 +15,7 @@ const orderTo = (outcome: string) =>
   })
 
 // The sandbox makes no HTTP calls: there is no fake, and the kit checks that nothing is sent. Its courier failures
-// are the ones its documented test values play, each through the real core.
+// are the ones its documented test values play, each through the kit.
 Conformance.suite("Sandbox conformance", {
   adapter,
   fixtures: { rawStatuses: Object.keys(statuses) },

@@ -11,10 +11,7 @@ const CANARY = "canary-yalidine-8d2f6a1c9e47"
 /** The loopback network, accepting only the canary's account; the kit reads its recorded requests. */
 const fake = Effect.map(
   Layer.build(YalidineFake.layer({ accounts: [{ apiId: API_ID, apiToken: CANARY }] })),
-  (services) => {
-    const fake = Context.get(services, YalidineFake)
-    return { ...fake, requests: () => fake.requests }
-  }
+  (services) => Context.get(services, YalidineFake)
 )
 
 Conformance.suite("Yalidine conformance", {

@@ -11,10 +11,7 @@ const TENANT = "0000000c-0000-4000-8000-0000c0f0a0ce"
 /** The loopback platform, accepting only the canary's account; the kit reads its recorded requests. */
 const fake = Effect.map(
   Layer.build(ZrExpressNewFake.layer({ accounts: [{ tenantId: TENANT, apiKey: CANARY }] })),
-  (services) => {
-    const fake = Context.get(services, ZrExpressNewFake)
-    return { ...fake, requests: () => fake.requests }
-  }
+  (services) => Context.get(services, ZrExpressNewFake)
 )
 
 /** The state change after the create, whatever the new parcel's id. */

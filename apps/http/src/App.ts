@@ -175,7 +175,11 @@ export const layer = (config: AppConfig, options: Options = {}) => {
     Effect.map(catalogue(config), (catalogue) =>
       Layer.mergeAll(
         ShippingServer.layer(config, catalogue),
-        StoreServer.layer(config).pipe(Layer.provide(Egress.Resolver.layer))
+        StoreServer.layer(config).pipe(
+          Layer.provide(Egress.Resolver.layer),
+          // The courier rate sync: the shipping API's couriers, through a gateway over the same catalogue and transport.
+          Layer.provide(ShippingServer.gatewayLayer(config, catalogue))
+        )
       )
     )
   )

@@ -44,6 +44,22 @@ const allowedMethods = <Id extends string, Groups extends HttpApiGroup.Constrain
     METHODS.filter((method) => routes.find(method === "HEAD" ? "GET" : method, path) !== undefined)
 }
 
+/**
+ * The reference page at `/docs` asks no other host for anything, so that it tells no third party who reads it and
+ * renders the same with no network: Scalar's bundle is inline (`HttpApiScalar.layer`, not the CDN one), and its two
+ * default fonts (Inter and JetBrains Mono, from fonts.scalar.com) are off, the page using the reader's system fonts.
+ */
+export const DOCS_SCALAR: HttpApiScalar.ScalarConfig = {
+  withDefaultFonts: false,
+  customCss:
+    ':root { --scalar-font: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; ' +
+    '--scalar-font-code: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; }'
+}
+
+/** The reference page of `api` at `/docs`. */
+export const docsPage = <Id extends string, Groups extends HttpApiGroup.Constraint>(api: HttpApi.HttpApi<Id, Groups>) =>
+  HttpApiScalar.layer(api, { path: DOCS_PATH, scalar: DOCS_SCALAR })
+
 export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, E, R>(
   config: Pick<AppConfig, "host" | "maxBodyBytes" | "shutdownTimeout">,
   options: ServerOptions<Id, Groups, E, R>
@@ -87,7 +103,7 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
     const endpoints = HttpApiBuilder.layer(options.api, { openapiPath: OPENAPI_PATH }).pipe(
       Layer.provide(options.handlers)
     )
-    const routes = Layer.mergeAll(endpoints, HttpApiScalar.layer(options.api, { path: DOCS_PATH }), Edge.layer(edge))
+    const routes = Layer.mergeAll(endpoints, docsPage(options.api), Edge.layer(edge))
     // Node's close() ends the connections idle at that moment; a keep-alive connection whose request was still in
     // flight would then linger until its keep-alive timeout. Keep closing idle ones until the listener is closed.
     const closeIdleOnShutdown = Layer.effectDiscard(

@@ -12,6 +12,7 @@ import * as OrdersPackage from "@tawsil/orders"
 import * as PromosPackage from "@tawsil/promos"
 import { Gateway } from "@tawsil/shipping"
 import * as SigningPackage from "@tawsil/signing"
+import * as StoreShippingPackage from "@tawsil/store-shipping"
 import * as StorefrontPackage from "@tawsil/storefront"
 import * as TrackerPackage from "@tawsil/tracker"
 import * as WebhooksPackage from "@tawsil/webhooks"
@@ -23,6 +24,7 @@ import * as StoreErrors from "../src/store/Errors.ts"
 import * as LandingPagesApi from "../src/store/landing-pages/Api.ts"
 import * as OrdersApi from "../src/store/orders/Api.ts"
 import * as PixelsApi from "../src/store/pixels/Api.ts"
+import * as ShippingApi from "../src/store/shipping/Api.ts"
 import * as ProductsApi from "../src/store/products/Api.ts"
 import * as ProfileApi from "../src/store/profile/Api.ts"
 import * as PromoCodesApi from "../src/store/promo-codes/Api.ts"
@@ -44,7 +46,8 @@ const storeReasons: Record<string, StoreReasons.Any> = {
   ChangeError: ChangesApi.reasons,
   PromoError: PromoCodesApi.reasons,
   ThemeError: ThemesApi.reasons,
-  PixelError: PixelsApi.reasons
+  PixelError: PixelsApi.reasons,
+  StoreShippingError: ShippingApi.reasons
 }
 
 /** The tags of a union of tagged error classes. */
@@ -79,6 +82,7 @@ const storePackages = [
   ChangesPackage,
   PromosPackage,
   StorefrontPackage,
+  StoreShippingPackage,
   WebhooksPackage,
   SigningPackage,
   TrackerPackage

@@ -71,7 +71,7 @@ interface Conformance {
 
 interface FakeCourier {
   readonly origin: string
-  readonly requests: () => ReadonlyArray<{ readonly method: string; readonly path: string }>
+  readonly requests: ReadonlyArray<{ readonly method: string; readonly path: string }>
   readonly close: () => Promise<void>
 }
 
@@ -202,7 +202,7 @@ describe("a courier plugin written outside the repository", () => {
         assert.strictEqual(label.type, "application/pdf")
 
         assert.deepStrictEqual(
-          fake.requests().map(({ method, path }) => `${method} ${path}`),
+          fake.requests.map(({ method, path }) => `${method} ${path}`),
           [
             "POST /v1/parcels",
             `GET /v1/parcels/${trackingNumber}/events`,
@@ -217,14 +217,14 @@ describe("a courier plugin written outside the repository", () => {
     it.effect("reaches its fake the same way when installed from its tarball", () =>
       Effect.gen(function* () {
         const { fake, fromTarball } = yield* Plugin
-        const before = fake.requests().length
+        const before = fake.requests.length
         const rates = yield* post(fromTarball, "/v1/rates", {
           ...call,
           query: { toWilaya: 16, deliveryType: "stopdesk" }
         })
         assert.strictEqual(rates.status, 200, rates.body)
         assert.strictEqual(JSON.parse(rates.body).deliveryFee, 400)
-        assert.deepStrictEqual(fake.requests().slice(before), [{ method: "GET", path: "/v1/rates" }])
+        assert.deepStrictEqual(fake.requests.slice(before), [{ method: "GET", path: "/v1/rates" }])
       })
     )
   })

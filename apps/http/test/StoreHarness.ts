@@ -14,6 +14,7 @@ import * as Announcements from "../src/Announcements.ts"
 import type { AppConfig } from "../src/AppConfig.ts"
 import { RunningInstance } from "../src/Health.ts"
 import * as StoreServer from "../src/store/Server.ts"
+import * as Couriers from "./store-shipping/Couriers.ts"
 
 export const backends = TestDatabase.backends
 
@@ -53,13 +54,16 @@ const quiet = Layer.succeed(References.MinimumLogLevel, "Error")
 export interface ServerOptions {
   readonly webhooks?: Partial<AppConfig["webhooks"]> | undefined
   readonly resolver?: Layer.Layer<Egress.Resolver> | undefined
+  /** Couriers' origins sent to loopback fakes (`TAWSIL_COURIER_ORIGINS`), for the courier rate sync. */
+  readonly courierOrigins?: Egress.Overrides | undefined
 }
 
 /** The migrated database of `backend` and the store server on it. */
 export const storeServer = (backend: TestDatabase.Backend, options: ServerOptions = {}) => {
   const database = Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
   const server = StoreServer.layer({ ...config, webhooks: { ...config.webhooks, ...options.webhooks } }).pipe(
-    Layer.provide(options.resolver ?? Egress.Resolver.layer)
+    Layer.provide(options.resolver ?? Egress.Resolver.layer),
+    Layer.provide(Couriers.gateway(config, options.courierOrigins))
   )
   return Layer.mergeAll(server, Admin.layerSql).pipe(
     Layer.provide(Announcements.accessEvents),
@@ -73,7 +77,7 @@ export const originServer = (backend: TestDatabase.Backend) => {
   const database = Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
   const origin = StoreServer.listener(config, "store-origin", "origin", 0).pipe(
     Layer.provide(StoreServer.servicesLayer),
-    Layer.provide(Egress.Resolver.layer)
+    Layer.provide([Egress.Resolver.layer, Couriers.gateway(config)])
   )
   return Layer.mergeAll(origin, Admin.layerSql).pipe(
     Layer.provide(Announcements.accessEvents),

@@ -64,7 +64,7 @@ const startFake = (token: string) =>
             server,
             fake: {
               origin: `http://127.0.0.1:${(server.address() as Net.AddressInfo).port}`,
-              requests: () => requests,
+              requests,
               misbehaveNext: (misbehaviour) => queue.push(misbehaviour),
               addStatus: (tracking, status) => parcels.get(tracking)?.push(event(status))
             }

@@ -1,10 +1,10 @@
 /** A store's shipping configuration for the merchant store API: per-wilaya home and stop-desk prices, the shipping settings, and the courier rate sync through the shipping API's gateway; the shipping.rates and shipping.settings entities of the change history; ShippingStore port (memory and SQL). */
 export * as Rate from "./Rate.ts"
-export * as RatesEntity from "./RatesEntity.ts"
 export * as Settings from "./Settings.ts"
-export * as SettingsEntity from "./SettingsEntity.ts"
 export * as ShippingRates from "./ShippingRates.ts"
+export * as ShippingRatesEntity from "./ShippingRatesEntity.ts"
 export * as ShippingSettings from "./ShippingSettings.ts"
+export * as ShippingSettingsEntity from "./ShippingSettingsEntity.ts"
 export * as ShippingStore from "./ShippingStore.ts"
 export * as ShippingStoreSql from "./ShippingStoreSql.ts"
 export * as StoreShippingError from "./StoreShippingError.ts"

@@ -9,11 +9,11 @@ import { Ids } from "@tawsil/domain"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import * as RatesEntity from "../src/RatesEntity.ts"
 import type { SettingsFields } from "../src/Settings.ts"
-import * as SettingsEntity from "../src/SettingsEntity.ts"
 import * as ShippingRates from "../src/ShippingRates.ts"
+import * as ShippingRatesEntity from "../src/ShippingRatesEntity.ts"
 import * as ShippingSettings from "../src/ShippingSettings.ts"
+import * as ShippingSettingsEntity from "../src/ShippingSettingsEntity.ts"
 import * as ShippingStore from "../src/ShippingStore.ts"
 import * as ShippingStoreSql from "../src/ShippingStoreSql.ts"
 import { gateway } from "./TestCourier.ts"
@@ -64,7 +64,7 @@ const services = <E, R>(
   snapshotLimit?: number
 ) =>
   Layer.mergeAll(ShippingRates.layer, ShippingSettings.layer, Changes.layer).pipe(
-    Layer.provide(Entity.layer(RatesEntity.entity, SettingsEntity.entity)),
+    Layer.provide(Entity.layer(ShippingRatesEntity.entity, ShippingSettingsEntity.entity)),
     Layer.provideMerge(ChangeLog.layer),
     Layer.provideMerge(gateway),
     Layer.provideMerge(stores),

@@ -3,12 +3,19 @@
  * and its in-memory implementation (tests, one-process runs), whose stores are added through `MemoryStores`.
  *
  * The port keeps records and the invariants that need the storage's atomicity: a pixel's plan limit and its
- * uniqueness (type and `pixel_id`) hold against concurrent creates, and at most one pixel per type is the default.
- * Everything else (formats, token rules, plan ranking, messages, the change history) is `Themes`'s and `Pixels`'s.
+ * uniqueness (type and `pixel_id`) hold against concurrent creates, and at most one pixel per type is the default;
+ * `lock` serialises the read-modify-write of the store's own configuration (settings, design, home page). Everything
+ * else (formats, token rules, plan ranking, messages, the change history) is the services'.
  */
 import type { Ids } from "@tawsil/domain"
 import { Clock, Context, Data, DateTime, Effect, Layer, Option, type Redacted } from "effect"
+import type { DesignState } from "./Design.ts"
+import type { LayoutState } from "./HomeLayout.ts"
+import * as HomeSection from "./HomeSection.ts"
+import type { HomeSectionsValues } from "./HomeSections.ts"
 import { type Counts, emptyCounts, type Pixel, PixelId, type PixelType, pixelOf } from "./Pixel.ts"
+import type { SettingsValues } from "./Settings.ts"
+import { defaultCurrency, emptyContact, emptySocialLinks, StoreRecord, Theme } from "./Store.ts"
 import { type Colors, DEFAULTS, LIGHT_PALETTE } from "./ThemeCatalogue.ts"
 
 /** A store's three choices, whether it sells digital products, and its colours. */
@@ -76,6 +83,22 @@ export class StorefrontStore extends Context.Service<
     readonly settings: (storeId: Ids.StoreId) => Effect.Effect<Option.Option<StoreSettings>>
     /** Saves the theme choices and colours; false when the store is gone. */
     readonly writeTheme: (storeId: Ids.StoreId, state: ThemeState) => Effect.Effect<boolean>
+    /**
+     * Takes the store's lock until the caller's transaction ends, so that concurrent writes of its configuration
+     * read what the one before wrote; false when the store is gone.
+     */
+    readonly lock: (storeId: Ids.StoreId) => Effect.Effect<boolean>
+    /** The store as `GET /v1/store` shows it (but `public_url`). */
+    readonly profile: (storeId: Ids.StoreId) => Effect.Effect<Option.Option<StoreRecord>>
+    /** Saves the settings; false when the store is gone. */
+    readonly writeSettings: (storeId: Ids.StoreId, values: SettingsValues) => Effect.Effect<boolean>
+    readonly design: (storeId: Ids.StoreId) => Effect.Effect<Option.Option<DesignState>>
+    /** Saves the design (its palette colours are the theme's colours); false when the store is gone. */
+    readonly writeDesign: (storeId: Ids.StoreId, design: DesignState) => Effect.Effect<boolean>
+    readonly homeSections: (storeId: Ids.StoreId) => Effect.Effect<Option.Option<HomeSectionsValues>>
+    readonly writeHomeSections: (storeId: Ids.StoreId, values: HomeSectionsValues) => Effect.Effect<boolean>
+    readonly homeLayout: (storeId: Ids.StoreId) => Effect.Effect<Option.Option<LayoutState>>
+    readonly writeHomeLayout: (storeId: Ids.StoreId, layout: LayoutState) => Effect.Effect<boolean>
     /** The store's pixels, newest (highest id) first. */
     readonly listPixels: (storeId: Ids.StoreId, query: ListQuery) => Effect.Effect<ReadonlyArray<Pixel>>
     readonly getPixel: (storeId: Ids.StoreId, id: PixelId) => Effect.Effect<Option.Option<Pixel>>
@@ -100,11 +123,22 @@ export class StorefrontStore extends Context.Service<
   }
 >()("@tawsil/storefront/StorefrontStore") {}
 
+/** A store as the memory implementation is told of it: its plan and, for `GET /v1/store`, its profile. */
+export interface MemoryStoreInput extends Partial<Omit<StoreSettings, "theme">> {
+  readonly name?: string
+  readonly slug?: string
+  readonly createdAt?: DateTime.Utc
+}
+
 /** The stores the memory implementation knows (the SQL one reads `stores`). */
 export class MemoryStores extends Context.Service<
   MemoryStores,
   {
-    readonly add: (storeId: Ids.StoreId, settings?: Partial<Omit<StoreSettings, "theme">>) => Effect.Effect<void>
+    /**
+     * Adds a store on the initial theme, design and home page; adding it again starts it over, keeping the name,
+     * slug, language and creation time not given.
+     */
+    readonly add: (storeId: Ids.StoreId, settings?: MemoryStoreInput) => Effect.Effect<void>
     /** Changes a store's plan, as billing does. */
     readonly setPlan: (storeId: Ids.StoreId, plan: string) => Effect.Effect<void>
     /** Sets a pixel's `test_event_code`, as the dashboard does. */
@@ -120,6 +154,65 @@ export const initialTheme: ThemeState = {
   colors: LIGHT_PALETTE
 }
 
+/** Where every store's design starts (storage migration 0003's theme, and the defaults of the keys added since). */
+export const initialDesign: DesignState = {
+  colors: {
+    ...LIGHT_PALETTE,
+    text_color: null,
+    button_color: null,
+    button_text_color: null,
+    header_color: null,
+    footer_color: null
+  },
+  font_family: "Cairo",
+  heading_font: null,
+  border_radius: 8,
+  button_style: "filled",
+  product_image_ratio: "square"
+}
+
+/** Shown unless told: the hero, the categories, the products and the badges; testimonials and questions need text. */
+const SHOWN: { readonly [K in HomeSection.StandardType]: boolean } = {
+  hero: true,
+  categories: true,
+  featured_products: true,
+  testimonials: false,
+  faq: false,
+  trust_badges: true
+}
+
+/** The standard home sections every store starts with, or `stored` (as kept) over them, section by section. */
+export const homeSectionsOf = (stored: Readonly<Record<string, unknown>> = {}): HomeSectionsValues =>
+  Object.fromEntries(
+    HomeSection.STANDARD_TYPES.map((type) => {
+      const kept = stored[type]
+      return [
+        type,
+        {
+          enabled: SHOWN[type],
+          ...HomeSection.DEFAULTS[type],
+          ...(typeof kept === "object" && kept !== null ? kept : {})
+        }
+      ]
+    })
+  ) as unknown as HomeSectionsValues
+
+export const initialLayout: LayoutState = { sections: [], last_section_id: 0 }
+
+/** A store of the memory implementation: one record, so the theme switch, the design and the profile agree. */
+interface MemoryStore {
+  readonly plan: string
+  readonly planExpiresAt: DateTime.Utc | null
+  readonly name: string
+  readonly slug: string
+  readonly createdAt: DateTime.Utc
+  readonly settings: SettingsValues
+  readonly choices: Omit<ThemeState, "colors">
+  readonly design: DesignState
+  readonly homeSections: HomeSectionsValues
+  readonly layout: LayoutState
+}
+
 interface MemoryPixel {
   readonly storeId: Ids.StoreId
   readonly pixel: Pixel
@@ -129,7 +222,7 @@ interface MemoryPixel {
 /** Stores and pixels in `Map`s, on `Clock` time; every operation is one synchronous step. */
 export const layerMemory: Layer.Layer<StorefrontStore | MemoryStores> = Layer.effectContext(
   Effect.sync(() => {
-    const stores = new Map<number, StoreSettings>()
+    const stores = new Map<number, MemoryStore>()
     const pixels = new Map<number, MemoryPixel>()
     let lastId = 0
     const now = Effect.map(Clock.currentTimeMillis, (millis) => DateTime.makeUnsafe(millis))
@@ -152,15 +245,78 @@ export const layerMemory: Layer.Layer<StorefrontStore | MemoryStores> = Layer.ef
       }
     }
 
+    /** Changes a store with `change`; false when there is no such store. */
+    const write = (storeId: Ids.StoreId, change: (current: MemoryStore) => MemoryStore) =>
+      Effect.sync(() => {
+        const current = stores.get(storeId)
+        if (current === undefined) return false
+        stores.set(storeId, change(current))
+        return true
+      })
+    const read = <A>(storeId: Ids.StoreId, view: (current: MemoryStore) => A) =>
+      Effect.sync(() => Option.map(Option.fromNullishOr(stores.get(storeId)), view))
+
     const store = StorefrontStore.of({
-      settings: (storeId) => Effect.sync(() => Option.fromNullishOr(stores.get(storeId))),
-      writeTheme: (storeId, theme) =>
-        Effect.sync(() => {
-          const current = stores.get(storeId)
-          if (current === undefined) return false
-          stores.set(storeId, { ...current, theme })
-          return true
-        }),
+      settings: (storeId) =>
+        read(
+          storeId,
+          (current): StoreSettings => ({
+            plan: current.plan,
+            planExpiresAt: current.planExpiresAt,
+            language: current.settings.language,
+            theme: {
+              ...current.choices,
+              colors: {
+                primary_color: current.design.colors.primary_color,
+                secondary_color: current.design.colors.secondary_color,
+                background_color: current.design.colors.background_color
+              }
+            }
+          })
+        ),
+      writeTheme: (storeId, { colors, ...choices }) =>
+        write(storeId, (current) => ({
+          ...current,
+          choices,
+          design: { ...current.design, colors: { ...current.design.colors, ...colors } }
+        })),
+      lock: (storeId) => Effect.sync(() => stores.has(storeId)),
+      profile: (storeId) =>
+        read(
+          storeId,
+          (current) =>
+            new StoreRecord({
+              id: storeId,
+              name: current.settings.name,
+              slug: current.slug,
+              language: current.settings.language,
+              description: current.settings.description,
+              logo: current.settings.logo,
+              favicon: current.settings.favicon,
+              banner: current.settings.banner,
+              theme: new Theme({
+                primary_color: current.design.colors.primary_color,
+                secondary_color: current.design.colors.secondary_color,
+                background_color: current.design.colors.background_color,
+                font_family: current.design.font_family
+              }),
+              contact: current.settings.contact,
+              social_links: current.settings.social_links,
+              currency: current.settings.currency,
+              subdomain: null,
+              custom_domain: null,
+              custom_domain_verified: false,
+              hide_branding: false,
+              created_at: current.createdAt
+            })
+        ),
+      writeSettings: (storeId, settings) => write(storeId, (current) => ({ ...current, settings })),
+      design: (storeId) => read(storeId, (current) => current.design),
+      writeDesign: (storeId, design) => write(storeId, (current) => ({ ...current, design })),
+      homeSections: (storeId) => read(storeId, (current) => current.homeSections),
+      writeHomeSections: (storeId, homeSections) => write(storeId, (current) => ({ ...current, homeSections })),
+      homeLayout: (storeId) => read(storeId, (current) => current.layout),
+      writeHomeLayout: (storeId, layout) => write(storeId, (current) => ({ ...current, layout })),
       listPixels: (storeId, query) =>
         Effect.sync(() =>
           ofStore(storeId)
@@ -240,20 +396,37 @@ export const layerMemory: Layer.Layer<StorefrontStore | MemoryStores> = Layer.ef
     })
 
     const memoryStores = MemoryStores.of({
-      add: (storeId, settings = {}) =>
-        Effect.sync(() => {
-          stores.set(storeId, {
-            plan: settings.plan ?? "enterprise",
-            planExpiresAt: settings.planExpiresAt ?? null,
-            language: settings.language ?? "ar",
-            theme: initialTheme
+      add: (storeId, input = {}) =>
+        Effect.flatMap(now, (at) =>
+          Effect.sync(() => {
+            const known = stores.get(storeId)
+            const name = input.name ?? known?.name ?? `Store ${storeId}`
+            const { colors: _, ...choices } = initialTheme
+            stores.set(storeId, {
+              plan: input.plan ?? "enterprise",
+              planExpiresAt: input.planExpiresAt ?? null,
+              name,
+              slug: input.slug ?? known?.slug ?? `store-${storeId}`,
+              createdAt: input.createdAt ?? known?.createdAt ?? at,
+              settings: {
+                name,
+                description: null,
+                language: input.language ?? known?.settings.language ?? "ar",
+                logo: null,
+                favicon: null,
+                banner: null,
+                contact: emptyContact,
+                social_links: emptySocialLinks,
+                currency: defaultCurrency
+              },
+              choices,
+              design: initialDesign,
+              homeSections: homeSectionsOf(),
+              layout: initialLayout
+            })
           })
-        }),
-      setPlan: (storeId, plan) =>
-        Effect.sync(() => {
-          const current = stores.get(storeId)
-          if (current !== undefined) stores.set(storeId, { ...current, plan })
-        }),
+        ),
+      setPlan: (storeId, plan) => Effect.asVoid(write(storeId, (current) => ({ ...current, plan }))),
       setTestEventCode: (id, code) =>
         Effect.sync(() => {
           const entry = pixels.get(id)

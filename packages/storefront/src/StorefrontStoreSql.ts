@@ -1,17 +1,34 @@
 /**
  * The storefront's configuration on PostgreSQL (the theme columns and `plan_expires_at` of `stores`, tables `pixels`
- * and `pixel_assignments` of storage migration 0010), needing only `SqlClient`. Every statement names the store.
+ * and `pixel_assignments` of storage migration 0010; the profile columns of 0003 and the configuration columns of
+ * 0011), needing only `SqlClient`. Every statement names the store.
+ *
+ * The design lives in `stores.theme`, one key per value (the theme switch merges its three colours into it); every
+ * `jsonb` of the store's configuration reads a missing key as its default, so rows written before a key existed read
+ * as the stores made since start.
  *
  * A pixel create first locks the store's row (`FOR NO KEY UPDATE`), so concurrent creates of one store count each
  * other's pixels against the plan; the unique index on (store, type, `pixel_id`) refuses duplicates and a partial
  * unique index keeps one default per type. Writes run in savepoints: a refused one leaves the caller's transaction
  * usable. The access token is written and never selected: rows say only whether one is stored.
  */
-import type { Ids } from "@tawsil/domain"
+import { Ids } from "@tawsil/domain"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
+import type { DesignState } from "./Design.ts"
+import type { LayoutSection } from "./HomeLayout.ts"
+import * as HomeSection from "./HomeSection.ts"
 import { type Counts, emptyCounts, PixelId, PixelType, pixelOf } from "./Pixel.ts"
-import { PixelDuplicate, PixelLimitHit, PixelRefused, StorefrontStore, type StoreSettings } from "./StorefrontStore.ts"
+import { defaultCurrency, emptyContact, emptySocialLinks, StoreLanguage, StoreRecord, Theme } from "./Store.ts"
+import {
+  homeSectionsOf,
+  initialDesign,
+  PixelDuplicate,
+  PixelLimitHit,
+  PixelRefused,
+  StorefrontStore,
+  type StoreSettings
+} from "./StorefrontStore.ts"
 import { LIGHT_PALETTE } from "./ThemeCatalogue.ts"
 
 const colorDefault = (value: string) => Schema.String.pipe(Schema.withDecodingDefaultKey(Effect.succeed(value)))
@@ -31,6 +48,95 @@ const SettingsRow = Schema.Struct({
   })
 })
 const decodeSettings = Schema.decodeUnknownEffect(Schema.Array(SettingsRow))
+
+/** `value` when a key is missing. */
+const orDefault = <S extends Schema.Top>(schema: S, value: S["Type"]) =>
+  schema.pipe(Schema.withDecodingDefaultKey(Effect.succeed(value as S["Encoded"])))
+
+const orDefaults = <F extends Schema.Struct.Fields>(fields: F, defaults: { readonly [K in keyof F]: F[K]["Type"] }) =>
+  Schema.Struct(
+    Object.fromEntries(
+      Object.entries(fields).map(([name, schema]) => [name, orDefault(schema as Schema.Top, defaults[name])])
+    ) as unknown as F
+  )
+
+const text = Schema.NullOr(Schema.String)
+const integer = Schema.NullOr(Schema.Number)
+const { colors: initialColors, ...initialRest } = initialDesign
+
+const ProfileRow = Schema.Struct({
+  id: Ids.StoreId,
+  name: Schema.String,
+  slug: Schema.String,
+  language: StoreLanguage,
+  description: text,
+  logo: text,
+  favicon: text,
+  banner: text,
+  theme: orDefaults(
+    {
+      primary_color: Schema.String,
+      secondary_color: Schema.String,
+      background_color: Schema.String,
+      font_family: Schema.String
+    },
+    { ...LIGHT_PALETTE, font_family: initialDesign.font_family }
+  ),
+  contact: orDefaults({ phone: text, whatsapp: text, email: text, address: text, wilaya_id: integer }, emptyContact),
+  social_links: orDefaults({ facebook: text, instagram: text, tiktok: text, youtube: text }, emptySocialLinks),
+  currency_display: orDefaults(
+    {
+      symbol: Schema.Literals(["DA", "DZD", "د.ج"]),
+      position: Schema.Literals(["before", "after"]),
+      decimals: Schema.Literals([0, 2])
+    },
+    defaultCurrency
+  ),
+  subdomain: text,
+  custom_domain: text,
+  custom_domain_verified: Schema.Boolean,
+  hide_branding: Schema.Boolean,
+  created_at: Schema.DateTimeUtcFromDate
+})
+const decodeProfiles = Schema.decodeUnknownEffect(Schema.Array(ProfileRow))
+
+/** The design as `stores.theme` keeps it, flat; a missing key reads as its default. */
+const DesignRow = Schema.Struct({
+  theme: Schema.Struct({
+    ...orDefaults(
+      {
+        primary_color: Schema.String,
+        secondary_color: Schema.String,
+        background_color: Schema.String,
+        text_color: text,
+        button_color: text,
+        button_text_color: text,
+        header_color: text,
+        footer_color: text
+      },
+      initialColors
+    ).fields,
+    ...orDefaults(
+      {
+        font_family: Schema.String,
+        heading_font: text,
+        border_radius: Schema.Number,
+        button_style: Schema.String,
+        product_image_ratio: Schema.String
+      },
+      initialRest
+    ).fields
+  })
+})
+const decodeDesigns = Schema.decodeUnknownEffect(Schema.Array(DesignRow))
+
+const LayoutRow = Schema.Struct({
+  home_layout: Schema.Struct({
+    sections: orDefault(Schema.Array(Schema.Unknown), []),
+    last_section_id: orDefault(Schema.Number, 0)
+  })
+})
+const decodeLayouts = Schema.decodeUnknownEffect(Schema.Array(LayoutRow))
 
 const PixelRow = Schema.Struct({
   id: PixelId,
@@ -108,6 +214,103 @@ export const layer: Layer.Layer<StorefrontStore, never, SqlClient.SqlClient> = L
             is_digital = ${state.is_digital},
             theme = theme || ${JSON.stringify(state.colors)}::jsonb,
             updated_at = now()
+          WHERE id = ${storeId}
+          RETURNING id`
+        return rows.length > 0
+      }, Effect.orDie),
+      lock: Effect.fnUntraced(function* (storeId) {
+        const rows = yield* sql`SELECT id FROM stores WHERE id = ${storeId} FOR NO KEY UPDATE`
+        return rows.length > 0
+      }, Effect.orDie),
+      profile: Effect.fnUntraced(function* (storeId) {
+        const [row] = yield* sql`
+          SELECT id, name, slug, language, description, logo, favicon, banner, theme, contact, social_links,
+            currency_display, subdomain, custom_domain, custom_domain_verified, hide_branding, created_at
+          FROM stores WHERE id = ${storeId}`.pipe(Effect.flatMap(decodeProfiles))
+        return Option.map(Option.fromNullishOr(row), ({ currency_display, theme, ...store }) => {
+          return new StoreRecord({ ...store, theme: new Theme(theme), currency: currency_display })
+        })
+      }, Effect.orDie),
+      writeSettings: Effect.fnUntraced(function* (storeId, values) {
+        const rows = yield* sql`
+          UPDATE stores SET
+            name = ${values.name},
+            description = ${values.description},
+            language = ${values.language},
+            logo = ${values.logo},
+            favicon = ${values.favicon},
+            banner = ${values.banner},
+            contact = ${JSON.stringify(values.contact)}::jsonb,
+            social_links = ${JSON.stringify(values.social_links)}::jsonb,
+            currency_display = ${JSON.stringify(values.currency)}::jsonb,
+            updated_at = now()
+          WHERE id = ${storeId}
+          RETURNING id`
+        return rows.length > 0
+      }, Effect.orDie),
+      design: Effect.fnUntraced(function* (storeId) {
+        const [row] = yield* sql`SELECT theme FROM stores WHERE id = ${storeId}`.pipe(Effect.flatMap(decodeDesigns))
+        return Option.map(Option.fromNullishOr(row), ({ theme }): DesignState => {
+          const { primary_color, secondary_color, background_color, text_color, button_color } = theme
+          const { button_text_color, header_color, footer_color } = theme
+          return {
+            colors: {
+              primary_color,
+              secondary_color,
+              background_color,
+              text_color,
+              button_color,
+              button_text_color,
+              header_color,
+              footer_color
+            },
+            font_family: theme.font_family as DesignState["font_family"],
+            heading_font: theme.heading_font as DesignState["heading_font"],
+            border_radius: theme.border_radius,
+            button_style: theme.button_style as DesignState["button_style"],
+            product_image_ratio: theme.product_image_ratio as DesignState["product_image_ratio"]
+          }
+        })
+      }, Effect.orDie),
+      writeDesign: Effect.fnUntraced(function* (storeId, { colors, ...rest }) {
+        const rows = yield* sql`
+          UPDATE stores SET theme = theme || ${JSON.stringify({ ...colors, ...rest })}::jsonb, updated_at = now()
+          WHERE id = ${storeId}
+          RETURNING id`
+        return rows.length > 0
+      }, Effect.orDie),
+      homeSections: Effect.fnUntraced(function* (storeId) {
+        const [row] = yield* sql<{ readonly home_sections: Readonly<Record<string, unknown>> }>`
+          SELECT home_sections FROM stores WHERE id = ${storeId}`
+        return Option.map(Option.fromNullishOr(row), (found) => homeSectionsOf(found.home_sections))
+      }, Effect.orDie),
+      writeHomeSections: Effect.fnUntraced(function* (storeId, values) {
+        const rows = yield* sql`
+          UPDATE stores SET home_sections = ${JSON.stringify(values)}::jsonb, updated_at = now()
+          WHERE id = ${storeId}
+          RETURNING id`
+        return rows.length > 0
+      }, Effect.orDie),
+      homeLayout: Effect.fnUntraced(function* (storeId) {
+        const [row] = yield* sql`SELECT home_layout FROM stores WHERE id = ${storeId}`.pipe(
+          Effect.flatMap(decodeLayouts)
+        )
+        return Option.map(Option.fromNullishOr(row), ({ home_layout }) => ({
+          // `jsonb` keeps keys in its own order: each section in the order the API shows it.
+          sections: (home_layout.sections as ReadonlyArray<LayoutSection>).map(
+            (section): LayoutSection => ({
+              id: section.id,
+              type: section.type,
+              enabled: section.enabled,
+              settings: HomeSection.ordered(section.type, section.settings)
+            })
+          ),
+          last_section_id: home_layout.last_section_id
+        }))
+      }, Effect.orDie),
+      writeHomeLayout: Effect.fnUntraced(function* (storeId, layout) {
+        const rows = yield* sql`
+          UPDATE stores SET home_layout = ${JSON.stringify(layout)}::jsonb, updated_at = now()
           WHERE id = ${storeId}
           RETURNING id`
         return rows.length > 0

@@ -1,16 +1,24 @@
 /**
  * The storefront services over each implementation of the port: memory, and SQL on every database of `TestDatabase`
- * (embedded always, the real server with `DATABASE_URL`), migrated; with the change history and the `store.theme`
- * and `pixels` entities registered, as the app wires them.
+ * (embedded always, the real server with `DATABASE_URL`), migrated; with the change history and the storefront's
+ * entities registered, as the app wires them.
  */
 import { ChangeLog, ChangeStore, ChangeStoreSql, Changes, Entity } from "@tawsil/changes"
 import { Ids } from "@tawsil/domain"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Context, type DateTime, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import * as Design from "../src/Design.ts"
+import * as DesignEntity from "../src/DesignEntity.ts"
+import * as HomeLayout from "../src/HomeLayout.ts"
+import * as HomeLayoutEntity from "../src/HomeLayoutEntity.ts"
+import * as HomeSections from "../src/HomeSections.ts"
+import * as HomeSectionsEntity from "../src/HomeSectionsEntity.ts"
 import type { PixelId } from "../src/Pixel.ts"
 import * as PixelEntity from "../src/PixelEntity.ts"
 import * as Pixels from "../src/Pixels.ts"
+import * as Settings from "../src/Settings.ts"
+import * as SettingsEntity from "../src/SettingsEntity.ts"
 import * as StorefrontStore from "../src/StorefrontStore.ts"
 import * as StorefrontStoreSql from "../src/StorefrontStoreSql.ts"
 import * as ThemeEntity from "../src/ThemeEntity.ts"
@@ -22,6 +30,7 @@ export interface NewStore {
   readonly plan?: string
   readonly planExpiresAt?: DateTime.Utc | null
   readonly language?: "ar" | "fr"
+  readonly name?: string
 }
 
 export class Fixtures extends Context.Service<
@@ -45,7 +54,10 @@ const fixturesMemory = Layer.effect(
       newStore: (settings = {}) =>
         Effect.suspend(() => {
           const id = Ids.StoreId.make(++last)
-          return Effect.as(stores.add(id, settings), id)
+          return Effect.as(
+            stores.add(id, { ...settings, name: settings.name ?? `store-${id}`, slug: `store-${id}` }),
+            id
+          )
         }),
       setPlan: (storeId, plan) => stores.setPlan(storeId, plan),
       setTestEventCode: stores.setTestEventCode,
@@ -63,7 +75,8 @@ const fixturesSql = Layer.effect(
         TestDatabase.newStore({
           plan: settings.plan ?? "enterprise",
           plan_expires_at: settings.planExpiresAt ? new Date(settings.planExpiresAt.epochMilliseconds) : null,
-          language: settings.language ?? "ar"
+          language: settings.language ?? "ar",
+          ...(settings.name === undefined ? {} : { name: settings.name })
         }).pipe(Effect.map(Ids.StoreId.make), Effect.provideService(SqlClient.SqlClient, sql)),
       setPlan: (storeId, plan) =>
         sql`UPDATE stores SET plan = ${plan} WHERE id = ${storeId}`.pipe(Effect.asVoid, Effect.orDie),
@@ -75,8 +88,25 @@ const fixturesSql = Layer.effect(
 )
 
 const services = <E, R>(stores: Layer.Layer<StorefrontStore.StorefrontStore | ChangeStore.ChangeStore, E, R>) =>
-  Layer.mergeAll(Themes.layer, Pixels.layer, Changes.layer).pipe(
-    Layer.provide(Entity.layer(ThemeEntity.entity, PixelEntity.entity)),
+  Layer.mergeAll(
+    Themes.layer,
+    Pixels.layer,
+    Settings.layer,
+    Design.layer,
+    HomeSections.layer,
+    HomeLayout.layer,
+    Changes.layer
+  ).pipe(
+    Layer.provide(
+      Entity.layer(
+        ThemeEntity.entity,
+        PixelEntity.entity,
+        SettingsEntity.entity,
+        DesignEntity.entity,
+        HomeSectionsEntity.entity,
+        HomeLayoutEntity.entity
+      )
+    ),
     Layer.provideMerge(ChangeLog.layer),
     Layer.provideMerge(stores)
   )

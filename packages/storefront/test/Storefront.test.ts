@@ -3,10 +3,12 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { Pixels } from "../src/Pixels.ts"
 import { backends, Fixtures, memory, sql } from "./Backends.ts"
+import { StoreConfigSuite } from "./StoreConfigSuite.ts"
 import { StorefrontSuite } from "./StorefrontSuite.ts"
 
 layer(memory)("Storefront (memory)", (it) => {
   StorefrontSuite(it)
+  StoreConfigSuite(it)
 })
 
 for (const backend of backends) {
@@ -14,6 +16,7 @@ for (const backend of backends) {
     `Storefront (sql, ${backend.name})`,
     (it) => {
       StorefrontSuite(it)
+      StoreConfigSuite(it)
 
       it.effect("a write the database refuses after every check passed is pixel_write_failed", () =>
         Effect.gen(function* () {

@@ -111,8 +111,12 @@ const HealthHandlers = HttpApiBuilder.group(ShippingApi, "health", (handlers) =>
 /**
  * The gateway on the database's idempotency records; the client windows and the couriers' per-account limits count
  * in the app's rate-limiter store, the accounts named under this installation's secret (shared by every instance).
+ * The store server's courier rate sync reaches the couriers through one too.
  */
-const gatewayLayer = (config: AppConfig, catalogue: Catalogue.Catalogue) => {
+export const gatewayLayer = (
+  config: Pick<AppConfig, "shippingRateLimitPerMinute" | "shippingMaxConcurrentCreates">,
+  catalogue: Catalogue.Catalogue
+) => {
   const courierCore = Layer.unwrap(
     Effect.map(
       IdempotencyStore.IdempotencyStore.use((store) => store.secret),

@@ -6,7 +6,6 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { HealthGroup } from "../Health.ts"
 import { AccessGroup } from "./access/Api.ts"
-import { CategoriesGroup } from "./categories/Api.ts"
 import { ChangesGroup } from "./changes/Api.ts"
 import { CustomersGroup } from "./customers/Api.ts"
 import { LandingPagesGroup } from "./landing-pages/Api.ts"
@@ -16,7 +15,7 @@ import { PixelsGroup } from "./pixels/Api.ts"
 import { ProductsGroup } from "./products/Api.ts"
 import { StoreGroup } from "./profile/Api.ts"
 import { PromoCodesGroup } from "./promo-codes/Api.ts"
-import { StockGroup } from "./stock/Api.ts"
+import { ShippingGroup } from "./shipping/Api.ts"
 import { ThemesGroup } from "./themes/Api.ts"
 import { TrackerGroup } from "./tracker/Api.ts"
 import { WebhooksGroup } from "./webhooks/Api.ts"
@@ -27,8 +26,6 @@ export class StoreApi extends HttpApi.make("store")
   .add(OrdersGroup)
   .add(CustomersGroup)
   .add(ProductsGroup)
-  .add(StockGroup)
-  .add(CategoriesGroup)
   .add(LandingPagesGroup)
   .add(StoreGroup)
   .add(WebhooksGroup)
@@ -36,6 +33,7 @@ export class StoreApi extends HttpApi.make("store")
   .add(PromoCodesGroup)
   .add(ThemesGroup)
   .add(PixelsGroup)
+  .add(ShippingGroup)
   .add(ChangesGroup)
   .add(HealthGroup)
   .annotateMerge(

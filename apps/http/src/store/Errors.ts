@@ -45,7 +45,6 @@ export const codes = {
   pixel_exists: [409, "A pixel with the same type and pixel_id exists"],
   already_undone: [409, "The change was undone already"],
   layout_changed: [409, "The home layout changed after this change; undo newest first"],
-  has_subcategories: [409, "The category has subcategories: move or delete them first"],
   payload_too_large: [413, "Body over 1 MB"],
   invalid_code: [422, "code missing, outside 2 to 30 characters, or a character outside A-Z 0-9 - _"],
   invalid_discount_type: [422, "discount_type missing or not percentage/fixed"],
@@ -67,7 +66,18 @@ export const codes = {
   pixel_write_failed: [422, "Write refused after the checks passed; the message gives the reason"],
   not_undoable: [422, "This kind of change cannot be undone"],
   nothing_to_restore: [422, "The change created something or holds no values"],
-  restore_target_missing: [422, "The item no longer exists"]
+  restore_target_missing: [422, "The item no longer exists"],
+  // shipping rates and settings (docs/store-api-config.md, "Shipping rates and settings")
+  snapshot_too_large: [422, "The values this rate write would record pass 256 KB; it did not run"],
+  // a courier's failure during a rate sync: the shipping API's codes for it (docs/api/README.md)
+  unknown_courier: [400, "No courier of GET /v1/couriers has this key or alias"],
+  invalid_credentials: [400, "The credentials do not fit the courier: fields missing, extra or malformed"],
+  blocked_egress: [400, "base_url is not accepted for this courier"],
+  unsupported: [400, "The courier does not offer this operation"],
+  courier_refused: [422, "The courier refused the request; its message is passed on"],
+  credentials_rejected: [422, "The courier refused the credentials"],
+  courier_unreachable: [502, "The courier could not be reached, or did not answer in time"],
+  courier_error: [502, "The courier answered something that cannot be read"]
 } as const satisfies Record<string, readonly [number, string]>
 
 export type Code = keyof typeof codes
@@ -129,6 +139,7 @@ export class Unprocessable extends Schema.Error<Unprocessable>("StoreUnprocessab
   optionsOf(422)
 ) {}
 export class RateLimited extends Schema.Error<RateLimited>("StoreRateLimited")(envelopeOf(429), optionsOf(429)) {}
+export class BadGateway extends Schema.Error<BadGateway>("StoreBadGateway")(envelopeOf(502), optionsOf(502)) {}
 
 /** The wire class of each status. */
 const classes = {
@@ -141,7 +152,8 @@ const classes = {
   409: Conflict,
   413: PayloadTooLarge,
   422: Unprocessable,
-  429: RateLimited
+  429: RateLimited,
+  502: BadGateway
 } as const satisfies Record<Status, unknown>
 
 type Classes = typeof classes

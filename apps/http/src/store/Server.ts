@@ -4,15 +4,10 @@
  */
 import { Access, KeyStoreSql, PublicAccess, ReadCache, UsageStoreSql } from "@tawsil/access"
 import {
-  Categories,
-  CategoryEntity,
-  CategoryStoreSql,
-  Inventory,
   LandingPageStoreSql,
   LandingPages,
   ProductStoreSql,
   Products,
-  StockEntity,
   StoreProfile,
   StoreProfileStoreSql
 } from "@tawsil/catalogue"
@@ -22,6 +17,13 @@ import { Orders } from "@tawsil/orders"
 import { PromoEntity, PromoStoreSql, Promos } from "@tawsil/promos"
 import { NonceStoreSql, RequestVerifier } from "@tawsil/signing"
 import { PixelEntity, Pixels, StorefrontStoreSql, ThemeEntity, Themes } from "@tawsil/storefront"
+import {
+  ShippingRates,
+  ShippingRatesEntity,
+  ShippingSettings,
+  ShippingSettingsEntity,
+  ShippingStoreSql
+} from "@tawsil/store-shipping"
 import { Tracker, TrackerStoreSql } from "@tawsil/tracker"
 import {
   DeliverySignal,
@@ -39,7 +41,6 @@ import * as Health from "../Health.ts"
 import * as Server from "../Server.ts"
 import { StoreApi } from "./Api.ts"
 import * as AccessHandlers from "./access/Handlers.ts"
-import * as CategoriesHandlers from "./categories/Handlers.ts"
 import * as ChangesHandlers from "./changes/Handlers.ts"
 import * as CustomersHandlers from "./customers/Handlers.ts"
 import { envelope } from "./Errors.ts"
@@ -51,7 +52,7 @@ import * as PixelsHandlers from "./pixels/Handlers.ts"
 import * as ProductsHandlers from "./products/Handlers.ts"
 import * as ProfileHandlers from "./profile/Handlers.ts"
 import * as PromoCodesHandlers from "./promo-codes/Handlers.ts"
-import * as StockHandlers from "./stock/Handlers.ts"
+import * as ShippingHandlers from "./shipping/Handlers.ts"
 import * as ThemesHandlers from "./themes/Handlers.ts"
 import * as TrackerHandlers from "./tracker/Handlers.ts"
 import * as WebhooksHandlers from "./webhooks/Handlers.ts"
@@ -87,8 +88,8 @@ export const entities = Entity.layer(
   PromoEntity.entity,
   ThemeEntity.entity,
   PixelEntity.entity,
-  CategoryEntity.entity,
-  StockEntity.entity
+  ShippingRatesEntity.entity,
+  ShippingSettingsEntity.entity
 )
 
 /**
@@ -99,15 +100,15 @@ export const configurationLayer = Layer.mergeAll(
   Promos.layer,
   Themes.layer,
   Pixels.layer,
-  Categories.layer,
-  Inventory.layer,
+  ShippingRates.layer,
+  ShippingSettings.layer,
   Changes.layer
 ).pipe(
   Layer.provide(entities),
   Layer.provide(ChangeLog.layer),
-  // Categories and stock: the catalogue's tables.
-  Layer.provide(Layer.merge(CategoryStoreSql.layer, ProductStoreSql.layer)),
-  Layer.provide(Layer.mergeAll(PromoStoreSql.layer, StorefrontStoreSql.layer, ChangeStoreSql.layer))
+  Layer.provide(Layer.mergeAll(PromoStoreSql.layer, StorefrontStoreSql.layer, ChangeStoreSql.layer)),
+  // The shipping rates and settings; the courier rate sync also needs the shipping API's gateway (`Gateway`).
+  Layer.provide(ShippingStoreSql.layer)
 )
 
 /** The domain services on the database (each needs only `SqlClient`), webhooks and configuration included. */
@@ -118,7 +119,6 @@ export const services = (config: Pick<AppConfig, "webhooks">) =>
     signedLayer,
     Layer.mergeAll(Products.layer, LandingPages.layer).pipe(
       Layer.provide(ProductStoreSql.layer),
-      Layer.provide(CategoryStoreSql.layer),
       Layer.provide(LandingPageStoreSql.layer)
     ),
     StoreProfile.layer.pipe(Layer.provide(StoreProfileStoreSql.layer)),
@@ -144,8 +144,6 @@ export const handlers = Layer.mergeAll(
   OrdersHandlers.handlers,
   CustomersHandlers.handlers,
   ProductsHandlers.handlers,
-  StockHandlers.handlers,
-  CategoriesHandlers.handlers,
   LandingPagesHandlers.handlers,
   ProfileHandlers.handlers,
   WebhooksHandlers.handlers,
@@ -153,6 +151,7 @@ export const handlers = Layer.mergeAll(
   PromoCodesHandlers.handlers,
   ThemesHandlers.handlers,
   PixelsHandlers.handlers,
+  ShippingHandlers.handlers,
   ChangesHandlers.handlers,
   HttpApiBuilder.group(StoreApi, "health", (handlers) => handlers.handle("health", () => Health.check("store")))
 )
@@ -175,7 +174,8 @@ export const listener = (config: AppConfig, name: string, mode: Pipeline.Mode, p
 
 /**
  * The store listener, and its origin listener when `STORE_ORIGIN_PORT` is set; both share the services, the webhook
- * dispatcher among them. Needs DNS (`Egress.Resolver`) for the webhook URL rules.
+ * dispatcher among them. Needs DNS (`Egress.Resolver`) for the webhook URL rules, and the shipping API's gateway
+ * (`Gateway` of @tawsil/shipping: its couriers, transport and account limits) for the courier rate sync.
  */
 export const layer = (config: AppConfig) => {
   const store = listener(config, "store", "edge", config.storePort)

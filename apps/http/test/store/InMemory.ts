@@ -20,9 +20,6 @@ import {
   UsageStore
 } from "@tawsil/access"
 import {
-  Categories,
-  CategoryStore,
-  Inventory,
   LandingPageStore,
   LandingPages,
   ProductStore,
@@ -39,6 +36,7 @@ import { OrderStore, Orders } from "@tawsil/orders"
 import { PromoStore, Promos } from "@tawsil/promos"
 import { Nonce, NonceStore, RequestSignature, RequestVerifier } from "@tawsil/signing"
 import { Database } from "@tawsil/storage"
+import { ShippingRates, ShippingSettings, ShippingStore } from "@tawsil/store-shipping"
 import { Pixels, StorefrontStore, Themes } from "@tawsil/storefront"
 import { Tracker, TrackerStore } from "@tawsil/tracker"
 import { DeliverySignal, Outbox, WebhookStore, Webhooks, WebhookUrl } from "@tawsil/webhooks"
@@ -58,6 +56,7 @@ import { StoreApi } from "../../src/store/Api.ts"
 import { envelope } from "../../src/store/Errors.ts"
 import type * as Pipeline from "../../src/store/Pipeline.ts"
 import * as StoreServer from "../../src/store/Server.ts"
+import { memoryGateway } from "../store-shipping/Couriers.ts"
 
 // --- the ports ------------------------------------------------------------------------------------------------
 
@@ -128,8 +127,7 @@ const productStore = Layer.effect(
       ...products,
       insert: (storeId, input) => Effect.tap(products.insert(storeId, input), (product) => mirror(storeId, product.id)),
       update: (storeId, id, patch) => Effect.tap(products.update(storeId, id, patch), () => mirror(storeId, id)),
-      remove: (storeId, id) => Effect.tap(products.remove(storeId, id), () => mirror(storeId, id, true)),
-      writeStock: (storeId, id, write) => Effect.tap(products.writeStock(storeId, id, write), () => mirror(storeId, id))
+      remove: (storeId, id) => Effect.tap(products.remove(storeId, id), () => mirror(storeId, id, true))
     })
   })
 ).pipe(Layer.provide(ProductStore.layerMemory))
@@ -148,13 +146,14 @@ const ports = Layer.mergeAll(
   ChangeStore.layerMemory,
   PromoStore.layerMemory,
   StorefrontStore.layerMemory,
+  ShippingStore.layerMemory,
   TrackerStore.layerMemory,
   NonceStore.layerMemory,
   WebhookStore.layerMemory,
   IdempotencyStore.layerMemory,
   DeliverySignal.layer,
   Layer.provideMerge(storeProfileStore, profiles),
-  Layer.provideMerge(CategoryStore.layerMemory, Layer.provideMerge(productStore, OrderStore.layerMemory()))
+  Layer.provideMerge(productStore, OrderStore.layerMemory())
 )
 
 // --- the services, as `Server.services` composes them -----------------------------------------------------------
@@ -165,8 +164,8 @@ const configuration = Layer.mergeAll(
   Promos.layer,
   Themes.layer,
   Pixels.layer,
-  Categories.layer,
-  Inventory.layer,
+  ShippingRates.layer,
+  ShippingSettings.layer,
   Changes.layer
 ).pipe(
   Layer.provide(StoreServer.entities),
@@ -201,7 +200,10 @@ export const services = (options: Options = {}) =>
     Idempotency.layer(),
     ReadCache.layer,
     configuration
-  ).pipe(Layer.provideMerge(Layer.mergeAll(ports, options.resolver ?? resolver, health)))
+  ).pipe(
+    // The courier rate sync's gateway: the sandbox and the test courier of @tawsil/store-shipping, no HTTP.
+    Layer.provideMerge(Layer.mergeAll(ports, options.resolver ?? resolver, health, memoryGateway))
+  )
 
 // --- the clients ----------------------------------------------------------------------------------------------
 

@@ -1,46 +1,120 @@
 /**
- * A test-only `CourierHttp` that sends an adapter's requests to a loopback fake of its courier: the fake's origin +
- * the relative path + the query, like the core's transport but without its egress rules. It refuses (as a defect)
- * any path that is not relative, turns a timeout or a dropped connection into `Unreachable`, and never follows a
- * redirect. Production HTTP is the core's job (`HttpTransport`).
+ * A test-only `CourierHttp` that sends an adapter's requests to a loopback fake of its courier (its origin, the
+ * relative path, the query) under the rules the host's transport applies to every request: a path that could leave
+ * the origin is refused (`BlockedEgress`); `accept: application/json` and `user-agent: tawsil` are sent unless the
+ * adapter sets them, JSON bodies with their `content-type`, and the host and framing headers are the transport's, not
+ * the adapter's; a redirect is never followed (a 3xx is an answer for the mapping); a body over 5 MiB is cut off
+ * (`BadResponse`); no answer in time or a dropped connection is `Unreachable`. What it leaves out is the host's own
+ * business: DNS and public addresses, TLS, the circuit breaker. It connects under a permit of the process egress
+ * guard (`ProcessEgress`), so tests and the conformance kit may run it with the guard installed.
+ *
+ * Production HTTP is the host's transport (`HttpTransport` of `@tawsil/shipping`).
  */
-import { type Duration, Effect, Layer } from "effect"
+import * as Http from "node:http"
+import { Egress, ProcessEgress } from "@tawsil/egress"
+import { type Duration, Effect, Layer, Result } from "effect"
 import * as CourierError from "../CourierError.ts"
 import * as CourierHttp from "../CourierHttp.ts"
 
-const send = (origin: string, request: CourierHttp.CourierRequest, timeout: Duration.Input) => {
-  if (!request.path.startsWith("/") || request.path.startsWith("//")) {
-    return Effect.die(new Error(`the adapter sent a path that is not relative: ${request.path}`))
-  }
-  const url = new URL(request.path, origin)
-  for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value)
-  const init: RequestInit = {
-    method: request.method,
-    redirect: "manual",
-    headers: { ...request.headers, ...(request.json === undefined ? {} : { "content-type": "application/json" }) },
-    ...(request.json === undefined ? {} : { body: JSON.stringify(request.json) })
-  }
-  return Effect.tryPromise({
-    try: (signal) =>
-      fetch(url, { ...init, signal }).then((response) =>
-        response.arrayBuffer().then((buffer) => ({
-          status: response.status,
-          headers: Object.fromEntries(response.headers),
-          text: new TextDecoder().decode(buffer),
-          bytes: new Uint8Array(buffer)
-        }))
+/** The largest answer read, as the host's transport reads it. */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024
+
+/** How long one request may take unless told otherwise. */
+export const DEFAULT_TIMEOUT: Duration.Input = "2 seconds"
+
+/** Headers an adapter may not set: the host and the framing headers, which belong to the transport. */
+const RESERVED = new Set(["host", "connection", "content-length", "transfer-encoding", "upgrade", "te", "trailer"])
+
+/** The origin a path is checked against before the fake's loopback origin replaces it. */
+const STAND_IN = Result.getOrThrow(Egress.parseOrigin("https://courier.invalid"))
+
+/** The fake's URL for a request: its origin, then the path (checked as the host checks it) and the query. */
+const urlOf = (origin: string, request: CourierHttp.CourierRequest): Result.Result<URL, Egress.BlockedEgress> =>
+  Result.map(Egress.requestUrl(STAND_IN, request.path), (checked) => {
+    const url = new URL(checked.pathname, origin)
+    for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value)
+    return url
+  })
+
+const exchange = (url: URL, request: CourierHttp.CourierRequest) =>
+  Effect.callback<CourierHttp.CourierResponse, CourierError.Unreachable | CourierError.BadResponse>((resume) => {
+    const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json))
+    const headers: Record<string, string> = {
+      accept: "application/json",
+      "user-agent": "tawsil",
+      ...Object.fromEntries(
+        Object.entries(request.headers ?? {}).filter(([name]) => !RESERVED.has(name.toLowerCase()))
       ),
-    catch: () => new CourierError.Unreachable({ message: "the courier could not be reached" })
-  }).pipe(
-    Effect.timeoutOrElse({
+      ...(body === undefined ? {} : { "content-type": "application/json", "content-length": String(body.length) })
+    }
+    const respond = (incoming: Http.IncomingMessage) => {
+      const chunks: Array<Buffer> = []
+      let size = 0
+      incoming.on("data", (chunk: Buffer) => {
+        size += chunk.length
+        if (size > MAX_BODY_BYTES) {
+          incoming.destroy()
+          resume(
+            Effect.fail(
+              new CourierError.BadResponse({ message: `the courier answered more than ${MAX_BODY_BYTES} bytes` })
+            )
+          )
+          return
+        }
+        chunks.push(chunk)
+      })
+      incoming.on("end", () => {
+        const bytes = Buffer.concat(chunks)
+        resume(
+          Effect.succeed({
+            status: incoming.statusCode ?? 0,
+            headers: Object.fromEntries(
+              Object.entries(incoming.headers).flatMap(([name, value]) =>
+                value === undefined ? [] : [[name, Array.isArray(value) ? value.join(", ") : value]]
+              )
+            ),
+            text: bytes.toString("utf8"),
+            bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+          })
+        )
+      })
+      incoming.on("error", () =>
+        resume(Effect.fail(new CourierError.Unreachable({ message: "the courier could not be reached" })))
+      )
+    }
+    // One connection per request, opened inside the permit (the egress guard lets exactly this one through).
+    const outgoing = ProcessEgress.permit({ host: url.hostname, port: Number(url.port) || 80 }, () =>
+      Http.request(url, { method: request.method, headers, agent: false }, respond)
+    )
+    outgoing.on("error", () =>
+      resume(Effect.fail(new CourierError.Unreachable({ message: "the courier could not be reached" })))
+    )
+    if (body !== undefined) outgoing.write(body)
+    outgoing.end()
+    return Effect.sync(() => outgoing.destroy())
+  })
+
+/**
+ * One request to the fake at `origin` (`http://127.0.0.1:<port>`), given at most `timeout`. Fails `BlockedEgress`
+ * without sending for a path that is not relative to the origin, as the host's transport does.
+ */
+export const send = (
+  origin: string,
+  request: CourierHttp.CourierRequest,
+  timeout: Duration.Input = DEFAULT_TIMEOUT
+): Effect.Effect<
+  CourierHttp.CourierResponse,
+  CourierError.Unreachable | CourierError.BadResponse | Egress.BlockedEgress
+> =>
+  Effect.flatMap(Effect.fromResult(urlOf(origin, request)), (url) =>
+    Effect.timeoutOrElse(exchange(url, request), {
       duration: timeout,
       orElse: () => Effect.fail(new CourierError.Unreachable({ message: "the courier did not answer in time" }))
     })
   )
-}
 
-/** The service bound to `origin`. */
-export const make = (origin: string, timeout: Duration.Input = "2 seconds") =>
+/** The service bound to the fake at `origin`, each request given at most `timeout`. */
+export const make = (origin: string, timeout: Duration.Input = DEFAULT_TIMEOUT) =>
   CourierHttp.CourierHttp.of({ request: (request) => send(origin, request, timeout) })
 
 /** The service bound to the fake whose origin `origin` gives (read from the fake in context). */

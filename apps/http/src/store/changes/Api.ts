@@ -6,13 +6,12 @@
 import { Change, ChangeError, type Entity } from "@tawsil/changes"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import * as CategoriesApi from "../categories/Api.ts"
 import * as Endpoint from "../Endpoint.ts"
 import * as Errors from "../Errors.ts"
 import * as PixelsApi from "../pixels/Api.ts"
 import * as PromoCodesApi from "../promo-codes/Api.ts"
 import * as Reasons from "../Reasons.ts"
-import * as StockApi from "../stock/Api.ts"
+import * as ShippingApi from "../shipping/Api.ts"
 import * as ThemesApi from "../themes/Api.ts"
 
 export const reasons = Reasons.of(ChangeError.ChangeErrorReason, {
@@ -24,10 +23,9 @@ export const reasons = Reasons.of(ChangeError.ChangeErrorReason, {
 /** The reasons of each recorded entity's module, by its error's tag: a new recorded entity is one more line here. */
 const entityReasons: Readonly<Record<string, Reasons.Any>> = {
   PromoError: PromoCodesApi.reasons,
-  CategoryError: CategoriesApi.reasons,
-  StockError: StockApi.reasons,
   ThemeError: ThemesApi.reasons,
-  PixelError: PixelsApi.reasons
+  PixelError: PixelsApi.reasons,
+  StoreShippingError: ShippingApi.reasons
 }
 
 /** An entity's refusal of the values an undo writes back; `undefined` for a module without reasons here (a defect). */

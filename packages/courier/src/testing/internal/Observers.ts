@@ -1,40 +1,11 @@
 /**
- * What the conformance kit watches while a check runs, outside the adapter's reach: a trap server standing in for
- * every origin but the courier's own, every HTTP request the process starts (node:http and fetch, through Node's
- * diagnostics channels, so an adapter that bypasses `CourierHttp` is seen too), and every log line and span the
- * check's fiber produces.
+ * What the conformance kit watches while a check runs, outside the adapter's reach: every HTTP request the process
+ * starts (node:http and fetch, through Node's diagnostics channels, so an adapter that bypasses `CourierHttp` is seen
+ * too), and every log line and span the check's fiber produces.
  */
 import * as DiagnosticsChannel from "node:diagnostics_channel"
-import * as Http from "node:http"
-import type * as Net from "node:net"
+import type * as Http from "node:http"
 import { Effect, Formatter, Logger, References, Tracer } from "effect"
-
-/** A loopback server no request may reach; it counts the connections it gets. */
-export const trap = Effect.acquireRelease(
-  Effect.callback<{ readonly origin: string; readonly connections: () => number; readonly server: Http.Server }>(
-    (resume) => {
-      let connections = 0
-      const server = Http.createServer((_request, response) => response.writeHead(599).end())
-      server.on("connection", () => {
-        connections += 1
-      })
-      server.listen(0, "127.0.0.1", () =>
-        resume(
-          Effect.succeed({
-            origin: `http://127.0.0.1:${(server.address() as Net.AddressInfo).port}`,
-            connections: () => connections,
-            server
-          })
-        )
-      )
-    }
-  ),
-  ({ server }) =>
-    Effect.callback<void>((resume) => {
-      server.closeAllConnections()
-      server.close(() => resume(Effect.void))
-    })
-)
 
 /** An HTTP request the process started: where it went (`scheme://host[:port]`) and its path. */
 export interface Outgoing {

@@ -1,0 +1,143 @@
+/**
+ * A store's shipping rates and settings (docs/store-api-config.md, "Shipping rates and settings"): per-wilaya home
+ * and stop-desk prices, the settings, and the courier rate sync through the shipping API's gateway. Recorded as
+ * `shipping.rates` and `shipping.settings`.
+ *
+ * A courier's failure during a sync is answered with the shipping API's code for it (`courierFailure`: the rows of
+ * `../../shipping/Errors.ts`, in this API's envelope), never with a credential.
+ */
+import { Rate, Settings, StoreShippingError } from "@tawsil/store-shipping"
+import type { Gateway } from "@tawsil/shipping"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import * as Endpoint from "../Endpoint.ts"
+import * as Errors from "../Errors.ts"
+import * as Reasons from "../Reasons.ts"
+
+/** `SnapshotTooLarge` and `NothingToRestore` are named after their codes. */
+export const reasons = Reasons.of(StoreShippingError.StoreShippingErrorReason, {
+  InvalidShippingBody: "bad_request",
+  OriginWilayaMissing: "bad_request",
+  // Refined per failure by `courierFailure`; the code of a failure no row names.
+  CourierFailed: "courier_error"
+})
+
+type Failure = Gateway.GatewayError
+type CourierReason = Extract<Failure, { readonly _tag: "CourierError" }>["reason"]
+
+/** Each reason a courier gives for a failed rates call, as the shipping API's code in this API's envelope. */
+const courierReasons: {
+  readonly [Tag in CourierReason["_tag"]]: (
+    reason: Extract<CourierReason, { readonly _tag: Tag }>,
+    message: string,
+    requestId: string
+  ) => Errors.Failure
+} = {
+  BlockedEgress: (_, message, requestId) => Errors.make("blocked_egress", requestId, message),
+  Refused: (_, message, requestId) => Errors.make("courier_refused", requestId, message),
+  CredentialsRejected: (_, message, requestId) => Errors.make("credentials_rejected", requestId, message),
+  CourierRateLimited: (reason, message, requestId) =>
+    Errors.make("rate_limited", requestId, message, { retry_after: reason.retryAfterSeconds }),
+  Unreachable: (_, message, requestId) => Errors.make("courier_unreachable", requestId, message),
+  BadResponse: (_, message, requestId) => Errors.make("courier_error", requestId, message),
+  Unsupported: (_, message, requestId) => Errors.make("unsupported", requestId, message)
+}
+
+/**
+ * Each failure of the gateway, as this API answers it. A rates call fails only as the courier core does (the first
+ * five rows); the gateway's create and window failures get the code of their meaning here.
+ */
+const gatewayFailures: {
+  readonly [Tag in Failure["_tag"]]: (failure: Extract<Failure, { readonly _tag: Tag }>, requestId: string) => Errors.Failure
+} = {
+  UnknownCourier: (failure, requestId) => Errors.make("unknown_courier", requestId, failure.message),
+  // The message names the fields, never their values.
+  InvalidCredentials: (failure, requestId) =>
+    Errors.make(
+      "invalid_credentials",
+      requestId,
+      failure.fields === undefined
+        ? failure.message
+        : `${failure.message}: ${Object.keys(failure.fields).join(", ")}`
+    ),
+  BlockedEgress: (failure, requestId) => Errors.make("blocked_egress", requestId, failure.message),
+  NotAMobile: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
+  CourierError: (failure, requestId) =>
+    (courierReasons[failure.reason._tag] as (reason: CourierReason, message: string, requestId: string) => Errors.Failure)(
+      failure.reason,
+      failure.message,
+      requestId
+    ),
+  ClientRateLimited: (failure, requestId) =>
+    Errors.make("rate_limited", requestId, failure.message, { retry_after: failure.retryAfterSeconds }),
+  Overloaded: (failure, requestId) =>
+    Errors.make("rate_limited", requestId, failure.message, { retry_after: failure.retryAfterSeconds }),
+  InvalidKey: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
+  KeyReused: (_, requestId) => Errors.make("idempotency_key_reuse", requestId),
+  InFlight: (failure, requestId) =>
+    Errors.make("idempotency_in_flight", requestId, undefined, { retry_after: failure.retryAfterSeconds })
+}
+
+/** A courier's failure during a sync, as the shipping API's code for it. */
+export const courierFailure = (failure: Failure, requestId: string): Errors.Failure =>
+  (gatewayFailures[failure._tag] as (failure: Failure, requestId: string) => Errors.Failure)(failure, requestId)
+
+/** The wire classes a sync's courier failure can become. */
+const courierClasses = [Errors.BadRequest, Errors.Unprocessable, Errors.RateLimited, Errors.BadGateway, Errors.Conflict]
+
+const { Data } = Endpoint
+const writes = [...Errors.writes, ...reasons.classes]
+const read = "shipping:read"
+const scope = "shipping:write"
+
+export class ShippingGroup extends HttpApiGroup.make("shipping")
+  .add(
+    HttpApiEndpoint.get("listShippingRates", "/v1/shipping/rates", {
+      success: Data(Rate.RatesTable),
+      error: Errors.reads
+    }).annotate(Endpoint.RequiredScope, read),
+    /**
+     * Upserts the listed wilayas' prices: only sent prices change; null stops that delivery type there; a wilaya
+     * left with neither price has no rate. Answers the whole table. Recorded as `shipping.rates` (the changed
+     * wilayas' prices before and after); a write whose record would pass 256 KB is 422 `snapshot_too_large`.
+     */
+    Endpoint.post("writeShippingRates", "/v1/shipping/rates", {
+      payload: Rate.RatesBody,
+      success: Data(Rate.RatesTable),
+      error: writes,
+      scope
+    }),
+    /**
+     * Pulls one courier's prices to every wilaya (or `wilaya_ids`) from the settings' `origin_wilaya`, through the
+     * shipping API's couriers, with your credentials for this call only (never stored, recorded or logged).
+     * Overwrites the prices the courier quotes and adds the wilayas without a rate; a wilaya the courier does not
+     * serve is skipped. A courier failure writes nothing and answers the shipping API's code (`unknown_courier`,
+     * `invalid_credentials`, `credentials_rejected`, `courier_refused`, `rate_limited`, `courier_unreachable`,
+     * `courier_error`…). Answers the change's id: its undo restores the overwritten prices and keeps the added ones.
+     */
+    Endpoint.post("syncShippingRates", "/v1/shipping/rates/sync", {
+      payload: Rate.SyncBody,
+      success: Data(Rate.RatesSynced),
+      error: [...writes, ...courierClasses],
+      scope
+    }),
+    HttpApiEndpoint.get("getShippingSettings", "/v1/shipping/settings", {
+      success: Data(Settings.Settings),
+      error: Errors.reads
+    }).annotate(Endpoint.RequiredScope, read),
+    /** Only sent fields change; an empty body changes nothing. Recorded as `shipping.settings`. */
+    Endpoint.patch("updateShippingSettings", "/v1/shipping/settings", {
+      payload: Settings.SettingsPatchBody,
+      success: Data(Settings.Settings),
+      error: writes,
+      scope
+    })
+  )
+  .middleware(Endpoint.Gate)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "shipping",
+      description:
+        "Per-wilaya home and stop-desk prices, the shipping settings, and the courier rate sync. Recorded as " +
+        "shipping.rates and shipping.settings."
+    })
+  ) {}

@@ -1,0 +1,57 @@
+import { ShippingRates, ShippingSettings } from "@tawsil/store-shipping"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { RequestId } from "../../Edge.ts"
+import { StoreApi } from "../Api.ts"
+import { RequestBody } from "../Endpoint.ts"
+import * as Errors from "../Errors.ts"
+import { answer, store, writer } from "../Handler.ts"
+import { courierFailure, reasons } from "./Api.ts"
+
+export const handlers = HttpApiBuilder.group(
+  StoreApi,
+  "shipping",
+  Effect.fn(function* (handlers) {
+    const rates = yield* ShippingRates.ShippingRates
+    const settings = yield* ShippingSettings.ShippingSettings
+    return handlers
+      .handle(
+        "listShippingRates",
+        Effect.fn(function* () {
+          return yield* answer(rates.list(yield* store), reasons)
+        })
+      )
+      .handleRaw(
+        "writeShippingRates",
+        Effect.fn(function* () {
+          return yield* answer(rates.write(yield* writer, yield* RequestBody), reasons)
+        })
+      )
+      .handleRaw(
+        "syncShippingRates",
+        Effect.fn(function* () {
+          const requestId = yield* RequestId
+          const synced = yield* rates.sync(yield* writer, yield* RequestBody).pipe(
+            Effect.mapError((error) =>
+              error.reason._tag === "CourierFailed"
+                ? courierFailure(error.reason.failure, requestId)
+                : reasons.answer(error.reason, requestId)
+            )
+          )
+          return { data: synced, meta: Errors.metaOf(requestId) }
+        })
+      )
+      .handle(
+        "getShippingSettings",
+        Effect.fn(function* () {
+          return yield* answer(settings.get(yield* store), reasons)
+        })
+      )
+      .handleRaw(
+        "updateShippingSettings",
+        Effect.fn(function* () {
+          return yield* answer(settings.update(yield* writer, yield* RequestBody), reasons)
+        })
+      )
+  })
+)

@@ -1,0 +1,190 @@
+/**
+ * How the conformance kit calls an adapter: the way a host's core does, without a host. The caller's credentials are
+ * decoded by the adapter's schema (refused, naming fields only, when they do not fit); an operation the adapter does
+ * not declare is `Unsupported` without a request; `CourierHttp` is bound to the loopback fake (`LoopbackHttp`, the
+ * host transport's rules) for one deadline shared by the operation's requests, with the adapter's declared rate
+ * limits counted per account and held back or refused as the host does; the credentials are blanked out of every
+ * answer before the adapter reads it and out of every failure (`Redaction`); a failure becomes a `CourierError`.
+ *
+ * The host's own behaviour (which courier a key names, the tenant's `baseUrl`, the recipient's phones, ordering
+ * events and mapping statuses, logging an unmapped one, the circuit breaker, DNS) is the host's to test: the kit
+ * proves what the adapter does with what the host gives it.
+ */
+import { createHash } from "node:crypto"
+import { FieldIssues, type WilayaCode } from "@tawsil/domain"
+import { Clock, Duration, Effect, Schema, type Scope } from "effect"
+import { RateLimiter } from "effect/persistence"
+import type { Any, Capability, CourierManifest, CreatedParcel, Label, RawEvent } from "../../CourierAdapter.ts"
+import {
+  CourierError,
+  type CourierErrorReason,
+  CourierRateLimited,
+  Unreachable,
+  Unsupported
+} from "../../CourierError.ts"
+import { CourierHttp, type CourierRequest } from "../../CourierHttp.ts"
+import * as Redaction from "../../Redaction.ts"
+import type { ParcelOrder, RatesQuery, RatesResult } from "../../Shipment.ts"
+import * as LoopbackHttp from "../LoopbackHttp.ts"
+
+/** The host's default for a caller who gives no timeout. */
+export const DEFAULT_TIMEOUT = Duration.seconds(15)
+
+/** The longest a request waits for its account's rate limit before it is refused, as in the host. */
+export const MAX_RATE_LIMIT_WAIT = Duration.seconds(1)
+
+/** The reference the host gives a parcel the caller sent none for (`TW-` and 10 characters). */
+export const REFERENCE = "TW-0000000000"
+
+/** The credentials do not fit the adapter's schema; only the fields are named, never the values. */
+export class CredentialsRefused extends Schema.TaggedError<CredentialsRefused>()("CredentialsRefused", {
+  message: Schema.String,
+  fields: Schema.optionalKey(FieldIssues.FieldIssues)
+}) {}
+
+/** What one call carries besides its input. */
+export interface Call {
+  readonly credentials: Readonly<Record<string, string>> | undefined
+  /** The caller's `options.timeoutMs`; {@link DEFAULT_TIMEOUT} when absent. */
+  readonly timeoutMs?: number | undefined
+  readonly fromWilaya?: WilayaCode.WilayaCode | undefined
+}
+
+export type Failure = CourierError | CredentialsRefused
+
+export interface Runner {
+  readonly create: (call: Call, order: ParcelOrder) => Effect.Effect<CreatedParcel, Failure>
+  readonly track: (call: Call, trackingNumber: string) => Effect.Effect<ReadonlyArray<RawEvent>, Failure>
+  readonly rates: (call: Call, query: RatesQuery) => Effect.Effect<RatesResult, Failure>
+  readonly label: (call: Call, trackingNumber: string) => Effect.Effect<Label, Failure>
+  /** What the adapter asked `CourierHttp` to send, oldest first. */
+  readonly sent: ReadonlyArray<CourierRequest>
+}
+
+const hasFields = (sent: Readonly<Record<string, string>> | undefined): sent is Readonly<Record<string, string>> =>
+  sent !== undefined && Object.keys(sent).length > 0
+
+/** The caller's credentials through the adapter's schema, refused as the host refuses them. */
+const decodeCredentials = (adapter: Any, sent: Readonly<Record<string, string>> | undefined) => {
+  if (adapter.credentials === undefined) {
+    return hasFields(sent)
+      ? Effect.fail(new CredentialsRefused({ message: "this courier takes no credentials: omit `credentials`" }))
+      : Effect.succeed(undefined)
+  }
+  if (!hasFields(sent)) {
+    return Effect.fail(
+      new CredentialsRefused({
+        message: `this courier needs credentials: ${adapter.requiredCredentials.join(", ")}`,
+        fields: Object.fromEntries(adapter.requiredCredentials.map((name) => [`credentials.${name}`, "required"]))
+      })
+    )
+  }
+  return Schema.decodeUnknownEffect(adapter.credentials)(sent, { errors: "all", onExcessProperty: "error" }).pipe(
+    Effect.mapError(
+      (error) =>
+        new CredentialsRefused({
+          message: "credentials do not match what this courier needs",
+          fields: FieldIssues.fromIssue(error.issue, { prefix: "credentials" })
+        })
+    )
+  )
+}
+
+/** Counters of one account, never the credentials themselves (a digest, as the host keys its counters). */
+const accountOf = (courier: string, credentials: Readonly<Record<string, string>> | undefined) => {
+  const fields = Object.keys(credentials ?? {}).sort()
+  const canonical = JSON.stringify(Object.fromEntries(fields.map((field) => [field, credentials![field]])))
+  return createHash("sha256").update(courier).update("\u0000").update(canonical).digest("hex")
+}
+
+/**
+ * A runner for `adapter`, speaking for `courier`: requests go to the fake at `origin` (none: an adapter that makes
+ * no HTTP call, whose every request fails). Rate limits are counted for the scope's lifetime.
+ */
+export const make = (
+  adapter: Any,
+  courier: CourierManifest,
+  origin: string | undefined
+): Effect.Effect<Runner, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const limiter = yield* RateLimiter.make.pipe(Effect.provide(RateLimiter.layerStoreMemory))
+    const sent: Array<CourierRequest> = []
+
+    /** Takes one request from every declared limit of the account, waiting briefly or refusing as the host does. */
+    const admit = (account: string, deadline: number): Effect.Effect<void, CourierRateLimited> =>
+      Effect.gen(function* () {
+        for (const limit of adapter.rateLimits) {
+          const exceeded = yield* limiter
+            .consume({
+              key: `${account}:${limit.limit}/${Duration.toMillis(limit.window)}`,
+              limit: limit.limit,
+              window: limit.window,
+              algorithm: "fixed-window",
+              onExceeded: "fail"
+            })
+            .pipe(
+              Effect.as(undefined),
+              Effect.catchTag("RateLimiterError", ({ reason }) =>
+                Effect.succeed(reason._tag === "RateLimitExceeded" ? Duration.toMillis(reason.retryAfter) : undefined)
+              )
+            )
+          if (exceeded === undefined) continue
+          const left = deadline - (yield* Clock.currentTimeMillis)
+          if (exceeded > Duration.toMillis(MAX_RATE_LIMIT_WAIT) || exceeded >= left) {
+            return yield* new CourierRateLimited({ retryAfterSeconds: Math.max(1, Math.ceil(exceeded / 1000)) })
+          }
+          yield* Effect.sleep(Duration.millis(exceeded))
+          return yield* admit(account, deadline)
+        }
+      })
+
+    /** `CourierHttp` for one operation: the fake, the call's deadline, the account's limits. */
+    const bind = (deadline: number, account: string): CourierHttp["Service"] =>
+      CourierHttp.of({
+        request: (request) =>
+          Effect.gen(function* () {
+            sent.push(request)
+            if (origin === undefined) {
+              return yield* new Unreachable({ message: "this adapter was tested without a fake: nothing answers" })
+            }
+            const timedOut = new Unreachable({ message: "the courier did not answer in time" })
+            if (deadline - (yield* Clock.currentTimeMillis) <= 0) return yield* timedOut
+            if (adapter.rateLimits.length > 0) yield* admit(account, deadline)
+            const left = deadline - (yield* Clock.currentTimeMillis)
+            if (left <= 0) return yield* timedOut
+            return yield* LoopbackHttp.send(origin, request, Duration.millis(left))
+          })
+      })
+
+    const run =
+      <In, Out>(operation: Capability) =>
+      (call: Call, input: In): Effect.Effect<Out, Failure> =>
+        Effect.gen(function* () {
+          const credentials = yield* decodeCredentials(adapter, call.credentials)
+          const fail = (reason: CourierErrorReason) => new CourierError({ courier: courier.key, operation, reason })
+          const implementation = adapter.operations[operation] as
+            | ((input: In, context: unknown) => Effect.Effect<Out, CourierErrorReason, CourierHttp>)
+            | undefined
+          if (implementation === undefined) return yield* fail(new Unsupported({ operation }))
+          const timeout = call.timeoutMs === undefined ? DEFAULT_TIMEOUT : Duration.millis(call.timeoutMs)
+          const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(timeout)
+          const secrets = Redaction.secretsOf(call.credentials, credentials)
+          const scrub = Redaction.scrubber(secrets)
+          const bound = bind(deadline, accountOf(courier.key, call.credentials))
+          const http = secrets.length === 0 ? bound : Redaction.scrubbing(bound, scrub)
+          return yield* implementation(input, { credentials, fromWilaya: call.fromWilaya }).pipe(
+            Effect.provideService(CourierHttp, http),
+            Effect.mapError((reason) => fail(Redaction.redactReason(scrub)(reason)))
+          )
+        })
+
+    const create = run<ParcelOrder, CreatedParcel>("create")
+    return {
+      // A parcel always carries a reference: the host makes one when the caller sends none.
+      create: (call, order) => create(call, order.reference ? order : { ...order, reference: REFERENCE }),
+      track: run<string, ReadonlyArray<RawEvent>>("track"),
+      rates: run<RatesQuery, RatesResult>("rates"),
+      label: run<string, Label>("label"),
+      sent
+    }
+  })

@@ -1,0 +1,29 @@
+/**
+ * The theme's standard home sections as an entity of the change history (`store.home_sections`, entity id
+ * `home_sections`, scopes `store:read` / `store:write`): an undo writes the earlier sections back, all of them,
+ * through the checks of `PATCH /v1/store/home-sections`.
+ */
+import type { Entity } from "@tawsil/changes"
+import { Effect, Option } from "effect"
+import { apply, ENTITY, ENTITY_ID, HomeSectionsValues } from "./HomeSections.ts"
+import * as StoreConfigError from "./StoreConfigError.ts"
+import { StorefrontStore } from "./StorefrontStore.ts"
+
+export const entity: Effect.Effect<Entity.Entity<HomeSectionsValues>, never, StorefrontStore> = Effect.map(
+  Effect.service(StorefrontStore),
+  (store): Entity.Entity<HomeSectionsValues> => ({
+    name: ENTITY,
+    readScope: "store:read",
+    undoScope: "store:write",
+    values: HomeSectionsValues,
+    snapshot: (storeId, entityId) => (entityId === ENTITY_ID ? store.homeSections(storeId) : Effect.succeedNone),
+    write: Effect.fnUntraced(function* (storeId, _entityId, values) {
+      if (!(yield* store.lock(storeId))) return yield* StoreConfigError.storeNotFound()
+      const found = yield* store.homeSections(storeId)
+      if (Option.isNone(found)) return yield* StoreConfigError.storeNotFound()
+      const checked = yield* apply(found.value, values).pipe(Effect.mapError(StoreConfigError.invalid))
+      if (!(yield* store.writeHomeSections(storeId, checked))) return yield* StoreConfigError.storeNotFound()
+      return ENTITY_ID
+    })
+  })
+)
