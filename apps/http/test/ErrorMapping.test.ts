@@ -21,6 +21,7 @@ import * as ShippingErrors from "../src/shipping/Errors.ts"
 import * as AccessApi from "../src/store/access/Api.ts"
 import * as ChangesApi from "../src/store/changes/Api.ts"
 import * as StoreErrors from "../src/store/Errors.ts"
+import * as LandingPageSectionsApi from "../src/store/landing-page-sections/Api.ts"
 import * as LandingPagesApi from "../src/store/landing-pages/Api.ts"
 import * as OrdersApi from "../src/store/orders/Api.ts"
 import * as PixelsApi from "../src/store/pixels/Api.ts"
@@ -39,6 +40,7 @@ const storeReasons: Record<string, StoreReasons.Any> = {
   OrderError: OrdersApi.reasons,
   ProductError: ProductsApi.reasons,
   LandingPageError: LandingPagesApi.reasons,
+  PageSectionError: LandingPageSectionsApi.reasons,
   StoreProfileError: ProfileApi.reasons,
   WebhookError: WebhooksApi.reasons,
   SigningError: TrackerApi.signingReasons,

@@ -45,6 +45,7 @@ export const ENFORCED: ReadonlyArray<string> = [
   "products:write",
   "orders:write",
   "landing_pages:write",
+  "landing_pages:read",
   "webhooks:write",
   "webhooks:read",
   "usage:read",

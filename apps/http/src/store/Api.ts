@@ -8,6 +8,7 @@ import { HealthGroup } from "../Health.ts"
 import { AccessGroup } from "./access/Api.ts"
 import { ChangesGroup } from "./changes/Api.ts"
 import { CustomersGroup } from "./customers/Api.ts"
+import { LandingPageSectionsGroup } from "./landing-page-sections/Api.ts"
 import { LandingPagesGroup } from "./landing-pages/Api.ts"
 import { OrdersGroup } from "./orders/Api.ts"
 import { PingGroup } from "./ping/Api.ts"
@@ -27,6 +28,7 @@ export class StoreApi extends HttpApi.make("store")
   .add(CustomersGroup)
   .add(ProductsGroup)
   .add(LandingPagesGroup)
+  .add(LandingPageSectionsGroup)
   .add(StoreGroup)
   .add(WebhooksGroup)
   .add(TrackerGroup)

@@ -41,7 +41,7 @@ export const codes = {
   store_not_found: [404, "The store was deleted"],
   addon_inactive: [409, "The Promo codes add-on is not active on the store"],
   code_exists: [409, "Another promo code of the store has this text"],
-  limit_reached: [409, "The plan allows no more pixels of this type"],
+  limit_reached: [409, "The plan allows no more pixels of this type, or the landing page holds 50 sections"],
   pixel_exists: [409, "A pixel with the same type and pixel_id exists"],
   already_undone: [409, "The change was undone already"],
   layout_changed: [409, "The home layout changed after this change; undo newest first"],
@@ -62,11 +62,16 @@ export const codes = {
   invalid_pixel_type: [422, "pixel_type missing or not one of the seven"],
   invalid_pixel_id: [422, "pixel_id breaks the syntax rule"],
   invalid_access_token: [422, "The cleaned access token breaks a rule"],
-  immutable_field: [422, "pixel_type, type or pixel_id sent on PATCH"],
+  immutable_field: [422, "pixel_type, type or pixel_id sent on a pixel PATCH; type or position on a section PATCH"],
   pixel_write_failed: [422, "Write refused after the checks passed; the message gives the reason"],
   not_undoable: [422, "This kind of change cannot be undone"],
   nothing_to_restore: [422, "The change created something or holds no values"],
   restore_target_missing: [422, "The item no longer exists"],
+  // landing page sections (docs/store-api-config.md, "Landing page sections")
+  invalid_section_type: [422, "type missing or not one of the section types"],
+  invalid_position: [422, "position not a whole number from 1 to the end of the page"],
+  invalid_settings: [422, "settings not a JSON object within the bounds (64 KB, 8 levels, text, numbers, keys)"],
+  invalid_section_order: [422, "section_ids does not list every section of the page exactly once"],
   // shipping rates and settings (docs/store-api-config.md, "Shipping rates and settings")
   snapshot_too_large: [422, "The values this rate write would record pass 256 KB; it did not run"],
   // a courier's failure during a rate sync: the shipping API's codes for it (docs/api/README.md)

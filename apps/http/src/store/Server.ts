@@ -6,6 +6,9 @@ import { Access, KeyStoreSql, PublicAccess, ReadCache, UsageStoreSql } from "@ta
 import {
   LandingPageStoreSql,
   LandingPages,
+  PageSectionEntity,
+  PageSectionStoreSql,
+  PageSections,
   ProductStoreSql,
   Products,
   StoreProfile,
@@ -44,6 +47,7 @@ import * as AccessHandlers from "./access/Handlers.ts"
 import * as ChangesHandlers from "./changes/Handlers.ts"
 import * as CustomersHandlers from "./customers/Handlers.ts"
 import { envelope } from "./Errors.ts"
+import * as LandingPageSectionsHandlers from "./landing-page-sections/Handlers.ts"
 import * as LandingPagesHandlers from "./landing-pages/Handlers.ts"
 import * as OrdersHandlers from "./orders/Handlers.ts"
 import * as Pipeline from "./Pipeline.ts"
@@ -88,25 +92,30 @@ export const entities = Entity.layer(
   PromoEntity.entity,
   ThemeEntity.entity,
   PixelEntity.entity,
+  PageSectionEntity.entity,
   ShippingRatesEntity.entity,
   ShippingSettingsEntity.entity
 )
 
 /**
- * The configuration services (spec store-api-config): promo codes, themes, pixels and the change history, whose
- * writes record their changes through one `ChangeLog` (off when `ChangeLog.Recording` is false).
+ * The configuration services (spec store-api-config): promo codes, themes, pixels, landing page sections and the
+ * change history, whose writes record their changes through one `ChangeLog` (off when `ChangeLog.Recording` is
+ * false).
  */
 export const configurationLayer = Layer.mergeAll(
   Promos.layer,
   Themes.layer,
   Pixels.layer,
+  PageSections.layer,
   ShippingRates.layer,
   ShippingSettings.layer,
   Changes.layer
 ).pipe(
   Layer.provide(entities),
   Layer.provide(ChangeLog.layer),
-  Layer.provide(Layer.mergeAll(PromoStoreSql.layer, StorefrontStoreSql.layer, ChangeStoreSql.layer)),
+  Layer.provide(
+    Layer.mergeAll(PromoStoreSql.layer, StorefrontStoreSql.layer, PageSectionStoreSql.layer, ChangeStoreSql.layer)
+  ),
   // The shipping rates and settings; the courier rate sync also needs the shipping API's gateway (`Gateway`).
   Layer.provide(ShippingStoreSql.layer)
 )
@@ -145,6 +154,7 @@ export const handlers = Layer.mergeAll(
   CustomersHandlers.handlers,
   ProductsHandlers.handlers,
   LandingPagesHandlers.handlers,
+  LandingPageSectionsHandlers.handlers,
   ProfileHandlers.handlers,
   WebhooksHandlers.handlers,
   TrackerHandlers.handlers,

@@ -22,6 +22,7 @@ import {
 import {
   LandingPageStore,
   LandingPages,
+  PageSections,
   ProductStore,
   Products,
   Store,
@@ -164,6 +165,7 @@ const configuration = Layer.mergeAll(
   Promos.layer,
   Themes.layer,
   Pixels.layer,
+  PageSections.layer,
   ShippingRates.layer,
   ShippingSettings.layer,
   Changes.layer

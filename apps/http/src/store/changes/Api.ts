@@ -8,6 +8,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import * as Endpoint from "../Endpoint.ts"
 import * as Errors from "../Errors.ts"
+import * as LandingPageSectionsApi from "../landing-page-sections/Api.ts"
 import * as PixelsApi from "../pixels/Api.ts"
 import * as PromoCodesApi from "../promo-codes/Api.ts"
 import * as Reasons from "../Reasons.ts"
@@ -23,6 +24,7 @@ export const reasons = Reasons.of(ChangeError.ChangeErrorReason, {
 /** The reasons of each recorded entity's module, by its error's tag: a new recorded entity is one more line here. */
 const entityReasons: Readonly<Record<string, Reasons.Any>> = {
   PromoError: PromoCodesApi.reasons,
+  PageSectionError: LandingPageSectionsApi.reasons,
   ThemeError: ThemesApi.reasons,
   PixelError: PixelsApi.reasons,
   StoreShippingError: ShippingApi.reasons

@@ -1,0 +1,55 @@
+import { PageSections } from "@tawsil/catalogue"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { StoreApi } from "../Api.ts"
+import { RequestBody } from "../Endpoint.ts"
+import { answer, store, writer } from "../Handler.ts"
+import { reasons } from "./Api.ts"
+
+export const handlers = HttpApiBuilder.group(
+  StoreApi,
+  "landingPageSections",
+  Effect.fn(function* (handlers) {
+    const sections = yield* PageSections.PageSections
+    return handlers
+      .handle(
+        "listLandingPageSections",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(sections.list(yield* store, params.id), reasons)
+        })
+      )
+      .handle(
+        "getLandingPageSection",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(sections.get(yield* store, params.id, params.section_id), reasons)
+        })
+      )
+      .handleRaw(
+        "createLandingPageSection",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(sections.create(yield* writer, params.id, yield* RequestBody), reasons)
+        })
+      )
+      .handleRaw(
+        "updateLandingPageSection",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(
+            sections.update(yield* writer, params.id, params.section_id, yield* RequestBody),
+            reasons
+          )
+        })
+      )
+      .handle(
+        "deleteLandingPageSection",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(sections.remove(yield* writer, params.id, params.section_id), reasons)
+        })
+      )
+      .handleRaw(
+        "reorderLandingPageSections",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(sections.reorder(yield* writer, params.id, yield* RequestBody), reasons)
+        })
+      )
+  })
+)
