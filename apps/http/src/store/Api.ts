@@ -6,6 +6,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { HealthGroup } from "../Health.ts"
 import { AccessGroup } from "./access/Api.ts"
+import { CategoriesGroup } from "./categories/Api.ts"
 import { ChangesGroup } from "./changes/Api.ts"
 import { CustomersGroup } from "./customers/Api.ts"
 import { LandingPageSectionsGroup } from "./landing-page-sections/Api.ts"
@@ -17,6 +18,7 @@ import { ProductsGroup } from "./products/Api.ts"
 import { StoreGroup } from "./profile/Api.ts"
 import { PromoCodesGroup } from "./promo-codes/Api.ts"
 import { ShippingGroup } from "./shipping/Api.ts"
+import { StockGroup } from "./stock/Api.ts"
 import { ThemesGroup } from "./themes/Api.ts"
 import { TrackerGroup } from "./tracker/Api.ts"
 import { WebhooksGroup } from "./webhooks/Api.ts"
@@ -27,6 +29,8 @@ export class StoreApi extends HttpApi.make("store")
   .add(OrdersGroup)
   .add(CustomersGroup)
   .add(ProductsGroup)
+  .add(StockGroup)
+  .add(CategoriesGroup)
   .add(LandingPagesGroup)
   .add(LandingPageSectionsGroup)
   .add(StoreGroup)

@@ -45,6 +45,7 @@ export const codes = {
   pixel_exists: [409, "A pixel with the same type and pixel_id exists"],
   already_undone: [409, "The change was undone already"],
   layout_changed: [409, "The home layout changed after this change; undo newest first"],
+  has_subcategories: [409, "The category has subcategories: move or delete them first"],
   payload_too_large: [413, "Body over 1 MB"],
   invalid_code: [422, "code missing, outside 2 to 30 characters, or a character outside A-Z 0-9 - _"],
   invalid_discount_type: [422, "discount_type missing or not percentage/fixed"],

@@ -4,6 +4,10 @@
  */
 import { Access, KeyStoreSql, PublicAccess, ReadCache, UsageStoreSql } from "@tawsil/access"
 import {
+  Categories,
+  CategoryEntity,
+  CategoryStoreSql,
+  Inventory,
   LandingPageStoreSql,
   LandingPages,
   PageSectionEntity,
@@ -11,6 +15,7 @@ import {
   PageSections,
   ProductStoreSql,
   Products,
+  StockEntity,
   StoreProfile,
   StoreProfileStoreSql
 } from "@tawsil/catalogue"
@@ -44,6 +49,7 @@ import * as Health from "../Health.ts"
 import * as Server from "../Server.ts"
 import { StoreApi } from "./Api.ts"
 import * as AccessHandlers from "./access/Handlers.ts"
+import * as CategoriesHandlers from "./categories/Handlers.ts"
 import * as ChangesHandlers from "./changes/Handlers.ts"
 import * as CustomersHandlers from "./customers/Handlers.ts"
 import { envelope } from "./Errors.ts"
@@ -57,6 +63,7 @@ import * as ProductsHandlers from "./products/Handlers.ts"
 import * as ProfileHandlers from "./profile/Handlers.ts"
 import * as PromoCodesHandlers from "./promo-codes/Handlers.ts"
 import * as ShippingHandlers from "./shipping/Handlers.ts"
+import * as StockHandlers from "./stock/Handlers.ts"
 import * as ThemesHandlers from "./themes/Handlers.ts"
 import * as TrackerHandlers from "./tracker/Handlers.ts"
 import * as WebhooksHandlers from "./webhooks/Handlers.ts"
@@ -94,7 +101,9 @@ export const entities = Entity.layer(
   PixelEntity.entity,
   PageSectionEntity.entity,
   ShippingRatesEntity.entity,
-  ShippingSettingsEntity.entity
+  ShippingSettingsEntity.entity,
+  CategoryEntity.entity,
+  StockEntity.entity
 )
 
 /**
@@ -109,10 +118,14 @@ export const configurationLayer = Layer.mergeAll(
   PageSections.layer,
   ShippingRates.layer,
   ShippingSettings.layer,
+  Categories.layer,
+  Inventory.layer,
   Changes.layer
 ).pipe(
   Layer.provide(entities),
   Layer.provide(ChangeLog.layer),
+  // Categories and stock: the catalogue's tables.
+  Layer.provide(Layer.merge(CategoryStoreSql.layer, ProductStoreSql.layer)),
   Layer.provide(
     Layer.mergeAll(PromoStoreSql.layer, StorefrontStoreSql.layer, PageSectionStoreSql.layer, ChangeStoreSql.layer)
   ),
@@ -128,6 +141,7 @@ export const services = (config: Pick<AppConfig, "webhooks">) =>
     signedLayer,
     Layer.mergeAll(Products.layer, LandingPages.layer).pipe(
       Layer.provide(ProductStoreSql.layer),
+      Layer.provide(CategoryStoreSql.layer),
       Layer.provide(LandingPageStoreSql.layer)
     ),
     StoreProfile.layer.pipe(Layer.provide(StoreProfileStoreSql.layer)),
@@ -153,6 +167,8 @@ export const handlers = Layer.mergeAll(
   OrdersHandlers.handlers,
   CustomersHandlers.handlers,
   ProductsHandlers.handlers,
+  StockHandlers.handlers,
+  CategoriesHandlers.handlers,
   LandingPagesHandlers.handlers,
   LandingPageSectionsHandlers.handlers,
   ProfileHandlers.handlers,

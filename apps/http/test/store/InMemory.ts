@@ -128,7 +128,8 @@ const productStore = Layer.effect(
       ...products,
       insert: (storeId, input) => Effect.tap(products.insert(storeId, input), (product) => mirror(storeId, product.id)),
       update: (storeId, id, patch) => Effect.tap(products.update(storeId, id, patch), () => mirror(storeId, id)),
-      remove: (storeId, id) => Effect.tap(products.remove(storeId, id), () => mirror(storeId, id, true))
+      remove: (storeId, id) => Effect.tap(products.remove(storeId, id), () => mirror(storeId, id, true)),
+      writeStock: (storeId, id, write) => Effect.tap(products.writeStock(storeId, id, write), () => mirror(storeId, id))
     })
   })
 ).pipe(Layer.provide(ProductStore.layerMemory))
@@ -154,7 +155,7 @@ const ports = Layer.mergeAll(
   IdempotencyStore.layerMemory,
   DeliverySignal.layer,
   Layer.provideMerge(storeProfileStore, profiles),
-  Layer.provideMerge(productStore, OrderStore.layerMemory())
+  Layer.provideMerge(CategoryStore.layerMemory, Layer.provideMerge(productStore, OrderStore.layerMemory()))
 )
 
 // --- the services, as `Server.services` composes them -----------------------------------------------------------

@@ -6,6 +6,7 @@
 import { Change, ChangeError, type Entity } from "@tawsil/changes"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import * as CategoriesApi from "../categories/Api.ts"
 import * as Endpoint from "../Endpoint.ts"
 import * as Errors from "../Errors.ts"
 import * as LandingPageSectionsApi from "../landing-page-sections/Api.ts"
@@ -13,6 +14,7 @@ import * as PixelsApi from "../pixels/Api.ts"
 import * as PromoCodesApi from "../promo-codes/Api.ts"
 import * as Reasons from "../Reasons.ts"
 import * as ShippingApi from "../shipping/Api.ts"
+import * as StockApi from "../stock/Api.ts"
 import * as ThemesApi from "../themes/Api.ts"
 
 export const reasons = Reasons.of(ChangeError.ChangeErrorReason, {
@@ -24,6 +26,8 @@ export const reasons = Reasons.of(ChangeError.ChangeErrorReason, {
 /** The reasons of each recorded entity's module, by its error's tag: a new recorded entity is one more line here. */
 const entityReasons: Readonly<Record<string, Reasons.Any>> = {
   PromoError: PromoCodesApi.reasons,
+  CategoryError: CategoriesApi.reasons,
+  StockError: StockApi.reasons,
   PageSectionError: LandingPageSectionsApi.reasons,
   ThemeError: ThemesApi.reasons,
   PixelError: PixelsApi.reasons,

@@ -17,7 +17,12 @@ const { reads, writes } = Errors
 export class ProductsGroup extends HttpApiGroup.make("products")
   .add(
     HttpApiEndpoint.get("listProducts", "/v1/products", {
-      query: { ...listQuery, status: Schema.optionalKey(Schema.String) },
+      query: {
+        ...listQuery,
+        status: Schema.optionalKey(Schema.String),
+        /** Only products in this category (`GET /v1/categories`); a value not all digits is ignored. */
+        category_id: Schema.optionalKey(Schema.String)
+      },
       success: ListOf(Product.ProductSummary),
       error: reads
     }).annotate(Endpoint.ReadCached, true),

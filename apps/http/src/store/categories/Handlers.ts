@@ -1,0 +1,46 @@
+import { Categories } from "@tawsil/catalogue"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { StoreApi } from "../Api.ts"
+import { RequestBody } from "../Endpoint.ts"
+import { answer, store, writer } from "../Handler.ts"
+import { reasons } from "./Api.ts"
+
+export const handlers = HttpApiBuilder.group(
+  StoreApi,
+  "categories",
+  Effect.fn(function* (handlers) {
+    const categories = yield* Categories.Categories
+    return handlers
+      .handle(
+        "listCategories",
+        Effect.fn(function* ({ query }) {
+          return yield* answer(categories.list(yield* store, query), reasons)
+        })
+      )
+      .handle(
+        "getCategory",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(categories.get(yield* store, params.id), reasons)
+        })
+      )
+      .handleRaw(
+        "createCategory",
+        Effect.fn(function* () {
+          return yield* answer(categories.create(yield* writer, yield* RequestBody), reasons)
+        })
+      )
+      .handleRaw(
+        "updateCategory",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(categories.update(yield* writer, params.id, yield* RequestBody), reasons)
+        })
+      )
+      .handle(
+        "deleteCategory",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(categories.remove(yield* writer, params.id), reasons)
+        })
+      )
+  })
+)

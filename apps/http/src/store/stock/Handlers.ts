@@ -1,0 +1,28 @@
+import { Inventory } from "@tawsil/catalogue"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { StoreApi } from "../Api.ts"
+import { RequestBody } from "../Endpoint.ts"
+import { answer, store, writer } from "../Handler.ts"
+import { reasons } from "./Api.ts"
+
+export const handlers = HttpApiBuilder.group(
+  StoreApi,
+  "stock",
+  Effect.fn(function* (handlers) {
+    const inventory = yield* Inventory.Inventory
+    return handlers
+      .handle(
+        "getStock",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(inventory.get(yield* store, params.id), reasons)
+        })
+      )
+      .handleRaw(
+        "setStock",
+        Effect.fn(function* ({ params }) {
+          return yield* answer(inventory.set(yield* writer, params.id, yield* RequestBody), reasons)
+        })
+      )
+  })
+)
