@@ -20,6 +20,9 @@ import {
   UsageStore
 } from "@tawsil/access"
 import {
+  Categories,
+  CategoryStore,
+  Inventory,
   LandingPageStore,
   LandingPages,
   PageSections,
@@ -169,6 +172,8 @@ const configuration = Layer.mergeAll(
   PageSections.layer,
   ShippingRates.layer,
   ShippingSettings.layer,
+  Categories.layer,
+  Inventory.layer,
   Changes.layer
 ).pipe(
   Layer.provide(StoreServer.entities),
