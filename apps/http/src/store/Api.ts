@@ -9,6 +9,9 @@ import { AccessGroup } from "./access/Api.ts"
 import { CategoriesGroup } from "./categories/Api.ts"
 import { ChangesGroup } from "./changes/Api.ts"
 import { CustomersGroup } from "./customers/Api.ts"
+import { DesignGroup } from "./design/Api.ts"
+import { HomeLayoutGroup } from "./home-layout/Api.ts"
+import { HomeSectionsGroup } from "./home-sections/Api.ts"
 import { LandingPageSectionsGroup } from "./landing-page-sections/Api.ts"
 import { LandingPagesGroup } from "./landing-pages/Api.ts"
 import { OrdersGroup } from "./orders/Api.ts"
@@ -34,6 +37,9 @@ export class StoreApi extends HttpApi.make("store")
   .add(LandingPagesGroup)
   .add(LandingPageSectionsGroup)
   .add(StoreGroup)
+  .add(DesignGroup)
+  .add(HomeSectionsGroup)
+  .add(HomeLayoutGroup)
   .add(WebhooksGroup)
   .add(TrackerGroup)
   .add(PromoCodesGroup)

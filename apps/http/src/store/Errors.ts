@@ -29,7 +29,7 @@ export const codes = {
     "Plan not Enterprise, key not pilot-enrolled, missing scope, or key management without a platform key"
   ],
   not_found: [404, "Unknown id, or another store's"],
-  method_not_allowed: [405, "This method is reserved on this route"],
+  method_not_allowed: [405, "This method is not allowed on this route; Allow names the ones that are"],
   rate_limited: [429, "Per-minute budget spent; honour Retry-After"],
   // both specs: every write's Idempotency-Key
   idempotency_in_flight: [409, "A write with this Idempotency-Key is still running"],

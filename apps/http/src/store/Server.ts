@@ -15,16 +15,28 @@ import {
   PageSections,
   ProductStoreSql,
   Products,
-  StockEntity,
-  StoreProfile,
-  StoreProfileStoreSql
+  StockEntity
 } from "@tawsil/catalogue"
 import { ChangeLog, ChangeStoreSql, Changes, Entity } from "@tawsil/changes"
 import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Orders } from "@tawsil/orders"
 import { PromoEntity, PromoStoreSql, Promos } from "@tawsil/promos"
 import { NonceStoreSql, RequestVerifier } from "@tawsil/signing"
-import { PixelEntity, Pixels, StorefrontStoreSql, ThemeEntity, Themes } from "@tawsil/storefront"
+import {
+  Design,
+  DesignEntity,
+  HomeLayout,
+  HomeLayoutEntity,
+  HomeSections,
+  HomeSectionsEntity,
+  PixelEntity,
+  Pixels,
+  Settings,
+  SettingsEntity,
+  StorefrontStoreSql,
+  ThemeEntity,
+  Themes
+} from "@tawsil/storefront"
 import {
   ShippingRates,
   ShippingRatesEntity,
@@ -52,7 +64,10 @@ import * as AccessHandlers from "./access/Handlers.ts"
 import * as CategoriesHandlers from "./categories/Handlers.ts"
 import * as ChangesHandlers from "./changes/Handlers.ts"
 import * as CustomersHandlers from "./customers/Handlers.ts"
+import * as DesignHandlers from "./design/Handlers.ts"
 import { envelope } from "./Errors.ts"
+import * as HomeLayoutHandlers from "./home-layout/Handlers.ts"
+import * as HomeSectionsHandlers from "./home-sections/Handlers.ts"
 import * as LandingPageSectionsHandlers from "./landing-page-sections/Handlers.ts"
 import * as LandingPagesHandlers from "./landing-pages/Handlers.ts"
 import * as OrdersHandlers from "./orders/Handlers.ts"
@@ -99,6 +114,10 @@ export const entities = Entity.layer(
   PromoEntity.entity,
   ThemeEntity.entity,
   PixelEntity.entity,
+  SettingsEntity.entity,
+  DesignEntity.entity,
+  HomeSectionsEntity.entity,
+  HomeLayoutEntity.entity,
   PageSectionEntity.entity,
   ShippingRatesEntity.entity,
   ShippingSettingsEntity.entity,
@@ -115,6 +134,10 @@ export const configurationLayer = Layer.mergeAll(
   Promos.layer,
   Themes.layer,
   Pixels.layer,
+  Settings.layer,
+  Design.layer,
+  HomeSections.layer,
+  HomeLayout.layer,
   PageSections.layer,
   ShippingRates.layer,
   ShippingSettings.layer,
@@ -144,7 +167,6 @@ export const services = (config: Pick<AppConfig, "webhooks">) =>
       Layer.provide(CategoryStoreSql.layer),
       Layer.provide(LandingPageStoreSql.layer)
     ),
-    StoreProfile.layer.pipe(Layer.provide(StoreProfileStoreSql.layer)),
     Idempotency.layer().pipe(Layer.provideMerge(IdempotencyStoreSql.layer)),
     ReadCache.layer,
     configurationLayer
@@ -172,6 +194,9 @@ export const handlers = Layer.mergeAll(
   LandingPagesHandlers.handlers,
   LandingPageSectionsHandlers.handlers,
   ProfileHandlers.handlers,
+  DesignHandlers.handlers,
+  HomeSectionsHandlers.handlers,
+  HomeLayoutHandlers.handlers,
   WebhooksHandlers.handlers,
   TrackerHandlers.handlers,
   PromoCodesHandlers.handlers,

@@ -27,10 +27,7 @@ import {
   LandingPages,
   PageSections,
   ProductStore,
-  Products,
-  Store,
-  StoreProfile,
-  StoreProfileStore
+  Products
 } from "@tawsil/catalogue"
 import { ChangeLog, ChangeStore, Changes } from "@tawsil/changes"
 import { Ids } from "@tawsil/domain"
@@ -41,7 +38,7 @@ import { PromoStore, Promos } from "@tawsil/promos"
 import { Nonce, NonceStore, RequestSignature, RequestVerifier } from "@tawsil/signing"
 import { Database } from "@tawsil/storage"
 import { ShippingRates, ShippingSettings, ShippingStore } from "@tawsil/store-shipping"
-import { Pixels, StorefrontStore, Themes } from "@tawsil/storefront"
+import { Design, HomeLayout, HomeSections, Pixels, Settings, StorefrontStore, Themes } from "@tawsil/storefront"
 import { Tracker, TrackerStore } from "@tawsil/tracker"
 import { DeliverySignal, Outbox, WebhookStore, Webhooks, WebhookUrl } from "@tawsil/webhooks"
 import { Clock, Context, DateTime, Effect, Layer, Option, Redacted, References, Scope } from "effect"
@@ -63,33 +60,6 @@ import * as StoreServer from "../../src/store/Server.ts"
 import { memoryGateway } from "../store-shipping/Couriers.ts"
 
 // --- the ports ------------------------------------------------------------------------------------------------
-
-/**
- * The store profiles the catalogue's memory twin reads. In SQL every package reads one `stores` row; here each twin
- * keeps its own stores, so `createStore` makes a store in all of them at once (and `setPlan` changes it in all).
- */
-export class Profiles extends Context.Service<
-  Profiles,
-  {
-    readonly add: (record: Store.StoreRecord) => void
-    readonly profiles: ReadonlyMap<number, Store.StoreRecord>
-  }
->()("test/store/InMemory/Profiles") {}
-
-const profiles = Layer.sync(Profiles, () => {
-  const profiles = new Map<number, Store.StoreRecord>()
-  return Profiles.of({ add: (record) => void profiles.set(record.id, record), profiles })
-})
-
-/** `StoreProfileStore.layerMemory`, over the stores made so far rather than a seed read once. */
-const storeProfileStore = Layer.effect(
-  StoreProfileStore.StoreProfileStore,
-  Effect.map(Effect.service(Profiles), ({ profiles }) =>
-    StoreProfileStore.StoreProfileStore.of({
-      get: (storeId) => Effect.sync(() => Option.fromNullishOr(profiles.get(storeId)))
-    })
-  )
-)
 
 /**
  * `ProductStore.layerMemory`, telling the orders' memory catalogue (`OrderStore.MemoryCatalogue`) what it writes: in
@@ -157,7 +127,6 @@ const ports = Layer.mergeAll(
   WebhookStore.layerMemory,
   IdempotencyStore.layerMemory,
   DeliverySignal.layer,
-  Layer.provideMerge(storeProfileStore, profiles),
   Layer.provideMerge(CategoryStore.layerMemory, Layer.provideMerge(productStore, OrderStore.layerMemory()))
 )
 
@@ -169,16 +138,17 @@ const configuration = Layer.mergeAll(
   Promos.layer,
   Themes.layer,
   Pixels.layer,
+  Settings.layer,
+  Design.layer,
+  HomeSections.layer,
+  HomeLayout.layer,
   PageSections.layer,
   ShippingRates.layer,
   ShippingSettings.layer,
   Categories.layer,
   Inventory.layer,
   Changes.layer
-).pipe(
-  Layer.provide(StoreServer.entities),
-  Layer.provide(ChangeLog.layer)
-)
+).pipe(Layer.provide(StoreServer.entities), Layer.provide(ChangeLog.layer))
 
 /** What the health endpoint reads: no database here, so one that always answers. */
 const health = Layer.mergeAll(
@@ -204,7 +174,6 @@ export const services = (options: Options = {}) =>
     Orders.layer.pipe(Layer.provide(Outbox.layer)),
     Products.layer,
     LandingPages.layer,
-    StoreProfile.layer,
     Idempotency.layer(),
     ReadCache.layer,
     configuration
@@ -363,42 +332,22 @@ export const caller = (token: string): Caller => ({
 
 // --- fixtures -------------------------------------------------------------------------------------------------
 
-const profileOf = (store: Admin.Store) =>
-  new Store.StoreRecord({
-    id: store.id,
-    name: store.name,
-    slug: store.slug,
-    language: store.language,
-    description: null,
-    logo: null,
-    favicon: null,
-    banner: null,
-    // The migration's default theme.
-    theme: new Store.Theme({
-      primary_color: "#1f2937",
-      secondary_color: "#f59e0b",
-      background_color: "#ffffff",
-      font_family: "Cairo"
-    }),
-    subdomain: null,
-    custom_domain: null,
-    custom_domain_verified: false,
-    hide_branding: false,
-    created_at: DateTime.makeUnsafe(Date.parse(`${store.created_at.replace(" ", "T")}+01:00`))
-  })
-
 /**
  * A store (Enterprise and pilot-enrolled unless told) in every memory twin, and a caller with its first platform
- * key, as the admin CLI makes it: the dashboard's scope set.
+ * key, as the admin CLI makes it: the dashboard's scope set. In SQL every package reads one `stores` row; here the
+ * access twin (`Admin`) and the storefront's (`StorefrontStore.MemoryStores`: profile, settings, design, home page,
+ * themes) each keep theirs, so the store is made in both (and `setPlan` changes it in both).
  */
 export const createStore = (input: Partial<Admin.CreateStoreInput> = {}) =>
   Effect.gen(function* () {
     const admin = yield* Admin.Admin
     const created = yield* admin.createStore({ name: `Boutique ${Math.random().toString(36).slice(2, 8)}`, ...input })
-    ;(yield* Profiles).add(profileOf(created.store))
     yield* (yield* StorefrontStore.MemoryStores).add(Ids.StoreId.make(created.store.id), {
       plan: created.store.plan,
-      language: created.store.language
+      language: created.store.language,
+      name: created.store.name,
+      slug: created.store.slug,
+      createdAt: DateTime.makeUnsafe(Date.parse(`${created.store.created_at.replace(" ", "T")}+01:00`))
     })
     const token = Redacted.value(created.platform_key.bearer_token)
     return { id: created.store.id, keyId: created.platform_key.key_id, ...caller(token) }
@@ -409,16 +358,14 @@ export const setPlan = (storeId: number, plan: string, expiresAt: Date | null = 
   Effect.gen(function* () {
     yield* (yield* Admin.Admin).setPlan(storeId, plan)
     const storefront = yield* StorefrontStore.MemoryStores
-    // `add` keeps no theme: the plan tests look at what a plan opens, not at the theme chosen before.
+    // `add` starts the store over (its name and language kept): the plan tests look at what a plan opens, not at
+    // the theme chosen before.
     if (expiresAt === null) yield* storefront.setPlan(Ids.StoreId.make(storeId), plan)
-    else {
-      const language = (yield* Profiles).profiles.get(storeId)?.language ?? "ar"
+    else
       yield* storefront.add(Ids.StoreId.make(storeId), {
         plan,
-        planExpiresAt: DateTime.makeUnsafe(expiresAt.getTime()),
-        language
+        planExpiresAt: DateTime.makeUnsafe(expiresAt.getTime())
       })
-    }
   }).pipe(Effect.orDie)
 
 /** An installed-app token of the store with these scopes. */

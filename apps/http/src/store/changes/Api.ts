@@ -11,6 +11,7 @@ import * as Endpoint from "../Endpoint.ts"
 import * as Errors from "../Errors.ts"
 import * as LandingPageSectionsApi from "../landing-page-sections/Api.ts"
 import * as PixelsApi from "../pixels/Api.ts"
+import * as ProfileApi from "../profile/Api.ts"
 import * as PromoCodesApi from "../promo-codes/Api.ts"
 import * as Reasons from "../Reasons.ts"
 import * as ShippingApi from "../shipping/Api.ts"
@@ -30,6 +31,7 @@ const entityReasons: Readonly<Record<string, Reasons.Any>> = {
   StockError: StockApi.reasons,
   PageSectionError: LandingPageSectionsApi.reasons,
   ThemeError: ThemesApi.reasons,
+  StoreConfigError: ProfileApi.reasons,
   PixelError: PixelsApi.reasons,
   StoreShippingError: ShippingApi.reasons
 }

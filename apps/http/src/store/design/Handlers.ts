@@ -1,0 +1,28 @@
+import { Design } from "@tawsil/storefront"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { StoreApi } from "../Api.ts"
+import { RequestBody } from "../Endpoint.ts"
+import { answer, store, writer } from "../Handler.ts"
+import { reasons } from "../profile/Api.ts"
+
+export const handlers = HttpApiBuilder.group(
+  StoreApi,
+  "design",
+  Effect.fn(function* (handlers) {
+    const design = yield* Design.Design
+    return handlers
+      .handle(
+        "getDesign",
+        Effect.fn(function* () {
+          return yield* answer(design.get(yield* store), reasons)
+        })
+      )
+      .handleRaw(
+        "updateDesign",
+        Effect.fn(function* () {
+          return yield* answer(design.update(yield* writer, yield* RequestBody), reasons)
+        })
+      )
+  })
+)

@@ -1,0 +1,28 @@
+import { HomeSections } from "@tawsil/storefront"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { StoreApi } from "../Api.ts"
+import { RequestBody } from "../Endpoint.ts"
+import { answer, store, writer } from "../Handler.ts"
+import { reasons } from "../profile/Api.ts"
+
+export const handlers = HttpApiBuilder.group(
+  StoreApi,
+  "homeSections",
+  Effect.fn(function* (handlers) {
+    const sections = yield* HomeSections.HomeSections
+    return handlers
+      .handle(
+        "getHomeSections",
+        Effect.fn(function* () {
+          return yield* answer(sections.get(yield* store), reasons)
+        })
+      )
+      .handleRaw(
+        "updateHomeSections",
+        Effect.fn(function* () {
+          return yield* answer(sections.update(yield* writer, yield* RequestBody), reasons)
+        })
+      )
+  })
+)
