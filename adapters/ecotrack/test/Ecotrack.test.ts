@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Catalogue, type CourierError, type CourierHttp, Shipment, Shipping } from "@tawsil/courier"
+import { type CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
 import * as Egress from "@tawsil/egress/Egress"
+import { Catalogue, Shipping } from "@tawsil/shipping"
 import { type Duration, Effect, Layer, Redacted, Result, Schema } from "effect"
 import { adapter, Credentials } from "../src/Ecotrack.ts"
 import * as Mapping from "../src/EcotrackMapping.ts"

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Catalogue, type CourierError, CourierHttp, Shipment } from "@tawsil/courier"
+import { type CourierError, CourierHttp, Shipment } from "@tawsil/courier"
 import * as Egress from "@tawsil/egress/Egress"
+import { Catalogue } from "@tawsil/shipping"
 import { type Duration, Effect, Layer, Redacted, Result, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import { adapter, Credentials, make, origin } from "../src/Maystro.ts"

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { CanonicalStatus, Tracking } from "@tawsil/courier"
+import { CanonicalStatus } from "@tawsil/courier"
+import { Tracking } from "@tawsil/shipping"
 import { Result, Schema } from "effect"
 import * as Mapping from "../src/NoestMapping.ts"
 import * as Status from "../src/NoestStatus.ts"

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Catalogue, type CourierError, CourierHttp, Shipment } from "@tawsil/courier"
+import { type CourierError, CourierHttp, Shipment } from "@tawsil/courier"
 import * as Egress from "@tawsil/egress/Egress"
+import { Catalogue } from "@tawsil/shipping"
 import { type Duration, Effect, Layer, Random, Redacted, Result, Schema } from "effect"
 import { adapter, CONFIRM_ON_CREATE, Credentials, createWith } from "../src/Procolis.ts"
 import * as Mapping from "../src/ProcolisMapping.ts"

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Catalogue, CourierHttp, Shipment, Shipping } from "@tawsil/courier"
+import { CourierHttp, Shipment } from "@tawsil/courier"
+import { Catalogue, Shipping } from "@tawsil/shipping"
 import { Clock, Duration, Effect, Fiber, Layer, Random, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import { adapter } from "../src/Sandbox.ts"

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Catalogue, type CourierError, CourierHttp, Shipment } from "@tawsil/courier"
+import { type CourierError, CourierHttp, Shipment } from "@tawsil/courier"
+import { Catalogue } from "@tawsil/shipping"
 import { type Duration, Effect, Layer, Redacted, Result, Schema } from "effect"
 import { adapter, Credentials } from "../src/ZrExpressNew.ts"
 import * as Mapping from "../src/ZrExpressNewMapping.ts"

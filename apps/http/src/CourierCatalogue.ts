@@ -4,7 +4,8 @@
  * document cannot drift from what `GET /v1/couriers` serves. `npm run docs:couriers` writes it; a test checks that
  * the committed file is current.
  */
-import { Catalogue, type CourierAdapter, Discovery } from "@tawsil/courier"
+import type { CourierAdapter } from "@tawsil/courier"
+import { Catalogue, Discovery } from "@tawsil/shipping"
 import { Effect } from "effect"
 
 /** An installed adapter package and the adapter it exports. */

@@ -12,7 +12,7 @@ import {
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { assert, describe, it } from "@effect/vitest"
-import { Discovery } from "@tawsil/courier"
+import { Discovery } from "@tawsil/shipping"
 import { variables } from "../src/AppConfig.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")

@@ -1,12 +1,12 @@
-/** The courier SDK: what an adapter is, the one request shape, canonical statuses, egress rules, the transport, the catalogue and discovery. */
+/**
+ * The courier adapter SDK: what an adapter is (`CourierAdapter`), the one request shape (`Shipment`), canonical
+ * statuses (`CanonicalStatus`), the reasons an operation fails with (`CourierError`), the only way to reach the
+ * courier (`CourierHttp`) and the host's blanking of credentials (`Redaction`). The host that runs adapters is
+ * `@tawsil/shipping`; the conformance kit is `@tawsil/courier/testing`.
+ */
 export * as CanonicalStatus from "./CanonicalStatus.ts"
-export * as Catalogue from "./Catalogue.ts"
 export * as CourierAdapter from "./CourierAdapter.ts"
 export * as CourierError from "./CourierError.ts"
 export * as CourierHttp from "./CourierHttp.ts"
-export * as Discovery from "./Discovery.ts"
-export * as HttpTransport from "./HttpTransport.ts"
 export * as Redaction from "./Redaction.ts"
 export * as Shipment from "./Shipment.ts"
-export * as Shipping from "./Shipping.ts"
-export * as Tracking from "./Tracking.ts"

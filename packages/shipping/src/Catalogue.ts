@@ -3,9 +3,10 @@
  * catalogue entry"), with lookup by key or alias and the list endpoint's filters. Building it checks that keys and
  * aliases are unique across adapters; a clash refuses the whole catalogue (fail closed).
  */
+
+import type * as CourierAdapter from "@tawsil/courier/CourierAdapter"
+import { type Capability, type CourierManifest, InvalidAdapter } from "@tawsil/courier/CourierAdapter"
 import { Schema } from "effect"
-import type * as CourierAdapter from "./CourierAdapter.ts"
-import { type Capability, type CourierManifest, InvalidAdapter } from "./CourierAdapter.ts"
 
 export class CatalogueEntry extends Schema.Class<CatalogueEntry>("CatalogueEntry")({
   key: Schema.String,

@@ -15,8 +15,8 @@ import * as Fs from "node:fs"
 import * as Module from "node:module"
 import * as Path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { type Any, define, InvalidAdapter } from "@tawsil/courier/CourierAdapter"
 import { Effect } from "effect"
-import { type Any, define, InvalidAdapter } from "./CourierAdapter.ts"
 
 /** Export conditions that only mean something inside this repository's workspace. */
 const HOST_ONLY_CONDITIONS: ReadonlySet<string> = new Set(["@tawsil/source"])

@@ -1,6 +1,6 @@
 /**
- * The shipping API as its callers use it: the courier core (`Shipping` of @tawsil/courier: resolve the courier,
- * check the call, run the adapter) behind the limits of a public service and the `Idempotency-Key` of create.
+ * The shipping API as its callers use it: the courier core (`Shipping`: resolve the courier, check the call, run the
+ * adapter) behind the limits of a public service and the `Idempotency-Key` of create.
  *
  * - `admit`: each client's request window (`ClientWindow`), counted once per request before anything else.
  * - `create`: the key's claim (hashes only, never credentials), then the capacity guard (`CapacityGuard`), then
@@ -10,13 +10,15 @@
  *
  * A host decodes requests, calls these operations and encodes their answers; it holds no rule of its own.
  */
-import { type Catalogue, type CourierAdapter, type CourierError, Shipment, Shipping } from "@tawsil/courier"
+import { type CourierAdapter, type CourierError, Shipment } from "@tawsil/courier"
 import { Idempotency } from "@tawsil/idempotency"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Exit, Layer, Option, Schema } from "effect"
 import { RateLimiter } from "effect/persistence"
 import * as CapacityGuard from "./CapacityGuard.ts"
+import type * as Catalogue from "./Catalogue.ts"
 import * as ClientWindow from "./ClientWindow.ts"
+import * as Shipping from "./Shipping.ts"
 
 export type CreateRequest = Shipping.CourierCall & { readonly order: Shipment.ParcelOrder }
 export type TrackRequest = Shipping.CourierCall & { readonly trackingNumber: string }

@@ -28,12 +28,12 @@
 import * as Http from "node:http"
 import * as Https from "node:https"
 import * as Net from "node:net"
+import type { CourierManifest, RateLimit } from "@tawsil/courier/CourierAdapter"
+import { BadResponse, CourierRateLimited, Unreachable } from "@tawsil/courier/CourierError"
+import { CourierHttp, type CourierRequest, type CourierResponse } from "@tawsil/courier/CourierHttp"
 import { Egress, ProcessEgress } from "@tawsil/egress"
 import { Clock, Duration, Effect, Exit, Layer, Option, Schedule } from "effect"
 import { CircuitBreaker, RateLimiter } from "effect/persistence"
-import type { CourierManifest, RateLimit } from "./CourierAdapter.ts"
-import { BadResponse, CourierRateLimited, Unreachable } from "./CourierError.ts"
-import { CourierHttp, type CourierRequest, type CourierResponse } from "./CourierHttp.ts"
 import { Transport } from "./Shipping.ts"
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024

@@ -7,17 +7,17 @@
  * blanked out of the courier's answers and of every failure (`Redaction`).
  */
 import { createHmac, randomBytes } from "node:crypto"
+import type { Any, Capability, CourierManifest, Label, RateLimit } from "@tawsil/courier/CourierAdapter"
+import { CourierError, type CourierErrorReason, Unsupported } from "@tawsil/courier/CourierError"
+import { CourierHttp } from "@tawsil/courier/CourierHttp"
+import * as Redaction from "@tawsil/courier/Redaction"
+import type { ParcelOrder, RatesQuery, RatesResult } from "@tawsil/courier/Shipment"
+import { ParcelCreated, type TrackResult } from "@tawsil/courier/Shipment"
 import { AlgerianMobile, FieldIssues, type WilayaCode } from "@tawsil/domain"
 import { BlockedEgress, type Origin, parseBaseUrl } from "@tawsil/egress/Egress"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Clock, Context, Duration, Effect, Layer, Option, Random, Redacted, Schema } from "effect"
 import type * as Catalogue from "./Catalogue.ts"
-import type { Any, Capability, CourierManifest, Label, RateLimit } from "./CourierAdapter.ts"
-import { CourierError, type CourierErrorReason, Unsupported } from "./CourierError.ts"
-import { CourierHttp } from "./CourierHttp.ts"
-import * as Redaction from "./Redaction.ts"
-import type { ParcelOrder, RatesQuery, RatesResult } from "./Shipment.ts"
-import { ParcelCreated, type TrackResult } from "./Shipment.ts"
 import * as Tracking from "./Tracking.ts"
 
 export const DEFAULT_TIMEOUT = Duration.seconds(15)
@@ -90,7 +90,7 @@ export class Transport extends Context.Service<
       readonly account: string | undefined
     }) => CourierHttp["Service"]
   }
->()("@tawsil/courier/Shipping/Transport") {}
+>()("@tawsil/shipping/Shipping/Transport") {}
 
 /** A courier call checked and bound: the adapter, a runner for its operations, and what they receive. */
 interface Prepared {
@@ -117,7 +117,7 @@ export class Shipping extends Context.Service<
     readonly rates: (call: CourierCall & { readonly query: RatesQuery }) => Effect.Effect<RatesResult, ShippingError>
     readonly label: (call: CourierCall & { readonly trackingNumber: string }) => Effect.Effect<Label, ShippingError>
   }
->()("@tawsil/courier/Shipping") {
+>()("@tawsil/shipping/Shipping") {
   /**
    * The core over `catalogue`. `accountSecret` keys the account digests the rate limits count by (`accountKey`):
    * processes that share their counters (a Redis store) must share it; without one, each layer makes its own.

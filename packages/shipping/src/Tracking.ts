@@ -6,9 +6,9 @@
  * its event carries the parcel's status at that point, and a payment after a return leaves the parcel returned.
  * Pure; adapters never do this themselves.
  */
-import type { CanonicalStatus, CodStatus } from "./CanonicalStatus.ts"
-import type { RawEvent } from "./CourierAdapter.ts"
-import { TrackEvent, TrackResult } from "./Shipment.ts"
+import type { CanonicalStatus, CodStatus } from "@tawsil/courier/CanonicalStatus"
+import type { RawEvent } from "@tawsil/courier/CourierAdapter"
+import { TrackEvent, TrackResult } from "@tawsil/courier/Shipment"
 
 /** A raw status through the adapter's table; `unknown` when the table does not list it. */
 export const statusOf = (statuses: Readonly<Record<string, CanonicalStatus>>, rawStatus: string): CanonicalStatus =>

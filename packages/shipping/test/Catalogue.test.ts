@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
+import { define, InvalidAdapter } from "@tawsil/courier/CourierAdapter"
 import { Effect, Schema } from "effect"
 import * as Catalogue from "../src/Catalogue.ts"
-import { define, InvalidAdapter } from "../src/CourierAdapter.ts"
 
 const pinned = define({
   platform: "alpha",

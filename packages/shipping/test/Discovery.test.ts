@@ -4,8 +4,8 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
 import { assert, describe, it } from "@effect/vitest"
+import { InvalidAdapter } from "@tawsil/courier/CourierAdapter"
 import { Effect } from "effect"
-import { InvalidAdapter } from "../src/CourierAdapter.ts"
 import * as Discovery from "../src/Discovery.ts"
 
 const HOST = Path.resolve(import.meta.dirname, "../src/index.ts")

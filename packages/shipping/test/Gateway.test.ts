@@ -1,11 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Catalogue, CourierAdapter, CourierError, CourierHttp, Shipment, Shipping } from "@tawsil/courier"
+import { CourierAdapter, CourierError, CourierHttp, Shipment } from "@tawsil/courier"
 import { Idempotency, IdempotencyStore } from "@tawsil/idempotency"
 import { Deferred, Effect, Fiber, Layer, Schema } from "effect"
 import { RateLimiter } from "effect/persistence"
 import { TestClock } from "effect/testing"
 import * as ClientWindow from "../src/ClientWindow.ts"
 import * as Gateway from "../src/Gateway.ts"
+import { Catalogue, Shipping } from "../src/index.ts"
 
 const order = Schema.decodeUnknownSync(Shipment.ParcelOrder)({
   recipient: { fullName: "Amina B", phone: "0555123456", wilayaCode: 16, communeName: "Bab Ezzouar" },

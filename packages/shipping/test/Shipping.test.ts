@@ -1,12 +1,12 @@
 import { createHmac } from "node:crypto"
 import { assert, describe, it } from "@effect/vitest"
+import { define, type RateLimit } from "@tawsil/courier/CourierAdapter"
+import { Refused, Unreachable } from "@tawsil/courier/CourierError"
+import { CourierHttp } from "@tawsil/courier/CourierHttp"
+import { ParcelOrder } from "@tawsil/courier/Shipment"
 import { Duration, Effect, Layer, Redacted, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import * as Catalogue from "../src/Catalogue.ts"
-import { define, type RateLimit } from "../src/CourierAdapter.ts"
-import { Refused, Unreachable } from "../src/CourierError.ts"
-import { CourierHttp } from "../src/CourierHttp.ts"
-import { ParcelOrder } from "../src/Shipment.ts"
 import { accountKey, Shipping, Transport } from "../src/Shipping.ts"
 
 const order = Schema.decodeUnknownSync(ParcelOrder)({

@@ -5,9 +5,9 @@
  * and `limited` (the courier's rate limit) tokens with those failures.
  */
 import { adapter as sandbox } from "@tawsil/adapter-sandbox"
-import { Catalogue, CourierAdapter, CourierError, CourierHttp, Shipment, Shipping } from "@tawsil/courier"
+import { CourierAdapter, CourierError, CourierHttp, Shipment } from "@tawsil/courier"
 import { Idempotency, IdempotencyStore } from "@tawsil/idempotency"
-import { ClientWindow, Gateway } from "@tawsil/shipping"
+import { Catalogue, ClientWindow, Gateway, Shipping } from "@tawsil/shipping"
 import { Effect, Layer, Redacted, Schema } from "effect"
 
 /** `testco`'s prices from `from` to `to`: home 300 + 10 × to (+100 express), stop-desk 200 + 10 × to. */

@@ -2,9 +2,10 @@
  * The shipping API's definition (spec: shipping-service.md): interface version 1.1.0, tag `shipping` for create,
  * track and rates, tag `reference` for couriers, wilayas and communes. Definitions only: no handlers, no services.
  */
-import { Catalogue, Shipment } from "@tawsil/courier"
+import { Shipment } from "@tawsil/courier"
 import { WilayaCode } from "@tawsil/domain"
 import { Wilayas } from "@tawsil/reference"
+import { Catalogue } from "@tawsil/shipping"
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { HealthGroup } from "../Health.ts"

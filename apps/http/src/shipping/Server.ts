@@ -3,11 +3,10 @@
  * of @tawsil/shipping, and encodes its answer or maps its error (`Errors.ts`); the per-client window runs as the
  * `ClientRateLimit` middleware, before a request is read.
  */
-import { type Catalogue, Shipping } from "@tawsil/courier"
 import { WilayaCode } from "@tawsil/domain"
 import { Idempotency, IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Communes, Wilayas } from "@tawsil/reference"
-import { Gateway } from "@tawsil/shipping"
+import { type Catalogue, Gateway, Shipping } from "@tawsil/shipping"
 import { Effect, Layer, Option, Schema } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"

@@ -5,9 +5,8 @@
  * in this process. And for the in-memory handler tests, a gateway over the sandbox and the test courier of
  * `@tawsil/store-shipping`'s suite, with no HTTP at all.
  */
-import { Catalogue, Discovery, HttpTransport } from "@tawsil/courier"
 import { Egress } from "@tawsil/egress"
-import { ClientWindow } from "@tawsil/shipping"
+import { Catalogue, ClientWindow, Discovery, HttpTransport } from "@tawsil/shipping"
 import { Effect, Layer } from "effect"
 import type { AppConfig } from "../../src/AppConfig.ts"
 import * as ShippingServer from "../../src/shipping/Server.ts"
