@@ -1352,5 +1352,95 @@ for (const backend of backends) {
         assert.isAbove(tally.count(400), 0)
       })
     )
+
+    it.effect(
+      "landing page sections: generated bodies never a 5xx; unstorable text and huge numbers anywhere answer their 422",
+      () =>
+        Effect.gen(function* () {
+          const setup = yield* fixture
+          const sections = `/v1/landing-pages/${setup.pageIds[0]}/sections`
+          const hero = yield* send(setup, "POST", sections, '{"type":"hero"}')
+          assert.strictEqual(hero.status, 201, hero.text)
+          const section = `${sections}/${hero.body.data.id}`
+          const settings = fc.dictionary(
+            fc.string({ maxLength: 12 }),
+            fc.oneof(fc.string({ maxLength: 40 }), fc.integer({ min: -1000, max: 1000 }), fc.boolean()),
+            { maxKeys: 4 }
+          )
+          const fields = {
+            type: fc.constantFrom("hero", "FAQ", "order_form", "video"),
+            is_visible: fc.boolean(),
+            settings
+          }
+          const sectionTargets: ReadonlyArray<Target> = [
+            {
+              name: "POST /v1/landing-pages/{id}/sections",
+              method: "POST",
+              path: () => sections,
+              valid: () => fc.record(fields, { requiredKeys: ["type"] }),
+              config: true,
+              // At most 50 sections a page: the new one goes at once.
+              cleanUp: (answer) =>
+                Effect.flatMap(sql, (db) => db`DELETE FROM landing_page_sections WHERE id = ${answer.body.data.id}`)
+            },
+            {
+              name: "PATCH /v1/landing-pages/{id}/sections/{section_id}",
+              method: "PATCH",
+              path: () => section,
+              valid: () => fc.record({ is_visible: fields.is_visible, settings }, { requiredKeys: [] }),
+              config: true
+            }
+          ]
+          for (const [index, target] of sectionTargets.entries()) {
+            const { tally } = yield* fuzz(target, setup, configRuns, SEED + 900 + index)
+            assert.deepStrictEqual(tally.problems, [], `${target.name}: ${tally.problemCount} answers broke the rules`)
+            assert.strictEqual(tally.total, configRuns)
+            assert.isAbove(tally.countBetween(400, 499), configRuns / 5, "most generated bodies are refused")
+            assert.isAbove(tally.countBetween(200, 299), 0, "valid bodies are accepted")
+          }
+          const tally = new Tally()
+          const attempt = (method: "POST" | "PATCH", path: string, label: string, body: Json, code: string) =>
+            Effect.map(send(setup, method, path, serialise(body)), (answer) =>
+              tally.record(`${method} ${path} ${label}`, { kind: "json", body }, answer, (answer) =>
+                answer.status === 422 && answer.body?.error?.code === code
+                  ? undefined
+                  : `${answer.status} ${answer.body?.error?.code}, not 422 ${code}`
+              )
+            )
+          const content = { title: "FAQ", items: [{ q: "Prix ?", a: "3900 DA", rank: 1 }], offer: { price: 3900 } }
+          const numbers = HUGE.filter((value) => typeof value === "number" || String(value).startsWith("\u0001raw:"))
+          for (const [method, path, body] of [
+            ["POST", sections, { type: "faq", is_visible: true, settings: content }],
+            ["PATCH", section, { is_visible: true, settings: content }]
+          ] as const) {
+            for (const at of pathsOf(body, "string")) {
+              const code = at[0] === "type" ? "invalid_section_type" : "invalid_settings"
+              for (const value of unstorable)
+                yield* attempt(method, path, at.join("."), replaced(body, at, value), code)
+            }
+            for (const at of keyPaths(body)) {
+              for (const value of unstorable) {
+                yield* attempt(method, path, `${at.join(".")} (key)`, renamed(body, at, value), "invalid_settings")
+              }
+            }
+            for (const at of pathsOf(body, "number")) {
+              for (const value of numbers) {
+                yield* attempt(method, path, at.join("."), replaced(body, at, value), "invalid_settings")
+              }
+            }
+          }
+          assert.isAtLeast(tally.total, 60)
+          assert.deepStrictEqual(tally.problems, [], `${tally.problemCount} answers broke the rules`)
+          const [traces] = yield* Effect.flatMap(sql, (db) =>
+            Effect.orDie(
+              db<Count>`SELECT count(*)::int AS n FROM landing_page_sections AS t
+                WHERE row_to_json(t)::text LIKE ${`%${MARK}%`}`
+            )
+          )
+          assert.strictEqual(traces?.n, 0, "no refused string was stored")
+          assert.deepStrictEqual(yield* storedProblems, [])
+        }),
+      180_000
+    )
   })
 }
