@@ -20,13 +20,13 @@ const recordForeign = (storeId: number) =>
   Effect.flatMap(Effect.service(ChangeStore.ChangeStore), (store) =>
     store.insert({
       storeId: Ids.StoreId.make(storeId),
-      entity: "stock",
+      entity: "lp.page",
       entityId: "12",
       action: "update",
-      summary: "Stock of product 12 set to 4",
+      summary: "Landing page 12 renamed",
       keyId: null,
-      before: { stock: 9 },
-      after: { stock: 4 },
+      before: { title: "Soldes" },
+      after: { title: "Promo" },
       valuesRecorded: true,
       undoOf: null
     })
