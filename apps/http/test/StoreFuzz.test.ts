@@ -1323,6 +1323,51 @@ for (const backend of backends) {
       })
     )
 
+    it.effect("a pixel id outside its platform's usual format is saved as sent, with warnings never recorded", () =>
+      Effect.gen(function* () {
+        const setup = yield* fixture
+        const get = (path: string) => call(setup.base, "GET", path, { token: setup.token })
+        const created = yield* send(
+          setup,
+          "POST",
+          "/v1/pixels",
+          JSON.stringify({ pixel_type: "GTM", pixel_id: "gtm_2" })
+        )
+        assert.strictEqual(created.status, 201, created.text)
+        const warning = {
+          field: "pixel_id",
+          code: "unusual_pixel_id",
+          message:
+            "pixel_id is not in the usual gtm format (GTM- and 4 to 10 letters or digits); it was saved as sent: " +
+            "check it against the platform"
+        }
+        assert.deepStrictEqual([created.body.data.pixel_id, created.body.data.warnings], ["gtm_2", [warning]])
+        const patched = yield* send(setup, "PATCH", `/v1/pixels/${created.body.data.id}`, '{"pixel_name":"Ancien"}')
+        assert.deepStrictEqual(patched.body.data.warnings, [warning])
+        const listed = (yield* get("/v1/pixels")).body.data.items
+        assert.deepStrictEqual(
+          listed.map((pixel: { pixel_id: string; warnings: ReadonlyArray<unknown> }) => [
+            pixel.pixel_id,
+            pixel.warnings.length
+          ]),
+          [
+            ["gtm_2", 1],
+            ["legacy_tiktok_id", 1],
+            ["123456789012345", 0],
+            ["GTM-FZ12345", 0]
+          ]
+        )
+        for (const item of (yield* get("/v1/changes?entity=pixels")).body.data.items) {
+          const detail = (yield* get(`/v1/changes/${item.id}`)).body.data
+          assert.notProperty(detail.after ?? {}, "warnings")
+          assert.notProperty(detail.before ?? {}, "warnings")
+        }
+        // Only the spec's rule refuses: a facebook id is 15 to 17 digits.
+        const refused = yield* send(setup, "POST", "/v1/pixels", '{"pixel_type":"facebook","pixel_id":"fb_pixel_1"}')
+        assert.deepStrictEqual([refused.status, refused.body.error.code], [422, "invalid_pixel_id"])
+      })
+    )
+
     it.effect(`Idempotency-Key: ${HEADER_RUNS} generated values answer 400 or 200, never a 5xx`, () =>
       Effect.gen(function* () {
         const setup = yield* fixture
