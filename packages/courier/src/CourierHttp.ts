@@ -28,6 +28,12 @@ export interface CourierResponse {
   readonly bytes: Uint8Array
 }
 
+/** A header of an answer by its name in any letter case (the transport gives them lower-cased), if it was sent. */
+export const header = (headers: Readonly<Record<string, string>>, name: string): string | undefined => {
+  const wanted = name.toLowerCase()
+  return Object.entries(headers).find(([key]) => key.toLowerCase() === wanted)?.[1]
+}
+
 export class CourierHttp extends Context.Service<
   CourierHttp,
   {
