@@ -1487,5 +1487,127 @@ for (const backend of backends) {
         }),
       180_000
     )
+
+    it.effect(
+      "shipping rates and settings, and the rate sync: generated bodies never a 5xx; unstorable text and huge numbers anywhere answer 400",
+      () =>
+        Effect.gen(function* () {
+          const setup = yield* fixture
+          const price = fc.oneof(
+            fc.constant(null),
+            fc.integer({ min: 0, max: 100_000 }),
+            fc.constantFrom("450.00", "0")
+          )
+          const wilaya = fc.integer({ min: 1, max: 58 })
+          const rates = fc.uniqueArray(
+            fc.record({ wilaya_id: wilaya, home_price: price, desk_price: price }, { requiredKeys: ["wilaya_id"] }),
+            { minLength: 1, maxLength: 5, selector: (rate) => rate.wilaya_id }
+          )
+          const settings = fc.record(
+            {
+              origin_wilaya: wilaya,
+              default_courier: fc.constantFrom(null, "sandbox", "yalidine"),
+              free_shipping_threshold: price,
+              default_delivery_type: fc.constantFrom("home", "desk"),
+              cod_fee_payer: fc.constantFrom("merchant", "customer"),
+              cod_fee_percent: fc.integer({ min: 0, max: 100 })
+            },
+            { requiredKeys: [] }
+          )
+          const sync = fc.record(
+            {
+              courier: fc.constant("sandbox"),
+              wilaya_ids: fc.uniqueArray(wilaya, { minLength: 1, maxLength: 3 }),
+              tier: fc.constantFrom("economic", "express")
+            },
+            { requiredKeys: ["courier"] }
+          )
+          const shippingTargets: ReadonlyArray<Target> = [
+            {
+              name: "POST /v1/shipping/rates",
+              method: "POST",
+              path: () => "/v1/shipping/rates",
+              valid: () => fc.record({ rates }),
+              config: true
+            },
+            {
+              name: "PATCH /v1/shipping/settings",
+              method: "PATCH",
+              path: () => "/v1/shipping/settings",
+              valid: () => settings,
+              config: true
+            },
+            {
+              name: "POST /v1/shipping/rates/sync",
+              method: "POST",
+              path: () => "/v1/shipping/rates/sync",
+              valid: () => sync,
+              config: true
+            }
+          ]
+          // Three endpoints in one test: half the configuration endpoints' count each.
+          const shippingRuns = Math.ceil(configRuns / 2)
+          for (const [index, target] of shippingTargets.entries()) {
+            // The sync prices from the origin wilaya: set again after the settings' fuzz.
+            yield* send(setup, "PATCH", "/v1/shipping/settings", '{"origin_wilaya":16}')
+            const { tally } = yield* fuzz(target, setup, shippingRuns, SEED + 950 + index)
+            assert.deepStrictEqual(tally.problems, [], `${target.name}: ${tally.problemCount} answers broke the rules`)
+            assert.strictEqual(tally.total, shippingRuns)
+            assert.isAbove(tally.countBetween(400, 499), shippingRuns / 5, "most generated bodies are refused")
+            assert.isAbove(tally.countBetween(200, 299), 0, "valid bodies are accepted")
+          }
+          yield* send(setup, "PATCH", "/v1/shipping/settings", '{"origin_wilaya":16}')
+          const tally = new Tally()
+          const attempt = (method: "POST" | "PATCH", path: string, label: string, body: Json) =>
+            Effect.map(send(setup, method, path, serialise(body)), (answer) =>
+              tally.record(`${method} ${path} ${label}`, { kind: "json", body }, answer, (answer) =>
+                answer.status === 400 && answer.body?.error?.code === "bad_request"
+                  ? undefined
+                  : `${answer.status} ${answer.body?.error?.code}, not 400 bad_request`
+              )
+            )
+          for (const [method, path, body] of [
+            ["POST", "/v1/shipping/rates", { rates: [{ wilaya_id: 16, home_price: "450.00", desk_price: 300 }] }],
+            [
+              "PATCH",
+              "/v1/shipping/settings",
+              {
+                origin_wilaya: 16,
+                default_courier: "sandbox",
+                free_shipping_threshold: "8000",
+                default_delivery_type: "home",
+                cod_fee_payer: "merchant",
+                cod_fee_percent: 1
+              }
+            ],
+            ["POST", "/v1/shipping/rates/sync", { courier: "sandbox", wilaya_ids: [16], tier: "economic" }]
+          ] as const) {
+            for (const at of pathsOf(body, "string")) {
+              for (const value of unstorable) yield* attempt(method, path, at.join("."), replaced(body, at, value))
+            }
+            // Amounts may be decimal strings: those are numbers too.
+            const amounts = pathsOf(body, "string").filter((at) => String(at.at(-1)).match(/price|threshold/))
+            for (const at of [...pathsOf(body, "number"), ...amounts]) {
+              for (const value of HUGE) yield* attempt(method, path, at.join("."), replaced(body, at, value))
+            }
+          }
+          assert.isAtLeast(tally.total, 100)
+          assert.deepStrictEqual(tally.problems, [], `${tally.problemCount} answers broke the rules`)
+          const [stored] = yield* Effect.flatMap(sql, (db) =>
+            Effect.orDie(
+              db<Count>`SELECT count(*)::int AS n FROM shipping_rates
+                WHERE home_price > 100000000 OR desk_price > 100000000 OR row_to_json(shipping_rates)::text LIKE ${`%${MARK}%`}`
+            )
+          )
+          assert.strictEqual(stored?.n, 0, "no price beyond the maximum, no refused string stored")
+          const [settingsTraces] = yield* Effect.flatMap(sql, (db) =>
+            Effect.orDie(
+              db<Count>`SELECT count(*)::int AS n FROM shipping_settings AS t WHERE row_to_json(t)::text LIKE ${`%${MARK}%`}`
+            )
+          )
+          assert.strictEqual(settingsTraces?.n, 0)
+        }),
+      180_000
+    )
   })
 }

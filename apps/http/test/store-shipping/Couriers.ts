@@ -25,9 +25,7 @@ export const gateway = (
   origins: Egress.Overrides = new Map()
 ) => {
   const limits = ClientWindow.layerStoreMemory()
-  return Layer.unwrap(
-    Effect.map(Effect.orDie(catalogue), (found) => ShippingServer.gatewayLayer(config, found))
-  ).pipe(
+  return Layer.unwrap(Effect.map(Effect.orDie(catalogue), (found) => ShippingServer.gatewayLayer(config, found))).pipe(
     Layer.provide(HttpTransport.layer({ overrides: origins }).pipe(Layer.provide([Egress.Resolver.layer, limits]))),
     Layer.provide(limits)
   )

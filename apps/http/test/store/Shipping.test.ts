@@ -77,7 +77,10 @@ layer(InMemory.layer(), { excludeTestServices: true })("shipping rates and setti
         assert.include(answer.body.error.message, message)
       }
       // 1e309 is infinity once parsed, and 1e308 is over the maximum.
-      for (const raw of ['{"rates":[{"wilaya_id":16,"home_price":1e309}]}', '{"rates":[{"wilaya_id":16,"home_price":1e308}]}']) {
+      for (const raw of [
+        '{"rates":[{"wilaya_id":16,"home_price":1e309}]}',
+        '{"rates":[{"wilaya_id":16,"home_price":1e308}]}'
+      ]) {
         const answer = yield* InMemory.call("POST", "/v1/shipping/rates", { token: dashboard.token, key: key(), raw })
         assert.deepStrictEqual(codeOf(answer), [400, "bad_request"], raw)
       }
@@ -176,7 +179,11 @@ layer(InMemory.layer(), { excludeTestServices: true })("shipping rates and setti
         free_shipping_threshold: 9000
       })
       assert.strictEqual(patched.status, 200, patched.text)
-      assert.deepInclude(patched.body.data, { origin_wilaya: 16, default_courier: "sandbox", free_shipping_threshold: 9000 })
+      assert.deepInclude(patched.body.data, {
+        origin_wilaya: 16,
+        default_courier: "sandbox",
+        free_shipping_threshold: 9000
+      })
       const before = (yield* dashboard.get("/v1/shipping/settings")).body.data
       yield* dashboard.write("PATCH", "/v1/shipping/settings", { cod_fee_payer: "customer", cod_fee_percent: "1.25" })
       const after = (yield* dashboard.get("/v1/shipping/settings")).body.data
@@ -194,7 +201,10 @@ layer(InMemory.layer(), { excludeTestServices: true })("shipping rates and setti
       const { updated_at: ____, ...expectedAfter } = after
       assert.deepStrictEqual(reapplied, expectedAfter)
       for (const [body, message] of [
-        [{ origin_wilaya: 64 }, "origin_wilaya: wilaya 64 (Bou Saâda) is not accepted by couriers yet: send 28 (M'Sila)"],
+        [
+          { origin_wilaya: 64 },
+          "origin_wilaya: wilaya 64 (Bou Saâda) is not accepted by couriers yet: send 28 (M'Sila)"
+        ],
         [{ default_courier: "la-poste" }, "default_courier must be a courier key of GET /v1/couriers, or null"],
         [{ default_courier: "\ud800" }, "default_courier must be a courier key"],
         [{ cod_fee_percent: 100.5 }, "cod_fee_percent must be an amount from 0 to 100"],

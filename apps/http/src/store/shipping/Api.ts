@@ -6,8 +6,9 @@
  * A courier's failure during a sync is answered with the shipping API's code for it (`courierFailure`: the rows of
  * `../../shipping/Errors.ts`, in this API's envelope), never with a credential.
  */
-import { Rate, Settings, StoreShippingError } from "@tawsil/store-shipping"
+
 import type { Gateway } from "@tawsil/shipping"
+import { Rate, Settings, StoreShippingError } from "@tawsil/store-shipping"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import * as Endpoint from "../Endpoint.ts"
 import * as Errors from "../Errors.ts"
@@ -47,7 +48,10 @@ const courierReasons: {
  * five rows); the gateway's create and window failures get the code of their meaning here.
  */
 const gatewayFailures: {
-  readonly [Tag in Failure["_tag"]]: (failure: Extract<Failure, { readonly _tag: Tag }>, requestId: string) => Errors.Failure
+  readonly [Tag in Failure["_tag"]]: (
+    failure: Extract<Failure, { readonly _tag: Tag }>,
+    requestId: string
+  ) => Errors.Failure
 } = {
   UnknownCourier: (failure, requestId) => Errors.make("unknown_courier", requestId, failure.message),
   // The message names the fields, never their values.
@@ -55,18 +59,18 @@ const gatewayFailures: {
     Errors.make(
       "invalid_credentials",
       requestId,
-      failure.fields === undefined
-        ? failure.message
-        : `${failure.message}: ${Object.keys(failure.fields).join(", ")}`
+      failure.fields === undefined ? failure.message : `${failure.message}: ${Object.keys(failure.fields).join(", ")}`
     ),
   BlockedEgress: (failure, requestId) => Errors.make("blocked_egress", requestId, failure.message),
   NotAMobile: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
   CourierError: (failure, requestId) =>
-    (courierReasons[failure.reason._tag] as (reason: CourierReason, message: string, requestId: string) => Errors.Failure)(
-      failure.reason,
-      failure.message,
-      requestId
-    ),
+    (
+      courierReasons[failure.reason._tag] as (
+        reason: CourierReason,
+        message: string,
+        requestId: string
+      ) => Errors.Failure
+    )(failure.reason, failure.message, requestId),
   ClientRateLimited: (failure, requestId) =>
     Errors.make("rate_limited", requestId, failure.message, { retry_after: failure.retryAfterSeconds }),
   Overloaded: (failure, requestId) =>

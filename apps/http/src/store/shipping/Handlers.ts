@@ -31,13 +31,15 @@ export const handlers = HttpApiBuilder.group(
         "syncShippingRates",
         Effect.fn(function* () {
           const requestId = yield* RequestId
-          const synced = yield* rates.sync(yield* writer, yield* RequestBody).pipe(
-            Effect.mapError((error) =>
-              error.reason._tag === "CourierFailed"
-                ? courierFailure(error.reason.failure, requestId)
-                : reasons.answer(error.reason, requestId)
+          const synced = yield* rates
+            .sync(yield* writer, yield* RequestBody)
+            .pipe(
+              Effect.mapError((error) =>
+                error.reason._tag === "CourierFailed"
+                  ? courierFailure(error.reason.failure, requestId)
+                  : reasons.answer(error.reason, requestId)
+              )
             )
-          )
           return { data: synced, meta: Errors.metaOf(requestId) }
         })
       )
