@@ -41,7 +41,7 @@ const storeReasons: Record<string, StoreReasons.Any> = {
   ProductError: ProductsApi.reasons,
   LandingPageError: LandingPagesApi.reasons,
   PageSectionError: LandingPageSectionsApi.reasons,
-  StoreProfileError: ProfileApi.reasons,
+  StoreConfigError: ProfileApi.reasons,
   WebhookError: WebhooksApi.reasons,
   SigningError: TrackerApi.signingReasons,
   TrackerError: TrackerApi.reasons,
@@ -109,7 +109,7 @@ describe("error mapping", () => {
     expect(PromoCodesApi.reasons.codes.AddonInactive).toBe("addon_inactive")
     expect(PromoCodesApi.reasons.codes.PromoNotFound).toBe("not_found")
     expect(ChangesApi.reasons.codes.LaterChangeExists).toBe("layout_changed")
-    // The store profile's deleted store is any unknown resource; the theme switches' is `store_not_found`.
+    // The store configuration's deleted store is any unknown resource; the theme switches' is `store_not_found`.
     expect(ProfileApi.reasons.codes.StoreNotFound).toBe("not_found")
     expect(ThemesApi.reasons.codes.StoreNotFound).toBe("store_not_found")
   })

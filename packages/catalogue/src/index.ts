@@ -1,4 +1,4 @@
-/** The store's catalogue and pages: products with variant groups, landing pages and their slugs, the store profile; ports (memory and SQL). */
+/** The store's catalogue and pages: products with variant groups, landing pages and their slugs; ports (memory and SQL). The store profile is @tawsil/storefront's. */
 export * as Categories from "./Categories.ts"
 export * as Category from "./Category.ts"
 export * as CategoryEntity from "./CategoryEntity.ts"
@@ -27,8 +27,3 @@ export * as Slug from "./Slug.ts"
 export * as Stock from "./Stock.ts"
 export * as StockEntity from "./StockEntity.ts"
 export * as StockError from "./StockError.ts"
-export * as Store from "./Store.ts"
-export * as StoreProfile from "./StoreProfile.ts"
-export * as StoreProfileError from "./StoreProfileError.ts"
-export * as StoreProfileStore from "./StoreProfileStore.ts"
-export * as StoreProfileStoreSql from "./StoreProfileStoreSql.ts"
