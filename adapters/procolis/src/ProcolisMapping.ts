@@ -4,16 +4,18 @@
  * the adapter sends what this builds and hands back what it got, so every rule is tested without a network.
  *
  * Procolis answers a refused parcel with HTTP 200: the refusal is in `MessageRetour`, and anything but "Good" is a
- * failure. Error messages are built from the courier's own words and status codes only, never from the request;
- * {@link redact} removes the token and key should a courier ever quote them back.
+ * failure. Error messages are built from the courier's own words and status codes only, never from the request (the
+ * host blanks the token and key out of every answer should the courier ever quote them back).
  */
-import { type CourierAdapter, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
+import { type CourierAdapter, CourierAnswer, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
 import { AlgerianMobile, AlgiersTime, type Dzd } from "@tawsil/domain"
 import { DateTime, Option, Result, Schema } from "effect"
 import * as Wire from "./ProcolisWire.ts"
 
 type Reason = CourierError.CourierErrorReason
 type Response = CourierHttp.CourierResponse
+
+const { clean } = CourierAnswer
 
 // --- Requests ---------------------------------------------------------------------------------------------------
 
@@ -204,45 +206,6 @@ export const fromTarification = (
 
 // --- Errors -----------------------------------------------------------------------------------------------------
 
-const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
-
-/** A successful answer decoded with `schema`; anything else is the reason it failed. */
-const decode = <A>(schema: Schema.Decoder<A>, response: Response): Result.Result<A, Reason> => {
-  if (response.status < 200 || response.status >= 300) return Result.fail(errorOf(response))
-  const body = parseJson(response.text)
-  if (Option.isNone(body)) return Result.fail(notJson(response.status))
-  const decoded = Schema.decodeUnknownOption(schema)(body.value)
-  return Option.isSome(decoded) ? Result.succeed(decoded.value) : Result.fail(undocumented(response.status))
-}
-
-const notJson = (status: number) =>
-  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body that is not JSON` })
-
-const undocumented = (status: number) =>
-  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body its API does not document` })
-
-/** What a failed answer means. */
-export const errorOf = (response: Response): Reason => {
-  const { status } = response
-  if (status === 429) return new CourierError.CourierRateLimited({ retryAfterSeconds: retryAfter(response.headers) })
-  if (status >= 500) return new CourierError.Unreachable({ message: `the courier answered HTTP ${status}` })
-  if (status === 401 || status === 403) {
-    return new CourierError.CredentialsRejected({ message: `the courier refused the token and key (HTTP ${status})` })
-  }
-  if (status >= 300 && status < 400) {
-    return new CourierError.BadResponse({
-      message: `the courier answered with a redirect (HTTP ${status}) instead of its API: its address may have moved`
-    })
-  }
-  const body = parseJson(response.text)
-  if (Option.isNone(body)) return notJson(status)
-  if (status === 400 || status === 422) {
-    const said = saidIn(body.value)
-    if (said !== undefined && said !== "") return new CourierError.Refused({ message: `the courier said: ${said}` })
-  }
-  return undocumented(status)
-}
-
 /** The courier's own words in an error body: the gateway's `faultstring`, or a `message`. */
 const saidIn = (body: unknown): string | undefined => {
   const fault = Schema.decodeUnknownOption(Wire.Fault)(body)
@@ -252,20 +215,21 @@ const saidIn = (body: unknown): string | undefined => {
   return undefined
 }
 
-const DEFAULT_RETRY_AFTER_SECONDS = 60
+/** Procolis refuses with 400 or 422 and its own words; a refused parcel is answered inside a 200 (`MessageRetour`). */
+const answers = CourierAnswer.reader({
+  credentials: "the token and key",
+  refusal: (status, body) => {
+    const said = status === 400 || status === 422 ? saidIn(body) : undefined
+    return said === undefined || said === ""
+      ? undefined
+      : new CourierError.Refused({ message: `the courier said: ${said}` })
+  }
+})
 
-/** `Retry-After` in seconds (delta-seconds, at least 1); 60 when absent or given as an HTTP date. */
-export const retryAfter = (headers: Readonly<Record<string, string>>): number => {
-  const value = Object.entries(headers)
-    .find(([name]) => name.toLowerCase() === "retry-after")?.[1]
-    ?.trim()
-  return value !== undefined && /^\d{1,6}$/.test(value) ? Math.max(1, Number(value)) : DEFAULT_RETRY_AFTER_SECONDS
-}
+const { decode } = answers
 
-const clean = (text: string, max = 300) => {
-  const flat = text.replace(/\s+/g, " ").trim()
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
-}
+/** What a failed answer means. */
+export const errorOf = answers.errorOf
 
 /**
  * The parcel was created (`Confrimee` left empty) but `pret` did not confirm it: it exists on the caller's account,

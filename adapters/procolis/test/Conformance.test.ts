@@ -1,57 +1,22 @@
-import { Conformance } from "@tawsil/courier/testing"
-import { Context, Effect, Layer } from "effect"
+import { Conformance, FakeCourier } from "@tawsil/courier/testing"
 import { adapter } from "../src/Procolis.ts"
-import { ProcolisFake } from "./fake/ProcolisFake.ts"
+import * as Fake from "./fake/ProcolisFake.ts"
 import { vocabulary } from "./fixtures/situations.ts"
 
 /** The token, unique enough that finding it anywhere but in the fake's own records is a leak. */
 const CANARY = "canary-procolis-7e2b90d41c5a"
 const KEY = "conformance-key-61f0a3"
-
-/** The loopback Procolis, accepting only the canary's account; the kit reads its recorded requests. */
-const fake = Effect.map(Layer.build(ProcolisFake.layer({ accounts: [{ token: CANARY, key: KEY }] })), (services) =>
-  Context.get(services, ProcolisFake)
-)
+const credentials = { valid: { token: CANARY, key: KEY }, canary: CANARY }
 
 Conformance.suite("Procolis conformance", {
   adapter,
-  fake,
-  credentials: { valid: { token: CANARY, key: KEY }, canary: CANARY },
+  fake: Fake.make({ accounts: [{ token: CANARY, key: KEY }] }),
+  credentials,
   // Procolis reports a parcel's current situation only, so the statuses are checked through the table, not by
   // making the fake report every one of them as history.
   fixtures: { rawStatuses: vocabulary },
   failures: [
-    {
-      name: "no answer",
-      arrange: (fake) => fake.misbehaveNext({ kind: "hang" }),
-      timeoutMs: 300,
-      reason: "Unreachable"
-    },
-    { name: "a dropped connection", arrange: (fake) => fake.misbehaveNext({ kind: "reset" }), reason: "Unreachable" },
-    {
-      name: "HTTP 503",
-      operation: "rates",
-      arrange: (fake) => fake.misbehaveNext({ kind: "status", status: 503 }),
-      reason: "Unreachable"
-    },
-    { name: "an HTML page", arrange: (fake) => fake.misbehaveNext({ kind: "html" }), reason: "BadResponse" },
-    {
-      name: "a redirect",
-      operation: "track",
-      arrange: (fake) => fake.misbehaveNext({ kind: "status", status: 301 }),
-      reason: "BadResponse"
-    },
-    {
-      name: "429 with Retry-After",
-      arrange: (fake) => fake.misbehaveNext({ kind: "rateLimited", retryAfter: "17" }),
-      reason: "CourierRateLimited",
-      retryAfterSeconds: 17
-    },
-    {
-      name: "a token and key the courier does not know",
-      credentials: { token: `${CANARY}-revoked`, key: KEY },
-      reason: "CredentialsRejected"
-    },
+    ...FakeCourier.standardFailures({ adapter, credentials }),
     {
       name: "a refusal inside an HTTP 200",
       operation: "create",

@@ -16,7 +16,8 @@
  * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
  * 5xx, HTML, 429, a refusal in `MessageRetour`, any JSON, or a refusal that quotes the caller's token.
  */
-import * as Http from "node:http"
+import type * as Http from "node:http"
+import { FakeCourier } from "@tawsil/courier/testing"
 import { Context, Effect, Layer } from "effect"
 
 export interface Account {
@@ -58,23 +59,12 @@ export const FIELDS: ReadonlyArray<string> = [
 
 const REQUIRED = ["Client", "MobileA", "Adresse", "IDWilaya", "Commune", "Total", "TProduit"]
 
-export interface RecordedRequest {
-  readonly method: string
-  readonly path: string
-  readonly headers: Readonly<Record<string, string>>
-  /** The parsed JSON body, or `undefined` when none was sent. */
-  readonly body: unknown
-}
+export type RecordedRequest = FakeCourier.Request
 
-export type Misbehaviour =
-  | { readonly kind: "hang" }
-  | { readonly kind: "reset" }
-  | { readonly kind: "status"; readonly status: number }
-  | { readonly kind: "html" }
-  | { readonly kind: "rateLimited"; readonly retryAfter?: string }
-  | { readonly kind: "refuse"; readonly message: string }
-  | { readonly kind: "json"; readonly status: number; readonly body: unknown }
-  | { readonly kind: "echoToken" }
+/** Procolis's own misbehaviours, besides the standard ones (`FakeCourier.Misbehaviour`). */
+export type Own = { readonly kind: "refuse"; readonly message: string } | { readonly kind: "echoToken" }
+
+export type Misbehaviour = FakeCourier.Misbehaviour | Own
 
 export interface Parcel {
   readonly tracking: string
@@ -83,11 +73,8 @@ export interface Parcel {
   at: string
 }
 
-export interface Fake {
-  readonly origin: string
-  readonly requests: ReadonlyArray<RecordedRequest>
+export interface Fake extends FakeCourier.FakeCourier<Own> {
   readonly parcels: ReadonlyMap<string, Parcel>
-  readonly misbehaveNext: (misbehaviour: Misbehaviour, path?: string) => void
   /** Moves a parcel to a situation, stamped with the fake's clock. */
   readonly setSituation: (tracking: string, situation: string) => void
   /** The Algiers wall time the fake stamps situations with, `YYYY-MM-DDTHH:MM:SS.mmm`. */
@@ -96,18 +83,14 @@ export interface Fake {
 
 export class ProcolisFake extends Context.Service<ProcolisFake, Fake>()("@tawsil/adapter-procolis/test/ProcolisFake") {
   static readonly layer = (options: { readonly accounts?: ReadonlyArray<Account> } = {}) =>
-    Layer.effect(
-      ProcolisFake,
-      Effect.acquireRelease(start(options.accounts ?? [ACCOUNT]), ({ close }) => close).pipe(
-        Effect.map(({ fake }) => fake)
-      )
-    )
+    Layer.effect(ProcolisFake, make(options))
 }
 
-const json = (response: Http.ServerResponse, status: number, body: unknown, headers: Http.OutgoingHttpHeaders = {}) => {
-  response.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers })
-  response.end(JSON.stringify(body))
-}
+/** Starts the fake on a random loopback port, accepting `accounts`; it stops when the scope closes. */
+export const make = (options: { readonly accounts?: ReadonlyArray<Account> } = {}) =>
+  start(options.accounts ?? [ACCOUNT])
+
+const { json } = FakeCourier
 
 const text = (value: unknown): string | undefined =>
   typeof value === "string" ? value : typeof value === "number" ? String(value) : undefined
@@ -154,42 +137,30 @@ const ROUTES: Readonly<Record<string, string>> = {
 }
 
 const start = (accounts: ReadonlyArray<Account>) =>
-  Effect.callback<{ readonly fake: Fake; readonly close: Effect.Effect<void> }>((resume) => {
-    const requests: Array<RecordedRequest> = []
+  Effect.gen(function* () {
     const parcels = new Map<string, Parcel>()
-    const queue: Array<{ readonly misbehaviour: Misbehaviour; readonly path: string | undefined }> = []
     let clock = "2026-04-18T19:45:06.250"
     let issued = 0
 
-    const misbehave = (
-      misbehaviour: Misbehaviour,
-      request: Http.IncomingMessage,
-      response: Http.ServerResponse,
-      token: string
-    ) => {
+    /** Procolis's own misbehaviours, and its API gateway's 429. */
+    const misbehave = (misbehaviour: Misbehaviour, request: RecordedRequest, response: Http.ServerResponse) => {
       switch (misbehaviour.kind) {
-        case "hang":
-          return
-        case "reset":
-          return request.socket.destroy()
-        case "status":
-          return json(response, misbehaviour.status, { message: "Erreur interne" })
-        case "html":
-          response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-          return response.end("<html><body><h1>Maintenance en cours</h1></body></html>")
         case "rateLimited":
-          return json(
+          json(
             response,
             429,
             { fault: { faultstring: "Rate limit quota violation" } },
             misbehaviour.retryAfter === undefined ? {} : { "retry-after": misbehaviour.retryAfter }
           )
+          return true
         case "refuse":
-          return json(response, 200, { Colis: [{ Tracking: "", MessageRetour: misbehaviour.message }] })
-        case "json":
-          return json(response, misbehaviour.status, misbehaviour.body)
+          json(response, 200, { Colis: [{ Tracking: "", MessageRetour: misbehaviour.message }] })
+          return true
         case "echoToken":
-          return json(response, 400, { message: `Jeton ${token} non autorisé pour cette ressource` })
+          json(response, 400, { message: `Jeton ${request.headers.token ?? ""} non autorisé pour cette ressource` })
+          return true
+        default:
+          return false
       }
     }
 
@@ -275,31 +246,10 @@ const start = (accounts: ReadonlyArray<Account>) =>
       }
     }
 
-    const server = Http.createServer((request, response) => {
-      const chunks: Array<Buffer> = []
-      request.on("data", (chunk: Buffer) => chunks.push(chunk))
-      request.on("end", () => {
-        const url = new URL(request.url ?? "/", "http://127.0.0.1")
-        const raw = Buffer.concat(chunks).toString("utf8")
-        let body: unknown
-        try {
-          body = raw === "" ? undefined : JSON.parse(raw)
-        } catch {
-          return json(response, 400, { message: "JSON invalide" })
-        }
-        const headers = Object.fromEntries(
-          Object.entries(request.headers).map(([name, value]) => [
-            name,
-            Array.isArray(value) ? value.join(", ") : (value ?? "")
-          ])
-        )
-        const method = request.method ?? ""
-        requests.push({ method, path: url.pathname, headers, body })
-
-        const planned = queue.findIndex((entry) => entry.path === undefined || entry.path === url.pathname)
-        if (planned >= 0) {
-          return misbehave(queue.splice(planned, 1)[0]!.misbehaviour, request, response, headers.token ?? "")
-        }
+    const fake = yield* FakeCourier.make<Own>({
+      errorBody: (_status, message) => ({ message }),
+      misbehave,
+      handle: ({ body, headers, method, path }, response) => {
         if (!accounts.some((account) => account.token === headers.token && account.key === headers.key)) {
           return json(response, 401, {
             fault: {
@@ -308,36 +258,25 @@ const start = (accounts: ReadonlyArray<Account>) =>
             }
           })
         }
-        const expected = ROUTES[url.pathname]
+        const expected = ROUTES[path]
         if (expected === undefined) return json(response, 404, { message: "Ressource introuvable" })
         if (method !== expected) return json(response, 405, { message: "Méthode non autorisée" })
-        return route(url.pathname, body, response)
-      })
-    })
-
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      const fake: Fake = {
-        origin: `http://127.0.0.1:${port}`,
-        requests,
-        parcels,
-        misbehaveNext: (misbehaviour, path) => queue.push({ misbehaviour, path }),
-        setSituation: (tracking, situation) => {
-          const parcel = parcels.get(tracking)
-          if (parcel !== undefined) {
-            parcel.situation = situation
-            parcel.at = clock
-          }
-        },
-        setClock: (at) => {
-          clock = at
-        }
+        return route(path, body, response)
       }
-      const close = Effect.callback<void>((done) => {
-        server.closeAllConnections()
-        server.close(() => done(Effect.void))
-      })
-      resume(Effect.succeed({ fake, close }))
     })
+    const procolis: Fake = {
+      ...fake,
+      parcels,
+      setSituation: (tracking, situation) => {
+        const parcel = parcels.get(tracking)
+        if (parcel !== undefined) {
+          parcel.situation = situation
+          parcel.at = clock
+        }
+      },
+      setClock: (at) => {
+        clock = at
+      }
+    }
+    return procolis
   })
