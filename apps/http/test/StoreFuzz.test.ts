@@ -1611,3 +1611,109 @@ for (const backend of backends) {
     )
   })
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// The store's own configuration (settings, design, home sections and layout; docs/store-api-config.md)
+
+for (const backend of backends) {
+  layer(storeServer(backend), { timeout: "120 seconds", excludeTestServices: true })(
+    `store configuration fuzz (${backend.name})`,
+    (it) => {
+      it.effect(
+        "a string PostgreSQL cannot keep, or a huge number, in any field of a configuration write answers 400",
+        () =>
+          Effect.gen(function* () {
+            const base = yield* baseUrl
+            const store = yield* createStore()
+            yield* (yield* Admin.Admin).setQuota(store.id, { requestsPerMinute: -1 }).pipe(Effect.orDie)
+            const request = (method: "POST" | "PATCH", path: string, text: string) =>
+              call(base, method, path, { token: store.token, key: freshKey(), raw: text })
+            const section = yield* request("POST", "/v1/store/home-layout/sections", '{"type":"categories"}')
+            const id = section.body.data.section.id as number
+            const tally = new Tally()
+            const attempt = (method: "POST" | "PATCH", path: string, label: string, body: Json) =>
+              Effect.map(request(method, path, serialise(body)), (answer) =>
+                tally.record(`${method} ${path} ${label}`, { kind: "json", body }, answer, (answer) =>
+                  answer.status === 400 && answer.body?.error?.code === "bad_request"
+                    ? undefined
+                    : `${answer.status} ${answer.body?.error?.code}, not 400 bad_request`
+                )
+              )
+            const writes: ReadonlyArray<readonly ["POST" | "PATCH", string, Json]> = [
+              [
+                "PATCH",
+                "/v1/store",
+                {
+                  name: "Boutique",
+                  description: "Artisanat",
+                  language: "fr",
+                  logo: "stores/1/logo.png",
+                  contact: { phone: "0555123456", email: "a@b.dz", address: "Oran", wilaya_id: 31 },
+                  social_links: { instagram: "https://instagram.com/b" },
+                  currency: { symbol: "DA", position: "after", decimals: 2 }
+                }
+              ],
+              [
+                "PATCH",
+                "/v1/store/design",
+                {
+                  colors: { primary_color: "#0f766e", text_color: "#111" },
+                  font_family: "Cairo",
+                  heading_font: "Tajawal",
+                  border_radius: 12,
+                  button_style: "soft",
+                  product_image_ratio: "square"
+                }
+              ],
+              [
+                "PATCH",
+                "/v1/store/home-sections",
+                {
+                  hero: { title: "Soldes", image: "stores/1/hero.jpg", button_link: "/categories/robes" },
+                  featured_products: { source: "newest", limit: 8 },
+                  testimonials: { items: [{ name: "Amina", text: "Top", rating: 5, wilaya_id: 19 }] },
+                  faq: { items: [{ question: "Délai ?", answer: "48 h" }] },
+                  trust_badges: { badges: ["cash_on_delivery"] }
+                }
+              ],
+              [
+                "POST",
+                "/v1/store/home-layout/sections",
+                { type: "rich_text", settings: { title: "Livraison", text: "58 wilayas" }, position: 1 }
+              ],
+              [
+                "POST",
+                "/v1/store/home-layout/sections",
+                { type: "banner", settings: { image: "stores/1/b.jpg", link: "/p/1" } }
+              ],
+              [
+                "PATCH",
+                `/v1/store/home-layout/sections/${id}`,
+                { enabled: true, settings: { title: "Rayons", limit: 8 } }
+              ],
+              ["POST", "/v1/store/home-layout/move", { id, position: 1 }]
+            ]
+            for (const [method, path, body] of writes) {
+              for (const at of pathsOf(body, "string")) {
+                for (const value of unstorable) yield* attempt(method, path, at.join("."), replaced(body, at, value))
+              }
+              for (const at of pathsOf(body, "number")) {
+                for (const value of HUGE) yield* attempt(method, path, at.join("."), replaced(body, at, value))
+              }
+            }
+            assert.isAtLeast(tally.total, 300)
+            assert.deepStrictEqual(tally.problems, [], `${tally.problemCount} answers broke the rules`)
+            const [stored] = yield* Effect.flatMap(sql, (db) =>
+              Effect.orDie(
+                db<Count>`SELECT count(*)::int AS n FROM stores AS t WHERE row_to_json(t)::text LIKE ${`%${MARK}%`}`
+              )
+            )
+            assert.strictEqual(stored?.n, 0, "no refused string stored")
+            const layout = yield* call(base, "GET", "/v1/store/home-layout?after=fuzz", { token: store.token })
+            assert.strictEqual(layout.body.data.sections.length, 1, "no section added by a refused body")
+          }),
+        180_000
+      )
+    }
+  )
+}
