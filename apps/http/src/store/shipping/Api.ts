@@ -54,13 +54,17 @@ const gatewayFailures: {
   ) => Errors.Failure
 } = {
   UnknownCourier: (failure, requestId) => Errors.make("unknown_courier", requestId, failure.message),
-  // The message names the fields, never their values.
-  InvalidCredentials: (failure, requestId) =>
-    Errors.make(
+  // The message names the fields at fault (not those only missing: it lists them), never their values.
+  InvalidCredentials: (failure, requestId) => {
+    const named = Object.entries(failure.fields ?? {})
+      .filter(([, issue]) => issue !== "required")
+      .map(([field]) => field)
+    return Errors.make(
       "invalid_credentials",
       requestId,
-      failure.fields === undefined ? failure.message : `${failure.message}: ${Object.keys(failure.fields).join(", ")}`
-    ),
+      named.length === 0 ? failure.message : `${failure.message}: ${named.join(", ")}`
+    )
+  },
   BlockedEgress: (failure, requestId) => Errors.make("blocked_egress", requestId, failure.message),
   NotAMobile: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
   CourierError: (failure, requestId) =>
