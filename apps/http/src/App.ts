@@ -1,8 +1,9 @@
 /**
  * The whole app as one layer: JSON logging, the database (embedded or real) with its migrations, this start's
  * instance record, the two servers (the store's with its webhook dispatcher and signup/event writer), the hourly
- * purges and, on the embedded database, the admin listener. Layers are released in reverse: on shutdown the servers stop accepting and
- * drain first, then the database closes.
+ * purges and, on the embedded database, the admin listener. Layers are released in reverse: on shutdown readiness
+ * fails first while the servers still serve (`SHUTDOWN_DRAIN_MS`), then the servers stop accepting and finish their
+ * requests, then the database closes.
  */
 
 import * as Os from "node:os"
@@ -16,7 +17,7 @@ import { NonceStore, NonceStoreSql } from "@tawsil/signing"
 import { AppInstance, Database, Migrations } from "@tawsil/storage"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Retention, WebhookStoreSql } from "@tawsil/webhooks"
-import { Clock, Effect, Layer, Redacted, References, Schedule } from "effect"
+import { Clock, Duration, Effect, Layer, Redacted, References, Schedule } from "effect"
 import { RateLimiter } from "effect/persistence"
 import * as Announcements from "./Announcements.ts"
 import type { AppConfig } from "./AppConfig.ts"
@@ -24,6 +25,7 @@ import * as AdminListener from "./admin/AdminListener.ts"
 import * as AdminRequest from "./admin/AdminRequest.ts"
 import * as Edge from "./Edge.ts"
 import * as EgressGuard from "./EgressGuard.ts"
+import * as Health from "./Health.ts"
 import { RunningInstance } from "./Health.ts"
 import * as JsonLogger from "./JsonLogger.ts"
 import * as ShippingServer from "./shipping/Server.ts"
@@ -123,14 +125,28 @@ const adminListener = (config: AppConfig) =>
 /**
  * The two lines of a stop: `stopping` as it begins (what stopped it, how many requests are in flight) — acquired
  * last, so released first — and `stopped` once the servers have drained and the database has closed, just before
- * the log itself is flushed.
+ * the log itself is flushed. Between `stopping` and the servers' close, the drain: readiness answers 503 and the
+ * listeners keep serving for `drain`, so that a balancer following `/health/ready` stops sending first.
  */
-const stopLines = (signal: () => string | undefined) => {
+const stopLines = (signal: () => string | undefined, drain: Duration.Duration) => {
   const began = Layer.effectDiscard(
     Effect.gen(function* () {
       const inFlight = yield* Edge.InFlight
+      const lifecycle = yield* Health.Lifecycle
       yield* Effect.addFinalizer(() =>
-        Effect.logInfo("stopping").pipe(Effect.annotateLogs({ signal: signal() ?? "none", inFlight: inFlight.count }))
+        Effect.logInfo("stopping").pipe(
+          Effect.annotateLogs({
+            signal: signal() ?? "none",
+            inFlight: inFlight.count,
+            drainMs: Duration.toMillis(drain)
+          }),
+          Effect.andThen(
+            Effect.sync(() => {
+              lifecycle.draining = true
+            })
+          ),
+          Effect.andThen(Effect.sleep(drain))
+        )
       )
     })
   )
@@ -170,7 +186,9 @@ export interface Options {
 
 export const layer = (config: AppConfig, options: Options = {}) => {
   const storage = Migrations.layer.pipe(Layer.provideMerge(databaseLayer(config)))
-  const runtime = Layer.mergeAll(instanceLayer(config), Announcements.accessEvents).pipe(Layer.provideMerge(storage))
+  const runtime = Layer.mergeAll(instanceLayer(config), Announcements.accessEvents, Health.layerReadiness).pipe(
+    Layer.provideMerge(storage)
+  )
   const servers = Layer.unwrap(
     Effect.map(catalogue(config), (catalogue) =>
       Layer.mergeAll(
@@ -188,7 +206,7 @@ export const layer = (config: AppConfig, options: Options = {}) => {
   const transport = HttpTransport.layer({ overrides: config.courierOrigins }).pipe(
     Layer.provide([Egress.Resolver.layer, limits])
   )
-  const stop = stopLines(options.stopSignal ?? (() => undefined))
+  const stop = stopLines(options.stopSignal ?? (() => undefined), config.shutdownDrain)
   return stop.began.pipe(
     Layer.provideMerge(
       Layer.mergeAll(
@@ -201,7 +219,7 @@ export const layer = (config: AppConfig, options: Options = {}) => {
       )
     ),
     // The guard's reports are logged from before the adapters are imported (discovery runs when `servers` builds).
-    Layer.provide([runtime, transport, inFlight, limits, EgressGuard.reporting]),
+    Layer.provide([runtime, transport, inFlight, Health.layerLifecycle, limits, EgressGuard.reporting]),
     Layer.provide(stop.ended),
     Layer.provide([loggingLayer(config), noServiceSpans])
   )

@@ -21,6 +21,8 @@ export interface AppConfig {
   readonly maxBodyBytes: number
   /** How long a stopping server lets in-flight requests finish. */
   readonly shutdownTimeout: Duration.Duration
+  /** How long a stop first drains: listeners serving, `/health/ready` answering 503, before they stop accepting. */
+  readonly shutdownDrain: Duration.Duration
   readonly logLevel: LogLevel
   /** The communes dataset (CC0 format `[{ wilayaCode, name, nameAr }]`); without it `/v1/communes` answers 503. */
   readonly communesFile: string | undefined
@@ -77,6 +79,10 @@ export const variables = {
   DATA_DIR: { default: ".data", doc: "Directory of the embedded database (used when DATABASE_URL is unset)." },
   MAX_BODY_BYTES: { default: "1048576", doc: "Largest accepted request body in bytes; larger answers 413." },
   SHUTDOWN_TIMEOUT_MS: { default: "10000", doc: "On SIGTERM/SIGINT, how long in-flight requests may finish." },
+  SHUTDOWN_DRAIN_MS: {
+    default: "0",
+    doc: "On SIGTERM/SIGINT, how long both listeners keep serving with `/health/ready` answering 503 before they stop accepting: at least a balancer's probe interval times its failure threshold."
+  },
   LOG_LEVEL: { default: "info", doc: "trace, debug, info, warn or error. Logs are JSON lines on stdout." },
   SHIPPING_RATE_LIMIT_PER_MINUTE: {
     default: "120",
@@ -168,6 +174,9 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
   const shutdownMs = yield* Effect.flatMap(raw("SHUTDOWN_TIMEOUT_MS"), (value) =>
     integer("SHUTDOWN_TIMEOUT_MS", value, 0, 600_000, "milliseconds from 0 to 600000")
   )
+  const drainMs = yield* Effect.flatMap(raw("SHUTDOWN_DRAIN_MS"), (value) =>
+    integer("SHUTDOWN_DRAIN_MS", value, 0, 600_000, "milliseconds from 0 to 600000")
+  )
   const levelName = yield* raw("LOG_LEVEL")
   const logLevel = logLevels[levelName.toLowerCase()]
   if (logLevel === undefined) {
@@ -251,6 +260,7 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
     storeOriginPort,
     maxBodyBytes,
     shutdownTimeout: Duration.millis(shutdownMs),
+    shutdownDrain: Duration.millis(drainMs),
     logLevel,
     communesFile: (yield* raw("COMMUNES_FILE")).trim() || undefined,
     database,

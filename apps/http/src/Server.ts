@@ -1,17 +1,18 @@
 /**
  * One HTTP server for one API: its HttpApi routes (`HttpApiBuilder`, from the API's group handlers) and OpenAPI
- * document, its docs page, the edge layer (request id, access log, error envelope), the body-size limit, and a Node
- * listener that drains in-flight requests on shutdown. Both servers are built by this one function, so they behave
- * alike.
+ * document, its docs page, the probes `/health/live` and `/health/ready` (Health.ts), the edge layer (request id,
+ * access log, error envelope), the body-size limit, and a Node listener that drains in-flight requests on shutdown.
+ * Both servers are built by this one function, so they behave alike.
  */
 
 import * as NodeHttp from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { ByteSize, Effect, Layer, References } from "effect"
-import { FindMyWay, HttpIncomingMessage, HttpRouter, HttpServer } from "effect/http"
+import { ByteSize, Effect, Layer, Option, References } from "effect"
+import { FindMyWay, HttpIncomingMessage, HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
 import type { AppConfig } from "./AppConfig.ts"
 import * as Edge from "./Edge.ts"
+import * as Health from "./Health.ts"
 
 export interface ServerOptions<Id extends string, Groups extends HttpApiGroup.Constraint, E, R> {
   readonly name: string
@@ -26,6 +27,8 @@ export interface ServerOptions<Id extends string, Groups extends HttpApiGroup.Co
 
 const OPENAPI_PATH = "/v1/openapi.json"
 const DOCS_PATH = "/docs"
+export const LIVE_PATH = "/health/live"
+export const READY_PATH = "/health/ready"
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const
 
@@ -40,6 +43,8 @@ const allowedMethods = <Id extends string, Groups extends HttpApiGroup.Constrain
   })
   routes.on("GET", OPENAPI_PATH, true)
   routes.on("GET", DOCS_PATH, true)
+  routes.on("GET", LIVE_PATH, true)
+  routes.on("GET", READY_PATH, true)
   return (path: string): ReadonlyArray<string> =>
     METHODS.filter((method) => routes.find(method === "HEAD" ? "GET" : method, path) !== undefined)
 }
@@ -60,6 +65,47 @@ export const DOCS_SCALAR: HttpApiScalar.ScalarConfig = {
 export const docsPage = <Id extends string, Groups extends HttpApiGroup.Constraint>(api: HttpApi.HttpApi<Id, Groups>) =>
   HttpApiScalar.layer(api, { path: DOCS_PATH, scalar: DOCS_SCALAR })
 
+const NO_STORE = { "cache-control": "no-store" }
+
+/** `/health/live`'s answer: the process runs. */
+const liveBody = (draining: boolean) => JSON.stringify({ status: "live", draining })
+
+/**
+ * The probes, as routes behind the edge. `/health/ready` asks the app's `Readiness` (database and migrations) when
+ * there is one (a server built alone, in tests, has none: its readiness is its own state).
+ */
+const probes = (
+  envelope: Edge.Envelope,
+  lifecycle: Health.Lifecycle["Service"],
+  readiness: Health.Readiness["Service"] | undefined
+) => {
+  const notReady = (failed: Health.NotReady) =>
+    Effect.map(Edge.RequestId, (requestId) =>
+      HttpServerResponse.jsonUnsafe(
+        envelope.render({ code: Edge.codeOf(envelope, 503), message: `not ready: ${failed.message}` }, requestId),
+        { status: 503, headers: NO_STORE }
+      )
+    )
+  const draining: Health.NotReady = { check: "draining", message: "this process is stopping" }
+  const ready = Effect.gen(function* () {
+    if (lifecycle.draining) return yield* notReady(draining)
+    const checked = readiness === undefined ? undefined : yield* Effect.result(readiness.check)
+    if (checked?._tag === "Failure") return yield* notReady(checked.failure)
+    // A stop may have begun during the check.
+    if (lifecycle.draining) return yield* notReady(draining)
+    return HttpServerResponse.jsonUnsafe(
+      { status: "ready", ...(checked === undefined ? {} : checked.success) },
+      { headers: NO_STORE }
+    )
+  })
+  const live = Effect.sync(() =>
+    HttpServerResponse.text(liveBody(lifecycle.draining), { contentType: "application/json", headers: NO_STORE })
+  )
+  return HttpRouter.use((router) =>
+    Effect.andThen(router.add("GET", LIVE_PATH, live), router.add("GET", READY_PATH, ready))
+  )
+}
+
 export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, E, R>(
   config: Pick<AppConfig, "host" | "maxBodyBytes" | "shutdownTimeout">,
   options: ServerOptions<Id, Groups, E, R>
@@ -75,12 +121,24 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
               options.absentPaths!.has(path) ? [] : allowed(path)
           )(allowedMethods(options.api))
   }
-  const listener = (nodeServer: NodeHttp.Server) => {
+  const listener = (
+    nodeServer: NodeHttp.Server,
+    lifecycle: Health.Lifecycle["Service"],
+    readiness: Health.Readiness["Service"] | undefined
+  ) => {
     // Node listens as soon as the server layer is built, before the router is attached to it: a request in between
-    // would have no listener and never be answered. Until the router serves, this one answers 503 with Retry-After.
+    // would have no listener and never be answered. Until the router serves, this one answers 503 with Retry-After
+    // (`/health/live` 200: the process runs).
     let serving = false
-    nodeServer.on("request", (_request: NodeHttp.IncomingMessage, response: NodeHttp.ServerResponse) => {
+    nodeServer.on("request", (request: NodeHttp.IncomingMessage, response: NodeHttp.ServerResponse) => {
+      // Draining: every answer closes its connection, so that no client keeps one open to a listener about to close.
+      if (lifecycle.draining) response.setHeader("connection", "close")
       if (serving) return
+      if (Edge.pathOf(request.url ?? "") === LIVE_PATH) {
+        response.writeHead(200, { "content-type": "application/json", ...NO_STORE })
+        response.end(liveBody(lifecycle.draining))
+        return
+      }
       const body = JSON.stringify(
         options.envelope.render({ code: Edge.codeOf(options.envelope, 503), message: "the server is starting" }, "")
       )
@@ -103,7 +161,12 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
     const endpoints = HttpApiBuilder.layer(options.api, { openapiPath: OPENAPI_PATH }).pipe(
       Layer.provide(options.handlers)
     )
-    const routes = Layer.mergeAll(endpoints, docsPage(options.api), Edge.layer(edge))
+    const routes = Layer.mergeAll(
+      endpoints,
+      docsPage(options.api),
+      probes(options.envelope, lifecycle, readiness),
+      Edge.layer(edge)
+    )
     // Node's close() ends the connections idle at that moment; a keep-alive connection whose request was still in
     // flight would then linger until its keep-alive timeout. Keep closing idle ones until the listener is closed.
     const closeIdleOnShutdown = Layer.effectDiscard(
@@ -133,5 +196,16 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
       Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(config.maxBodyBytes)))
     )
   }
-  return Layer.unwrap(Effect.sync(() => listener(NodeHttp.createServer())))
+  // The app's stop state and readiness checks (App.ts); a server built alone drains with nobody to tell.
+  return Layer.unwrap(
+    Effect.map(
+      Effect.all([Effect.serviceOption(Health.Lifecycle), Effect.serviceOption(Health.Readiness)]),
+      ([lifecycle, readiness]) =>
+        listener(
+          NodeHttp.createServer(),
+          Option.getOrElse(lifecycle, () => ({ draining: false })),
+          Option.getOrUndefined(readiness)
+        )
+    )
+  )
 }

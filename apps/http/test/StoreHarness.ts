@@ -26,6 +26,7 @@ const config: AppConfig = {
   storeOriginPort: undefined,
   maxBodyBytes: 1_048_576,
   shutdownTimeout: Duration.seconds(1),
+  shutdownDrain: Duration.zero,
   logLevel: "Error",
   communesFile: undefined,
   shippingRateLimitPerMinute: 600,
