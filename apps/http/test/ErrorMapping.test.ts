@@ -19,6 +19,7 @@ import * as WebhooksPackage from "@tawsil/webhooks"
 import type { Schema } from "effect"
 import * as ShippingErrors from "../src/shipping/Errors.ts"
 import * as AccessApi from "../src/store/access/Api.ts"
+import * as CategoriesApi from "../src/store/categories/Api.ts"
 import * as ChangesApi from "../src/store/changes/Api.ts"
 import * as StoreErrors from "../src/store/Errors.ts"
 import * as LandingPageSectionsApi from "../src/store/landing-page-sections/Api.ts"
@@ -30,6 +31,7 @@ import * as ProfileApi from "../src/store/profile/Api.ts"
 import * as PromoCodesApi from "../src/store/promo-codes/Api.ts"
 import type * as StoreReasons from "../src/store/Reasons.ts"
 import * as ShippingApi from "../src/store/shipping/Api.ts"
+import * as StockApi from "../src/store/stock/Api.ts"
 import * as ThemesApi from "../src/store/themes/Api.ts"
 import * as TrackerApi from "../src/store/tracker/Api.ts"
 import * as WebhooksApi from "../src/store/webhooks/Api.ts"
@@ -39,6 +41,8 @@ const storeReasons: Record<string, StoreReasons.Any> = {
   AccessError: AccessApi.reasons,
   OrderError: OrdersApi.reasons,
   ProductError: ProductsApi.reasons,
+  CategoryError: CategoriesApi.reasons,
+  StockError: StockApi.reasons,
   LandingPageError: LandingPagesApi.reasons,
   PageSectionError: LandingPageSectionsApi.reasons,
   StoreConfigError: ProfileApi.reasons,
