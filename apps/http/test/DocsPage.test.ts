@@ -12,16 +12,16 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { type HttpApi, type HttpApiGroup, OpenApi } from "effect/http-api"
+import { OpenApi } from "effect/http-api"
 import * as Server from "../src/Server.ts"
 import { ShippingApi } from "../src/shipping/Api.ts"
 import { StoreApi } from "../src/store/Api.ts"
 
-/** Serves the docs page of `api` on a free loopback port for the scope; its origin. */
-const servePage = <Id extends string, Groups extends HttpApiGroup.Constraint>(api: HttpApi.HttpApi<Id, Groups>) =>
+/** Serves a docs page on a free loopback port for the scope; its origin. */
+const servePage = (page: Layer.Layer<never, never, HttpRouter.HttpRouter>) =>
   Effect.gen(function* () {
     const context = yield* Layer.build(
-      HttpRouter.serve(Server.docsPage(api), { disableLogger: true, disableListenLog: true }).pipe(
+      HttpRouter.serve(page, { disableLogger: true, disableListenLog: true }).pipe(
         Layer.provideMerge(NodeHttpServer.layer(createServer, { host: "127.0.0.1", port: 0 }))
       )
     )
@@ -74,15 +74,15 @@ const markupReferences = (markup: string): ReadonlyArray<{ readonly where: strin
 }
 
 const pages = [
-  { name: "shipping", api: ShippingApi },
-  { name: "store", api: StoreApi }
+  { name: "shipping", page: Server.docsPage(ShippingApi), spec: OpenApi.fromApi(ShippingApi) },
+  { name: "store", page: Server.docsPage(StoreApi), spec: OpenApi.fromApi(StoreApi) }
 ] as const
 
 describe("the /docs page", () => {
-  for (const { name, api } of pages) {
+  for (const { name, page: docsPage, spec } of pages) {
     it.live(`of the ${name} API loads nothing from another host`, () =>
       Effect.gen(function* () {
-        const origin = yield* servePage(api)
+        const origin = yield* servePage(docsPage)
         const response = yield* Effect.promise(() => fetch(`${origin}/docs`))
         assert.strictEqual(response.status, 200)
         assert.match(response.headers.get("content-type") ?? "", /^text\/html/)
@@ -125,7 +125,7 @@ describe("the /docs page", () => {
         assert.notMatch(code, /cdn\.jsdelivr\.net\/npm\/@scalar\/api-reference@/, "not the CDN bundle")
 
         // The API's descriptions, which the page renders as Markdown: no image or embedded markup from elsewhere.
-        const described = JSON.stringify(OpenApi.fromApi(api))
+        const described = JSON.stringify(spec)
         const images = [...described.matchAll(/!\[[^\]]*\]\(\s*([^)\s]+)/g)].map(([, target]) => target!)
         const embedded = markupReferences(described.replaceAll('\\"', '"')).map(({ reference }) => reference)
         assert.deepStrictEqual(
