@@ -4,10 +4,10 @@
  * adapter sends what this builds and hands back what it got, so every rule is tested without a network.
  *
  * Error messages are built from the courier's own words and status codes only, never from the request: nothing
- * the caller sent (least of all the token) is echoed, and {@link redact} removes the token should a courier ever
- * quote it back.
+ * the caller sent (least of all the token) is echoed; the host blanks the token out of every answer should
+ * a courier ever quote it back.
  */
-import { type CourierAdapter, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
+import { type CourierAdapter, CourierAnswer, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
 import { AlgerianMobile, type Dzd } from "@tawsil/domain"
 import { Option, Result, Schema } from "effect"
 import * as Status from "./EcotrackStatus.ts"
@@ -15,6 +15,8 @@ import * as Wire from "./EcotrackWire.ts"
 
 type Reason = CourierError.CourierErrorReason
 type Response = CourierHttp.CourierResponse
+
+const { clean } = CourierAnswer
 
 // --- Requests ---------------------------------------------------------------------------------------------------
 
@@ -75,8 +77,7 @@ export const timestampOf = (activity: Wire.Activity): string =>
 /** `get/order/label` answers the PDF itself; anything else on 200 is not a label. */
 export const fromLabel = (response: Response): Result.Result<CourierAdapter.Label, Reason> => {
   if (response.status !== 200) return Result.fail(errorOf(response))
-  const isPdf = response.bytes.length > 4 && new TextDecoder().decode(response.bytes.subarray(0, 5)) === "%PDF-"
-  return isPdf
+  return CourierAnswer.isPdf(response.bytes)
     ? Result.succeed({ contentType: "application/pdf", bytes: response.bytes })
     : Result.fail(new CourierError.BadResponse({ message: "the courier answered a label that is not a PDF" }))
 }
@@ -177,56 +178,20 @@ export const fromFees = (query: Shipment.RatesQuery, response: Response): Result
 
 // --- Errors -----------------------------------------------------------------------------------------------------
 
-const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
+/**
+ * Ecotrack's answers, read the SDK's way; what is Ecotrack's own is where it refuses (a failure inside a 2xx,
+ * `success: false`; a 400 or 422) and in which words ({@link refusalOf}).
+ */
+const answers = CourierAnswer.reader({
+  credentials: "the API token",
+  refusal: (status, body) =>
+    (status >= 200 && status < 300) || status === 400 || status === 422 ? refusalOf(status, body) : undefined
+})
 
-/** A successful answer decoded with `schema`; anything else is the reason it failed. */
-const decode = <A>(schema: Schema.Decoder<A>, response: Response): Result.Result<A, Reason> => {
-  if (response.status < 200 || response.status >= 300) return Result.fail(errorOf(response))
-  const body = parseJson(response.text)
-  if (Option.isNone(body)) return Result.fail(notJson(response.status))
-  const decoded = Schema.decodeUnknownOption(schema)(body.value)
-  return Option.isSome(decoded) ? Result.succeed(decoded.value) : Result.fail(errorOfBody(response.status, body.value))
-}
-
-const notJson = (status: number) =>
-  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body that is not JSON` })
+const { decode } = answers
 
 /** What a failed (or undocumented) answer means. */
-export const errorOf = (response: Response): Reason => {
-  const { status } = response
-  if (status === 429) return new CourierError.CourierRateLimited({ retryAfterSeconds: retryAfter(response.headers) })
-  if (status >= 500) return new CourierError.Unreachable({ message: `the courier answered HTTP ${status}` })
-  if (status === 401 || status === 403) {
-    return new CourierError.CredentialsRejected({ message: `the courier refused the API token (HTTP ${status})` })
-  }
-  if (status >= 300 && status < 400) {
-    // The target is not quoted: a redirect may carry the request's query, and with it the token.
-    return new CourierError.BadResponse({
-      message: `the courier answered with a redirect (HTTP ${status}) instead of its API: its address may have moved`
-    })
-  }
-  const body = parseJson(response.text)
-  return Option.isNone(body) ? notJson(status) : errorOfBody(status, body.value)
-}
-
-const errorOfBody = (status: number, body: unknown): Reason =>
-  ((status >= 200 && status < 300) || status === 400 || status === 422 ? refusalOf(status, body) : undefined) ??
-  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body its API does not document` })
-
-const DEFAULT_RETRY_AFTER_SECONDS = 60
-
-/** `Retry-After` in seconds (the HTTP-date form is not used by Ecotrack's Laravel throttle); 60 when absent. */
-export const retryAfter = (headers: Readonly<Record<string, string>>): number => {
-  const value = Object.entries(headers)
-    .find(([name]) => name.toLowerCase() === "retry-after")?.[1]
-    ?.trim()
-  return value !== undefined && /^\d{1,6}$/.test(value) ? Math.max(1, Number(value)) : DEFAULT_RETRY_AFTER_SECONDS
-}
-
-const clean = (text: string, max = 300) => {
-  const flat = text.replace(/\s+/g, " ").trim()
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
-}
+export const errorOf = answers.errorOf
 
 const businessCodes: Readonly<Record<string, string>> = {
   "10001": "the order can no longer be changed: the courier has already validated it",

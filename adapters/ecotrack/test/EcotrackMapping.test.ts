@@ -204,7 +204,8 @@ describe("EcotrackMapping", () => {
       [{ "retry-after": "-3" }, 60],
       [{}, 60]
     ])("reads Retry-After %j as %d seconds", (headers, seconds) => {
-      assert.strictEqual(Mapping.retryAfter(headers), seconds)
+      const reason = Mapping.errorOf({ status: 429, headers, text: "", bytes: new Uint8Array() })
+      assert.strictEqual(reason._tag === "CourierRateLimited" ? reason.retryAfterSeconds : undefined, seconds)
     })
   })
 

@@ -15,7 +15,8 @@
  * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
  * 5xx, HTML, 429, a refusal, any JSON, or a refusal that quotes the caller's token.
  */
-import * as Http from "node:http"
+import type * as Http from "node:http"
+import { FakeCourier } from "@tawsil/courier/testing"
 import { Context, Effect, Layer } from "effect"
 
 export const TOKEN = "fake-token-7f3a9c2e5b8d1f40"
@@ -32,24 +33,14 @@ export const tariff = (wilaya: number): readonly [number, number | null, number,
   return [home, desk, 250, desk === null ? null : 200]
 }
 
-export interface RecordedRequest {
-  readonly method: string
-  readonly path: string
-  readonly query: Readonly<Record<string, string>>
-  readonly headers: Readonly<Record<string, string>>
-  /** The parsed JSON body, or `undefined` when none was sent. */
-  readonly body: unknown
-}
+export type RecordedRequest = FakeCourier.Request
 
-export type Misbehaviour =
-  | { readonly kind: "hang" }
-  | { readonly kind: "reset" }
-  | { readonly kind: "status"; readonly status: number }
-  | { readonly kind: "html" }
-  | { readonly kind: "rateLimited"; readonly retryAfter?: string }
+/** Ecotrack's own misbehaviours, besides the standard ones (`FakeCourier.Misbehaviour`). */
+export type Own =
   | { readonly kind: "refuse"; readonly message: string; readonly error?: number }
-  | { readonly kind: "json"; readonly status: number; readonly body: unknown }
   | { readonly kind: "echoToken" }
+
+export type Misbehaviour = FakeCourier.Misbehaviour | Own
 
 export interface ActivityRow {
   readonly date: string
@@ -66,11 +57,8 @@ export interface Parcel {
   readonly activity: Array<ActivityRow>
 }
 
-export interface Fake {
-  readonly origin: string
-  readonly requests: ReadonlyArray<RecordedRequest>
+export interface Fake extends FakeCourier.FakeCourier<Own> {
   readonly parcels: ReadonlyMap<string, Parcel>
-  readonly misbehaveNext: (misbehaviour: Misbehaviour, path?: string) => void
   /** Appends an activity to a parcel, stamped with the fake's clock. */
   readonly addActivity: (tracking: string, status: string) => void
   /** The Algiers wall-clock date and time the fake stamps activity with. */
@@ -79,16 +67,13 @@ export interface Fake {
 
 export class EcotrackFake extends Context.Service<EcotrackFake, Fake>()("@tawsil/adapter-ecotrack/test/EcotrackFake") {
   static readonly layer = (options: { readonly tokens?: ReadonlyArray<string> } = {}) =>
-    Layer.effect(
-      EcotrackFake,
-      Effect.acquireRelease(start(options.tokens ?? [TOKEN]), ({ close }) => close).pipe(Effect.map(({ fake }) => fake))
-    )
+    Layer.effect(EcotrackFake, make(options))
 }
 
-const json = (response: Http.ServerResponse, status: number, body: unknown, headers: Http.OutgoingHttpHeaders = {}) => {
-  response.writeHead(status, { "content-type": "application/json", ...headers })
-  response.end(JSON.stringify(body))
-}
+/** Starts the fake on a random loopback port, accepting `tokens`; it stops when the scope closes. */
+export const make = (options: { readonly tokens?: ReadonlyArray<string> } = {}) => start(options.tokens ?? [TOKEN])
+
+const { json } = FakeCourier
 
 const invalid = (errors: Record<string, Array<string>>) => ({ message: "The given data was invalid.", errors })
 
@@ -134,54 +119,35 @@ const validateCreate = (fields: Readonly<Record<string, unknown>>): Record<strin
   return errors
 }
 
+/** The caller's token: `Authorization: Bearer`, else `?api_token=`. */
+const bearerOf = (request: RecordedRequest) => /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1]
+
 const start = (tokens: ReadonlyArray<string>) =>
-  Effect.callback<{ readonly fake: Fake; readonly close: Effect.Effect<void> }>((resume) => {
-    const requests: Array<RecordedRequest> = []
+  Effect.gen(function* () {
     const parcels = new Map<string, Parcel>()
-    const queue: Array<{ readonly misbehaviour: Misbehaviour; readonly path: string | undefined }> = []
     let clock = { date: "2026-04-18", time: "19:45:06" }
     let issued = 0
 
     const unknownTracking = (response: Http.ServerResponse) =>
       json(response, 422, invalid({ tracking: ["Le tracking sélectionné est invalide."] }))
 
-    const misbehave = (
-      misbehaviour: Misbehaviour,
-      request: Http.IncomingMessage,
-      response: Http.ServerResponse,
-      token: string
-    ) => {
+    /** Ecotrack's own misbehaviours. */
+    const misbehave = (misbehaviour: Misbehaviour, request: RecordedRequest, response: Http.ServerResponse) => {
       switch (misbehaviour.kind) {
-        case "hang":
-          return
-        case "reset":
-          return request.socket.destroy()
-        case "status":
-          return json(response, misbehaviour.status, { message: "Server Error" })
-        case "html":
-          response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-          return response.end("<!DOCTYPE html><html><body><h1>Maintenance en cours</h1></body></html>")
-        case "rateLimited":
-          return json(
-            response,
-            429,
-            { message: "Too Many Attempts." },
-            misbehaviour.retryAfter === undefined ? {} : { "retry-after": misbehaviour.retryAfter }
-          )
         case "refuse":
-          return json(response, 200, {
+          json(response, 200, {
             success: false,
             message: misbehaviour.message,
             ...(misbehaviour.error === undefined ? {} : { error: misbehaviour.error })
           })
-        case "json":
-          return json(response, misbehaviour.status, misbehaviour.body)
-        case "echoToken":
-          return json(
-            response,
-            422,
-            invalid({ api_token: [`Le jeton ${token} n'est pas autorisé pour cette action.`] })
-          )
+          return true
+        case "echoToken": {
+          const token = bearerOf(request) ?? request.query.api_token ?? ""
+          json(response, 422, invalid({ api_token: [`Le jeton ${token} n'est pas autorisé pour cette action.`] }))
+          return true
+        }
+        default:
+          return false
       }
     }
 
@@ -268,61 +234,27 @@ const start = (tokens: ReadonlyArray<string>) =>
       return json(response, 404, { message: `The route ${path.slice(1)} could not be found.` })
     }
 
-    const server = Http.createServer((request, response) => {
-      const chunks: Array<Buffer> = []
-      request.on("data", (chunk: Buffer) => chunks.push(chunk))
-      request.on("end", () => {
-        const url = new URL(request.url ?? "/", "http://127.0.0.1")
-        const query = Object.fromEntries(url.searchParams)
-        const raw = Buffer.concat(chunks).toString("utf8")
-        let body: unknown
-        try {
-          body = raw === "" ? undefined : JSON.parse(raw)
-        } catch {
-          return json(response, 400, { message: "Malformed JSON." })
-        }
-        const headers = Object.fromEntries(
-          Object.entries(request.headers).map(([name, value]) => [
-            name,
-            Array.isArray(value) ? value.join(", ") : (value ?? "")
-          ])
-        )
-        requests.push({ method: request.method ?? "", path: url.pathname, query, headers, body })
-
-        const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? "")?.[1]
+    const fake = yield* FakeCourier.make<Own>({
+      errorBody: (_status, message) => ({ message }),
+      misbehave,
+      handle: (request, response) => {
+        const { body, method, path, query } = request
+        const bearer = bearerOf(request)
         const token = bearer ?? query.api_token ?? ""
-
-        const planned = queue.findIndex((entry) => entry.path === undefined || entry.path === url.pathname)
-        if (planned >= 0) {
-          return misbehave(queue.splice(planned, 1)[0]!.misbehaviour, request, response, token)
-        }
-
         const agree = bearer === undefined || query.api_token === undefined || bearer === query.api_token
         if (!agree || !tokens.includes(token)) return json(response, 401, { message: "Unauthenticated." })
-
         const fields = { ...query, ...(typeof body === "object" && body !== null ? body : {}) }
         delete (fields as Record<string, unknown>).api_token
-        return route(request.method ?? "", url.pathname, fields, response)
-      })
-    })
-
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      const fake: Fake = {
-        origin: `http://127.0.0.1:${port}`,
-        requests,
-        parcels,
-        misbehaveNext: (misbehaviour, path) => queue.push({ misbehaviour, path }),
-        addActivity: (tracking, status) => parcels.get(tracking)?.activity.push({ ...clock, status, station: "Alger" }),
-        setClock: (date, time) => {
-          clock = { date, time }
-        }
+        return route(method, path, fields, response)
       }
-      const close = Effect.callback<void>((done) => {
-        server.closeAllConnections()
-        server.close(() => done(Effect.void))
-      })
-      resume(Effect.succeed({ fake, close }))
     })
+    const ecotrack: Fake = {
+      ...fake,
+      parcels,
+      addActivity: (tracking, status) => parcels.get(tracking)?.activity.push({ ...clock, status, station: "Alger" }),
+      setClock: (date, time) => {
+        clock = { date, time }
+      }
+    }
+    return ecotrack
   })
