@@ -23,6 +23,13 @@ import { Orders } from "@tawsil/orders"
 import { PromoEntity, PromoStoreSql, Promos } from "@tawsil/promos"
 import { NonceStoreSql, RequestVerifier } from "@tawsil/signing"
 import {
+  ShippingRates,
+  ShippingRatesEntity,
+  ShippingSettings,
+  ShippingSettingsEntity,
+  ShippingStoreSql
+} from "@tawsil/store-shipping"
+import {
   Design,
   DesignEntity,
   HomeLayout,
@@ -37,13 +44,6 @@ import {
   ThemeEntity,
   Themes
 } from "@tawsil/storefront"
-import {
-  ShippingRates,
-  ShippingRatesEntity,
-  ShippingSettings,
-  ShippingSettingsEntity,
-  ShippingStoreSql
-} from "@tawsil/store-shipping"
 import { Tracker, TrackerStoreSql } from "@tawsil/tracker"
 import {
   DeliverySignal,
