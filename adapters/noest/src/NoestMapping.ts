@@ -4,10 +4,10 @@
  * here: the adapter sends what this builds and hands back what it got, so every rule is tested without a network.
  *
  * Error messages are built from the courier's own words and status codes only, never from the request: nothing
- * the caller sent (least of all the token or the GUID) is echoed, and {@link redact} removes both should NOEST ever
- * quote them back.
+ * the caller sent (least of all the token or the GUID) is echoed; the host blanks both out of every answer should
+ * NOEST ever quote them back.
  */
-import { type CourierAdapter, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
+import { type CourierAdapter, CourierAnswer, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
 import { AlgerianMobile, AlgiersTime, type Dzd } from "@tawsil/domain"
 import { Option, Result, Schema } from "effect"
 import * as Status from "./NoestStatus.ts"
@@ -15,6 +15,8 @@ import * as Wire from "./NoestWire.ts"
 
 type Reason = CourierError.CourierErrorReason
 type Response = CourierHttp.CourierResponse
+
+const { clean } = CourierAnswer
 
 // --- Requests ---------------------------------------------------------------------------------------------------
 
@@ -117,7 +119,7 @@ export const fromTracking = (
         )
       }
       const decoded = Schema.decodeUnknownOption(Wire.TrackingEntry)(entry)
-      if (Option.isNone(decoded)) return Result.fail(undocumented(response.status))
+      if (Option.isNone(decoded)) return Result.fail(CourierAnswer.undocumented(response.status))
       const events: Array<CourierAdapter.RawEvent> = []
       for (const activity of decoded.value.activity) {
         if (Status.notStatuses.has(activity.event_key)) continue
@@ -193,14 +195,6 @@ export const fromFees = (query: Shipment.RatesQuery, response: Response): Result
     )
   })
 
-const isPdf = (bytes: Uint8Array) =>
-  bytes.length > 4 &&
-  bytes[0] === 0x25 &&
-  bytes[1] === 0x50 &&
-  bytes[2] === 0x44 &&
-  bytes[3] === 0x46 &&
-  bytes[4] === 0x2d
-
 /**
  * `GET get/order/label` → the PDF itself. A redirect (courier-dz reports one to a pre-signed S3 address) is not
  * followed: the core reaches only the courier's own origin, and the address carries a signature that is not ours
@@ -215,74 +209,32 @@ export const fromLabel = (response: Response): Result.Result<CourierAdapter.Labe
     )
   }
   if (response.status !== 200) return Result.fail(errorOf(response))
-  if (isPdf(response.bytes)) return Result.succeed({ contentType: "application/pdf", bytes: response.bytes })
+  if (CourierAnswer.isPdf(response.bytes))
+    return Result.succeed({ contentType: "application/pdf", bytes: response.bytes })
   // A refusal inside the HTTP 200 is a refusal; anything else that is not a PDF is no label.
-  const body = parseJson(response.text)
-  const refusal = Option.isSome(body) ? errorOfBody(200, body.value) : undefined
+  const body = CourierAnswer.json(response.text)
+  const refusal = Option.isSome(body) ? refusalOf(200, body.value) : undefined
   return Result.fail(
-    refusal !== undefined && refusal._tag !== "BadResponse"
-      ? refusal
-      : new CourierError.BadResponse({ message: "the courier answered a label that is not a PDF" })
+    refusal ?? new CourierError.BadResponse({ message: "the courier answered a label that is not a PDF" })
   )
 }
 
 // --- Errors -----------------------------------------------------------------------------------------------------
 
-const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
+/**
+ * NOEST's answers, read the SDK's way; what is NOEST's own is where it refuses (a failure inside a 2xx; a 400 or
+ * 422) and in which words ({@link refusalOf}).
+ */
+const answers = CourierAnswer.reader({
+  credentials: "the API token or the user GUID",
+  refusal: (status, body) =>
+    (status >= 200 && status < 300) || status === 400 || status === 422 ? refusalOf(status, body) : undefined
+})
 
-/** A successful answer decoded with `schema`; anything else is the reason it failed. */
-const decode = <A>(schema: Schema.Decoder<A>, response: Response): Result.Result<A, Reason> => {
-  if (response.status < 200 || response.status >= 300) return Result.fail(errorOf(response))
-  const body = parseJson(response.text)
-  if (Option.isNone(body)) return Result.fail(notJson(response.status))
-  const decoded = Schema.decodeUnknownOption(schema)(body.value)
-  return Option.isSome(decoded) ? Result.succeed(decoded.value) : Result.fail(errorOfBody(response.status, body.value))
-}
-
-const notJson = (status: number) =>
-  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body that is not JSON` })
-
-const undocumented = (status: number) =>
-  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body its API does not document` })
+const { decode } = answers
 
 /** What a failed (or undocumented) answer means. */
-export const errorOf = (response: Response): Reason => {
-  const { status } = response
-  if (status === 429) return new CourierError.CourierRateLimited({ retryAfterSeconds: retryAfter(response.headers) })
-  if (status >= 500) return new CourierError.Unreachable({ message: `the courier answered HTTP ${status}` })
-  if (status === 401 || status === 403) {
-    return new CourierError.CredentialsRejected({
-      message: `the courier refused the API token or the user GUID (HTTP ${status})`
-    })
-  }
-  if (status >= 300 && status < 400) {
-    // The target is not quoted: a redirect may carry the request's query, and with it the token.
-    return new CourierError.BadResponse({
-      message: `the courier answered with a redirect (HTTP ${status}) instead of its API: its address may have moved`
-    })
-  }
-  const body = parseJson(response.text)
-  return Option.isNone(body) ? notJson(status) : errorOfBody(status, body.value)
-}
-
-const errorOfBody = (status: number, body: unknown): Reason =>
-  ((status >= 200 && status < 300) || status === 400 || status === 422 ? refusalOf(status, body) : undefined) ??
-  undocumented(status)
-
-const DEFAULT_RETRY_AFTER_SECONDS = 60
-
-/** `Retry-After` in seconds, as Laravel's throttle sends it; 60 when absent or an HTTP date. */
-export const retryAfter = (headers: Readonly<Record<string, string>>): number => {
-  const value = Object.entries(headers)
-    .find(([name]) => name.toLowerCase() === "retry-after")?.[1]
-    ?.trim()
-  return value !== undefined && /^\d{1,6}$/.test(value) ? Math.max(1, Number(value)) : DEFAULT_RETRY_AFTER_SECONDS
-}
-
-const clean = (text: string, max = 300) => {
-  const flat = text.replace(/\s+/g, " ").trim()
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
-}
+export const errorOf = answers.errorOf
 
 /** NOEST's field names, where they have an obvious counterpart in the request. */
 const ourFields: Readonly<Record<string, string>> = {

@@ -1,24 +1,19 @@
-import { Conformance } from "@tawsil/courier/testing"
-import { Context, Effect, Layer } from "effect"
+import { Conformance, FakeCourier } from "@tawsil/courier/testing"
 import { adapter } from "../src/Noest.ts"
-import { NoestFake } from "./fake/NoestFake.ts"
+import * as Fake from "./fake/NoestFake.ts"
 import { trackingPairs } from "./fixtures/responses.ts"
 
 /** The API token, unique enough that finding it anywhere but in the fake's own records is a leak. */
 const CANARY = "canary-noest-2b8f0d6e4a17"
 /** The user GUID is a credential too: it carries the canary as well. */
 const GUID = `${CANARY}-guid`
-
-/** The loopback NOEST, accepting only the canary's account; the kit reads its recorded requests. */
-const fake = Effect.map(Layer.build(NoestFake.layer({ accounts: [[CANARY, GUID]] })), (services) =>
-  Context.get(services, NoestFake)
-)
+const credentials = { valid: { apiToken: CANARY, guid: GUID }, canary: CANARY }
 
 Conformance.suite("NOEST conformance", {
   adapter,
-  fake,
+  fake: Fake.make({ accounts: [[CANARY, GUID]] }),
   addStatus: (fake, trackingNumber, rawStatus) => fake.addEvent(trackingNumber, rawStatus),
-  credentials: { valid: { apiToken: CANARY, guid: GUID }, canary: CANARY },
+  credentials,
   fixtures: {
     // Every status the reviewed fixtures carry, except the undocumented one they keep to show it stays unknown.
     rawStatuses: [
@@ -30,42 +25,12 @@ Conformance.suite("NOEST conformance", {
     ]
   },
   failures: [
-    {
-      name: "no answer",
-      arrange: (fake) => fake.misbehaveNext({ kind: "hang" }),
-      timeoutMs: 300,
-      reason: "Unreachable"
-    },
-    { name: "a dropped connection", arrange: (fake) => fake.misbehaveNext({ kind: "reset" }), reason: "Unreachable" },
-    {
-      name: "HTTP 503",
-      operation: "rates",
-      arrange: (fake) => fake.misbehaveNext({ kind: "status", status: 503 }),
-      reason: "Unreachable"
-    },
-    { name: "an HTML page", arrange: (fake) => fake.misbehaveNext({ kind: "html" }), reason: "BadResponse" },
-    {
-      name: "a redirect",
-      operation: "track",
-      arrange: (fake) => fake.misbehaveNext({ kind: "status", status: 301 }),
-      reason: "BadResponse"
-    },
+    ...FakeCourier.standardFailures({ adapter, credentials }),
     {
       name: "the label redirected to another host",
       operation: "label",
       arrange: (fake) => fake.misbehaveNext({ kind: "redirectLabel" }),
       reason: "BadResponse"
-    },
-    {
-      name: "429 with Retry-After",
-      arrange: (fake) => fake.misbehaveNext({ kind: "rateLimited", retryAfter: "17" }),
-      reason: "CourierRateLimited",
-      retryAfterSeconds: 17
-    },
-    {
-      name: "a token the courier does not know",
-      credentials: { apiToken: `${CANARY}-revoked`, guid: GUID },
-      reason: "CredentialsRejected"
     },
     {
       name: "a GUID of another account",

@@ -18,7 +18,8 @@
  * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
  * 5xx, HTML, 429, a refusal, any JSON, a refusal that quotes the caller's token, or redirect the label elsewhere.
  */
-import * as Http from "node:http"
+import type * as Http from "node:http"
+import { FakeCourier } from "@tawsil/courier/testing"
 import { Context, Effect, Layer } from "effect"
 
 export const TOKEN = "fake-noest-token-3c9e1a7f5b2d8406"
@@ -36,25 +37,15 @@ export const tariff = (wilaya: number): readonly [number, number | null, number,
   return [home, desk, 200, desk === null ? null : 150]
 }
 
-export interface RecordedRequest {
-  readonly method: string
-  readonly path: string
-  readonly query: Readonly<Record<string, string>>
-  readonly headers: Readonly<Record<string, string>>
-  /** The parsed JSON body, or `undefined` when none was sent. */
-  readonly body: unknown
-}
+export type RecordedRequest = FakeCourier.Request
 
-export type Misbehaviour =
-  | { readonly kind: "hang" }
-  | { readonly kind: "reset" }
-  | { readonly kind: "status"; readonly status: number }
-  | { readonly kind: "html" }
-  | { readonly kind: "rateLimited"; readonly retryAfter?: string }
+/** NOEST's own misbehaviours, besides the standard ones (`FakeCourier.Misbehaviour`). */
+export type Own =
   | { readonly kind: "refuse"; readonly message: string }
-  | { readonly kind: "json"; readonly status: number; readonly body: unknown }
   | { readonly kind: "echoToken" }
   | { readonly kind: "redirectLabel" }
+
+export type Misbehaviour = FakeCourier.Misbehaviour | Own
 
 export interface Event {
   readonly event_key: string
@@ -68,11 +59,8 @@ export interface Parcel {
   readonly activity: Array<Event>
 }
 
-export interface Fake {
-  readonly origin: string
-  readonly requests: ReadonlyArray<RecordedRequest>
+export interface Fake extends FakeCourier.FakeCourier<Own> {
   readonly parcels: ReadonlyMap<string, Parcel>
-  readonly misbehaveNext: (misbehaviour: Misbehaviour, path?: string) => void
   /** Appends an event to a parcel, stamped with the fake's clock. */
   readonly addEvent: (tracking: string, eventKey: string) => void
   /** The Algiers wall-clock date and time the fake stamps events with. */
@@ -83,19 +71,13 @@ export interface Fake {
 export type Accounts = ReadonlyArray<readonly [token: string, guid: string]>
 
 export class NoestFake extends Context.Service<NoestFake, Fake>()("@tawsil/adapter-noest/test/NoestFake") {
-  static readonly layer = (options: { readonly accounts?: Accounts } = {}) =>
-    Layer.effect(
-      NoestFake,
-      Effect.acquireRelease(start(options.accounts ?? [[TOKEN, GUID]]), ({ close }) => close).pipe(
-        Effect.map(({ fake }) => fake)
-      )
-    )
+  static readonly layer = (options: { readonly accounts?: Accounts } = {}) => Layer.effect(NoestFake, make(options))
 }
 
-const json = (response: Http.ServerResponse, status: number, body: unknown, headers: Http.OutgoingHttpHeaders = {}) => {
-  response.writeHead(status, { "content-type": "application/json", ...headers })
-  response.end(JSON.stringify(body))
-}
+/** Starts the fake on a random loopback port, knowing `accounts`; it stops when the scope closes. */
+export const make = (options: { readonly accounts?: Accounts } = {}) => start(options.accounts ?? [[TOKEN, GUID]])
+
+const { json } = FakeCourier
 
 const invalid = (errors: Record<string, Array<string>>) => ({ message: Object.values(errors)[0]?.[0] ?? "", errors })
 
@@ -163,49 +145,44 @@ const routes: Readonly<Record<string, string>> = {
   "/api/public/get/order/label": "GET"
 }
 
+/** The fields of a request: its query and its JSON body together, as Laravel reads them. */
+const fieldsOf = ({ body, query }: RecordedRequest): Record<string, unknown> => ({
+  ...query,
+  ...(typeof body === "object" && body !== null && !Array.isArray(body) ? body : {})
+})
+
+/** The caller's token: `Authorization: Bearer`, else the `api_token` field. */
+const tokenOf = (request: RecordedRequest) =>
+  /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1] ?? text(fieldsOf(request).api_token) ?? ""
+
 const start = (accounts: Accounts) =>
-  Effect.callback<{ readonly fake: Fake; readonly close: Effect.Effect<void> }>((resume) => {
-    const requests: Array<RecordedRequest> = []
+  Effect.gen(function* () {
     const parcels = new Map<string, Parcel>()
-    const queue: Array<{ readonly misbehaviour: Misbehaviour; readonly path: string | undefined }> = []
     let clock = { date: "2026-04-18", time: "19:45:06" }
     let issued = 0
     const stamp = () => `${clock.date} ${clock.time}`
 
-    const misbehave = (
-      misbehaviour: Misbehaviour,
-      request: Http.IncomingMessage,
-      response: Http.ServerResponse,
-      token: string
-    ) => {
+    /** NOEST's own misbehaviours. */
+    const misbehave = (misbehaviour: Misbehaviour, request: RecordedRequest, response: Http.ServerResponse) => {
       switch (misbehaviour.kind) {
-        case "hang":
-          return
-        case "reset":
-          return request.socket.destroy()
-        case "status":
-          return json(response, misbehaviour.status, { message: "Server Error" })
-        case "html":
-          response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-          return response.end("<!DOCTYPE html><html><body><h1>Maintenance en cours</h1></body></html>")
-        case "rateLimited":
-          return json(
-            response,
-            429,
-            { message: "Too Many Attempts." },
-            misbehaviour.retryAfter === undefined ? {} : { "retry-after": misbehaviour.retryAfter }
-          )
         case "refuse":
-          return json(response, 200, { success: false, message: misbehaviour.message })
-        case "json":
-          return json(response, misbehaviour.status, misbehaviour.body)
+          json(response, 200, { success: false, message: misbehaviour.message })
+          return true
         case "echoToken":
-          return json(response, 422, invalid({ tracking: [`Le colis n'appartient pas au compte du jeton ${token}.`] }))
+          json(
+            response,
+            422,
+            invalid({ tracking: [`Le colis n'appartient pas au compte du jeton ${tokenOf(request)}.`] })
+          )
+          return true
         case "redirectLabel":
           response.writeHead(302, {
-            location: `https://noest-labels.s3.eu-west-3.amazonaws.com/label.pdf?X-Amz-Credential=AKIAFAKE&X-Amz-Signature=0f${token.length}`
+            location: `https://noest-labels.s3.eu-west-3.amazonaws.com/label.pdf?X-Amz-Credential=AKIAFAKE&X-Amz-Signature=0f${tokenOf(request).length}`
           })
-          return response.end()
+          response.end()
+          return true
+        default:
+          return false
       }
     }
 
@@ -331,39 +308,15 @@ const start = (accounts: Accounts) =>
       }
     }
 
-    const server = Http.createServer((request, response) => {
-      const chunks: Array<Buffer> = []
-      request.on("data", (chunk: Buffer) => chunks.push(chunk))
-      request.on("end", () => {
-        const url = new URL(request.url ?? "/", "http://127.0.0.1")
-        const query = Object.fromEntries(url.searchParams)
-        const raw = Buffer.concat(chunks).toString("utf8")
-        let body: unknown
-        try {
-          body = raw === "" ? undefined : JSON.parse(raw)
-        } catch {
-          return json(response, 400, { message: "Malformed JSON." })
-        }
-        const headers = Object.fromEntries(
-          Object.entries(request.headers).map(([name, value]) => [
-            name,
-            Array.isArray(value) ? value.join(", ") : (value ?? "")
-          ])
-        )
-        const method = request.method ?? ""
-        requests.push({ method, path: url.pathname, query, headers, body })
-
-        const fields: Record<string, unknown> = {
-          ...query,
-          ...(typeof body === "object" && body !== null && !Array.isArray(body) ? body : {})
-        }
+    const fake = yield* FakeCourier.make<Own>({
+      errorBody: (_status, message) => ({ message }),
+      misbehave,
+      handle: (request, response) => {
+        const { headers, method, path } = request
+        const fields = fieldsOf(request)
         const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? "")?.[1]
         const given = text(fields.api_token)
         const token = bearer ?? given ?? ""
-
-        const planned = queue.findIndex((entry) => entry.path === undefined || entry.path === url.pathname)
-        if (planned >= 0) return misbehave(queue.splice(planned, 1)[0]!.misbehaviour, request, response, token)
-
         const account = accounts.find(([known]) => known === token)
         const agree = bearer === undefined || given === undefined || bearer === given
         if (!agree || account === undefined) return json(response, 401, { message: "Unauthenticated." })
@@ -375,27 +328,16 @@ const start = (accounts: Accounts) =>
           return json(response, 403, { message: "This action is unauthorized." })
         delete fields.api_token
         delete fields.user_guid
-        return route(method, url.pathname, fields, response)
-      })
-    })
-
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      const fake: Fake = {
-        origin: `http://127.0.0.1:${port}`,
-        requests,
-        parcels,
-        misbehaveNext: (misbehaviour, path) => queue.push({ misbehaviour, path }),
-        addEvent: (tracking, eventKey) => parcels.get(tracking)?.activity.push({ event_key: eventKey, date: stamp() }),
-        setClock: (date, time) => {
-          clock = { date, time }
-        }
+        return route(method, path, fields, response)
       }
-      const close = Effect.callback<void>((done) => {
-        server.closeAllConnections()
-        server.close(() => done(Effect.void))
-      })
-      resume(Effect.succeed({ fake, close }))
     })
+    const noest: Fake = {
+      ...fake,
+      parcels,
+      addEvent: (tracking, eventKey) => parcels.get(tracking)?.activity.push({ event_key: eventKey, date: stamp() }),
+      setClock: (date, time) => {
+        clock = { date, time }
+      }
+    }
+    return noest
   })
