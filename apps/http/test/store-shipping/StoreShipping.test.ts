@@ -265,6 +265,36 @@ for (const backend of backends) {
         })
       )
 
+      it.effect("20 simultaneous rate writes of one wilaya each record the price the one before left", () =>
+        Effect.gen(function* () {
+          const { dashboard } = yield* dashboardStore()
+          yield* dashboard.write("POST", "/v1/shipping/rates", { rates: [{ wilaya_id: 16, home_price: 100 }] })
+          const since = (yield* newest(dashboard)).id as number
+          const answers = yield* Effect.all(
+            Array.from({ length: 20 }, (_, index) =>
+              dashboard.write("POST", "/v1/shipping/rates", { rates: [{ wilaya_id: 16, home_price: 200 + index }] })
+            ),
+            { concurrency: "unbounded" }
+          )
+          assert.deepStrictEqual(
+            answers.map((answer) => answer.status),
+            Array.from({ length: 20 }, () => 200)
+          )
+          const changes = (yield* dashboard.get("/v1/changes?limit=100")).body.data.items
+            .filter((change: { id: number }) => change.id > since)
+            .reverse()
+          assert.strictEqual(changes.length, 20)
+          // In commit order, each change's before is the price the previous one wrote: none was lost.
+          let price = 100
+          for (const change of changes) {
+            const detail = (yield* dashboard.get(`/v1/changes/${change.id}`)).body.data
+            assert.strictEqual(detail.before.rates[0].home_price, price)
+            price = detail.after.rates[0].home_price
+          }
+          assert.deepStrictEqual((yield* pricesOf(dashboard))[16], [price, null])
+        })
+      )
+
       it.effect("property: random shipping writes (Writes.ts), undone newest first, restore the exact start", () =>
         Effect.gen(function* () {
           let undone = 0
