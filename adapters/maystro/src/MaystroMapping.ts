@@ -5,10 +5,10 @@
  * a network.
  *
  * Error messages are built from the courier's own words and status codes only, never from the request: nothing
- * the caller sent (least of all the API key) is echoed, and {@link redact} removes the key should Maystro ever
- * quote it back.
+ * the caller sent (least of all the API key) is echoed; the host blanks the key out of every answer should
+ * Maystro ever quote it back.
  */
-import { type CourierAdapter, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
+import { type CourierAdapter, CourierAnswer, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
 import { AlgerianMobile, AlgiersTime, type Dzd } from "@tawsil/domain"
 import { Option, Result, Schema } from "effect"
 import * as Status from "./MaystroStatus.ts"
@@ -16,6 +16,8 @@ import * as Wire from "./MaystroWire.ts"
 
 type Reason = CourierError.CourierErrorReason
 type Response = CourierHttp.CourierResponse
+
+const { clean } = CourierAnswer
 
 // --- Communes ---------------------------------------------------------------------------------------------------
 
@@ -205,7 +207,7 @@ export const fromHistory = (response: Response): Result.Result<ReadonlyArray<Cou
  * or its 404 "no pricing for the provided information".
  */
 export const fromPrice = (response: Response): Result.Result<Dzd.Dzd | undefined, Reason> =>
-  response.status === 404 && isJson(response)
+  response.status === 404 && Option.isSome(CourierAnswer.json(response.text))
     ? Result.succeed(undefined)
     : Result.map(decode(Wire.DeliveryPrice, response), (body) => body.delivery_price ?? undefined)
 
@@ -246,81 +248,36 @@ export const toRates = (
   )
 }
 
-const isPdf = (bytes: Uint8Array) =>
-  bytes.length > 4 &&
-  bytes[0] === 0x25 &&
-  bytes[1] === 0x50 &&
-  bytes[2] === 0x44 &&
-  bytes[3] === 0x46 &&
-  bytes[4] === 0x2d
-
 /** The bordereau answers the PDF itself; anything else on 200 is not a label. */
 export const fromLabel = (response: Response): Result.Result<CourierAdapter.Label, Reason> => {
   if (response.status !== 200) return Result.fail(errorOf(response))
-  if (isPdf(response.bytes)) return Result.succeed({ contentType: "application/pdf", bytes: response.bytes })
+  if (CourierAnswer.isPdf(response.bytes))
+    return Result.succeed({ contentType: "application/pdf", bytes: response.bytes })
   // A refusal inside the HTTP 200 is a refusal; anything else that is not a PDF is no label.
-  const body = parseJson(response.text)
-  const refusal = Option.isSome(body) ? errorOfBody(200, body.value) : undefined
+  const body = CourierAnswer.json(response.text)
+  const refusal = Option.isSome(body) ? refusalOf(200, body.value) : undefined
   return Result.fail(
-    refusal !== undefined && refusal._tag !== "BadResponse"
-      ? refusal
-      : new CourierError.BadResponse({ message: "the courier answered a label that is not a PDF" })
+    refusal ?? new CourierError.BadResponse({ message: "the courier answered a label that is not a PDF" })
   )
 }
 
 // --- Errors -----------------------------------------------------------------------------------------------------
 
-const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
-
-const isJson = (response: Response) => Option.isSome(parseJson(response.text))
-
-/** A successful answer decoded with `schema`; anything else is the reason it failed. */
-const decode = <A>(schema: Schema.Decoder<A>, response: Response): Result.Result<A, Reason> => {
-  if (response.status < 200 || response.status >= 300) return Result.fail(errorOf(response))
-  const body = parseJson(response.text)
-  if (Option.isNone(body)) return Result.fail(notJson(response.status))
-  const decoded = Schema.decodeUnknownOption(schema)(body.value)
-  return Option.isSome(decoded) ? Result.succeed(decoded.value) : Result.fail(errorOfBody(response.status, body.value))
-}
-
-const notJson = (status: number) =>
-  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body that is not JSON` })
-
-/** What a failed (or undocumented) answer means. */
-export const errorOf = (response: Response): Reason => {
-  const { status } = response
-  if (status === 429) return new CourierError.CourierRateLimited({ retryAfterSeconds: retryAfter(response.headers) })
-  if (status >= 500) return new CourierError.Unreachable({ message: `the courier answered HTTP ${status}` })
-  if (status === 401 || status === 403) {
-    const said = Option.getOrUndefined(Option.map(detailOf(response), (detail) => clean(detail)))
-    return new CourierError.CredentialsRejected({
-      message: `the courier refused the API key (HTTP ${status}${said === undefined || said === "" ? "" : `: ${said}`})`
-    })
-  }
-  if (status >= 300 && status < 400) {
-    // The target is not quoted: nothing the courier redirects to is ours to pass on.
-    return new CourierError.BadResponse({
-      message: `the courier answered with a redirect (HTTP ${status}) instead of its API: its address may have moved`
-    })
-  }
-  const body = parseJson(response.text)
-  return Option.isNone(body) ? notJson(status) : errorOfBody(status, body.value)
-}
-
+/** DRF's `{ detail }` of an answer, if it has one. */
 const detailOf = (response: Response) =>
-  Option.flatMap(parseJson(response.text), (body) =>
+  Option.flatMap(CourierAnswer.json(response.text), (body) =>
     Option.map(Schema.decodeUnknownOption(Wire.Detail)(body), ({ detail }) => detail)
   )
 
-const undocumented = (status: number) =>
-  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body its API does not document` })
-
-const errorOfBody = (status: number, body: unknown): Reason => {
+/**
+ * Maystro's refusal in a body: DRF's `{ detail }` on a 2xx (a failure inside a success), 400, 404 (no such object),
+ * 409 and 422, or its field errors on 400 and 422.
+ */
+const refusalOf = (status: number, body: unknown): Reason | undefined => {
   const detail = Schema.decodeUnknownOption(Wire.Detail)(body)
-  // DRF's `{ detail }` refuses on 2xx (a failure inside a success is a failure), 400, 404 (no such object) and 409.
   if (Option.isSome(detail) && ((status >= 200 && status < 300) || [400, 404, 409, 422].includes(status))) {
     const said = clean(detail.value.detail)
-    return said === "" ? undocumented(status) : new CourierError.Refused({ message: said })
+    return said === "" ? undefined : new CourierError.Refused({ message: said })
   }
   if (status === 400 || status === 422) {
     const fields = Schema.decodeUnknownOption(Wire.FieldErrors)(body)
@@ -333,8 +290,20 @@ const errorOfBody = (status: number, body: unknown): Reason => {
       if (messages.length > 0) return new CourierError.Refused({ message: clean(messages.join("; "), 600) })
     }
   }
-  return undocumented(status)
+  return undefined
 }
+
+/** Maystro's answers, read the SDK's way; a refused key quotes DRF's `detail`. */
+const answers = CourierAnswer.reader({
+  credentials: "the API key",
+  refusal: refusalOf,
+  rejection: (body) => Option.getOrUndefined(Option.map(Schema.decodeUnknownOption(Wire.Detail)(body), (b) => b.detail))
+})
+
+const { decode } = answers
+
+/** What a failed (or undocumented) answer means. */
+export const errorOf = answers.errorOf
 
 /** The messages in a DRF error value: a string, a list of them, or nested objects (`products: [{ field: [...] }]`). */
 const messagesOf = (value: unknown, depth: number): ReadonlyArray<string> => {
@@ -347,21 +316,6 @@ const messagesOf = (value: unknown, depth: number): ReadonlyArray<string> => {
     )
   }
   return []
-}
-
-const DEFAULT_RETRY_AFTER_SECONDS = 60
-
-/** `Retry-After` in seconds, as DRF's throttling sends it; 60 when absent or an HTTP date. */
-export const retryAfter = (headers: Readonly<Record<string, string>>): number => {
-  const value = Object.entries(headers)
-    .find(([name]) => name.toLowerCase() === "retry-after")?.[1]
-    ?.trim()
-  return value !== undefined && /^\d{1,6}$/.test(value) ? Math.max(1, Number(value)) : DEFAULT_RETRY_AFTER_SECONDS
-}
-
-const clean = (text: string, max = 300) => {
-  const flat = text.replace(/\s+/g, " ").trim()
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
 }
 
 /** Maystro's field names, where they have an obvious counterpart in the request. */

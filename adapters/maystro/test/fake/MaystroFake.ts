@@ -19,7 +19,8 @@
  * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
  * 5xx, HTML, 429, a refusal, any JSON, or a refusal that quotes the caller's key.
  */
-import * as Http from "node:http"
+import type * as Http from "node:http"
+import { FakeCourier } from "@tawsil/courier/testing"
 import { Context, Effect, Layer } from "effect"
 
 export const KEY = "fake-maystro-key-5d0e8c2b7a9f4e13"
@@ -70,24 +71,12 @@ export const price = (commune: number, deliveryType: 1 | 2, express: boolean): n
   return express ? home + 300 : home
 }
 
-export interface RecordedRequest {
-  readonly method: string
-  readonly path: string
-  readonly query: Readonly<Record<string, string>>
-  readonly headers: Readonly<Record<string, string>>
-  /** The parsed JSON body, or `undefined` when none was sent. */
-  readonly body: unknown
-}
+export type RecordedRequest = FakeCourier.Request
 
-export type Misbehaviour =
-  | { readonly kind: "hang" }
-  | { readonly kind: "reset" }
-  | { readonly kind: "status"; readonly status: number }
-  | { readonly kind: "html" }
-  | { readonly kind: "rateLimited"; readonly retryAfter?: string }
-  | { readonly kind: "refuse"; readonly detail: string }
-  | { readonly kind: "json"; readonly status: number; readonly body: unknown }
-  | { readonly kind: "echoToken" }
+/** Maystro's own misbehaviours, besides the standard ones (`FakeCourier.Misbehaviour`). */
+export type Own = { readonly kind: "refuse"; readonly detail: string } | { readonly kind: "echoToken" }
+
+export type Misbehaviour = FakeCourier.Misbehaviour | Own
 
 export interface HistoryRow {
   /** A number as Maystro sends it; a string only to show how an undocumented one is handled. */
@@ -105,31 +94,28 @@ export interface Order {
   readonly history: Array<HistoryRow>
 }
 
-export interface Fake {
-  readonly origin: string
-  readonly requests: ReadonlyArray<RecordedRequest>
+export interface Fake extends FakeCourier.FakeCourier<Own> {
   readonly orders: ReadonlyMap<string, Order>
-  readonly misbehaveNext: (misbehaviour: Misbehaviour, path?: string) => void
   /** Appends a status to an order's history, stamped with the fake's clock. */
   readonly addStatus: (id: string, status: number | string) => void
   /** The Algiers wall-clock date and time the fake stamps orders and statuses with. */
   readonly setClock: (date: string, time: string) => void
 }
 
-export class MaystroFake extends Context.Service<MaystroFake, Fake>()("@tawsil/adapter-maystro/test/MaystroFake") {
-  static readonly layer = (options: { readonly keys?: ReadonlyArray<string>; readonly seed?: boolean } = {}) =>
-    Layer.effect(
-      MaystroFake,
-      Effect.acquireRelease(start(options.keys ?? [KEY], options.seed ?? false), ({ close }) => close).pipe(
-        Effect.map(({ fake }) => fake)
-      )
-    )
+export interface Options {
+  readonly keys?: ReadonlyArray<string>
+  /** Seed the order of {@link SEEDED_ORDER_ID}. */
+  readonly seed?: boolean
 }
 
-const json = (response: Http.ServerResponse, status: number, body: unknown, headers: Http.OutgoingHttpHeaders = {}) => {
-  response.writeHead(status, { "content-type": "application/json", ...headers })
-  response.end(JSON.stringify(body))
+export class MaystroFake extends Context.Service<MaystroFake, Fake>()("@tawsil/adapter-maystro/test/MaystroFake") {
+  static readonly layer = (options: Options = {}) => Layer.effect(MaystroFake, make(options))
 }
+
+/** Starts the fake on a random loopback port, accepting `keys`; it stops when the scope closes. */
+export const make = (options: Options = {}) => start(options.keys ?? [KEY], options.seed ?? false)
+
+const { json } = FakeCourier
 
 const djangoNotFound = (response: Http.ServerResponse) => {
   response.writeHead(404, { "content-type": "text/html" })
@@ -198,11 +184,12 @@ const validateCreate = (body: Readonly<Record<string, unknown>>): Record<string,
   return errors
 }
 
+/** The caller's key: DRF's `Authorization: Token <key>`. */
+const keyOf = (request: RecordedRequest) => /^Token (.+)$/.exec(request.headers.authorization ?? "")?.[1]
+
 const start = (keys: ReadonlyArray<string>, seed: boolean) =>
-  Effect.callback<{ readonly fake: Fake; readonly close: Effect.Effect<void> }>((resume) => {
-    const requests: Array<RecordedRequest> = []
+  Effect.gen(function* () {
     const orders = new Map<string, Order>()
-    const queue: Array<{ readonly misbehaviour: Misbehaviour; readonly path: string | undefined }> = []
     let clock = { date: "2026-04-18", time: "19:45:06" }
     let issued = 0
     const stamp = () => `${clock.date}T${clock.time}.000000+01:00`
@@ -216,35 +203,17 @@ const start = (keys: ReadonlyArray<string>, seed: boolean) =>
       })
     }
 
-    const misbehave = (
-      misbehaviour: Misbehaviour,
-      request: Http.IncomingMessage,
-      response: Http.ServerResponse,
-      key: string
-    ) => {
+    /** Maystro's own misbehaviours. */
+    const misbehave = (misbehaviour: Misbehaviour, request: RecordedRequest, response: Http.ServerResponse) => {
       switch (misbehaviour.kind) {
-        case "hang":
-          return
-        case "reset":
-          return request.socket.destroy()
-        case "status":
-          return json(response, misbehaviour.status, { detail: "A server error occurred." })
-        case "html":
-          response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-          return response.end("<!DOCTYPE html><html><body><h1>Maintenance</h1></body></html>")
-        case "rateLimited":
-          return json(
-            response,
-            429,
-            { detail: `Request was throttled. Expected available in ${misbehaviour.retryAfter ?? "?"} seconds.` },
-            misbehaviour.retryAfter === undefined ? {} : { "retry-after": misbehaviour.retryAfter }
-          )
         case "refuse":
-          return json(response, 400, { detail: misbehaviour.detail })
-        case "json":
-          return json(response, misbehaviour.status, misbehaviour.body)
+          json(response, 400, { detail: misbehaviour.detail })
+          return true
         case "echoToken":
-          return json(response, 400, { detail: `Le jeton ${key} n'a pas accès à ce magasin.` })
+          json(response, 400, { detail: `Le jeton ${keyOf(request) ?? ""} n'a pas accès à ce magasin.` })
+          return true
+        default:
+          return false
       }
     }
 
@@ -256,13 +225,13 @@ const start = (keys: ReadonlyArray<string>, seed: boolean) =>
     }
 
     const route = (
-      request: Http.IncomingMessage,
+      request: RecordedRequest,
       path: string,
       query: Readonly<Record<string, string>>,
       body: unknown,
       response: Http.ServerResponse
     ) => {
-      const method = request.method ?? ""
+      const { method } = request
       const history = /^\/api\/stores\/history_order\/([^/]+)$/.exec(path)
       const allowed = history ? ["GET"] : routes[path]
       if (allowed === undefined) return djangoNotFound(response)
@@ -354,34 +323,11 @@ const start = (keys: ReadonlyArray<string>, seed: boolean) =>
       response.end(`%PDF-1.4\n% bordereau ${ids.map((id) => `${orders.get(id)!.displayId} ${id}`).join(", ")}\n%%EOF\n`)
     }
 
-    const server = Http.createServer((request, response) => {
-      const chunks: Array<Buffer> = []
-      request.on("data", (chunk: Buffer) => chunks.push(chunk))
-      request.on("end", () => {
-        const url = new URL(request.url ?? "/", "http://127.0.0.1")
-        const query = Object.fromEntries(url.searchParams)
-        const raw = Buffer.concat(chunks).toString("utf8")
-        let body: unknown
-        try {
-          body = raw === "" ? undefined : JSON.parse(raw)
-        } catch {
-          return json(response, 400, { detail: "JSON parse error." })
-        }
-        const headers = Object.fromEntries(
-          Object.entries(request.headers).map(([name, value]) => [
-            name,
-            Array.isArray(value) ? value.join(", ") : (value ?? "")
-          ])
-        )
-        requests.push({ method: request.method ?? "", path: url.pathname, query, headers, body })
-
-        const key = /^Token (.+)$/.exec(headers.authorization ?? "")?.[1]
-
-        const planned = queue.findIndex((entry) => entry.path === undefined || entry.path === url.pathname)
-        if (planned >= 0) {
-          return misbehave(queue.splice(planned, 1)[0]!.misbehaviour, request, response, key ?? "")
-        }
-
+    const fake = yield* FakeCourier.make<Own>({
+      errorBody: (_status, message) => ({ detail: message }),
+      misbehave,
+      handle: (request, response) => {
+        const key = keyOf(request)
         if (key === undefined) {
           return json(
             response,
@@ -392,27 +338,16 @@ const start = (keys: ReadonlyArray<string>, seed: boolean) =>
         }
         if (!keys.includes(key))
           return json(response, 401, { detail: "Invalid token." }, { "www-authenticate": "Token" })
-        return route(request, url.pathname, query, body, response)
-      })
-    })
-
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      const fake: Fake = {
-        origin: `http://127.0.0.1:${port}`,
-        requests,
-        orders,
-        misbehaveNext: (misbehaviour, path) => queue.push({ misbehaviour, path }),
-        addStatus: (id, status) => orders.get(id)?.history.push({ status, created_at: stamp(), comment: null }),
-        setClock: (date, time) => {
-          clock = { date, time }
-        }
+        return route(request, request.path, request.query, request.body, response)
       }
-      const close = Effect.callback<void>((done) => {
-        server.closeAllConnections()
-        server.close(() => done(Effect.void))
-      })
-      resume(Effect.succeed({ fake, close }))
     })
+    const maystro: Fake = {
+      ...fake,
+      orders,
+      addStatus: (id, status) => orders.get(id)?.history.push({ status, created_at: stamp(), comment: null }),
+      setClock: (date, time) => {
+        clock = { date, time }
+      }
+    }
+    return maystro
   })
