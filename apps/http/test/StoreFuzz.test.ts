@@ -754,6 +754,20 @@ const targets: ReadonlyArray<Target> = [
     valid: () => validEvent,
     signed: true,
     config: true
+  },
+  {
+    name: "POST /v1/categories",
+    method: "POST",
+    path: () => "/v1/categories",
+    valid: () => validCategory,
+    config: true
+  },
+  {
+    name: "POST /v1/products/{id}/stock",
+    method: "POST",
+    path: (f, pick) => `/v1/products/${at(f.productIds, pick)}/stock`,
+    valid: () => validStock,
+    config: true
   }
 ]
 
@@ -808,6 +822,7 @@ const WRITTEN_TABLES = [
   "webhook_subscriptions",
   "webhook_events",
   "promo_codes",
+  "categories",
   "pixels",
   "changes",
   "tracked_events",
@@ -1102,7 +1117,14 @@ const everyWrite = (f: Fixture): ReadonlyArray<Write> => [
     signed: true,
     body: { event: "add_to_cart", user_id: "u_1001", properties: { ref: "home" } },
     refusal: always(BAD_REQUEST)
-  }
+  },
+  {
+    method: "POST",
+    path: "/v1/categories",
+    body: { name: "Robes", description: "Longues", image: "categories/robes.webp", position: 2 },
+    refusal: always(BAD_REQUEST)
+  },
+  { method: "POST", path: `/v1/products/${f.productIds[0]}/stock`, body: { stock: 5 }, refusal: always(BAD_REQUEST) }
 ]
 
 /** The value at `path` in `body`. */
@@ -1154,7 +1176,8 @@ const everyQuery = (f: Fixture, customerId: number): ReadonlyArray<Query> => {
     ...pages("/v1/orders", ["status", "lenient"], ["since", "lenient"], ["customer_phone", "empty"]),
     ...pages("/v1/customers", ["phone", "empty"], ["email", "empty"]),
     ...pages(`/v1/customers/${customerId}/orders`),
-    ...pages("/v1/products", ["status", "lenient"]),
+    ...pages("/v1/products", ["status", "lenient"], ["category_id", "lenient"]),
+    ...pages("/v1/categories"),
     ...pages("/v1/landing-pages", ["status", "lenient"]),
     ...pages(`/v1/webhooks/${f.webhookIds[0]}/deliveries`),
     ...pages("/v1/promo-codes", ["is_active", "lenient"]),
@@ -1717,3 +1740,27 @@ for (const backend of backends) {
     }
   )
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Categories and stock (docs/store-api-config.md): their valid bodies, read by the targets above when they run.
+
+const validCategory = fc.record(
+  {
+    name: nonBlank(40),
+    description: fc.option(fc.string({ maxLength: 100 }), { nil: null }),
+    image: fc.option(fc.constantFrom("categories/robes.webp", "c/bijoux_2.png"), { nil: null }),
+    position: fc.nat(1000)
+  },
+  { requiredKeys: ["name"] }
+)
+
+const validStock = fc.oneof(
+  fc.record({ stock: fc.option(fc.nat(1000), { nil: null }) }),
+  fc.record({ adjust: fc.integer({ min: -50, max: 50 }) }),
+  fc.record({
+    variants: fc.constant([
+      { group_name: "Taille", option_name: "M", stock: 3 },
+      { group_name: "Couleur", option_name: "Rouge", stock: 1 }
+    ])
+  })
+)
