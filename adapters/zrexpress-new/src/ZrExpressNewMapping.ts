@@ -4,10 +4,10 @@
  * body, and every answer read back — a result, or the `CourierErrorReason` it means. No HTTP client here: the adapter
  * sends what this builds and hands back what it got, so every rule is tested without a network.
  *
- * Error messages are built from the courier's own words and status codes only, never from the request; {@link redact}
- * removes the API key and tenant id should a courier ever quote them back.
+ * Error messages are built from the courier's own words and status codes only, never from the request; the host
+ * blanks the API key and tenant id out of every answer should a courier ever quote them back.
  */
-import { type CourierAdapter, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
+import { type CourierAdapter, CourierAnswer, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
 import { AlgerianMobile, AlgiersTime, type Dzd } from "@tawsil/domain"
 import { DateTime, Option, Result, Schema } from "effect"
 import * as Status from "./ZrExpressNewStatus.ts"
@@ -15,6 +15,8 @@ import * as Wire from "./ZrExpressNewWire.ts"
 
 type Reason = CourierError.CourierErrorReason
 type Response = CourierHttp.CourierResponse
+
+const { clean } = CourierAnswer
 
 // --- Requests ---------------------------------------------------------------------------------------------------
 
@@ -371,23 +373,6 @@ export const fromRates = (
 
 // --- Errors -----------------------------------------------------------------------------------------------------
 
-const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
-
-/** A successful answer decoded with `schema`; anything else is the reason it failed. */
-const decode = <A>(schema: Schema.Decoder<A>, response: Response): Result.Result<A, Reason> => {
-  if (response.status < 200 || response.status >= 300) return Result.fail(errorOf(response))
-  const body = parseJson(response.text)
-  if (Option.isNone(body)) return Result.fail(notJson(response.status))
-  const decoded = Schema.decodeUnknownOption(schema)(body.value)
-  return Option.isSome(decoded) ? Result.succeed(decoded.value) : Result.fail(undocumented(response.status))
-}
-
-const notJson = (status: number) =>
-  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body that is not JSON` })
-
-const undocumented = (status: number) =>
-  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body its API does not document` })
-
 /** ZR's field names (compared without case), where they have an obvious counterpart in the request. */
 const ourFields: Readonly<Record<string, string>> = {
   "customer.name": "order.recipient.fullName",
@@ -433,44 +418,19 @@ const refusalOf = (body: unknown): string | undefined => {
   return said === "" ? undefined : said
 }
 
+/** ZR answers problem details; it refuses with 400, 409 or 422, in the problem's words. */
+const answers = CourierAnswer.reader({
+  credentials: "the API key or tenant",
+  refusal: (status, body) => {
+    const said = status === 400 || status === 409 || status === 422 ? refusalOf(body) : undefined
+    return said === undefined ? undefined : new CourierError.Refused({ message: said })
+  }
+})
+
+const { decode } = answers
+
 /** What a failed answer means. */
-export const errorOf = (response: Response): Reason => {
-  const { status } = response
-  if (status === 429) return new CourierError.CourierRateLimited({ retryAfterSeconds: retryAfter(response.headers) })
-  if (status >= 500) return new CourierError.Unreachable({ message: `the courier answered HTTP ${status}` })
-  if (status === 401 || status === 403) {
-    return new CourierError.CredentialsRejected({
-      message: `the courier refused the API key or tenant (HTTP ${status})`
-    })
-  }
-  if (status >= 300 && status < 400) {
-    return new CourierError.BadResponse({
-      message: `the courier answered with a redirect (HTTP ${status}) instead of its API: its address may have moved`
-    })
-  }
-  const body = parseJson(response.text)
-  if (Option.isNone(body)) return notJson(status)
-  if (status === 400 || status === 409 || status === 422) {
-    const said = refusalOf(body.value)
-    if (said !== undefined) return new CourierError.Refused({ message: said })
-  }
-  return undocumented(status)
-}
-
-const DEFAULT_RETRY_AFTER_SECONDS = 60
-
-/** `Retry-After` in seconds (delta-seconds, at least 1); 60 when absent or given as an HTTP date. */
-export const retryAfter = (headers: Readonly<Record<string, string>>): number => {
-  const value = Object.entries(headers)
-    .find(([name]) => name.toLowerCase() === "retry-after")?.[1]
-    ?.trim()
-  return value !== undefined && /^\d{1,6}$/.test(value) ? Math.max(1, Number(value)) : DEFAULT_RETRY_AFTER_SECONDS
-}
-
-const clean = (text: string, max = 300) => {
-  const flat = text.replace(/\s+/g, " ").trim()
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
-}
+export const errorOf = answers.errorOf
 
 /**
  * `POST parcels` succeeded but the parcel could not be read back or put in ReadyToDispatch: it exists on the caller's

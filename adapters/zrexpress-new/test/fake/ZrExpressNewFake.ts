@@ -22,7 +22,8 @@
  * 5xx, HTML, 429, a 422 refusal, any JSON, or a refusal that quotes the caller's API key.
  */
 import { createHash } from "node:crypto"
-import * as Http from "node:http"
+import type * as Http from "node:http"
+import { FakeCourier } from "@tawsil/courier/testing"
 import { Context, Effect, Layer } from "effect"
 
 export interface Account {
@@ -134,23 +135,12 @@ export const STATES: ReadonlyArray<string> = [
 ]
 export const stateId = (name: string) => uuidOf(`state:${name}`)
 
-export interface RecordedRequest {
-  readonly method: string
-  readonly path: string
-  readonly headers: Readonly<Record<string, string>>
-  /** The parsed JSON body, or `undefined` when none was sent. */
-  readonly body: unknown
-}
+export type RecordedRequest = FakeCourier.Request
 
-export type Misbehaviour =
-  | { readonly kind: "hang" }
-  | { readonly kind: "reset" }
-  | { readonly kind: "status"; readonly status: number }
-  | { readonly kind: "html" }
-  | { readonly kind: "rateLimited"; readonly retryAfter?: string }
-  | { readonly kind: "refuse"; readonly detail: string }
-  | { readonly kind: "json"; readonly status: number; readonly body: unknown }
-  | { readonly kind: "echoToken" }
+/** ZR's own misbehaviours, besides the standard ones (`FakeCourier.Misbehaviour`). */
+export type Own = { readonly kind: "refuse"; readonly detail: string } | { readonly kind: "echoToken" }
+
+export type Misbehaviour = FakeCourier.Misbehaviour | Own
 
 export interface Parcel {
   readonly id: string
@@ -170,14 +160,10 @@ export interface Options {
   readonly states?: ReadonlyArray<string>
 }
 
-export interface Fake {
-  readonly origin: string
-  readonly requests: ReadonlyArray<RecordedRequest>
+export interface Fake extends FakeCourier.FakeCourier<Own> {
   /** Parcels by id. */
   readonly parcels: ReadonlyMap<string, Parcel>
   readonly byTracking: (trackingNumber: string) => Parcel | undefined
-  /** Makes the next request (to `path`, or a path `path` matches) misbehave. */
-  readonly misbehaveNext: (misbehaviour: Misbehaviour, path?: string | RegExp) => void
   /** Moves a parcel to a state, stamped with the fake's clock (a name outside the workflow is kept as given). */
   readonly addState: (trackingNumber: string, stateName: string) => void
   /** Sets the clock the fake stamps states with (each stamp then moves it on by 250 ms); stamps are written in UTC, `YYYY-MM-DDTHH:MM:SS.fffffffZ`. */
@@ -187,27 +173,24 @@ export interface Fake {
 export class ZrExpressNewFake extends Context.Service<ZrExpressNewFake, Fake>()(
   "@tawsil/adapter-zrexpress-new/test/ZrExpressNewFake"
 ) {
-  static readonly layer = (options: Options = {}) =>
-    Layer.effect(
-      ZrExpressNewFake,
-      Effect.acquireRelease(start(options), ({ close }) => close).pipe(Effect.map(({ fake }) => fake))
-    )
+  static readonly layer = (options: Options = {}) => Layer.effect(ZrExpressNewFake, make(options))
 }
 
-const json = (response: Http.ServerResponse, status: number, body: unknown, headers: Http.OutgoingHttpHeaders = {}) => {
-  response.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers })
-  response.end(JSON.stringify(body))
-}
+/** Starts the fake on a random loopback port; it stops when the scope closes. */
+export const make = (options: Options = {}) => start(options)
+
+const { json } = FakeCourier
+
+/** Problem details (RFC 9457), as ASP.NET answers its errors. */
+const problemOf = (status: number, title: string, extra: object = {}) => ({
+  type: "https://tools.ietf.org/html/rfc9110",
+  title,
+  status,
+  ...extra
+})
 
 const problem = (response: Http.ServerResponse, status: number, title: string, extra: object = {}) =>
-  json(
-    response,
-    status,
-    { type: "https://tools.ietf.org/html/rfc9110", title, status, ...extra },
-    {
-      "content-type": "application/problem+json; charset=utf-8"
-    }
-  )
+  json(response, status, problemOf(status, title, extra), { "content-type": "application/problem+json; charset=utf-8" })
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
@@ -310,14 +293,12 @@ const page = <A>(items: ReadonlyArray<A>, body: Record<string, unknown>, maxPage
 }
 
 const start = (options: Options) =>
-  Effect.callback<{ readonly fake: Fake; readonly close: Effect.Effect<void> }>((resume) => {
+  Effect.gen(function* () {
     const accounts = options.accounts ?? [ACCOUNT]
     const maxPageSize = options.maxPageSize ?? 1000
     const stateNames = options.states ?? STATES
     const states = new Map(stateNames.map((name) => [stateId(name), name]))
-    const requests: Array<RecordedRequest> = []
     const parcels = new Map<string, Parcel>()
-    const queue: Array<{ readonly misbehaviour: Misbehaviour; readonly path: string | RegExp | undefined }> = []
     /** Milliseconds since the epoch; each stamped state moves it on by 250 ms, as time passes between real changes. */
     let clock = Date.parse("2026-04-18T18:45:06.100Z")
     const stamp = () => {
@@ -352,34 +333,26 @@ const start = (options: Options) =>
       lastStateUpdateAt: parcel.history.at(-1)?.stateDate
     })
 
-    const misbehave = (
-      misbehaviour: Misbehaviour,
-      request: Http.IncomingMessage,
-      response: Http.ServerResponse,
-      apiKey: string
-    ) => {
+    /** ZR's own misbehaviours, and its text/plain 429. */
+    const misbehave = (misbehaviour: Misbehaviour, request: RecordedRequest, response: Http.ServerResponse) => {
       switch (misbehaviour.kind) {
-        case "hang":
-          return
-        case "reset":
-          return request.socket.destroy()
-        case "status":
-          return problem(response, misbehaviour.status, "An error occurred while processing your request.")
-        case "html":
-          response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-          return response.end("<html><body><h1>Maintenance</h1></body></html>")
         case "rateLimited":
           response.writeHead(429, {
             "content-type": "text/plain",
             ...(misbehaviour.retryAfter === undefined ? {} : { "retry-after": misbehaviour.retryAfter })
           })
-          return response.end("Too many requests. Please try again later.")
+          response.end("Too many requests. Please try again later.")
+          return true
         case "refuse":
-          return problem(response, 422, "Unprocessable", { detail: misbehaviour.detail })
-        case "json":
-          return json(response, misbehaviour.status, misbehaviour.body)
+          problem(response, 422, "Unprocessable", { detail: misbehaviour.detail })
+          return true
         case "echoToken":
-          return problem(response, 400, "Bad Request", { detail: `The API key '${apiKey}' may not do this.` })
+          problem(response, 400, "Bad Request", {
+            detail: `The API key '${request.headers["x-api-key"] ?? ""}' may not do this.`
+          })
+          return true
+        default:
+          return false
       }
     }
 
@@ -503,62 +476,31 @@ const start = (options: Options) =>
       return problem(response, 404, "Not Found")
     }
 
-    const server = Http.createServer((request, response) => {
-      const chunks: Array<Buffer> = []
-      request.on("data", (chunk: Buffer) => chunks.push(chunk))
-      request.on("end", () => {
-        const url = new URL(request.url ?? "/", "http://127.0.0.1")
-        const raw = Buffer.concat(chunks).toString("utf8")
-        let body: unknown
-        try {
-          body = raw === "" ? undefined : JSON.parse(raw)
-        } catch {
-          return problem(response, 400, "Bad Request", { errors: { body: ["The JSON value could not be read."] } })
-        }
-        const headers = Object.fromEntries(
-          Object.entries(request.headers).map(([name, value]) => [
-            name,
-            Array.isArray(value) ? value.join(", ") : (value ?? "")
-          ])
-        )
-        const method = request.method ?? ""
-        requests.push({ method, path: url.pathname, headers, body })
-
-        const planned = queue.findIndex((entry) =>
-          entry.path instanceof RegExp ? entry.path.test(url.pathname) : (entry.path ?? url.pathname) === url.pathname
-        )
-        if (planned >= 0) {
-          return misbehave(queue.splice(planned, 1)[0]!.misbehaviour, request, response, headers["x-api-key"] ?? "")
-        }
+    const fake = yield* FakeCourier.make<Own>({
+      errorBody: (status, message) =>
+        status >= 500
+          ? problemOf(status, "An error occurred while processing your request.")
+          : problemOf(status, message),
+      misbehave,
+      handle: ({ body, headers, method, path }, response) => {
         const known = accounts.some(
           (account) => account.tenantId === headers["x-tenant"] && account.apiKey === headers["x-api-key"]
         )
         if (!known) return problem(response, 401, "Unauthorized")
-        return route(method, url.pathname, body, response)
-      })
-    })
-
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      const fake: Fake = {
-        origin: `http://127.0.0.1:${port}`,
-        requests,
-        parcels,
-        byTracking,
-        misbehaveNext: (misbehaviour, path) => queue.push({ misbehaviour, path }),
-        addState: (trackingNumber, name) => {
-          const parcel = byTracking(trackingNumber)
-          if (parcel !== undefined) moveTo(parcel, name)
-        },
-        setClock: (at) => {
-          clock = Date.parse(at)
-        }
+        return route(method, path, body, response)
       }
-      const close = Effect.callback<void>((done) => {
-        server.closeAllConnections()
-        server.close(() => done(Effect.void))
-      })
-      resume(Effect.succeed({ fake, close }))
     })
+    const zr: Fake = {
+      ...fake,
+      parcels,
+      byTracking,
+      addState: (trackingNumber, name) => {
+        const parcel = byTracking(trackingNumber)
+        if (parcel !== undefined) moveTo(parcel, name)
+      },
+      setClock: (at) => {
+        clock = Date.parse(at)
+      }
+    }
+    return zr
   })
