@@ -49,8 +49,11 @@ export const codes = {
   payload_too_large: [413, "Body over 1 MB"],
   invalid_code: [422, "code missing, outside 2 to 30 characters, or a character outside A-Z 0-9 - _"],
   invalid_discount_type: [422, "discount_type missing or not percentage/fixed"],
-  invalid_discount_value: [422, "discount_value missing, not a number, 0 or less, or above 100 for a percentage"],
-  invalid_min_order_amount: [422, "min_order_amount not a number"],
+  invalid_discount_value: [
+    422,
+    "discount_value missing, not a number, 0 or less, above 100 for a percentage or above 100000000"
+  ],
+  invalid_min_order_amount: [422, "min_order_amount not a number, below 0 or above 100000000"],
   invalid_max_uses: [422, "max_uses not a number or below 1"],
   invalid_starts_at: [422, "starts_at unreadable"],
   invalid_expires_at: [422, "expires_at unreadable"],
