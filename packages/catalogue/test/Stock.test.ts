@@ -30,8 +30,16 @@ describe("Stock", () => {
     assert.strictEqual(plan._tag, "Write")
     if (plan._tag !== "Write") return
     assert.deepStrictEqual(plan.write, { stock: 0, options: [{ id: 2, stock: 4 }] })
-    assert.deepStrictEqual(plan.before, { product_id: 7, stock: 3, variants: [option(2, "Taille", "XL", 0)] })
-    assert.deepStrictEqual(plan.after, { product_id: 7, stock: 0, variants: [option(2, "Taille", "XL", 4)] })
+    assert.deepStrictEqual(plan.before, {
+      product_id: current.product_id,
+      stock: 3,
+      variants: [option(2, "Taille", "XL", 0)]
+    })
+    assert.deepStrictEqual(plan.after, {
+      product_id: current.product_id,
+      stock: 0,
+      variants: [option(2, "Taille", "XL", 4)]
+    })
     assert.strictEqual(Stock.summary(plan.before, plan.after), "Set stock of product #7: 3 → 0, Taille XL 0 → 4")
     const nothing = Stock.plan(current, body({ stock: 3 }))
     assert.isTrue(nothing._tag === "Write" && Stock.writesNothing(nothing.write))
