@@ -4,10 +4,18 @@
  * means. No HTTP client here: the adapter sends what this builds and hands back what it got, so every rule is
  * tested without a network.
  *
- * Error messages are built from the courier's own words and status codes only, never from the request, and
- * {@link redact} blanks the caller's API id and token should a courier ever quote them back.
+ * Error messages are built from the courier's own words and status codes only, never from the request; the host
+ * blanks the caller's API id and token out of every answer should a courier ever quote them back.
  */
-import { type CourierAdapter, CourierError, type CourierHttp, Redaction, Shipment } from "@tawsil/courier"
+import {
+  type CourierAdapter,
+  CourierAnswer,
+  CourierError,
+  CourierHttp,
+  Redaction,
+  RetryAfter,
+  Shipment
+} from "@tawsil/courier"
 import { AlgerianMobile, type Dzd, type WilayaCode } from "@tawsil/domain"
 import { NameFolding } from "@tawsil/reference"
 import { Option, Result, Schema } from "effect"
@@ -16,6 +24,8 @@ import * as Wire from "./YalidineWire.ts"
 
 type Reason = CourierError.CourierErrorReason
 type Response = CourierHttp.CourierResponse
+
+const { clean } = CourierAnswer
 
 // --- Requests ---------------------------------------------------------------------------------------------------
 
@@ -298,71 +308,32 @@ export const fromLabel = (response: Response): Result.Result<CourierAdapter.Labe
     )
   }
   if (response.status !== 200) return Result.fail(errorOf(response))
-  const isPdf = response.bytes.length > 4 && new TextDecoder().decode(response.bytes.subarray(0, 5)) === "%PDF-"
-  return isPdf
+  return CourierAnswer.isPdf(response.bytes)
     ? Result.succeed({ contentType: "application/pdf", bytes: response.bytes })
     : Result.fail(new CourierError.BadResponse({ message: "the courier answered a label that is not a PDF" }))
 }
 
 // --- Errors -----------------------------------------------------------------------------------------------------
 
-const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
-
-/** A successful answer decoded with `schema`; anything else is the reason it failed. */
-const decode = <A>(schema: Schema.Decoder<A>, response: Response): Result.Result<A, Reason> => {
-  if (response.status < 200 || response.status >= 300) return Result.fail(errorOf(response))
-  const body = parseJson(response.text)
-  if (Option.isNone(body)) return Result.fail(notJson(response.status))
-  const decoded = Schema.decodeUnknownOption(schema)(body.value)
-  return Option.isSome(decoded)
-    ? Result.succeed(decoded.value)
-    : Result.fail(
-        new CourierError.BadResponse({
-          message: `the courier answered HTTP ${response.status} with a body its API does not document`
-        })
-      )
-}
-
-const notJson = (status: number) =>
-  new CourierError.BadResponse({ message: `the courier answered HTTP ${status} with a body that is not JSON` })
-
-const clean = (text: string, max = 300) => {
-  const flat = text.replace(/\s+/g, " ").trim()
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
-}
-
 const messageOf = (body: Wire.ErrorBody): string =>
   clean("message" in body ? body.message : typeof body.error === "string" ? body.error : body.error.message)
 
-/** What a failed (or undocumented) answer means. */
-export const errorOf = (response: Response): Reason => {
-  const { status } = response
-  if (status === 429) return new CourierError.CourierRateLimited({ retryAfterSeconds: retryAfter(response.headers) })
-  if (status >= 500) return new CourierError.Unreachable({ message: `the courier answered HTTP ${status}` })
-  if (status === 401 || status === 403) {
-    return new CourierError.CredentialsRejected({
-      message: `the courier refused the API id and token (HTTP ${status})`
-    })
-  }
-  if (status >= 300 && status < 400) {
-    return new CourierError.BadResponse({
-      message: `the courier answered with a redirect (HTTP ${status}) instead of its API: its address may have moved`
-    })
-  }
-  const body = parseJson(response.text)
-  if (Option.isNone(body)) return notJson(status)
-  const error = Schema.decodeUnknownOption(Wire.ErrorBody)(body.value)
-  // A 400 or 422 with the courier's words is a refusal the caller can act on; a 404 or 405 is this adapter
-  // calling something the API does not have.
-  if ((status === 400 || status === 422) && Option.isSome(error) && messageOf(error.value) !== "") {
-    return new CourierError.Refused({ message: messageOf(error.value) })
-  }
-  return new CourierError.BadResponse({
-    message: `the courier answered HTTP ${status} with a body its API does not document`
-  })
-}
+/** Yalidine refuses with 400 or 422 and its words; a refused parcel is answered inside a 200 (`success: false`). */
+const answers = CourierAnswer.reader({
+  credentials: "the API id and token",
+  refusal: (status, body) => {
+    const error = Schema.decodeUnknownOption(Wire.ErrorBody)(body)
+    // A 404 or 405 is this adapter calling something the API does not have: not a refusal.
+    const said = (status === 400 || status === 422) && Option.isSome(error) ? messageOf(error.value) : ""
+    return said === "" ? undefined : new CourierError.Refused({ message: said })
+  },
+  retryAfter: (headers) => retryAfter(headers)
+})
 
-const DEFAULT_RETRY_AFTER_SECONDS = 60
+const { decode } = answers
+
+/** What a failed (or undocumented) answer means. */
+export const errorOf = answers.errorOf
 
 /** How long each quota's window lasts, for a 429 that names no `Retry-After`. */
 const quotaWindows: ReadonlyArray<readonly [header: string, seconds: number]> = [
@@ -372,22 +343,15 @@ const quotaWindows: ReadonlyArray<readonly [header: string, seconds: number]> = 
   [Wire.quotaHeaders.second, 1]
 ]
 
-const header = (headers: Readonly<Record<string, string>>, name: string) =>
-  Object.entries(headers)
-    .find(([key]) => key.toLowerCase() === name)?.[1]
-    ?.trim()
-
 /**
  * How long a 429 asks to wait: `Retry-After` in seconds when given (at least 1); else the longest window among the
  * quota headers that read 0 (a day, an hour, a minute or a second: Yalidine resets each a full window after its
  * first request); else 60.
  */
 export const retryAfter = (headers: Readonly<Record<string, string>>): number => {
-  const given = header(headers, "retry-after")
-  if (given !== undefined && /^\d{1,6}$/.test(given)) return Math.max(1, Number(given))
   const spent = quotaWindows.find(([name]) => {
-    const left = header(headers, name)
+    const left = CourierHttp.header(headers, name)?.trim()
     return left !== undefined && /^\d+$/.test(left) && Number(left) === 0
   })
-  return spent?.[1] ?? DEFAULT_RETRY_AFTER_SECONDS
+  return RetryAfter.given(headers) ?? spent?.[1] ?? RetryAfter.DEFAULT_SECONDS
 }

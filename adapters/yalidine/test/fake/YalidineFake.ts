@@ -24,7 +24,8 @@
  * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
  * 5xx, HTML, 429, any JSON, a refused parcel, or a refusal quoting the caller's token.
  */
-import * as Http from "node:http"
+import type * as Http from "node:http"
+import { FakeCourier } from "@tawsil/courier/testing"
 import { Context, Effect, Layer, type Scope } from "effect"
 
 export const API_ID = "94986571734304520846"
@@ -167,24 +168,17 @@ export const feesOf = (from: number, commune: Commune) => {
 export const retourFeeOf = (from: number, to: number) => 200 + 50 * zoneOf(from, to)
 export const COD_PERCENTAGE = 0.75
 
-export interface RecordedRequest {
-  readonly method: string
-  readonly path: string
-  readonly query: Readonly<Record<string, string>>
-  readonly headers: Readonly<Record<string, string>>
-  /** The parsed JSON body, or `undefined` when none was sent. */
-  readonly body: unknown
-}
+export type RecordedRequest = FakeCourier.Request
 
-export type Misbehaviour =
-  | { readonly kind: "hang" }
-  | { readonly kind: "reset" }
-  | { readonly kind: "status"; readonly status: number }
-  | { readonly kind: "html" }
+/** Yalidine's own misbehaviours, besides the standard ones (`FakeCourier.Misbehaviour`). */
+export type Own =
+  /** Its 429 with the quota headers (`x-…-quota-left`), `Retry-After` when given. */
   | { readonly kind: "rateLimited"; readonly retryAfter?: string; readonly quotaLeft?: Partial<Quotas> }
-  | { readonly kind: "json"; readonly status: number; readonly body: unknown }
+  /** The next create refuses its parcels with this message, inside its 200. */
   | { readonly kind: "refuseParcel"; readonly message: string }
   | { readonly kind: "echoToken" }
+
+export type Misbehaviour = FakeCourier.Misbehaviour | Own
 
 export interface HistoryRow {
   readonly date_status: string
@@ -208,12 +202,9 @@ export interface Parcel {
   dateLastStatus: string
 }
 
-export interface Fake {
-  readonly origin: string
-  readonly requests: ReadonlyArray<RecordedRequest>
+export interface Fake extends FakeCourier.FakeCourier<Own> {
   readonly parcels: ReadonlyMap<string, Parcel>
   readonly histories: ReadonlyArray<HistoryRow>
-  readonly misbehaveNext: (misbehaviour: Misbehaviour, path?: string) => void
   /** Appends a history row to a parcel, stamped with the fake's clock; it becomes the parcel's last status. */
   readonly addHistory: (tracking: string, status: string, reason?: string) => void
   /** A parcel of the first account under any tracking number, as if created earlier. */
@@ -231,17 +222,13 @@ export interface Options {
 }
 
 /** Starts the fake on a random loopback port; it stops when the scope closes. */
-export const make = (options: Options = {}): Effect.Effect<Fake, never, Scope.Scope> =>
-  Effect.acquireRelease(start(options), ({ close }) => close).pipe(Effect.map(({ fake }) => fake))
+export const make = (options: Options = {}): Effect.Effect<Fake, never, Scope.Scope> => start(options)
 
 export class YalidineFake extends Context.Service<YalidineFake, Fake>()("@tawsil/adapter-yalidine/test/YalidineFake") {
   static readonly layer = (options: Options = {}) => Layer.effect(YalidineFake, make(options))
 }
 
-const json = (response: Http.ServerResponse, status: number, body: unknown, headers: Http.OutgoingHttpHeaders = {}) => {
-  response.writeHead(status, { "content-type": "application/json", ...headers })
-  response.end(JSON.stringify(body))
-}
+const { json } = FakeCourier
 
 const failure = (status: number, message: string) => ({ error: { status_code: status, message } })
 
@@ -328,13 +315,13 @@ const WINDOW_MILLIS: Readonly<Record<keyof Quotas, number>> = {
 }
 
 const start = (options: Options) =>
-  Effect.callback<{ readonly fake: Fake; readonly close: Effect.Effect<void> }>((resume) => {
+  Effect.gen(function* () {
     const accounts = options.accounts ?? [{ apiId: API_ID, apiToken: API_TOKEN }]
     const publicOrigin = options.publicOrigin ?? "https://api.yalidine.app"
-    const requests: Array<RecordedRequest> = []
     const parcels = new Map<string, Parcel>()
     const histories: Array<HistoryRow> = []
-    const queue: Array<{ readonly misbehaviour: Misbehaviour; readonly path: string | undefined }> = []
+    /** The message the next create refuses its parcels with (`refuseParcel`), once. */
+    let refusing: string | undefined
     const windows = new Map<string, Record<keyof Quotas, Window>>()
     let clock = "2026-04-18 19:45:06"
     let issued = 0
@@ -580,78 +567,41 @@ const start = (options: Options) =>
       response.end(`%PDF-1.4\n% bordereau ${parcel.tracking} ${String(parcel.fields.to_commune_name)}\n%%EOF\n`)
     }
 
-    const misbehave = (
-      misbehaviour: Misbehaviour,
-      request: Http.IncomingMessage,
-      response: Http.ServerResponse,
-      token: string
-    ): boolean => {
+    /** Yalidine's own misbehaviours: its 429 with quota headers, a refused parcel, a refusal quoting the token. */
+    const misbehave = (misbehaviour: Misbehaviour, request: RecordedRequest, response: Http.ServerResponse) => {
       switch (misbehaviour.kind) {
-        case "hang":
-          return true
-        case "reset":
-          request.socket.destroy()
-          return true
-        case "status":
-          json(response, misbehaviour.status, failure(misbehaviour.status, "Server Error"))
-          return true
-        case "html":
-          response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-          response.end("<!DOCTYPE html><html><body><h1>Maintenance</h1></body></html>")
-          return true
         case "rateLimited": {
-          const left = { second: 0, minute: 12, hour: 900, day: 9000, ...misbehaviour.quotaLeft }
+          const quotaLeft = "quotaLeft" in misbehaviour ? misbehaviour.quotaLeft : undefined
+          const left = { second: 0, minute: 12, hour: 900, day: 9000, ...quotaLeft }
           json(response, 429, failure(429, "Too Many Requests"), {
             ...Object.fromEntries(Object.entries(left).map(([name, value]) => [`x-${name}-quota-left`, String(value)])),
             ...(misbehaviour.retryAfter === undefined ? {} : { "retry-after": misbehaviour.retryAfter })
           })
           return true
         }
-        case "json":
-          json(response, misbehaviour.status, misbehaviour.body)
-          return true
         case "echoToken":
-          json(response, 400, failure(400, `The token ${token} is not allowed for this action`))
+          json(
+            response,
+            400,
+            failure(400, `The token ${request.headers["x-api-token"] ?? ""} is not allowed for this action`)
+          )
           return true
         case "refuseParcel":
           // Not an answer of its own: the next create refuses its parcels with this message.
+          refusing = misbehaviour.message
+          return false
+        default:
           return false
       }
     }
 
-    const server = Http.createServer((request, response) => {
-      const chunks: Array<Buffer> = []
-      request.on("data", (chunk: Buffer) => chunks.push(chunk))
-      request.on("end", () => {
-        const url = new URL(request.url ?? "/", "http://127.0.0.1")
-        const query = Object.fromEntries(url.searchParams)
-        const raw = Buffer.concat(chunks).toString("utf8")
-        const headers = Object.fromEntries(
-          Object.entries(request.headers).map(([name, value]) => [
-            name,
-            Array.isArray(value) ? value.join(", ") : (value ?? "")
-          ])
-        )
-        let body: unknown
-        try {
-          body = raw === "" ? undefined : JSON.parse(raw)
-        } catch {
-          requests.push({ method: request.method ?? "", path: url.pathname, query, headers, body: raw })
-          return json(response, 400, failure(400, "The request body is not valid JSON"))
-        }
-        const method = request.method ?? ""
-        requests.push({ method, path: url.pathname, query, headers, body })
-
-        const token = headers["x-api-token"] ?? ""
-        let refuse: string | undefined
-        const planned = queue.findIndex((entry) => entry.path === undefined || entry.path === url.pathname)
-        if (planned >= 0) {
-          const { misbehaviour } = queue.splice(planned, 1)[0]!
-          if (misbehaviour.kind === "refuseParcel") refuse = misbehaviour.message
-          else if (misbehave(misbehaviour, request, response, token)) return
-        }
-
-        if (url.pathname.startsWith("/labels/")) return label(method, url.pathname, response)
+    const fake = yield* FakeCourier.make<Own>({
+      errorBody: (status, message) => failure(status, message),
+      misbehave,
+      handle: ({ body, headers, method, path, query }, response) => {
+        const refuse = refusing
+        refusing = undefined
+        if (path.startsWith("/labels/")) return label(method, path, response)
         const account = accounts.find(
           (candidate) => candidate.apiId === headers["x-api-id"] && candidate.apiToken === headers["x-api-token"]
         )
@@ -668,58 +618,47 @@ const start = (options: Options) =>
         if (method === "POST" && !(headers["content-type"] ?? "").startsWith("application/json")) {
           return json(response, 400, failure(400, "The request body must be JSON"), quota.headers)
         }
-        return route(method, url.pathname, query, body, account, response, quota.headers, refuse)
-      })
-    })
-
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      const fake: Fake = {
-        origin: `http://127.0.0.1:${port}`,
-        requests,
-        parcels,
-        histories,
-        misbehaveNext: (misbehaviour, path) => queue.push({ misbehaviour, path }),
-        addHistory: (tracking, status, reason = "") => {
-          const parcel = parcels.get(tracking)
-          if (parcel === undefined) return
-          const destination = COMMUNES.find(
-            (c) => c.name === parcel.fields.to_commune_name && WILAYAS[c.wilaya - 1] === parcel.fields.to_wilaya_name
-          ) ?? { id: 1601, name: "Alger Centre", wilaya: 16, hasStopDesk: true }
-          histories.push({
-            date_status: clock,
-            tracking,
-            status,
-            reason,
-            center_id: destination.hasStopDesk ? centerOf(destination) : null,
-            center_name: destination.hasStopDesk ? `Centre de ${destination.name}` : null,
-            wilaya_id: destination.wilaya,
-            wilaya_name: WILAYAS[destination.wilaya - 1]!,
-            commune_id: destination.id,
-            commune_name: destination.name
-          })
-          parcel.lastStatus = status
-          parcel.dateLastStatus = clock
-        },
-        addParcel: (tracking) => {
-          parcels.set(tracking, {
-            tracking,
-            fields: { order_id: tracking, to_commune_name: "Bab Ezzouar", to_wilaya_name: "Alger" },
-            account: accounts[0]!.apiId,
-            dateCreation: clock,
-            lastStatus: "En préparation",
-            dateLastStatus: clock
-          })
-        },
-        setClock: (local) => {
-          clock = local
-        }
+        return route(method, path, query, body, account, response, quota.headers, refuse)
       }
-      const close = Effect.callback<void>((done) => {
-        server.closeAllConnections()
-        server.close(() => done(Effect.void))
-      })
-      resume(Effect.succeed({ fake, close }))
     })
+    const yalidine: Fake = {
+      ...fake,
+      parcels,
+      histories,
+      addHistory: (tracking, status, reason = "") => {
+        const parcel = parcels.get(tracking)
+        if (parcel === undefined) return
+        const destination = COMMUNES.find(
+          (c) => c.name === parcel.fields.to_commune_name && WILAYAS[c.wilaya - 1] === parcel.fields.to_wilaya_name
+        ) ?? { id: 1601, name: "Alger Centre", wilaya: 16, hasStopDesk: true }
+        histories.push({
+          date_status: clock,
+          tracking,
+          status,
+          reason,
+          center_id: destination.hasStopDesk ? centerOf(destination) : null,
+          center_name: destination.hasStopDesk ? `Centre de ${destination.name}` : null,
+          wilaya_id: destination.wilaya,
+          wilaya_name: WILAYAS[destination.wilaya - 1]!,
+          commune_id: destination.id,
+          commune_name: destination.name
+        })
+        parcel.lastStatus = status
+        parcel.dateLastStatus = clock
+      },
+      addParcel: (tracking) => {
+        parcels.set(tracking, {
+          tracking,
+          fields: { order_id: tracking, to_commune_name: "Bab Ezzouar", to_wilaya_name: "Alger" },
+          account: accounts[0]!.apiId,
+          dateCreation: clock,
+          lastStatus: "En préparation",
+          dateLastStatus: clock
+        })
+      },
+      setClock: (local) => {
+        clock = local
+      }
+    }
+    return yalidine
   })
