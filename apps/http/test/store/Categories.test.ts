@@ -81,7 +81,7 @@ layer(InMemory.layer(), { excludeTestServices: true })("categories (memory)", (i
           "image must be null or a path of 1-255 chars (letters, digits, . _ - /)"
         ],
         [{ name: "R", position: 1e308 }, "position must be an integer from 0 to 2147483647"],
-        [{ name: "R", position: 9_007_199_254_740_993 }, "position must be an integer from 0 to 2147483647"],
+        [{ name: "R", position: 2 ** 53 }, "position must be an integer from 0 to 2147483647"],
         [{ name: "R", parent_id: theirs.id }, `parent_id: category ${theirs.id} does not belong to this store`],
         [[1], "Body must be a JSON object"]
       ] as const) {

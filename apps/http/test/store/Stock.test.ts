@@ -97,7 +97,7 @@ layer(InMemory.layer(), { excludeTestServices: true })("stock (memory)", (it) =>
       for (const [body, message] of [
         [{}, "Body must set stock, adjust or variants"],
         [{ stock: 1e308 }, "stock must be null or an integer from 0 to 2147483647"],
-        [{ stock: 9_007_199_254_740_993 }, "stock must be null or an integer from 0 to 2147483647"],
+        [{ stock: 2 ** 53 }, "stock must be null or an integer from 0 to 2147483647"],
         [{ stock: -1 }, "stock must be null or an integer from 0 to 2147483647"],
         [{ adjust: -1e308 }, "adjust must be an integer from -2147483647 to 2147483647"],
         [{ stock: 1, adjust: 1 }, "adjust cannot be sent with stock: send one or the other"],
