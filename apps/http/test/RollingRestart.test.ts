@@ -1,8 +1,9 @@
 /**
  * A rolling restart behind a balancer that follows `/health/ready` drops no request. Two app processes (`npm start`)
  * on one real PostgreSQL database sit behind a small loopback balancer, one front per API, that sends each request
- * to an instance whose listener answered `/health/ready` 200 within the last 500 ms (asked every 100 ms; any other
- * answer takes it out at once), never retries, and keeps connections to the instances alive as balancers do. While
+ * to an instance whose listener answered `/health/ready` 200 recently (asked every 100 ms; a 503 or a refused
+ * connection takes it out at once, silence after 5 s), never retries, and keeps connections to the instances alive
+ * as balancers do. While
  * a bounded loop of reads and writes runs through both fronts, each instance in turn gets SIGTERM and a replacement
  * is started: the stopping one answers 503 on `/health/ready` (in its envelope) and 200 on `/health/live` while it
  * drains (`SHUTDOWN_DRAIN_MS`), then stops accepting, finishes, exits 0. Not one request may fail.
@@ -15,8 +16,12 @@ import { Effect, Fiber, Redacted, type Scope } from "effect"
 import { type AppProcess, runAdmin, startApp, waitForExit } from "./AppProcess.ts"
 
 const PROBE_EVERY_MS = 100
-const READY_WITHIN_MS = 500
-const DRAIN_MS = 2000
+/** How long an instance stays in without a fresh 200: only a hung one is taken out this way. */
+const READY_WITHIN_MS = 5000
+/** Covers noticing a 503 (the probe interval, and the probe's latency on a machine busy with other tests). */
+const DRAIN_MS = 3000
+/** A start on a machine busy with other tests can take a while; it only delays the test. */
+const STARTS_WITHIN_MS = 90_000
 
 type Api = "shipping" | "store"
 
@@ -28,6 +33,8 @@ interface Instance {
   readonly readyAt: Record<Api, number>
   /** Every probe answer, in order: a status, or `refused` when nothing answered. */
   readonly probed: Record<Api, Array<number | "refused">>
+  /** Whether a probe of that listener is under way (probes never pile up on a slow instance). */
+  readonly probing: Record<Api, boolean>
   served: number
 }
 
@@ -37,6 +44,7 @@ const instanceOf = (name: string, app: AppProcess): Instance => ({
   urls: { shipping: app.shippingUrl, store: app.storeUrl },
   readyAt: { shipping: 0, store: 0 },
   probed: { shipping: [], store: [] },
+  probing: { shipping: false, store: false },
   served: 0
 })
 
@@ -59,7 +67,7 @@ const balancer = Effect.acquireRelease(
     const turn = { shipping: 0, store: 0 }
     const ready = (api: Api) => {
       const now = Date.now()
-      return instances.filter((instance) => now - instance.readyAt[api] <= READY_WITHIN_MS)
+      return instances.filter((instance) => instance.readyAt[api] > 0 && now - instance.readyAt[api] <= READY_WITHIN_MS)
     }
     const front = (api: Api) =>
       Http.createServer((request, response) => {
@@ -87,19 +95,28 @@ const balancer = Effect.acquireRelease(
         })
         request.pipe(forwarded)
       })
-    const probe = (instance: Instance, api: Api) =>
-      fetch(`${instance.urls[api]}/health/ready`, { signal: AbortSignal.timeout(400) })
+    const probe = (instance: Instance, api: Api) => {
+      instance.probing[api] = true
+      return fetch(`${instance.urls[api]}/health/ready`, { signal: AbortSignal.timeout(3000) })
         .then(async (answer) => {
           await answer.arrayBuffer()
           instance.probed[api].push(answer.status)
           instance.readyAt[api] = answer.status === 200 ? Date.now() : 0
         })
-        .catch(() => {
+        .catch((error: Error) => {
+          // A probe that timed out says nothing new; a refused or reset connection takes the instance out.
+          if (error.name === "TimeoutError") return
           instance.probed[api].push("refused")
           instance.readyAt[api] = 0
         })
+        .finally(() => {
+          instance.probing[api] = false
+        })
+    }
     const prober = setInterval(() => {
-      for (const instance of instances) for (const api of ["shipping", "store"] as const) void probe(instance, api)
+      for (const instance of instances) {
+        for (const api of ["shipping", "store"] as const) if (!instance.probing[api]) void probe(instance, api)
+      }
     }, PROBE_EVERY_MS)
     const listen = (server: Http.Server) =>
       new Promise<string>((resolve) =>
@@ -137,7 +154,7 @@ const readyOnBoth = (front: Balancer, instance: Instance) =>
 
 /** One request through a front, answered in full. */
 const call = (url: string, init: RequestInit) =>
-  fetch(url, { ...init, signal: AbortSignal.timeout(15_000) })
+  fetch(url, { ...init, signal: AbortSignal.timeout(30_000) })
     .then(async (answer) => ({
       status: answer.status,
       instance: answer.headers.get("x-instance") ?? undefined,
@@ -168,7 +185,7 @@ const replace = (
     const [duringDrain, replacement] = yield* Effect.all(
       [
         drainView(old),
-        Effect.map(startApp(env), (app) => {
+        Effect.map(startApp(env, { within: STARTS_WITHIN_MS }), (app) => {
           const instance = instanceOf(name, app)
           front.instances.push(instance)
           return instance
@@ -229,7 +246,10 @@ describe("a rolling restart behind a balancer following /health/ready", () => {
             SHIPPING_RATE_LIMIT_PER_MINUTE: "1000000"
           }
           const front = yield* balancer
-          const [a, b] = yield* Effect.all([startApp(env), startApp(env)], { concurrency: "unbounded" })
+          const [a, b] = yield* Effect.all(
+            [startApp(env, { within: STARTS_WITHIN_MS }), startApp(env, { within: STARTS_WITHIN_MS })],
+            { concurrency: "unbounded" }
+          )
           front.instances.push(instanceOf("a", a!), instanceOf("b", b!))
           yield* waitUntil(
             () => front.instances.every((instance) => readyOnBoth(front, instance)),
@@ -334,7 +354,7 @@ describe("a rolling restart behind a balancer following /health/ready", () => {
           assert.strictEqual((yield* waitForExit(first.replacement.app)).code, 0)
           assert.strictEqual((yield* waitForExit(second.replacement.app)).code, 0)
         }).pipe(Effect.scoped),
-      { timeout: 240_000 }
+      { timeout: 300_000 }
     )
   }
 })
