@@ -42,7 +42,7 @@ const HTTP_CLIENT_NAMES = new Set([
 describe("architecture", () => {
   it("finds the sources it checks", () => {
     expect(domainSources.length).toBeGreaterThan(50)
-    expect(domainSources).toContain(Path.join("packages", "courier", "src", "HttpTransport.ts"))
+    expect(domainSources).toContain(Path.join("packages", "shipping", "src", "HttpTransport.ts"))
   })
 
   it("keeps the HTTP server side, the Node platform and the apps out of packages and adapters", () => {
@@ -71,7 +71,7 @@ describe("architecture", () => {
 
   it("lets only the courier transport, the webhook client (and their address rules), and the egress guard use Node's network modules", () => {
     const allowed: Record<string, ReadonlyArray<string>> = {
-      [Path.join("packages", "courier", "src", "HttpTransport.ts")]: ["node:http", "node:https", "node:net"],
+      [Path.join("packages", "shipping", "src", "HttpTransport.ts")]: ["node:http", "node:https", "node:net"],
       [Path.join("packages", "egress", "src", "Egress.ts")]: ["node:dns", "node:net"],
       // The process egress guard patches the network modules' entry points to refuse what the core did not permit.
       [Path.join("packages", "egress", "src", "ProcessEgress.ts")]: ["node:dgram", "node:dns", "node:net"],

@@ -141,6 +141,15 @@ describe("FakeCourier", () => {
     }).pipe(Effect.scoped)
   )
 
+  it.live("runs outside Effect until closed", () =>
+    Effect.gen(function* () {
+      const fake = yield* Effect.promise(() => FakeCourier.run(start))
+      assert.strictEqual((yield* send(fake.origin, { method: "GET", path: "/v1/rates" })).status, 404)
+      yield* Effect.promise(() => fake.close())
+      assert.isTrue(Exit.isFailure(yield* Effect.exit(send(fake.origin, { method: "GET", path: "/v1/rates" }))))
+    })
+  )
+
   it.live("stops listening when its scope closes", () =>
     Effect.gen(function* () {
       const origin = yield* Effect.scoped(Effect.map(start, (fake) => fake.origin))

@@ -77,7 +77,7 @@ describe("the adapter scaffold (tawsil-new-adapter)", () => {
   it("depends on SDK tarballs with --sdk, and takes the SDK's own @tawsil dependencies from them too", () => {
     const dir = tempDir()
     Fs.mkdirSync(Path.join(dir, "sdk"))
-    for (const name of ["courier", "domain", "tracing"])
+    for (const name of ["courier", "domain", "egress"])
       Fs.writeFileSync(Path.join(dir, `sdk/tawsil-${name}-0.1.0.tgz`), "")
     const run = scaffold("acme", "--out", Path.join(dir, "plugin"), "--sdk", Path.join(dir, "sdk"))
     assert.strictEqual(run.status, 0, run.stderr)
@@ -88,7 +88,7 @@ describe("the adapter scaffold (tawsil-new-adapter)", () => {
     assert.deepStrictEqual(manifest.overrides, {
       "@tawsil/courier": tarball("courier"),
       "@tawsil/domain": tarball("domain"),
-      "@tawsil/tracing": tarball("tracing")
+      "@tawsil/egress": tarball("egress")
     })
   })
 

@@ -9,11 +9,11 @@
  * shape of its error body (`errorBody`, used for the standard misbehaviours and for a body that is not JSON) and
  * `misbehave` for misbehaviours of its own (a refusal inside a 200, an answer quoting the token) or a standard one it
  * answers its own way. {@link standardFailures} are the conformance kit's failure rows every fake-backed suite needs,
- * played on these misbehaviours.
+ * played on these misbehaviours; {@link run} starts a fake from a script.
  */
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import { Effect, type Scope } from "effect"
+import { Effect, Exit, Scope } from "effect"
 import type { Any } from "../CourierAdapter.ts"
 import type * as Conformance from "./Conformance.ts"
 
@@ -186,6 +186,18 @@ export const make = <M extends { readonly kind: string } = never>(
       })
     )
   )
+}
+
+/**
+ * Runs a fake outside Effect — a script (the scaffold's `test/fake/serve.ts`), a test that is no Effect — until its
+ * `close` is called.
+ */
+export const run = async <F>(
+  fake: Effect.Effect<F, never, Scope.Scope>
+): Promise<F & { readonly close: () => Promise<void> }> => {
+  const scope = Scope.makeUnsafe()
+  const started = await Effect.runPromise(Scope.provide(scope)(fake))
+  return { ...started, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
 
 /** The timeout the "no answer" row gives the caller. */
