@@ -4,7 +4,7 @@ import { define, type RateLimit } from "@tawsil/courier/CourierAdapter"
 import { Refused, Unreachable } from "@tawsil/courier/CourierError"
 import { CourierHttp } from "@tawsil/courier/CourierHttp"
 import { ParcelOrder } from "@tawsil/courier/Shipment"
-import { Duration, Effect, Layer, Redacted, Schema } from "effect"
+import { Duration, Effect, Layer, Logger, Redacted, References, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import * as Catalogue from "../src/Catalogue.ts"
 import { accountKey, Shipping, Transport } from "../src/Shipping.ts"
@@ -177,6 +177,26 @@ describe("Shipping", () => {
         )
       })
     )
+  )
+
+  it.effect("logs an unmapped raw status once per courier, however often it comes back, never guessing it", () =>
+    Effect.gen(function* () {
+      const lines: Array<{ readonly message: unknown; readonly annotations: Readonly<Record<string, unknown>> }> = []
+      const capture = Logger.make(({ message, fiber }) => {
+        lines.push({ message, annotations: fiber.getRef(References.CurrentLogAnnotations) })
+      })
+      yield* run(
+        Effect.gen(function* () {
+          const shipping = yield* Shipping
+          const call = { courier: "alpha", credentials: { token: "secret-token-1" }, trackingNumber: "A" }
+          yield* shipping.track(call)
+          yield* shipping.track({ ...call, courier: "alfa" })
+        })
+      ).pipe(Effect.provide(Logger.layer([capture])))
+      const unmapped = lines.filter(({ message }) => JSON.stringify(message).includes("unmapped courier status"))
+      assert.lengthOf(unmapped, 1)
+      assert.deepInclude(unmapped[0]!.annotations, { courier: "alpha", rawStatus: "teleported" })
+    })
   )
 
   it.effect("refuses what does not fit the courier before calling it", () =>
