@@ -50,6 +50,14 @@ const tenant = (
   ...(unverified.length > 0 ? { unverified } : {})
 })
 
+/** Said of a tenant no source gives a host for: pinned to the platform's pattern, as 75 of the 77 known tenants are. */
+const fromPatternNote = (key: string) =>
+  `Host from the platform's naming pattern (https://${key}.ecotrack.dz), unverified: no source publishes it; use ecotrack with options.baseUrl if it fails`
+
+/** A tenant pinned to `https://<key>.ecotrack.dz`, the platform's naming pattern. */
+const fromPattern = (key: string, name: string, aliases: ReadonlyArray<string>) =>
+  tenant(key, name, `https://${key}.ecotrack.dz`, aliases, [fromPatternNote(key)])
+
 /**
  * Every Ecotrack tenant of research §2 (§1.2 for the two on their own domains), after the generic key. Doubtful
  * hosts were resolved one way each (adapters/ecotrack/README.md "Unverified"); a caller whose tenant answers
@@ -229,7 +237,14 @@ export const couriers: ReadonlyArray<CourierAdapter.CourierManifest> = [
     "https://assildelivery.ecotrack.dz",
     ["assil_delivery"],
     ["Host not found in any source: guessed from the dzship key; use ecotrack with options.baseUrl if it fails"]
-  )
+  ),
+  // dzship's second wave (research peer-landscape §1, rows 7-12): no host is published for any of them.
+  fromPattern("abdelivery", "AB Delivery", ["ab_delivery"]),
+  fromPattern("oksbox", "OKS Box", ["oks_box"]),
+  fromPattern("oneexpress", "One Express", ["one_express"]),
+  fromPattern("royaumedelivery", "Royaume Delivery", ["royaume_delivery", "royaume"]),
+  fromPattern("siexpress", "SI Express", ["si_express"]),
+  fromPattern("wassimexpress", "Wassim Express", ["wassim_express"])
 ]
 
 /**

@@ -139,7 +139,13 @@ describe("Ecotrack", () => {
           "monohub",
           "negmarexpress",
           "ultraexpress",
-          "assildelivery"
+          "assildelivery",
+          "abdelivery",
+          "oksbox",
+          "oneexpress",
+          "royaumedelivery",
+          "siexpress",
+          "wassimexpress"
         ]
       )
       assert.deepStrictEqual(adapter.requiredCredentials, ["token"])
@@ -201,6 +207,12 @@ describe("Ecotrack", () => {
       assert.isTrue(catalogue.resolve("ecotrack")?.entry.requiresBaseUrl)
       for (const key of ["ultraexpress", "assildelivery", "monohub", "andersondelivery", "dhd", "worldexpress"]) {
         assert.isNotEmpty(catalogue.resolve(key)?.manifest.unverified ?? [], key)
+      }
+      // dzship's second wave: pinned to the platform's pattern, each saying so.
+      for (const key of ["abdelivery", "oksbox", "oneexpress", "royaumedelivery", "siexpress", "wassimexpress"]) {
+        const entry = catalogue.resolve(key)
+        assert.deepStrictEqual(entry?.manifest.endpoint, { origin: `https://${key}.ecotrack.dz` }, key)
+        assert.match(entry?.manifest.unverified?.[0] ?? "", /naming pattern.*unverified/, key)
       }
     })
 
