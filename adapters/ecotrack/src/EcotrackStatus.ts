@@ -5,9 +5,10 @@
  * Tenants relabel their French display wording, never the keys, so only keys are mapped. A key missing here
  * becomes `unknown` in the core and is logged once — never guessed.
  *
- * Money events (`livre_non_encaisse` → `encaisse_non_paye` → `paiements_prets` → `paye_et_archive`, and the
- * activity keys `encaissed`, `payed`) all mean the parcel was delivered; the cash they report is read apart, from
- * `codStatuses`.
+ * Money: `livre_non_encaisse` is a movement (delivered, cash not yet collected). The five payment keys
+ * (`encaisse_non_paye`, `paiements_prets`, `paye_et_archive`, and the activity keys `encaissed`, `payed`) are cash
+ * only, as NOEST's are: they live in `codStatuses` alone, so they move nothing — a payment recorded after a return
+ * cannot flip the parcel back to delivered — and the core reads the cash from them.
  */
 import type { CanonicalStatus, CodStatus } from "@tawsil/courier/CanonicalStatus"
 
@@ -23,9 +24,6 @@ export const statuses: Readonly<Record<string, CanonicalStatus>> = {
   en_livraison: "out_for_delivery",
   suspendu: "on_hold",
   livre_non_encaisse: "delivered",
-  encaisse_non_paye: "delivered",
-  paiements_prets: "delivered",
-  paye_et_archive: "delivered",
   retour_chez_livreur: "returning",
   retour_transit_entrepot: "returning",
   retour_en_traitement: "returning",
@@ -41,14 +39,13 @@ export const statuses: Readonly<Record<string, CanonicalStatus>> = {
   return_asked: "returning",
   return_in_transit: "returning",
   Return_received: "returned",
-  livred: "delivered",
-  encaissed: "delivered",
-  payed: "delivered"
+  livred: "delivered"
 }
 
 /**
- * The same money keys on the cash dimension: delivered but not yet cashed by the courier, cashed and not yet paid,
- * payment prepared, paid to the merchant (research §3.2, "separate cod_status dimension").
+ * The money keys on the cash dimension: delivered but not yet cashed by the courier, cashed and not yet paid,
+ * payment prepared, paid to the merchant (research §3.2, "separate cod_status dimension"). All but
+ * `livre_non_encaisse` are only here.
  */
 export const codStatuses: Readonly<Record<string, CodStatus>> = {
   livre_non_encaisse: "not_collected",

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { CanonicalStatus } from "@tawsil/courier"
+import { Tracking } from "@tawsil/shipping"
 import { Result, Schema } from "effect"
 import * as Mapping from "../src/EcotrackMapping.ts"
 import * as Status from "../src/EcotrackStatus.ts"
@@ -44,6 +45,9 @@ const activityKeys = [
   "payed"
 ]
 
+/** The payment keys: cash only (they move nothing), although §3.3 files them under delivered (issue 19). */
+const paymentKeys = ["encaisse_non_paye", "paiements_prets", "paye_et_archive", "encaissed", "payed"]
+
 /** couriers.md §3.3, the Ecotrack table, row by row. */
 const researchTable: ReadonlyArray<readonly [CanonicalStatus.CanonicalStatus, ReadonlyArray<string>]> = [
   ["created", ["en_preparation", "en_preparation_stock", "order_information_received_by_carrier"]],
@@ -66,16 +70,41 @@ const researchTable: ReadonlyArray<readonly [CanonicalStatus.CanonicalStatus, Re
 ]
 
 describe("EcotrackStatus", () => {
-  it("maps every documented key, except the remark notification which is no status", () => {
+  it("maps every documented key, as a movement or as cash only, except the remark notification", () => {
     for (const key of [...orderStatusKeys, ...activityKeys]) {
-      assert.isTrue(Object.hasOwn(Status.statuses, key) !== Status.notStatuses.has(key), key)
+      const mapped = Object.hasOwn(Status.statuses, key) || Object.hasOwn(Status.codStatuses, key)
+      assert.isTrue(mapped !== Status.notStatuses.has(key), key)
     }
     assert.deepStrictEqual([...Status.notStatuses], ["notification_on_order"])
   })
 
-  it("maps exactly as the research table says, and nothing else", () => {
-    const expected = Object.fromEntries(researchTable.flatMap(([status, keys]) => keys.map((key) => [key, status])))
+  it("maps movements as the research table says, and keeps the five payment keys to the cash dimension", () => {
+    const expected = Object.fromEntries(
+      researchTable.flatMap(([status, keys]) =>
+        keys.filter((key) => !paymentKeys.includes(key)).map((key) => [key, status])
+      )
+    )
     assert.deepStrictEqual(Status.statuses, expected)
+    for (const key of paymentKeys) {
+      assert.isFalse(Object.hasOwn(Status.statuses, key), key)
+      assert.isTrue(Object.hasOwn(Status.codStatuses, key), key)
+    }
+  })
+
+  it("a payment recorded after a return leaves the parcel returned, and says where the cash is", () => {
+    const { result } = Tracking.timeline(
+      "ECO1",
+      Status.statuses,
+      [
+        { rawStatus: "livred", timestamp: "2026-11-01T10:00:00Z" },
+        { rawStatus: "return_asked", timestamp: "2026-11-02T10:00:00Z" },
+        { rawStatus: "Return_received", timestamp: "2026-11-03T10:00:00Z" },
+        { rawStatus: "payed", timestamp: "2026-11-04T10:00:00Z" }
+      ],
+      Status.codStatuses
+    )
+    assert.strictEqual(result.status, "returned")
+    assert.strictEqual(result.cod, "remitted")
   })
 
   it("maps only to canonical statuses, never to unknown", () => {
@@ -94,6 +123,8 @@ describe("EcotrackStatus", () => {
       .filter(([name]) => !name.includes("nobody documented"))
       .flatMap(([, response]) => Result.getOrThrow(Mapping.fromTracking(response)).map((event) => event.rawStatus))
     assert.isAbove(raw.length, 10)
-    for (const status of raw) assert.isTrue(Object.hasOwn(Status.statuses, status), status)
+    for (const status of raw) {
+      assert.isTrue(Object.hasOwn(Status.statuses, status) || Object.hasOwn(Status.codStatuses, status), status)
+    }
   })
 })
