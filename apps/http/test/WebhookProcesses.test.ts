@@ -258,6 +258,8 @@ describe("webhooks, signups and events across processes", () => {
           const app = yield* startApp(env)
           const created = ok(yield* runAdmin(env, "store", "create", "--name", "Plateforme"))
           const token: string = created.platform_key.bearer_token
+          // Signed calls share the store's per-minute budget (decision 0018): 3 000 events need a store without one.
+          ok(yield* runAdmin(env, "quota", "set", "--store", String(created.store.id), "--requests-per-minute", "-1"))
           // A public key minted through the API waits for the operator.
           const minted = yield* send(app.storeUrl, "POST", "/v1/keys", { token, key: "pk-1", body: { type: "public" } })
           const keyId: string = minted.body.data.key_id
