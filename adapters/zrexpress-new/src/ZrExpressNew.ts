@@ -133,7 +133,7 @@ const readyStateOf = (credentials: Credentials) =>
 
 const randomBytes = Effect.forEach(Array.from({ length: 16 }), () => Random.nextIntBetween(0, 256, { halfOpen: true }))
 
-const isReady = (stateName: string) => Status.readyToDispatchNames.has(Mapping.normalizeName(stateName))
+const isReady = Status.isReadyToDispatch
 
 export const create = Effect.fn("ZrExpressNew.create")(function* (
   order: Shipment.ParcelOrder,

@@ -10,6 +10,7 @@
 import { type CourierAdapter, CourierAnswer, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
 import { AlgerianMobile, AlgiersTime, type Dzd } from "@tawsil/domain"
 import { DateTime, Option, Result, Schema } from "effect"
+import * as Names from "./internal/Names.ts"
 import * as Status from "./ZrExpressNewStatus.ts"
 import * as Wire from "./ZrExpressNewWire.ts"
 
@@ -145,12 +146,7 @@ export const fromWorkflows = (
   Result.map(decode(Wire.Workflows, response), (page) => ({ items: page.items, hasNext: page.hasNext === true }))
 
 /** A place name compared without case, accents, spaces or punctuation (`Bab-Ezzouar` = `bab ezzouar`). */
-export const normalizeName = (name: string): string =>
-  name
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, "")
+export const normalizeName = Names.fold
 
 /** The wilaya territory of a wilaya code. */
 export const wilayaOf = (
@@ -194,9 +190,7 @@ export const communeOf = (
 
 /** The id of the ReadyToDispatch state in the tenant's workflows, if it has one. */
 export const readyStateOf = (workflows: ReadonlyArray<Wire.Workflow>): string | undefined =>
-  workflows
-    .flatMap((workflow) => workflow.states)
-    .find((state) => Status.readyToDispatchNames.has(normalizeName(state.name)))?.id
+  workflows.flatMap((workflow) => workflow.states).find((state) => Status.isReadyToDispatch(state.name))?.id
 
 /** No ReadyToDispatch state: a parcel could only be created stranded, so none is. */
 export const noReadyState = new CourierError.Refused({
@@ -278,8 +272,13 @@ export const fromStateHistory = (
     (rows): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> => {
       const entries =
         rows.length > 0
-          ? rows.map((row) => ({ rawStatus: row.stateName, at: row.stateDate }))
-          : [{ rawStatus: parcel.state.name, at: parcel.lastStateUpdateAt ?? parcel.createdAt ?? "" }]
+          ? rows.map((row) => ({ rawStatus: Status.spellingOf(row.stateName), at: row.stateDate }))
+          : [
+              {
+                rawStatus: Status.spellingOf(parcel.state.name),
+                at: parcel.lastStateUpdateAt ?? parcel.createdAt ?? ""
+              }
+            ]
       const dated: Array<{ readonly rawStatus: string; readonly timestamp: string; readonly instant: number }> = []
       for (const { rawStatus, at } of entries) {
         const timestamp = algiersTimestamp(at)

@@ -8,6 +8,7 @@
  * like the English state it stands for. "Encaissé" (collected) is also read apart, from `codStatuses`.
  */
 import type { CanonicalStatus, CodStatus } from "@tawsil/courier/CanonicalStatus"
+import * as Names from "./internal/Names.ts"
 
 const table: ReadonlyArray<readonly [CanonicalStatus, ReadonlyArray<string>]> = [
   [
@@ -39,5 +40,19 @@ export const codStatuses: Readonly<Record<string, CodStatus>> = {
 /** The state a parcel must be in for the hub to collect it; created in any other, it is stranded. */
 export const readyToDispatch = "ReadyToDispatch"
 
-/** State names that mean ReadyToDispatch in a tenant's workflow, compared without case, spaces or punctuation. */
-export const readyToDispatchNames: ReadonlySet<string> = new Set(["readytodispatch", "pretaexpedier"])
+/** The table's spelling of every state name, by its folded form. */
+const spellings = new Map(Object.keys(statuses).map((raw) => [Names.fold(raw), raw]))
+
+/**
+ * A tenant's state name in the table's spelling, compared without case, accents, spaces or punctuation (`Ready To
+ * Dispatch` = `ReadyToDispatch`): a name the table has is kept as sent, a variant of one is reported in the table's
+ * spelling, and a name the table does not know is kept as sent (the core maps it to `unknown`).
+ * One rule for every state name the adapter reads: the workflow state it creates in, and every tracked state.
+ */
+export const spellingOf = (name: string): string =>
+  Object.hasOwn(statuses, name) ? name : (spellings.get(Names.fold(name)) ?? name)
+
+const readyNames: ReadonlySet<string> = new Set([readyToDispatch, "pret_a_expedier"])
+
+/** Whether a tenant's state name is ReadyToDispatch (or its French equivalent), by the same rule. */
+export const isReadyToDispatch = (name: string): boolean => readyNames.has(spellingOf(name))

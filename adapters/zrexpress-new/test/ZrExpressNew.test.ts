@@ -13,6 +13,7 @@ import {
   type Options,
   PICKUP_POINTS,
   type RecordedRequest,
+  STATES,
   stateId,
   tariff,
   UNSERVED,
@@ -392,6 +393,23 @@ describe("ZrExpressNew", () => {
           ])
           for (const request of fake.requests) assertAuthenticated(request, account)
         })
+      )
+    )
+
+    it.live("reads a tenant's spelling of its states by the rule create uses: created ready, tracked so", () =>
+      withFake(
+        (context) =>
+          Effect.gen(function* () {
+            const fake = yield* ZrExpressNewFake
+            const { trackingNumber } = yield* create(order(), context)
+            fake.addState(trackingNumber, "Out for delivery")
+            const events = yield* track(trackingNumber, context)
+            assert.deepStrictEqual(
+              events.map((event) => event.rawStatus),
+              ["OrderReceived", "ReadyToDispatch", "OutForDelivery"]
+            )
+          }),
+        { states: STATES.map((name) => (name === "ReadyToDispatch" ? "Ready To Dispatch" : name)) }
       )
     )
 

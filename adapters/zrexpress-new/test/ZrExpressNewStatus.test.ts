@@ -48,7 +48,20 @@ describe("ZrExpressNewStatus", () => {
   it("reads cash only from delivered states, and ReadyToDispatch as pending pickup", () => {
     for (const raw of Object.keys(Status.codStatuses)) assert.strictEqual(Status.statuses[raw], "delivered", raw)
     assert.strictEqual(Status.statuses[Status.readyToDispatch], "pending_pickup")
-    assert.isTrue(Status.readyToDispatchNames.has(Mapping.normalizeName(Status.readyToDispatch)))
+    assert.isTrue(Status.isReadyToDispatch(Status.readyToDispatch))
+  })
+
+  it("reads a tenant's spelling of a state by one rule, when creating and when tracking", () => {
+    for (const name of ["Ready To Dispatch", "ready-to-dispatch", "READYTODISPATCH", "Prêt à expédier"]) {
+      assert.isTrue(Status.isReadyToDispatch(name), name)
+      assert.strictEqual(Status.statuses[Status.spellingOf(name)], "pending_pickup", name)
+    }
+    assert.strictEqual(Status.spellingOf("Out for delivery"), "OutForDelivery")
+    assert.strictEqual(Status.spellingOf("encaissé"), "Encaisse")
+    assert.strictEqual(Status.spellingOf("Encaissé"), "Encaissé", "a spelling of the table is kept as sent")
+    // A state the table does not know is kept as sent: the core maps it to unknown and logs it once.
+    assert.strictEqual(Status.spellingOf("Perdu en route"), "Perdu en route")
+    assert.isFalse(Status.isReadyToDispatch("Dispatched"))
   })
 
   it("covers every raw status in the documented-state fixtures", () => {

@@ -25,7 +25,7 @@ const SEED = 20_261_204
 /** Fewer runs on the real server: the embedded database already takes the full count. */
 const runsOn = (backend: string) => (backend === "embedded" ? 2_000 : 300)
 /** The configuration and signed endpoints: fewer fields, the same mix. */
-const configRunsOn = (backend: string) => (backend === "embedded" ? 1_000 : 200)
+const configRunsOn = (backend: string) => (backend === "embedded" ? 500 : 200)
 const HEADER_RUNS = 300
 const CONCURRENCY = 8
 const MAX_BODY_BYTES = 1_048_576
