@@ -79,13 +79,21 @@ const failureOf = (error: unknown, requestId: string): Errors.Failure | undefine
   return undefined
 }
 
+/** The budget a 429 was refused by, as `RateLimit-Limit` (its `-Remaining` and `-Reset` are the failure's). */
+const budgetOf = (error: unknown): Record<string, string> =>
+  error instanceof AccessError.AccessError && error.reason._tag === "RateLimited"
+    ? { "ratelimit-limit": String(error.reason.limit) }
+    : {}
+
 /** Answers the call's failure in the envelope with `headers`; anything else is a bug: the edge logs it, 500. */
 const renderFailures =
   (requestId: string, headers: () => Readonly<Record<string, string>>) =>
   <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, R>) =>
     Effect.catch(effect, (error: unknown) => {
       const failure = failureOf(error, requestId)
-      return failure === undefined ? Effect.die(error) : Effect.succeed(Errors.respond(failure, headers()))
+      return failure === undefined
+        ? Effect.die(error)
+        : Effect.succeed(Errors.respond(failure, { ...headers(), ...budgetOf(error) }))
     })
 
 export const gate = (mode: Mode) =>

@@ -341,6 +341,7 @@ describe("access on TestClock time (memory)", () => {
       )
       assert.strictEqual(refused.headers.get("retry-after"), "55")
       assert.strictEqual(refused.headers.get("ratelimit-reset"), "55")
+      assert.strictEqual(refused.headers.get("ratelimit-limit"), "3")
       assert.strictEqual(refused.headers.get("x-api-version"), "v1")
       // Every key of the store shares the budget.
       const other = yield* InMemory.keyWithScopes(limited.id, ["orders:read"])
