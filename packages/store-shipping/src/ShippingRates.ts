@@ -220,55 +220,62 @@ export const layer: Layer.Layer<ShippingRates, never, ShippingStore | ChangeLog.
             return yield* refuse(new StoreShippingError.CourierFailed({ failure, message: failure.message }))
           }
 
-          yield* store.lock(writer.storeId)
-          const current = byWilaya(yield* store.rates(writer.storeId))
-          const updated: Array<WilayaCode.WilayaCode> = []
-          const added: Array<WilayaCode.WilayaCode> = []
-          const unchanged: Array<WilayaCode.WilayaCode> = []
-          const writes: Array<Prices> = []
-          for (const answer of quoted) {
-            const was = current.get(answer.wilaya)
-            const amount = (quotedPrice: Option.Option<number>, kept: Prices["home_price"]) =>
-              Option.match(
-                Option.flatMap(quotedPrice, (fee) => amountOf(fee)),
-                {
-                  onNone: () => kept,
-                  onSome: (fee) => fee
+          // The courier was asked above, outside any transaction; the write takes the store's lock and records its
+          // change in one, so no database connection is held while a courier answers.
+          const { changeId, updated, added, unchanged } = yield* store.transaction(
+            Effect.gen(function* () {
+              yield* store.lock(writer.storeId)
+              const current = byWilaya(yield* store.rates(writer.storeId))
+              const updated: Array<WilayaCode.WilayaCode> = []
+              const added: Array<WilayaCode.WilayaCode> = []
+              const unchanged: Array<WilayaCode.WilayaCode> = []
+              const writes: Array<Prices> = []
+              for (const answer of quoted) {
+                const was = current.get(answer.wilaya)
+                const amount = (quotedPrice: Option.Option<number>, kept: Prices["home_price"]) =>
+                  Option.match(
+                    Option.flatMap(quotedPrice, (fee) => amountOf(fee)),
+                    {
+                      onNone: () => kept,
+                      onSome: (fee) => fee
+                    }
+                  )
+                const next = {
+                  wilaya_id: answer.wilaya,
+                  home_price: amount(answer.home, was?.home_price ?? null),
+                  desk_price: amount(answer.desk, was?.desk_price ?? null)
                 }
-              )
-            const next = {
-              wilaya_id: answer.wilaya,
-              home_price: amount(answer.home, was?.home_price ?? null),
-              desk_price: amount(answer.desk, was?.desk_price ?? null)
-            }
-            if (samePrices(was ?? NONE, next)) unchanged.push(answer.wilaya)
-            else {
-              ;(was === undefined || (was.home_price === null && was.desk_price === null) ? added : updated).push(
-                answer.wilaya
-              )
-              writes.push(next)
-            }
-          }
-          updated.sort((a, b) => a - b)
-          // The sync's undo puts back what it overwrote and keeps what it added; with nothing overwritten there is
-          // nothing to restore (`before` null).
-          const before: RatesValues | null =
-            updated.length === 0
-              ? null
-              : { courier, rates: updated.map((wilaya_id) => valuesOf({ wilaya_id, ...current.get(wilaya_id)! })) }
-          yield* checkSize(limit, before)
-          let changeId: number | null = null
-          if (writes.length > 0) {
-            yield* store.putRates(writer.storeId, writes)
-            changeId = yield* record(
-              writer,
-              "update",
-              ENTITY_ID,
-              `Synced shipping rates from ${courier}: ${updated.length} updated, ${added.length} added`,
-              before,
-              null
-            )
-          }
+                if (samePrices(was ?? NONE, next)) unchanged.push(answer.wilaya)
+                else {
+                  ;(was === undefined || (was.home_price === null && was.desk_price === null) ? added : updated).push(
+                    answer.wilaya
+                  )
+                  writes.push(next)
+                }
+              }
+              updated.sort((a, b) => a - b)
+              // The sync's undo puts back what it overwrote and keeps what it added; with nothing overwritten there is
+              // nothing to restore (`before` null).
+              const before: RatesValues | null =
+                updated.length === 0
+                  ? null
+                  : { courier, rates: updated.map((wilaya_id) => valuesOf({ wilaya_id, ...current.get(wilaya_id)! })) }
+              yield* checkSize(limit, before)
+              let changeId: number | null = null
+              if (writes.length > 0) {
+                yield* store.putRates(writer.storeId, writes)
+                changeId = yield* record(
+                  writer,
+                  "update",
+                  ENTITY_ID,
+                  `Synced shipping rates from ${courier}: ${updated.length} updated, ${added.length} added`,
+                  before,
+                  null
+                )
+              }
+              return { changeId, updated, added, unchanged }
+            })
+          )
           const sorted = (codes: ReadonlyArray<number>) => [...codes].sort((a, b) => a - b)
           return {
             change_id: changeId,

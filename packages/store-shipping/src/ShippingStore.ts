@@ -27,6 +27,11 @@ export class ShippingStore extends Context.Service<
      */
     readonly lock: (storeId: Ids.StoreId) => Effect.Effect<number>
     /**
+     * Runs `effect` as one transaction of the store (joining the caller's, if one is open): a courier rate sync asks
+     * the courier first, outside any transaction, and only then writes in one. In memory it runs as is.
+     */
+    readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+    /**
      * Writes each wilaya's prices (a wilaya left with neither is removed) and moves the revision on; answers the new
      * revision.
      */
@@ -61,6 +66,7 @@ export const layerMemory: Layer.Layer<ShippingStore> = Layer.sync(ShippingStore,
     rates: (storeId) => Effect.sync(() => [...of(storeId).rates.values()].sort((a, b) => a.wilaya_id - b.wilaya_id)),
     revision: (storeId) => Effect.sync(() => of(storeId).revision),
     lock: (storeId) => Effect.sync(() => of(storeId).revision),
+    transaction: (effect) => effect,
     putRates: (storeId, prices) =>
       Effect.map(DateTime.now, (now) => {
         const shipping = of(storeId)

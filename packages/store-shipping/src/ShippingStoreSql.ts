@@ -7,7 +7,7 @@
  * text, never as floating point.
  */
 import { StoreAmount, WilayaCode } from "@tawsil/domain"
-import { Array as Arr, Effect, Layer, Schema } from "effect"
+import { Array as Arr, Data, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { hasPrice, type StoredRate } from "./Rate.ts"
 import { CodFeePayer, DEFAULTS, DeliveryType, type StoredSettings } from "./Settings.ts"
@@ -34,6 +34,9 @@ const decodeSettings = Schema.decodeUnknownEffect(Schema.Array(SettingsRow))
 
 const amountText = (amount: StoreAmount.StoreAmount | null) => (amount === null ? null : StoreAmount.format(amount))
 
+/** The write's own failure, carried through the transaction apart from the database's (a defect). */
+class Inner extends Data.Class<{ readonly error: unknown }> {}
+
 export const layer: Layer.Layer<ShippingStore, never, SqlClient.SqlClient> = Layer.effect(
   ShippingStore,
   Effect.gen(function* () {
@@ -44,6 +47,14 @@ export const layer: Layer.Layer<ShippingStore, never, SqlClient.SqlClient> = Lay
     )
 
     return ShippingStore.of({
+      transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        sql
+          .withTransaction(Effect.mapError(effect, (error) => new Inner({ error })))
+          .pipe(
+            Effect.catch((failure) =>
+              failure instanceof Inner ? Effect.fail(failure.error as E) : Effect.die(failure)
+            )
+          ),
       rates: Effect.fnUntraced(function* (storeId) {
         const rows = yield* sql`
           SELECT wilaya_id, home_price::text, desk_price::text, updated_at FROM shipping_rates

@@ -42,6 +42,13 @@ export class NoAppTokens extends Context.Service<NoAppTokens, true>()("@tawsil/h
 export class ReadCached extends Context.Service<ReadCached, true>()("@tawsil/http/store/ReadCached") {}
 
 /**
+ * A write that calls another service (a courier) before it writes, and opens its own transaction only to write: its
+ * `Idempotency-Key` is claimed as a lease committed at once rather than inside a transaction around the handler, so
+ * no database connection is held while the other service answers (the courier rate sync).
+ */
+export class CallsOut extends Context.Service<CallsOut, true>()("@tawsil/http/store/CallsOut") {}
+
+/**
  * What the idempotency record keeps of an answer's `data`, when it must differ from what is sent: a secret shown
  * once (a minted key's, a webhook's) is never stored, so its replay carries none.
  */

@@ -20,6 +20,7 @@ import * as AccessApi from "./access/Api.ts"
 import {
   Caller,
   CallNonce,
+  CallsOut,
   Gate,
   Idempotent,
   KeyManagement,
@@ -224,7 +225,8 @@ export const idempotent = (mode: Mode) =>
           const write = Effect.flatMap(text === undefined ? Effect.void : parseJson(text, requestId), (body) =>
             Effect.provideService(httpEffect, RequestBody, body)
           )
-          if (mode === "origin") return yield* store.transaction(write)
+          const callsOut = Option.isSome(Context.getOption(endpoint.annotations, CallsOut))
+          if (mode === "origin") return yield* callsOut ? write : store.transaction(write)
 
           const key = yield* Idempotency.parseKey(request.headers["idempotency-key"]).pipe(
             Effect.mapError((error) => idempotencyFailure(error, requestId))
@@ -241,28 +243,58 @@ export const idempotent = (mode: Mode) =>
             })
           }
           const keep = Option.getOrUndefined(Context.getOption(endpoint.annotations, StoredAs))
+          const storedOf = (response: HttpServerResponse.HttpServerResponse) => {
+            const sent = textOf(response) ?? ""
+            if (keep === undefined) return stored(response.status, sent)
+            const answer = JSON.parse(sent) as { readonly data: unknown }
+            return stored(response.status, JSON.stringify({ ...answer, data: keep(answer.data as never) }))
+          }
+          const refusals = <E>(
+            error: E | Idempotency.KeyReused | Idempotency.InFlight
+          ): Effect.Effect<never, E | ReturnType<typeof idempotencyFailure>> =>
+            error instanceof Idempotency.KeyReused || error instanceof Idempotency.InFlight
+              ? Effect.fail(idempotencyFailure(error, requestId))
+              : Effect.fail(error as E)
+          if (callsOut) {
+            // The key is a lease committed at once; the write opens its own transaction when it writes. A refusal to
+            // keep (a 4xx) is recorded as the answer; any other failure frees the key for a retry.
+            let sent: HttpServerResponse.HttpServerResponse | undefined
+            let refusal: Effect.Error<typeof write> | undefined
+            const { response, replayed } = yield* idempotency
+              .run(
+                claim,
+                write.pipe(
+                  Effect.map((response) => {
+                    sent = response
+                    return storedOf(response)
+                  }),
+                  Effect.catchIf(
+                    (error) => Errors.isFailure(error) && Idempotency.isStored(Errors.rendered(error).status),
+                    (failure) => {
+                      refusal = failure
+                      const { status, body } = Errors.rendered(failure as Errors.Failure)
+                      return Effect.succeed(stored(status, body))
+                    }
+                  )
+                )
+              )
+              .pipe(Effect.catch(refusals))
+            if (replayed) return json(response.status, response.body, { "idempotency-replay": "1" })
+            if (refusal !== undefined) return yield* Effect.fail(refusal)
+            return sent!
+          }
           // The write and its key's record commit together; a refusal (a 4xx) rolls the write back and is recorded
           // on its own under the same key — an unreadable body's 400 too.
           const outcome = yield* idempotency
             .transact(claim, write, {
-              stored: (response) => {
-                const sent = textOf(response) ?? ""
-                if (keep === undefined) return stored(response.status, sent)
-                const answer = JSON.parse(sent) as { readonly data: unknown }
-                return stored(response.status, JSON.stringify({ ...answer, data: keep(answer.data as never) }))
-              },
+              stored: storedOf,
               refused: (error) => {
                 if (!Errors.isFailure(error)) return undefined
                 const { status, body } = Errors.rendered(error)
                 return stored(status, body)
               }
             })
-            .pipe(
-              Effect.catchIf(
-                (error) => error instanceof Idempotency.KeyReused || error instanceof Idempotency.InFlight,
-                (error) => Effect.fail(idempotencyFailure(error as Idempotency.KeyReused, requestId))
-              )
-            )
+            .pipe(Effect.catch(refusals))
           switch (outcome._tag) {
             case "Fresh":
               return outcome.value

@@ -11,7 +11,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Egress } from "@tawsil/egress"
 import type * as TestDatabase from "@tawsil/storage/TestDatabase"
-import { Effect, Layer, Result } from "effect"
+import { Clock, Effect, Fiber, Layer, Result } from "effect"
 import * as fc from "fast-check"
 import { EcotrackFake, TOKEN, tariff, UNSERVED } from "../../../../adapters/ecotrack/test/fake/EcotrackFake.ts"
 import { type Client, codeOf, dashboardStore } from "../ConfigHarness.ts"
@@ -164,6 +164,35 @@ for (const backend of backends) {
           assert.deepStrictEqual(yield* pricesOf(dashboard), restored)
         })
       )
+
+      // The embedded database has one connection: a sync that held it while the courier answers would stall every
+      // other call of the store. The courier is asked before the write's transaction opens (Endpoint.CallsOut).
+      if (backend.name === "embedded") {
+        it.effect("a sync holds no database connection while the courier answers: the store serves meanwhile", () =>
+          Effect.gen(function* () {
+            const fake = yield* EcotrackFake
+            const { dashboard } = yield* dashboardStore()
+            yield* dashboard.write("PATCH", "/v1/shipping/settings", { origin_wilaya: 16 })
+            const before = fake.requests.length
+            fake.misbehaveNext({ kind: "hang" })
+            const sync = yield* Effect.forkChild(
+              dashboard.write("POST", "/v1/shipping/rates/sync", {
+                courier: "dhd",
+                credentials: { token: TOKEN },
+                wilaya_ids: [31]
+              })
+            )
+            while (fake.requests.length === before) yield* Effect.sleep("20 millis")
+            const asked = yield* Clock.currentTimeMillis
+            const read = yield* dashboard.get("/v1/shipping/rates")
+            const took = (yield* Clock.currentTimeMillis) - asked
+            assert.strictEqual(read.status, 200)
+            assert.isBelow(took, 3_000, "a read while the courier is silent answers at once")
+            const answer = yield* Fiber.join(sync)
+            assert.deepStrictEqual(codeOf(answer), [502, "courier_unreachable"])
+          })
+        )
+      }
 
       it.effect(
         "sync (Ecotrack's fake for DHD): the courier's tariff, its unserved wilayas skipped, failures 4xx/5xx",

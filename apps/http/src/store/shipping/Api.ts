@@ -127,7 +127,7 @@ export class ShippingGroup extends HttpApiGroup.make("shipping")
       success: Data(Rate.RatesSynced),
       error: [...writes, ...courierClasses],
       scope
-    }),
+    }).annotate(Endpoint.CallsOut, true),
     HttpApiEndpoint.get("getShippingSettings", "/v1/shipping/settings", {
       success: Data(Settings.Settings),
       error: Errors.reads
