@@ -21,8 +21,6 @@ const { clean } = CourierAnswer
 // --- Requests ---------------------------------------------------------------------------------------------------
 
 /** The core has already checked the phones are Algerian mobiles; Ecotrack wants the 10-digit national form. */
-const national = (phone: string): string => Option.getOrElse(AlgerianMobile.normalize(phone), () => phone.trim())
-
 const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== ""
 
 /**
@@ -36,8 +34,8 @@ export const toCreateOrder = (order: Shipment.ParcelOrder): Wire.CreateOrder => 
   return {
     ...(present(order.reference) ? { reference: order.reference } : {}),
     nom_client: recipient.fullName,
-    telephone: national(recipient.phone),
-    ...(present(recipient.phoneAlt) ? { telephone_2: national(recipient.phoneAlt) } : {}),
+    telephone: AlgerianMobile.nationalOrAsSent(recipient.phone),
+    ...(present(recipient.phoneAlt) ? { telephone_2: AlgerianMobile.nationalOrAsSent(recipient.phoneAlt) } : {}),
     ...(address === undefined ? {} : { adresse: address }),
     ...(stopdesk && order.stopDeskId !== undefined ? { code_postal: order.stopDeskId } : {}),
     commune: recipient.communeName,

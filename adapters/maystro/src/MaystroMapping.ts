@@ -78,8 +78,6 @@ export const firstCommuneOf = (communes: ReadonlyArray<Wire.Commune>, wilaya: nu
 // --- Requests ---------------------------------------------------------------------------------------------------
 
 /** The core has already checked the phones are Algerian mobiles; Maystro wants the 10-digit national form. */
-const national = (phone: string): string => Option.getOrElse(AlgerianMobile.normalize(phone), () => phone.trim())
-
 const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== ""
 
 /** What Maystro cannot do, refused before any call: it has no exchange orders. */
@@ -101,7 +99,7 @@ export const toCreateOrder = (order: Shipment.ParcelOrder, communeId: number): W
     source: 4,
     ...(present(order.reference) ? { external_order_id: order.reference } : {}),
     customer_name: recipient.fullName,
-    customer_phone: national(recipient.phone),
+    customer_phone: AlgerianMobile.nationalOrAsSent(recipient.phone),
     wilaya: recipient.wilayaCode,
     commune: communeId,
     ...(address === undefined ? {} : { destination_text: address }),

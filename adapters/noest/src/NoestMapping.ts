@@ -21,8 +21,6 @@ const { clean } = CourierAnswer
 // --- Requests ---------------------------------------------------------------------------------------------------
 
 /** The core has already checked the phones are Algerian mobiles; NOEST wants the 10-digit national form. */
-const national = (phone: string): string => Option.getOrElse(AlgerianMobile.normalize(phone), () => phone.trim())
-
 const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== ""
 
 /** `poids` when the order gives no weight: the PDF spec makes the field required (README "Unverified"). */
@@ -40,8 +38,8 @@ export const toCreateOrder = (order: Shipment.ParcelOrder): Wire.CreateOrder => 
   return {
     ...(present(order.reference) ? { reference: order.reference } : {}),
     client: recipient.fullName,
-    phone: national(recipient.phone),
-    ...(present(recipient.phoneAlt) ? { phone_2: national(recipient.phoneAlt) } : {}),
+    phone: AlgerianMobile.nationalOrAsSent(recipient.phone),
+    ...(present(recipient.phoneAlt) ? { phone_2: AlgerianMobile.nationalOrAsSent(recipient.phoneAlt) } : {}),
     ...(address === undefined ? {} : { adresse: address }),
     wilaya_id: recipient.wilayaCode,
     commune: recipient.communeName,

@@ -20,8 +20,6 @@ const { clean } = CourierAnswer
 // --- Requests ---------------------------------------------------------------------------------------------------
 
 /** The core has already checked the phones are Algerian mobiles; Procolis wants the 10-digit national form. */
-const national = (phone: string): string => Option.getOrElse(AlgerianMobile.normalize(phone), () => phone.trim())
-
 const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== ""
 
 const TRACKING_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -55,8 +53,8 @@ export const toColis = (
     TypeColis: order.isExchange === true ? "1" : "0",
     Confrimee: options.confirmed ? "1" : "",
     Client: recipient.fullName,
-    MobileA: national(recipient.phone),
-    ...(present(recipient.phoneAlt) ? { MobileB: national(recipient.phoneAlt) } : {}),
+    MobileA: AlgerianMobile.nationalOrAsSent(recipient.phone),
+    ...(present(recipient.phoneAlt) ? { MobileB: AlgerianMobile.nationalOrAsSent(recipient.phoneAlt) } : {}),
     ...(address === undefined ? {} : { Adresse: address }),
     IDWilaya: String(recipient.wilayaCode).padStart(2, "0"),
     Commune: recipient.communeName,

@@ -47,8 +47,6 @@ export const originOf = (
 }
 
 /** The core has already checked the phones are Algerian mobiles; Yalidine wants the national form `0XXXXXXXXX`. */
-const national = (phone: string): string => Option.getOrElse(AlgerianMobile.normalize(phone), () => phone.trim())
-
 const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== ""
 
 /** `Amina Ben Ali` → `Amina` / `Ben Ali`; a one-word name fills both (Yalidine requires both). */
@@ -83,7 +81,7 @@ export const toParcel = (
       })
     )
   }
-  const phones = [recipient.phone, ...(present(recipient.phoneAlt) ? [recipient.phoneAlt] : [])].map(national)
+  const phones = [recipient.phone, ...(present(recipient.phoneAlt) ? [recipient.phoneAlt] : [])].map(AlgerianMobile.nationalOrAsSent)
   return Result.succeed({
     order_id: orderId,
     from_wilaya_name: wilayaName(origin),

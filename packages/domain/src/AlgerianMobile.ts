@@ -50,3 +50,9 @@ export const normalize = (input: string): Option.Option<AlgerianMobile> => {
   const mobile = nationalForm(input)
   return mobile === undefined ? Option.none() : Option.some(mobile as AlgerianMobile)
 }
+
+/**
+ * A phone as a courier's create takes it: the national form of an Algerian mobile, or the text as sent (trimmed)
+ * when it is not one, for the courier's own checks to answer.
+ */
+export const nationalOrAsSent = (input: string): string => nationalForm(input) ?? input.trim()

@@ -246,3 +246,12 @@ describe("AlgerianMobile.normalize (plain) against the schema decode", () => {
     assert.strictEqual(bySchema(input), national)
   })
 })
+
+describe("AlgerianMobile.nationalOrAsSent", () => {
+  it("gives a mobile's national form, and any other text as sent, trimmed, for the courier to answer", () => {
+    assert.strictEqual(AlgerianMobile.nationalOrAsSent("+213 555 12 34 56"), "0555123456")
+    assert.strictEqual(AlgerianMobile.nationalOrAsSent("0555-12-34-56"), "0555123456")
+    assert.strictEqual(AlgerianMobile.nationalOrAsSent("  021 23 45 67 "), "021 23 45 67")
+    assert.strictEqual(AlgerianMobile.nationalOrAsSent("not a phone"), "not a phone")
+  })
+})
