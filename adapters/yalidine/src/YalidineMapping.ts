@@ -81,7 +81,9 @@ export const toParcel = (
       })
     )
   }
-  const phones = [recipient.phone, ...(present(recipient.phoneAlt) ? [recipient.phoneAlt] : [])].map(AlgerianMobile.nationalOrAsSent)
+  const phones = [recipient.phone, ...(present(recipient.phoneAlt) ? [recipient.phoneAlt] : [])].map(
+    AlgerianMobile.nationalOrAsSent
+  )
   return Result.succeed({
     order_id: orderId,
     from_wilaya_name: wilayaName(origin),
