@@ -33,6 +33,8 @@ export class ParcelOrder extends Schema.Opaque<ParcelOrder>()(
     recipient: Recipient,
     deliveryType: DeliveryType,
     stopDeskId: Schema.optionalKey(text(1, 64)),
+    /** The speed, for a courier that sells two (Zimou's Express and Flexible); absent: the courier's default. */
+    tier: Schema.optionalKey(Tier),
     productList: text(1, 500),
     codAmount: Dzd.Dzd,
     weightKg: Schema.optionalKey(Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1000 }))),
