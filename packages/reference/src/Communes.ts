@@ -13,6 +13,7 @@ import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { WilayaCode } from "@tawsil/domain"
 import { Context, Effect, Layer, Option, Result, Schema } from "effect"
+import * as CommuneResolver from "./CommuneResolver.ts"
 import { decodeEach, formatIssues, type Issue } from "./internal/entries.ts"
 import { rank } from "./internal/rank.ts"
 import { fold } from "./NameFolding.ts"
@@ -61,8 +62,9 @@ export class Communes extends Context.Service<
     readonly list: (wilaya: WilayaCode.WilayaCode) => Effect.Effect<ReadonlyArray<Commune>, CommunesUnavailable>
     /**
      * Communes whose folded French or Arabic name contains the folded `q`, within `wilaya` when given: exact
-     * matches first, then names starting with `q`, then the rest, each group in dataset order (by wilaya). Without
-     * `q`, every commune (of `wilaya`).
+     * matches first, then names starting with `q`, then the rest, each group in dataset order (by wilaya). When no
+     * name contains `q`, the ones that sound like it (`CommuneResolver`: "bordj el kifan", "harache"), closest
+     * first. Without `q`, every commune (of `wilaya`).
      */
     readonly search: (query: Query) => Effect.Effect<ReadonlyArray<Commune>, CommunesUnavailable>
     /** The commune of `wilaya` whose French or Arabic name equals `name` after folding: a recipient's commune. */
@@ -70,8 +72,19 @@ export class Communes extends Context.Service<
       wilaya: WilayaCode.WilayaCode,
       name: string
     ) => Effect.Effect<Option.Option<Commune>, CommunesUnavailable>
+    /**
+     * The commune of `wilaya` that `name` means, however it was spelled, or suggestions when no commune is a clear
+     * match (`CommuneResolver`). Never a commune of another wilaya.
+     */
+    readonly resolve: (
+      wilaya: WilayaCode.WilayaCode,
+      name: string
+    ) => Effect.Effect<CommuneResolver.Resolution, CommunesUnavailable>
   }
 >()("@tawsil/reference/Communes") {}
+
+/** How close a spelling must sound to a commune for a search to list it after the names that contain it. */
+const SOUNDS_LIKE = 0.7
 
 interface Entry {
   readonly commune: Commune
@@ -93,13 +106,22 @@ export const make = (communes: ReadonlyArray<Commune>): Communes["Service"] => {
   const within = (wilaya: WilayaCode.WilayaCode | undefined) =>
     wilaya === undefined ? entries : (byWilaya.get(wilaya) ?? [])
   const keysOf = (entry: Entry) => entry.keys
+  const resolver = CommuneResolver.make(communes)
+  const soundsLike = (wilaya: WilayaCode.WilayaCode | undefined, q: string): ReadonlyArray<Commune> => {
+    const wilayas = wilaya === undefined ? [...byWilaya.keys()] : [wilaya]
+    return wilayas
+      .flatMap((code) => resolver.rank(code, q).filter((candidate) => candidate.score >= SOUNDS_LIKE))
+      .sort((a, b) => b.score - a.score)
+      .map((candidate) => candidate.commune)
+  }
 
   return Communes.of({
     list: Effect.fn("Communes.list")((wilaya) => Effect.succeed(within(wilaya).map((entry) => entry.commune))),
     search: Effect.fn("Communes.search")(({ wilaya, q = "" }) => {
       const key = fold(q)
-      const found = key === "" ? within(wilaya) : rank(within(wilaya), keysOf, key)
-      return Effect.succeed(found.map((entry) => entry.commune))
+      if (key === "") return Effect.succeed(within(wilaya).map((entry) => entry.commune))
+      const containing = rank(within(wilaya), keysOf, key).map((entry) => entry.commune)
+      return Effect.succeed(containing.length > 0 ? containing : soundsLike(wilaya, q))
     }),
     find: Effect.fn("Communes.find")((wilaya, name) => {
       const key = fold(name)
@@ -108,7 +130,8 @@ export const make = (communes: ReadonlyArray<Commune>): Communes["Service"] => {
           Option.map((entry) => entry.commune)
         )
       )
-    })
+    }),
+    resolve: Effect.fn("Communes.resolve")((wilaya, name) => Effect.succeed(resolver.resolve(wilaya, name)))
   })
 }
 
@@ -116,7 +139,8 @@ const unavailable = (error: CommunesUnavailable): Communes["Service"] =>
   Communes.of({
     list: () => Effect.fail(error),
     search: () => Effect.fail(error),
-    find: () => Effect.fail(error)
+    find: () => Effect.fail(error),
+    resolve: () => Effect.fail(error)
   })
 
 /** Reads and decodes a dataset file. */
