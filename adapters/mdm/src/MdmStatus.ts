@@ -1,30 +1,29 @@
 /**
- * MDM Express's raw statuses mapped to the canonical set, as data. Every status the courier documents is listed here,
- * spelled exactly as it is sent; one missing becomes `unknown` in the core and is logged once — never guessed.
- * Cash events (the courier collected the cash, or paid it to the merchant) go in `codStatuses` only, so they never
- * move the parcel: the core reads where the parcel is from the newest movement, and the cash from these alone.
+ * MDM Express's raw order statuses mapped to the canonical set, as data (research: couriers.md §1.8 lists the eight
+ * words, §3.3 maps them). MDM reports an order's status as a lower-case word, in the order itself and in each step of
+ * its status history; the table is keyed exactly as it is sent. A word missing here becomes `unknown` in the core,
+ * keeps its `rawStatus` and is logged once — never guessed.
  *
- * Replace these example keys with the ones your courier's API documents.
+ * MDM reports no cash-on-delivery events in these statuses, so there is no `codStatuses` table.
  */
-import type { CanonicalStatus, CodStatus } from "@tawsil/courier/CanonicalStatus"
+import type { CanonicalStatus } from "@tawsil/courier/CanonicalStatus"
 
 export const statuses: Readonly<Record<string, CanonicalStatus>> = {
-  registered: "created",
-  ready: "pending_pickup",
-  picked_up: "picked_up",
-  in_transit: "in_transit",
-  out_for_delivery: "out_for_delivery",
-  at_desk: "at_stopdesk",
-  attempt_failed: "failed_attempt",
-  on_hold: "on_hold",
+  /** Registered, not yet confirmed with the customer. */
+  pending: "created",
+  /** Confirmed: MDM has made the parcel, which waits to be collected. */
+  confirmed: "pending_pickup",
+  /** Handed to the carrier, on its way. */
+  shipped: "in_transit",
   delivered: "delivered",
-  returning: "returning",
+  /** Back with the merchant. */
   returned: "returned",
   cancelled: "cancelled",
-  lost: "exception"
+  /** Left unconfirmed until MDM dropped it: no parcel will move. */
+  expired: "exception",
+  /** Taken out of the merchant's list by MDM: no parcel will move. */
+  archived: "exception"
 }
 
-export const codStatuses: Readonly<Record<string, CodStatus>> = {
-  cash_collected: "collected",
-  cash_paid: "remitted"
-}
+/** What an order is once created, when MDM's answer does not say: its first status. */
+export const created = "pending"

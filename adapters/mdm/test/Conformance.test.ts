@@ -4,26 +4,57 @@ import { adapter } from "../src/Mdm.ts"
 import * as Status from "../src/MdmStatus.ts"
 import * as Fake from "./fake/MdmFake.ts"
 
-/** The API token, unique enough that finding it anywhere but in the fake's own records is a leak. */
-const CANARY = "canary-mdm-aa5d7d99d940"
-const credentials = { valid: { apiToken: CANARY }, canary: CANARY }
+/** The API key, unique enough that finding it anywhere but in the fake's own records is a leak. */
+const CANARY = "canary-mdm-7f3b91c2e6a4"
+const credentials = { valid: { apiKey: CANARY }, canary: CANARY }
 
 Conformance.suite("Mdm conformance", {
   adapter,
-  fake: Fake.make({ tokens: [CANARY] }),
-  addStatus: (fake, trackingNumber, rawStatus) => fake.addEvent(trackingNumber, rawStatus),
+  // The seeded order lets the label rows print a slip without creating first (the kit creates only to track).
+  fake: Fake.make({ keys: [CANARY], seed: true }),
+  addStatus: (fake, trackingNumber, rawStatus) => fake.addStatus(trackingNumber, rawStatus),
   credentials,
-  // Every status the courier sends: take them from recorded answers of the real API once you have some.
+  // Every status §1.8 documents (no recorded answer of the real API exists yet).
   fixtures: { rawStatuses: Object.keys(Status.statuses) },
   failures: [
-    // What every courier can do: no answer, a dropped connection, a 5xx, HTML, a redirect, a 429, a refused token.
     ...FakeCourier.standardFailures({ adapter, credentials }),
-    // Then what this courier does: a row for each way its API refuses or misbehaves.
     {
-      name: "a refusal in the courier's words",
+      name: "a refusal in MDM's words, with its code",
       operation: "create",
-      arrange: (fake) => fake.misbehaveNext({ kind: "json", status: 422, body: { error: "Unknown wilaya" } }),
+      arrange: (fake) =>
+        fake.misbehaveNext({ kind: "refuse", code: "ORDERS.BLACKLISTED_PHONE", message: "Phone is blacklisted" }),
       reason: "Refused"
+    },
+    {
+      name: "a failure inside an HTTP 200",
+      operation: "create",
+      arrange: (fake) =>
+        fake.misbehaveNext(
+          { kind: "json", status: 200, body: { error: { code: "ORDERS.FAILED", message: "Order not created" } } },
+          "/api/v2/orders"
+        ),
+      reason: "Refused"
+    },
+    {
+      name: "a refusal that quotes the key",
+      operation: "track",
+      arrange: (fake) => fake.misbehaveNext({ kind: "echoKey" }),
+      reason: "CredentialsRejected"
+    },
+    {
+      name: "the slip printer failing on a parcel not yet with a carrier (HTTP 500)",
+      operation: "label",
+      trackingNumber: Fake.SEEDED_ORDER,
+      arrange: (fake) => fake.misbehaveNext({ kind: "status", status: 500 }, "/api/prints/parcel-slips"),
+      reason: "Unreachable"
+    },
+    {
+      name: "a 429 on the printed file",
+      operation: "label",
+      trackingNumber: Fake.SEEDED_ORDER,
+      arrange: (fake) => fake.misbehaveNext({ kind: "rateLimited", retryAfter: "5" }, /^\/api\/prints\/files\//),
+      reason: "CourierRateLimited",
+      retryAfterSeconds: 5
     }
   ]
 })
