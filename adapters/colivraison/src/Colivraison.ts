@@ -1,36 +1,61 @@
 /**
- * The Colivraison Express courier adapter: the manifest (couriers, credentials, status tables, rate limits) and the
- * operations. Operations reach the courier only through `CourierHttp`, with paths relative to the origin the core
- * pins; they never build a URL and never call `fetch`. The pure mapping is in `ColivraisonMapping.ts`.
+ * Colivraison Express: one courier on its own API (`https://api.colivraison.express/v2/…`; not an Ecotrack tenant).
+ * No API document was found: the calls are the ones the only public integration makes (WooBordereauGenerator,
+ * research peer-landscape.md §1 row 6) — a bulk create with one order in it, the bulk tracking history, the price
+ * list and a label PDF. The caller's public key and access token travel in headers only (`coliv-public-key` and
+ * `Authorization: Bearer`), never in a URL, a body or an error message.
  */
 import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
 import { Effect, Redacted, Schema } from "effect"
 import * as Mapping from "./ColivraisonMapping.ts"
 import * as Status from "./ColivraisonStatus.ts"
 
-/** The caller's credentials: one API token, 8–512 visible ASCII characters (one header value, nothing more). */
-export const Credentials = Schema.Struct({
-  apiToken: Schema.RedactedFromValue(
-    Schema.String.check(
-      Schema.isBetweenLength(8, 512, { message: "Expected an API token of 8 to 512 characters" }),
-      Schema.isPattern(/^[\x21-\x7e]+$/, { message: "Expected an API token without spaces or control characters" })
-    )
+const visible = (name: string, minimum: number, maximum: number) =>
+  Schema.String.check(
+    Schema.isBetweenLength(minimum, maximum, {
+      message: `Expected a Colivraison ${name} of ${minimum} to ${maximum} characters`
+    }),
+    Schema.isPattern(/^[\x21-\x7e]+$/, {
+      message: `Expected a Colivraison ${name} without spaces or control characters`
+    })
   )
+
+/**
+ * The caller's Colivraison credentials, as the dzship catalogue names them: `publicKey` (the plugin's "Public Key",
+ * sent as `coliv-public-key`) and `token` (its "Access Token", sent as `Authorization: Bearer`), both from the
+ * merchant's "Configuration API" page. No length is documented: 8–512 and 8–2000 visible ASCII characters (the
+ * token may be a long JWT), so that each can only ever be one header value.
+ */
+export const Credentials = Schema.Struct({
+  publicKey: Schema.RedactedFromValue(visible("public key", 8, 512)),
+  token: Schema.RedactedFromValue(visible("access token", 8, 2000))
 })
 export type Credentials = typeof Credentials.Type
 
-export const origin = "https://api.colivraison.example"
+export const origin = "https://api.colivraison.express"
 
 export const couriers: ReadonlyArray<CourierAdapter.CourierManifest> = [
-  { key: "colivraison", name: "Colivraison Express", aliases: [], endpoint: { origin } }
+  // `colivraison_express` is the id other catalogues give it (README); courier-dz has none.
+  { key: "colivraison", name: "Colivraison Express", aliases: ["colivraison_express"], endpoint: { origin } }
 ]
 
-/** One call with the caller's token as `Authorization: Bearer`. */
-const send = (credentials: Credentials, request: CourierHttp.CourierRequest) =>
+/**
+ * One call with the caller's credentials in the two headers the plugin sends on every call. The core blanks either
+ * secret out of any answer that echoes it.
+ */
+const send = (
+  credentials: Credentials,
+  request: { readonly method: "GET" | "POST"; readonly path: `/v2/${string}`; readonly json?: unknown },
+  accept = "application/json"
+) =>
   Effect.flatMap(CourierHttp.CourierHttp, (http) =>
     http.request({
       ...request,
-      headers: { accept: "application/json", authorization: `Bearer ${Redacted.value(credentials.apiToken)}` }
+      headers: {
+        accept,
+        authorization: `Bearer ${Redacted.value(credentials.token)}`,
+        "coliv-public-key": Redacted.value(credentials.publicKey)
+      }
     })
   )
 
@@ -40,8 +65,8 @@ export const create = Effect.fn("Colivraison.create")(function* (
 ) {
   const response = yield* send(credentials, {
     method: "POST",
-    path: "/v1/parcels",
-    json: Mapping.toCreateParcel(order)
+    path: "/v2/orders/bulk",
+    json: Mapping.createBody(order)
   })
   return yield* Effect.fromResult(Mapping.fromCreated(response))
 })
@@ -51,32 +76,37 @@ export const track = Effect.fn("Colivraison.track")(function* (
   { credentials }: CourierAdapter.Context<Credentials>
 ) {
   const response = yield* send(credentials, {
-    method: "GET",
-    path: `/v1/parcels/${encodeURIComponent(trackingNumber)}/events`
+    method: "POST",
+    path: "/v2/trackinghistory/bulk",
+    json: Mapping.historyBody(trackingNumber)
   })
-  return yield* Effect.fromResult(Mapping.fromEvents(response))
+  return yield* Effect.fromResult(Mapping.fromHistory(trackingNumber, response))
 })
 
 export const rates = Effect.fn("Colivraison.rates")(function* (
   query: Shipment.RatesQuery,
   { credentials }: CourierAdapter.Context<Credentials>
 ) {
-  const response = yield* send(credentials, { method: "GET", path: "/v1/rates", query: Mapping.toRatesQuery(query) })
-  return yield* Effect.fromResult(Mapping.fromRates(query, response))
+  const response = yield* send(credentials, { method: "GET", path: "/v2/getpricing" })
+  return yield* Effect.fromResult(Mapping.fromPricing(query, response))
 })
 
 export const label = Effect.fn("Colivraison.label")(function* (
   trackingNumber: string,
   { credentials }: CourierAdapter.Context<Credentials>
 ) {
-  const response = yield* send(credentials, {
-    method: "GET",
-    path: `/v1/parcels/${encodeURIComponent(trackingNumber)}/label`
-  })
+  const response = yield* send(
+    credentials,
+    { method: "POST", path: "/v2/generate-download-pdfx1", json: Mapping.labelBody(trackingNumber) },
+    "application/pdf, application/json"
+  )
   return yield* Effect.fromResult(Mapping.fromLabel(response))
 })
 
-/** The courier's documented limit per account; the core counts every request and holds back one past it. */
+/**
+ * No limit is documented anywhere. 60 requests a minute per account is a conservative guess (the limit NOEST
+ * documents), declared so that the core holds a busy account back before the courier has to (README "Unverified").
+ */
 export const rateLimits = [{ limit: 60, window: "1 minute" }] as const
 
 export const adapter = CourierAdapter.define<Credentials>({
@@ -84,7 +114,6 @@ export const adapter = CourierAdapter.define<Credentials>({
   couriers,
   credentials: Credentials,
   statuses: Status.statuses,
-  codStatuses: Status.codStatuses,
   rateLimits,
   operations: { create, track, rates, label }
 })

@@ -1,30 +1,37 @@
 /**
- * Colivraison Express's raw statuses mapped to the canonical set, as data. Every status the courier documents is listed here,
- * spelled exactly as it is sent; one missing becomes `unknown` in the core and is logged once — never guessed.
- * Cash events (the courier collected the cash, or paid it to the merchant) go in `codStatuses` only, so they never
- * move the parcel: the core reads where the parcel is from the newest movement, and the cash from these alone.
+ * Colivraison Express's order statuses mapped to the canonical set, as data. The research has no table for this
+ * courier (peer-landscape.md §1 row 6 names only its endpoints); the vocabulary is the one public integration's
+ * (WooBordereauGenerator, `Admin/Shipping/ColivraisonExpressSettings.php`, its `status()` list: ten upper-case keys
+ * with English labels). The keys are mapped exactly as that list spells them; a status missing here becomes
+ * `unknown` in the core, keeps its `rawStatus` and is logged once — never guessed.
  *
- * Replace these example keys with the ones your courier's API documents.
+ * No cash status is known: the list has no payment key, so the adapter declares no `codStatuses` (README
+ * "Unverified").
  */
-import type { CanonicalStatus, CodStatus } from "@tawsil/courier/CanonicalStatus"
+import type { CanonicalStatus } from "@tawsil/courier/CanonicalStatus"
 
 export const statuses: Readonly<Record<string, CanonicalStatus>> = {
-  registered: "created",
-  ready: "pending_pickup",
-  picked_up: "picked_up",
-  in_transit: "in_transit",
-  out_for_delivery: "out_for_delivery",
-  at_desk: "at_stopdesk",
-  attempt_failed: "failed_attempt",
-  on_hold: "on_hold",
-  delivered: "delivered",
-  returning: "returning",
-  returned: "returned",
-  cancelled: "cancelled",
-  lost: "exception"
+  /** "Placed": the order is registered, the courier has not received the parcel. */
+  PLACED: "created",
+  /** "Pending reception": waiting for the courier to receive (collect) it. */
+  PENDING_RECEPTION: "pending_pickup",
+  /** "Awaiting transit": received by the courier, not yet on its way. */
+  AWAITING_TRANSIT: "picked_up",
+  /** "In transit" */
+  IN_TRANSIT: "in_transit",
+  /** "Ready for delivery": at the destination, not yet with a driver (README "Unverified": it may mean a desk). */
+  READY_FOR_DELIVERY: "in_transit",
+  /** "Out for delivery" */
+  OUT_FOR_DELIVERY: "out_for_delivery",
+  /** "Delivered" */
+  DELIVERED: "delivered",
+  /** "Returned": marked for return — `RETURN_COLLECTED` comes after it, so the return is not over yet. */
+  RETURNED: "returning",
+  /** "In return": on its way back. */
+  IN_RETURN: "returning",
+  /** "Return collected": the merchant has the parcel back. */
+  RETURN_COLLECTED: "returned"
 }
 
-export const codStatuses: Readonly<Record<string, CodStatus>> = {
-  cash_collected: "collected",
-  cash_paid: "remitted"
-}
+/** What an order is once `orders/bulk` accepted it: its answer carries no status (README "Unverified"). */
+export const placed = "PLACED"
