@@ -1,28 +1,71 @@
 /** The conformance kit of `@tawsil/courier/testing`, run against the loopback fake. */
+import { Shipment } from "@tawsil/courier"
 import { Conformance, FakeCourier } from "@tawsil/courier/testing"
-import { adapter } from "../src/Neardelivery.ts"
-import * as Status from "../src/NeardeliveryStatus.ts"
-import * as Fake from "./fake/NeardeliveryFake.ts"
+import { Schema } from "effect"
+import { adapter } from "../src/NearDelivery.ts"
+import * as Status from "../src/NearDeliveryStatus.ts"
+import * as Fake from "./fake/NearDeliveryFake.ts"
 
-/** The API token, unique enough that finding it anywhere but in the fake's own records is a leak. */
+/** The API key, unique enough that finding it anywhere but in the fake's own records is a leak. */
 const CANARY = "canary-neardelivery-84036d2e5eca"
-const credentials = { valid: { apiToken: CANARY }, canary: CANARY }
+/** The secret is a credential too: it carries the canary as well. */
+const SECRET = `${CANARY}-secret`
+const credentials = { valid: { apiKey: CANARY, apiSecret: SECRET }, canary: CANARY }
 
-Conformance.suite("Neardelivery conformance", {
+/** Every parcel goes to a relay point: the kit's home order would be refused before any request. */
+const order = Schema.decodeUnknownSync(Shipment.ParcelOrder)({
+  ...Schema.encodeSync(Shipment.ParcelOrder)(Conformance.order),
+  deliveryType: "stopdesk",
+  stopDeskId: "101"
+})
+
+Conformance.suite("Near Delivery conformance", {
   adapter,
-  fake: Fake.make({ tokens: [CANARY] }),
-  addStatus: (fake, trackingNumber, rawStatus) => fake.addEvent(trackingNumber, rawStatus),
+  fake: Fake.make({ accounts: [[CANARY, SECRET]] }),
+  addStatus: (fake, trackingNumber, rawStatus) => fake.addStatus(trackingNumber, rawStatus),
   credentials,
-  // Every status the courier sends: take them from recorded answers of the real API once you have some.
-  fixtures: { rawStatuses: Object.keys(Status.statuses) },
+  fixtures: {
+    rawStatuses: Object.keys(Status.statuses),
+    order,
+    ratesQuery: Schema.decodeUnknownSync(Shipment.RatesQuery)({
+      fromWilaya: 16,
+      toWilaya: 31,
+      deliveryType: "stopdesk"
+    })
+  },
   failures: [
-    // What every courier can do: no answer, a dropped connection, a 5xx, HTML, a redirect, a 429, a refused token.
     ...FakeCourier.standardFailures({ adapter, credentials }),
-    // Then what this courier does: a row for each way its API refuses or misbehaves.
     {
-      name: "a refusal in the courier's words",
+      name: "a secret that is not the key's",
+      operation: "track",
+      credentials: { apiKey: CANARY, apiSecret: `${SECRET}-other` },
+      reason: "CredentialsRejected"
+    },
+    {
+      name: "a failure inside an HTTP 200",
       operation: "create",
-      arrange: (fake) => fake.misbehaveNext({ kind: "json", status: 422, body: { error: "Unknown wilaya" } }),
+      arrange: (fake) => fake.misbehaveNext({ kind: "refuse", message: "Compte suspendu" }),
+      reason: "Refused"
+    },
+    {
+      name: "a refusal that quotes the API key",
+      operation: "rates",
+      arrange: (fake) => fake.misbehaveNext({ kind: "echoKey" }),
+      reason: "Refused"
+    },
+    {
+      name: "a home delivery: refused before any request, naming the relay-point rule",
+      operation: "create",
+      order: Conformance.order,
+      reason: "Refused"
+    },
+    {
+      name: "a buralist Near Delivery does not know",
+      operation: "create",
+      order: Schema.decodeUnknownSync(Shipment.ParcelOrder)({
+        ...Schema.encodeSync(Shipment.ParcelOrder)(order),
+        stopDeskId: "999"
+      }),
       reason: "Refused"
     }
   ]
