@@ -1,36 +1,49 @@
 /**
- * The Zimou Express courier adapter: the manifest (couriers, credentials, status tables, rate limits) and the
- * operations. Operations reach the courier only through `CourierHttp`, with paths relative to the origin the core
- * pins; they never build a URL and never call `fetch`. The pure mapping is in `ZimouMapping.ts`.
+ * Zimou Express: a delivery router on its own Laravel API (`https://zimou.express/api/v3/…`). It takes a parcel,
+ * hands it to a partner courier (Yalidine, Maystro, DHD…) and answers both its own tracking code and the partner's;
+ * every later call names the parcel by Zimou's code. It sells three services: `Express` and `Flexible` to the door
+ * (the order's `tier`), and `Point relais` to an office (`stopDeskId`).
+ *
+ * The caller's token travels as `Authorization: Bearer` on every call, never anywhere else; it is never put in an
+ * error message.
  */
 import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
 import { Effect, Redacted, Schema } from "effect"
 import * as Mapping from "./ZimouMapping.ts"
 import * as Status from "./ZimouStatus.ts"
 
-/** The caller's credentials: one API token, 8–512 visible ASCII characters (one header value, nothing more). */
+/**
+ * The caller's Zimou credentials, as the dzship catalogue names them: one API `token` (Zimou's personal access token,
+ * sent as Bearer). No length is documented: 8–512 visible ASCII characters, so that it can only ever be one header
+ * value.
+ */
 export const Credentials = Schema.Struct({
-  apiToken: Schema.RedactedFromValue(
+  token: Schema.RedactedFromValue(
     Schema.String.check(
-      Schema.isBetweenLength(8, 512, { message: "Expected an API token of 8 to 512 characters" }),
-      Schema.isPattern(/^[\x21-\x7e]+$/, { message: "Expected an API token without spaces or control characters" })
+      Schema.isBetweenLength(8, 512, { message: "Expected a Zimou API token of 8 to 512 characters" }),
+      Schema.isPattern(/^[\x21-\x7e]+$/, {
+        message: "Expected a Zimou API token without spaces or control characters"
+      })
     )
   )
 })
 export type Credentials = typeof Credentials.Type
 
-export const origin = "https://api.zimou.example"
+export const origin = "https://zimou.express"
 
 export const couriers: ReadonlyArray<CourierAdapter.CourierManifest> = [
-  { key: "zimou", name: "Zimou Express", aliases: [], endpoint: { origin } }
+  { key: "zimou", name: "Zimou Express", aliases: ["zimou_express"], endpoint: { origin } }
 ]
 
-/** One call with the caller's token as `Authorization: Bearer`. */
+/**
+ * One call with the caller's token as `Authorization: Bearer`. Without `accept: application/json` Laravel answers a
+ * validation error or a missing token with a redirect to an HTML page instead of its JSON.
+ */
 const send = (credentials: Credentials, request: CourierHttp.CourierRequest) =>
   Effect.flatMap(CourierHttp.CourierHttp, (http) =>
     http.request({
       ...request,
-      headers: { accept: "application/json", authorization: `Bearer ${Redacted.value(credentials.apiToken)}` }
+      headers: { accept: "application/json", authorization: `Bearer ${Redacted.value(credentials.token)}` }
     })
   )
 
@@ -38,11 +51,9 @@ export const create = Effect.fn("Zimou.create")(function* (
   order: Shipment.ParcelOrder,
   { credentials }: CourierAdapter.Context<Credentials>
 ) {
-  const response = yield* send(credentials, {
-    method: "POST",
-    path: "/v1/parcels",
-    json: Mapping.toCreateParcel(order)
-  })
+  // A desk order without its office is refused here, before anything is sent.
+  const body = yield* Effect.fromResult(Mapping.toCreatePackage(order))
+  const response = yield* send(credentials, { method: "POST", path: "/api/v3/packages", json: body })
   return yield* Effect.fromResult(Mapping.fromCreated(response))
 })
 
@@ -52,17 +63,18 @@ export const track = Effect.fn("Zimou.track")(function* (
 ) {
   const response = yield* send(credentials, {
     method: "GET",
-    path: `/v1/parcels/${encodeURIComponent(trackingNumber)}/events`
+    path: "/api/v3/packages/status",
+    query: Mapping.statusQuery(trackingNumber)
   })
-  return yield* Effect.fromResult(Mapping.fromEvents(response))
+  return yield* Effect.fromResult(Mapping.fromStatuses(trackingNumber, response))
 })
 
 export const rates = Effect.fn("Zimou.rates")(function* (
   query: Shipment.RatesQuery,
   { credentials }: CourierAdapter.Context<Credentials>
 ) {
-  const response = yield* send(credentials, { method: "GET", path: "/v1/rates", query: Mapping.toRatesQuery(query) })
-  return yield* Effect.fromResult(Mapping.fromRates(query, response))
+  const response = yield* send(credentials, { method: "GET", path: "/api/v3/my/prices" })
+  return yield* Effect.fromResult(Mapping.fromPrices(query, response))
 })
 
 export const label = Effect.fn("Zimou.label")(function* (
@@ -70,13 +82,18 @@ export const label = Effect.fn("Zimou.label")(function* (
   { credentials }: CourierAdapter.Context<Credentials>
 ) {
   const response = yield* send(credentials, {
-    method: "GET",
-    path: `/v1/parcels/${encodeURIComponent(trackingNumber)}/label`
+    method: "POST",
+    path: "/api/v3/packages/labels",
+    json: Mapping.labelBody(trackingNumber)
   })
   return yield* Effect.fromResult(Mapping.fromLabel(response))
 })
 
-/** The courier's documented limit per account; the core counts every request and holds back one past it. */
+/**
+ * No source documents Zimou's limits. 60 requests a minute per account is a conservative guess: Laravel's default
+ * API throttle (README "Unverified"). The core counts it per account and waits or refuses before Zimou would; Zimou's
+ * own 429 is still read (`Retry-After`).
+ */
 export const rateLimits = [{ limit: 60, window: "1 minute" }] as const
 
 export const adapter = CourierAdapter.define<Credentials>({
@@ -84,7 +101,6 @@ export const adapter = CourierAdapter.define<Credentials>({
   couriers,
   credentials: Credentials,
   statuses: Status.statuses,
-  codStatuses: Status.codStatuses,
   rateLimits,
   operations: { create, track, rates, label }
 })

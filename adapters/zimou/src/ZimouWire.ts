@@ -1,43 +1,126 @@
 /**
- * The wire format of Zimou Express's API: what the adapter sends, and schemas for what it reads back. Answers are
- * untrusted input, decoded here, never checked by hand. Replace these with your courier's documented shapes.
+ * The Zimou Express API's wire shapes (`https://zimou.express/api/v3/…`, a Laravel service), as the research notes
+ * document them (couriers.md §1.7, from courier-dz's and uften's Zimou adapters and uften's test fixtures; Zimou's
+ * own Swagger at `/api/docs` was not readable). Every answer is decoded with one of these schemas: a body that fits
+ * none of them is an undocumented answer, never read by hand. What each shape rests on is in the README,
+ * "Unverified".
  */
 import { Dzd } from "@tawsil/domain"
 import { Schema } from "effect"
 
-/** `POST /v1/parcels` */
-export interface CreateParcel {
-  readonly reference?: string
-  readonly recipient: {
-    readonly name: string
-    readonly phone: string
-    readonly wilaya: number
-    readonly commune: string
-    readonly address?: string
-  }
-  readonly delivery: "home" | "desk"
-  readonly desk_id?: string
-  readonly cod: number
-  readonly products: string
-}
+/** Zimou's three services: two speeds to the door, and a relay point (its own office or a partner's desk). */
+export const DeliveryType = Schema.Literals(["Express", "Flexible", "Point relais"])
+export type DeliveryType = typeof DeliveryType.Type
 
-/** `201` to `POST /v1/parcels` */
+/**
+ * The body of `POST v3/packages`. `wilaya` is the official code; `commune` a name; `office_id` the relay point of a
+ * `Point relais` parcel (whose commune must then be the office's own); `price` what the recipient pays, in DZD.
+ */
+export const CreatePackage = Schema.Struct({
+  type: Schema.Literal("ecommerce"),
+  /** The goods, as the label shows them. */
+  name: Schema.String,
+  client_first_name: Schema.String,
+  client_last_name: Schema.String,
+  client_phone: Schema.String,
+  client_phone2: Schema.optionalKey(Schema.String),
+  address: Schema.optionalKey(Schema.String),
+  wilaya: Schema.Int,
+  commune: Schema.String,
+  /** The merchant's reference. */
+  order_id: Schema.optionalKey(Schema.String),
+  price: Schema.Number,
+  free_delivery: Schema.Boolean,
+  delivery_type: DeliveryType,
+  office_id: Schema.optionalKey(Schema.Int),
+  /** What the courier brings back in an exchange. */
+  returned_product: Schema.optionalKey(Schema.String),
+  /** Kilograms. */
+  weight: Schema.optionalKey(Schema.Number),
+  can_be_opened: Schema.Boolean,
+  observation: Schema.optionalKey(Schema.String)
+})
+export type CreatePackage = typeof CreatePackage.Type
+
+/** An id Zimou may print as a number or as a numeric string (PHP). */
+const NumericId = Schema.Union([Schema.Finite, Schema.FiniteFromString]).pipe(Schema.decodeTo(Schema.Int))
+
+const Text = Schema.String.check(Schema.isNonEmpty())
+
+/**
+ * Zimou's package resource, as far as the adapter reads it: its own code (`tracking_code`), the status id, and the
+ * partner it routed the parcel to (`tracking_partner_company`, "Yalidine") with that partner's own code
+ * (`delivery_company_tracking_code`), both null until Zimou has routed it.
+ */
+export const Package = Schema.Struct({
+  id: NumericId,
+  tracking_code: Text,
+  status_id: NumericId,
+  status_name: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  tracking_partner_company: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  delivery_company_tracking_code: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
+export type Package = typeof Package.Type
+
+/**
+ * `POST v3/packages`, accepted (HTTP 201): `{ error: 0, order_id, message, data: <package> }`. A refusal comes on
+ * the same 201 as `{ error: 1, message }` ({@link Failure}).
+ */
 export const Created = Schema.Struct({
-  tracking: Schema.String.check(Schema.isBetweenLength(1, 80)),
-  status: Schema.String
+  error: Schema.optionalKey(Schema.Literals([0, "0", false])),
+  data: Package
 })
 
-/** `GET /v1/parcels/{tracking}/events`, oldest first */
-export const Events = Schema.Struct({
-  events: Schema.Array(Schema.Struct({ status: Schema.String, at: Schema.String }))
+/**
+ * One entry of `GET v3/packages/status?packages[]=`: the package's current status and when it last changed. Laravel
+ * prints times as ISO 8601 in UTC (`2026-04-18T18:45:06.000000Z`) or, for a raw column, `YYYY-MM-DD HH:MM:SS` in the
+ * application's (Algiers) time.
+ */
+export const StatusEntry = Schema.Struct({
+  status_id: NumericId,
+  status_name: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  updated_at: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  created_at: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
+export type StatusEntry = typeof StatusEntry.Type
+
+/**
+ * `GET v3/packages/status`: an object keyed by tracking code, bare or under `data` (both aggregators read both);
+ * PHP encodes an empty answer as `[]`. Only the asked code's entry is decoded, so that another parcel's odd entry
+ * cannot fail this one.
+ */
+export const Statuses = Schema.Union([Schema.Record(Schema.String, Schema.Unknown), Schema.Tuple([])])
+
+/** Amounts arrive as numbers or as Laravel's decimal strings (`"650.00"`); both decode to whole dinars. */
+const Amount = Schema.Union([Schema.Finite, Schema.FiniteFromString]).pipe(Schema.decodeTo(Dzd.Dzd))
+
+/** A price Zimou may leave out or null: the service is not sold there. */
+const MaybeAmount = Schema.optionalKey(Schema.NullOr(Amount))
+
+/** One row of `GET v3/my/prices`: the account's prices to one wilaya, per service. */
+export const Price = Schema.Struct({
+  wilaya_id: NumericId,
+  express_price: MaybeAmount,
+  flexible_price: MaybeAmount,
+  point_relais_price: MaybeAmount,
+  return_price: MaybeAmount
+})
+export type Price = typeof Price.Type
+
+/** `GET v3/my/prices`: the rows, as a Laravel resource collection (`{ data: [...] }`) or a bare list. */
+export const Prices = Schema.Union([Schema.Struct({ data: Schema.Array(Price) }), Schema.Array(Price)])
+
+/** A refusal, on HTTP 201, 200 or a 4xx: `{ error: 1, message }`. */
+export const Failure = Schema.Struct({
+  error: Schema.Literals([1, "1", true]),
+  message: Schema.optionalKey(Schema.NullOr(Schema.String))
 })
 
-/** `GET /v1/rates?to={wilaya}`: `desk` is null where the courier has no desk. */
-export const Rates = Schema.Struct({
-  home: Dzd.Dzd,
-  desk: Schema.NullOr(Dzd.Dzd),
-  return: Dzd.Dzd
+/** Laravel's validation answer (HTTP 422): `{ message, errors: { field: [messages] } }`. */
+export const ValidationErrors = Schema.Struct({
+  message: Schema.optionalKey(Schema.String),
+  errors: Schema.Record(Schema.String, Schema.Array(Schema.String))
 })
 
-/** Any refusal: `{ "error": "…" }` */
-export const Failure = Schema.Struct({ error: Schema.String })
+/** Any other Laravel error body: `{ message }` (`"Unauthenticated."`, `"Too Many Attempts."`). */
+export const Message = Schema.Struct({ message: Schema.String })

@@ -1,4 +1,3 @@
-/** The conformance kit of `@tawsil/courier/testing`, run against the loopback fake. */
 import { Conformance, FakeCourier } from "@tawsil/courier/testing"
 import { adapter } from "../src/Zimou.ts"
 import * as Status from "../src/ZimouStatus.ts"
@@ -6,23 +5,48 @@ import * as Fake from "./fake/ZimouFake.ts"
 
 /** The API token, unique enough that finding it anywhere but in the fake's own records is a leak. */
 const CANARY = "canary-zimou-936200132d43"
-const credentials = { valid: { apiToken: CANARY }, canary: CANARY }
+const credentials = { valid: { token: CANARY }, canary: CANARY }
 
 Conformance.suite("Zimou conformance", {
   adapter,
   fake: Fake.make({ tokens: [CANARY] }),
-  addStatus: (fake, trackingNumber, rawStatus) => fake.addEvent(trackingNumber, rawStatus),
   credentials,
-  // Every status the courier sends: take them from recorded answers of the real API once you have some.
+  // Zimou answers a parcel's current status only, so the statuses are checked through the table, not by making the
+  // fake report every one of them as history (test/ZimouStatus.test.ts holds the table against the sources).
   fixtures: { rawStatuses: Object.keys(Status.statuses) },
   failures: [
-    // What every courier can do: no answer, a dropped connection, a 5xx, HTML, a redirect, a 429, a refused token.
     ...FakeCourier.standardFailures({ adapter, credentials }),
-    // Then what this courier does: a row for each way its API refuses or misbehaves.
     {
-      name: "a refusal in the courier's words",
+      name: "a refusal inside the HTTP 201",
       operation: "create",
-      arrange: (fake) => fake.misbehaveNext({ kind: "json", status: 422, body: { error: "Unknown wilaya" } }),
+      arrange: (fake) => fake.misbehaveNext({ kind: "refuse", message: "Solde insuffisant" }, "/api/v3/packages"),
+      reason: "Refused"
+    },
+    {
+      name: "a refusal that quotes the token",
+      operation: "track",
+      arrange: (fake) => fake.misbehaveNext({ kind: "echoToken" }),
+      reason: "Refused"
+    },
+    {
+      name: "a stop-desk order without its office, refused before any call",
+      operation: "create",
+      order: { ...Conformance.order, deliveryType: "stopdesk" },
+      reason: "Refused"
+    },
+    {
+      name: "a stop-desk order to an office in another commune",
+      operation: "create",
+      order: { ...Conformance.order, deliveryType: "stopdesk", stopDeskId: "102" },
+      reason: "Refused"
+    },
+    {
+      name: "a commune Zimou does not know in the wilaya",
+      operation: "create",
+      order: {
+        ...Conformance.order,
+        recipient: { ...Conformance.order.recipient, communeName: "Oran" }
+      },
       reason: "Refused"
     }
   ]
