@@ -1,36 +1,70 @@
 /**
- * The Elogistia courier adapter: the manifest (couriers, credentials, status tables, rate limits) and the
- * operations. Operations reach the courier only through `CourierHttp`, with paths relative to the origin the core
- * pins; they never build a URL and never call `fetch`. The pure mapping is in `ElogistiaMapping.ts`.
+ * Elogistia (`https://api.elogistia.com/<endpoint>/`): one courier, one API, every field in the query string — the
+ * merchant's API key too, named `apiKey` on parcel operations and `key` on catalogue reads. A parcel is created in
+ * one call (`insertCommande/`), tracked from its history (`getTracking/`), priced from the per-wilaya price list
+ * (`getShippingCost/`) and labelled 10×15 cm (`printBordereau_10x15/`).
+ *
+ * The API demands the key in the URL, so this is the one module that puts it there, at the moment of the request
+ * ({@link send}); nothing else ever holds it unredacted. The host never logs request URLs, blanks the caller's
+ * credentials out of every answer and failure, and never follows a redirect; the mapping never quotes a key value
+ * from the courier's words. Tests prove it with a canary key, through the app.
  */
 import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
 import { Effect, Redacted, Schema } from "effect"
 import * as Mapping from "./ElogistiaMapping.ts"
 import * as Status from "./ElogistiaStatus.ts"
 
-/** The caller's credentials: one API token, 8–512 visible ASCII characters (one header value, nothing more). */
+/**
+ * The merchant's API key, from the Elogistia dashboard, named as the public dzship client names it. No format is
+ * documented (integrations show 32 to 64 letters and digits): 8–512 letters, digits, `-`, `_` or `.`, so that it
+ * is one query value needing no escaping, written the same way in the URL as in the caller's request.
+ */
 export const Credentials = Schema.Struct({
-  apiToken: Schema.RedactedFromValue(
+  apiKey: Schema.RedactedFromValue(
     Schema.String.check(
-      Schema.isBetweenLength(8, 512, { message: "Expected an API token of 8 to 512 characters" }),
-      Schema.isPattern(/^[\x21-\x7e]+$/, { message: "Expected an API token without spaces or control characters" })
+      Schema.isBetweenLength(8, 512, { message: "Expected an Elogistia API key of 8 to 512 characters" }),
+      Schema.isPattern(/^[A-Za-z0-9._-]+$/, {
+        message: "Expected an Elogistia API key of letters, digits, '-', '_' or '.'"
+      })
     )
   )
 })
 export type Credentials = typeof Credentials.Type
 
-export const origin = "https://api.elogistia.example"
+export const origin = "https://api.elogistia.com"
 
 export const couriers: ReadonlyArray<CourierAdapter.CourierManifest> = [
   { key: "elogistia", name: "Elogistia", aliases: [], endpoint: { origin } }
 ]
 
-/** One call with the caller's token as `Authorization: Bearer`. */
-const send = (credentials: Credentials, request: CourierHttp.CourierRequest) =>
+/**
+ * The courier's documented limit ("Taux limite" in its Postman collection, as a public integration quotes it: 100
+ * requests a minute), taken to be per API key; the core counts every request and holds back one past it.
+ */
+export const rateLimits = [{ limit: 100, window: "1 minute" }] as const
+
+/** Which query parameter carries the key: `apiKey` on parcel operations, `key` on catalogue reads. */
+type KeyParameter = "apiKey" | "key"
+
+/**
+ * One call, the key in the query parameter the endpoint expects. The key is taken out of its `Redacted` here and
+ * nowhere else; the request holds it only on its way to the transport.
+ */
+const send = (
+  credentials: Credentials,
+  keyParameter: KeyParameter,
+  request: {
+    readonly method: "GET" | "POST"
+    readonly path: `/${string}/`
+    readonly query: Readonly<Record<string, string>>
+  }
+) =>
   Effect.flatMap(CourierHttp.CourierHttp, (http) =>
     http.request({
-      ...request,
-      headers: { accept: "application/json", authorization: `Bearer ${Redacted.value(credentials.apiToken)}` }
+      method: request.method,
+      path: request.path,
+      query: { ...request.query, [keyParameter]: Redacted.value(credentials.apiKey) },
+      headers: { accept: "application/json" }
     })
   )
 
@@ -38,46 +72,46 @@ export const create = Effect.fn("Elogistia.create")(function* (
   order: Shipment.ParcelOrder,
   { credentials }: CourierAdapter.Context<Credentials>
 ) {
-  const response = yield* send(credentials, {
+  const response = yield* send(credentials, "apiKey", {
     method: "POST",
-    path: "/v1/parcels",
-    json: Mapping.toCreateParcel(order)
+    path: "/insertCommande/",
+    query: Mapping.query(Mapping.toInsertCommande(order))
   })
-  return yield* Effect.fromResult(Mapping.fromCreated(response))
+  return yield* Effect.fromResult(Mapping.fromInserted(response))
 })
 
 export const track = Effect.fn("Elogistia.track")(function* (
   trackingNumber: string,
   { credentials }: CourierAdapter.Context<Credentials>
 ) {
-  const response = yield* send(credentials, {
+  const response = yield* send(credentials, "apiKey", {
     method: "GET",
-    path: `/v1/parcels/${encodeURIComponent(trackingNumber)}/events`
+    path: "/getTracking/",
+    query: { tracking: trackingNumber }
   })
-  return yield* Effect.fromResult(Mapping.fromEvents(response))
+  return yield* Effect.fromResult(Mapping.fromTracking(trackingNumber, response))
 })
 
 export const rates = Effect.fn("Elogistia.rates")(function* (
   query: Shipment.RatesQuery,
   { credentials }: CourierAdapter.Context<Credentials>
 ) {
-  const response = yield* send(credentials, { method: "GET", path: "/v1/rates", query: Mapping.toRatesQuery(query) })
-  return yield* Effect.fromResult(Mapping.fromRates(query, response))
+  yield* Effect.fromResult(Mapping.checkTier(query))
+  const response = yield* send(credentials, "key", { method: "GET", path: "/getShippingCost/", query: {} })
+  return yield* Effect.fromResult(Mapping.fromShippingCost(query, response))
 })
 
 export const label = Effect.fn("Elogistia.label")(function* (
   trackingNumber: string,
   { credentials }: CourierAdapter.Context<Credentials>
 ) {
-  const response = yield* send(credentials, {
+  const response = yield* send(credentials, "apiKey", {
     method: "GET",
-    path: `/v1/parcels/${encodeURIComponent(trackingNumber)}/label`
+    path: "/printBordereau_10x15/",
+    query: { tracking: trackingNumber }
   })
   return yield* Effect.fromResult(Mapping.fromLabel(response))
 })
-
-/** The courier's documented limit per account; the core counts every request and holds back one past it. */
-export const rateLimits = [{ limit: 60, window: "1 minute" }] as const
 
 export const adapter = CourierAdapter.define<Credentials>({
   platform: "elogistia",

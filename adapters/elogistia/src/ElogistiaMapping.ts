@@ -1,93 +1,243 @@
 /**
- * Pure translation between Tawsil's one request shape and Elogistia's API: the request bodies and queries, and
+ * Pure translation between Tawsil's one request shape and the Elogistia API: the `insertCommande/` fields, and
  * every answer read back — a result, or the `CourierErrorReason` it means. No HTTP client here: the adapter sends
  * what this builds and hands back what it got, so every rule is tested without a network.
  *
- * Reading an answer is the SDK's (`CourierAnswer.reader`: JSON through the wire schemas, 429 and `Retry-After`, 5xx,
- * 401 and 403, redirects, bodies that are not JSON); what is Elogistia's own is in {@link answers}: where and in
- * which words it refuses. Messages are built from status codes and the courier's own words only, never from the
- * request: nothing the caller sent (least of all the API token) is echoed.
+ * Elogistia takes its API key in the query string, so a courier that quotes the request back (a debug message, a
+ * redirect page) quotes the key. The core blanks the caller's credentials out of every answer before this module
+ * reads it; on top of that, the courier's words are never quoted with a `key=` or `apiKey=` value in them
+ * ({@link quiet}), so not even a form of the key the core does not know (re-encoded, cut) can reach a message.
+ * Messages are otherwise built from status codes and the courier's own words, never from the request.
  */
 import { type CourierAdapter, CourierAnswer, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
-import type { Dzd } from "@tawsil/domain"
-import { Option, Result, Schema } from "effect"
+import { AlgerianMobile, AlgiersTime, type Dzd } from "@tawsil/domain"
+import { DateTime, Option, Result, Schema } from "effect"
+import * as Status from "./ElogistiaStatus.ts"
 import * as Wire from "./ElogistiaWire.ts"
 
 type Reason = CourierError.CourierErrorReason
 type Response = CourierHttp.CourierResponse
 
-const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== ""
+const present = (text: string | null | undefined): text is string =>
+  text !== undefined && text !== null && text.trim() !== ""
 
-export const toCreateParcel = (order: Shipment.ParcelOrder): Wire.CreateParcel => {
+// --- Requests ---------------------------------------------------------------------------------------------------
+
+/**
+ * `product` and `price` are parallel lists split on `|`: a product text carrying one would become two lines against
+ * one price, so it is written as `/`.
+ */
+const oneLine = (text: string): string => text.replace(/\|/g, "/").trim()
+
+/**
+ * The fields of `POST insertCommande/`. Tawsil has one name field: it goes whole in `name` (the family name), with
+ * `firstname` empty, as the courier's own sample order shows (`Prénom: ""`), so a name is never split wrongly. A
+ * stop-desk parcel without an address gives its commune as the address; a home parcel without one sends none, and
+ * the courier refuses it. `phoneAlt`, `stopDeskId`, `declaredValue`, `freeShipping` and `hasOpenPackage` have no
+ * Elogistia field and are not sent (README).
+ */
+export const toInsertCommande = (order: Shipment.ParcelOrder): Wire.InsertCommande => {
   const { recipient } = order
+  const stopdesk = order.deliveryType === "stopdesk"
+  const address = present(recipient.addressLine) ? recipient.addressLine : stopdesk ? recipient.communeName : undefined
   return {
-    ...(present(order.reference) ? { reference: order.reference } : {}),
-    recipient: {
-      name: recipient.fullName,
-      phone: recipient.phone,
-      wilaya: recipient.wilayaCode,
-      commune: recipient.communeName,
-      ...(present(recipient.addressLine) ? { address: recipient.addressLine } : {})
-    },
-    delivery: order.deliveryType === "stopdesk" ? "desk" : "home",
-    ...(order.deliveryType === "stopdesk" && order.stopDeskId !== undefined ? { desk_id: order.stopDeskId } : {}),
-    cod: order.codAmount,
-    products: order.productList
+    name: recipient.fullName.trim(),
+    firstname: "",
+    phone: AlgerianMobile.nationalOrAsSent(recipient.phone),
+    ...(address === undefined ? {} : { address: address.trim() }),
+    commune: recipient.communeName.trim(),
+    wilaya: String(recipient.wilayaCode),
+    modeDeLivraison: order.isExchange === true ? "4" : "1",
+    price: String(order.codAmount),
+    stop_desk: stopdesk ? "2" : "1",
+    product: oneLine(order.productList),
+    ...(present(order.reference) ? { IdCommande: order.reference } : {}),
+    ...(present(order.notes) ? { remarque: order.notes.trim() } : {}),
+    ...(order.weightKg === undefined ? {} : { poids: String(order.weightKg) })
   }
 }
 
+/** A request's fields as query parameters: the API has no request body. */
+export const query = (fields: object): Readonly<Record<string, string>> =>
+  Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === "string"))
+
+/** Elogistia has one tier. */
+export const checkTier = (rates: Shipment.RatesQuery): Result.Result<void, Reason> =>
+  rates.tier === "express"
+    ? Result.fail(new CourierError.Refused({ message: "this courier has no express tier: ask for economic" }))
+    : Result.void
+
+// --- Errors -----------------------------------------------------------------------------------------------------
+
+/** A `key=…` or `apiKey=…` query value, as a courier quoting a request URL would write it. */
+const KEY_IN_QUERY = /\b((?:api[_-]?)?key)=(?:<redacted>|[^&\s"'<>]*)/gi
+
+/** The courier's words, on one line, cut, with any key value quoted from a URL blanked out. */
+export const quiet = (text: string): string => CourierAnswer.clean(text.replace(KEY_IN_QUERY, "$1=<redacted>"))
+
+/** What the courier says in an error body: `Message` (its usual word), `message` or `error`, or a bare string. */
+export const saidIn = (body: unknown): string | undefined => {
+  if (typeof body === "string") return present(body) ? quiet(body) : undefined
+  return Option.match(Schema.decodeUnknownOption(Wire.Refusal)(body), {
+    onNone: () => undefined,
+    onSome: (refusal) => {
+      const words = "Message" in refusal ? refusal.Message : "message" in refusal ? refusal.message : refusal.error
+      return present(words) ? quiet(words) : undefined
+    }
+  })
+}
+
+/** "Clé API invalide", "clé inconnue", "invalid API key": the key itself is wrong. */
+const BAD_KEY =
+  /(?<!\p{L})(?:cl[ée]|api\s*key)(?!\p{L})(?:\s+\S+){0,2}?\s+(?:invalide?|incorrecte?|inconnue?|expir[ée]e?|refus[ée]e?)(?!\p{L})|(?<!\p{L})(?:invalid|wrong|unknown|incorrect|expired)\s+(?:api\s*)?key(?!\p{L})/iu
+
 /**
- * How Elogistia answers, besides what every courier shares: a refusal is `{ "error": "…" }` on a 4xx, in the
- * courier's own words; a refused token is "the API token".
+ * Whether the courier's words say the API key is wrong. A URL it quotes is not read, so "Requête invalide :
+ * …?apiKey=…" stays a refusal of the request.
  */
-export const answers = CourierAnswer.reader({
-  credentials: "the API token",
+const badKey = (words: string) => BAD_KEY.test(words.replace(/\bhttps?:\/\/\S+/gi, ""))
+
+const succeeded = Schema.decodeUnknownOption(Schema.Struct({ success: Schema.Literal(true) }))
+
+/**
+ * Elogistia refuses in its own words (`{ "Message": "Cette commune n'existe pas" }`), inside an HTTP 200 or on a
+ * 400 or 422; words about the key are a refused credential. A body claiming `success: true` is never a refusal.
+ */
+const answers = CourierAnswer.reader({
+  credentials: "the API key",
   refusal: (status, body) => {
-    const failure = Schema.decodeUnknownOption(Wire.Failure)(body)
-    return status >= 400 && Option.isSome(failure) && failure.value.error.trim() !== ""
-      ? new CourierError.Refused({ message: CourierAnswer.clean(failure.value.error) })
-      : undefined
-  }
+    if (!(status === 200 || status === 400 || status === 422) || Option.isSome(succeeded(body))) return undefined
+    const words = saidIn(body)
+    if (words === undefined) return undefined
+    return badKey(words)
+      ? new CourierError.CredentialsRejected({ message: `the courier refused the API key: ${words}` })
+      : new CourierError.Refused({ message: `the courier said: ${words}` })
+  },
+  rejection: saidIn
 })
+
+const { decode } = answers
 
 /** What a failed answer means. */
 export const errorOf = answers.errorOf
 
-export const fromCreated = (response: Response): Result.Result<CourierAdapter.CreatedParcel, Reason> =>
-  Result.map(answers.decode(Wire.Created, response), ({ status, tracking }) => ({
-    trackingNumber: tracking,
-    rawStatus: status
-  }))
+// --- Responses --------------------------------------------------------------------------------------------------
 
-export const fromEvents = (response: Response): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> =>
-  Result.map(answers.decode(Wire.Events, response), ({ events }) =>
-    events.map(({ at, status }) => ({ rawStatus: status, timestamp: at }))
+/**
+ * `insertCommande/` → the new parcel: its tracking number is `success`. The answer carries no status; the parcel
+ * is waiting to be shipped ({@link Status.created}).
+ */
+export const fromInserted = (response: Response): Result.Result<CourierAdapter.CreatedParcel, Reason> =>
+  Result.flatMap(decode(Wire.Inserted, response), ({ success }) =>
+    present(success)
+      ? Result.succeed({ trackingNumber: success.trim(), rawStatus: Status.created })
+      : Result.fail(new CourierError.BadResponse({ message: "the courier created a parcel without a tracking number" }))
   )
 
-export const toRatesQuery = (query: Shipment.RatesQuery): Readonly<Record<string, string>> => ({
-  to: String(query.toWilaya)
-})
+const ISO_LOCAL =
+  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?:\.\d+)?$/
+const FRENCH_LOCAL = /^(0[1-9]|[12]\d|3[01])\/(0[1-9]|1[0-2])\/(\d{4}) ([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/
+const ZONED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/
+
+/**
+ * An ISO 8601 time with offset, in Algiers. Elogistia writes Algiers wall time without an offset
+ * (`2023-04-17 12:19:43`; `17/04/2023 12:19` is read too); Algeria is UTC+01:00 all year, so the offset is exact. A
+ * time with its own offset is converted. Anything else is `undefined`.
+ */
+export const algiersTimestamp = (raw: string): string | undefined => {
+  const text = raw.trim()
+  const iso = ISO_LOCAL.exec(text)
+  if (iso !== null) return `${iso[1]}-${iso[2]}-${iso[3]}T${iso[4]}:${iso[5]}:${iso[6] ?? "00"}+01:00`
+  const french = FRENCH_LOCAL.exec(text)
+  if (french !== null)
+    return `${french[3]}-${french[2]}-${french[1]}T${french[4]}:${french[5]}:${french[6] ?? "00"}+01:00`
+  if (!ZONED.test(text)) return undefined
+  return Option.getOrUndefined(Option.map(DateTime.make(text), AlgiersTime.formatIso))
+}
+
+const trackingRow = Schema.decodeUnknownOption(Wire.TrackingRow)
+
+const unknownParcel = () =>
+  new CourierError.Refused({ message: "trackingNumber: the courier does not know this tracking number" })
+
+/**
+ * `getTracking/` → the parcel's history, one event per status row. Rows that name another parcel are not ours;
+ * rows without a status (`Statut` empty: "Réception commande" and other log lines) are not statuses and are left
+ * out. Labels are reported in the status table's spelling ({@link Status.spellingOf}). An empty list, or rows of
+ * other parcels only, mean the courier does not know it.
+ */
+export const fromTracking = (
+  tracking: string,
+  response: Response
+): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> =>
+  Result.flatMap(
+    decode(Wire.Listing, response),
+    ({ body }): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> => {
+      const events: Array<CourierAdapter.RawEvent> = []
+      let ours = 0
+      for (const raw of body) {
+        const read = trackingRow(raw)
+        if (Option.isNone(read)) {
+          return Result.fail(
+            new CourierError.BadResponse({ message: "the courier answered a tracking row it does not document" })
+          )
+        }
+        const row = read.value
+        if (present(row.Tracking) && row.Tracking.trim() !== tracking) continue
+        ours += 1
+        if (!present(row.Statut)) continue
+        const timestamp = algiersTimestamp(row.Date)
+        if (timestamp === undefined) {
+          return Result.fail(
+            new CourierError.BadResponse({ message: "the courier answered a status time it does not document" })
+          )
+        }
+        events.push({ rawStatus: Status.spellingOf(row.Statut.trim()), timestamp })
+      }
+      return ours === 0 ? Result.fail(unknownParcel()) : Result.succeed(events)
+    }
+  )
 
 const zero = 0 as Dzd.Dzd
 
-export const fromRates = (
-  query: Shipment.RatesQuery,
+/**
+ * `getShippingCost/` → the fees for the destination wilaya (Elogistia prices per wilaya: the origin and the commune
+ * do not change them). A stop-desk price that is absent, null or 0 means there is no desk there. No return fee and
+ * no fee on the collected cash are documented: both are 0.
+ */
+export const fromShippingCost = (
+  rates: Shipment.RatesQuery,
   response: Response
 ): Result.Result<Shipment.RatesResult, Reason> =>
-  Result.flatMap(answers.decode(Wire.Rates, response), (rates) => {
+  Result.flatMap(decode(Wire.ShippingCost, response), (answer) => {
+    const rows = Array.isArray(answer) ? answer : (answer as { readonly body: ReadonlyArray<Wire.CostRow> }).body
+    const row = rows.find((candidate) => candidate.wilayaID === rates.toWilaya)
+    if (row === undefined) {
+      return Result.fail(
+        new CourierError.Refused({
+          message: `the courier does not deliver to wilaya ${rates.toWilaya}: it is not in its price list`
+        })
+      )
+    }
+    const desk = row.stopdesk === undefined || row.stopdesk === null || row.stopdesk === 0 ? undefined : row.stopdesk
     const options = [
-      Shipment.RateOption.make({ deliveryType: "home", deliveryFee: rates.home, returnFee: rates.return }),
-      ...(rates.desk === null
+      Shipment.RateOption.make({ deliveryType: "home", tier: "economic", deliveryFee: row.home, returnFee: zero }),
+      ...(desk === undefined
         ? []
-        : [Shipment.RateOption.make({ deliveryType: "stopdesk", deliveryFee: rates.desk, returnFee: rates.return })])
+        : [
+            Shipment.RateOption.make({ deliveryType: "stopdesk", tier: "economic", deliveryFee: desk, returnFee: zero })
+          ])
     ]
-    const asked = options.find((option) => option.deliveryType === query.deliveryType)
+    const asked = options.find((option) => option.deliveryType === rates.deliveryType)
     if (asked === undefined) {
-      return Result.fail(new CourierError.Refused({ message: `no ${query.deliveryType} delivery to this wilaya` }))
+      return Result.fail(
+        new CourierError.Refused({ message: `the courier has no stop-desk delivery to wilaya ${rates.toWilaya}` })
+      )
     }
     return Result.succeed(
       Shipment.RatesResult.make({
         deliveryType: asked.deliveryType,
+        tier: "economic",
         deliveryFee: asked.deliveryFee,
         returnFee: asked.returnFee,
         codFee: zero,
@@ -98,10 +248,11 @@ export const fromRates = (
     )
   })
 
-/** `GET /v1/parcels/{tracking}/label` answers the PDF itself; anything else on 200 is no label. */
-export const fromLabel = (response: Response): Result.Result<CourierAdapter.Label, Reason> => {
-  if (response.status !== 200) return Result.fail(errorOf(response))
-  return CourierAnswer.isPdf(response.bytes)
+/**
+ * `printBordereau_10x15/` → the 10×15 cm label, a PDF answered as the body. Anything else is what it means: a
+ * refusal in the courier's words (an unknown parcel), or an answer that is no label.
+ */
+export const fromLabel = (response: Response): Result.Result<CourierAdapter.Label, Reason> =>
+  response.status === 200 && CourierAnswer.isPdf(response.bytes)
     ? Result.succeed({ contentType: "application/pdf", bytes: response.bytes })
-    : Result.fail(new CourierError.BadResponse({ message: "the courier's label is not a PDF" }))
-}
+    : Result.fail(errorOf(response))

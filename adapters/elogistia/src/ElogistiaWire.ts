@@ -1,43 +1,90 @@
 /**
- * The wire format of Elogistia's API: what the adapter sends, and schemas for what it reads back. Answers are
- * untrusted input, decoded here, never checked by hand. Replace these with your courier's documented shapes.
+ * The Elogistia API's wire shapes (`https://api.elogistia.com/<endpoint>/`), as the research notes document them
+ * (couriers.md §1.8) and, where they are silent on a body's exact shape, the public integrations the README lists
+ * under "Unverified" (answers quoted from the courier's Postman collection). Elogistia takes no request body at all:
+ * every field, the API key included, travels in the query string, so a request is a flat record of strings. Every
+ * answer is decoded with one of these schemas — a body that fits none of them is an undocumented answer.
  */
-import { Dzd } from "@tawsil/domain"
+import { Dzd, WilayaCode } from "@tawsil/domain"
 import { Schema } from "effect"
 
-/** `POST /v1/parcels` */
-export interface CreateParcel {
-  readonly reference?: string
-  readonly recipient: {
-    readonly name: string
-    readonly phone: string
-    readonly wilaya: number
-    readonly commune: string
-    readonly address?: string
-  }
-  readonly delivery: "home" | "desk"
-  readonly desk_id?: string
-  readonly cod: number
-  readonly products: string
+/**
+ * The fields of `POST insertCommande/`, all sent as query parameters (the API key is added by the adapter, never
+ * here). `product` and `price` are pipe-separated parallel lists; the adapter sends one line carrying the whole
+ * amount to collect.
+ */
+export interface InsertCommande {
+  /** The recipient's (family) name. */
+  readonly name: string
+  readonly firstname: string
+  /** The 10-digit national form. */
+  readonly phone: string
+  readonly address?: string
+  /** A commune name, not a code. */
+  readonly commune: string
+  /** The wilaya code, 1–58, as a decimal string. */
+  readonly wilaya: string
+  /** 1 standard, 4 exchange. */
+  readonly modeDeLivraison: "1" | "4"
+  /** What the courier collects from the recipient, whole dinars. */
+  readonly price: string
+  /** 1 to the door, 2 to a stop desk. */
+  readonly stop_desk: "1" | "2"
+  readonly product: string
+  /** The merchant's own reference. */
+  readonly IdCommande?: string
+  readonly remarque?: string
+  /** Kilograms. */
+  readonly poids?: string
 }
 
-/** `201` to `POST /v1/parcels` */
-export const Created = Schema.Struct({
-  tracking: Schema.String.check(Schema.isBetweenLength(1, 80)),
-  status: Schema.String
-})
+/**
+ * `insertCommande/` on success: the new parcel's tracking number in `success` (a string, not a boolean), with the
+ * fees the courier computed (`"Frais de livraison"`, `"Poids"`, `"Frais poids en plus"`), which are not read.
+ */
+export const Inserted = Schema.Struct({ success: Schema.String.check(Schema.isNonEmpty()) })
 
-/** `GET /v1/parcels/{tracking}/events`, oldest first */
-export const Events = Schema.Struct({
-  events: Schema.Array(Schema.Struct({ status: Schema.String, at: Schema.String }))
-})
+/** The courier's words in a refusal: `{ "Message": "Cette commune n'existe pas" }` (or `message`, or `error`). */
+export const Refusal = Schema.Union([
+  Schema.Struct({ Message: Schema.String }),
+  Schema.Struct({ message: Schema.String }),
+  Schema.Struct({ error: Schema.String })
+])
 
-/** `GET /v1/rates?to={wilaya}`: `desk` is null where the courier has no desk. */
-export const Rates = Schema.Struct({
-  home: Dzd.Dzd,
-  desk: Schema.NullOr(Dzd.Dzd),
-  return: Dzd.Dzd
-})
+/**
+ * `getTracking/` (and every list read): `{ "body": [...], "itemCount": n }`. Rows are read one by one with
+ * {@link TrackingRow}; an empty list means the courier does not know the parcel.
+ */
+export const Listing = Schema.Struct({ body: Schema.Array(Schema.Unknown) })
 
-/** Any refusal: `{ "error": "…" }` */
-export const Failure = Schema.Struct({ error: Schema.String })
+/**
+ * One row of `getTracking/`: the status label (`Statut`, empty on log lines that are not statuses, such as
+ * "Réception commande"), when (`Date`, Algiers wall time `YYYY-MM-DD HH:MM:SS`) and, usually, the parcel's
+ * tracking number.
+ */
+export const TrackingRow = Schema.Struct({
+  Statut: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  Date: Schema.String,
+  Tracking: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  logtext: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
+export type TrackingRow = typeof TrackingRow.Type
+
+/** Amounts arrive as numbers or numeric strings (`500`, `"500"`, `"500.00"`); both decode to whole dinars. */
+const Amount = Schema.Union([Schema.Finite, Schema.FiniteFromString]).pipe(Schema.decodeTo(Dzd.Dzd))
+const Wilaya = Schema.Union([Schema.Finite, Schema.FiniteFromString]).pipe(Schema.decodeTo(WilayaCode.WilayaCode))
+
+/**
+ * One wilaya of `getShippingCost/`: the price to the door (`home`) and to a stop desk (`stopdesk`; absent, null or
+ * 0 where there is none).
+ */
+export const CostRow = Schema.Struct({
+  wilayaID: Wilaya,
+  wilayaLabel: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  home: Amount,
+  stopdesk: Schema.optionalKey(Schema.NullOr(Amount))
+})
+export type CostRow = typeof CostRow.Type
+
+/** `getShippingCost/`: one row per served wilaya, in the list envelope or (as one integration shows) bare. */
+export const ShippingCost = Schema.Union([Schema.Struct({ body: Schema.Array(CostRow) }), Schema.Array(CostRow)])

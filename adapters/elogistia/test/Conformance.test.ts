@@ -4,26 +4,53 @@ import { adapter } from "../src/Elogistia.ts"
 import * as Status from "../src/ElogistiaStatus.ts"
 import * as Fake from "./fake/ElogistiaFake.ts"
 
-/** The API token, unique enough that finding it anywhere but in the fake's own records is a leak. */
+/** The API key, unique enough that finding it anywhere but in the fake's own records is a leak. */
 const CANARY = "canary-elogistia-cdd543778045"
-const credentials = { valid: { apiToken: CANARY }, canary: CANARY }
+const credentials = { valid: { apiKey: CANARY }, canary: CANARY }
 
 Conformance.suite("Elogistia conformance", {
   adapter,
-  fake: Fake.make({ tokens: [CANARY] }),
-  addStatus: (fake, trackingNumber, rawStatus) => fake.addEvent(trackingNumber, rawStatus),
+  fake: Fake.make({ keys: [CANARY] }),
+  addStatus: (fake, trackingNumber, rawStatus) => fake.addStatus(trackingNumber, rawStatus),
   credentials,
-  // Every status the courier sends: take them from recorded answers of the real API once you have some.
   fixtures: { rawStatuses: Object.keys(Status.statuses) },
   failures: [
-    // What every courier can do: no answer, a dropped connection, a 5xx, HTML, a redirect, a 429, a refused token.
     ...FakeCourier.standardFailures({ adapter, credentials }),
-    // Then what this courier does: a row for each way its API refuses or misbehaves.
     {
-      name: "a refusal in the courier's words",
+      name: "a refusal inside an HTTP 200",
       operation: "create",
-      arrange: (fake) => fake.misbehaveNext({ kind: "json", status: 422, body: { error: "Unknown wilaya" } }),
+      arrange: (fake) => fake.misbehaveNext({ kind: "refuse", message: "Cette commune n'existe pas" }),
       reason: "Refused"
+    },
+    {
+      name: "the key refused in words inside an HTTP 200",
+      operation: "track",
+      arrange: (fake) => fake.misbehaveNext({ kind: "keyRefusedIn200" }),
+      reason: "CredentialsRejected"
+    },
+    {
+      name: "a refusal quoting the request URL, key included",
+      operation: "create",
+      arrange: (fake) => fake.misbehaveNext({ kind: "quoteUrl" }),
+      reason: "Refused"
+    },
+    {
+      name: "a 401 quoting the key",
+      operation: "rates",
+      arrange: (fake) => fake.misbehaveNext({ kind: "rejectQuotingKey" }),
+      reason: "CredentialsRejected"
+    },
+    {
+      name: "a redirect whose Location carries the key",
+      operation: "label",
+      arrange: (fake) => fake.misbehaveNext({ kind: "redirectWithKey" }),
+      reason: "BadResponse"
+    },
+    {
+      name: "a PHP crash page quoting the URL",
+      operation: "create",
+      arrange: (fake) => fake.misbehaveNext({ kind: "crashQuotingUrl" }),
+      reason: "Unreachable"
     }
   ]
 })
