@@ -1,7 +1,7 @@
 /** The E-COM Delivery courier adapter (discovered through `"tawsil": { "courierAdapter": true }` in package.json). */
 
-export * as Ecomdelivery from "./Ecomdelivery.ts"
-export { adapter } from "./Ecomdelivery.ts"
-export * as EcomdeliveryMapping from "./EcomdeliveryMapping.ts"
-export * as EcomdeliveryStatus from "./EcomdeliveryStatus.ts"
-export * as EcomdeliveryWire from "./EcomdeliveryWire.ts"
+export * as EcomDelivery from "./EcomDelivery.ts"
+export { adapter } from "./EcomDelivery.ts"
+export * as EcomDeliveryMapping from "./EcomDeliveryMapping.ts"
+export * as EcomDeliveryStatus from "./EcomDeliveryStatus.ts"
+export * as EcomDeliveryWire from "./EcomDeliveryWire.ts"

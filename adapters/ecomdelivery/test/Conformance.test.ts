@@ -1,28 +1,39 @@
 /** The conformance kit of `@tawsil/courier/testing`, run against the loopback fake. */
 import { Conformance, FakeCourier } from "@tawsil/courier/testing"
-import { adapter } from "../src/Ecomdelivery.ts"
-import * as Status from "../src/EcomdeliveryStatus.ts"
-import * as Fake from "./fake/EcomdeliveryFake.ts"
+import { adapter } from "../src/EcomDelivery.ts"
+import * as Status from "../src/EcomDeliveryStatus.ts"
+import * as Fake from "./fake/EcomDeliveryFake.ts"
 
 /** The API token, unique enough that finding it anywhere but in the fake's own records is a leak. */
-const CANARY = "canary-ecomdelivery-ecf7f922d52b"
-const credentials = { valid: { apiToken: CANARY }, canary: CANARY }
+const CANARY = "canary-ecomdelivery-2b7d04e9f1c6"
+const KEY = "conformance-ecom-key-5a90c3"
+const credentials = { valid: { apiKey: KEY, apiToken: CANARY }, canary: CANARY }
 
-Conformance.suite("Ecomdelivery conformance", {
+Conformance.suite("EcomDelivery conformance", {
   adapter,
-  fake: Fake.make({ tokens: [CANARY] }),
-  addStatus: (fake, trackingNumber, rawStatus) => fake.addEvent(trackingNumber, rawStatus),
+  fake: Fake.make({ accounts: [{ key: KEY, token: CANARY }] }),
   credentials,
-  // Every status the courier sends: take them from recorded answers of the real API once you have some.
-  fixtures: { rawStatuses: Object.keys(Status.statuses) },
+  // E-COM reports a parcel's current state only (one Avancement, one Situation), so the statuses are checked through
+  // the tables, not by making the fake report every one of them as history.
+  fixtures: { rawStatuses: [...Object.keys(Status.statuses), ...Object.keys(Status.codStatuses)] },
   failures: [
-    // What every courier can do: no answer, a dropped connection, a 5xx, HTML, a redirect, a 429, a refused token.
     ...FakeCourier.standardFailures({ adapter, credentials }),
-    // Then what this courier does: a row for each way its API refuses or misbehaves.
     {
       name: "a refusal in the courier's words",
       operation: "create",
-      arrange: (fake) => fake.misbehaveNext({ kind: "json", status: 422, body: { error: "Unknown wilaya" } }),
+      arrange: (fake) => fake.misbehaveNext({ kind: "refuse", message: "Commune non reconnue" }),
+      reason: "Refused"
+    },
+    {
+      name: "a refusal that quotes the token",
+      operation: "track",
+      arrange: (fake) => fake.misbehaveNext({ kind: "echoToken" }),
+      reason: "Refused"
+    },
+    {
+      name: "the parcel is made but not marked ready to ship",
+      operation: "create",
+      arrange: (fake) => fake.misbehaveNext({ kind: "status", status: 503 }, /^\/Api_v1\/aExp/),
       reason: "Refused"
     }
   ]

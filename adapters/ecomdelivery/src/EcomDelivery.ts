@@ -1,0 +1,124 @@
+/**
+ * The E-COM Delivery platform (`https://ecom-dz.net/Api_v1/…`): a Procolis-like API with PascalCase French fields,
+ * one origin, the merchant's key and token picking the account. A parcel is created with `POST Colis` ("En
+ * Préparation", still editable) and then marked ready to ship with `PUT aExpédier` ("En Traitement"), which the
+ * courier needs before it collects. Tracking reads the parcel's current state (`Colis/Tracking/{t}`), prices come
+ * from `Tarification`. E-COM has no label endpoint. The key and token travel as headers and never in an error.
+ */
+import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
+import { Effect, Redacted, Schema } from "effect"
+import * as Mapping from "./EcomDeliveryMapping.ts"
+import * as Status from "./EcomDeliveryStatus.ts"
+
+const secret = (name: string) =>
+  Schema.RedactedFromValue(
+    Schema.String.check(
+      Schema.isBetweenLength(8, 512, { message: `Expected an E-COM API ${name} of 8 to 512 characters` }),
+      Schema.isPattern(/^[\x21-\x7e]+$/, {
+        message: `Expected an E-COM API ${name} without spaces or control characters`
+      })
+    )
+  )
+
+/**
+ * The merchant's E-COM API key and token (the "API" page of the E-COM dashboard), named as the public dzship client
+ * names them: `apiKey` travels as the `Key` header, `apiToken` as `Token`. No length is documented (E-COM shows a
+ * 32-hex-digit key and a UUID token): 8–512 visible ASCII characters, so that each can only ever be one header value.
+ */
+export const Credentials = Schema.Struct({ apiKey: secret("key"), apiToken: secret("token") })
+export type Credentials = typeof Credentials.Type
+
+export const origin = "https://ecom-dz.net"
+
+/** dzship's key, and courier-dz's id as an alias. */
+export const couriers: ReadonlyArray<CourierAdapter.CourierManifest> = [
+  { key: "ecomdelivery", name: "E-COM Delivery", aliases: ["ecom_delivery"], endpoint: { origin } }
+]
+
+/**
+ * E-COM's quota per account, as its API page states it: 40 requests a minute, 1 500 an hour, 15 000 a day (the page
+ * shows one account at 50 / 2 000 / 20 000: limits vary per account, so the lowest documented ones are declared).
+ */
+export const rateLimits = [
+  { limit: 40, window: "1 minute" },
+  { limit: 1500, window: "1 hour" },
+  { limit: 15000, window: "1 day" }
+] as const
+
+/**
+ * Whether `create` also marks the parcel ready to ship (`aExpédier`), as the courier needs before it collects it.
+ * The README lists this under "Unverified".
+ */
+export const SHIP_ON_CREATE = true
+
+/** `aExpédier` as a path: the accent percent-encoded, as any HTTP client sends it. */
+export const SHIP_PATH = `/Api_v1/${encodeURIComponent("aExpédier")}` as const
+
+/** One call to the courier with the `Key` and `Token` headers (the core blanks them out of any answer that echoes them). */
+const send = (credentials: Credentials, request: CourierHttp.CourierRequest) =>
+  Effect.flatMap(CourierHttp.CourierHttp, (http) =>
+    http.request({
+      ...request,
+      headers: {
+        accept: "application/json",
+        Key: Redacted.value(credentials.apiKey),
+        Token: Redacted.value(credentials.apiToken)
+      }
+    })
+  )
+
+/** The create flow: `POST Colis`, then `aExpédier` when {@link SHIP_ON_CREATE}. */
+export const createWith = (options: { readonly shipOnCreate: boolean }) =>
+  Effect.fn("EcomDelivery.create")(function* (
+    order: Shipment.ParcelOrder,
+    { credentials }: CourierAdapter.Context<Credentials>
+  ) {
+    const response = yield* send(credentials, {
+      method: "POST",
+      path: "/Api_v1/Colis",
+      json: Mapping.toAddColis(Mapping.toColis(order))
+    })
+    const created = yield* Effect.fromResult(Mapping.fromCreated(response))
+    if (!options.shipOnCreate) return created
+    yield* send(credentials, {
+      method: "PUT",
+      path: SHIP_PATH,
+      json: Mapping.trackingList(created.trackingNumber)
+    }).pipe(
+      Effect.flatMap((shipped) => Effect.fromResult(Mapping.fromShipped(shipped))),
+      Effect.mapError((reason) => Mapping.notShipped(created.trackingNumber, reason))
+    )
+    return { trackingNumber: created.trackingNumber, rawStatus: Status.shipped }
+  })
+
+export const create = createWith({ shipOnCreate: SHIP_ON_CREATE })
+
+export const track = Effect.fn("EcomDelivery.track")(function* (
+  trackingNumber: string,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials, {
+    method: "GET",
+    path: `/Api_v1/Colis/Tracking/${encodeURIComponent(trackingNumber)}`
+  })
+  return yield* Effect.fromResult(Mapping.fromTracking(trackingNumber, response))
+})
+
+export const rates = Effect.fn("EcomDelivery.rates")(function* (
+  query: Shipment.RatesQuery,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  yield* Effect.fromResult(Mapping.checkTier(query))
+  const response = yield* send(credentials, { method: "GET", path: "/Api_v1/Tarification" })
+  return yield* Effect.fromResult(Mapping.fromTarification(query, response))
+})
+
+export const adapter = CourierAdapter.define<Credentials>({
+  platform: "ecomdelivery",
+  couriers,
+  credentials: Credentials,
+  statuses: Status.statuses,
+  codStatuses: Status.codStatuses,
+  rateLimits,
+  operations: { create, track, rates }
+})
