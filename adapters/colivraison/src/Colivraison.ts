@@ -87,6 +87,7 @@ export const rates = Effect.fn("Colivraison.rates")(function* (
   query: Shipment.RatesQuery,
   { credentials }: CourierAdapter.Context<Credentials>
 ) {
+  yield* Effect.fromResult(Mapping.checkDeliveryType(query))
   const response = yield* send(credentials, { method: "GET", path: "/v2/getpricing" })
   return yield* Effect.fromResult(Mapping.fromPricing(query, response))
 })

@@ -66,6 +66,19 @@ export const createBody = (order: Shipment.ParcelOrder): Wire.CreateOrders => ({
 /** `POST v2/trackinghistory/bulk`: one parcel, by its exact tracking number. */
 export const historyBody = (tracking: string): Wire.TrackingNumbers => ({ tracking_numbers: [tracking] })
 
+/**
+ * Colivraison's price list prices delivery to the door only (README "Unverified"): a desk is refused before any
+ * call rather than priced at a guess.
+ */
+export const checkDeliveryType = (query: Shipment.RatesQuery): Result.Result<void, Reason> =>
+  query.deliveryType === "stopdesk"
+    ? Result.fail(
+        new CourierError.Refused({
+          message: "Colivraison's price list prices delivery to the door only: ask for deliveryType home"
+        })
+      )
+    : Result.void
+
 /** `POST v2/generate-download-pdfx1`: one parcel's label. */
 export const labelBody = (tracking: string): Wire.LabelRequest => ({ order_ids: [tracking] })
 
@@ -145,8 +158,8 @@ const zero = 0 as Dzd.Dzd
 /**
  * `GET v2/getpricing` → the fee to the destination wilaya. The list gives one price per wilaya, which the plugin
  * uses for delivery to the door; it has no desk price, no return fee and no fee on the cash (README "Unverified"):
- * a desk is refused rather than priced at a guess, the return fee and the cash fee are 0. Colivraison sells one
- * speed, so no tier is named.
+ * a desk is refused ({@link checkDeliveryType}) rather than priced at a guess, the return and cash fees are 0.
+ * Colivraison sells one speed, so no tier is named.
  */
 export const fromPricing = (
   query: Shipment.RatesQuery,
@@ -162,13 +175,8 @@ export const fromPricing = (
         })
       )
     }
-    if (query.deliveryType === "stopdesk") {
-      return Result.fail(
-        new CourierError.Refused({
-          message: "Colivraison's price list prices delivery to the door only: ask for deliveryType home"
-        })
-      )
-    }
+    const desk = checkDeliveryType(query)
+    if (Result.isFailure(desk)) return Result.fail(desk.failure)
     const home = Shipment.RateOption.make({ deliveryType: "home", deliveryFee: row.delivery_price, returnFee: zero })
     return Result.succeed(
       Shipment.RatesResult.make({
