@@ -149,7 +149,17 @@ describe("Ecotrack", () => {
         ]
       )
       assert.deepStrictEqual(adapter.requiredCredentials, ["token"])
-      assert.deepStrictEqual(adapter.capabilities, { create: true, track: true, rates: true, label: true })
+      assert.deepStrictEqual(adapter.capabilities, {
+        create: true,
+        track: true,
+        rates: true,
+        label: true,
+        cancel: false,
+        trackBatch: false,
+        stopDesks: false,
+        communes: false,
+        checkCredentials: false
+      })
     })
 
     it("pins named tenants to https origins; the generic key takes any tenant of the core's Ecotrack domain", () => {

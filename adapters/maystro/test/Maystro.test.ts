@@ -76,7 +76,17 @@ describe("Maystro", () => {
       )
       assert.isTrue(Result.isSuccess(Egress.parseOrigin(origin)))
       assert.deepStrictEqual(adapter.requiredCredentials, ["apiKey"])
-      assert.deepStrictEqual(adapter.capabilities, { create: true, track: true, rates: true, label: true })
+      assert.deepStrictEqual(adapter.capabilities, {
+        create: true,
+        track: true,
+        rates: true,
+        label: true,
+        cancel: false,
+        trackBatch: false,
+        stopDesks: false,
+        communes: false,
+        checkCredentials: false
+      })
       assert.isUndefined(adapter.codStatuses, "Maystro reports no cash events")
       const catalogue = Catalogue.make([adapter])
       assert.strictEqual(catalogue.resolve("Maystro_Delivery")?.manifest.key, "maystro")

@@ -78,7 +78,17 @@ describe("Noest", () => {
       )
       assert.isTrue(Result.isSuccess(Egress.parseOrigin(origin)))
       assert.deepStrictEqual(adapter.requiredCredentials, ["apiToken", "guid"])
-      assert.deepStrictEqual(adapter.capabilities, { create: true, track: true, rates: true, label: true })
+      assert.deepStrictEqual(adapter.capabilities, {
+        create: true,
+        track: true,
+        rates: true,
+        label: true,
+        cancel: false,
+        trackBatch: false,
+        stopDesks: false,
+        communes: false,
+        checkCredentials: false
+      })
       assert.isDefined(adapter.codStatuses)
       assert.strictEqual(Catalogue.make([adapter]).resolve("NOEST_EXPRESS")?.manifest.key, "noest")
     })

@@ -82,7 +82,17 @@ describe("Procolis", () => {
         ]
       )
       assert.deepStrictEqual(adapter.requiredCredentials, ["token", "key"])
-      assert.deepStrictEqual(adapter.capabilities, { create: true, track: true, rates: true, label: false })
+      assert.deepStrictEqual(adapter.capabilities, {
+        create: true,
+        track: true,
+        rates: true,
+        label: false,
+        cancel: false,
+        trackBatch: false,
+        stopDesks: false,
+        communes: false,
+        checkCredentials: false
+      })
       assert.isTrue(CONFIRM_ON_CREATE)
     })
 

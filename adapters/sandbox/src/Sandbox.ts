@@ -7,6 +7,7 @@
  */
 import { CourierAdapter, CourierError, Shipment } from "@tawsil/courier"
 import { Clock, Effect, Random } from "effect"
+import * as Desks from "./SandboxDesks.ts"
 import * as Label from "./SandboxLabel.ts"
 import * as Lifecycle from "./SandboxLifecycle.ts"
 import * as Rates from "./SandboxRates.ts"
@@ -21,6 +22,9 @@ const refuse = (message: string) => Effect.fail(new CourierError.Refused({ messa
 /** `order.reference` ending in `#returned` makes the parcel fail delivery and come back; README. */
 const scenarioOf = (order: Shipment.ParcelOrder): TrackingNumber.Scenario =>
   `${order.deliveryType}_${order.reference?.endsWith("#returned") ? "returned" : "delivered"}` as TrackingNumber.Scenario
+
+/** Minutes after creation at which a sandbox parcel is picked up: until then it can be cancelled. */
+export const CANCELLABLE_MINUTES = 5
 
 /**
  * A new parcel's tracking number from the fiber's `Clock` and `Random` (so `TestClock` and a seeded `Random` drive
@@ -80,6 +84,36 @@ export const adapter = CourierAdapter.define<undefined>({
           Lifecycle.eventsAt(parcel.scenario, parcel.createdAtSeconds, Math.floor(now / 1000))
         )
       ),
+    trackBatch: (trackingNumbers) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const events = new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
+        for (const trackingNumber of trackingNumbers) {
+          const parcel = TrackingNumber.decode(trackingNumber)
+          // A number the sandbox did not issue is one it does not know: left out, as a courier's batch answer does.
+          if (parcel !== undefined) {
+            events.set(
+              trackingNumber,
+              Lifecycle.eventsAt(parcel.scenario, parcel.createdAtSeconds, Math.floor(now / 1000))
+            )
+          }
+        }
+        return events
+      }),
+    cancel: (trackingNumber) =>
+      withParcel(trackingNumber, (parcel) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          now / 1000 < parcel.createdAtSeconds + CANCELLABLE_MINUTES * 60
+            ? Effect.void
+            : Effect.fail(
+                new CourierError.NotCancellable({
+                  message: `the parcel ${trackingNumber.trim().toUpperCase()} was picked up ${CANCELLABLE_MINUTES} minutes after it was created: it can no longer be cancelled`
+                })
+              )
+        )
+      ),
+    stopDesks: Desks.stopDesks,
+    communes: Desks.communes,
+    checkCredentials: () => Effect.void,
     label: (trackingNumber) =>
       withParcel(trackingNumber, (parcel) =>
         Effect.succeed({

@@ -433,3 +433,59 @@ describe("SandboxTestValues", () => {
     }).pipe(Effect.provide(layer))
   )
 })
+
+describe("Sandbox: desks, communes, cancel, batch tracking, credentials", () => {
+  const operations = adapter.operations
+  const run = <A, E>(effect: Effect.Effect<A, E, CourierHttp.CourierHttp>) =>
+    effect.pipe(Effect.provide(CourierHttpNever))
+  const context = { credentials: undefined }
+  const algiers = 16 as Shipment.RatesQuery["toWilaya"]
+
+  it.effect("lists up to three desks per wilaya, in the communes it marks as having one", () =>
+    Effect.gen(function* () {
+      const desks = yield* run(operations.stopDesks!(algiers, context))
+      assert.deepStrictEqual(
+        desks.map((desk) => desk.id),
+        ["SBXD-16-1", "SBXD-16-2", "SBXD-16-3"]
+      )
+      const communes = yield* run(operations.communes!(algiers, context))
+      assert.isTrue(communes.every((commune) => commune.home))
+      assert.sameMembers(
+        communes.filter((commune) => commune.stopdesk).map((commune) => commune.name),
+        desks.map((desk) => desk.communeName!)
+      )
+      const adrar = yield* run(operations.stopDesks!(1 as typeof algiers, context))
+      assert.strictEqual(adrar[0]?.communeName, "Adrar", "the wilaya's seat has the first desk")
+    })
+  )
+
+  it.effect("cancels a parcel until it is picked up, then refuses with NotCancellable", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(Date.UTC(2026, 10, 21, 9, 0, 0))
+      const created = yield* run(operations.create!(order(), context))
+      yield* run(operations.cancel!(created.trackingNumber, context))
+      yield* TestClock.adjust(Duration.minutes(6))
+      const refused = yield* Effect.flip(run(operations.cancel!(created.trackingNumber, context)))
+      assert.strictEqual(refused._tag, "NotCancellable")
+      assert.include(refused.message, "picked up")
+      const unknown = yield* Effect.flip(run(operations.cancel!("SBXNOTAPARCEL", context)))
+      assert.strictEqual(unknown._tag, "Refused")
+    })
+  )
+
+  it.effect("tracks a batch, leaving out numbers it did not issue", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(Date.UTC(2026, 10, 21, 9, 0, 0))
+      const first = yield* run(operations.create!(order(), context))
+      const second = yield* run(operations.create!(order({ deliveryType: "stopdesk" }), context))
+      yield* TestClock.adjust(Duration.minutes(16))
+      const batch = yield* run(operations.trackBatch!([first.trackingNumber, "NOPE-1", second.trackingNumber], context))
+      assert.deepStrictEqual([...batch.keys()], [first.trackingNumber, second.trackingNumber])
+      assert.deepStrictEqual(
+        batch.get(first.trackingNumber)!.map((event) => event.rawStatus),
+        ["order_created", "ready_for_pickup", "picked", "in_transit"]
+      )
+      yield* run(operations.checkCredentials!(undefined, context))
+    })
+  )
+})

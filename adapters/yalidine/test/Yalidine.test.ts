@@ -77,7 +77,17 @@ describe("Yalidine", () => {
         ["yalidine", "yalitec", "guepex", "economiqua", "easyandspeed", "wecan"]
       )
       assert.deepStrictEqual(adapter.requiredCredentials, ["apiId", "apiToken"])
-      assert.deepStrictEqual(adapter.capabilities, { create: true, track: true, rates: true, label: true })
+      assert.deepStrictEqual(adapter.capabilities, {
+        create: true,
+        track: true,
+        rates: true,
+        label: true,
+        cancel: false,
+        trackBatch: false,
+        stopDesks: false,
+        communes: false,
+        checkCredentials: false
+      })
       assert.deepStrictEqual(
         adapter.rateLimits.map(({ limit, window }) => [limit, Duration.toMillis(window)]),
         [

@@ -114,7 +114,17 @@ describe("ZrExpressNew", () => {
         }
       ])
       assert.deepStrictEqual(adapter.requiredCredentials, ["apiKey", "tenantId"])
-      assert.deepStrictEqual(adapter.capabilities, { create: true, track: true, rates: true, label: false })
+      assert.deepStrictEqual(adapter.capabilities, {
+        create: true,
+        track: true,
+        rates: true,
+        label: false,
+        cancel: false,
+        trackBatch: false,
+        stopDesks: false,
+        communes: false,
+        checkCredentials: false
+      })
       const catalogue = Catalogue.make([adapter])
       assert.strictEqual(catalogue.resolve("zrexpressnew")?.manifest.key, "zrexpress_new")
       assert.strictEqual(catalogue.resolve("ZREXPRESS_NEW")?.manifest.key, "zrexpress_new")

@@ -90,7 +90,17 @@ describe("the shipping API with the Procolis and new ZR Express adapters", () =>
       )
       for (const entry of entries) {
         assert.deepStrictEqual(entry.requiredCredentials, ["token", "key"])
-        assert.deepStrictEqual(entry.capabilities, { create: true, track: true, rates: true, label: false })
+        assert.deepStrictEqual(entry.capabilities, {
+        create: true,
+        track: true,
+        rates: true,
+        label: false,
+        cancel: false,
+        trackBatch: false,
+        stopDesks: false,
+        communes: false,
+        checkCredentials: false
+      })
         assert.strictEqual(entry.endpoint, "https://procolis.com")
       }
       const zr = yield* getJson(`${app.shippingUrl}/v1/couriers?q=zrexpressnew`)

@@ -165,7 +165,17 @@ layer(GatewayLive, { timeout: "60 seconds" })("the dzship client against our shi
       const all = yield* Effect.promise(() => dzship.couriers(undefined, { gateway }))
       const sandbox = all.find((courier) => courier.key === "sandbox")!
       assert.deepStrictEqual(sandbox.requiredCredentials, [])
-      assert.deepStrictEqual(sandbox.capabilities, { create: true, track: true, rates: true, label: true })
+      assert.deepStrictEqual(sandbox.capabilities, {
+        create: true,
+        track: true,
+        rates: true,
+        label: true,
+        cancel: true,
+        trackBatch: true,
+        stopDesks: true,
+        communes: true,
+        checkCredentials: true
+      })
       assert.isFalse(sandbox.requiresBaseUrl)
       assert.deepStrictEqual(
         (yield* Effect.promise(() => dzship.couriers({ q: "sand" }, { gateway }))).map((courier) => courier.key),

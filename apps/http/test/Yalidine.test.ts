@@ -80,7 +80,17 @@ describe("the shipping API with the Yalidine-engine adapter", () => {
       )
       for (const entry of entries) {
         assert.deepStrictEqual(entry.requiredCredentials, ["apiId", "apiToken"])
-        assert.deepStrictEqual(entry.capabilities, { create: true, track: true, rates: true, label: true })
+        assert.deepStrictEqual(entry.capabilities, {
+        create: true,
+        track: true,
+        rates: true,
+        label: true,
+        cancel: false,
+        trackBatch: false,
+        stopDesks: false,
+        communes: false,
+        checkCredentials: false
+      })
         assert.match(entry.endpoint, /^https:\/\/api\.[a-z]+\.(app|me)$/)
       }
       const found = yield* getJson(`${app.shippingUrl}/v1/couriers?q=easy_and_speed`)

@@ -55,6 +55,30 @@ export interface Label {
   readonly bytes: Uint8Array
 }
 
+/** A desk where recipients collect parcels (a stop desk, an office, a relay point): an order's `stopDeskId`. */
+export interface StopDesk {
+  /** What an order sends as `stopDeskId`. */
+  readonly id: string
+  readonly name: string
+  readonly wilayaCode: WilayaCode.WilayaCode
+  /** The commune it is in, as the courier names it, when the courier says. */
+  readonly communeName?: string | undefined
+  readonly address?: string | undefined
+  readonly phone?: string | undefined
+}
+
+/** A commune as the courier names it, and how it delivers there. */
+export interface CourierCommune {
+  /** The courier's own spelling, which its create expects. */
+  readonly name: string
+  /** The courier's id for it, when its API uses ids. */
+  readonly id?: string | undefined
+  /** Delivers to the door there. */
+  readonly home: boolean
+  /** Has a desk there (or serves one for it). */
+  readonly stopdesk: boolean
+}
+
 export interface Context<Credentials> {
   readonly credentials: Credentials
   /** The caller's origin wilaya (`options.fromWilaya`), when given. */
@@ -72,9 +96,40 @@ export interface Operations<Credentials> {
   readonly rates?: Operation<RatesQuery, RatesResult, Credentials>
   /** The label of a parcel, by tracking number. */
   readonly label?: Operation<string, Label, Credentials>
+  /**
+   * Cancels a parcel, by tracking number. A courier that refuses because the parcel is past the point it can be
+   * cancelled (picked up, shipped) fails with `NotCancellable` and its words; other refusals are `Refused`.
+   */
+  readonly cancel?: Operation<string, void, Credentials>
+  /**
+   * The events of up to 100 parcels in one call, through the platform's batch endpoint. A number the courier does
+   * not know is left out of the map. Without it the host tracks the numbers one by one.
+   */
+  readonly trackBatch?: Operation<ReadonlyArray<string>, ReadonlyMap<string, ReadonlyArray<RawEvent>>, Credentials>
+  /** The courier's desks in a wilaya. */
+  readonly stopDesks?: Operation<WilayaCode.WilayaCode, ReadonlyArray<StopDesk>, Credentials>
+  /** The communes of a wilaya as the courier names them, with what it delivers there. */
+  readonly communes?: Operation<WilayaCode.WilayaCode, ReadonlyArray<CourierCommune>, Credentials>
+  /**
+   * Whether the credentials work, through the cheapest read the platform has; creates nothing. Succeeds when they
+   * do; fails with `CredentialsRejected` when the courier refuses them.
+   */
+  readonly checkCredentials?: Operation<void, void, Credentials>
 }
 
-export type Capability = "create" | "track" | "rates" | "label"
+/** What an adapter can do: the operations it implements, by name. */
+export const capabilities = [
+  "create",
+  "track",
+  "rates",
+  "label",
+  "cancel",
+  "trackBatch",
+  "stopDesks",
+  "communes",
+  "checkCredentials"
+] as const
+export type Capability = (typeof capabilities)[number]
 
 /**
  * A limit the courier puts on one account: at most `limit` requests per `window`, for each credential (courier key
@@ -168,12 +223,9 @@ export const define = <Credentials>(input: {
     statuses: input.statuses,
     codStatuses: input.codStatuses,
     operations: input.operations,
-    capabilities: {
-      create: input.operations.create !== undefined,
-      track: input.operations.track !== undefined,
-      rates: input.operations.rates !== undefined,
-      label: input.operations.label !== undefined
-    },
+    capabilities: Object.fromEntries(
+      capabilities.map((capability) => [capability, input.operations[capability] !== undefined])
+    ) as Record<Capability, boolean>,
     rateLimits
   }
 }

@@ -50,6 +50,14 @@ export class Unsupported extends Schema.TaggedError<Unsupported>()("Unsupported"
   }
 }
 
+/**
+ * The courier refuses to cancel the parcel because it is past the point where it can (picked up, shipped,
+ * delivered): a conflict with the parcel's state, in the courier's words.
+ */
+export class NotCancellable extends Schema.TaggedError<NotCancellable>()("NotCancellable", {
+  message: Schema.String
+}) {}
+
 export const CourierErrorReason = Schema.Union([
   BlockedEgress,
   Refused,
@@ -57,13 +65,24 @@ export const CourierErrorReason = Schema.Union([
   CourierRateLimited,
   Unreachable,
   BadResponse,
-  Unsupported
+  Unsupported,
+  NotCancellable
 ])
 export type CourierErrorReason = typeof CourierErrorReason.Type
 
 export class CourierError extends Schema.TaggedError<CourierError>()("CourierError", {
   courier: Schema.String,
-  operation: Schema.Literals(["create", "track", "rates", "label"]),
+  operation: Schema.Literals([
+    "create",
+    "track",
+    "rates",
+    "label",
+    "cancel",
+    "trackBatch",
+    "stopDesks",
+    "communes",
+    "checkCredentials"
+  ]),
   reason: CourierErrorReason
 }) {
   override get message() {

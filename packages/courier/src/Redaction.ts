@@ -5,7 +5,14 @@
  * need do nothing for it; they must only never build a message from the request itself.
  */
 import { Effect, Redacted } from "effect"
-import { BadResponse, type CourierErrorReason, CredentialsRejected, Refused, Unreachable } from "./CourierError.ts"
+import {
+  BadResponse,
+  type CourierErrorReason,
+  CredentialsRejected,
+  NotCancellable,
+  Refused,
+  Unreachable
+} from "./CourierError.ts"
 import type { CourierHttp } from "./CourierHttp.ts"
 
 export const PLACEHOLDER = "<redacted>"
@@ -63,6 +70,8 @@ export const redactReason =
         return new Unreachable({ message: scrub(reason.message) })
       case "BadResponse":
         return new BadResponse({ message: scrub(reason.message) })
+      case "NotCancellable":
+        return new NotCancellable({ message: scrub(reason.message) })
       case "BlockedEgress":
       case "CourierRateLimited":
       case "Unsupported":

@@ -14,11 +14,21 @@ export class CatalogueEntry extends Schema.Class<CatalogueEntry>("CatalogueEntry
   platform: Schema.String,
   aliases: Schema.Array(Schema.String),
   requiredCredentials: Schema.Array(Schema.String),
+  /**
+   * What the courier can do through Tawsil. `trackBatch`: the platform tracks up to 100 parcels in one call (every
+   * courier with `track` accepts `trackingNumbers`; the others are tracked one by one). `communes`: the courier's
+   * own commune list, so orders go out in its spelling and `POST /v1/communes/resolve` says what it delivers where.
+   */
   capabilities: Schema.Struct({
     create: Schema.Boolean,
     track: Schema.Boolean,
     rates: Schema.Boolean,
-    label: Schema.Boolean
+    label: Schema.Boolean,
+    cancel: Schema.Boolean,
+    trackBatch: Schema.Boolean,
+    stopDesks: Schema.Boolean,
+    communes: Schema.Boolean,
+    checkCredentials: Schema.Boolean
   }),
   /** The pinned origin, or `https://<tenant>.<domain>` for a generic platform key. */
   endpoint: Schema.String,

@@ -82,7 +82,17 @@ describe("Discovery", () => {
         const plugin = yield* Discovery.loadPlugin(HOST, root)
         assert.strictEqual(plugin.packageName, "tawsil-adapter-beta")
         assert.strictEqual(plugin.adapter.platform, "beta")
-        assert.deepStrictEqual(plugin.adapter.capabilities, { create: false, track: false, rates: false, label: false })
+        assert.deepStrictEqual(plugin.adapter.capabilities, {
+        create: false,
+        track: false,
+        rates: false,
+        label: false,
+        cancel: false,
+        trackBatch: false,
+        stopDesks: false,
+        communes: false,
+        checkCredentials: false
+      })
       })
     )
 

@@ -20,7 +20,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { AlgerianMobile, type WilayaCode } from "@tawsil/domain"
 import { ProcessEgress } from "@tawsil/egress"
 import { Cause, Clock, Effect, Exit, Option, Schema, type Scope } from "effect"
-import type { Any, Capability, CourierManifest } from "../CourierAdapter.ts"
+import { type Any, type Capability, type CourierManifest, capabilities as allCapabilities } from "../CourierAdapter.ts"
 import type { CourierErrorReason } from "../CourierError.ts"
 import { ParcelOrder, RatesQuery } from "../Shipment.ts"
 import * as Observers from "./internal/Observers.ts"
@@ -119,9 +119,12 @@ export const ratesQuery: RatesQuery = Schema.decodeUnknownSync(RatesQuery)({
   codAmount: 4500
 })
 
-const capabilityOrder: ReadonlyArray<Capability> = ["create", "track", "rates", "label"]
+const capabilityOrder: ReadonlyArray<Capability> = allCapabilities
 
-/** The operation a failure without one runs: the first the adapter declares, in the order create, track, rates, label. */
+/**
+ * The operation a failure without one runs: the first the adapter declares, in the order create, track, rates, label,
+ * then the optional ones (`CourierAdapter.capabilities`).
+ */
 export const firstDeclared = (adapter: Any): Capability =>
   capabilityOrder.find((capability) => adapter.capabilities[capability]) ?? "create"
 
@@ -263,6 +266,16 @@ const runOperation = <F extends Fake>(
       return h.runner.rates(call, inputs.ratesQuery)
     case "label":
       return h.runner.label(call, inputs.trackingNumber)
+    case "cancel":
+      return h.runner.cancel(call, inputs.trackingNumber)
+    case "trackBatch":
+      return h.runner.trackBatch(call, [inputs.trackingNumber])
+    case "stopDesks":
+      return h.runner.stopDesks(call, inputs.order.recipient.wilayaCode)
+    case "communes":
+      return h.runner.communes(call, inputs.order.recipient.wilayaCode)
+    case "checkCredentials":
+      return h.runner.checkCredentials(call)
   }
 }
 
@@ -280,7 +293,16 @@ const runDeclared = <F extends Fake>(options: Options<F>, h: Harness<F>) =>
       ? yield* h.runner.rates(h.call(credentials), fixtures.ratesQuery ?? ratesQuery)
       : undefined
     const labelled = adapter.capabilities.label ? yield* h.runner.label(h.call(credentials), trackingNumber) : undefined
-    return { created, trackingNumber, tracked, rated, labelled }
+    const wilaya = (fixtures.order ?? order).recipient.wilayaCode
+    const batch = adapter.capabilities.trackBatch
+      ? yield* h.runner.trackBatch(h.call(credentials), [trackingNumber])
+      : undefined
+    const desks = adapter.capabilities.stopDesks ? yield* h.runner.stopDesks(h.call(credentials), wilaya) : undefined
+    const communes = adapter.capabilities.communes ? yield* h.runner.communes(h.call(credentials), wilaya) : undefined
+    if (adapter.capabilities.checkCredentials) yield* h.runner.checkCredentials(h.call(credentials))
+    // Last: the parcel the other operations read is gone after it.
+    if (adapter.capabilities.cancel) yield* h.runner.cancel(h.call(credentials), trackingNumber)
+    return { created, trackingNumber, tracked, rated, labelled, batch, desks, communes, wilaya }
   })
 
 /** One failure case, run: the fake is told to misbehave just before the call (after any parcel it needs). */
@@ -332,7 +354,10 @@ const capabilities = <F extends Fake>(options: Options<F>) =>
       )
     }
     const h = yield* harness(options)
-    const { created, tracked, rated, labelled } = yield* runDeclared(options, h)
+    const { created, tracked, rated, labelled, batch, desks, communes, trackingNumber, wilaya } = yield* runDeclared(
+      options,
+      h
+    )
     if (created !== undefined) {
       assert.isNotEmpty(created.trackingNumber, "create answers a tracking number")
       assert.isTrue(
@@ -354,6 +379,24 @@ const capabilities = <F extends Fake>(options: Options<F>) =>
     if (labelled !== undefined) {
       assert.isNotEmpty(labelled.contentType, "a label says its content type")
       assert.isAbove(labelled.bytes.length, 0, "a label has content")
+    }
+    if (batch !== undefined) {
+      assert.isTrue(batch.has(trackingNumber), "batch tracking answers the parcel it was asked for")
+      for (const event of batch.get(trackingNumber) ?? []) {
+        assert.isTrue(isKnown(adapter, event.rawStatus), `batch tracking reported ${event.rawStatus}, not mapped`)
+      }
+    }
+    if (desks !== undefined) {
+      assert.isNotEmpty(desks, `the courier lists desks in wilaya ${wilaya}`)
+      for (const desk of desks) {
+        assert.isNotEmpty(desk.id, "a desk has an id")
+        assert.isNotEmpty(desk.name, "a desk has a name")
+        assert.strictEqual(desk.wilayaCode, wilaya, "a desk listed for a wilaya is in it")
+      }
+    }
+    if (communes !== undefined) {
+      assert.isNotEmpty(communes, `the courier lists communes in wilaya ${wilaya}`)
+      for (const commune of communes) assert.isNotEmpty(commune.name, "a courier's commune has a name")
     }
     for (const operation of capabilityOrder.filter((capability) => !adapter.capabilities[capability])) {
       const before = { sent: h.runner.sent.length, received: h.fake?.requests.length ?? 0, outgoing: h.outgoing.length }

@@ -14,7 +14,16 @@ import { createHash } from "node:crypto"
 import { FieldIssues, type WilayaCode } from "@tawsil/domain"
 import { Clock, Duration, Effect, Schema, type Scope } from "effect"
 import { RateLimiter } from "effect/persistence"
-import type { Any, Capability, CourierManifest, CreatedParcel, Label, RawEvent } from "../../CourierAdapter.ts"
+import type {
+  Any,
+  Capability,
+  CourierCommune,
+  CourierManifest,
+  CreatedParcel,
+  Label,
+  RawEvent,
+  StopDesk
+} from "../../CourierAdapter.ts"
 import {
   CourierError,
   type CourierErrorReason,
@@ -57,6 +66,17 @@ export interface Runner {
   readonly track: (call: Call, trackingNumber: string) => Effect.Effect<ReadonlyArray<RawEvent>, Failure>
   readonly rates: (call: Call, query: RatesQuery) => Effect.Effect<RatesResult, Failure>
   readonly label: (call: Call, trackingNumber: string) => Effect.Effect<Label, Failure>
+  readonly cancel: (call: Call, trackingNumber: string) => Effect.Effect<void, Failure>
+  readonly trackBatch: (
+    call: Call,
+    trackingNumbers: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyMap<string, ReadonlyArray<RawEvent>>, Failure>
+  readonly stopDesks: (call: Call, wilaya: WilayaCode.WilayaCode) => Effect.Effect<ReadonlyArray<StopDesk>, Failure>
+  readonly communes: (
+    call: Call,
+    wilaya: WilayaCode.WilayaCode
+  ) => Effect.Effect<ReadonlyArray<CourierCommune>, Failure>
+  readonly checkCredentials: (call: Call) => Effect.Effect<void, Failure>
   /** What the adapter asked `CourierHttp` to send, oldest first. */
   readonly sent: ReadonlyArray<CourierRequest>
 }
@@ -185,6 +205,11 @@ export const make = (
       track: run<string, ReadonlyArray<RawEvent>>("track"),
       rates: run<RatesQuery, RatesResult>("rates"),
       label: run<string, Label>("label"),
+      cancel: run<string, void>("cancel"),
+      trackBatch: run<ReadonlyArray<string>, ReadonlyMap<string, ReadonlyArray<RawEvent>>>("trackBatch"),
+      stopDesks: run<WilayaCode.WilayaCode, ReadonlyArray<StopDesk>>("stopDesks"),
+      communes: run<WilayaCode.WilayaCode, ReadonlyArray<CourierCommune>>("communes"),
+      checkCredentials: (call) => run<void, void>("checkCredentials")(call, undefined),
       sent
     }
   })

@@ -1,0 +1,117 @@
+/**
+ * The commune a parcel goes to, checked before any courier is asked: the recipient's spelling resolved to a commune
+ * of the dataset (`CommuneResolver`, within the order's wilaya), then, for a courier that lists its communes, to the
+ * courier's own entry, in its spelling, with whether it delivers there the way the order asks. An unknown or
+ * ambiguous commune, or one the courier does not serve, stops the create with suggestions: nothing is sent.
+ */
+import type { CourierCommune } from "@tawsil/courier/CourierAdapter"
+import type { DeliveryType } from "@tawsil/courier/Shipment"
+import { CommuneResolver, type Communes } from "@tawsil/reference"
+import { Option, Schema } from "effect"
+
+export const Suggestion = Schema.Struct({
+  nameFr: Schema.String,
+  nameAr: Schema.String,
+  /** How close the name is to what was sent, from 0 to 1. */
+  score: Schema.Number
+}).annotate({ identifier: "CommuneSuggestion" })
+export type Suggestion = typeof Suggestion.Type
+
+/** The commune sent is not one of the wilaya's, or could be several: the caller must say which. */
+export class UnknownCommune extends Schema.TaggedError<UnknownCommune>()("UnknownCommune", {
+  wilayaCode: Schema.Int,
+  communeName: Schema.String,
+  ambiguous: Schema.Boolean,
+  suggestions: Schema.Array(Suggestion)
+}) {
+  override get message() {
+    const what = this.ambiguous
+      ? `${JSON.stringify(this.communeName)} could be several communes of wilaya ${this.wilayaCode}`
+      : `${JSON.stringify(this.communeName)} is not a commune of wilaya ${this.wilayaCode}`
+    const hint =
+      this.suggestions.length === 0
+        ? "GET /v1/communes?wilaya= lists them"
+        : `did you mean ${this.suggestions.map((suggestion) => suggestion.nameFr).join(", ")}?`
+    return `${what}: ${hint}`
+  }
+}
+
+/** The courier lists the commune but does not deliver there the way the order asks (or does not list it). */
+export class CommuneNotServed extends Schema.TaggedError<CommuneNotServed>()("CommuneNotServed", {
+  courier: Schema.String,
+  commune: Schema.String,
+  deliveryType: Schema.optionalKey(Schema.Literals(["home", "stopdesk"]))
+}) {
+  override get message() {
+    return this.deliveryType === undefined
+      ? `${this.courier} lists no commune ${this.commune} in this wilaya`
+      : this.deliveryType === "home"
+        ? `${this.courier} does not deliver to the door in ${this.commune}`
+        : `${this.courier} has no desk in ${this.commune}`
+  }
+}
+
+/** A commune as resolved for a courier: the dataset's, and the courier's own entry when it lists its communes. */
+export interface Resolved {
+  readonly commune: Communes.Commune
+  /** The folded names were equal: nothing was corrected. */
+  readonly exact: boolean
+  readonly courier?: CourierCommune | undefined
+}
+
+export const suggestionsOf = (candidates: ReadonlyArray<CommuneResolver.Candidate>): ReadonlyArray<Suggestion> =>
+  candidates.map(({ commune, score }) => ({
+    nameFr: commune.name,
+    nameAr: commune.nameAr,
+    score: Math.round(score * 100) / 100
+  }))
+
+/** The dataset's commune for `name`, or why there is none. */
+export const resolve = (
+  resolution: CommuneResolver.Resolution,
+  wilayaCode: number,
+  communeName: string
+): Resolved | UnknownCommune =>
+  resolution._tag === "Matched"
+    ? { commune: resolution.commune, exact: resolution.exact }
+    : new UnknownCommune({
+        wilayaCode,
+        communeName,
+        ambiguous: resolution._tag === "Ambiguous",
+        suggestions: suggestionsOf(resolution.suggestions)
+      })
+
+/** The courier's entry for a dataset commune: the same name, or the one that sounds like it (its French or Arabic). */
+export const courierEntry = (
+  commune: Communes.Commune,
+  listed: ReadonlyArray<CourierCommune>
+): Option.Option<CourierCommune> => {
+  const entries = listed.map((entry) => ({
+    entry,
+    // The courier's names go through the same resolver as the dataset's: one rule for every spelling.
+    commune: { wilayaCode: commune.wilayaCode, name: entry.name, nameAr: entry.name } as Communes.Commune
+  }))
+  const resolver = CommuneResolver.make(entries.map(({ commune }) => commune))
+  for (const name of [commune.name, commune.nameAr]) {
+    const found = resolver.resolve(commune.wilayaCode, name)
+    if (found._tag === "Matched") {
+      return Option.fromNullishOr(entries.find((candidate) => candidate.commune === found.commune)?.entry)
+    }
+  }
+  return Option.none()
+}
+
+/** The courier's entry, if it serves the commune the way the order asks. */
+export const served = (
+  courier: string,
+  commune: Communes.Commune,
+  listed: ReadonlyArray<CourierCommune>,
+  deliveryType: DeliveryType | undefined
+): CourierCommune | CommuneNotServed =>
+  Option.match(courierEntry(commune, listed), {
+    onNone: () => new CommuneNotServed({ courier, commune: commune.name }),
+    onSome: (entry) =>
+      deliveryType === undefined || (deliveryType === "home" ? entry.home : entry.stopdesk)
+        ? entry
+        : new CommuneNotServed({ courier, commune: commune.name, deliveryType })
+  })
