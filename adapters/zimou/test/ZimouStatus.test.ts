@@ -3,7 +3,7 @@ import { CanonicalStatus } from "@tawsil/courier"
 import { Tracking } from "@tawsil/shipping"
 import { adapter } from "../src/Zimou.ts"
 import * as Status from "../src/ZimouStatus.ts"
-import { names, researchTable } from "./fixtures/statuses.ts"
+import { names, researchTable } from "./fake/statuses.ts"
 
 /** §3.3's one open row ("created / pending_pickup"), as the adapter reads it: preparing is created, ready is not. */
 const preparing = [1, 26, 34, 43]

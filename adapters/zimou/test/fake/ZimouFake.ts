@@ -21,7 +21,7 @@
 import type * as Http from "node:http"
 import { FakeCourier } from "@tawsil/courier/testing"
 import { Context, Effect, Layer } from "effect"
-import { names } from "../fixtures/statuses.ts"
+import { names } from "./statuses.ts"
 
 export const TOKEN = "fake-zimou-token-7b1e4c9a2f6d3085"
 
