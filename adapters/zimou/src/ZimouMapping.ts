@@ -145,8 +145,8 @@ const entryOf = (body: typeof Wire.Statuses.Type, tracking: string): unknown => 
 
 /**
  * `GET v3/packages/status` → the parcel's current status, as one event at the time it last changed. Zimou answers
- * the status, not a history: each track sees where the parcel is now, and the core keeps the timeline. A code Zimou
- * does not return is unknown: refused.
+ * the status, not a history, so a track shows where the parcel is now, not the way it came. A code Zimou does not
+ * return is unknown: refused.
  */
 export const fromStatuses = (
   tracking: string,
