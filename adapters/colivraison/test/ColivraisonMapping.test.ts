@@ -3,6 +3,7 @@ import { type CourierError, Shipment } from "@tawsil/courier"
 import { Result, Schema } from "effect"
 import * as Mapping from "../src/ColivraisonMapping.ts"
 import * as Wire from "../src/ColivraisonWire.ts"
+import * as Fake from "./fake/ColivraisonFake.ts"
 import { createPairs } from "./fixtures/orders.ts"
 import { type ExpectedReason, errorPairs, historyPairs, pricingRows, response } from "./fixtures/responses.ts"
 
@@ -42,7 +43,8 @@ describe("ColivraisonMapping", () => {
     })
   })
 
-  it("names every wilaya 1–58, each once", () => {
+  it("names every wilaya 1–58, each once, as the fake's own list does", () => {
+    assert.deepStrictEqual(Wire.wilayaNames, Fake.wilayaNames)
     assert.lengthOf(Wire.wilayaNames, 58)
     assert.strictEqual(new Set(Wire.wilayaNames).size, 58)
     assert.strictEqual(Wire.wilayaName(16 as never), "Alger")

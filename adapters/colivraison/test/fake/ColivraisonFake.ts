@@ -22,7 +22,71 @@
 import type * as Http from "node:http"
 import { FakeCourier } from "@tawsil/courier/testing"
 import { Context, Effect, Layer } from "effect"
-import { wilayaNames } from "../../src/ColivraisonWire.ts"
+
+/**
+ * The wilaya names the fake knows, by official number − 1: its own copy, as the courier keeps its own list (the
+ * adapter's is `ColivraisonWire.wilayaNames`; the app's type-check of fakes reaches no adapter source).
+ */
+export const wilayaNames: ReadonlyArray<string> = [
+  "Adrar",
+  "Chlef",
+  "Laghouat",
+  "Oum El Bouaghi",
+  "Batna",
+  "Béjaïa",
+  "Biskra",
+  "Béchar",
+  "Blida",
+  "Bouira",
+  "Tamanrasset",
+  "Tébessa",
+  "Tlemcen",
+  "Tiaret",
+  "Tizi Ouzou",
+  "Alger",
+  "Djelfa",
+  "Jijel",
+  "Sétif",
+  "Saïda",
+  "Skikda",
+  "Sidi Bel Abbès",
+  "Annaba",
+  "Guelma",
+  "Constantine",
+  "Médéa",
+  "Mostaganem",
+  "M'Sila",
+  "Mascara",
+  "Ouargla",
+  "Oran",
+  "El Bayadh",
+  "Illizi",
+  "Bordj Bou Arréridj",
+  "Boumerdès",
+  "El Tarf",
+  "Tindouf",
+  "Tissemsilt",
+  "El Oued",
+  "Khenchela",
+  "Souk Ahras",
+  "Tipaza",
+  "Mila",
+  "Aïn Defla",
+  "Naâma",
+  "Aïn Témouchent",
+  "Ghardaïa",
+  "Relizane",
+  "Timimoun",
+  "Bordj Badji Mokhtar",
+  "Ouled Djellal",
+  "Béni Abbès",
+  "In Salah",
+  "In Guezzam",
+  "Touggourt",
+  "Djanet",
+  "El M'Ghair",
+  "El Meniaa"
+]
 
 export const PUBLIC_KEY = "fake-coliv-public-7e3a91c5"
 export const TOKEN = "fake-coliv-token-5d8b20f4e6a1c937"
