@@ -2,9 +2,10 @@
  * The capacity guard of parcel creates: at most `limit` creates talk to couriers at once, and the next one is turned
  * away at once — `Overloaded`, retry in a couple of seconds — rather than queued behind slow couriers, where it would
  * hold a connection and time out anyway. A place is given back however the create ends: success, failure, or the
- * caller going away.
+ * caller going away. Each turn-away is counted (`ShippingMetrics.refusals`, reason `capacity`).
  */
 import { Effect, Option, Schema, Semaphore } from "effect"
+import * as ShippingMetrics from "./ShippingMetrics.ts"
 
 /** How long a caller turned away should wait before trying again. */
 export const RETRY_AFTER_SECONDS = 2
@@ -30,7 +31,11 @@ export const make = (limit: number): Effect.Effect<CapacityGuard> =>
         .pipe(
           Effect.flatMap(
             Option.match({
-              onNone: () => Effect.fail(new Overloaded({ retryAfterSeconds: RETRY_AFTER_SECONDS })),
+              onNone: () =>
+                Effect.andThen(
+                  ShippingMetrics.refused("capacity"),
+                  Effect.fail(new Overloaded({ retryAfterSeconds: RETRY_AFTER_SECONDS }))
+                ),
               onSome: Effect.succeed
             })
           )

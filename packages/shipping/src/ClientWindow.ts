@@ -7,9 +7,11 @@
  *
  * A store that fails (Redis unreachable) admits the request and logs a warning: the window protects the service
  * from one client's bursts, and refusing every client while the store is down would be the larger outage.
+ * Each refusal is counted (`ShippingMetrics.refusals`, reason `client_window`).
  */
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { RateLimiter } from "effect/persistence"
+import * as ShippingMetrics from "./ShippingMetrics.ts"
 
 /** The client has used its window; retry after `retryAfterSeconds`. Nothing was sent to any courier. */
 export class ClientRateLimited extends Schema.TaggedError<ClientRateLimited>()("ClientRateLimited", {
@@ -46,12 +48,15 @@ export const make = Effect.fnUntraced(function* (options: Options) {
       Effect.asVoid,
       Effect.catchTag("RateLimiterError", ({ reason }) =>
         reason._tag === "RateLimitExceeded"
-          ? Effect.fail(
-              new ClientRateLimited({
-                limit: options.limit,
-                window: windowText,
-                retryAfterSeconds: Math.max(1, Math.ceil(Duration.toSeconds(reason.retryAfter)))
-              })
+          ? Effect.andThen(
+              ShippingMetrics.refused("client_window"),
+              Effect.fail(
+                new ClientRateLimited({
+                  limit: options.limit,
+                  window: windowText,
+                  retryAfterSeconds: Math.max(1, Math.ceil(Duration.toSeconds(reason.retryAfter)))
+                })
+              )
             )
           : Effect.logWarning("client window store failed; request admitted").pipe(
               Effect.annotateLogs({ reason: reason.message })

@@ -23,6 +23,11 @@
  *
  * Loopback overrides (`TAWSIL_COURIER_ORIGINS`, process configuration only) send an origin's requests to a local
  * fake over plain HTTP, skipping DNS: that is how tests and local runs reach fake couriers.
+ *
+ * Observability: every request is counted and timed (`ShippingMetrics`: courier key, platform, outcome) and each
+ * origin's circuit state is a gauge. With `ServiceSpans` on, a request is a client span naming the courier key,
+ * the platform, the method, the host and the answer's status — never the path, query, headers or body, which
+ * carry credentials, tracking numbers and customers' data.
  */
 
 import * as Http from "node:http"
@@ -32,9 +37,11 @@ import type { CourierManifest, RateLimit } from "@tawsil/courier/CourierAdapter"
 import { BadResponse, CourierRateLimited, Unreachable } from "@tawsil/courier/CourierError"
 import { CourierHttp, type CourierRequest, type CourierResponse } from "@tawsil/courier/CourierHttp"
 import { Egress, ProcessEgress } from "@tawsil/egress"
-import { Clock, Duration, Effect, Exit, Layer, Option, Schedule } from "effect"
+import { ServiceSpans } from "@tawsil/tracing"
+import { Clock, Duration, Effect, Exit, Layer, Metric, Option, Schedule, Stream } from "effect"
 import { CircuitBreaker, RateLimiter } from "effect/persistence"
 import { Transport } from "./Shipping.ts"
+import * as ShippingMetrics from "./ShippingMetrics.ts"
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024
 export const BREAKER_FAILURES = 5
@@ -179,6 +186,27 @@ const outcomeOf = (
       ? CircuitBreaker.ignored
       : CircuitBreaker.failure()
 
+/** A request's outcome for the metrics: its answer's status class, or why it had none. */
+const outcomeLabel = (
+  exit: Exit.Exit<CourierResponse, Unreachable | BadResponse | Egress.BlockedEgress | CourierRateLimited>,
+  missed: "timeout" | "circuit_open" | undefined
+): ShippingMetrics.Outcome => {
+  if (Exit.isSuccess(exit)) return ShippingMetrics.statusClass(exit.value.status)
+  if (missed !== undefined) return missed
+  const error = Exit.findErrorOption(exit)
+  if (Option.isNone(error)) return "interrupted"
+  switch (error.value._tag) {
+    case "CourierRateLimited":
+      return "rate_limited"
+    case "BadResponse":
+      return "bad_response"
+    case "BlockedEgress":
+      return "blocked"
+    default:
+      return "unreachable"
+  }
+}
+
 /** The transport, with loopback overrides parsed from process configuration. */
 export const layer = (options: { readonly overrides: Egress.Overrides }) =>
   Layer.effect(
@@ -191,6 +219,17 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
         openDuration: Schedule.exponential(BREAKER_OPEN),
         maxOpenDuration: BREAKER_MAX_OPEN
       }).pipe(Effect.provide(CircuitBreaker.layerStoreMemory()))
+      const spans = yield* ServiceSpans.ServiceSpans
+      // Each origin's circuit as a gauge, from this breaker's transitions (it reports no metrics of its own).
+      yield* breaker.transitions.pipe(
+        Stream.runForEach((transition) =>
+          Metric.update(
+            Metric.withAttributes(ShippingMetrics.circuitState, { origin: transition.key }),
+            ShippingMetrics.circuitValue(transition.to)
+          )
+        ),
+        Effect.forkScoped
+      )
 
       /**
        * Takes one request from every limit of the account. A limit that is used up says how long until it admits
@@ -238,6 +277,7 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
 
       const bind = ({
         courier,
+        platform,
         tenantOrigin,
         timeout,
         deadline,
@@ -245,6 +285,7 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
         account
       }: {
         readonly courier: CourierManifest
+        readonly platform?: string | undefined
         readonly tenantOrigin: Egress.Origin | undefined
         readonly timeout: Duration.Duration
         readonly deadline: number
@@ -269,10 +310,13 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
         const timedOut = () =>
           new Unreachable({ message: `${courier.name} did not answer within ${Duration.format(timeout)}` })
         const limited = account !== undefined && rateLimits.length > 0
+        const labels = { courier: courier.key, platform: platform ?? "unknown" }
         const request = (
           request: CourierRequest
-        ): Effect.Effect<CourierResponse, Unreachable | BadResponse | Egress.BlockedEgress | CourierRateLimited> =>
-          Effect.gen(function* () {
+        ): Effect.Effect<CourierResponse, Unreachable | BadResponse | Egress.BlockedEgress | CourierRateLimited> => {
+          // Why a request got no answer, where the failure alone does not tell (all three are `Unreachable`).
+          let missed: "timeout" | "circuit_open" | undefined
+          const call = Effect.gen(function* () {
             if (origin === undefined) {
               return yield* new Egress.BlockedEgress({ reason: `${courier.key} needs options.baseUrl` })
             }
@@ -303,12 +347,16 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
                 judgedBySilence
                   ? Effect.timeoutOrElse(call, {
                       duration: BREAKER_TIMEOUT,
-                      orElse: () => Effect.fail(new Unreachable({ message: `${courier.name} did not answer` }))
+                      orElse: () => {
+                        missed = "timeout"
+                        return Effect.fail(new Unreachable({ message: `${courier.name} did not answer` }))
+                      }
                     })
                   : call,
               breaker.execute({ key: origin, classify: outcomeOf }),
-              Effect.catchTag("CircuitBreakerError", (error) =>
-                Effect.fail(
+              Effect.catchTag("CircuitBreakerError", (error) => {
+                missed = "circuit_open"
+                return Effect.fail(
                   new Unreachable({
                     message:
                       error.reason._tag === "CircuitOpen"
@@ -316,15 +364,49 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
                         : `${courier.name} is failing; a probe call is under way`
                   })
                 )
-              )
+              })
             )
             return yield* judgedBySilence
               ? exchange
               : Effect.timeoutOrElse(exchange, {
                   duration: Duration.millis(left),
-                  orElse: () => Effect.fail(timedOut())
+                  orElse: () => {
+                    missed = "timeout"
+                    return Effect.fail(timedOut())
+                  }
                 })
           }).pipe(Effect.provideService(Egress.Resolver, resolver))
+          const measured = Effect.flatMap(Clock.currentTimeMillis, (started) =>
+            Effect.onExit(call, (exit) =>
+              Effect.flatMap(Clock.currentTimeMillis, (ended) => {
+                const outcome = outcomeLabel(exit, missed)
+                const recorded = ShippingMetrics.recordRequest(labels, outcome, (ended - started) / 1000)
+                return spans && Exit.isSuccess(exit)
+                  ? Effect.andThen(
+                      Effect.annotateCurrentSpan({
+                        "http.response.status_code": exit.value.status,
+                        "tawsil.courier.outcome": outcome
+                      }),
+                      recorded
+                    )
+                  : spans
+                    ? Effect.andThen(Effect.annotateCurrentSpan("tawsil.courier.outcome", outcome), recorded)
+                    : recorded
+              })
+            )
+          )
+          return spans
+            ? Effect.withSpan(measured, `courier ${request.method}`, {
+                kind: "client",
+                attributes: {
+                  "tawsil.courier": labels.courier,
+                  "tawsil.courier.platform": labels.platform,
+                  "http.request.method": request.method,
+                  ...(origin === undefined ? {} : { "server.address": new URL(origin).hostname })
+                }
+              })
+            : measured
+        }
         return CourierHttp.of({ request })
       }
       return Transport.of({ bind })

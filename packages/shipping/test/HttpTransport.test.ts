@@ -5,11 +5,12 @@ import type { CourierManifest, RateLimit } from "@tawsil/courier/CourierAdapter"
 import type { CourierErrorReason } from "@tawsil/courier/CourierError"
 import type { CourierHttp } from "@tawsil/courier/CourierHttp"
 import { Egress } from "@tawsil/egress"
-import { Clock, Duration, Effect, Fiber, Layer, Logger } from "effect"
+import { Clock, Context, Duration, Effect, Fiber, Layer, Logger, Metric, Tracer } from "effect"
 import { RateLimiter } from "effect/persistence"
 import { TestClock } from "effect/testing"
 import * as HttpTransport from "../src/HttpTransport.ts"
 import { Transport } from "../src/Shipping.ts"
+import * as ShippingMetrics from "../src/ShippingMetrics.ts"
 
 /** A loopback courier that records what it receives and answers per path. */
 const fakeCourier = Effect.acquireRelease(
@@ -570,6 +571,91 @@ describe("HttpTransport", () => {
         assert.lengthOf(fake.seen, 2)
         assert.isTrue(lines.some((line) => line.includes("courier rate limit store failed")))
       }).pipe(Effect.scoped)
+    )
+  })
+
+  describe("observability", () => {
+    it.live(
+      "counts each request by courier, platform and outcome, shows the circuit, and traces a client span without path or query",
+      () =>
+        Effect.gen(function* () {
+          const fake = yield* fakeCourier
+          const spans: Array<Tracer.Span> = []
+          const tracer = Tracer.make({
+            span: (options) => {
+              const span = Tracer.nativeTracer.span(options)
+              spans.push(span)
+              return span
+            }
+          })
+          const parsed = Egress.parseOverrides(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
+          assert.isTrue(parsed._tag === "Success")
+          // Built in the test's scope, so that the breaker's transitions are followed while it runs.
+          const context = yield* Layer.build(
+            HttpTransport.layer({ overrides: parsed._tag === "Success" ? parsed.success : new Map() }).pipe(
+              Layer.provide([Egress.Resolver.layerTest({}), RateLimiter.layerStoreMemory])
+            )
+          )
+          const transport = Context.get(context, Transport)
+          const now = yield* Clock.currentTimeMillis
+          const http = transport.bind({
+            courier: dhd,
+            platform: "ecotrack",
+            tenantOrigin: undefined,
+            timeout: Duration.seconds(5),
+            deadline: now + 5_000,
+            rateLimits: [],
+            account: undefined
+          })
+          const count = (outcome: ShippingMetrics.Outcome) =>
+            Effect.map(
+              Metric.value(
+                Metric.withAttributes(ShippingMetrics.courierRequests, {
+                  courier: "dhd",
+                  platform: "ecotrack",
+                  outcome
+                })
+              ),
+              (state) => state.count
+            )
+
+          const answered = yield* http
+            .request({ method: "POST", path: "/api/v1/create/order", query: { api_token: "t0k3n" }, json: { a: 1 } })
+            .pipe(Effect.withTracer(tracer))
+          assert.strictEqual(answered.status, 200)
+          const [span] = spans.filter((span) => span.kind === "client")
+          assert.isDefined(span)
+          assert.strictEqual(span!.name, "courier POST")
+          assert.deepInclude(Object.fromEntries(span!.attributes), {
+            "tawsil.courier": "dhd",
+            "tawsil.courier.platform": "ecotrack",
+            "http.request.method": "POST",
+            "server.address": "platform.dhd-dz.com",
+            "http.response.status_code": 200,
+            "tawsil.courier.outcome": "2xx"
+          })
+          const exported = JSON.stringify([...span!.attributes])
+          assert.notInclude(exported, "t0k3n")
+          assert.notInclude(exported, "/api/v1")
+          assert.strictEqual(yield* count("2xx"), 1)
+
+          for (let i = 0; i < HttpTransport.BREAKER_FAILURES; i++) {
+            assert.strictEqual((yield* http.request({ method: "GET", path: "/down" })).status, 503)
+          }
+          yield* Effect.flip(http.request({ method: "GET", path: "/down" }))
+          assert.strictEqual(yield* count("5xx"), HttpTransport.BREAKER_FAILURES)
+          assert.strictEqual(yield* count("circuit_open"), 1)
+          const circuit = Metric.withAttributes(ShippingMetrics.circuitState, { origin: "https://platform.dhd-dz.com" })
+          // The gauge follows the breaker's transitions on a fiber of its own.
+          for (let tries = 0; (yield* Metric.value(circuit)).value !== 2; tries++) {
+            assert.isBelow(tries, 200, "the circuit shows open")
+            yield* Effect.sleep("5 millis")
+          }
+          const seconds = yield* Metric.value(
+            Metric.withAttributes(ShippingMetrics.courierRequestSeconds, { courier: "dhd", platform: "ecotrack" })
+          )
+          assert.strictEqual(seconds.count, 2 + HttpTransport.BREAKER_FAILURES)
+        }).pipe(Effect.provideService(Metric.MetricRegistry, new Map()), Effect.scoped)
     )
   })
 })

@@ -1,0 +1,63 @@
+/**
+ * What the shipping side counts, as effect `Metric`s in the default registry: the host exports them (the app serves
+ * Prometheus text and, when configured, OTLP). Courier requests by courier key, platform and outcome, with their
+ * latency; each courier origin's circuit; the shipping API's refusals by reason. Labels are keys, origins and
+ * outcomes only — never credentials, accounts, tracking numbers or paths.
+ */
+import { Effect, Metric } from "effect"
+
+/** One courier HTTP request's outcome: its status class, or why it got no answer. */
+export type Outcome =
+  | "2xx"
+  | "3xx"
+  | "4xx"
+  | "5xx"
+  | "timeout"
+  | "unreachable"
+  | "circuit_open"
+  | "rate_limited"
+  | "bad_response"
+  | "blocked"
+  | "interrupted"
+
+export const statusClass = (status: number): Outcome =>
+  status >= 500 ? "5xx" : status >= 400 ? "4xx" : status >= 300 ? "3xx" : "2xx"
+
+export const courierRequests = Metric.counter("tawsil_courier_requests_total", {
+  description: "Courier HTTP requests by courier key, platform and outcome (status class, or why no answer came)",
+  incremental: true
+})
+
+export const courierRequestSeconds = Metric.histogram("tawsil_courier_request_duration_seconds", {
+  description: "Courier HTTP request latency in seconds, rate-limit waits included, by courier key and platform",
+  boundaries: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30]
+})
+
+/** 0 closed, 1 half-open (a probe decides), 2 open (calls fail at once). */
+export const circuitState = Metric.gauge("tawsil_courier_circuit_state", {
+  description: "Circuit breaker of each courier origin: 0 closed, 1 half-open, 2 open"
+})
+
+export const circuitValue = (state: "Closed" | "HalfOpen" | "Open") =>
+  state === "Open" ? 2 : state === "HalfOpen" ? 1 : 0
+
+/** The shipping API's refusals: `client_window` (429, a client's per-minute window), `capacity` (503, creates). */
+export const refusals = Metric.counter("tawsil_shipping_refusals_total", {
+  description: "Shipping API requests refused by a limit, by reason: client_window (429) or capacity (503)",
+  incremental: true
+})
+
+/** Records one courier request: counted under its outcome, timed under its courier. */
+export const recordRequest = (
+  labels: { readonly courier: string; readonly platform: string },
+  outcome: Outcome,
+  seconds: number
+) =>
+  Effect.andThen(
+    Metric.update(Metric.withAttributes(courierRequests, { ...labels, outcome }), 1),
+    Metric.update(Metric.withAttributes(courierRequestSeconds, labels), seconds)
+  )
+
+/** Counts one refusal of the shipping API. */
+export const refused = (reason: "client_window" | "capacity") =>
+  Metric.update(Metric.withAttributes(refusals, { reason }), 1)
