@@ -15,6 +15,7 @@ import { Cache, Clock, Context, Data, DateTime, Duration, Effect, FiberSet, Laye
 import type { SqlClient } from "effect/sql"
 import * as AccessError from "./AccessError.ts"
 import { AccessEvents } from "./AccessEvents.ts"
+import * as AccessMetrics from "./AccessMetrics.ts"
 import * as Credentials from "./Credentials.ts"
 import { type KeyRecord, KeyStore, type NewKey, type StoreRecord } from "./KeyStore.ts"
 import * as KeyStoreSql from "./KeyStoreSql.ts"
@@ -379,6 +380,7 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
         }
         const count = yield* usageStore.meter(principal.store.id, { month: !Limits.isUnlimited(perMonth) })
         if (!Limits.isUnlimited(perMonth) && (count.monthCount ?? 0) > perMonth) {
+          yield* AccessMetrics.refused("month")
           return yield* AccessError.fail(new AccessError.QuotaExhausted({ message: QUOTA_EXHAUSTED }))
         }
         return yield* perMinuteState(perMinute, count)
@@ -406,7 +408,9 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
           }
           const state = yield* meter(principal).pipe(
             Effect.catchReason("AccessError", "RateLimited", (reason) =>
-              call.listener === "origin" ? Effect.succeed(undefined) : Effect.fail(AccessError.fail(reason))
+              call.listener === "origin"
+                ? Effect.succeed(undefined)
+                : Effect.andThen(AccessMetrics.refused("minute"), Effect.fail(AccessError.fail(reason)))
             )
           )
           const limits = call.listener === "edge" && state !== undefined && state.limit >= 0 ? state : undefined

@@ -18,6 +18,7 @@ import { Cache, Clock, Context, Data, Duration, Effect, FiberSet, Layer, Option,
 import { Access, check, Refused, type Requirement, TOUCH_INTERVAL } from "./Access.ts"
 import * as AccessError from "./AccessError.ts"
 import { AccessEvents } from "./AccessEvents.ts"
+import * as AccessMetrics from "./AccessMetrics.ts"
 import * as Credentials from "./Credentials.ts"
 import { KeyStore } from "./KeyStore.ts"
 import { Principal, type RateLimitState } from "./Principal.ts"
@@ -165,7 +166,13 @@ export const layer = (
         ) {
           // Counted once verified, never before: an unsigned call naming a key must not spend its store's budget.
           const caller = yield* authenticate(call, clientIp)
-          const state = yield* access.meter(caller.principal)
+          const state = yield* access
+            .meter(caller.principal)
+            .pipe(
+              Effect.tapError((error) =>
+                error.reason._tag === "RateLimited" ? AccessMetrics.refused("signed_minute") : Effect.void
+              )
+            )
           const limits = state.limit >= 0 ? state : undefined
           const refusal = check(caller.principal, requirement)
           return refusal === undefined

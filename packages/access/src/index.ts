@@ -2,6 +2,7 @@
 export * as Access from "./Access.ts"
 export * as AccessError from "./AccessError.ts"
 export * as AccessEvents from "./AccessEvents.ts"
+export * as AccessMetrics from "./AccessMetrics.ts"
 export * as Admin from "./Admin.ts"
 export * as AdminError from "./AdminError.ts"
 export * as Credentials from "./Credentials.ts"

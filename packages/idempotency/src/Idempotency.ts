@@ -9,7 +9,8 @@
  */
 import { createHmac } from "node:crypto"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Context, Data, Duration, Effect, Exit, Layer, Redacted, Schedule, Schema } from "effect"
+import { Context, Data, Duration, Effect, Exit, Layer, Metric, Redacted, Schedule, Schema } from "effect"
+import * as IdempotencyMetrics from "./IdempotencyMetrics.ts"
 import { type Claim, IdempotencyStore } from "./IdempotencyStore.ts"
 
 /** How long an answer is replayed. */
@@ -235,10 +236,13 @@ export interface Options {
 const decide = (request: Request, found: Claim): Effect.Effect<Claimed | Replay, KeyReused | InFlight> => {
   if (found._tag === "Acquired") return Effect.succeed(new Claimed({ ...request, token: found.token }))
   if (found.fingerprint !== undefined && found.fingerprint !== request.fingerprint) {
-    return Effect.fail(new KeyReused({ key: request.key }))
+    return Effect.andThen(
+      Metric.update(IdempotencyMetrics.keyReused, 1),
+      Effect.fail(new KeyReused({ key: request.key }))
+    )
   }
   return found._tag === "Completed"
-    ? Effect.succeed(new Replay({ response: found.response }))
+    ? Effect.as(Metric.update(IdempotencyMetrics.replays, 1), new Replay({ response: found.response }))
     : Effect.fail(new InFlight({ key: request.key, retryAfterSeconds: RETRY_AFTER_SECONDS }))
 }
 

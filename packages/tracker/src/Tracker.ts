@@ -20,6 +20,7 @@ import { UsageStore } from "@tawsil/access"
 import { Cause, Clock, Context, DateTime, Duration, Effect, Exit, Fiber, Latch, Layer, Queue, Schedule } from "effect"
 import * as TrackerBodies from "./TrackerBodies.ts"
 import * as TrackerError from "./TrackerError.ts"
+import * as TrackerMetrics from "./TrackerMetrics.ts"
 import { TrackerStore } from "./TrackerStore.ts"
 
 export const SIGNUP_GROUP = "signup"
@@ -87,6 +88,7 @@ export const layer = (options: Options = {}): Layer.Layer<Tracker, never, Tracke
       // Open while nothing accepted is waiting to be written.
       const idle = yield* Latch.make(true)
       let unwritten = 0
+      yield* TrackerMetrics.observeQueue(() => unwritten)
 
       const write = Effect.fnUntraced(function* (batch: ReadonlyArray<Item>) {
         const events = batch.flatMap((item) => (item.kind === "event" ? [item.row] : []))

@@ -2,5 +2,6 @@
 export * as Tracker from "./Tracker.ts"
 export * as TrackerBodies from "./TrackerBodies.ts"
 export * as TrackerError from "./TrackerError.ts"
+export * as TrackerMetrics from "./TrackerMetrics.ts"
 export * as TrackerStore from "./TrackerStore.ts"
 export * as TrackerStoreSql from "./TrackerStoreSql.ts"
