@@ -18,14 +18,20 @@
  * slots. The worker sleeps until `DeliverySignal` wakes it (a commit of this process queued a delivery, a slot freed)
  * or `pollInterval` passes. A dispatcher that dies mid-attempt leaves its claim to expire after `lease`; the
  * delivery is then claimed again — at least once, with the same event id.
+ *
+ * Observability (`WebhookMetrics`): each attempt is counted by outcome and timed, and every `backlogInterval` the
+ * outbox's pending deliveries and the lateness of its oldest due one are read into gauges. Where a tracer is
+ * installed, each POST is a client span (event name, attempt, status; never the URL's path or query) and carries
+ * its W3C `traceparent`, so a receiver that traces continues the delivery's trace.
  */
 import { randomBytes } from "node:crypto"
 import * as Egress from "@tawsil/egress/Egress"
 import { StandardWebhookSignature, WebhookSignature } from "@tawsil/signing"
-import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Layer, Random } from "effect"
+import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Layer, Random, Schedule, Tracer } from "effect"
 import { DeliverySignal } from "./DeliverySignal.ts"
 import * as RetryPolicy from "./RetryPolicy.ts"
 import { WebhookHttp } from "./WebhookHttp.ts"
+import * as WebhookMetrics from "./WebhookMetrics.ts"
 import { type AttemptRecord, type Claimed, WebhookStore } from "./WebhookStore.ts"
 import * as WebhookUrl from "./WebhookUrl.ts"
 
@@ -44,7 +50,12 @@ export interface Options {
   readonly concurrency?: number | undefined
   /** How often due work is looked for without a wake-up; default 1 s. */
   readonly pollInterval?: Duration.Input | undefined
+  /** How often the outbox's depth and lag are read for the metrics; default 5 s. */
+  readonly backlogInterval?: Duration.Input | undefined
 }
+
+/** A span's W3C trace context header. */
+export const traceparentOf = (span: Tracer.Span) => `00-${span.traceId}-${span.spanId}-${span.sampled ? "01" : "00"}`
 
 export const DEFAULT_CONNECT_TIMEOUT = Duration.seconds(5)
 export const DEFAULT_TIMEOUT = Duration.seconds(15)
@@ -99,6 +110,27 @@ export const layer = (
       const pollInterval = options.pollInterval ?? Duration.seconds(1)
       const fibers = yield* FiberSet.make<void, never>()
       let inFlight = 0
+      // Spans only where a tracer listens: the native one records nothing, and a header naming its span would lie.
+      const traced = (yield* Tracer.Tracer) !== Tracer.nativeTracer
+
+      const post = (request: Parameters<WebhookHttp["Service"]["post"]>[0], delivery: Claimed) =>
+        traced
+          ? Effect.useSpan(
+              "webhook POST",
+              {
+                kind: "client",
+                attributes: {
+                  "tawsil.webhook.event": delivery.event,
+                  "tawsil.webhook.attempt": delivery.attempt,
+                  "http.request.method": "POST"
+                }
+              },
+              (span) =>
+                http
+                  .post({ ...request, headers: { ...request.headers, traceparent: traceparentOf(span) } })
+                  .pipe(Effect.tap((status) => Effect.sync(() => span.attribute("http.response.status_code", status))))
+            )
+          : http.post(request)
 
       const attempt = Effect.fnUntraced(function* (delivery: Claimed) {
         const startedMillis = yield* Clock.currentTimeMillis
@@ -109,21 +141,23 @@ export const layer = (
         const sent =
           target._tag === "Failure"
             ? ({ outcome: "refused", statusCode: null, error: target.failure } as const)
-            : yield* http
-                .post({
+            : yield* post(
+                {
                   target: target.success,
                   headers: headersOf(delivery, Math.floor(startedMillis / 1000)),
                   body: delivery.payload,
                   connectTimeout,
                   timeout
-                })
-                .pipe(
-                  Effect.map(attemptOutcome),
-                  Effect.catchTag("SendFailed", (error) =>
-                    Effect.succeed({ outcome: "failed", statusCode: null, error: error.message } as const)
-                  )
+                },
+                delivery
+              ).pipe(
+                Effect.map(attemptOutcome),
+                Effect.catchTag("SendFailed", (error) =>
+                  Effect.succeed({ outcome: "failed", statusCode: null, error: error.message } as const)
                 )
+              )
         const latencyMs = (yield* Clock.currentTimeMillis) - startedMillis
+        yield* WebhookMetrics.recordAttempt(sent.outcome, latencyMs / 1000)
         const next = RetryPolicy.next({
           succeeded: sent.outcome === "succeeded",
           attempt: delivery.attempt,
@@ -181,6 +215,14 @@ export const layer = (
         return claimed.length === free
       }).pipe(
         Effect.catchCause((cause) => Effect.as(Effect.logWarning("webhook claim failed; trying again", cause), false))
+      )
+
+      // The outbox's depth and lag, read on their own schedule (one statement on the pending deliveries' index).
+      yield* store.backlog.pipe(
+        Effect.flatMap(WebhookMetrics.recordBacklog),
+        Effect.catchCause((cause) => Effect.logDebug("webhook backlog not read", cause)),
+        Effect.repeat(Schedule.spaced(options.backlogInterval ?? Duration.seconds(5))),
+        Effect.forkScoped
       )
 
       yield* Effect.gen(function* () {

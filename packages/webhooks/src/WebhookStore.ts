@@ -161,8 +161,18 @@ export class WebhookStore extends Context.Service<
      * logs, and says how many events went.
      */
     readonly purgeFinished: (age: Duration.Duration) => Effect.Effect<number>
+    /** The outbox as it stands, for the metrics: one statement, on the partial index of pending deliveries. */
+    readonly backlog: Effect.Effect<Backlog>
   }
 >()("@tawsil/webhooks/WebhookStore") {}
+
+/** What the outbox holds: every pending delivery, and how late the oldest of those already due is. */
+export interface Backlog {
+  /** Deliveries not yet delivered nor given up: due now or waiting for a retry. */
+  readonly pending: number
+  /** How long ago the oldest due delivery came due, in seconds; 0 when none is due. */
+  readonly lagSeconds: number
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // In memory
@@ -378,6 +388,16 @@ export const layerMemory: Layer.Layer<WebhookStore> = Layer.sync(WebhookStore, (
           purged++
         }
         return purged
-      })
+      }),
+    backlog: Effect.map(now, (millis) => {
+      let pending = 0
+      let oldestDue = millis
+      for (const delivery of deliveries.values()) {
+        if (delivery.status !== "pending") continue
+        pending++
+        if (delivery.nextAttemptAt < oldestDue) oldestDue = delivery.nextAttemptAt
+      }
+      return { pending, lagSeconds: (millis - oldestDue) / 1000 }
+    })
   })
 })

@@ -329,6 +329,14 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient> = Laye
           )
           SELECT count(*)::int AS purged FROM purged`.pipe(Effect.orDie)
         return row?.purged ?? 0
+      }),
+      backlog: Effect.gen(function* () {
+        const [row] = yield* sql<{ readonly pending: number; readonly lag_seconds: number }>`
+          SELECT count(*)::int AS pending,
+            COALESCE(EXTRACT(EPOCH FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now())), 0)::float8
+              AS lag_seconds
+          FROM webhook_deliveries WHERE status = 'pending'`.pipe(Effect.orDie)
+        return { pending: row?.pending ?? 0, lagSeconds: Number(row?.lag_seconds ?? 0) }
       })
     })
   })

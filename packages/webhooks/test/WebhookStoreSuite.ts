@@ -259,4 +259,22 @@ export const WebhookStoreSuite = <R>(
       )
     })
   )
+
+  it.effect("tells the outbox's backlog: its pending deliveries, and how late the oldest due one is", () =>
+    Effect.gen(function* () {
+      const store = yield* WebhookStore
+      const storeId = yield* newStore
+      const id = Ids.StoreId.make(storeId)
+      yield* store.insertSubscription(id, subscription({ events: ["order.created"] }), 20)
+      const before = yield* store.backlog
+      assert.strictEqual(yield* store.recordEvent(event(storeId, "order.created")), 1)
+      assert.strictEqual((yield* store.backlog).pending, before.pending + 1)
+      yield* elapse("10 seconds")
+      const late = yield* store.backlog
+      assert.isAtLeast(late.lagSeconds, 9, "due for 10 s")
+      const [claimed] = yield* claimOf(storeId, "claim-backlog")
+      assert.isTrue(yield* store.finishAttempt(finished(claimed!, "succeeded", "succeeded")))
+      assert.strictEqual((yield* store.backlog).pending, before.pending)
+    })
+  )
 }
