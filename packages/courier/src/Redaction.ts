@@ -79,11 +79,16 @@ export const redactReason =
     }
   }
 
-/** `http` with every answer's text scrubbed before the adapter sees it. */
+/** `http` with every answer's text and header values scrubbed before the adapter sees them (a redirect's target). */
 export const scrubbing = (http: CourierHttp["Service"], scrub: (text: string) => string): CourierHttp["Service"] => ({
   request: (request) =>
     Effect.map(http.request(request), (response) => {
       const text = scrub(response.text)
-      return text === response.text ? response : { ...response, text }
+      let headers = response.headers
+      for (const [name, value] of Object.entries(response.headers)) {
+        const scrubbed = scrub(value)
+        if (scrubbed !== value) headers = { ...headers, [name]: scrubbed }
+      }
+      return text === response.text && headers === response.headers ? response : { ...response, text, headers }
     })
 })
