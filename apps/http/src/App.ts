@@ -15,7 +15,6 @@ import { IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Catalogue, ClientWindow, Discovery, HttpTransport } from "@tawsil/shipping"
 import { NonceStore, NonceStoreSql } from "@tawsil/signing"
 import { AppInstance, Database, Migrations } from "@tawsil/storage"
-import { ServiceSpans } from "@tawsil/tracing"
 import { Retention, WebhookStoreSql } from "@tawsil/webhooks"
 import { Clock, Duration, Effect, Layer, Redacted, References, Schedule } from "effect"
 import { RateLimiter } from "effect/persistence"
@@ -28,8 +27,10 @@ import * as EgressGuard from "./EgressGuard.ts"
 import * as Health from "./Health.ts"
 import { RunningInstance } from "./Health.ts"
 import * as JsonLogger from "./JsonLogger.ts"
+import * as MetricsListener from "./MetricsListener.ts"
 import * as ShippingServer from "./shipping/Server.ts"
 import * as StoreServer from "./store/Server.ts"
+import * as Telemetry from "./Telemetry.ts"
 
 export const databaseLayer = (config: AppConfig) =>
   config.database.kind === "embedded"
@@ -174,9 +175,6 @@ export const rateLimiterStore = (config: AppConfig) =>
         Layer.provide(NodeRedis.layer({ url: Redacted.value(config.redisUrl) }))
       )
 
-/** The app exports no traces, so its services open no spans: each would cost a request ~40 000 instructions (0013). */
-const noServiceSpans = Layer.succeed(ServiceSpans.ServiceSpans, false)
-
 const inFlight = Layer.sync(Edge.InFlight, () => ({ count: 0 }))
 
 export interface Options {
@@ -215,12 +213,15 @@ export const layer = (config: AppConfig, options: Options = {}) => {
         purgeRateWindows,
         purgeNonces,
         purgeWebhookEvents,
-        adminListener(config)
+        adminListener(config),
+        config.metrics === undefined ? Layer.empty : MetricsListener.layer(config.metrics)
       )
     ),
     // The guard's reports are logged from before the adapters are imported (discovery runs when `servers` builds).
     Layer.provide([runtime, transport, inFlight, Health.layerLifecycle, limits, EgressGuard.reporting]),
     Layer.provide(stop.ended),
-    Layer.provide([loggingLayer(config), noServiceSpans])
+    // Without OTLP, no tracer and no service spans: each span would cost a request ~40 000 instructions (0013).
+    // With it, the exporters outlive the servers, so the last spans and metrics are sent at shutdown.
+    Layer.provide([loggingLayer(config), Telemetry.serviceSpans(config), Telemetry.layer(config)])
   )
 }

@@ -39,6 +39,10 @@ export interface AppConfig {
   readonly database:
     | { readonly kind: "embedded"; readonly dataDir: string }
     | { readonly kind: "server"; readonly url: Redacted.Redacted<string>; readonly poolSize: number }
+  /** The Prometheus listener (`METRICS_HOST`:`METRICS_PORT`, `GET /metrics`); off when undefined. */
+  readonly metrics: { readonly host: string; readonly port: number } | undefined
+  /** OTLP export (the `OTEL_*` variables, docs/operations.md "Traces and metrics"); nothing is exported when unset. */
+  readonly otlp: Otlp
   /** Webhook delivery (docs/operations.md "Webhooks"). */
   readonly webhooks: {
     /** The delays after a delivery's attempts 1 to 4 (`WEBHOOK_RETRY_DELAYS`). */
@@ -48,6 +52,23 @@ export interface AppConfig {
     readonly connectTimeout: Duration.Duration
     readonly timeout: Duration.Duration
   }
+}
+
+/** Where one signal goes over OTLP/HTTP (JSON). The headers may hold a vendor's API key: never logged. */
+export interface OtlpTarget {
+  readonly url: string
+  readonly headers: Redacted.Redacted<Readonly<Record<string, string>>>
+}
+
+export interface Otlp {
+  readonly traces: OtlpTarget | undefined
+  readonly metrics: OtlpTarget | undefined
+  /** `OTEL_SERVICE_NAME`, else `service.name` of `OTEL_RESOURCE_ATTRIBUTES`, else `tawsil`. */
+  readonly serviceName: string
+  /** How often finished spans are sent (`OTEL_BSP_SCHEDULE_DELAY`, default 5 s). */
+  readonly tracesInterval: Duration.Duration
+  /** How often metrics are sent (`OTEL_METRIC_EXPORT_INTERVAL`, default 60 s). */
+  readonly metricsInterval: Duration.Duration
 }
 
 /** A variable is set to a value the app cannot use. The message never repeats a secret's value. */
@@ -120,7 +141,42 @@ export const variables = {
     default: "5000",
     doc: "Webhook delivery: how long to wait for the receiver's connection."
   },
-  WEBHOOK_TIMEOUT_MS: { default: "15000", doc: "Webhook delivery: how long to wait for the receiver's whole answer." }
+  WEBHOOK_TIMEOUT_MS: { default: "15000", doc: "Webhook delivery: how long to wait for the receiver's whole answer." },
+  METRICS_PORT: {
+    default: "9464",
+    doc: "Port of the Prometheus listener (`GET /metrics`), on METRICS_HOST only; 0: any free port (logged at start); `off`: no listener."
+  },
+  METRICS_HOST: {
+    default: "127.0.0.1",
+    doc: "Interface of the Prometheus listener. Keep it off the public network: a scraper on the host or a private one."
+  },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    default: "",
+    doc: "OTLP/HTTP collector (`http://127.0.0.1:4318`): traces and metrics are sent there as JSON (`/v1/traces`, `/v1/metrics`). Unset: nothing is exported and no tracer is installed."
+  },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
+    default: "",
+    doc: "Full URL for traces alone; overrides the one above for traces."
+  },
+  OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: {
+    default: "",
+    doc: "Full URL for metrics alone; overrides the one above for metrics."
+  },
+  OTEL_EXPORTER_OTLP_HEADERS: {
+    default: "",
+    doc: "Headers of every export, `name=value,…` (percent-encoded values), e.g. a vendor's API key; never logged."
+  },
+  OTEL_TRACES_EXPORTER: { default: "otlp", doc: "`otlp`, or `none` to send no traces (and install no tracer)." },
+  OTEL_METRICS_EXPORTER: {
+    default: "otlp",
+    doc: "`otlp`, or `none` to send no metrics over OTLP (`/metrics` still serves them)."
+  },
+  OTEL_SERVICE_NAME: {
+    default: "tawsil",
+    doc: "`service.name` of the exported data; `OTEL_RESOURCE_ATTRIBUTES` adds others (`k=v,…`)."
+  },
+  OTEL_BSP_SCHEDULE_DELAY: { default: "5000", doc: "Milliseconds between two sends of finished spans." },
+  OTEL_METRIC_EXPORT_INTERVAL: { default: "60000", doc: "Milliseconds between two sends of the metrics." }
 } as const
 
 type Variable = keyof typeof variables
@@ -243,6 +299,19 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
   const webhookTimeoutMs = yield* Effect.flatMap(raw("WEBHOOK_TIMEOUT_MS"), (value) =>
     integer("WEBHOOK_TIMEOUT_MS", value, 1, 300_000, "milliseconds from 1 to 300000")
   )
+  const metricsPortRaw = (yield* raw("METRICS_PORT")).trim().toLowerCase()
+  const metricsHost = (yield* raw("METRICS_HOST")).trim()
+  if (metricsHost === "") {
+    return yield* new InvalidConfig({ variable: "METRICS_HOST", expected: "a host name or address" })
+  }
+  const metrics =
+    metricsPortRaw === "off"
+      ? undefined
+      : {
+          host: metricsHost,
+          port: yield* integer("METRICS_PORT", metricsPortRaw, 0, 65535, "a port number from 0 to 65535, or off")
+        }
+  const otlp = yield* loadOtlp
   const courierAdapters = (yield* raw("COURIER_ADAPTERS"))
     .split(",")
     .map((name) => name.trim())
@@ -264,6 +333,8 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
     logLevel,
     communesFile: (yield* raw("COMMUNES_FILE")).trim() || undefined,
     database,
+    metrics,
+    otlp,
     webhooks: {
       retryDelays: retryDelays.success,
       allowHosts: allowHosts.success,
@@ -272,6 +343,91 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
     }
   }
 })
+
+/** `OTEL_EXPORTER_OTLP_HEADERS`: `name=value` pairs, comma-separated, values percent-encoded (the OTel spec). */
+export const parseOtlpHeaders = (text: string): Record<string, string> | undefined => {
+  const headers: Record<string, string> = {}
+  for (const entry of text.split(",")) {
+    if (entry.trim() === "") continue
+    const equals = entry.indexOf("=")
+    if (equals <= 0) return undefined
+    const name = entry.slice(0, equals).trim().toLowerCase()
+    if (!/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) return undefined
+    try {
+      headers[name] = decodeURIComponent(entry.slice(equals + 1).trim())
+    } catch {
+      return undefined
+    }
+  }
+  return headers
+}
+
+const loadOtlp: Effect.Effect<Otlp, InvalidConfig | Config.ConfigError> = Effect.gen(function* () {
+  const optional = (name: string) => Config.String(name).pipe(Config.withDefault(""))
+  const endpoint = (yield* optional("OTEL_EXPORTER_OTLP_ENDPOINT")).trim()
+  const url = (variable: string, value: string) =>
+    isHttpUrl(value)
+      ? Effect.succeed(value)
+      : Effect.fail(new InvalidConfig({ variable, expected: "an http:// or https:// URL" }))
+  const base = endpoint === "" ? undefined : yield* url("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint)
+  // The endpoint's signal paths, as the OTel spec appends them (a trailing slash or not).
+  const under = (path: string) => (base === undefined ? undefined : `${base.replace(/\/+$/, "")}/${path}`)
+  const headersText = yield* Config.Redacted("OTEL_EXPORTER_OTLP_HEADERS").pipe(Config.withDefault(Redacted.make("")))
+  const parsed = parseOtlpHeaders(Redacted.value(headersText))
+  if (parsed === undefined) {
+    // The value may hold an API key: never echo it.
+    return yield* new InvalidConfig({
+      variable: "OTEL_EXPORTER_OTLP_HEADERS",
+      expected: "name=value pairs separated by commas, values percent-encoded (value not shown: it may hold a key)"
+    })
+  }
+  const headers = Redacted.make(parsed as Readonly<Record<string, string>>)
+  const target = (signal: "TRACES" | "METRICS", path: string) =>
+    Effect.gen(function* () {
+      const exporter = (yield* optional(`OTEL_${signal}_EXPORTER`)).trim().toLowerCase() || "otlp"
+      if (exporter === "none") return undefined
+      if (exporter !== "otlp") {
+        return yield* new InvalidConfig({
+          variable: `OTEL_${signal}_EXPORTER`,
+          expected: "otlp or none",
+          received: exporter
+        })
+      }
+      const own = (yield* optional(`OTEL_EXPORTER_OTLP_${signal}_ENDPOINT`)).trim()
+      const where = own === "" ? under(path) : yield* url(`OTEL_EXPORTER_OTLP_${signal}_ENDPOINT`, own)
+      return where === undefined ? undefined : { url: where, headers }
+    })
+  const millis = (name: "OTEL_BSP_SCHEDULE_DELAY" | "OTEL_METRIC_EXPORT_INTERVAL", fallback: string) =>
+    Effect.flatMap(optional(name), (value) =>
+      integer(name as Variable, value.trim() || fallback, 1, 3_600_000, "milliseconds from 1 to 3600000")
+    )
+  const attributes = (yield* optional("OTEL_RESOURCE_ATTRIBUTES"))
+    .split(",")
+    .map((entry) => entry.split("="))
+    .find(([key]) => key?.trim() === "service.name")
+  const serviceName =
+    (yield* optional("OTEL_SERVICE_NAME")).trim() || attributes?.[1]?.trim() || variables.OTEL_SERVICE_NAME.default
+  return {
+    traces: yield* target("TRACES", "v1/traces"),
+    metrics: yield* target("METRICS", "v1/metrics"),
+    serviceName,
+    tracesInterval: Duration.millis(
+      yield* millis("OTEL_BSP_SCHEDULE_DELAY", variables.OTEL_BSP_SCHEDULE_DELAY.default)
+    ),
+    metricsInterval: Duration.millis(
+      yield* millis("OTEL_METRIC_EXPORT_INTERVAL", variables.OTEL_METRIC_EXPORT_INTERVAL.default)
+    )
+  }
+})
+
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value)
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== ""
+  } catch {
+    return false
+  }
+}
 
 const isRedisUrl = (value: string) => {
   try {

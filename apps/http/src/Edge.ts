@@ -4,12 +4,14 @@
  * sure that every error leaves in the server's envelope — including the ones no handler produced: unknown routes
  * (404), bodies over the limit (413), unsupported media types (415) and defects (500, logged with the request id,
  * never sent). The access log carries method, path without the query string, status and duration: query strings
- * and bodies may hold personal data or credentials and are never logged.
+ * and bodies may hold personal data or credentials and are never logged. Each answer is counted and timed by route
+ * template (`HttpMetrics`), and where a tracer opened the request's server span, the span gets the request id.
  */
 
 import { randomBytes } from "node:crypto"
-import { Cause, Clock, Context, Effect, Option, References } from "effect"
+import { Cause, Clock, Context, Effect, Option, References, Tracer } from "effect"
 import { Headers, HttpRouter, HttpServerRequest, HttpServerRespondable, HttpServerResponse } from "effect/http"
+import * as HttpMetrics from "./HttpMetrics.ts"
 import * as JsonLogger from "./JsonLogger.ts"
 
 /** How one API writes an error body. */
@@ -70,6 +72,10 @@ export interface EdgeOptions {
   readonly maxBodyBytes: number
   /** The methods the API answers on a path; a known path asked with another method answers 405 with `Allow`. */
   readonly allowedMethods: (path: string) => ReadonlyArray<string>
+  /** The API's name in the metrics (`shipping`, `store`); default `http`. */
+  readonly api?: string | undefined
+  /** The route template answering a method and path, for the metrics; undefined: unmatched. */
+  readonly routeOf?: ((method: string, path: string) => string | undefined) | undefined
 }
 
 /** What the edge reads from a request. */
@@ -94,8 +100,14 @@ export const around =
     httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
     const requestId = requestIdOf(request.requestId)
-    return Effect.updateContext(withEnvelope(options, request, requestId)(httpEffect), (context: Context.Context<R>) =>
-      withRequestId(context, requestId)
+    return Effect.updateContext(
+      withEnvelope(options, request, requestId)(httpEffect),
+      (context: Context.Context<R>) => {
+        // The request's server span, opened by effect's HTTP server where a tracer is installed (none otherwise).
+        const span = Context.getOrUndefined(context, Tracer.ParentSpan)
+        if (span !== undefined && span._tag === "Span" && span.sampled) span.attribute("tawsil.request_id", requestId)
+        return withRequestId(context, requestId)
+      }
     )
   }
 
@@ -139,11 +151,20 @@ const withEnvelope =
         }
         const durationMs = clock.currentTimeMillisUnsafe() - started
         // `requestId` comes from the context (`withRequestId`).
-        return JsonLogger.info(
+        const logged = JsonLogger.info(
           "request",
           { method: request.method, path, status: answer.status, durationMs },
           HttpServerResponse.setHeader(answer, "x-request-id", requestId)
         )
+        return Effect.withFiber((fiber) => {
+          HttpMetrics.record(
+            fiber.context,
+            { api: options.api ?? "http", method: request.method, route: options.routeOf?.(request.method, path) },
+            answer.status,
+            durationMs
+          )
+          return logged
+        })
       }
       return httpEffect.pipe(
         Effect.matchCauseEffect({

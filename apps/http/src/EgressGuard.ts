@@ -1,8 +1,9 @@
 /**
  * The app's egress guard (`ProcessEgress` from the courier SDK), configured from AppConfig: installed by `main.ts`
- * before anything imports a courier plugin, it lets the process reach only the database server and Redis it is
- * configured with, and the couriers through the core transport. Each destination it refuses is logged once, as
- * `egress refused` with the host, the port and the count refused so far — never a path, query or credential.
+ * before anything imports a courier plugin, it lets the process reach only the database server, Redis and the OTLP
+ * collector it is configured with, and the couriers through the core transport. Each destination it refuses is
+ * logged once, as `egress refused` with the host, the port and the count refused so far — never a path, query or
+ * credential.
  */
 import { ProcessEgress } from "@tawsil/egress"
 import { Effect, Layer, Redacted } from "effect"
@@ -14,7 +15,13 @@ export const allowed = (config: AppConfig): ReadonlyArray<ProcessEgress.Destinat
     ...(config.database.kind === "server"
       ? [ProcessEgress.destinationOfUrl(Redacted.value(config.database.url), 5432)]
       : []),
-    ...(config.redisUrl === undefined ? [] : [ProcessEgress.destinationOfUrl(Redacted.value(config.redisUrl), 6379)])
+    ...(config.redisUrl === undefined ? [] : [ProcessEgress.destinationOfUrl(Redacted.value(config.redisUrl), 6379)]),
+    // The OTLP collector, when traces or metrics are exported.
+    ...[config.otlp.traces, config.otlp.metrics].flatMap((target) =>
+      target === undefined
+        ? []
+        : [ProcessEgress.destinationOfUrl(target.url, target.url.startsWith("https:") ? 443 : 80)]
+    )
   ].filter((destination) => destination !== undefined)
 
 /** Installs the guard for this process. The servers' listen address may be a name, looked up to listen. */

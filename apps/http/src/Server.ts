@@ -8,7 +8,7 @@
 import * as NodeHttp from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, Effect, Layer, Option, References } from "effect"
-import { FindMyWay, HttpIncomingMessage, HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
+import { FindMyWay, HttpIncomingMessage, HttpMiddleware, HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
 import type { AppConfig } from "./AppConfig.ts"
 import * as Edge from "./Edge.ts"
@@ -47,6 +47,24 @@ const allowedMethods = <Id extends string, Groups extends HttpApiGroup.Constrain
   routes.on("GET", READY_PATH, true)
   return (path: string): ReadonlyArray<string> =>
     METHODS.filter((method) => routes.find(method === "HEAD" ? "GET" : method, path) !== undefined)
+}
+
+/**
+ * The route template answering a method and path (`/v1/orders/:id`), for the request metrics and the server span's
+ * name; the probes, the OpenAPI document and the docs page are routes too. Undefined for a path no route knows.
+ */
+export const routeTemplates = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>
+) => {
+  const routes = FindMyWay.make<string>()
+  HttpApi.reflect(api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) =>
+      routes.on(endpoint.method, endpoint.path as FindMyWay.PathInput, endpoint.path as string)
+  })
+  for (const path of [OPENAPI_PATH, DOCS_PATH, LIVE_PATH, READY_PATH] as const) routes.on("GET", path, path)
+  return (method: string, path: string): string | undefined =>
+    routes.find(method === "HEAD" ? "GET" : method, path)?.handler
 }
 
 /**
@@ -110,7 +128,12 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
   config: Pick<AppConfig, "host" | "maxBodyBytes" | "shutdownTimeout">,
   options: ServerOptions<Id, Groups, E, R>
 ) => {
+  const templates = routeTemplates(options.api)
+  const routeOf = (method: string, path: string) =>
+    options.absentPaths?.has(path) ? undefined : templates(method, path)
   const edge: Edge.EdgeOptions = {
+    api: options.name,
+    routeOf,
     envelope: options.envelope,
     maxBodyBytes: config.maxBodyBytes,
     allowedMethods:
@@ -182,8 +205,18 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
         )
       })
     )
+    // Read only where a tracer opens the request's server span: `GET /v1/orders/:id`, as OpenTelemetry names them.
+    const spanNames = Layer.succeed(HttpMiddleware.SpanNameGenerator, (request) => {
+      const path = Edge.pathOf(request.url)
+      const route = routeOf(request.method, path)
+      return route === undefined ? request.method : `${request.method} ${route}`
+    })
     return Layer.mergeAll(
-      listening.pipe(Layer.provide(HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }))),
+      listening.pipe(
+        Layer.provide(
+          HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(Layer.provide(spanNames))
+        )
+      ),
       closeIdleOnShutdown
     ).pipe(
       Layer.provideMerge(

@@ -37,6 +37,7 @@ const main = Effect.gen(function* () {
     DatabaseStartError: (error) => stop(1, `cannot start: ${error.message}`),
     InvalidAdapter: (error) => stop(1, `cannot start: ${error.message}`),
     MigrationError: (error) => stop(1, `cannot start: ${error.message}`),
+    MetricsListenError: (error) => stop(1, `cannot start: ${error.message}`),
     RedisError: (error) => stop(1, `cannot start: Redis (REDIS_URL) is not reachable: ${error.message}`),
     SqlError: (error) => stop(1, `cannot start: ${error.message}`)
   })

@@ -28,6 +28,8 @@ export interface AppProcess {
   readonly child: ChildProcess
   readonly shippingUrl: string
   readonly storeUrl: string
+  /** The Prometheus listener's `/metrics` URL, unless `METRICS_PORT=off`. */
+  readonly metricsUrl: string | undefined
   readonly stdout: () => string
   readonly stderr: () => string
   readonly exited: Promise<Exited>
@@ -39,6 +41,8 @@ export const environment = (env: Record<string, string>): Record<string, string>
   HOME: process.env.HOME ?? "",
   SHIPPING_PORT: "0",
   STORE_PORT: "0",
+  // Several test processes run at once: each takes a free port for its Prometheus listener too.
+  METRICS_PORT: "0",
   ...env
 })
 
@@ -104,7 +108,7 @@ export const startApp = (
         orElse: () => Effect.fail(new Error(`the app did not listen in time:\n${app.stdout()}\n${app.stderr()}`))
       })
     )
-    return { ...app, shippingUrl: urls.shipping!, storeUrl: urls.store! }
+    return { ...app, shippingUrl: urls.shipping!, storeUrl: urls.store!, metricsUrl: urls.metrics }
   })
 
 export const getJson = (url: string) =>
