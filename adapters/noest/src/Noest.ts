@@ -7,6 +7,7 @@
  * the query of a GET), the token also as `Authorization: Bearer`; neither is ever put in an error message.
  */
 import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
+import type { WilayaCode } from "@tawsil/domain"
 import { Effect, Redacted, Schema } from "effect"
 import * as Mapping from "./NoestMapping.ts"
 import * as Status from "./NoestStatus.ts"
@@ -126,6 +127,56 @@ export const label = Effect.fn("Noest.label")(function* (
 })
 
 /**
+ * Up to 100 parcels in one `POST get/trackings/info { trackings: […] }`, the call `track` makes for one: the events
+ * of each number NOEST returns; a number it does not know is left out. None asked: nothing to send.
+ */
+export const trackBatch = Effect.fn("Noest.trackBatch")(function* (
+  trackingNumbers: ReadonlyArray<string>,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  if (trackingNumbers.length === 0) return new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
+  const response = yield* send(credentials, {
+    method: "POST",
+    path: "/api/public/get/trackings/info",
+    body: Mapping.batchTrackingBody(trackingNumbers)
+  })
+  return yield* Effect.fromResult(Mapping.fromTrackingBatch(trackingNumbers, response))
+})
+
+/** `GET desks` (the whole network, keyed by station code) → the desks of one wilaya. */
+const desksOf = (wilaya: WilayaCode.WilayaCode, credentials: Credentials) =>
+  Effect.flatMap(send(credentials, { method: "GET", path: "/api/public/desks" }), (response) =>
+    Effect.fromResult(Mapping.fromDesks(wilaya, response))
+  )
+
+export const stopDesks = Effect.fn("Noest.stopDesks")(function* (
+  wilaya: WilayaCode.WilayaCode,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  return yield* desksOf(wilaya, credentials)
+})
+
+/** `GET get/communes/{wilaya}`, then `GET desks` to say which communes have a desk: two calls. */
+export const communes = Effect.fn("Noest.communes")(function* (
+  wilaya: WilayaCode.WilayaCode,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials, { method: "GET", path: `/api/public/get/communes/${wilaya}` })
+  const desks = yield* desksOf(wilaya, credentials)
+  return yield* Effect.fromResult(Mapping.fromCommunes(response, desks))
+})
+
+/** `GET get/wilayas`, the smallest read NOEST documents (courier-dz's credentials test); creates nothing. */
+export const checkCredentials = Effect.fn("Noest.checkCredentials")(function* (
+  // biome-ignore lint/suspicious/noConfusingVoidType: the SDK's operation takes no input (`Operation<void, …>`)
+  _: void,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials, { method: "GET", path: "/api/public/get/wilayas" })
+  return yield* Effect.fromResult(Mapping.fromWilayas(response))
+})
+
+/**
  * The documented limit of every account, 60 requests a minute (one source, which adds that NOEST answers 429 at once
  * past it: README "Unverified"). Counted per account by the core, which waits or refuses before NOEST does.
  */
@@ -138,5 +189,5 @@ export const adapter = CourierAdapter.define<Credentials>({
   statuses: Status.statuses,
   codStatuses: Status.codStatuses,
   rateLimits,
-  operations: { create, track, rates, label }
+  operations: { create, track, rates, label, trackBatch, stopDesks, communes, checkCredentials }
 })

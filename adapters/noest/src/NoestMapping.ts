@@ -8,7 +8,7 @@
  * NOEST ever quote them back.
  */
 import { type CourierAdapter, CourierAnswer, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
-import { AlgerianMobile, AlgiersTime, type Dzd } from "@tawsil/domain"
+import { AlgerianMobile, AlgiersTime, type Dzd, type WilayaCode } from "@tawsil/domain"
 import { Option, Result, Schema } from "effect"
 import * as Status from "./NoestStatus.ts"
 import * as Wire from "./NoestWire.ts"
@@ -59,6 +59,9 @@ export const validationBody = (tracking: string) => ({ tracking })
 
 /** `POST get/trackings/info`: one parcel, by its exact tracking number. */
 export const trackingBody = (tracking: string) => ({ trackings: [tracking] })
+
+/** `POST get/trackings/info` for several parcels at once (at most 100: the host's bound), each asked once. */
+export const batchTrackingBody = (trackings: ReadonlyArray<string>) => ({ trackings: [...new Set(trackings)] })
 
 /** NOEST prices one tier only. */
 export const checkTier = (query: Shipment.RatesQuery): Result.Result<void, Reason> =>
@@ -116,22 +119,56 @@ export const fromTracking = (
           new CourierError.Refused({ message: "trackingNumber: NOEST knows no parcel with this number" })
         )
       }
-      const decoded = Schema.decodeUnknownOption(Wire.TrackingEntry)(entry)
-      if (Option.isNone(decoded)) return Result.fail(CourierAnswer.undocumented(response.status))
-      const events: Array<CourierAdapter.RawEvent> = []
-      for (const activity of decoded.value.activity) {
-        if (Status.notStatuses.has(activity.event_key)) continue
-        const timestamp = timestampOf(activity.date)
-        if (timestamp === undefined) {
-          return Result.fail(
-            new CourierError.BadResponse({ message: "the courier answered an event time it does not document" })
-          )
-        }
-        events.push({ rawStatus: activity.event_key, timestamp })
-      }
-      return Result.succeed(events)
+      return eventsOf(entry, response.status)
     }
   )
+
+/** One parcel's entry of `get/trackings/info` → its events, admin edits left out; cash events kept. */
+const eventsOf = (entry: unknown, status: number): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> => {
+  const decoded = Schema.decodeUnknownOption(Wire.TrackingEntry)(entry)
+  if (Option.isNone(decoded)) return Result.fail(CourierAnswer.undocumented(status))
+  const events: Array<CourierAdapter.RawEvent> = []
+  for (const activity of decoded.value.activity) {
+    if (Status.notStatuses.has(activity.event_key)) continue
+    const timestamp = timestampOf(activity.date)
+    if (timestamp === undefined) {
+      return Result.fail(
+        new CourierError.BadResponse({ message: "the courier answered an event time it does not document" })
+      )
+    }
+    events.push({ rawStatus: activity.event_key, timestamp })
+  }
+  return Result.succeed(events)
+}
+
+/**
+ * `POST get/trackings/info` for several parcels → the events of each asked number NOEST returns, read as `track`
+ * reads one; a number it does not return is left out, and entries for numbers not asked are not read. One asked
+ * parcel's undocumented entry makes the whole answer a `BadResponse`; `{ success: false }` is NOEST's refusal.
+ */
+export const fromTrackingBatch = (
+  trackings: ReadonlyArray<string>,
+  response: Response
+): Result.Result<ReadonlyMap<string, ReadonlyArray<CourierAdapter.RawEvent>>, Reason> =>
+  Result.flatMap(decode(Wire.TrackingInfo, response), (body) => {
+    const found = new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
+    if (isEmptyList(body)) return Result.succeed(found)
+    // `{ success: false, message }` is an object too: a refusal, never "none of them known".
+    if (Option.isSome(Schema.decodeUnknownOption(Wire.Failure)(body))) {
+      return Result.fail(refusalOf(response.status, body) ?? CourierAnswer.undocumented(response.status))
+    }
+    // Every member is a parcel's entry, an object: anything else (a bare `{ message }`) is no documented answer.
+    if (Object.values(body).some((entry) => typeof entry !== "object" || entry === null || Array.isArray(entry))) {
+      return Result.fail(CourierAnswer.undocumented(response.status))
+    }
+    for (const tracking of trackings) {
+      if (!Object.hasOwn(body, tracking) || found.has(tracking)) continue
+      const events = eventsOf(body[tracking], response.status)
+      if (Result.isFailure(events)) return Result.fail(events.failure)
+      found.set(tracking, events.success)
+    }
+    return Result.succeed(found)
+  })
 
 /** PHP's empty answer: `[]` where an object keyed by tracking number was expected. */
 const isEmptyList = (body: typeof Wire.TrackingInfo.Type): body is readonly [] => Array.isArray(body)
@@ -216,6 +253,76 @@ export const fromLabel = (response: Response): Result.Result<CourierAdapter.Labe
     refusal ?? new CourierError.BadResponse({ message: "the courier answered a label that is not a PDF" })
   )
 }
+
+/** The wilaya a desk code names: the number it starts with (`16A` → 16, `5B` or `05B` → 5). */
+export const wilayaOfDesk = (code: string): number | undefined => {
+  const digits = /^\s*(\d{1,2})(?!\d)/.exec(code)?.[1]
+  return digits === undefined ? undefined : Number(digits)
+}
+
+/** The text, trimmed, or `undefined` when there is none. */
+const given = (text: string | null | undefined): string | undefined => {
+  const trimmed = clean(text ?? "")
+  return trimmed === "" ? undefined : trimmed
+}
+
+/**
+ * `GET desks` → the desks of `wilaya`: those whose code starts with its number (the answer has no wilaya field; a
+ * code that starts with none is in no wilaya Tawsil can name, and left out). `id` is the code, what a create sends
+ * as `station_code`; the phone is the first one listed.
+ */
+export const fromDesks = (
+  wilaya: WilayaCode.WilayaCode,
+  response: Response
+): Result.Result<ReadonlyArray<CourierAdapter.StopDesk>, Reason> =>
+  Result.map(decode(Wire.Desks, response), (body) =>
+    (Array.isArray(body) ? [] : Object.values(body))
+      .filter((desk) => wilayaOfDesk(desk.code) === wilaya)
+      .map((desk) => {
+        const phones = desk.phones == null ? [] : Array.isArray(desk.phones) ? desk.phones : Object.values(desk.phones)
+        const phone = phones.map(given).find((number) => number !== undefined)
+        const communeName = given(desk.commune)
+        const address = given(desk.address)
+        return {
+          id: desk.code.trim(),
+          name: clean(desk.name),
+          wilayaCode: wilaya,
+          ...(communeName === undefined ? {} : { communeName }),
+          ...(address === undefined ? {} : { address }),
+          ...(phone === undefined ? {} : { phone })
+        }
+      })
+  )
+
+/** A name folded for comparison: lower case, without accents, apostrophes, dashes or spaces (`Bab-Ezzouar`). */
+const fold = (name: string) =>
+  name
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "")
+
+/**
+ * `GET get/communes/{wilaya}` → the communes in NOEST's spelling (what a create sends as `commune`; NOEST uses
+ * names, not ids). `home`: NOEST lists it as active (absent: active); `stopdesk`: one of the wilaya's desks is in
+ * it (`desks`, from {@link fromDesks}), compared without case, accents or punctuation.
+ */
+export const fromCommunes = (
+  response: Response,
+  desks: ReadonlyArray<CourierAdapter.StopDesk>
+): Result.Result<ReadonlyArray<CourierAdapter.CourierCommune>, Reason> =>
+  Result.map(decode(Wire.Communes, response), (communes) => {
+    const withDesk = new Set(desks.flatMap((desk) => (desk.communeName === undefined ? [] : [fold(desk.communeName)])))
+    return communes.map((commune) => ({
+      name: clean(commune.nom),
+      home: commune.is_active == null || commune.is_active === true || String(commune.is_active) === "1",
+      stopdesk: withDesk.has(fold(commune.nom))
+    }))
+  })
+
+/** `GET get/wilayas` → the credentials work: NOEST answered its list to them. */
+export const fromWilayas = (response: Response): Result.Result<void, Reason> =>
+  Result.map(decode(Wire.Wilayas, response), () => undefined)
 
 // --- Errors -----------------------------------------------------------------------------------------------------
 

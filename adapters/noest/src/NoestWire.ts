@@ -104,3 +104,46 @@ export const ValidationErrors = Schema.Struct({
 
 /** Any other error body: `{ message }` (`"Unauthenticated."`, `"Too Many Attempts."`). */
 export const Message = Schema.Struct({ message: Schema.String })
+
+/**
+ * One desk of `GET desks` (courier-dz's `getOffices`): `code` is the `station_code` a create sends (`16A`), `commune`
+ * the commune it is in, as NOEST names it. `map`, `email` and `horaires` are not read. The answer has no wilaya
+ * field: the wilaya is the number the code starts with (README "Unverified").
+ */
+export const Desk = Schema.Struct({
+  code: Schema.String.check(Schema.isNonEmpty()),
+  name: Schema.String.check(Schema.isNonEmpty()),
+  commune: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  address: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** Its phone numbers, an object (`{ "1": "0550…" }`) as courier-dz reads it, or a list. */
+  phones: Schema.optionalKey(
+    Schema.NullOr(
+      Schema.Union([
+        Schema.Record(Schema.String, Schema.NullOr(Schema.String)),
+        Schema.Array(Schema.NullOr(Schema.String))
+      ])
+    )
+  )
+})
+export type Desk = typeof Desk.Type
+
+/** `GET desks`: every desk of the network, keyed by its code; PHP encodes none as `[]`. */
+export const Desks = Schema.Union([Schema.Record(Schema.String, Desk), Schema.Tuple([])])
+
+/** A flag as PHP prints it: a boolean, 0/1, or "0"/"1". */
+const Flag = Schema.Union([Schema.Boolean, Schema.Literals([0, 1, "0", "1"])])
+
+/** One commune of `GET get/communes/{wilaya}`: its name (what a create sends as `commune`) and whether it is served. */
+export const Commune = Schema.Struct({
+  nom: Schema.String.check(Schema.isNonEmpty()),
+  wilaya_id: Schema.optionalKey(Schema.Union([Schema.Int, Schema.String])),
+  code_postal: Schema.optionalKey(Schema.NullOr(Schema.Union([Schema.String, Schema.Int]))),
+  is_active: Schema.optionalKey(Schema.NullOr(Flag))
+})
+export type Commune = typeof Commune.Type
+
+/** `GET get/communes/{wilaya}`: the wilaya's communes. */
+export const Communes = Schema.Array(Commune)
+
+/** `GET get/wilayas`: `[{ code, nom, is_active }]`, only read as a list (the credentials check). */
+export const Wilayas = Schema.Array(Schema.Struct({ code: Schema.Union([Schema.Int, Schema.String]) }))

@@ -1,11 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type CourierError, CourierHttp, Shipment } from "@tawsil/courier"
+import { WilayaCode } from "@tawsil/domain"
 import * as Egress from "@tawsil/egress/Egress"
 import { Catalogue, Shipping } from "@tawsil/shipping"
 import { type Duration, Effect, Layer, Redacted, Result, Schema } from "effect"
 import { adapter, Credentials, origin } from "../src/Noest.ts"
 import * as Mapping from "../src/NoestMapping.ts"
 import {
+  COMMUNES,
+  DESKS,
   GUID,
   type Misbehaviour,
   NO_DESK,
@@ -42,7 +45,10 @@ const order = (overrides: Record<string, unknown> = {}, recipient: Record<string
 
 const query = (input: Record<string, unknown>) => Schema.decodeUnknownSync(Shipment.RatesQuery)(input)
 
-const { create, track, rates, label } = adapter.operations as Required<typeof adapter.operations>
+const wilaya = (code: number) => Schema.decodeUnknownSync(WilayaCode.WilayaCode)(code)
+
+const { create, track, rates, label, trackBatch, stopDesks, communes, checkCredentials } =
+  adapter.operations as Required<typeof adapter.operations>
 
 /** Runs `effect` against a fresh fake on a random port, through the loopback `CourierHttp`. */
 const withFake = <A, E>(
@@ -84,10 +90,10 @@ describe("Noest", () => {
         rates: true,
         label: true,
         cancel: false,
-        trackBatch: false,
-        stopDesks: false,
-        communes: false,
-        checkCredentials: false
+        trackBatch: true,
+        stopDesks: true,
+        communes: true,
+        checkCredentials: true
       })
       assert.isDefined(adapter.codStatuses)
       assert.strictEqual(Catalogue.make([adapter]).resolve("NOEST_EXPRESS")?.manifest.key, "noest")
@@ -359,6 +365,157 @@ describe("Noest", () => {
     )
   })
 
+  describe("trackBatch", () => {
+    it.live("reads several parcels in one get/trackings/info call; a number NOEST does not know is left out", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* NoestFake
+          const first = (yield* create(order(), context)).trackingNumber
+          const second = (yield* create(order({}, { fullName: "Nadia Saidi" }), context)).trackingNumber
+          fake.setClock("2026-04-19", "09:12:40")
+          fake.addEvent(second, "validation_collect_colis")
+          fake.addEvent(second, "edit_price")
+          const before = fake.requests.length
+          const batch = yield* trackBatch([first, "NOE999999999FK", second], context)
+          assert.deepStrictEqual([...batch.keys()], [first, second])
+          assert.deepStrictEqual(batch.get(first), yield* track(first, context), "the events track reads")
+          assert.deepStrictEqual(
+            batch.get(second)?.map(({ rawStatus }) => rawStatus),
+            ["upload", "customer_validation", "validation_collect_colis"],
+            "admin edits left out, as track leaves them"
+          )
+          const request = fake.requests[before]!
+          assert.strictEqual(`${request.method} ${request.path}`, "POST /api/public/get/trackings/info")
+          assert.deepStrictEqual((request.body as Record<string, unknown>).trackings, [first, "NOE999999999FK", second])
+          assertAuthenticated(request)
+        })
+      )
+    )
+
+    it.live("answers an empty map when NOEST knows none of them (PHP's []), and sends nothing for none", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* NoestFake
+          assert.strictEqual((yield* trackBatch(["NOE999999999FK"], context)).size, 0)
+          assert.strictEqual(fake.requests.length, 1)
+          assert.strictEqual((yield* trackBatch([], context)).size, 0)
+          assert.strictEqual(fake.requests.length, 1, "an empty batch is not sent: NOEST refuses it with a 422")
+        })
+      )
+    )
+  })
+
+  describe("stopDesks", () => {
+    it.live("lists the wilaya's desks from GET desks, by the number their station code starts with", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* NoestFake
+          const algiers = yield* stopDesks(wilaya(16), context)
+          assert.deepStrictEqual(algiers, [
+            {
+              id: "16A",
+              name: "Agence Bab Ezzouar",
+              wilayaCode: wilaya(16),
+              communeName: "Bab Ezzouar",
+              address: "1 rue des Frères Bouadou, Bab Ezzouar",
+              phone: "0550100000"
+            },
+            {
+              id: "16B",
+              name: "Agence Alger Centre",
+              wilayaCode: wilaya(16),
+              communeName: "Alger Centre",
+              address: "2 rue des Frères Bouadou, Alger Centre",
+              phone: "0550100001"
+            }
+          ])
+          assert.deepStrictEqual(
+            (yield* stopDesks(wilaya(1), context)).map(({ id }) => id),
+            [],
+            "Adrar: the fake has no desk there"
+          )
+          assert.deepStrictEqual(
+            (yield* stopDesks(wilaya(19), context)).map(({ id }) => id),
+            ["19A"],
+            "not 1xA: the whole number"
+          )
+          const request = fake.requests[0]!
+          assert.strictEqual(`${request.method} ${request.path}`, "GET /api/public/desks")
+          assertAuthenticated(request)
+        })
+      )
+    )
+
+    it.live("a desk listed is one create accepts as stopDeskId", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* NoestFake
+          const [desk] = yield* stopDesks(wilaya(31), context)
+          const created = yield* create(
+            order({ deliveryType: "stopdesk", stopDeskId: desk!.id }, { wilayaCode: 31, communeName: "Oran" }),
+            context
+          )
+          assert.strictEqual(fake.parcels.get(created.trackingNumber)?.fields.station_code, "31A")
+        })
+      )
+    )
+  })
+
+  describe("communes", () => {
+    it.live("lists the wilaya's communes in NOEST's spelling, home when active, a desk where one is", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* NoestFake
+          const listed = yield* communes(wilaya(16), context)
+          assert.deepStrictEqual(listed, [
+            { name: "Alger Centre", home: true, stopdesk: true },
+            { name: "Bab Ezzouar", home: true, stopdesk: true },
+            { name: "Bir Mourad Rais", home: true, stopdesk: false },
+            { name: "Ouled Chebel", home: false, stopdesk: false }
+          ])
+          assert.strictEqual(listed.length, COMMUNES[16]!.length)
+          assert.deepStrictEqual(paths(fake.requests), ["GET /api/public/get/communes/16", "GET /api/public/desks"])
+          for (const request of fake.requests) assertAuthenticated(request)
+          assert.deepStrictEqual(
+            yield* communes(wilaya(19), context),
+            [
+              { name: "Setif", home: true, stopdesk: true },
+              { name: "El Eulma", home: true, stopdesk: false }
+            ],
+            "the desk's Sétif is the commune's Setif"
+          )
+          assert.isTrue(DESKS.some(({ commune }) => commune === "Sétif"))
+          assert.deepStrictEqual(yield* communes(wilaya(11), context), [
+            { name: "Tamanrasset", home: true, stopdesk: false }
+          ])
+        })
+      )
+    )
+  })
+
+  describe("checkCredentials", () => {
+    it.live("reads GET get/wilayas and creates nothing; a refused token or GUID is CredentialsRejected", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* NoestFake
+          yield* checkCredentials(undefined, context)
+          assert.deepStrictEqual(paths(fake.requests), ["GET /api/public/get/wilayas"])
+          assertAuthenticated(fake.requests[0]!)
+          assert.strictEqual(fake.parcels.size, 0)
+          for (const caller of [
+            { apiToken: `${TOKEN}-revoked`, guid: GUID },
+            { apiToken: TOKEN, guid: "NOEST-GUID-OTHER" }
+          ]) {
+            const reason = yield* Effect.flip(
+              checkCredentials(undefined, { credentials: Schema.decodeUnknownSync(Credentials)(caller) })
+            )
+            assert.strictEqual(reason._tag, "CredentialsRejected")
+          }
+        })
+      )
+    )
+  })
+
   describe("errors", () => {
     const cases: ReadonlyArray<readonly [string, Misbehaviour, CourierError.CourierErrorReason["_tag"], number?]> = [
       ["no answer", { kind: "hang" }, "Unreachable"],
@@ -378,7 +535,11 @@ describe("Noest", () => {
       create: (caller = context) => create(order(), caller),
       track: (caller = context) => track("NOE000000001FK", caller),
       rates: (caller = context) => rates(query({ toWilaya: 16, deliveryType: "home" }), caller),
-      label: (caller = context) => label("NOE000000001FK", caller)
+      label: (caller = context) => label("NOE000000001FK", caller),
+      trackBatch: (caller = context) => trackBatch(["NOE000000001FK", "NOE000000002FK"], caller),
+      stopDesks: (caller = context) => stopDesks(wilaya(16), caller),
+      communes: (caller = context) => communes(wilaya(16), caller),
+      checkCredentials: (caller = context) => checkCredentials(undefined, caller)
     }
     for (const [operation, run] of Object.entries(operations)) {
       it.live.each(cases)(`${operation}: %s → %s`, ([, misbehaviour, tag, retryAfterSeconds]) =>

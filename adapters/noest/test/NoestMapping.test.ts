@@ -1,11 +1,22 @@
 import { assert, describe, it } from "@effect/vitest"
 import { CourierError, Shipment } from "@tawsil/courier"
+import { WilayaCode } from "@tawsil/domain"
 import { Result, Schema } from "effect"
 import * as Mapping from "../src/NoestMapping.ts"
 import { createPairs } from "./fixtures/orders.ts"
-import { type ExpectedReason, errorPairs, feesBody, response, trackingPairs } from "./fixtures/responses.ts"
+import {
+  communesBody,
+  desksBody,
+  type ExpectedReason,
+  errorPairs,
+  feesBody,
+  response,
+  trackingPairs
+} from "./fixtures/responses.ts"
 
 const query = (input: Record<string, unknown>) => Schema.decodeUnknownSync(Shipment.RatesQuery)(input)
+
+const wilaya = (code: number) => Schema.decodeUnknownSync(WilayaCode.WilayaCode)(code)
 
 const assertReason = (reason: CourierError.CourierErrorReason, expected: ExpectedReason, label: string) => {
   assert.strictEqual(reason._tag, expected._tag, `${label}: ${reason.message}`)
@@ -203,6 +214,131 @@ describe("NoestMapping", () => {
         { _tag: "Refused", says: ["express"] },
         ""
       )
+    })
+  })
+
+  describe("fromTrackingBatch", () => {
+    const [[, first, firstAnswer, firstEvents], [, second, secondAnswer, secondEvents]] = trackingPairs as [
+      (typeof trackingPairs)[number],
+      (typeof trackingPairs)[number]
+    ]
+    const both = response(200, { ...JSON.parse(firstAnswer.text), ...JSON.parse(secondAnswer.text) })
+
+    it("asks for each number once", () => {
+      assert.deepStrictEqual(Mapping.batchTrackingBody(["A", "B", "A"]), { trackings: ["A", "B"] })
+    })
+
+    it("reads each asked parcel as track does; unknown numbers and numbers not asked are left out", () => {
+      const batch = Result.getOrThrow(Mapping.fromTrackingBatch([second, "NOE999999999FK", first], both))
+      assert.deepStrictEqual([...batch.keys()], [second, first])
+      assert.deepStrictEqual(batch.get(first), firstEvents)
+      assert.deepStrictEqual(batch.get(second), secondEvents)
+      assert.deepStrictEqual(
+        [...Result.getOrThrow(Mapping.fromTrackingBatch([first], both)).keys()],
+        [first],
+        "a neighbour NOEST also answered is not read"
+      )
+      assert.strictEqual(Result.getOrThrow(Mapping.fromTrackingBatch([first], response(200, []))).size, 0)
+    })
+
+    it("refuses success:false, and an asked parcel's undocumented entry is a BadResponse", () => {
+      assertReason(
+        failure(Mapping.fromTrackingBatch([first], response(200, { success: false, message: "Compte suspendu" }))),
+        { _tag: "Refused", says: ["Compte suspendu"] },
+        ""
+      )
+      assert.strictEqual(
+        failure(Mapping.fromTrackingBatch(["NOE1"], response(200, { NOE1: { OrderInfo: {} } })))._tag,
+        "BadResponse"
+      )
+    })
+
+    it.each(errorPairs)("%s", (name, answer, expected) => {
+      assertReason(failure(Mapping.fromTrackingBatch(["NOE1"], answer)), expected, name)
+    })
+  })
+
+  describe("desks", () => {
+    it.each([
+      ["16A", 16],
+      ["5B", 5],
+      ["05A", 5],
+      [" 31C", 31],
+      ["HUB", undefined],
+      ["160A", undefined]
+    ] as const)("the station code %s is in wilaya %s", (code, expected) => {
+      assert.strictEqual(Mapping.wilayaOfDesk(code), expected)
+    })
+
+    it("lists the wilaya's desks by code, the first phone given, blanks left out", () => {
+      assert.deepStrictEqual(Result.getOrThrow(Mapping.fromDesks(wilaya(16), response(200, desksBody))), [
+        {
+          id: "16A",
+          name: "Agence Bab Ezzouar",
+          wilayaCode: wilaya(16),
+          communeName: "Bab Ezzouar",
+          address: "Cité 5 Juillet, Bab Ezzouar",
+          phone: "0550 12 34 56"
+        },
+        { id: "16B", name: "Agence Chéraga", wilayaCode: wilaya(16) }
+      ])
+      assert.deepStrictEqual(Result.getOrThrow(Mapping.fromDesks(wilaya(5), response(200, desksBody))), [
+        { id: "05A", name: "Agence Batna", wilayaCode: wilaya(5), communeName: "Batna" }
+      ])
+      assert.deepStrictEqual(Result.getOrThrow(Mapping.fromDesks(wilaya(16), response(200, []))), [])
+    })
+
+    it.each([
+      ["a list of desks", [{ code: "16A", name: "Agence" }]],
+      ["a desk without a code", { "16A": { name: "Agence" } }],
+      ["a desk without a name", { "16A": { code: "16A", name: "" } }]
+    ])("answers BadResponse for %s", (_name, body) => {
+      assert.strictEqual(failure(Mapping.fromDesks(wilaya(16), response(200, body)))._tag, "BadResponse")
+    })
+
+    it.each(errorPairs)("%s", (name, answer, expected) => {
+      assertReason(failure(Mapping.fromDesks(wilaya(16), answer)), expected, name)
+    })
+  })
+
+  describe("fromCommunes", () => {
+    it("keeps NOEST's spelling; home unless inactive; a desk where a desk's commune folds to the name", () => {
+      const desks = Result.getOrThrow(Mapping.fromDesks(wilaya(16), response(200, desksBody)))
+      assert.deepStrictEqual(Result.getOrThrow(Mapping.fromCommunes(response(200, communesBody), desks)), [
+        { name: "Bab Ezzouar", home: true, stopdesk: true },
+        { name: "Bab-Ezzouar annexe", home: false, stopdesk: false },
+        { name: "Chéraga", home: true, stopdesk: false },
+        { name: "Ouled Chebel", home: false, stopdesk: false },
+        { name: "Rouiba", home: true, stopdesk: false }
+      ])
+      const accented = [{ id: "19A", name: "Agence Sétif", wilayaCode: wilaya(19), communeName: "Sétif" }]
+      assert.deepStrictEqual(
+        Result.getOrThrow(Mapping.fromCommunes(response(200, [{ nom: "SETIF", is_active: 1 }]), accented)),
+        [{ name: "SETIF", home: true, stopdesk: true }]
+      )
+    })
+
+    it.each([
+      ["an object", { "16": communesBody }],
+      ["a commune without a name", [{ wilaya_id: 16 }]],
+      ["an odd flag", [{ nom: "Rouiba", is_active: "yes" }]]
+    ])("answers BadResponse for %s", (_name, body) => {
+      assert.strictEqual(failure(Mapping.fromCommunes(response(200, body), []))._tag, "BadResponse")
+    })
+
+    it.each(errorPairs)("%s", (name, answer, expected) => {
+      assertReason(failure(Mapping.fromCommunes(answer, [])), expected, name)
+    })
+  })
+
+  describe("fromWilayas", () => {
+    it("the list answered: the credentials work", () => {
+      assert.isTrue(Result.isSuccess(Mapping.fromWilayas(response(200, [{ code: 1, nom: "Adrar", is_active: 1 }]))))
+      assert.strictEqual(failure(Mapping.fromWilayas(response(200, { success: true })))._tag, "BadResponse")
+    })
+
+    it.each(errorPairs)("%s", (name, answer, expected) => {
+      assertReason(failure(Mapping.fromWilayas(answer)), expected, name)
     })
   })
 

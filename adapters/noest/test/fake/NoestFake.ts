@@ -14,6 +14,10 @@
  *   the `activity` events (`date` as Laravel prints it, Algiers time); unknown numbers are simply absent.
  * - `GET fees`: `{tarifs:{delivery:{"16":{tarif, tarif_stopdesk}}, return:{…}}}`, amounts as strings.
  * - `GET get/order/label?tracking=`: the PDF; 422 for an unknown or unvalidated parcel.
+ * - `GET desks`: every desk of the network keyed by its station code (`16A`), `{code, name, commune, address, map,
+ *   phones:{…}, email, horaires}` as courier-dz reads it; no desk in `NO_DESK` wilayas.
+ * - `GET get/communes/{wilaya}`: `[{nom, wilaya_id, code_postal, is_active}]` (a few wilayas; `[]` for the others).
+ * - `GET get/wilayas`: `[{code, nom, is_active}]`, the served wilayas.
  *
  * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
  * 5xx, HTML, 429, a refusal, any JSON, a refusal that quotes the caller's token, or redirect the label elsewhere.
@@ -38,6 +42,38 @@ export const tariff = (wilaya: number): readonly [number, number | null, number,
 }
 
 export type RecordedRequest = FakeCourier.Request
+
+/** The fake's desks: two in Algiers, one in each other wilaya with a desk, in its seat. */
+export const DESKS: ReadonlyArray<{ readonly code: string; readonly name: string; readonly commune: string }> = [
+  { code: "16A", name: "Agence Bab Ezzouar", commune: "Bab Ezzouar" },
+  { code: "16B", name: "Agence Alger Centre", commune: "Alger Centre" },
+  ...Array.from({ length: 58 }, (_, i) => i + 1)
+    .filter((w) => w !== 16 && !UNSERVED.includes(w) && !NO_DESK.includes(w))
+    .map((w) => ({
+      code: `${w}A`,
+      name: `Agence ${w}`,
+      commune: w === 19 ? "Sétif" : w === 31 ? "Oran" : `Chef-lieu ${w}`
+    }))
+]
+
+/** The fake's communes, as NOEST spells them, with `is_active`; a wilaya not listed has none. */
+export const COMMUNES: Readonly<Record<number, ReadonlyArray<readonly [nom: string, active: 0 | 1]>>> = {
+  16: [
+    ["Alger Centre", 1],
+    ["Bab Ezzouar", 1],
+    ["Bir Mourad Rais", 1],
+    ["Ouled Chebel", 0]
+  ],
+  19: [
+    ["Setif", 1],
+    ["El Eulma", 1]
+  ],
+  31: [
+    ["Oran", 1],
+    ["Bir El Djir", 1]
+  ],
+  11: [["Tamanrasset", 1]]
+}
 
 /** NOEST's own misbehaviours, besides the standard ones (`FakeCourier.Misbehaviour`). */
 export type Own =
@@ -142,8 +178,14 @@ const routes: Readonly<Record<string, string>> = {
   "/api/public/valid/order": "POST",
   "/api/public/get/trackings/info": "POST",
   "/api/public/fees": "GET",
-  "/api/public/get/order/label": "GET"
+  "/api/public/get/order/label": "GET",
+  "/api/public/desks": "GET",
+  "/api/public/get/communes": "GET",
+  "/api/public/get/wilayas": "GET"
 }
+
+/** The route a path takes: `get/communes/{wilaya}` by its prefix. */
+const routeOf = (path: string) => (/^\/api\/public\/get\/communes\/\d+$/.test(path) ? "/api/public/get/communes" : path)
 
 /** The fields of a request: its query and its JSON body together, as Laravel reads them. */
 const fieldsOf = ({ body, query }: RecordedRequest): Record<string, unknown> => ({
@@ -192,16 +234,17 @@ const start = (accounts: Accounts) =>
       fields: Readonly<Record<string, unknown>>,
       response: Http.ServerResponse
     ) => {
-      if (routes[path] === undefined) {
+      const routed = routeOf(path)
+      if (routes[routed] === undefined) {
         return json(response, 404, { message: `The route ${path.slice(1)} could not be found.` })
       }
-      if (routes[path] !== method) {
+      if (routes[routed] !== method) {
         return json(response, 405, {
-          message: `The ${method} method is not supported for route ${path.slice(1)}. Supported methods: ${routes[path]}.`
+          message: `The ${method} method is not supported for route ${path.slice(1)}. Supported methods: ${routes[routed]}.`
         })
       }
       const tracking = text(fields.tracking) ?? ""
-      switch (path) {
+      switch (routed) {
         case "/api/public/create/order": {
           const errors = validateCreate(fields)
           if (Object.keys(errors).length > 0) return json(response, 422, invalid(errors))
@@ -295,6 +338,47 @@ const start = (accounts: Accounts) =>
             }
           })
         }
+        case "/api/public/desks":
+          return json(
+            response,
+            200,
+            Object.fromEntries(
+              DESKS.map((desk, index) => [
+                desk.code,
+                {
+                  code: desk.code,
+                  name: desk.name,
+                  commune: desk.commune,
+                  address: `${index + 1} rue des Frères Bouadou, ${desk.commune}`,
+                  map: "https://maps.google.com/?q=36.7,3.2",
+                  phones: { "0": `0550${String(100000 + index).slice(-6)}`, "1": null },
+                  email: null,
+                  horaires: "08:00 - 17:00"
+                }
+              ])
+            )
+          )
+        case "/api/public/get/communes": {
+          const wilaya = Number(path.split("/").at(-1))
+          return json(
+            response,
+            200,
+            (COMMUNES[wilaya] ?? []).map(([nom, active], index) => ({
+              nom,
+              wilaya_id: wilaya,
+              code_postal: `${String(wilaya).padStart(2, "0")}${String(index + 1).padStart(3, "0")}`,
+              is_active: active
+            }))
+          )
+        }
+        case "/api/public/get/wilayas":
+          return json(
+            response,
+            200,
+            Array.from({ length: 58 }, (_, i) => i + 1)
+              .filter((w) => !UNSERVED.includes(w))
+              .map((code) => ({ code, nom: `Wilaya ${code}`, is_active: 1 }))
+          )
         default: {
           const parcel = parcels.get(tracking)
           if (parcel === undefined)
