@@ -2,9 +2,10 @@
  * The API reference in docs/api is generated from the HttpApi definitions, never written by hand: one OpenAPI 3.1
  * document per API. `npm run docs:api` rewrites the files; a test fails when they are out of date.
  */
+
+import { ShippingApi } from "@tawsil/api/shipping/Api"
+import { StoreApi } from "@tawsil/api/store/Api"
 import { OpenApi } from "effect/http-api"
-import { ShippingApi } from "./shipping/Api.ts"
-import { StoreApi } from "./store/Api.ts"
 
 const documents = {
   "shipping.openapi.json": () => OpenApi.fromApi(ShippingApi),

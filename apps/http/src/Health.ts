@@ -8,9 +8,9 @@
  * `SHUTDOWN_DRAIN_MS`, so that a balancer following `/health/ready` stops sending before they stop accepting.
  */
 
+import { HealthGroup, HealthReport, HealthUnavailable } from "@tawsil/api/Health"
 import { Database, Migrations } from "@tawsil/storage"
-import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Clock, Context, Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 
 /** This process: its row in `app_instances`, its version and when it started. */
@@ -19,39 +19,7 @@ export class RunningInstance extends Context.Service<
   { readonly id: string; readonly version: string; readonly startedAtMillis: number }
 >()("@tawsil/http/Health/RunningInstance") {}
 
-const DatabaseHealth = Schema.Struct({
-  status: Schema.Literals(["up", "down"]),
-  kind: Schema.Literals(["embedded", "server"]),
-  latencyMs: Schema.optionalKey(Schema.Number),
-  error: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "DatabaseHealth" })
-
-const fields = {
-  service: Schema.Literals(["shipping", "store"]),
-  version: Schema.String,
-  instance: Schema.String.annotate({ description: "This process's id in app_instances" }),
-  uptimeSeconds: Schema.Int,
-  database: DatabaseHealth
-}
-
-export class HealthReport extends Schema.Class<HealthReport>("HealthReport")({
-  status: Schema.Literal("ok"),
-  ...fields
-}) {}
-
-export class HealthUnavailable extends Schema.Error<HealthUnavailable>("HealthUnavailable")(
-  { status: Schema.Literal("unavailable"), ...fields },
-  { httpApiStatus: 503 }
-) {}
-
-export class HealthGroup extends HttpApiGroup.make("health", { topLevel: true })
-  .add(HttpApiEndpoint.get("health", "/health", { success: HealthReport, error: HealthUnavailable }))
-  .annotateMerge(
-    OpenApi.annotations({
-      title: "Health",
-      description: "200 while the database answers, 503 while it does not; the same document either way."
-    })
-  ) {}
+export { HealthGroup, HealthReport, HealthUnavailable }
 
 /** Pings the database and reports. */
 export const check = Effect.fn("Health.check")(function* (service: "shipping" | "store") {

@@ -10,12 +10,12 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
+import { ShippingApi } from "@tawsil/api/shipping/Api"
+import { StoreApi } from "@tawsil/api/store/Api"
 import { Context, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { OpenApi } from "effect/http-api"
 import * as Server from "../src/Server.ts"
-import { ShippingApi } from "../src/shipping/Api.ts"
-import { StoreApi } from "../src/store/Api.ts"
 
 /** Serves a docs page on a free loopback port for the scope; its origin. */
 const servePage = (page: Layer.Layer<never, never, HttpRouter.HttpRouter>) =>

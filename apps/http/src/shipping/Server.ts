@@ -13,7 +13,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import type { AppConfig } from "../AppConfig.ts"
 import * as Health from "../Health.ts"
 import * as Server from "../Server.ts"
-import { ShippingApi } from "./Api.ts"
+import { ShippingApi } from "@tawsil/api/shipping/Api"
 import * as Errors from "./Errors.ts"
 
 const ClientRateLimitLayer = Layer.effect(

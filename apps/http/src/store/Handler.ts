@@ -2,12 +2,13 @@
  * What every store handler does with a domain call: answer its value as `{ data, meta }`, or its error as the wire
  * failure its reason maps to; and who is calling, in the shapes the domain services take.
  */
+
+import { Caller } from "@tawsil/api/store/Endpoint"
+import type * as Reasons from "@tawsil/api/store/Reasons"
 import { Ids } from "@tawsil/domain"
 import { Effect } from "effect"
 import { RequestId } from "../Edge.ts"
-import { Caller } from "./Endpoint.ts"
 import * as Errors from "./Errors.ts"
-import type * as Reasons from "./Reasons.ts"
 
 /** The answer `{ data, meta }` of this request. */
 export const ok = <A>(data: A) => Effect.map(RequestId, (requestId) => ({ data, meta: Errors.metaOf(requestId) }))

@@ -9,14 +9,7 @@
  * there is no idempotent replay (no `Idempotency-Key` needed), no per-minute limit, no read cache and no signed route.
  */
 import { Access, AccessError, type Principal, PublicAccess, ReadCache } from "@tawsil/access"
-import { FieldIssues } from "@tawsil/domain"
-import { Idempotency, IdempotencyStore } from "@tawsil/idempotency"
-import { SigningError } from "@tawsil/signing"
-import { Context, Effect, Layer, Option } from "effect"
-import { HttpServerRequest, HttpServerResponse } from "effect/http"
-import { type HttpApiEndpoint, HttpApiError } from "effect/http-api"
-import { pathOf, RequestId } from "../Edge.ts"
-import * as AccessApi from "./access/Api.ts"
+import * as AccessApi from "@tawsil/api/store/access/Api"
 import {
   Caller,
   CallNonce,
@@ -30,9 +23,16 @@ import {
   RequiredScope,
   Signed,
   StoredAs
-} from "./Endpoint.ts"
+} from "@tawsil/api/store/Endpoint"
+import * as TrackerApi from "@tawsil/api/store/tracker/Api"
+import { FieldIssues } from "@tawsil/domain"
+import { Idempotency, IdempotencyStore } from "@tawsil/idempotency"
+import { SigningError } from "@tawsil/signing"
+import { Context, Effect, Layer, Option } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { type HttpApiEndpoint, HttpApiError } from "effect/http-api"
+import { pathOf, RequestId } from "../Edge.ts"
 import * as Errors from "./Errors.ts"
-import * as TrackerApi from "./tracker/Api.ts"
 
 export type Mode = Access.Listener
 

@@ -3,6 +3,7 @@
  * the webhook dispatcher, which delivers what the store's writes queued.
  */
 import { Access, KeyStoreSql, PublicAccess, ReadCache, UsageStoreSql } from "@tawsil/access"
+import { StoreApi } from "@tawsil/api/store/Api"
 import {
   Categories,
   CategoryEntity,
@@ -59,7 +60,6 @@ import { HttpApiBuilder } from "effect/http-api"
 import type { AppConfig } from "../AppConfig.ts"
 import * as Health from "../Health.ts"
 import * as Server from "../Server.ts"
-import { StoreApi } from "./Api.ts"
 import * as AccessHandlers from "./access/Handlers.ts"
 import * as CategoriesHandlers from "./categories/Handlers.ts"
 import * as ChangesHandlers from "./changes/Handlers.ts"

@@ -6,11 +6,11 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Admin } from "@tawsil/access"
+import { StoreApi } from "@tawsil/api/store/Api"
+import { Gate } from "@tawsil/api/store/Endpoint"
 import { Effect } from "effect"
 import { HttpApi } from "effect/http-api"
 import { TestClock } from "effect/testing"
-import { StoreApi } from "../../src/store/Api.ts"
-import { Gate } from "../../src/store/Endpoint.ts"
 import * as InMemory from "./InMemory.ts"
 
 const { call, codeOf, createStore, key } = InMemory

@@ -19,6 +19,7 @@ import {
   ReadCache,
   UsageStore
 } from "@tawsil/access"
+import { StoreApi } from "@tawsil/api/store/Api"
 import {
   Categories,
   CategoryStore,
@@ -53,7 +54,6 @@ import {
 import { HttpApiBuilder } from "effect/http-api"
 import * as Edge from "../../src/Edge.ts"
 import { RunningInstance } from "../../src/Health.ts"
-import { StoreApi } from "../../src/store/Api.ts"
 import { envelope } from "../../src/store/Errors.ts"
 import type * as Pipeline from "../../src/store/Pipeline.ts"
 import * as StoreServer from "../../src/store/Server.ts"

@@ -1,10 +1,10 @@
 import { Access } from "@tawsil/access"
+import { StoreApi } from "@tawsil/api/store/Api"
+import { reasons } from "@tawsil/api/store/access/Api"
+import { Caller, RequestBody } from "@tawsil/api/store/Endpoint"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { StoreApi } from "../Api.ts"
-import { Caller, RequestBody } from "../Endpoint.ts"
 import { answer, ok, store } from "../Handler.ts"
-import { reasons } from "./Api.ts"
 
 export const handlers = HttpApiBuilder.group(
   StoreApi,

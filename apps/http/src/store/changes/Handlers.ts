@@ -1,11 +1,11 @@
+import { StoreApi } from "@tawsil/api/store/Api"
+import { entityFailure, reasons } from "@tawsil/api/store/changes/Api"
 import { Changes } from "@tawsil/changes"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { RequestId } from "../../Edge.ts"
-import { StoreApi } from "../Api.ts"
 import type * as Errors from "../Errors.ts"
 import { actor, answer, ok, store } from "../Handler.ts"
-import { entityFailure, reasons } from "./Api.ts"
 
 export const handlers = HttpApiBuilder.group(
   StoreApi,

@@ -1,9 +1,9 @@
+import { StoreApi } from "@tawsil/api/store/Api"
+import { reasons } from "@tawsil/api/store/orders/Api"
 import { Orders } from "@tawsil/orders"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { StoreApi } from "../Api.ts"
 import { answer, store } from "../Handler.ts"
-import { reasons } from "../orders/Api.ts"
 
 export const handlers = HttpApiBuilder.group(
   StoreApi,

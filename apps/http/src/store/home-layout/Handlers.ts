@@ -1,10 +1,10 @@
+import { StoreApi } from "@tawsil/api/store/Api"
+import { RequestBody } from "@tawsil/api/store/Endpoint"
+import { reasons } from "@tawsil/api/store/profile/Api"
 import { HomeLayout } from "@tawsil/storefront"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { StoreApi } from "../Api.ts"
-import { RequestBody } from "../Endpoint.ts"
 import { answer, store, writer } from "../Handler.ts"
-import { reasons } from "../profile/Api.ts"
 
 export const handlers = HttpApiBuilder.group(
   StoreApi,

@@ -1,11 +1,11 @@
+import { StoreApi } from "@tawsil/api/store/Api"
+import { RequestBody } from "@tawsil/api/store/Endpoint"
+import { reasons } from "@tawsil/api/store/landing-pages/Api"
 import { LandingPages } from "@tawsil/catalogue"
 import { Ids } from "@tawsil/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { StoreApi } from "../Api.ts"
-import { RequestBody } from "../Endpoint.ts"
 import { answer, store } from "../Handler.ts"
-import { reasons } from "./Api.ts"
 
 /** A path id as the package takes it, unchecked: one no row can have (`0`) is the package's not found, not a defect. */
 const pageId = (id: number) => Ids.LandingPageId.make(id, { disableChecks: true })

@@ -1,10 +1,10 @@
+import { StoreApi } from "@tawsil/api/store/Api"
+import { Caller, RequestBody } from "@tawsil/api/store/Endpoint"
+import { reasons } from "@tawsil/api/store/orders/Api"
 import { Orders } from "@tawsil/orders"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { StoreApi } from "../Api.ts"
-import { Caller, RequestBody } from "../Endpoint.ts"
 import { answer, store } from "../Handler.ts"
-import { reasons } from "./Api.ts"
 
 export const handlers = HttpApiBuilder.group(
   StoreApi,

@@ -1,7 +1,7 @@
+import { StoreApi } from "@tawsil/api/store/Api"
 import { DateTime, Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { StoreApi } from "../Api.ts"
 import * as Errors from "../Errors.ts"
 import { ok } from "../Handler.ts"
 

@@ -1,12 +1,12 @@
+import { StoreApi } from "@tawsil/api/store/Api"
+import { RequestBody } from "@tawsil/api/store/Endpoint"
+import { courierFailure, reasons } from "@tawsil/api/store/shipping/Api"
 import { ShippingRates, ShippingSettings } from "@tawsil/store-shipping"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { RequestId } from "../../Edge.ts"
-import { StoreApi } from "../Api.ts"
-import { RequestBody } from "../Endpoint.ts"
 import * as Errors from "../Errors.ts"
 import { answer, store, writer } from "../Handler.ts"
-import { courierFailure, reasons } from "./Api.ts"
 
 export const handlers = HttpApiBuilder.group(
   StoreApi,

@@ -1,10 +1,10 @@
+import { StoreApi } from "@tawsil/api/store/Api"
+import { RequestBody } from "@tawsil/api/store/Endpoint"
+import { reasons } from "@tawsil/api/store/stock/Api"
 import { Inventory } from "@tawsil/catalogue"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { StoreApi } from "../Api.ts"
-import { RequestBody } from "../Endpoint.ts"
 import { answer, store, writer } from "../Handler.ts"
-import { reasons } from "./Api.ts"
 
 export const handlers = HttpApiBuilder.group(
   StoreApi,

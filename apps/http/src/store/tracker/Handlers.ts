@@ -1,11 +1,11 @@
+import { StoreApi } from "@tawsil/api/store/Api"
+import { Caller, CallNonce, RequestBody } from "@tawsil/api/store/Endpoint"
+import { reasons } from "@tawsil/api/store/tracker/Api"
 import { Ids } from "@tawsil/domain"
 import { Tracker } from "@tawsil/tracker"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { StoreApi } from "../Api.ts"
-import { Caller, CallNonce, RequestBody } from "../Endpoint.ts"
 import { answer } from "../Handler.ts"
-import { reasons } from "./Api.ts"
 
 /** The signed call's store, key and nonce, as the tracker deduplicates and counts them. */
 const call = Effect.gen(function* () {
