@@ -3,11 +3,13 @@
  * Easy & Speed and We Can — each on its own pinned origin, with its own accounts. Every request carries the
  * caller's `X-API-ID` and `X-API-TOKEN`. A parcel is created in one call (no follow-up step: it is "En préparation"
  * until the courier collects it), tracked by its history, priced per destination commune, and its label is the
- * PDF at `/labels/{tracking}`. The documented quotas (5 a second, 50 a minute, 1 000 an hour, 10 000 a day, per
+ * PDF at `/labels/{tracking}`. It can also be deleted while still "En préparation" (cancel), tracked a hundred at a
+ * time, and the network's centers (stop desks) and communes listed. The documented quotas (5 a second, 50 a minute, 1 000 an hour, 10 000 a day, per
  * account) are declared, for the core to enforce.
  */
-import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
-import { Clock, Effect, Redacted, Schema } from "effect"
+import { CourierAdapter, type CourierError, CourierHttp, type Shipment } from "@tawsil/courier"
+import type { WilayaCode } from "@tawsil/domain"
+import { Clock, Effect, Redacted, type Result, Schema } from "effect"
 import * as Mapping from "./YalidineMapping.ts"
 import * as Status from "./YalidineStatus.ts"
 
@@ -126,11 +128,99 @@ export const label = Effect.fn("Yalidine.label")(function* (
   return yield* Effect.fromResult(Mapping.fromLabel(response))
 })
 
+/**
+ * Every row of a list, page after page (`page_size` 1000, following `has_more`), never cut short: a list past
+ * `MAX_PAGES` pages is a bad response.
+ */
+const everyRow = <A>(
+  credentials: Credentials,
+  path: `/${string}`,
+  filter: Readonly<Record<string, string>>,
+  read: (response: CourierHttp.CourierResponse) => Result.Result<Mapping.Page<A>, CourierError.CourierErrorReason>
+) =>
+  Effect.gen(function* () {
+    const rows: Array<A> = []
+    for (let page = 1; page <= Mapping.MAX_PAGES; page++) {
+      const response = yield* send(credentials, { method: "GET", path, query: Mapping.pageQuery(filter, page) })
+      const { rows: more, hasMore } = yield* Effect.fromResult(read(response))
+      rows.push(...more)
+      if (!hasMore) return rows as ReadonlyArray<A>
+    }
+    return yield* Effect.fail(Mapping.tooManyPages)
+  })
+
+/**
+ * The histories of up to 100 parcels in one list (`GET /v1/histories/?tracking=a,b`); the parcels with no history
+ * yet are read in one more list (`GET /v1/parcels/?tracking=…`) for their current status. A number the courier
+ * does not know is in neither, and is left out.
+ */
+export const trackBatch = Effect.fn("Yalidine.trackBatch")(function* (
+  trackingNumbers: ReadonlyArray<string>,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const asked = yield* Effect.fromResult(Mapping.checkBatch(trackingNumbers))
+  if (asked.length === 0) return new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
+  const history = yield* everyRow(credentials, "/v1/histories/", Mapping.trackingFilter(asked), Mapping.fromHistoryPage)
+  const events = Mapping.eventsByTracking(asked, history)
+  const unseen = asked.filter((tracking) => !events.has(tracking))
+  if (unseen.length === 0) return events
+  const parcels = yield* everyRow(credentials, "/v1/parcels/", Mapping.trackingFilter(unseen), Mapping.fromParcelPage)
+  for (const [tracking, current] of Mapping.currentByTracking(unseen, parcels)) events.set(tracking, current)
+  return events
+})
+
+/**
+ * `DELETE /v1/parcels/{tracking}`: Yalidine deletes a parcel only while it is "En préparation". When it answers
+ * `deleted: false`, the parcel is read to say why (past preparation: `NotCancellable`; unknown: `Refused`).
+ */
+export const cancel = Effect.fn("Yalidine.cancel")(function* (
+  trackingNumber: string,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const tracking = yield* Effect.fromResult(Mapping.checkTracking(trackingNumber))
+  const response = yield* send(credentials, { method: "DELETE", path: Mapping.parcelPath(tracking) })
+  if (yield* Effect.fromResult(Mapping.fromDeleted(tracking, response))) return
+  const parcel = yield* send(credentials, { method: "GET", path: Mapping.parcelPath(tracking) })
+  return yield* Effect.fail(Mapping.whyNotDeleted(tracking, parcel))
+})
+
+/** `GET /v1/centers/?wilaya_id=`: the wilaya's centers, the stop desks an order names by `stopdesk_id`. */
+export const stopDesks = Effect.fn("Yalidine.stopDesks")(function* (
+  wilaya: WilayaCode.WilayaCode,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const centers = yield* everyRow(credentials, "/v1/centers/", Mapping.wilayaFilter(wilaya), Mapping.fromCenterPage)
+  return Mapping.toStopDesks(wilaya, centers)
+})
+
+/** `GET /v1/communes/?wilaya_id=`: the names create expects, with `is_deliverable` and `has_stop_desk`. */
+export const communes = Effect.fn("Yalidine.communes")(function* (
+  wilaya: WilayaCode.WilayaCode,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const rows = yield* everyRow(credentials, "/v1/communes/", Mapping.wilayaFilter(wilaya), Mapping.fromCommunePage)
+  return Mapping.toCommunes(wilaya, rows)
+})
+
+/** `GET /v1/wilayas/?page_size=1`: the docs' own test of a new API id and token; reads one row, creates nothing. */
+export const checkCredentials = Effect.fn("Yalidine.checkCredentials")(function* (
+  // biome-ignore lint/suspicious/noConfusingVoidType: the SDK's operation takes no input (`Operation<void, …>`)
+  _: void,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials, {
+    method: "GET",
+    path: "/v1/wilayas/",
+    query: Mapping.credentialCheckQuery
+  })
+  return yield* Effect.fromResult(Mapping.fromCredentialCheck(response))
+})
+
 export const adapter = CourierAdapter.define<Credentials>({
   platform: "yalidine",
   couriers,
   credentials: Credentials,
   statuses: Status.statuses,
-  operations: { create, track, rates, label },
+  operations: { create, track, rates, label, cancel, trackBatch, stopDesks, communes, checkCredentials },
   rateLimits
 })

@@ -129,6 +129,52 @@ export const feesQuery = (from: WilayaCode.WilayaCode, to: WilayaCode.WilayaCode
   to_wilaya_id: String(to)
 })
 
+/** The most rows a list answer gives per page (the docs: `page_size` 1–1000, 100 by default). */
+export const PAGE_SIZE = 1000
+
+/** The most pages a list is followed for: 10 000 rows, a hundred parcels' histories with room to spare. */
+export const MAX_PAGES = 10
+
+/** The most tracking numbers one batch reads (`?tracking=a,b,…`), as the SDK promises. */
+export const MAX_BATCH = 100
+
+/** One page of a list: the filter, the largest page size, and the page number (from 1). */
+export const pageQuery = (filter: Readonly<Record<string, string>>, page: number) => ({
+  ...filter,
+  page_size: String(PAGE_SIZE),
+  page: String(page)
+})
+
+/**
+ * The tracking numbers of a batch, each checked like a single one (so none can carry a comma into the list), once
+ * each; more than {@link MAX_BATCH} is refused before any call.
+ */
+export const checkBatch = (trackings: ReadonlyArray<string>): Result.Result<ReadonlyArray<string>, Reason> => {
+  if (trackings.length > MAX_BATCH) {
+    return Result.fail(
+      new CourierError.Refused({ message: `trackingNumbers: at most ${MAX_BATCH} tracking numbers in one call` })
+    )
+  }
+  const unique = [...new Set(trackings)]
+  const wrong = unique.find((tracking) => Result.isFailure(checkTracking(tracking)))
+  return wrong === undefined
+    ? Result.succeed(unique)
+    : Result.fail(
+        new CourierError.Refused({
+          message: "trackingNumbers: one of them is not a tracking number this courier issues"
+        })
+      )
+}
+
+/** `?tracking=a,b,c`: the filter that reads (or deletes) several parcels in one call. */
+export const trackingFilter = (trackings: ReadonlyArray<string>) => ({ tracking: trackings.join(",") })
+
+/** `GET /v1/centers/` and `GET /v1/communes/` of one wilaya. */
+export const wilayaFilter = (wilaya: WilayaCode.WilayaCode) => ({ wilaya_id: String(wilaya) })
+
+/** The cheapest read there is: the first wilaya of `GET /v1/wilayas/` (the docs' own credential test). */
+export const credentialCheckQuery = { page_size: "1" } as const
+
 // --- Responses --------------------------------------------------------------------------------------------------
 
 /**
@@ -312,6 +358,150 @@ export const fromLabel = (response: Response): Result.Result<CourierAdapter.Labe
     ? Result.succeed({ contentType: "application/pdf", bytes: response.bytes })
     : Result.fail(new CourierError.BadResponse({ message: "the courier answered a label that is not a PDF" }))
 }
+
+/** One page of a list: its rows and whether another page follows. */
+export interface Page<A> {
+  readonly rows: ReadonlyArray<A>
+  readonly hasMore: boolean
+}
+
+const pageOf = <A>(list: { readonly has_more?: boolean; readonly data: ReadonlyArray<A> }): Page<A> => ({
+  rows: list.data,
+  hasMore: list.has_more === true
+})
+
+/** A page of `GET /v1/histories/?tracking=a,b`. */
+export const fromHistoryPage = (response: Response): Result.Result<Page<Wire.History>, Reason> =>
+  Result.map(decode(Wire.List(Wire.History), response), pageOf)
+
+/** A page of `GET /v1/parcels/?tracking=a,b`. */
+export const fromParcelPage = (response: Response): Result.Result<Page<Wire.ParcelRow>, Reason> =>
+  Result.map(decode(Wire.List(Wire.ParcelRow), response), pageOf)
+
+/** A page of `GET /v1/centers/?wilaya_id=`. */
+export const fromCenterPage = (response: Response): Result.Result<Page<Wire.Center>, Reason> =>
+  Result.map(decode(Wire.List(Wire.Center), response), pageOf)
+
+/** A page of `GET /v1/communes/?wilaya_id=`. */
+export const fromCommunePage = (response: Response): Result.Result<Page<Wire.CommuneRow>, Reason> =>
+  Result.map(decode(Wire.List(Wire.CommuneRow), response), pageOf)
+
+/** A list longer than {@link MAX_PAGES} pages: never answered cut short. */
+export const tooManyPages = new CourierError.BadResponse({
+  message: `the courier's list runs past ${MAX_PAGES * PAGE_SIZE} rows: not read cut short`
+})
+
+/**
+ * History rows of a batch → the events of each asked parcel that has any: only rows of exactly an asked tracking
+ * number (a list answer may hold others), without the rows that are not statuses.
+ */
+export const eventsByTracking = (
+  asked: ReadonlyArray<string>,
+  rows: ReadonlyArray<Wire.History>
+): Map<string, ReadonlyArray<CourierAdapter.RawEvent>> => {
+  const wanted = new Set(asked)
+  const events = new Map<string, Array<CourierAdapter.RawEvent>>()
+  for (const row of rows) {
+    if (!wanted.has(row.tracking)) continue
+    const list = events.get(row.tracking) ?? []
+    events.set(row.tracking, list)
+    if (!Status.notStatuses.has(row.status)) {
+      list.push({ rawStatus: row.status, timestamp: timestampOf(row.date_status) })
+    }
+  }
+  return events
+}
+
+/**
+ * Parcel rows of a batch → the current status of each asked parcel as its one event (parcels with no history yet).
+ * A number the courier does not know has no row, and is left out.
+ */
+export const currentByTracking = (
+  asked: ReadonlyArray<string>,
+  rows: ReadonlyArray<Wire.ParcelRow>
+): Map<string, ReadonlyArray<CourierAdapter.RawEvent>> => {
+  const wanted = new Set(asked)
+  return new Map(
+    rows
+      .filter((row) => wanted.has(row.tracking))
+      .map((row) => [row.tracking, [{ rawStatus: row.last_status, timestamp: timestampOf(row.date_last_status) }]])
+  )
+}
+
+const isSet = (flag: Wire.Flag) => flag === true || flag === 1
+
+/**
+ * `DELETE /v1/parcels/{tracking}` → whether the courier deleted exactly this parcel. `false` does not say why
+ * (not "En préparation" any more, unknown, already deleted): the adapter reads the parcel to tell ({@link
+ * whyNotDeleted}).
+ */
+export const fromDeleted = (tracking: string, response: Response): Result.Result<boolean, Reason> =>
+  Result.flatMap(decode(Wire.Deleted, response), (answer) => {
+    const decision = (Array.isArray(answer) ? answer : Object.values(answer)).find((row) => row.tracking === tracking)
+    return decision === undefined
+      ? Result.fail(new CourierError.BadResponse({ message: "the courier's delete answer says nothing of the parcel" }))
+      : Result.succeed(isSet(decision.deleted))
+  })
+
+/** The one status in which Yalidine deletes a parcel (the docs: "only possible if its last status is en préparation"). */
+export const DELETABLE_STATUS = "En préparation"
+
+/**
+ * After `deleted: false`, `GET /v1/parcels/{tracking}` → why: a parcel past "En préparation" cannot be cancelled
+ * (`NotCancellable`, naming its status); no such parcel is a refusal on the tracking number; a parcel still in
+ * preparation that was not deleted is a refusal without a known reason.
+ */
+export const whyNotDeleted = (tracking: string, response: Response): Reason => {
+  const read = decode(Wire.List(Wire.ParcelRow), response)
+  if (Result.isFailure(read)) return read.failure
+  const parcel = read.success.data.find((row) => row.tracking === tracking)
+  if (parcel === undefined) {
+    return new CourierError.Refused({ message: "trackingNumber: the courier has no parcel with this number" })
+  }
+  return parcel.last_status === DELETABLE_STATUS
+    ? new CourierError.Refused({ message: "the courier did not delete the parcel, and gave no reason" })
+    : new CourierError.NotCancellable({
+        message: `the courier deletes a parcel only while it is "${DELETABLE_STATUS}"; this one is "${clean(parcel.last_status, 80)}"`
+      })
+}
+
+/** Centers → the wilaya's stop desks (only rows of exactly this wilaya; the center id is the order's `stopDeskId`). */
+export const toStopDesks = (
+  wilaya: WilayaCode.WilayaCode,
+  centers: ReadonlyArray<Wire.Center>
+): ReadonlyArray<CourierAdapter.StopDesk> =>
+  centers
+    .filter((center) => center.wilaya_id === wilaya)
+    .map((center) => {
+      const commune = clean(center.commune_name ?? "")
+      const address = clean(center.address ?? "")
+      return {
+        id: String(center.center_id),
+        name: clean(center.name),
+        wilayaCode: wilaya,
+        ...(commune === "" ? {} : { communeName: commune }),
+        ...(address === "" ? {} : { address })
+      }
+    })
+    .filter((desk) => desk.name !== "")
+
+/** Communes → the wilaya's communes as Yalidine spells them: `is_deliverable` → home, `has_stop_desk` → desk. */
+export const toCommunes = (
+  wilaya: WilayaCode.WilayaCode,
+  rows: ReadonlyArray<Wire.CommuneRow>
+): ReadonlyArray<CourierAdapter.CourierCommune> =>
+  rows
+    .filter((row) => row.wilaya_id === wilaya)
+    .map((row) => ({
+      name: row.name,
+      id: String(row.id),
+      home: isSet(row.is_deliverable),
+      stopdesk: isSet(row.has_stop_desk)
+    }))
+
+/** `GET /v1/wilayas/` answered its list: the credentials work. */
+export const fromCredentialCheck = (response: Response): Result.Result<void, Reason> =>
+  Result.map(decode(Wire.List(Wire.WilayaRow), response), () => undefined)
 
 // --- Errors -----------------------------------------------------------------------------------------------------
 

@@ -214,3 +214,46 @@ export const quotaHeaders = {
   hour: "x-hour-quota-left",
   day: "x-day-quota-left"
 } as const
+
+/** An id or a count as the docs show it (a number) or as some answers give it (a numeric string). */
+const IntLike = Schema.Union([Schema.Finite, Schema.FiniteFromString]).pipe(Schema.decodeTo(Schema.Int))
+
+/** A yes/no flag: `0`/`1` in the docs' examples, a boolean in some answers. */
+export const Flag = Schema.Union([Schema.Boolean, Schema.Literals([0, 1])])
+export type Flag = typeof Flag.Type
+
+/**
+ * One answer of `DELETE /v1/parcels/{tracking}` (or `?tracking=a,b`): the decision for each tracking number.
+ * `deleted: false` covers "cannot be deleted, misspelled, does not exist, already deleted" alike (the docs).
+ */
+export const Deletion = Schema.Struct({ tracking: Schema.String, deleted: Flag })
+export type Deletion = typeof Deletion.Type
+
+/**
+ * The docs print the answer as a list of decisions inside braces, which is no JSON: read as an array, or as an
+ * object of decisions (README "Unverified").
+ */
+export const Deleted = Schema.Union([Schema.Array(Deletion), Schema.Record(Schema.String, Deletion)])
+
+/** One row of `GET /v1/centers/?wilaya_id=`: a center, the stop desk an order names by `stopdesk_id`. */
+export const Center = Schema.Struct({
+  center_id: IntLike,
+  name: Schema.String,
+  address: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  commune_name: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  wilaya_id: IntLike
+})
+export type Center = typeof Center.Type
+
+/** One row of `GET /v1/communes/?wilaya_id=` (the delivery times are not read). */
+export const CommuneRow = Schema.Struct({
+  id: IntLike,
+  name: Schema.String.check(Schema.isNonEmpty()),
+  wilaya_id: IntLike,
+  has_stop_desk: Flag,
+  is_deliverable: Flag
+})
+export type CommuneRow = typeof CommuneRow.Type
+
+/** One row of `GET /v1/wilayas/`, as far as the credential check reads it. */
+export const WilayaRow = Schema.Struct({ id: IntLike, name: Schema.String })

@@ -10,7 +10,11 @@ const credentials = { valid: { apiId: Fake.API_ID, apiToken: CANARY }, canary: C
 
 Conformance.suite("Yalidine conformance", {
   adapter,
-  fake: Fake.make({ accounts: [{ apiId: Fake.API_ID, apiToken: CANARY }] }),
+  // The kit runs every declared operation back to back (eleven requests in about two seconds). The core holds them
+  // to 5 a second, but its window need not line up with the fake's (README "Unverified" 11; the quotas and the
+  // courier's 429 are tested in Yalidine.test.ts): the fake's per-second quota is raised here so that the kit checks
+  // the operations, not how two windows line up. The minute, hour and day quotas stay the documented ones.
+  fake: Fake.make({ accounts: [{ apiId: Fake.API_ID, apiToken: CANARY, quotas: { second: 20 } }] }),
   addStatus: (fake, trackingNumber, rawStatus) => fake.addHistory(trackingNumber, rawStatus),
   credentials,
   fixtures: {

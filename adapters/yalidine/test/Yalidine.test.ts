@@ -82,11 +82,11 @@ describe("Yalidine", () => {
         track: true,
         rates: true,
         label: true,
-        cancel: false,
-        trackBatch: false,
-        stopDesks: false,
-        communes: false,
-        checkCredentials: false
+        cancel: true,
+        trackBatch: true,
+        stopDesks: true,
+        communes: true,
+        checkCredentials: true
       })
       assert.deepStrictEqual(
         adapter.rateLimits.map(({ limit, window }) => [limit, Duration.toMillis(window)]),

@@ -16,8 +16,13 @@
  * - `GET /v1/parcels/{tracking}`, `GET /v1/histories/{tracking}` (and `?tracking=a,b`): the list envelope. Tracking
  *   numbers match as prefixes, as a careless search would: only the adapter's exact filter keeps another parcel's
  *   rows out. A new parcel has no history row until its first movement.
+ * - Every list is paginated as documented: `page_size` 1–1000 (100 by default), `page` from 1, `has_more`.
+ * - `DELETE /v1/parcels/{tracking}` (and `?tracking=a,b`): a decision per tracking number, `{ tracking, deleted }`;
+ *   only a parcel whose last status is "En préparation" is deleted (with its history); anything else (moved on,
+ *   unknown, already deleted) is `deleted: false`, as the docs say, without a reason.
  * - `GET /v1/fees/?from_wilaya_id=&to_wilaya_id=`: both required; fees per destination commune.
- * - `GET /v1/wilayas/`, `/v1/communes/?wilaya_id=`, `/v1/centers/?wilaya_id=`: the reference lists behind all this.
+ * - `GET /v1/wilayas/`, `/v1/communes/?wilaya_id=`, `/v1/centers/?wilaya_id=`: the reference lists behind all this
+ *   (centers with the documented `center_id, name, address, gps, commune_id, commune_name, wilaya_id, wilaya_name`).
  * - `GET /labels/{tracking}`: the label, a PDF, public like the link the create answer gives.
  * - Any other method on these routes: 405; any other path: 404.
  *
@@ -145,6 +150,9 @@ export const COMMUNES: ReadonlyArray<Commune> = WILAYAS.flatMap((name, index) =>
 
 /** A stop desk in every commune that has one: center id = commune id × 100 + 1 (`163001`, Bordj El Kiffan). */
 export const centerOf = (commune: Commune) => commune.id * 100 + 1
+
+/** The street address of a commune's center. */
+export const addressOf = (commune: Commune) => `Rue des Frères Bouadou, ${commune.name}`
 
 const zoneOf = (from: number, to: number) =>
   NO_DESK.includes(to) ? 5 : from === to ? 1 : Math.abs(from - to) <= 10 ? 2 : Math.abs(from - to) <= 30 ? 3 : 4
@@ -352,8 +360,62 @@ const start = (options: Options) =>
       return { headers, retryAfter: Math.max(1, Math.ceil(wait / 1000)) }
     }
 
-    const list = (response: Http.ServerResponse, data: ReadonlyArray<unknown>, headers: Record<string, string>) =>
-      json(response, 200, { has_more: false, total_data: data.length, data, links: { self: publicOrigin } }, headers)
+    /** One page of a list, as `page` and `page_size` ask (1–1000, 100 by default). */
+    const list = (
+      response: Http.ServerResponse,
+      data: ReadonlyArray<unknown>,
+      headers: Record<string, string>,
+      query: Readonly<Record<string, string>> = {}
+    ) => {
+      const size = query.page_size === undefined ? 100 : Number(query.page_size)
+      const page = query.page === undefined ? 1 : Number(query.page)
+      if (!Number.isInteger(size) || size < 1 || size > 1000) {
+        return json(response, 400, failure(400, "The page_size parameter must be between 1 and 1000"), headers)
+      }
+      if (!Number.isInteger(page) || page < 1) {
+        return json(response, 400, failure(400, "The page parameter must be an integer greater than 0"), headers)
+      }
+      const rows = data.slice((page - 1) * size, page * size)
+      const hasMore = page * size < data.length
+      return json(
+        response,
+        200,
+        {
+          has_more: hasMore,
+          total_data: data.length,
+          data: rows,
+          links: {
+            self: `${publicOrigin}/v1/?page_size=${size}&page=${page}`,
+            ...(hasMore ? { next: `${publicOrigin}/v1/?page_size=${size}&page=${page + 1}` } : {})
+          }
+        },
+        headers
+      )
+    }
+
+    /** `DELETE`: only a parcel of this account still "En préparation", by its exact tracking number. */
+    const deleteParcels = (
+      asked: ReadonlyArray<string>,
+      account: Account,
+      response: Http.ServerResponse,
+      headers: Record<string, string>
+    ) => {
+      if (asked.length === 0) {
+        return json(response, 400, failure(400, "The tracking parameter is required"), headers)
+      }
+      const decisions = asked.map((tracking) => {
+        const parcel = parcels.get(tracking)
+        const deletable =
+          parcel !== undefined && parcel.account === account.apiId && parcel.lastStatus === "En préparation"
+        if (deletable) {
+          parcels.delete(tracking)
+          for (let i = histories.length - 1; i >= 0; i--)
+            if (histories[i]!.tracking === tracking) histories.splice(i, 1)
+        }
+        return { tracking, deleted: deletable }
+      })
+      return json(response, 200, decisions, headers)
+    }
 
     /** Tracking numbers asked for, by path or `?tracking=a,b`, matched (carelessly) as prefixes. */
     const matches = (asked: ReadonlyArray<string>) => (tracking: string) =>
@@ -494,17 +556,20 @@ const start = (options: Options) =>
       }
       const resources = ["parcels", "histories", "fees", "wilayas", "communes", "centers"]
       if (!resources.includes(resource)) return json(response, 404, failure(404, "Not Found"), headers)
-      const allowed = resource === "parcels" ? (id === undefined ? ["GET", "POST"] : ["GET"]) : ["GET"]
+      const allowed =
+        resource === "parcels" ? (id === undefined ? ["GET", "POST", "DELETE"] : ["GET", "DELETE"]) : ["GET"]
       if (!allowed.includes(method)) return json(response, 405, failure(405, "Method Not Allowed"), headers)
       const asked = [...(id === undefined ? [] : [decodeURIComponent(id)]), ...(query.tracking?.split(",") ?? [])]
       const mine = (parcel: Parcel | undefined) => parcel !== undefined && parcel.account === account.apiId
       switch (resource) {
         case "parcels":
           if (method === "POST") return createParcels(body, account, response, headers, refuse)
+          if (method === "DELETE") return deleteParcels(asked, account, response, headers)
           return list(
             response,
             [...parcels.values()].filter((parcel) => mine(parcel) && matches(asked)(parcel.tracking)).map(parcelRow),
-            headers
+            headers,
+            query
           )
         case "histories":
           return list(
@@ -512,7 +577,8 @@ const start = (options: Options) =>
             histories
               .filter((row) => mine(parcels.get(row.tracking)) && matches(asked)(row.tracking))
               .sort((a, b) => b.date_status.localeCompare(a.date_status)),
-            headers
+            headers,
+            query
           )
         case "fees":
           return fees(query, response, headers)
@@ -525,7 +591,8 @@ const start = (options: Options) =>
               zone: zoneOf(16, index + 1),
               is_deliverable: UNDELIVERABLE.includes(index + 1) ? 0 : 1
             })),
-            headers
+            headers,
+            query
           )
         case "communes":
           return list(
@@ -538,7 +605,8 @@ const start = (options: Options) =>
               has_stop_desk: c.hasStopDesk ? 1 : 0,
               is_deliverable: UNDELIVERABLE.includes(c.wilaya) ? 0 : 1
             })),
-            headers
+            headers,
+            query
           )
         default:
           return list(
@@ -548,12 +616,15 @@ const start = (options: Options) =>
             ).map((c) => ({
               center_id: centerOf(c),
               name: `Centre de ${c.name}`,
+              address: addressOf(c),
+              gps: "36.7538,3.0588",
               commune_id: c.id,
               commune_name: c.name,
               wilaya_id: c.wilaya,
               wilaya_name: WILAYAS[c.wilaya - 1]
             })),
-            headers
+            headers,
+            query
           )
       }
     }
