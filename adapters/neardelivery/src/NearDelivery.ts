@@ -5,9 +5,12 @@
  * secret travel as the `ApiKey` and `ApiSecret` headers of every call, and never in a URL or an error message.
  *
  * No label endpoint is documented in the research this adapter rests on, so `label` is left out: the host answers
- * it as unsupported, without a request (README "Unverified" names the endpoint two integrations call).
+ * it as unsupported, without a request (README "Unverified" names the endpoint two integrations call). Nor are a
+ * cancel or a batch tracking endpoint: `cancel` and `trackBatch` are left out too. The reference lists are read:
+ * `stopDesks` (the buralists), `communes` (`sender/wilayas`) and `checkCredentials` (`sender/centers`).
  */
 import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
+import type { WilayaCode } from "@tawsil/domain"
 import { Effect, Redacted, Schema } from "effect"
 import * as Mapping from "./NearDeliveryMapping.ts"
 import * as Status from "./NearDeliveryStatus.ts"
@@ -87,6 +90,46 @@ export const rates = Effect.fn("NearDelivery.rates")(function* (
   return yield* Effect.fromResult(Mapping.fromFees(query, query.fromWilaya ?? fromWilaya, response))
 })
 
+/** `GET sender/wilayas` → the communes of one wilaya, in Near Delivery's spelling. */
+const communesOf = (wilaya: WilayaCode.WilayaCode, credentials: Credentials) =>
+  Effect.flatMap(send(credentials, { method: "GET", path: `${BASE}/wilayas` }), (response) =>
+    Effect.fromResult(Mapping.fromCommunes(wilaya, response))
+  )
+
+/**
+ * The relay points of a wilaya: `GET sender/buralists` (the whole network, filtered here), then, when one of them
+ * says its commune's code, `GET sender/wilayas` to name it — two calls at most, one for a wilaya without buralists.
+ */
+export const stopDesks = Effect.fn("NearDelivery.stopDesks")(function* (
+  wilaya: WilayaCode.WilayaCode,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials, { method: "GET", path: `${BASE}/buralists` })
+  const buralists = yield* Effect.fromResult(Mapping.buralistsIn(wilaya, response))
+  const communes = buralists.some((buralist) => buralist.commune_code !== undefined && buralist.commune_code !== null)
+    ? yield* communesOf(wilaya, credentials)
+    : []
+  return Mapping.toStopDesks(wilaya, buralists, communes)
+})
+
+/** `GET sender/wilayas`: the wilaya's communes, each served through a relay point, none at the door. */
+export const communes = Effect.fn("NearDelivery.communes")(function* (
+  wilaya: WilayaCode.WilayaCode,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  return yield* communesOf(wilaya, credentials)
+})
+
+/** `GET sender/centers`, the shortest list the API has (the senders' centres); creates nothing. */
+export const checkCredentials = Effect.fn("NearDelivery.checkCredentials")(function* (
+  // biome-ignore lint/suspicious/noConfusingVoidType: the SDK's `Operation<void, …>`: the check takes no input
+  _: void,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials, { method: "GET", path: `${BASE}/centers` })
+  return yield* Effect.fromResult(Mapping.fromCenters(response))
+})
+
 /**
  * No documented limit (couriers.md says nothing). 45 requests a minute per account is a conservative guess — the
  * floor courier-dz applies to couriers without one — counted by the core, which waits or refuses before Near
@@ -100,5 +143,5 @@ export const adapter = CourierAdapter.define<Credentials>({
   credentials: Credentials,
   statuses: Status.statuses,
   rateLimits,
-  operations: { create, track, rates }
+  operations: { create, track, rates, stopDesks, communes, checkCredentials }
 })

@@ -201,6 +201,75 @@ export const fromFees = (
     )
   })
 
+// --- Reference lists --------------------------------------------------------------------------------------------
+
+/** The text, cleaned, or `undefined` when there is none. */
+const given = (text: string | null | undefined): string | undefined => {
+  const cleaned = clean(text ?? "")
+  return cleaned === "" ? undefined : cleaned
+}
+
+/**
+ * `GET sender/buralists` → the relay points of `wilaya` (the list is the whole network: no wilaya filter is
+ * documented, so it is filtered here, on each buralist's `wilaya_code`).
+ */
+export const buralistsIn = (
+  wilaya: WilayaCode.WilayaCode,
+  response: Response
+): Result.Result<ReadonlyArray<Wire.Buralist>, Reason> =>
+  Result.map(decode(Wire.Buralists, response), ({ data }) => data.filter((buralist) => buralist.wilaya_code === wilaya))
+
+/**
+ * `GET sender/wilayas` → the communes of `wilaya` in Near Delivery's spelling, with its code for each as `id`. Near
+ * Delivery delivers every parcel to a buralist of the recipient's wilaya, never to the door: `home` is false and
+ * `stopdesk` true for every commune it lists (the recipient collects the parcel at the relay point the order
+ * names, which need not be in that commune: README). A wilaya it does not list has none.
+ */
+export const fromCommunes = (
+  wilaya: WilayaCode.WilayaCode,
+  response: Response
+): Result.Result<ReadonlyArray<CourierAdapter.CourierCommune>, Reason> =>
+  Result.map(decode(Wire.Wilayas, response), ({ data }) =>
+    data
+      .filter((entry) => entry.wilaya_code === wilaya)
+      .flatMap((entry) => entry.communes)
+      .map((commune) => ({ name: clean(commune.name), id: String(commune.code), home: false, stopdesk: true }))
+  )
+
+/**
+ * The buralists of `wilaya` as desks: `id` is the buralist's id (what an order sends as `stopDeskId`), the name its
+ * `name` or else its `username` (else "Buralist <id>"), the commune named from `communes` (its `commune_code`, from
+ * {@link fromCommunes}), the address and phone as listed.
+ */
+export const toStopDesks = (
+  wilaya: WilayaCode.WilayaCode,
+  buralists: ReadonlyArray<Wire.Buralist>,
+  communes: ReadonlyArray<CourierAdapter.CourierCommune>
+): ReadonlyArray<CourierAdapter.StopDesk> => {
+  const names = new Map(communes.map((commune) => [commune.id, commune.name]))
+  return buralists.map((buralist) => {
+    const id = String(buralist.id).trim()
+    const communeName =
+      buralist.commune_code === undefined || buralist.commune_code === null
+        ? undefined
+        : names.get(String(buralist.commune_code))
+    const address = given(buralist.center_address)
+    const phone = given(buralist.phone_number)
+    return {
+      id,
+      name: given(buralist.name) ?? given(buralist.username) ?? `Buralist ${id}`,
+      wilayaCode: wilaya,
+      ...(communeName === undefined ? {} : { communeName }),
+      ...(address === undefined ? {} : { address }),
+      ...(phone === undefined ? {} : { phone })
+    }
+  })
+}
+
+/** `GET sender/centers` → the credentials work: Near Delivery answered its list to them. */
+export const fromCenters = (response: Response): Result.Result<void, Reason> =>
+  Result.map(decode(Wire.Centers, response), () => undefined)
+
 // --- Errors -----------------------------------------------------------------------------------------------------
 
 /** Near Delivery's field names, where they have an obvious counterpart in the request. */

@@ -119,3 +119,53 @@ export const Invalid = Schema.Struct({
 
 /** Any other error body: `{ detail }` (`"Invalid API credentials"`, `"Parcel not found"`). */
 export const Detail = Schema.Struct({ detail: Schema.String })
+
+/** An id as the reference lists print it: a number, or its text. */
+const Id = Schema.Union([Schema.Int, Schema.String.check(Schema.isNonEmpty())])
+
+/**
+ * One relay point of `GET sender/buralists`: its `id` is what a parcel sends as `buralist_id`; it says its wilaya
+ * (`wilaya_code`, two digits as text) and the code of its commune in `sender/wilayas` (`commune_code`). The fields
+ * are those of the WooCommerce plugin the research cites; `name` is read if the API gives one (README "Unverified").
+ */
+export const Buralist = Schema.Struct({
+  id: Id,
+  name: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  username: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  phone_number: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  center_address: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  wilaya_code: Code,
+  commune_code: Schema.optionalKey(Schema.NullOr(Id))
+})
+export type Buralist = typeof Buralist.Type
+
+/** `GET sender/buralists`: every relay point of the network (no wilaya filter or paging is documented). */
+export const Buralists = Schema.Struct({
+  status: Schema.Literal(true),
+  data: Schema.Array(Buralist)
+})
+
+/** One commune of a wilaya in `GET sender/wilayas`: its code and its name in Near Delivery's spelling. */
+export const Commune = Schema.Struct({
+  code: Id,
+  name: Schema.String.check(Schema.isNonEmpty())
+})
+
+/** One wilaya of `GET sender/wilayas`, with its communes. */
+export const Wilaya = Schema.Struct({
+  wilaya_code: Code,
+  wilaya_name: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  communes: Schema.Array(Commune)
+})
+
+/** `GET sender/wilayas`: the wilayas Near Delivery serves, each with its communes. */
+export const Wilayas = Schema.Struct({
+  status: Schema.Literal(true),
+  data: Schema.Array(Wilaya)
+})
+
+/** `GET sender/centers`, the senders' centres: only read as a list (the credentials check). */
+export const Centers = Schema.Struct({
+  status: Schema.Literal(true),
+  data: Schema.Array(Schema.Unknown)
+})

@@ -42,6 +42,18 @@ Conformance.suite("Near Delivery conformance", {
       reason: "CredentialsRejected"
     },
     {
+      name: "a credentials check with a secret that is not the key's",
+      operation: "checkCredentials",
+      credentials: { apiKey: CANARY, apiSecret: `${SECRET}-other` },
+      reason: "CredentialsRejected"
+    },
+    {
+      name: "the buralists list refused inside an HTTP 200",
+      operation: "stopDesks",
+      arrange: (fake) => fake.misbehaveNext({ kind: "refuse", message: "Compte suspendu" }),
+      reason: "Refused"
+    },
+    {
       name: "a failure inside an HTTP 200",
       operation: "create",
       arrange: (fake) => fake.misbehaveNext({ kind: "refuse", message: "Compte suspendu" }),

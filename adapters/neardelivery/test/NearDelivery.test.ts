@@ -6,7 +6,16 @@ import { Catalogue } from "@tawsil/shipping"
 import { type Duration, Effect, Layer, Redacted, Result, Schema } from "effect"
 import { adapter, Credentials, origin } from "../src/NearDelivery.ts"
 import * as Mapping from "../src/NearDeliveryMapping.ts"
-import { API_KEY, API_SECRET, fee, type Misbehaviour, NearDeliveryFake, type Parcel } from "./fake/NearDeliveryFake.ts"
+import {
+  API_KEY,
+  API_SECRET,
+  BURALISTS,
+  fee,
+  type Misbehaviour,
+  NearDeliveryFake,
+  type Parcel,
+  WILAYAS
+} from "./fake/NearDeliveryFake.ts"
 import * as Loopback from "./LoopbackHttp.ts"
 
 const context = { credentials: Schema.decodeUnknownSync(Credentials)({ apiKey: API_KEY, apiSecret: API_SECRET }) }
@@ -37,8 +46,8 @@ const wilaya = Schema.decodeUnknownSync(WilayaCode.WilayaCode)
 
 const query = (input: Record<string, unknown>) => Schema.decodeUnknownSync(Shipment.RatesQuery)(input)
 
-const { create, track, rates } = adapter.operations as Required<
-  Pick<typeof adapter.operations, "create" | "track" | "rates">
+const { create, track, rates, stopDesks, communes, checkCredentials } = adapter.operations as Required<
+  Pick<typeof adapter.operations, "create" | "track" | "rates" | "stopDesks" | "communes" | "checkCredentials">
 >
 
 /** Runs `effect` against a fresh fake on a random port, through the loopback `CourierHttp`. */
@@ -67,8 +76,17 @@ describe("NearDelivery", () => {
       )
       assert.isTrue(Result.isSuccess(Egress.parseOrigin(origin)))
       assert.deepStrictEqual(adapter.requiredCredentials, ["apiKey", "apiSecret"])
-      const { create, track, rates, label } = adapter.capabilities
-      assert.deepStrictEqual({ create, track, rates, label }, { create: true, track: true, rates: true, label: false })
+      assert.deepStrictEqual(adapter.capabilities, {
+        create: true,
+        track: true,
+        rates: true,
+        label: false,
+        cancel: false,
+        trackBatch: false,
+        stopDesks: true,
+        communes: true,
+        checkCredentials: true
+      })
       assert.strictEqual(Catalogue.make([adapter]).resolve("NEAR_DELIVERY")?.manifest.key, "neardelivery")
     })
 
@@ -253,6 +271,103 @@ describe("NearDelivery", () => {
     )
   })
 
+  describe("reference lists", () => {
+    it.live("stopDesks lists a wilaya's buralists with their communes, from the buralists and the wilayas", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* NearDeliveryFake
+          const desks = yield* stopDesks(wilaya(16), context)
+          assert.deepStrictEqual(desks, [
+            {
+              id: "101",
+              name: "buraliste-101",
+              wilayaCode: wilaya(16),
+              communeName: "Bab Ezzouar",
+              address: "Bureau de tabac, Bab Ezzouar",
+              phone: "0555000101"
+            },
+            {
+              id: "102",
+              name: "buraliste-102",
+              wilayaCode: wilaya(16),
+              communeName: "Hydra",
+              address: "Bureau de tabac, Hydra",
+              phone: "0555000102"
+            }
+          ])
+          assert.deepStrictEqual(paths(fake.requests), ["GET /api/v1/sender/buralists", "GET /api/v1/sender/wilayas"])
+          for (const request of fake.requests) {
+            assert.strictEqual(request.headers.apikey, API_KEY)
+            assert.strictEqual(request.headers.apisecret, API_SECRET)
+          }
+        })
+      )
+    )
+
+    it.live("a listed desk is one a create takes as stopDeskId", () =>
+      withFake(
+        Effect.gen(function* () {
+          for (const [code, , names] of WILAYAS) {
+            const desks = yield* stopDesks(wilaya(code), context)
+            assert.deepStrictEqual(
+              desks.map((desk) => desk.id),
+              BURALISTS.filter(([, at]) => at === code).map(([id]) => String(id))
+            )
+            for (const desk of desks) {
+              const created = yield* create(
+                order({ stopDeskId: desk.id }, { wilayaCode: code, communeName: names[0] }),
+                context
+              )
+              assert.match(created.trackingNumber, /^NRD/)
+            }
+          }
+        })
+      )
+    )
+
+    it.live("a wilaya without buralists has no desks, asked in one call", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* NearDeliveryFake
+          assert.deepStrictEqual(yield* stopDesks(wilaya(33), context), [])
+          assert.deepStrictEqual(paths(fake.requests), ["GET /api/v1/sender/buralists"])
+        })
+      )
+    )
+
+    it.live("communes lists the wilaya's communes in Near Delivery's spelling, by relay point only", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* NearDeliveryFake
+          assert.deepStrictEqual(yield* communes(wilaya(19), context), [
+            { name: "Sétif", id: "1901", home: false, stopdesk: true },
+            { name: "El Eulma", id: "1902", home: false, stopdesk: true }
+          ])
+          assert.deepStrictEqual(yield* communes(wilaya(33), context), [])
+          assert.deepStrictEqual(paths(fake.requests), ["GET /api/v1/sender/wilayas", "GET /api/v1/sender/wilayas"])
+        })
+      )
+    )
+
+    it.live("checkCredentials reads the centres and creates nothing; refused credentials are rejected", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* NearDeliveryFake
+          yield* checkCredentials(undefined, context)
+          assert.deepStrictEqual(paths(fake.requests), ["GET /api/v1/sender/centers"])
+          assert.strictEqual(fake.parcels.size, 0)
+          const reason = yield* Effect.flip(
+            checkCredentials(undefined, {
+              credentials: Schema.decodeUnknownSync(Credentials)({ apiKey: `${API_KEY}-old`, apiSecret: API_SECRET })
+            })
+          )
+          assert.strictEqual(reason._tag, "CredentialsRejected")
+          assert.include(reason.message, "Invalid API credentials")
+        })
+      )
+    )
+  })
+
   describe("errors", () => {
     const cases: ReadonlyArray<readonly [string, Misbehaviour, CourierError.CourierErrorReason["_tag"], number?]> = [
       ["no answer", { kind: "hang" }, "Unreachable"],
@@ -271,7 +386,10 @@ describe("NearDelivery", () => {
     > = {
       create: (caller = context) => create(order(), caller),
       track: (caller = context) => track("NRD00000001", caller),
-      rates: (caller = context) => rates(query({ fromWilaya: 16, toWilaya: 31, deliveryType: "stopdesk" }), caller)
+      rates: (caller = context) => rates(query({ fromWilaya: 16, toWilaya: 31, deliveryType: "stopdesk" }), caller),
+      stopDesks: (caller = context) => stopDesks(wilaya(16), caller),
+      communes: (caller = context) => communes(wilaya(16), caller),
+      checkCredentials: (caller = context) => checkCredentials(undefined, caller)
     }
     for (const [operation, run] of Object.entries(operations)) {
       it.live.each(cases)(`${operation}: %s → %s`, ([, misbehaviour, tag, retryAfterSeconds]) =>

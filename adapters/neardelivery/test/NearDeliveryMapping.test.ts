@@ -354,4 +354,148 @@ describe("NearDeliveryMapping", () => {
       )
     })
   })
+
+  describe("reference lists", () => {
+    const algiers = Schema.decodeUnknownSync(WilayaCode.WilayaCode)(16)
+    const buralist = (id: unknown, wilaya: unknown, extra: Record<string, unknown> = {}) => ({
+      id,
+      username: `buraliste-${String(id)}`,
+      phone_number: "0555000101",
+      center_address: "Bureau de tabac, Bab Ezzouar",
+      wilaya_code: wilaya,
+      commune_code: "1602",
+      center_id: 16,
+      ...extra
+    })
+    const network = response(200, {
+      status: true,
+      data: [buralist(101, "16"), buralist(311, "31"), buralist("102", 16, { commune_code: 1603 })]
+    })
+    const wilayas = response(200, {
+      status: true,
+      data: [
+        {
+          wilaya_code: "16",
+          wilaya_name: "Alger",
+          communes: [
+            { code: "1601", name: "Alger Centre" },
+            { code: "1602", name: " Bab  Ezzouar " },
+            { code: 1603, name: "Hydra" }
+          ]
+        },
+        { wilaya_code: "31", wilaya_name: "Oran", communes: [{ code: "3101", name: "Oran" }] }
+      ]
+    })
+
+    it("buralistsIn keeps the wilaya's relay points, whether its code is text or a number", () => {
+      const found = Result.getOrThrow(Mapping.buralistsIn(algiers, network))
+      assert.deepStrictEqual(
+        found.map((entry) => entry.id),
+        [101, "102"]
+      )
+      assert.deepStrictEqual(
+        Result.getOrThrow(Mapping.buralistsIn(algiers, response(200, { status: true, data: [] }))),
+        []
+      )
+    })
+
+    it("fromCommunes lists the wilaya's communes in Near Delivery's spelling with their codes, all by relay point", () => {
+      assert.deepStrictEqual(Result.getOrThrow(Mapping.fromCommunes(algiers, wilayas)), [
+        { name: "Alger Centre", id: "1601", home: false, stopdesk: true },
+        { name: "Bab Ezzouar", id: "1602", home: false, stopdesk: true },
+        { name: "Hydra", id: "1603", home: false, stopdesk: true }
+      ])
+      const unlisted = Schema.decodeUnknownSync(WilayaCode.WilayaCode)(33)
+      assert.deepStrictEqual(Result.getOrThrow(Mapping.fromCommunes(unlisted, wilayas)), [])
+    })
+
+    it("toStopDesks names each buralist, its commune from the codes, its address and phone", () => {
+      const buralists = Result.getOrThrow(Mapping.buralistsIn(algiers, network))
+      const communes = Result.getOrThrow(Mapping.fromCommunes(algiers, wilayas))
+      assert.deepStrictEqual(Mapping.toStopDesks(algiers, buralists, communes), [
+        {
+          id: "101",
+          name: "buraliste-101",
+          wilayaCode: algiers,
+          communeName: "Bab Ezzouar",
+          address: "Bureau de tabac, Bab Ezzouar",
+          phone: "0555000101"
+        },
+        {
+          id: "102",
+          name: "buraliste-102",
+          wilayaCode: algiers,
+          communeName: "Hydra",
+          address: "Bureau de tabac, Bab Ezzouar",
+          phone: "0555000101"
+        }
+      ])
+    })
+
+    it("toStopDesks prefers a name, else says 'Buralist <id>'; leaves out what is blank or unknown", () => {
+      const [named, bare] = Result.getOrThrow(
+        Mapping.buralistsIn(
+          algiers,
+          response(200, {
+            status: true,
+            data: [
+              buralist(7, "16", { name: "Tabac de la Gare" }),
+              { id: 8, wilaya_code: "16", username: " ", phone_number: null, center_address: "", commune_code: "9999" }
+            ]
+          })
+        )
+      )
+      assert.deepStrictEqual(Mapping.toStopDesks(algiers, [named!, bare!], []), [
+        {
+          id: "7",
+          name: "Tabac de la Gare",
+          wilayaCode: algiers,
+          address: "Bureau de tabac, Bab Ezzouar",
+          phone: "0555000101"
+        },
+        { id: "8", name: "Buralist 8", wilayaCode: algiers }
+      ])
+    })
+
+    it("fromCenters: a list answered means the credentials work", () => {
+      assert.isTrue(Result.isSuccess(Mapping.fromCenters(response(200, { status: true, data: [{ id: 16 }] }))))
+      assert.isTrue(Result.isSuccess(Mapping.fromCenters(response(200, { status: true, data: [] }))))
+    })
+
+    it.each([
+      [
+        "a buralist without an id",
+        Mapping.buralistsIn(algiers, response(200, { status: true, data: [{ wilaya_code: "16" }] }))
+      ],
+      [
+        "a buralist's wilaya that is not a code",
+        Mapping.buralistsIn(algiers, response(200, { status: true, data: [buralist(1, "Alger")] }))
+      ],
+      ["buralists keyed by id", Mapping.buralistsIn(algiers, response(200, { status: true, data: { "101": {} } }))],
+      [
+        "a commune without a name",
+        Mapping.fromCommunes(
+          algiers,
+          response(200, { status: true, data: [{ wilaya_code: "16", communes: [{ code: "1" }] }] })
+        )
+      ],
+      [
+        "a wilaya without its communes",
+        Mapping.fromCommunes(algiers, response(200, { status: true, data: [{ wilaya_code: "16" }] }))
+      ],
+      ["centres that are not a list", Mapping.fromCenters(response(200, { status: true, data: {} }))]
+    ] as const)("answers BadResponse for %s", (_name, result) => {
+      assert.strictEqual(failure(result as Result.Result<unknown, CourierError.CourierErrorReason>)._tag, "BadResponse")
+    })
+
+    it.each(errorPairs)("buralistsIn: %s", (name, answer, expected) => {
+      assertReason(failure(Mapping.buralistsIn(algiers, answer)), expected, name)
+    })
+    it.each(errorPairs)("fromCommunes: %s", (name, answer, expected) => {
+      assertReason(failure(Mapping.fromCommunes(algiers, answer)), expected, name)
+    })
+    it.each(errorPairs)("fromCenters: %s", (name, answer, expected) => {
+      assertReason(failure(Mapping.fromCenters(answer)), expected, name)
+    })
+  })
 })

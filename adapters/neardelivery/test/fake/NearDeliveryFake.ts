@@ -13,7 +13,9 @@
  *   UTC (`…Z`); an unknown number: 404 `{status:false, message:"Parcel not found"}`.
  * - `GET delivery-fees?wilaya=&page=&size=`: routes from the sender wilayas (16, 25, 31) to every served wilaya,
  *   codes as two-digit text and amounts as decimal text, paged (`size` 50 by default, 150 at most).
- * - `GET wilayas`, `GET buralists`, `GET centers`: the reference lists.
+ * - `GET wilayas`, `GET buralists`, `GET centers`: the reference lists, unpaged and unfiltered (no filter or paging
+ *   is documented for them): the wilayas with their communes (`{ code, name }`), every buralist with its wilaya and
+ *   commune code, the senders' centres. The adapter's `communes`, `stopDesks` and `checkCredentials` read them.
  *
  * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
  * 5xx, HTML, 429, any JSON, a refusal inside a 200, or a refusal that quotes the caller's API key.
