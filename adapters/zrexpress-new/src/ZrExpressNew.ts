@@ -8,6 +8,7 @@
  * another host, so this adapter offers none. The key and tenant id never appear in an error message.
  */
 import { CourierAdapter, type CourierError, CourierHttp, type Shipment } from "@tawsil/courier"
+import type { WilayaCode } from "@tawsil/domain"
 import { Effect, Random, Redacted, type Result, Schema } from "effect"
 import * as TenantCache from "./internal/TenantCache.ts"
 import * as Mapping from "./ZrExpressNewMapping.ts"
@@ -94,25 +95,31 @@ const searchAll = <A>(
     return items as ReadonlyArray<A>
   })
 
-/** The territory UUIDs of a wilaya code and a commune name, from the tenant's cache or the platform. */
-const placesOf = Effect.fnUntraced(function* (credentials: Credentials, wilayaCode: number, communeName: string) {
-  const tenant = Redacted.value(credentials.tenantId)
-  const wilayas = yield* territories.get(
-    tenant,
+/** The tenant's wilaya territories, from its cache or the platform. */
+const wilayaTerritories = (credentials: Credentials) =>
+  territories.get(
+    Redacted.value(credentials.tenantId),
     "wilayas",
     searchAll(credentials, "/api/v1/territories/search", Mapping.wilayasSearch, Mapping.fromTerritories)
   )
-  const city = yield* Effect.fromResult(Mapping.wilayaOf(wilayas, wilayaCode))
-  const communes = yield* territories.get(
-    tenant,
-    `communes:${city.id}`,
+
+/** The commune territories of one wilaya territory, from the tenant's cache or the platform. */
+const communeTerritories = (credentials: Credentials, cityTerritoryId: string) =>
+  territories.get(
+    Redacted.value(credentials.tenantId),
+    `communes:${cityTerritoryId}`,
     searchAll(
       credentials,
       "/api/v1/territories/search",
-      (page) => Mapping.communesSearch(city.id, page),
+      (page) => Mapping.communesSearch(cityTerritoryId, page),
       Mapping.fromTerritories
     )
   )
+
+/** The territory UUIDs of a wilaya code and a commune name, from the tenant's cache or the platform. */
+const placesOf = Effect.fnUntraced(function* (credentials: Credentials, wilayaCode: number, communeName: string) {
+  const city = yield* Effect.fromResult(Mapping.wilayaOf(yield* wilayaTerritories(credentials), wilayaCode))
+  const communes = yield* communeTerritories(credentials, city.id)
   const district = yield* Effect.fromResult(Mapping.communeOf(communes, communeName))
   return { cityTerritoryId: city.id, districtTerritoryId: district.id }
 })
@@ -203,11 +210,64 @@ export const rates = Effect.fn("ZrExpressNew.rates")(function* (
   return yield* Effect.fromResult(Mapping.fromRates(query, destination, response))
 })
 
+/**
+ * The pickup points of a wilaya: its territory (cached), then every hub (`POST hubs/search`, paged), those that are
+ * pickup points with their address in that territory. A wilaya the platform does not list has none.
+ */
+export const stopDesks = Effect.fn("ZrExpressNew.stopDesks")(function* (
+  wilaya: WilayaCode.WilayaCode,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const city = Mapping.findWilaya(yield* wilayaTerritories(credentials), wilaya)
+  if (city === undefined) return []
+  const hubs = yield* searchAll(credentials, "/api/v1/hubs/search", Mapping.hubsSearch, Mapping.fromHubs)
+  return Mapping.desksOf(hubs, city, wilaya)
+})
+
+/** A wilaya's communes: the commune territories create looks names up in (`territories/search`, cached). */
+export const communes = Effect.fn("ZrExpressNew.communes")(function* (
+  wilaya: WilayaCode.WilayaCode,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const city = Mapping.findWilaya(yield* wilayaTerritories(credentials), wilaya)
+  if (city === undefined) return []
+  return Mapping.communesOf(yield* communeTerritories(credentials, city.id))
+})
+
+/**
+ * `DELETE parcels/{id}`: the parcel's UUID is read first (`GET parcels/{trackingNumber}`, as `track` reads it; an
+ * unknown number is refused there). The platform's 409 (the parcel is past deleting) is `NotCancellable`.
+ */
+export const cancel = Effect.fn("ZrExpressNew.cancel")(function* (
+  trackingNumber: string,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const parcel = yield* send(credentials, { method: "GET", path: Mapping.parcelPath(trackingNumber) }).pipe(
+    Effect.flatMap((response) => Effect.fromResult(Mapping.fromTrackedParcel(trackingNumber, response)))
+  )
+  const response = yield* send(credentials, { method: "DELETE", path: Mapping.parcelPath(parcel.id) })
+  return yield* Effect.fromResult(Mapping.fromDeleted(response))
+})
+
+/** One workflow, one page (`POST workflows/search`, courier-dz's credentials test): reads, creates nothing. */
+export const checkCredentials = Effect.fn("ZrExpressNew.checkCredentials")(function* (
+  // biome-ignore lint/suspicious/noConfusingVoidType: the SDK's operation takes no input (`Operation<void, …>`)
+  _: void,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials, {
+    method: "POST",
+    path: "/api/v1/workflows/search",
+    json: Mapping.credentialsProbe
+  })
+  return yield* Effect.fromResult(Mapping.fromCredentialsProbe(response))
+})
+
 export const adapter = CourierAdapter.define<Credentials>({
   platform: "zrexpress_new",
   couriers,
   credentials: Credentials,
   statuses: Status.statuses,
   codStatuses: Status.codStatuses,
-  operations: { create, track, rates }
+  operations: { create, track, rates, cancel, stopDesks, communes, checkCredentials }
 })

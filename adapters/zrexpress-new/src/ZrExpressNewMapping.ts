@@ -8,7 +8,7 @@
  * blanks the API key and tenant id out of every answer should a courier ever quote them back.
  */
 import { type CourierAdapter, CourierAnswer, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
-import { AlgerianMobile, AlgiersTime, type Dzd } from "@tawsil/domain"
+import { AlgerianMobile, AlgiersTime, type Dzd, type WilayaCode } from "@tawsil/domain"
 import { DateTime, Option, Result, Schema } from "effect"
 import * as Names from "./internal/Names.ts"
 import * as Status from "./ZrExpressNewStatus.ts"
@@ -63,6 +63,12 @@ export const communesSearch = (cityTerritoryId: string, pageNumber: number): Wir
 
 /** `POST workflows/search`: the tenant's parcel workflows and their states. */
 export const workflowsSearch = (pageNumber: number): Wire.Search => ({ pageNumber, pageSize: 100 })
+
+/** `POST workflows/search` for one item: the smallest read the platform has, to check the credentials. */
+export const credentialsProbe: Wire.Search = { pageNumber: 1, pageSize: 1 }
+
+/** `POST hubs/search`: every hub, a page at a time (pickup points are picked out of them). */
+export const hubsSearch = (pageNumber: number): Wire.Search => ({ pageNumber, pageSize: PAGE_SIZE })
 
 export interface Places {
   readonly cityTerritoryId: string
@@ -145,6 +151,84 @@ export const fromWorkflows = (
 ): Result.Result<{ readonly items: ReadonlyArray<Wire.Workflow>; readonly hasNext: boolean }, Reason> =>
   Result.map(decode(Wire.Workflows, response), (page) => ({ items: page.items, hasNext: page.hasNext === true }))
 
+/** `POST hubs/search` → one page of hubs. */
+export const fromHubs = (
+  response: Response
+): Result.Result<{ readonly items: ReadonlyArray<Wire.Hub>; readonly hasNext: boolean }, Reason> =>
+  Result.map(decode(Wire.Hubs, response), (page) => ({ items: page.items, hasNext: page.hasNext === true }))
+
+/** The wilaya territory of a wilaya code, if the courier has one. */
+export const findWilaya = (territories: ReadonlyArray<Wire.Territory>, code: number): Wire.Territory | undefined =>
+  territories.find((territory) => territory.level.toLowerCase() === "wilaya" && territory.code === code)
+
+/** Text given, trimmed; `undefined` when blank. */
+const given = (text: string | null | undefined): string | undefined => {
+  const trimmed = clean(text ?? "")
+  return trimmed === "" ? undefined : trimmed
+}
+
+/**
+ * The pickup points among `hubs` whose address is in the wilaya territory `city` (its UUID, as the hub's
+ * `address.cityTerritoryId`): a stop desk each, its `id` the hub UUID a pickup-point order sends as `hubId`. A hub
+ * that is no pickup point (a sorting hub) is none.
+ */
+export const desksOf = (
+  hubs: ReadonlyArray<Wire.Hub>,
+  city: Wire.Territory,
+  wilaya: WilayaCode.WilayaCode
+): ReadonlyArray<CourierAdapter.StopDesk> =>
+  hubs
+    .filter(
+      (hub) => hub.isPickupPoint === true && hub.address?.cityTerritoryId?.toLowerCase() === city.id.toLowerCase()
+    )
+    .map((hub) => {
+      const communeName = given(hub.address?.district)
+      const address = given(hub.address?.street)
+      const phone = [hub.phone?.number1, hub.phone?.number2, hub.phone?.number3].map(given).find((n) => n !== undefined)
+      return {
+        id: hub.id,
+        name: clean(hub.name),
+        wilayaCode: wilaya,
+        ...(communeName === undefined ? {} : { communeName }),
+        ...(address === undefined ? {} : { address }),
+        ...(phone === undefined ? {} : { phone })
+      }
+    })
+
+/**
+ * A wilaya's commune territories → the courier's communes: its name, its territory UUID (what a parcel's
+ * `districtTerritoryId` takes; create looks it up from the name), and its delivery flags — home unless
+ * `hasHomeDelivery` is false, a desk only when `hasPickupPoint` is true.
+ */
+export const communesOf = (territories: ReadonlyArray<Wire.Territory>): ReadonlyArray<CourierAdapter.CourierCommune> =>
+  territories
+    .filter((territory) => territory.level.toLowerCase() === "commune")
+    .map((territory) => ({
+      name: clean(territory.name),
+      id: territory.id,
+      home: territory.delivery?.hasHomeDelivery !== false,
+      stopdesk: territory.delivery?.hasPickupPoint === true
+    }))
+
+/** `POST workflows/search` answered: the credentials work. */
+export const fromCredentialsProbe = (response: Response): Result.Result<void, Reason> =>
+  Result.map(fromWorkflows(response), () => undefined)
+
+/**
+ * `DELETE parcels/{id}` → done (any 2xx, with or without a body). A 409 is the platform refusing because of the
+ * parcel's state — past the point it can be deleted: `NotCancellable`, in its words. Anything else reads as every
+ * other answer does.
+ */
+export const fromDeleted = (response: Response): Result.Result<void, Reason> => {
+  if (response.status >= 200 && response.status < 300) return Result.void
+  const reason = errorOf(response)
+  return Result.fail(
+    response.status === 409 && reason._tag === "Refused"
+      ? new CourierError.NotCancellable({ message: reason.message })
+      : reason
+  )
+}
+
 /** A place name compared without case, accents, spaces or punctuation (`Bab-Ezzouar` = `bab ezzouar`). */
 export const normalizeName = Names.fold
 
@@ -153,7 +237,7 @@ export const wilayaOf = (
   territories: ReadonlyArray<Wire.Territory>,
   code: number
 ): Result.Result<Wire.Territory, Reason> => {
-  const wilaya = territories.find((territory) => territory.level.toLowerCase() === "wilaya" && territory.code === code)
+  const wilaya = findWilaya(territories, code)
   return wilaya === undefined
     ? Result.fail(
         new CourierError.Refused({

@@ -78,11 +78,47 @@ export const Territory = Schema.Struct({
   name: Schema.String,
   nameArabic: Schema.optionalKey(Schema.NullOr(Schema.String)),
   level: Schema.String,
-  parentId: Schema.optionalKey(Schema.NullOr(Schema.String))
+  parentId: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** What the courier does there (courier-dz): deliver to the door, and to a pickup point. */
+  delivery: Schema.optionalKey(
+    Schema.NullOr(
+      Schema.Struct({
+        hasHomeDelivery: Schema.optionalKey(Schema.NullOr(Schema.Boolean)),
+        hasPickupPoint: Schema.optionalKey(Schema.NullOr(Schema.Boolean))
+      })
+    )
+  )
 })
 export type Territory = typeof Territory.Type
 
 export const Territories = Page(Territory)
+
+const Text = Schema.optionalKey(Schema.NullOr(Schema.String))
+
+/**
+ * A hub of `POST hubs/search` (courier-dz's `getOffices`): its UUID (a pickup-point parcel's `hubId`), whether it is
+ * a pickup point, and its address with the territory UUIDs of its wilaya (`cityTerritoryId`) and commune.
+ */
+export const Hub = Schema.Struct({
+  id: Uuid,
+  name: Schema.String.check(Schema.isNonEmpty()),
+  isPickupPoint: Schema.optionalKey(Schema.NullOr(Schema.Boolean)),
+  address: Schema.optionalKey(
+    Schema.NullOr(
+      Schema.Struct({
+        city: Text,
+        district: Text,
+        cityTerritoryId: Text,
+        districtTerritoryId: Text,
+        street: Text
+      })
+    )
+  ),
+  phone: Schema.optionalKey(Schema.NullOr(Schema.Struct({ number1: Text, number2: Text, number3: Text })))
+})
+export type Hub = typeof Hub.Type
+
+export const Hubs = Page(Hub)
 
 /** A parcel workflow and its states, each with the id `stateId`/`newStateId` take. */
 export const Workflow = Schema.Struct({

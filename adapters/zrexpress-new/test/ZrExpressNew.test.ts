@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type CourierError, CourierHttp, Shipment } from "@tawsil/courier"
+import { WilayaCode } from "@tawsil/domain"
 import { Catalogue } from "@tawsil/shipping"
 import { type Duration, Effect, Layer, Redacted, Result, Schema } from "effect"
 import { adapter, Credentials } from "../src/ZrExpressNew.ts"
@@ -8,6 +9,8 @@ import {
   type Account,
   BAB_EZZOUAR_TARIFF,
   communeId,
+  HUBS,
+  LAST_DELETABLE,
   type Misbehaviour,
   NO_DESK,
   type Options,
@@ -53,9 +56,14 @@ const recipient = (overrides: Record<string, unknown>) => ({ ...order().recipien
 
 const query = (input: Record<string, unknown>) => Schema.decodeUnknownSync(Shipment.RatesQuery)(input)
 
-const { create, track, rates } = adapter.operations as Required<
-  Pick<typeof adapter.operations, "create" | "track" | "rates">
+const { create, track, rates, cancel, stopDesks, communes, checkCredentials } = adapter.operations as Required<
+  Pick<
+    typeof adapter.operations,
+    "create" | "track" | "rates" | "cancel" | "stopDesks" | "communes" | "checkCredentials"
+  >
 >
+
+const wilaya = (code: number) => Schema.decodeUnknownSync(WilayaCode.WilayaCode)(code)
 
 type Context = ReturnType<typeof contextOf>
 
@@ -119,11 +127,11 @@ describe("ZrExpressNew", () => {
         track: true,
         rates: true,
         label: false,
-        cancel: false,
+        cancel: true,
         trackBatch: false,
-        stopDesks: false,
-        communes: false,
-        checkCredentials: false
+        stopDesks: true,
+        communes: true,
+        checkCredentials: true
       })
       const catalogue = Catalogue.make([adapter])
       assert.strictEqual(catalogue.resolve("zrexpressnew")?.manifest.key, "zrexpress_new")
@@ -503,6 +511,141 @@ describe("ZrExpressNew", () => {
     )
   })
 
+  describe("stopDesks", () => {
+    it.live("lists the wilaya's pickup points from hubs/search, by their address's territory; a hub is no desk", () =>
+      withFake((context, account) =>
+        Effect.gen(function* () {
+          const fake = yield* ZrExpressNewFake
+          const algiers = yield* stopDesks(wilaya(16), context)
+          assert.deepStrictEqual(algiers, [
+            {
+              id: HUB_ALGIERS,
+              name: "Point relais Bab Ezzouar",
+              wilayaCode: wilaya(16),
+              communeName: "Bab Ezzouar",
+              address: "1 boulevard de l'ALN",
+              phone: "+213550000000"
+            }
+          ])
+          assert.isTrue(
+            HUBS.some((hub) => hub.wilaya === 16 && !hub.isPickupPoint),
+            "the sorting hub is left out"
+          )
+          assert.deepStrictEqual(calls(fake.requests), ["POST /api/v1/territories/search", "POST /api/v1/hubs/search"])
+          for (const request of fake.requests) assertAuthenticated(request, account)
+          assert.deepStrictEqual(
+            (yield* stopDesks(wilaya(31), context)).map(({ id }) => id),
+            [HUB_ORAN]
+          )
+          assert.deepStrictEqual(yield* stopDesks(wilaya(NO_DESK[0]!), context), [])
+          assert.deepStrictEqual(yield* stopDesks(wilaya(UNSERVED[0]!), context), [], "no hub there either")
+          assert.strictEqual(
+            fake.requests.filter(({ path }) => path === "/api/v1/territories/search").length,
+            1,
+            "the wilayas come from the tenant's cache"
+          )
+        })
+      )
+    )
+
+    it.live("a pickup point listed is one create accepts as stopDeskId", () =>
+      withFake((context) =>
+        Effect.gen(function* () {
+          const fake = yield* ZrExpressNewFake
+          const [desk] = yield* stopDesks(wilaya(31), context)
+          const created = yield* create(
+            order({
+              deliveryType: "stopdesk",
+              stopDeskId: desk!.id,
+              recipient: recipient({ wilayaCode: 31, communeName: "Oran" })
+            }),
+            context
+          )
+          assert.strictEqual(fake.byTracking(created.trackingNumber)?.body.hubId, desk!.id)
+        })
+      )
+    )
+  })
+
+  describe("communes", () => {
+    it.live("lists the wilaya's commune territories with their ids and delivery flags, from the tenant's cache", () =>
+      withFake((context) =>
+        Effect.gen(function* () {
+          const fake = yield* ZrExpressNewFake
+          assert.deepStrictEqual(yield* communes(wilaya(16), context), [
+            { name: "Alger Centre", id: communeId(16, "Alger Centre"), home: true, stopdesk: true },
+            { name: "Bab Ezzouar", id: communeId(16, "Bab Ezzouar"), home: true, stopdesk: true },
+            { name: "Hydra", id: communeId(16, "Hydra"), home: true, stopdesk: true },
+            { name: "Bir Mourad Raïs", id: communeId(16, "Bir Mourad Raïs"), home: true, stopdesk: true },
+            { name: "El Marsa", id: communeId(16, "El Marsa"), home: true, stopdesk: true }
+          ])
+          assert.deepStrictEqual(yield* communes(wilaya(NO_DESK[0]!), context), [
+            { name: "Wilaya 1", id: communeId(1, "Wilaya 1"), home: true, stopdesk: false }
+          ])
+          const searches = fake.requests.length
+          yield* create(order(), context)
+          assert.strictEqual(
+            fake.requests.filter(({ path }) => path === "/api/v1/territories/search").length,
+            3,
+            `create reused the communes listed: ${searches} searches before it, none after`
+          )
+        })
+      )
+    )
+  })
+
+  describe("cancel", () => {
+    it.live("deletes a ready parcel by its UUID, read from its tracking number", () =>
+      withFake((context, account) =>
+        Effect.gen(function* () {
+          const fake = yield* ZrExpressNewFake
+          const created = yield* create(order(), context)
+          const before = fake.requests.length
+          yield* cancel(created.trackingNumber, context)
+          assert.deepStrictEqual(calls(fake.requests.slice(before)), [
+            `GET /api/v1/parcels/${created.trackingNumber}`,
+            `DELETE /api/v1/parcels/${created.courierReference}`
+          ])
+          for (const request of fake.requests.slice(before)) assertAuthenticated(request, account)
+          assert.isUndefined(fake.byTracking(created.trackingNumber), "the parcel is gone")
+          const again = yield* Effect.flip(cancel(created.trackingNumber, context))
+          assert.strictEqual(again._tag, "Refused", "a parcel the courier no longer knows")
+          assert.include(again.message, "trackingNumber")
+        })
+      )
+    )
+
+    it.live("a parcel past ReadyToDispatch: the platform's 409 is NotCancellable, in its words", () =>
+      withFake((context) =>
+        Effect.gen(function* () {
+          const fake = yield* ZrExpressNewFake
+          const created = yield* create(order(), context)
+          const next = STATES[STATES.indexOf(LAST_DELETABLE) + 1]!
+          fake.addState(created.trackingNumber, next)
+          const reason = yield* Effect.flip(cancel(created.trackingNumber, context))
+          assert.strictEqual(reason._tag, "NotCancellable")
+          assert.include(reason.message, "ne peut plus être supprimé")
+          assert.isDefined(fake.byTracking(created.trackingNumber), "nothing was deleted")
+        })
+      )
+    )
+  })
+
+  describe("checkCredentials", () => {
+    it.live("reads one workflow and creates nothing", () =>
+      withFake((context, account) =>
+        Effect.gen(function* () {
+          const fake = yield* ZrExpressNewFake
+          yield* checkCredentials(undefined, context)
+          assert.deepStrictEqual(calls(fake.requests), ["POST /api/v1/workflows/search"])
+          assert.deepStrictEqual(fake.requests[0]?.body, { pageNumber: 1, pageSize: 1 })
+          assertAuthenticated(fake.requests[0]!, account)
+          assert.strictEqual(fake.parcels.size, 0)
+        })
+      )
+    )
+  })
+
   describe("failures, on every operation", () => {
     const operations: ReadonlyArray<
       readonly [
@@ -512,7 +655,11 @@ describe("ZrExpressNew", () => {
     > = [
       ["create", (context) => create(order(), context)],
       ["track", (context) => track("16-000001-ZR", context)],
-      ["rates", (context) => rates(query({ toWilaya: 16, deliveryType: "home" }), context)]
+      ["rates", (context) => rates(query({ toWilaya: 16, deliveryType: "home" }), context)],
+      ["cancel", (context) => cancel("16-000001-ZR", context)],
+      ["stopDesks", (context) => stopDesks(wilaya(16), context)],
+      ["communes", (context) => communes(wilaya(16), context)],
+      ["checkCredentials", (context) => checkCredentials(undefined, context)]
     ]
 
     it.live.each<readonly [string, Misbehaviour, CourierError.CourierErrorReason["_tag"]]>([

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { CourierError, Shipment } from "@tawsil/courier"
+import { WilayaCode } from "@tawsil/domain"
 import { Result, Schema } from "effect"
 import * as Mapping from "../src/ZrExpressNewMapping.ts"
 import * as Wire from "../src/ZrExpressNewWire.ts"
@@ -12,6 +13,7 @@ import {
   type ExpectedReason,
   errorPairs,
   historyPairs,
+  hubsPage,
   ORAN,
   parcel,
   ratePairs,
@@ -307,6 +309,93 @@ describe("ZrExpressNewMapping", () => {
     ])("answers BadResponse for %s", (_name, body) => {
       const result = Mapping.fromRates(query({ toWilaya: 16, deliveryType: "home" }), {}, response(200, body))
       assert.strictEqual(failure(result)._tag, "BadResponse")
+    })
+  })
+
+  describe("desks and communes", () => {
+    const wilaya = (code: number) => Schema.decodeUnknownSync(WilayaCode.WilayaCode)(code)
+    const [algiers, oran] = territories(wilayas) as [Wire.Territory, Wire.Territory]
+
+    it("asks for every hub a page at a time, and one workflow to check the credentials", () => {
+      assert.deepStrictEqual(Mapping.hubsSearch(2), { pageNumber: 2, pageSize: Mapping.PAGE_SIZE })
+      assert.deepStrictEqual(Mapping.credentialsProbe, { pageNumber: 1, pageSize: 1 })
+    })
+
+    it("keeps the pickup points whose address is in the wilaya's territory, blanks left out", () => {
+      const hubs = Result.getOrThrow(Mapping.fromHubs(response(200, hubsPage)))
+      assert.isFalse(hubs.hasNext)
+      assert.deepStrictEqual(Mapping.desksOf(hubs.items, algiers, wilaya(16)), [
+        {
+          id: "33333333-3333-4333-8333-333333331601",
+          name: "Point relais Bab Ezzouar",
+          wilayaCode: wilaya(16),
+          communeName: "Bab Ezzouar",
+          address: "Cité 5 Juillet",
+          phone: "+213550000001"
+        },
+        { id: "33333333-3333-4333-8333-333333331602", name: "Point relais El Marsa", wilayaCode: wilaya(16) }
+      ])
+      assert.deepStrictEqual(
+        Mapping.desksOf(hubs.items, oran, wilaya(31)).map(({ id }) => id),
+        ["33333333-3333-4333-8333-333333333101"]
+      )
+    })
+
+    it.each([
+      ["a list", hubsPage.items],
+      ["a hub id that is no UUID", { items: [{ id: "hub-1", name: "Point relais" }] }],
+      ["a hub without a name", { items: [{ id: "33333333-3333-4333-8333-333333331601", name: "" }] }]
+    ])("answers BadResponse for %s of hubs", (_name, body) => {
+      assert.strictEqual(failure(Mapping.fromHubs(response(200, body)))._tag, "BadResponse")
+    })
+
+    it("finds a wilaya territory by code, or none", () => {
+      assert.strictEqual(Mapping.findWilaya(territories(wilayas), 31)?.id, ORAN)
+      assert.isUndefined(Mapping.findWilaya(territories(wilayas), 9))
+      assert.isUndefined(Mapping.findWilaya(territories(algiersCommunes), 1602), "a commune is no wilaya")
+    })
+
+    it("answers the communes with their territory ids; home unless false, a desk only when true", () => {
+      const flagged = territories([
+        { ...algiersCommunes[0], delivery: { hasHomeDelivery: true, hasPickupPoint: true } },
+        { ...algiersCommunes[1], delivery: { hasHomeDelivery: false, hasPickupPoint: null } },
+        algiersCommunes[2],
+        wilayas[0]
+      ])
+      assert.deepStrictEqual(Mapping.communesOf(flagged), [
+        { name: "Bab Ezzouar", id: BAB_EZZOUAR, home: true, stopdesk: true },
+        { name: "El Marsa", id: EL_MARSA, home: false, stopdesk: false },
+        { name: "Bir Mourad Raïs", id: "22222222-2222-4222-8222-222222221606", home: true, stopdesk: false }
+      ])
+    })
+  })
+
+  describe("cancel and the credentials check", () => {
+    it("a 2xx deletes, with or without a body; a 409 is NotCancellable in the platform's words", () => {
+      assert.isTrue(Result.isSuccess(Mapping.fromDeleted(response(204, ""))))
+      assert.isTrue(Result.isSuccess(Mapping.fromDeleted(response(200, { id: BAB_EZZOUAR }))))
+      const conflict = failure(
+        Mapping.fromDeleted(response(409, { title: "Conflict", status: 409, detail: "Le colis est déjà expédié." }))
+      )
+      assert.strictEqual(conflict._tag, "NotCancellable")
+      assert.include(conflict.message, "Le colis est déjà expédié.")
+      assert.strictEqual(
+        failure(Mapping.fromDeleted(response(422, { title: "Unprocessable", detail: "Non." })))._tag,
+        "Refused",
+        "another refusal is no conflict with the parcel's state"
+      )
+      assert.strictEqual(failure(Mapping.fromDeleted(response(404, { title: "Not Found" })))._tag, "BadResponse")
+    })
+
+    it("the workflows page answered: the credentials work", () => {
+      assert.isTrue(Result.isSuccess(Mapping.fromCredentialsProbe(response(200, { items: [], hasNext: false }))))
+      assert.strictEqual(failure(Mapping.fromCredentialsProbe(response(200, { data: [] })))._tag, "BadResponse")
+    })
+
+    it.each(errorPairs)("%s", (name, wire, expected) => {
+      if (wire.status !== 409) assertReason(failure(Mapping.fromDeleted(wire)), expected, name)
+      assertReason(failure(Mapping.fromCredentialsProbe(wire)), expected, name)
+      assertReason(failure(Mapping.fromHubs(wire)), expected, name)
     })
   })
 

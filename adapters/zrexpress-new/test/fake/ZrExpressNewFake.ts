@@ -15,6 +15,10 @@
  *   `createHonoursStateId` option is set. A parcel left in OrderReceived is never collected.
  * - `GET parcels/{id or tracking number}`, `PATCH parcels/{id}/state {parcelId, newStateId}`,
  *   `GET parcels/{id}/state-history` (newest first, times in UTC with `Z`).
+ * - `POST hubs/search`: every hub, paged, as courier-dz reads them (`id`, `name`, `isPickupPoint`, `address` with
+ *   `cityTerritoryId`/`districtTerritoryId`, `phone`): the {@link PICKUP_POINTS} and a sorting hub that is none.
+ * - `DELETE parcels/{id}` (by UUID only): 204 while the parcel is at most ReadyToDispatch; past it, 409 problem
+ *   details (the platform's refusal is not documented: README "Unverified").
  * - `GET delivery-pricing/rates`: a row per served wilaya (home, pickup-point where there are desks, return) and one
  *   commune row of its own (Bab Ezzouar).
  *
@@ -108,6 +112,28 @@ export const PICKUP_POINTS: Readonly<Record<string, number>> = {
   [uuidOf("hub:16:bab-ezzouar")]: 16,
   [uuidOf("hub:31:oran")]: 31
 }
+
+/** The hubs `hubs/search` lists: the pickup points, and a sorting hub in Algiers that takes no parcel. */
+export const HUBS: ReadonlyArray<{
+  readonly id: string
+  readonly name: string
+  readonly wilaya: number
+  readonly commune: string
+  readonly isPickupPoint: boolean
+}> = [
+  {
+    id: uuidOf("hub:16:bab-ezzouar"),
+    name: "Point relais Bab Ezzouar",
+    wilaya: 16,
+    commune: "Bab Ezzouar",
+    isPickupPoint: true
+  },
+  { id: uuidOf("hub:16:sorting"), name: "Hub de tri Alger", wilaya: 16, commune: "Alger Centre", isPickupPoint: false },
+  { id: uuidOf("hub:31:oran"), name: "Point relais Oran", wilaya: 31, commune: "Oran", isPickupPoint: true }
+]
+
+/** The last state a parcel can be deleted in: until the hub takes it. */
+export const LAST_DELETABLE = "ReadyToDispatch"
 
 /** The workflow's states, in order. */
 export const STATES: ReadonlyArray<string> = [
@@ -390,6 +416,28 @@ const start = (options: Options) =>
         }
         return json(response, 200, page([workflow], body as Record<string, unknown>, maxPageSize))
       }
+      if (path === "/api/v1/hubs/search") {
+        if (method !== "POST") return notAllowed()
+        const wrong = searchBodyProblem(body)
+        if (wrong !== undefined) return problem(response, 400, "Bad Request", { errors: { body: [wrong] } })
+        const hubs = HUBS.map((hub, index) => ({
+          id: hub.id,
+          name: hub.name,
+          type: hub.isPickupPoint ? "pickup-point" : "hub",
+          isPickupPoint: hub.isPickupPoint,
+          address: {
+            street: `${index + 1} boulevard de l'ALN`,
+            city: wilayaName(hub.wilaya),
+            district: hub.commune,
+            cityTerritoryId: wilayaId(hub.wilaya),
+            districtTerritoryId: communeId(hub.wilaya, hub.commune),
+            coordinates: { lat: 36.7, lng: 3.2 }
+          },
+          phone: { number1: `+21355000000${index}`, number2: null, number3: null },
+          openingHours: "08:00-17:00"
+        }))
+        return json(response, 200, page(hubs, body as Record<string, unknown>, maxPageSize))
+      }
       if (path === "/api/v1/delivery-pricing/rates") {
         if (method !== "GET") return notAllowed()
         const served = Array.from({ length: 58 }, (_, i) => i + 1).filter((code) => !UNSERVED.includes(code))
@@ -444,6 +492,18 @@ const start = (options: Options) =>
         const reference = decodeURIComponent(one[1]!)
         const parcel = isUuid(reference) ? parcels.get(reference) : byTracking(reference)
         const notFound = () => problem(response, 404, "Not Found", { detail: "Parcel not found." })
+        if (one[2] === undefined && method === "DELETE") {
+          if (parcel === undefined || !isUuid(reference)) return notFound()
+          if (STATES.indexOf(parcel.state) > STATES.indexOf(LAST_DELETABLE) || !STATES.includes(parcel.state)) {
+            return problem(response, 409, "Conflict", {
+              detail: `Le colis ne peut plus être supprimé : il est à l'état ${parcel.state}.`
+            })
+          }
+          parcels.delete(parcel.id)
+          response.writeHead(204)
+          response.end()
+          return
+        }
         if (one[2] === undefined) {
           if (method !== "GET") return notAllowed()
           return parcel === undefined ? notFound() : json(response, 200, view(parcel))
