@@ -3,9 +3,12 @@
  * key `ecotrack` serves any `https://<tenant>.ecotrack.dz` the caller names in `options.baseUrl`; named tenants have
  * pinned origins. A parcel is created in two calls — `create/order`, then `valid/order`, without which the courier
  * never sees it. The caller's API token travels as `Authorization: Bearer` and as the `api_token` query parameter
- * on every call (some endpoints read only the latter), and is never put in an error message.
+ * on every call (some endpoints read only the latter), and is never put in an error message. Also: batch tracking
+ * (`get/trackings/info`), desks and communes (`get/communes`), the token check (`validate/token`), and cancel
+ * (`delete/order`), which Ecotrack allows only before validation.
  */
 import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
+import type { WilayaCode } from "@tawsil/domain"
 import { Effect, Redacted, Schema } from "effect"
 import * as Mapping from "./EcotrackMapping.ts"
 import * as Status from "./EcotrackStatus.ts"
@@ -315,11 +318,79 @@ export const label = Effect.fn("Ecotrack.label")(function* (
   return yield* Effect.fromResult(Mapping.fromLabel(response))
 })
 
+/** `GET get/trackings/info`: up to 100 parcels in one call; a number the courier does not know is left out. */
+export const trackBatch = Effect.fn("Ecotrack.trackBatch")(function* (
+  trackingNumbers: ReadonlyArray<string>,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const asked = yield* Effect.fromResult(Mapping.checkBatch(trackingNumbers))
+  if (asked.length === 0) return new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
+  const response = yield* send(credentials.token, {
+    method: "GET",
+    path: "/api/v1/get/trackings/info",
+    query: Mapping.trackingsQuery(asked)
+  })
+  return yield* Effect.fromResult(Mapping.fromTrackings(asked, response))
+})
+
+/**
+ * `DELETE delete/order`: Ecotrack deletes an order only before `valid/order`. `create` validates at once, so a
+ * parcel it made answers `NotCancellable` (10001); what can be cancelled is an order left unvalidated (a create
+ * whose validation failed, or one made in the dashboard).
+ */
+export const cancel = Effect.fn("Ecotrack.cancel")(function* (
+  trackingNumber: string,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials.token, {
+    method: "DELETE",
+    path: "/api/v1/delete/order",
+    query: { tracking: trackingNumber }
+  })
+  return yield* Effect.fromResult(Mapping.fromDeleted(response))
+})
+
+/** The communes of a wilaya with a desk, from `get/communes` (the station code a desk order sends). */
+export const stopDesks = Effect.fn("Ecotrack.stopDesks")(function* (
+  wilaya: WilayaCode.WilayaCode,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials.token, {
+    method: "GET",
+    path: "/api/v1/get/communes",
+    query: Mapping.communesQuery(wilaya)
+  })
+  return yield* Effect.fromResult(Mapping.fromDesks(wilaya, response))
+})
+
+/** `GET get/communes?wilaya_id=`: the tenant's communes, in the spelling `create/order` expects. */
+export const communes = Effect.fn("Ecotrack.communes")(function* (
+  wilaya: WilayaCode.WilayaCode,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials.token, {
+    method: "GET",
+    path: "/api/v1/get/communes",
+    query: Mapping.communesQuery(wilaya)
+  })
+  return yield* Effect.fromResult(Mapping.fromCommunes(wilaya, response))
+})
+
+/** `GET validate/token`: the platform's own token check (it reads `api_token` from the query); creates nothing. */
+export const checkCredentials = Effect.fn("Ecotrack.checkCredentials")(function* (
+  // biome-ignore lint/suspicious/noConfusingVoidType: the SDK's operation takes no input (`Operation<void, …>`)
+  _: void,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials.token, { method: "GET", path: "/api/v1/validate/token" })
+  return yield* Effect.fromResult(Mapping.fromTokenCheck(response))
+})
+
 export const adapter = CourierAdapter.define<Credentials>({
   platform: "ecotrack",
   couriers,
   credentials: Credentials,
   statuses: Status.statuses,
   codStatuses: Status.codStatuses,
-  operations: { create, track, rates, label }
+  operations: { create, track, rates, label, cancel, trackBatch, stopDesks, communes, checkCredentials }
 })

@@ -8,7 +8,7 @@
  * a courier ever quote it back.
  */
 import { type CourierAdapter, CourierAnswer, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
-import { AlgerianMobile, type Dzd } from "@tawsil/domain"
+import { AlgerianMobile, type Dzd, type WilayaCode } from "@tawsil/domain"
 import { Option, Result, Schema } from "effect"
 import * as Status from "./EcotrackStatus.ts"
 import * as Wire from "./EcotrackWire.ts"
@@ -58,6 +58,31 @@ export const checkTier = (query: Shipment.RatesQuery): Result.Result<void, Reaso
     ? Result.fail(new CourierError.Refused({ message: "this courier has no express tier: ask for economic" }))
     : Result.void
 
+/** The most tracking numbers `get/trackings/info` takes in one call (research §1.2). */
+export const MAX_BATCH = 100
+
+/** The tracking numbers of a batch, once each; more than {@link MAX_BATCH}, or a blank one, is refused before a call. */
+export const checkBatch = (trackings: ReadonlyArray<string>): Result.Result<ReadonlyArray<string>, Reason> => {
+  if (trackings.length > MAX_BATCH) {
+    return Result.fail(
+      new CourierError.Refused({ message: `trackingNumbers: at most ${MAX_BATCH} tracking numbers in one call` })
+    )
+  }
+  return trackings.some((tracking) => tracking.trim() === "")
+    ? Result.fail(new CourierError.Refused({ message: "trackingNumbers: a tracking number is blank" }))
+    : Result.succeed([...new Set(trackings)])
+}
+
+/**
+ * `get/trackings/info` takes the list as `trackings[]`. A query here is one value per name, so each number is sent
+ * under its index, `trackings[0]=…&trackings[1]=…`, which Laravel reads as the same array (README "Unverified").
+ */
+export const trackingsQuery = (trackings: ReadonlyArray<string>): Record<string, string> =>
+  Object.fromEntries(trackings.map((tracking, index) => [`trackings[${index}]`, tracking]))
+
+/** `get/communes` of one wilaya. */
+export const communesQuery = (wilaya: WilayaCode.WilayaCode) => ({ wilaya_id: String(wilaya) })
+
 // --- Responses --------------------------------------------------------------------------------------------------
 
 /** `POST create/order` → the tracking number. */
@@ -87,6 +112,105 @@ export const fromTracking = (response: Response): Result.Result<ReadonlyArray<Co
       .filter((activity) => !Status.notStatuses.has(activity.status))
       .map((activity) => ({ rawStatus: activity.status, timestamp: timestampOf(activity) }))
   )
+
+/**
+ * `GET get/trackings/info` → the events of each asked parcel the courier knows, exactly those numbers (remarks left
+ * out, as in `track`). When it knows none, the courier answers 404 "Trackings non trouvés": an empty map.
+ */
+export const fromTrackings = (
+  asked: ReadonlyArray<string>,
+  response: Response
+): Result.Result<Map<string, ReadonlyArray<CourierAdapter.RawEvent>>, Reason> => {
+  if (response.status === 404 && noneFound(response)) return Result.succeed(new Map())
+  return Result.map(decode(Wire.TrackingsInfo, response), (byTracking) => {
+    const events = new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
+    for (const tracking of asked) {
+      const entry = Object.hasOwn(byTracking, tracking) ? byTracking[tracking] : undefined
+      if (entry === undefined) continue
+      events.set(
+        tracking,
+        entry.activity
+          .filter((activity) => !Status.notStatuses.has(activity.status))
+          .map((activity) => ({ rawStatus: activity.status, timestamp: timestampOf(activity) }))
+      )
+    }
+    return events
+  })
+}
+
+/** A 404 that is the courier saying it found none of the numbers, not a route it does not have. */
+const noneFound = (response: Response) => {
+  const body = CourierAnswer.json(response.text)
+  const said = Option.isSome(body) ? Schema.decodeUnknownOption(Wire.Message)(body.value) : Option.none()
+  return Option.isSome(said) && /trackings? non trouv/i.test(said.value.message)
+}
+
+/** The courier's code for an order it will not change any more: it has been validated (shipped). */
+export const NOT_MODIFIABLE = "10001"
+
+/**
+ * `DELETE delete/order` → done. Ecotrack deletes an order only before it is validated; after, it answers `10001`
+ * ("Commande non modifiable"): the parcel is past the point it can be cancelled (`NotCancellable`, in its words).
+ * The legacy `{ delete: "fail" }` gives no reason: a refusal.
+ */
+export const fromDeleted = (response: Response): Result.Result<void, Reason> => {
+  const legacy = CourierAnswer.json(response.text).pipe(
+    Option.flatMap((body) => Schema.decodeUnknownOption(Wire.NotDeleted)(body))
+  )
+  if (response.status >= 200 && response.status < 300 && Option.isSome(legacy)) {
+    return Result.fail(
+      new CourierError.Refused({ message: "the courier did not delete the order, and gave no reason" })
+    )
+  }
+  return Result.mapError(
+    Result.map(decode(Wire.Deleted, response), () => undefined),
+    (reason) =>
+      reason._tag === "Refused" && reason.courierCode === NOT_MODIFIABLE
+        ? new CourierError.NotCancellable({ message: reason.message })
+        : reason
+  )
+}
+
+const isSet = (flag: boolean | number | string) => flag === true || flag === 1 || flag === "1"
+
+const communeRows = (wilaya: WilayaCode.WilayaCode, response: Response) =>
+  Result.map(decode(Wire.Communes, response), (answer) =>
+    (Array.isArray(answer) ? answer : Object.values(answer)).filter((row) => row.wilaya_id === wilaya)
+  )
+
+/**
+ * `GET get/communes?wilaya_id=` → the tenant's communes of the wilaya in its spelling (what `commune` must match).
+ * Every commune the tenant lists is taken as served at home (the API has no home flag); `has_stop_desk` is a desk.
+ */
+export const fromCommunes = (
+  wilaya: WilayaCode.WilayaCode,
+  response: Response
+): Result.Result<ReadonlyArray<CourierAdapter.CourierCommune>, Reason> =>
+  Result.map(communeRows(wilaya, response), (rows) =>
+    rows.map((row) => ({ name: row.nom, home: true, stopdesk: isSet(row.has_stop_desk) }))
+  )
+
+/**
+ * `GET get/communes?wilaya_id=` → the wilaya's desks: each commune with `has_stop_desk`, its `code_postal` the
+ * station code a desk order sends (`code_postal`, from `stopDeskId`). A desk row without a code cannot be ordered
+ * to and is left out.
+ */
+export const fromDesks = (
+  wilaya: WilayaCode.WilayaCode,
+  response: Response
+): Result.Result<ReadonlyArray<CourierAdapter.StopDesk>, Reason> =>
+  Result.map(communeRows(wilaya, response), (rows) =>
+    rows.flatMap((row) => {
+      const code = row.code_postal === undefined || row.code_postal === null ? "" : String(row.code_postal).trim()
+      return isSet(row.has_stop_desk) && code !== ""
+        ? [{ id: code, name: `Stop desk ${clean(row.nom)}`, wilayaCode: wilaya, communeName: row.nom }]
+        : []
+    })
+  )
+
+/** `GET validate/token` → the token works (`VALID_TOKEN`); `INVALID_TOKEN` and `TOKEN_NOT_ALLOWED` are rejections. */
+export const fromTokenCheck = (response: Response): Result.Result<void, Reason> =>
+  Result.map(decode(Wire.TokenValid, response), () => undefined)
 
 interface WilayaFees {
   readonly home: Dzd.Dzd

@@ -111,3 +111,42 @@ export const BareFieldErrors = Schema.Record(Schema.String, Schema.NonEmptyArray
 
 /** Any other error body: `{ message }` (`"Unauthenticated."`, `"Too Many Attempts."`, `"INVALID_TOKEN"`). */
 export const Message = Schema.Struct({ message: Schema.String })
+
+/**
+ * `DELETE delete/order?tracking=`, accepted: `{ success: true, message: "Commande supprimée" }`, or the legacy
+ * `{ delete: "success" }` (README "Unverified"). A validated order is refused with `10001`, "Commande non modifiable".
+ */
+export const Deleted = Schema.Union([
+  Schema.Struct({ success: Schema.Literal(true), message: Schema.optionalKey(Schema.String) }),
+  Schema.Struct({ delete: Schema.Literal("success") })
+])
+
+/** The legacy refusal of `delete/order`, which gives no reason. */
+export const NotDeleted = Schema.Struct({ delete: Schema.Literal("fail") })
+
+/** One parcel of `get/trackings/info`: the activity, as `get/tracking/info` gives it (other members not read). */
+export const TrackingsEntry = Schema.Struct({ activity: Schema.Array(Activity) })
+
+/**
+ * `GET get/trackings/info?trackings[]=…`: the parcels it knows, keyed by tracking number (README "Unverified": no
+ * source shows the answer whole).
+ */
+export const TrackingsInfo = Schema.Record(Schema.String, TrackingsEntry)
+
+/** A yes/no flag: `0`/`1`, or a boolean. */
+const Flag = Schema.Union([Schema.Boolean, Schema.Literals([0, 1]), Schema.Literals(["0", "1"])])
+
+/** One row of `GET get/communes?wilaya_id=`: `code_postal` is the desk's station code when `has_stop_desk`. */
+export const CommuneRow = Schema.Struct({
+  nom: Schema.String.check(Schema.isNonEmpty()),
+  wilaya_id: WilayaId,
+  code_postal: Schema.optionalKey(Schema.NullOr(Schema.Union([Schema.String, Schema.Finite]))),
+  has_stop_desk: Flag
+})
+export type CommuneRow = typeof CommuneRow.Type
+
+/** `GET get/communes`: an object keyed by index (as the research shows it), or an array. */
+export const Communes = Schema.Union([Schema.Array(CommuneRow), Schema.Record(Schema.String, CommuneRow)])
+
+/** `GET validate/token`, accepted: `{ success: true, message: "VALID_TOKEN" }`. */
+export const TokenValid = Schema.Struct({ success: Schema.Literal(true), message: Schema.optionalKey(Schema.String) })

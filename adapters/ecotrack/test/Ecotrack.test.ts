@@ -154,11 +154,11 @@ describe("Ecotrack", () => {
         track: true,
         rates: true,
         label: true,
-        cancel: false,
-        trackBatch: false,
-        stopDesks: false,
-        communes: false,
-        checkCredentials: false
+        cancel: true,
+        trackBatch: true,
+        stopDesks: true,
+        communes: true,
+        checkCredentials: true
       })
     })
 

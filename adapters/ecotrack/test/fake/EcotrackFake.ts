@@ -11,6 +11,13 @@
  * - `GET get/tracking/info?tracking=`: the activity (empty before validation); unknown tracking: 422.
  * - `GET get/order/label?tracking=`: the label as raw PDF bytes; unknown tracking: 422.
  * - `GET get/fees`: the tariff below, amounts as strings in `livraison`, numbers in `retours`.
+ * - `DELETE delete/order?tracking=`: deletes an order not yet validated (`{success:true}`); a validated one is
+ *   refused with 10001 "Commande non modifiable"; unknown tracking: 422.
+ * - `GET get/trackings/info?trackings[]=…` (≤ 100; `trackings[0]=…` too, as Laravel reads both): the known parcels
+ *   keyed by tracking number, each with its activity; none known: 404 "Trackings non trouvés".
+ * - `GET get/communes?wilaya_id=`: an object keyed by index of `{nom, wilaya_id, code_postal, has_stop_desk}`.
+ * - `GET validate/token?api_token=`: `VALID_TOKEN`, or `{success:false, message:"INVALID_TOKEN"}` (the token is read
+ *   from the query only, as the platform does).
  *
  * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
  * 5xx, HTML, 429, a refusal, any JSON, or a refusal that quotes the caller's token.
@@ -25,6 +32,38 @@ export const TOKEN = "fake-token-7f3a9c2e5b8d1f40"
 export const UNSERVED: ReadonlyArray<number> = [33, 50, 54, 56]
 /** Served, but with no stop desk. */
 export const NO_DESK: ReadonlyArray<number> = [1, 11, 37, 49, 52, 53, 58]
+
+/** A commune as the fake tenant lists it: its name, and its desk's station code when it has one. */
+export interface Commune {
+  readonly nom: string
+  readonly wilaya: number
+  readonly station: string | undefined
+}
+
+const knownCommunes: ReadonlyArray<Commune> = [
+  { nom: "Alger Centre", wilaya: 16, station: "16001" },
+  { nom: "Bab Ezzouar", wilaya: 16, station: "16020" },
+  { nom: "Hydra", wilaya: 16, station: undefined },
+  { nom: "Bordj El Kiffan", wilaya: 16, station: "16030" },
+  { nom: "Oran", wilaya: 31, station: "31001" },
+  { nom: "Bir El Djir", wilaya: 31, station: undefined }
+]
+
+/** The tenant's communes: a few real ones where tests look closely, elsewhere one per served wilaya. */
+export const COMMUNES: ReadonlyArray<Commune> = Array.from({ length: 58 }, (_, i) => i + 1)
+  .filter((wilaya) => !UNSERVED.includes(wilaya))
+  .flatMap((wilaya) => {
+    const listed = knownCommunes.filter((commune) => commune.wilaya === wilaya)
+    return listed.length > 0
+      ? listed
+      : [
+          {
+            nom: `Chef-lieu ${wilaya}`,
+            wilaya,
+            station: NO_DESK.includes(wilaya) ? undefined : `${wilaya}001`
+          }
+        ]
+  })
 
 /** The fake's tariff, in DZD: [home, stopdesk or null, return home, return stopdesk or null]. */
 export const tariff = (wilaya: number): readonly [number, number | null, number, number | null] => {
@@ -59,19 +98,30 @@ export interface Parcel {
 
 export interface Fake extends FakeCourier.FakeCourier<Own> {
   readonly parcels: ReadonlyMap<string, Parcel>
-  /** Appends an activity to a parcel, stamped with the fake's clock. */
+  /**
+   * Appends an activity to a parcel, stamped with the fake's clock. A parcel the carrier moves has been validated:
+   * one that was not is validated first.
+   */
   readonly addActivity: (tracking: string, status: string) => void
   /** The Algiers wall-clock date and time the fake stamps activity with. */
   readonly setClock: (date: string, time: string) => void
 }
 
+export interface Options {
+  readonly tokens?: ReadonlyArray<string>
+  /**
+   * Orders on the account that were created but never validated (as a create whose `valid/order` failed leaves
+   * them), by tracking number: the ones `delete/order` still deletes.
+   */
+  readonly pending?: ReadonlyArray<string>
+}
+
 export class EcotrackFake extends Context.Service<EcotrackFake, Fake>()("@tawsil/adapter-ecotrack/test/EcotrackFake") {
-  static readonly layer = (options: { readonly tokens?: ReadonlyArray<string> } = {}) =>
-    Layer.effect(EcotrackFake, make(options))
+  static readonly layer = (options: Options = {}) => Layer.effect(EcotrackFake, make(options))
 }
 
 /** Starts the fake on a random loopback port, accepting `tokens`; it stops when the scope closes. */
-export const make = (options: { readonly tokens?: ReadonlyArray<string> } = {}) => start(options.tokens ?? [TOKEN])
+export const make = (options: Options = {}) => start(options.tokens ?? [TOKEN], options.pending ?? [])
 
 const { json } = FakeCourier
 
@@ -122,9 +172,20 @@ const validateCreate = (fields: Readonly<Record<string, unknown>>): Record<strin
 /** The caller's token: `Authorization: Bearer`, else `?api_token=`. */
 const bearerOf = (request: RecordedRequest) => /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1]
 
-const start = (tokens: ReadonlyArray<string>) =>
+const start = (tokens: ReadonlyArray<string>, pending: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const parcels = new Map<string, Parcel>()
+    const parcels = new Map<string, Parcel>(
+      pending.map((tracking) => [
+        tracking,
+        {
+          tracking,
+          fields: { nom_client: "Amina Benali", commune: "Bab Ezzouar", code_wilaya: "16" },
+          validated: false,
+          askCollection: undefined,
+          activity: []
+        }
+      ])
+    )
     let clock = { date: "2026-04-18", time: "19:45:06" }
     let issued = 0
 
@@ -220,8 +281,70 @@ const start = (tokens: ReadonlyArray<string>) =>
           poids: { seuil: 5, surcharge_par_kg: 50 }
         })
       }
+      if (endpoint === "DELETE /api/v1/delete/order") {
+        const tracking = text(fields.tracking) ?? ""
+        const parcel = parcels.get(tracking)
+        if (parcel === undefined) return unknownTracking(response)
+        if (parcel.validated) {
+          return json(response, 200, { success: false, error: 10001, message: "Commande non modifiable" })
+        }
+        parcels.delete(tracking)
+        return json(response, 200, { success: true, message: "Commande supprimée" })
+      }
+      if (endpoint === "GET /api/v1/get/trackings/info") {
+        const asked = Object.entries(fields)
+          .filter(([name]) => /^trackings\[\d*\]$/.test(name))
+          .map(([, value]) => text(value) ?? "")
+        if (asked.length === 0)
+          return json(response, 422, invalid({ trackings: ["Le champ trackings est obligatoire."] }))
+        if (asked.length > 100) {
+          return json(response, 422, invalid({ trackings: ["Le champ trackings ne peut avoir plus de 100 éléments."] }))
+        }
+        const known = asked.flatMap((tracking) => {
+          const parcel = parcels.get(tracking)
+          return parcel === undefined ? [] : [parcel]
+        })
+        if (known.length === 0) return json(response, 404, { message: "Trackings non trouvés" })
+        return json(
+          response,
+          200,
+          Object.fromEntries(
+            known.map((parcel) => [
+              parcel.tracking,
+              {
+                tracking: parcel.tracking,
+                status: parcel.validated ? "En ramassage" : "Prêt à expédier",
+                activity: parcel.validated ? parcel.activity : []
+              }
+            ])
+          )
+        )
+      }
+      if (endpoint === "GET /api/v1/get/communes") {
+        const wilaya = text(fields.wilaya_id)
+        const rows = COMMUNES.filter((commune) => wilaya === undefined || String(commune.wilaya) === wilaya)
+        return json(
+          response,
+          200,
+          Object.fromEntries(
+            rows.map((commune, index) => [
+              String(index),
+              {
+                nom: commune.nom,
+                wilaya_id: commune.wilaya,
+                code_postal: commune.station ?? `${commune.wilaya}999`,
+                has_stop_desk: commune.station === undefined ? 0 : 1
+              }
+            ])
+          )
+        )
+      }
       if (
         [
+          "/api/v1/delete/order",
+          "/api/v1/get/trackings/info",
+          "/api/v1/get/communes",
+          "/api/v1/validate/token",
           "/api/v1/create/order",
           "/api/v1/valid/order",
           "/api/v1/get/tracking/info",
@@ -239,6 +362,15 @@ const start = (tokens: ReadonlyArray<string>) =>
       misbehave,
       handle: (request, response) => {
         const { body, method, path, query } = request
+        if (method === "GET" && path === "/api/v1/validate/token") {
+          // The platform reads this one's token from the query only (research §1.2).
+          const valid = query.api_token !== undefined && tokens.includes(query.api_token)
+          return json(
+            response,
+            200,
+            valid ? { success: true, message: "VALID_TOKEN" } : { success: false, message: "INVALID_TOKEN" }
+          )
+        }
         const bearer = bearerOf(request)
         const token = bearer ?? query.api_token ?? ""
         const agree = bearer === undefined || query.api_token === undefined || bearer === query.api_token
@@ -251,7 +383,12 @@ const start = (tokens: ReadonlyArray<string>) =>
     const ecotrack: Fake = {
       ...fake,
       parcels,
-      addActivity: (tracking, status) => parcels.get(tracking)?.activity.push({ ...clock, status, station: "Alger" }),
+      addActivity: (tracking, status) => {
+        const parcel = parcels.get(tracking)
+        if (parcel === undefined) return
+        parcel.validated = true
+        parcel.activity.push({ ...clock, status, station: "Alger" })
+      },
       setClock: (date, time) => {
         clock = { date, time }
       }
