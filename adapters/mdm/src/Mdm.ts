@@ -5,9 +5,12 @@
  * cache. An order is tracked by the tracking id create answers (`api/v2/orders/{t}/status-history`), and labelled
  * through the parcel MDM made for it: the order names the parcel, `api/prints/parcel-slips` prints its slip, and
  * `api/prints/files/{fileId}` answers the PDF. MDM documents no price endpoint, so there is no `rates`: the host
- * answers 400 `unsupported` without a request.
+ * answers 400 `unsupported` without a request. The reference reads: `stopDesks` (`api/v2/shipping/companies/offices`,
+ * placed by their city among the wilaya's cities), `communes` (the cities, with whether an office is in each) and
+ * `checkCredentials` (`api/geo/countries`). No cancel or batch tracking endpoint is documented: neither is declared.
  */
 import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
+import type { WilayaCode } from "@tawsil/domain"
 import { Duration, Effect, Redacted, Schema } from "effect"
 import * as CityCache from "./internal/CityCache.ts"
 import * as Mapping from "./MdmMapping.ts"
@@ -120,13 +123,52 @@ export const make = (
     return yield* Effect.fromResult(Mapping.fromLabelFile(file))
   })
 
+  /** Every office MDM lists (`api/v2/shipping/companies/offices`); no wilaya filter is documented. */
+  const officesOf = (apiKey: Redacted.Redacted<string>) =>
+    send(apiKey, { method: "GET", path: "/api/v2/shipping/companies/offices", query: Mapping.officesQuery }).pipe(
+      Effect.flatMap((response) => Effect.fromResult(Mapping.fromOffices(response)))
+    )
+
+  /**
+   * The offices of a wilaya: its cities (the cache create uses, else `api/geo/cities`), then the offices, kept where
+   * their city is one of them. A wilaya MDM lists no city of has none, asked in one call.
+   */
+  const stopDesks = Effect.fn("Mdm.stopDesks")(function* (
+    wilaya: WilayaCode.WilayaCode,
+    { credentials }: CourierAdapter.Context<Credentials>
+  ) {
+    const cities = yield* citiesOf(credentials.apiKey, wilaya)
+    if (cities.length === 0) return []
+    return Mapping.toStopDesks(wilaya, cities, yield* officesOf(credentials.apiKey))
+  })
+
+  /** The wilaya's cities in MDM's spelling, with their ids; an office in a city makes it a desk commune. */
+  const communes = Effect.fn("Mdm.communes")(function* (
+    wilaya: WilayaCode.WilayaCode,
+    { credentials }: CourierAdapter.Context<Credentials>
+  ) {
+    const cities = yield* citiesOf(credentials.apiKey, wilaya)
+    if (cities.length === 0) return []
+    return Mapping.toCommunes(cities, yield* officesOf(credentials.apiKey))
+  })
+
+  /** `GET api/geo/countries`: the shortest list MDM documents (one country); creates nothing, caches nothing. */
+  const checkCredentials = Effect.fn("Mdm.checkCredentials")(function* (
+    // biome-ignore lint/suspicious/noConfusingVoidType: the SDK's `Operation<void, …>`: the check takes no input
+    _: void,
+    { credentials }: CourierAdapter.Context<Credentials>
+  ) {
+    const response = yield* send(credentials.apiKey, { method: "GET", path: "/api/geo/countries" })
+    return yield* Effect.fromResult(Mapping.fromCountries(response))
+  })
+
   return CourierAdapter.define<Credentials>({
     platform: "mdm",
     couriers,
     credentials: Credentials,
     statuses: Status.statuses,
     rateLimits,
-    operations: { create, track, label }
+    operations: { create, track, label, stopDesks, communes, checkCredentials }
   })
 }
 

@@ -9,7 +9,7 @@
  * key) is echoed.
  */
 import { type CourierAdapter, CourierAnswer, CourierError, type CourierHttp, type Shipment } from "@tawsil/courier"
-import { AlgerianMobile, AlgiersTime } from "@tawsil/domain"
+import { AlgerianMobile, AlgiersTime, type WilayaCode } from "@tawsil/domain"
 import { Option, Result, Schema } from "effect"
 import * as Status from "./MdmStatus.ts"
 import * as Wire from "./MdmWire.ts"
@@ -79,6 +79,72 @@ export const cityIdOf = (
     })
   )
 }
+
+// --- Offices, communes and the credentials check ---------------------------------------------------------------
+
+/** `GET api/v2/shipping/companies/offices`: every office on one page, as the cities are asked. */
+export const officesQuery: Readonly<Record<string, string>> = { countryId: "DZA", perPage: "2000" }
+
+/** The text, cleaned, or `undefined` when there is none. */
+const given = (text: string | null | undefined): string | undefined => {
+  const cleaned = clean(text ?? "")
+  return cleaned === "" ? undefined : cleaned
+}
+
+/** The answer to {@link officesQuery}: every office MDM lists. */
+export const fromOffices = (response: Response): Result.Result<ReadonlyArray<Wire.Office>, Reason> =>
+  Result.map(decode(Wire.Offices, response), (body) => ("list" in body ? body.list : body))
+
+/**
+ * The offices of a wilaya as desks: those whose city (`address.cityCode`) is one of the wilaya's `cities` (MDM's
+ * ids, from {@link fromCities}); an office that names no city cannot be placed and is left out. `id` is the office
+ * id, what an order sends as `stopDeskId`; the commune is MDM's name of its city.
+ */
+export const toStopDesks = (
+  wilaya: WilayaCode.WilayaCode,
+  cities: ReadonlyArray<City>,
+  offices: ReadonlyArray<Wire.Office>
+): ReadonlyArray<CourierAdapter.StopDesk> => {
+  const names = new Map(cities.map((city) => [city.id, city.name]))
+  return offices.flatMap((office) => {
+    const code = office.address?.cityCode
+    const cityName = code === undefined || code === null ? undefined : names.get(String(code))
+    if (cityName === undefined) return []
+    const address = given(office.address?.streetAddress)
+    const phone = given(office.phone)
+    return [
+      {
+        id: String(office.id).trim(),
+        name: clean(office.name),
+        wilayaCode: wilaya,
+        communeName: cityName,
+        ...(address === undefined ? {} : { address }),
+        ...(phone === undefined ? {} : { phone })
+      }
+    ]
+  })
+}
+
+/**
+ * The wilaya's cities as MDM names them, with its id (what a create sends as `destination.cityId`). `home`: every
+ * city MDM lists takes a home order; `stopdesk`: one of MDM's `offices` is in it (its `address.cityCode`).
+ */
+export const toCommunes = (
+  cities: ReadonlyArray<City>,
+  offices: ReadonlyArray<Wire.Office>
+): ReadonlyArray<CourierAdapter.CourierCommune> => {
+  const withOffice = new Set(
+    offices.flatMap((office) => {
+      const code = office.address?.cityCode
+      return code === undefined || code === null ? [] : [String(code)]
+    })
+  )
+  return cities.map((city) => ({ name: city.name, id: city.id, home: true, stopdesk: withOffice.has(city.id) }))
+}
+
+/** `GET api/geo/countries` → the key works: MDM answered its list to it. */
+export const fromCountries = (response: Response): Result.Result<void, Reason> =>
+  Result.map(decode(Wire.Countries, response), () => undefined)
 
 // --- Requests ---------------------------------------------------------------------------------------------------
 

@@ -108,6 +108,34 @@ export type City = typeof City.Type
 /** `GET api/geo/cities?stateId[]=DZA16`: the state's cities, in MDM's `{ list }` page or as a bare list. */
 export const Cities = Schema.Union([Schema.Struct({ list: Schema.Array(City) }), Schema.Array(City)])
 
+/**
+ * Where an office is: the id of the city it is in (`cityCode`, an id of `api/geo/cities`), and its name. The
+ * street (`streetAddress`, the word MDM's `destination` uses) is read when given (README "Unverified").
+ */
+export const OfficeAddress = Schema.Struct({
+  cityCode: Schema.optionalKey(Schema.NullOr(Id)),
+  cityName: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  streetAddress: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
+
+/** One office (stop desk) of `GET api/v2/shipping/companies/offices`: its id is an order's `stopDeskId`. */
+export const Office = Schema.Struct({
+  id: Id,
+  name: Schema.String.check(Schema.isNonEmpty()),
+  address: Schema.optionalKey(Schema.NullOr(OfficeAddress)),
+  phone: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
+export type Office = typeof Office.Type
+
+/** `GET api/v2/shipping/companies/offices`: every office, in MDM's `{ list }` page or as a bare list. */
+export const Offices = Schema.Union([Schema.Struct({ list: Schema.Array(Office) }), Schema.Array(Office)])
+
+/** `GET api/geo/countries`: only read as a list (the credentials check). */
+export const Countries = Schema.Union([
+  Schema.Struct({ list: Schema.Array(Schema.Unknown) }),
+  Schema.Array(Schema.Unknown)
+])
+
 /** The body of `POST api/prints/parcel-slips`: the parcels (by tracking id) whose slips to print. */
 export const SlipRequest = Schema.Struct({ parcelIds: Schema.Array(Schema.String) })
 

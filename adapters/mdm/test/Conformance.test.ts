@@ -26,6 +26,22 @@ Conformance.suite("Mdm conformance", {
       reason: "Refused"
     },
     {
+      name: "a credentials check with a key MDM does not know",
+      operation: "checkCredentials",
+      credentials: { apiKey: `${CANARY}-revoked` },
+      reason: "CredentialsRejected"
+    },
+    {
+      name: "the offices list refused in MDM's words",
+      operation: "stopDesks",
+      arrange: (fake) =>
+        fake.misbehaveNext(
+          { kind: "refuse", code: "SHIPPING.NO_COMPANY", message: "No shipping company" },
+          "/api/v2/shipping/companies/offices"
+        ),
+      reason: "Refused"
+    },
+    {
       name: "a failure inside an HTTP 200",
       operation: "create",
       arrange: (fake) =>

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type CourierError, CourierHttp, Shipment } from "@tawsil/courier"
+import { WilayaCode } from "@tawsil/domain"
 import * as Egress from "@tawsil/egress/Egress"
 import { Catalogue } from "@tawsil/shipping"
 import { Duration, Effect, Layer, Redacted, Result, Schema } from "effect"
@@ -7,7 +8,7 @@ import { TestClock } from "effect/testing"
 import * as CityCache from "../src/internal/CityCache.ts"
 import { adapter, Credentials, make, origin } from "../src/Mdm.ts"
 import * as Mapping from "../src/MdmMapping.ts"
-import { KEY, MdmFake, type Misbehaviour, type RecordedRequest } from "./fake/MdmFake.ts"
+import { CITIES, KEY, MdmFake, type Misbehaviour, OFFICES, type RecordedRequest } from "./fake/MdmFake.ts"
 import * as Loopback from "./LoopbackHttp.ts"
 
 const OTHER_KEY = "fake-mdm-other-key-91d04e"
@@ -36,13 +37,17 @@ const order = (overrides: Record<string, unknown> = {}, recipient: Record<string
 
 /** Each test gets a fresh adapter, so that no test sees another's cached cities. */
 const operations = (options: Parameters<typeof make>[0] = {}) =>
-  make(options).operations as Required<Pick<typeof adapter.operations, "create" | "track" | "label">>
+  make(options).operations as Required<
+    Pick<typeof adapter.operations, "create" | "track" | "label" | "stopDesks" | "communes" | "checkCredentials">
+  >
 
 /** Runs `effect` against a fresh fake (taking {@link KEY} and {@link OTHER_KEY}) through the loopback `CourierHttp`. */
 const withFake = <A, E>(
   effect: Effect.Effect<A, E, MdmFake | CourierHttp.CourierHttp>,
   options: { readonly timeout?: Duration.Input } = {}
 ) => Effect.provide(effect, Loopback.layer(options).pipe(Layer.provideMerge(MdmFake.layer({ keys: [KEY, OTHER_KEY] }))))
+
+const wilaya = Schema.decodeUnknownSync(WilayaCode.WilayaCode)
 
 const paths = (requests: ReadonlyArray<RecordedRequest>) => requests.map(({ method, path }) => `${method} ${path}`)
 
@@ -65,8 +70,17 @@ describe("Mdm", () => {
       )
       assert.isTrue(Result.isSuccess(Egress.parseOrigin(origin)))
       assert.deepStrictEqual(adapter.requiredCredentials, ["apiKey"])
-      const { create, track, rates, label } = adapter.capabilities
-      assert.deepStrictEqual({ create, track, rates, label }, { create: true, track: true, rates: false, label: true })
+      assert.deepStrictEqual(adapter.capabilities, {
+        create: true,
+        track: true,
+        rates: false,
+        label: true,
+        cancel: false,
+        trackBatch: false,
+        stopDesks: true,
+        communes: true,
+        checkCredentials: true
+      })
       assert.deepStrictEqual(
         adapter.rateLimits.map(({ limit, window }) => [limit, Duration.toMillis(window)]),
         [[60, 60_000]]
@@ -370,6 +384,120 @@ describe("Mdm", () => {
     )
   })
 
+  describe("desks, communes and the credentials check", () => {
+    it.live("stopDesks: the wilaya's cities, then the offices in them, each with its commune and street", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* MdmFake
+          const desks = yield* operations().stopDesks(wilaya(16), context)
+          assert.deepStrictEqual(desks, [
+            {
+              id: "OFC-ALG-01",
+              name: "Bureau Bab Ezzouar",
+              wilayaCode: wilaya(16),
+              communeName: "Bab Ezzouar",
+              address: "Agence MDM, Bab Ezzouar"
+            },
+            {
+              id: "OFC-ALG-02",
+              name: "Bureau Hydra",
+              wilayaCode: wilaya(16),
+              communeName: "Hydra",
+              address: "Agence MDM, Hydra"
+            }
+          ])
+          assert.deepStrictEqual(paths(fake.requests), [
+            "GET /api/geo/cities",
+            "GET /api/v2/shipping/companies/offices"
+          ])
+          assert.deepStrictEqual(fake.requests[0]?.query, Mapping.citiesQuery(16))
+          assert.deepStrictEqual(fake.requests[1]?.query, Mapping.officesQuery)
+          for (const request of fake.requests) assertKeyInHeaderOnly(request)
+        })
+      )
+    )
+
+    it.live(
+      "a listed desk is one a stop-desk create takes, in any city of its wilaya; the cities come from the cache",
+      () =>
+        withFake(
+          Effect.gen(function* () {
+            const fake = yield* MdmFake
+            const { create, stopDesks } = operations()
+            for (const code of Object.keys(CITIES).map(Number)) {
+              const desks = yield* stopDesks(wilaya(code), context)
+              assert.deepStrictEqual(
+                desks.map((desk) => desk.id),
+                OFFICES.filter(([, city]) => city.startsWith(Mapping.stateId(code))).map(([id]) => id)
+              )
+              for (const desk of desks) {
+                const created = yield* create(
+                  order(
+                    { deliveryType: "stopdesk", stopDeskId: desk.id },
+                    { wilayaCode: code, communeName: CITIES[code]![0]![1] }
+                  ),
+                  context
+                )
+                assert.match(created.trackingNumber, /^ORD-/)
+              }
+            }
+            assert.strictEqual(
+              fake.requests.filter((request) => request.path === "/api/geo/cities").length,
+              Object.keys(CITIES).length,
+              "one city lookup per wilaya, shared by stopDesks and create"
+            )
+          })
+        )
+    )
+
+    it.live("a wilaya MDM lists no city of has no desks and no communes, asked in one call each", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* MdmFake
+          const { stopDesks, communes } = operations()
+          assert.deepStrictEqual(yield* stopDesks(wilaya(33), context), [])
+          assert.deepStrictEqual(yield* communes(wilaya(34), context), [])
+          assert.deepStrictEqual(paths(fake.requests), ["GET /api/geo/cities", "GET /api/geo/cities"])
+        })
+      )
+    )
+
+    it.live("communes: MDM's cities of the wilaya with their ids, at home, a desk where an office is", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* MdmFake
+          assert.deepStrictEqual(yield* operations().communes(wilaya(31), context), [
+            { name: "Oran", id: "DZA313101", home: true, stopdesk: false },
+            { name: "Bir El Djir", id: "DZA313103", home: true, stopdesk: true },
+            { name: "Es Sénia", id: "DZA313104", home: true, stopdesk: false }
+          ])
+          assert.deepStrictEqual(paths(fake.requests), [
+            "GET /api/geo/cities",
+            "GET /api/v2/shipping/companies/offices"
+          ])
+        })
+      )
+    )
+
+    it.live("checkCredentials reads the countries and creates nothing; an unknown key is rejected", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* MdmFake
+          const { checkCredentials } = operations()
+          yield* checkCredentials(undefined, context)
+          assert.deepStrictEqual(paths(fake.requests), ["GET /api/geo/countries"])
+          assertKeyInHeaderOnly(fake.requests[0]!)
+          assert.strictEqual(fake.orders.size, 0)
+          const revoked = { credentials: Schema.decodeUnknownSync(Credentials)({ apiKey: `${KEY}-revoked` }) }
+          const reason = yield* Effect.flip(checkCredentials(undefined, revoked))
+          assert.strictEqual(reason._tag, "CredentialsRejected")
+          assert.include(reason.message, "Invalid API key")
+          assert.notInclude(JSON.stringify(reason), `${KEY}-revoked`)
+        })
+      )
+    )
+  })
+
   describe("failures", () => {
     const cases: ReadonlyArray<readonly [string, Misbehaviour, CourierError.CourierErrorReason["_tag"]]> = [
       ["a 429 with Retry-After", { kind: "rateLimited", retryAfter: "17" }, "CourierRateLimited"],
@@ -384,13 +512,17 @@ describe("Mdm", () => {
       withFake(
         Effect.gen(function* () {
           const fake = yield* MdmFake
-          const { create, track, label } = operations()
+          const { create, track, label, stopDesks, communes, checkCredentials } = operations()
           const { trackingNumber } = yield* create(order(), context)
+          // Wilaya 16's cities are cached by the create: the misbehaving call is the offices list.
           const calls: ReadonlyArray<Effect.Effect<unknown, CourierError.CourierErrorReason, CourierHttp.CourierHttp>> =
             [
               create(order({}, { wilayaCode: 31, communeName: "Oran" }), context),
               track(trackingNumber, context),
-              label(trackingNumber, context)
+              label(trackingNumber, context),
+              stopDesks(wilaya(16), context),
+              communes(wilaya(16), context),
+              checkCredentials(undefined, context)
             ]
           for (const call of calls) {
             fake.misbehaveNext(misbehaviour)

@@ -4,6 +4,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { type CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
+import { WilayaCode } from "@tawsil/domain"
 import { Result, Schema } from "effect"
 import * as Mapping from "../src/MdmMapping.ts"
 import type * as Wire from "../src/MdmWire.ts"
@@ -175,6 +176,96 @@ describe("MdmMapping", () => {
       ]) {
         assert.strictEqual(failure(Mapping.fromCities(response(200, body)))._tag, "BadResponse", JSON.stringify(body))
       }
+    })
+  })
+
+  describe("offices, communes and the credentials check", () => {
+    const sixteen = Schema.decodeUnknownSync(WilayaCode.WilayaCode)(16)
+    const office = (id: unknown, cityCode: unknown, extra: Record<string, unknown> = {}) => ({
+      id,
+      name: `Bureau ${String(cityCode)}`,
+      address: { cityCode, cityName: "x", streetAddress: " 12, rue   Didouche " },
+      ...extra
+    })
+
+    it("asks every office on one page", () => {
+      assert.deepStrictEqual(Mapping.officesQuery, { countryId: "DZA", perPage: "2000" })
+    })
+
+    it("reads MDM's { list } page or a bare list, and refuses anything else", () => {
+      const list = [office("OFC-1", "DZA161628")]
+      for (const body of [{ list, total: 1 }, list]) {
+        assert.deepStrictEqual(
+          Result.getOrThrow(Mapping.fromOffices(response(200, body))).map((entry) => entry.id),
+          ["OFC-1"]
+        )
+      }
+      for (const body of [{ data: [] }, [{ name: "Bureau" }], [{ id: "OFC-1", name: "" }], [{ id: 1.5, name: "B" }]]) {
+        assert.strictEqual(failure(Mapping.fromOffices(response(200, body)))._tag, "BadResponse", JSON.stringify(body))
+      }
+    })
+
+    it("toStopDesks keeps the offices in the wilaya's cities, named by MDM's city, street and phone when given", () => {
+      const offices = Result.getOrThrow(
+        Mapping.fromOffices(
+          response(200, {
+            list: [
+              office("OFC-ALG-01", "DZA161628", { phone: "0550 00 11 22" }),
+              office(77, "DZA161601", { address: { cityCode: "DZA161601" } }),
+              office("OFC-ORN-01", "DZA313103"),
+              office("OFC-NOWHERE", null),
+              { id: "OFC-BARE", name: "Bureau" }
+            ]
+          })
+        )
+      )
+      assert.deepStrictEqual(Mapping.toStopDesks(sixteen, algiers, offices), [
+        {
+          id: "OFC-ALG-01",
+          name: "Bureau DZA161628",
+          wilayaCode: sixteen,
+          communeName: "Bab Ezzouar",
+          address: "12, rue Didouche",
+          phone: "0550 00 11 22"
+        },
+        { id: "77", name: "Bureau DZA161601", wilayaCode: sixteen, communeName: "Alger Centre" }
+      ])
+      assert.deepStrictEqual(Mapping.toStopDesks(sixteen, [], offices), [])
+    })
+
+    it("toCommunes: every city MDM lists, with its id, at home; a desk where an office is", () => {
+      const offices = [office("OFC-ALG-01", "DZA161628"), office("OFC-ORN-01", "DZA313103"), office("X", null)]
+      assert.deepStrictEqual(
+        Mapping.toCommunes(algiers, Result.getOrThrow(Mapping.fromOffices(response(200, offices)))),
+        [
+          { name: "Alger Centre", id: "DZA161601", home: true, stopdesk: false },
+          { name: "Bab Ezzouar", id: "DZA161628", home: true, stopdesk: true },
+          { name: "Bordj El Kiffan", id: "DZA161631", home: true, stopdesk: false },
+          { name: "Aïn Bénian", id: "DZA161647", home: true, stopdesk: false }
+        ]
+      )
+    })
+
+    it("fromCountries: a list answered means the key works; anything else is undocumented", () => {
+      for (const body of [{ list: [{ id: "DZA" }], total: 1 }, [{ id: "DZA" }], { list: [] }]) {
+        assert.isTrue(Result.isSuccess(Mapping.fromCountries(response(200, body))), JSON.stringify(body))
+      }
+      assert.strictEqual(failure(Mapping.fromCountries(response(200, { ok: true })))._tag, "BadResponse")
+    })
+
+    it.each<readonly [string, CourierHttp.CourierResponse, string]>([
+      [
+        "a refused key",
+        response(401, { status: 401, error: { code: "AUTH.INVALID_API_KEY", message: "Invalid API key" } }),
+        "CredentialsRejected"
+      ],
+      ["a refusal", response(400, { error: { code: "STORES.SUSPENDED", message: "Store suspended" } }), "Refused"],
+      ["a 429", response(429, { message: "Too Many Requests" }), "CourierRateLimited"],
+      ["a 503", response(503, "down", { "content-type": "text/plain" }), "Unreachable"],
+      ["an HTML page", response(200, "<html></html>", { "content-type": "text/html" }), "BadResponse"]
+    ])("%s, on the offices and the countries", (_name, answer, tag) => {
+      assert.strictEqual(failure(Mapping.fromOffices(answer))._tag, tag)
+      assert.strictEqual(failure(Mapping.fromCountries(answer))._tag, tag)
     })
   })
 

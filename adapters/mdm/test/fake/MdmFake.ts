@@ -7,7 +7,8 @@
  * - Auth: `x-api-key`. None: 401 `{ status, error: { code: "AUTH.MISSING_API_KEY", message } }`; an unknown key: 401
  *   `AUTH.INVALID_API_KEY`. A key anywhere else (a query string, `Authorization`) is not read.
  * - `GET geo/countries`, `geo/countries/DZA/deliverable-states`, `geo/cities?stateId[]=DZA16` (`{ list, total }`;
- *   city ids like `DZA161628`), `v2/shipping/companies/offices?countryId=DZA` (the stop desks).
+ *   city ids like `DZA161628`), `v2/shipping/companies/offices?countryId=DZA` (the stop desks, every one whatever
+ *   the query: `{ list: [{ id, name, address: { cityCode, cityName, streetAddress } }], total }`).
  * - `POST v2/orders` (JSON only, else 415): validation (400 `VALIDATION_ERROR`, naming the field) — both name parts,
  *   national mobiles, a known `destination.cityId`, a street, products, a whole `totalPrice`, a known office for a
  *   stop desk in the city's wilaya — then 201 `{ trackingId: "ORD-…", status }`. A `confirmed` order is `confirmed`
@@ -49,6 +50,7 @@ export const CITIES: Readonly<Record<number, ReadonlyArray<readonly [string, str
 /** The stop desks: `[office id, its city id]`. */
 export const OFFICES: ReadonlyArray<readonly [string, string]> = [
   ["OFC-ALG-01", "DZA161628"],
+  ["OFC-ALG-02", "DZA161642"],
   ["OFC-ORN-01", "DZA313103"]
 ]
 
@@ -236,7 +238,11 @@ export const make = (options: Options = {}) =>
         const list = OFFICES.map(([id, cityId]) => ({
           id,
           name: `Bureau ${cityById(cityId)?.name ?? ""}`,
-          address: { cityCode: cityId, cityName: cityById(cityId)?.name ?? "" }
+          address: {
+            cityCode: cityId,
+            cityName: cityById(cityId)?.name ?? "",
+            streetAddress: `Agence MDM, ${cityById(cityId)?.name ?? ""}`
+          }
         }))
         return json(response, 200, { list, total: list.length })
       }
