@@ -10,7 +10,8 @@
  * from the courier's words. Tests prove it with a canary key, through the app.
  */
 import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
-import { Effect, Redacted, Schema } from "effect"
+import type { WilayaCode } from "@tawsil/domain"
+import { Effect, Redacted, Result, Schema } from "effect"
 import * as Mapping from "./ElogistiaMapping.ts"
 import * as Status from "./ElogistiaStatus.ts"
 
@@ -113,6 +114,83 @@ export const label = Effect.fn("Elogistia.label")(function* (
   return yield* Effect.fromResult(Mapping.fromLabel(response))
 })
 
+/**
+ * Up to 100 parcels in one call: `getManyTracking/?tracking=a,b,c` answers each known parcel with its history; a
+ * number the courier does not know is left out.
+ */
+export const trackBatch = Effect.fn("Elogistia.trackBatch")(function* (
+  trackingNumbers: ReadonlyArray<string>,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const asked = yield* Effect.fromResult(Mapping.checkBatch(trackingNumbers))
+  if (asked.length === 0) return new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
+  const response = yield* send(credentials, "apiKey", {
+    method: "GET",
+    path: "/getManyTracking/",
+    query: Mapping.batchQuery(asked)
+  })
+  return yield* Effect.fromResult(Mapping.fromManyTracking(asked, response))
+})
+
+/**
+ * `deleteOrder/?tracking=`. A refusal is told apart by the parcel's history, read just after it
+ * ({@link Mapping.whyNotCancelled}): past pickup, it is `NotCancellable` in the courier's words; otherwise it stays
+ * what the courier said.
+ */
+export const cancel = Effect.fn("Elogistia.cancel")(function* (
+  trackingNumber: string,
+  context: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(context.credentials, "apiKey", {
+    method: "GET",
+    path: "/deleteOrder/",
+    query: { tracking: trackingNumber }
+  })
+  const deleted = Mapping.fromDeleted(response)
+  if (Result.isSuccess(deleted)) return
+  if (deleted.failure._tag !== "Refused") return yield* Effect.fail(deleted.failure)
+  const history = yield* Effect.result(track(trackingNumber, context))
+  return yield* Effect.fail(Mapping.whyNotCancelled(deleted.failure, history))
+})
+
+/** The stop-desk agencies of `getAgences/?type=2` that are in the wilaya. */
+export const stopDesks = Effect.fn("Elogistia.stopDesks")(function* (
+  wilaya: WilayaCode.WilayaCode,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials, "key", {
+    method: "GET",
+    path: "/getAgences/",
+    query: Mapping.agenciesQuery
+  })
+  const agencies = yield* Effect.fromResult(Mapping.fromAgencies(response))
+  return Mapping.desksOf(wilaya, agencies)
+})
+
+/** `getMunicipalities/?wilaya=`, each commune flagged with a desk when `getAgences/` lists one in it. */
+export const communes = Effect.fn("Elogistia.communes")(function* (
+  wilaya: WilayaCode.WilayaCode,
+  context: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(context.credentials, "key", {
+    method: "GET",
+    path: "/getMunicipalities/",
+    query: Mapping.municipalitiesQuery(wilaya)
+  })
+  const desks = yield* stopDesks(wilaya, context)
+  return yield* Effect.fromResult(Mapping.fromMunicipalities(wilaya, response, desks))
+})
+
+/** The cheapest read: `getWilayas/` (courier-dz's and the integrations' own credential test). Creates nothing. */
+export const checkCredentials = Effect.fn("Elogistia.checkCredentials")(function* (
+  // biome-ignore lint/suspicious/noConfusingVoidType: the SDK's operation takes no input (`Operation<void, …>`)
+  _: void,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials, "key", { method: "GET", path: "/getWilayas/", query: {} })
+  return yield* Effect.fromResult(Mapping.fromWilayas(response))
+})
+
 export const adapter = CourierAdapter.define<Credentials>({
   platform: "elogistia",
   couriers,
@@ -120,5 +198,5 @@ export const adapter = CourierAdapter.define<Credentials>({
   statuses: Status.statuses,
   codStatuses: Status.codStatuses,
   rateLimits,
-  operations: { create, track, rates, label }
+  operations: { create, track, rates, label, cancel, trackBatch, stopDesks, communes, checkCredentials }
 })

@@ -10,7 +10,7 @@
  * Messages are otherwise built from status codes and the courier's own words, never from the request.
  */
 import { type CourierAdapter, CourierAnswer, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
-import { AlgerianMobile, AlgiersTime, type Dzd } from "@tawsil/domain"
+import { AlgerianMobile, AlgiersTime, type Dzd, type WilayaCode } from "@tawsil/domain"
 import { DateTime, Option, Result, Schema } from "effect"
 import * as Status from "./ElogistiaStatus.ts"
 import * as Wire from "./ElogistiaWire.ts"
@@ -161,42 +161,208 @@ const unknownParcel = () =>
   new CourierError.Refused({ message: "trackingNumber: the courier does not know this tracking number" })
 
 /**
- * `getTracking/` → the parcel's history, one event per status row. Rows that name another parcel are not ours;
- * rows without a status (`Statut` empty: "Réception commande" and other log lines) are not statuses and are left
- * out. Labels are reported in the status table's spelling ({@link Status.spellingOf}). An empty list, or rows of
+ * History rows → the status events of `tracking`, and how many rows were the parcel's. Rows that name another parcel
+ * are not ours; rows without a status (`Statut` empty: "Réception commande" and other log lines) are not statuses and
+ * are left out. Labels are reported in the status table's spelling ({@link Status.spellingOf}); a row or a time the
+ * collection does not document is a `BadResponse`.
+ */
+const historyOf = (
+  tracking: string,
+  rows: ReadonlyArray<unknown>
+): Result.Result<{ readonly events: ReadonlyArray<CourierAdapter.RawEvent>; readonly ours: number }, Reason> => {
+  const events: Array<CourierAdapter.RawEvent> = []
+  let ours = 0
+  for (const raw of rows) {
+    const read = trackingRow(raw)
+    if (Option.isNone(read)) {
+      return Result.fail(
+        new CourierError.BadResponse({ message: "the courier answered a tracking row it does not document" })
+      )
+    }
+    const row = read.value
+    if (present(row.Tracking) && row.Tracking.trim() !== tracking) continue
+    ours += 1
+    if (!present(row.Statut)) continue
+    const timestamp = algiersTimestamp(row.Date)
+    if (timestamp === undefined) {
+      return Result.fail(
+        new CourierError.BadResponse({ message: "the courier answered a status time it does not document" })
+      )
+    }
+    events.push({ rawStatus: Status.spellingOf(row.Statut.trim()), timestamp })
+  }
+  return Result.succeed({ events, ours })
+}
+
+/**
+ * `getTracking/` → the parcel's history, one event per status row ({@link historyOf}). An empty list, or rows of
  * other parcels only, mean the courier does not know it.
  */
 export const fromTracking = (
   tracking: string,
   response: Response
 ): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> =>
-  Result.flatMap(
-    decode(Wire.Listing, response),
-    ({ body }): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> => {
-      const events: Array<CourierAdapter.RawEvent> = []
-      let ours = 0
-      for (const raw of body) {
-        const read = trackingRow(raw)
-        if (Option.isNone(read)) {
-          return Result.fail(
-            new CourierError.BadResponse({ message: "the courier answered a tracking row it does not document" })
-          )
-        }
-        const row = read.value
-        if (present(row.Tracking) && row.Tracking.trim() !== tracking) continue
-        ours += 1
-        if (!present(row.Statut)) continue
-        const timestamp = algiersTimestamp(row.Date)
-        if (timestamp === undefined) {
-          return Result.fail(
-            new CourierError.BadResponse({ message: "the courier answered a status time it does not document" })
-          )
-        }
-        events.push({ rawStatus: Status.spellingOf(row.Statut.trim()), timestamp })
-      }
-      return ours === 0 ? Result.fail(unknownParcel()) : Result.succeed(events)
-    }
+  Result.flatMap(decode(Wire.Listing, response), ({ body }) =>
+    Result.flatMap(historyOf(tracking, body), ({ events, ours }) =>
+      ours === 0 ? Result.fail(unknownParcel()) : Result.succeed(events)
+    )
   )
+
+// --- Batch tracking ----------------------------------------------------------------------------------------------
+
+/** The most tracking numbers one `getManyTracking/` call carries, as the SDK promises its callers. */
+export const MAX_BATCH = 100
+
+/**
+ * The tracking numbers of a batch, once each. More than {@link MAX_BATCH}, or one that is blank or holds a comma
+ * (it would split into two in the comma-separated list), is refused before any call.
+ */
+export const checkBatch = (trackings: ReadonlyArray<string>): Result.Result<ReadonlyArray<string>, Reason> => {
+  const unique = [...new Set(trackings.map((tracking) => tracking.trim()))]
+  if (unique.length > MAX_BATCH) {
+    return Result.fail(
+      new CourierError.Refused({ message: `trackingNumbers: at most ${MAX_BATCH} tracking numbers in one call` })
+    )
+  }
+  return unique.some((tracking) => tracking === "" || tracking.includes(","))
+    ? Result.fail(new CourierError.Refused({ message: "trackingNumbers: a tracking number is blank or holds a comma" }))
+    : Result.succeed(unique)
+}
+
+/** `getManyTracking/?tracking=a,b,c`: the numbers comma-separated, as the collection documents. */
+export const batchQuery = (trackings: ReadonlyArray<string>) => ({ tracking: trackings.join(",") })
+
+/**
+ * `getManyTracking/` → the events of each asked parcel. An entry of a number that was not asked is ignored; a number
+ * the courier does not know (no entry, or an entry without any history row) is left out; a known parcel whose rows
+ * are all log lines maps to no events, as `getTracking/` does.
+ */
+export const fromManyTracking = (
+  asked: ReadonlyArray<string>,
+  response: Response
+): Result.Result<ReadonlyMap<string, ReadonlyArray<CourierAdapter.RawEvent>>, Reason> =>
+  Result.flatMap(decode(Wire.ManyTracking, response), (answer) => {
+    const entries: ReadonlyArray<Wire.ManyTrackingEntry> = Array.isArray(answer)
+      ? answer
+      : (answer as { readonly body: ReadonlyArray<Wire.ManyTrackingEntry> }).body
+    const wanted = new Set(asked)
+    const found = new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
+    for (const entry of entries) {
+      const tracking = entry.tracking.trim()
+      if (!wanted.has(tracking) || found.has(tracking)) continue
+      const history = historyOf(tracking, entry.historique ?? [])
+      if (Result.isFailure(history)) return Result.fail(history.failure)
+      if (history.success.ours > 0) found.set(tracking, history.success.events)
+    }
+    return Result.succeed(found)
+  })
+
+// --- Cancel -------------------------------------------------------------------------------------------------------
+
+/** "la commande a été supprimée avec succès", in any case, with or without accents. */
+const DELETED = /supprim.*succ[eè]s/iu
+
+const succeededFlag = Schema.decodeUnknownOption(Schema.Struct({ success: Schema.Literal(true) }))
+
+/**
+ * `deleteOrder/` → done, when the courier says the order was deleted: its bare string (the collection's sample) or
+ * `{ success: true }` (the shape of its other action endpoints). Anything else is what it means: a refusal in the
+ * courier's words, which {@link whyNotCancelled} may tell apart.
+ */
+export const fromDeleted = (response: Response): Result.Result<void, Reason> => {
+  if (response.status === 200) {
+    const said = Option.getOrUndefined(CourierAnswer.json(response.text))
+    const words = Option.getOrUndefined(Schema.decodeUnknownOption(Wire.Deleted)(said))
+    if (words !== undefined && DELETED.test(words)) return Result.void
+    if (Option.isSome(succeededFlag(said))) return Result.void
+  }
+  return Result.fail(errorOf(response))
+}
+
+/** Where a parcel still can be cancelled, or the courier refused for a reason of its own (already cancelled). */
+const NOT_PAST: ReadonlySet<string> = new Set(["created", "pending_pickup", "on_hold", "cancelled"])
+
+/**
+ * A refused `deleteOrder/`, and the parcel's history read just after it → why. The courier's words on a parcel past
+ * the point where it can be cancelled are not documented, so the adapter does not guess from them: when the
+ * parcel's latest status is past pickup (picked up, in transit, delivered, returned, …) the refusal is
+ * `NotCancellable`, with the courier's words and the status; otherwise (still waiting for pickup, suspended,
+ * already cancelled, a label the table does not know, a history that could not be read) it stays what it was.
+ */
+export const whyNotCancelled = (
+  refusal: Reason,
+  history: Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason>
+): Reason => {
+  if (refusal._tag !== "Refused" || Result.isFailure(history)) return refusal
+  const latest = [...history.success].sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp))[0]
+  if (latest === undefined) return refusal
+  const canonical = Status.statuses[latest.rawStatus]
+  if (canonical === undefined || NOT_PAST.has(canonical)) return refusal
+  return new CourierError.NotCancellable({
+    message: `${refusal.message} (the parcel is "${latest.rawStatus}": past the point where it can be cancelled)`
+  })
+}
+
+// --- Desks, communes, credentials ----------------------------------------------------------------------------------
+
+/** `getAgences/?type=2`: the stop-desk agencies (type 2), all wilayas at once as the plugin reads them. */
+export const agenciesQuery = { type: "2" } as const
+
+/** `getMunicipalities/?wilaya=`: the communes of one wilaya. */
+export const municipalitiesQuery = (wilaya: WilayaCode.WilayaCode) => ({ wilaya: String(wilaya) })
+
+/** `getAgences/` → its rows (every wilaya's). */
+export const fromAgencies = (response: Response): Result.Result<ReadonlyArray<Wire.Agency>, Reason> =>
+  Result.map(decode(Wire.Agencies, response), ({ body }) => body)
+
+/**
+ * The desks of one wilaya among `getAgences/`'s rows. The office's name is its id (the plugin's choice: no other id
+ * is shown); `insertCommande/` has no desk field, so a desk order names the desk's commune (README).
+ */
+export const desksOf = (
+  wilaya: WilayaCode.WilayaCode,
+  agencies: ReadonlyArray<Wire.Agency>
+): ReadonlyArray<CourierAdapter.StopDesk> =>
+  agencies
+    .filter((agency) => agency["Code wilaya"] === wilaya && present(agency["Nom du bureau"]))
+    .map((agency) => ({
+      id: agency["Nom du bureau"].trim(),
+      name: agency["Nom du bureau"].trim(),
+      wilayaCode: wilaya,
+      ...(present(agency.Commune) ? { communeName: agency.Commune.trim() } : {}),
+      ...(present(agency.Adresse) ? { address: agency.Adresse.trim() } : {})
+    }))
+
+/**
+ * `getMunicipalities/` and the wilaya's desks → its communes in the courier's spelling. Rows of another wilaya are
+ * left out (the plugin filters them too). Every listed commune is taken as served at the door (the collection lists
+ * deliverable communes; no per-commune flag is documented); one has a desk when a desk of `getAgences/` is in it,
+ * names compared without case, accents or punctuation.
+ */
+export const fromMunicipalities = (
+  wilaya: WilayaCode.WilayaCode,
+  response: Response,
+  desks: ReadonlyArray<CourierAdapter.StopDesk>
+): Result.Result<ReadonlyArray<CourierAdapter.CourierCommune>, Reason> =>
+  Result.map(decode(Wire.Municipalities, response), ({ body }) => {
+    const withDesk = new Set(
+      desks.flatMap((desk) => (desk.communeName === undefined ? [] : [Status.fold(desk.communeName)]))
+    )
+    return body
+      .filter((row) => row.wilaya === wilaya && present(row.name))
+      .map((row) => ({
+        name: row.name.trim(),
+        ...(row.Id === undefined || row.Id === null || String(row.Id).trim() === ""
+          ? {}
+          : { id: String(row.Id).trim() }),
+        home: true,
+        stopdesk: withDesk.has(Status.fold(row.name))
+      }))
+  })
+
+/** `getWilayas/` → the key works: any list answer (its rows are not read). */
+export const fromWilayas = (response: Response): Result.Result<void, Reason> =>
+  Result.map(decode(Wire.Listing, response), () => undefined)
 
 const zero = 0 as Dzd.Dzd
 

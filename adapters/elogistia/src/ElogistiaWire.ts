@@ -73,6 +73,11 @@ export type TrackingRow = typeof TrackingRow.Type
 /** Amounts arrive as numbers or numeric strings (`500`, `"500"`, `"500.00"`); both decode to whole dinars. */
 const Amount = Schema.Union([Schema.Finite, Schema.FiniteFromString]).pipe(Schema.decodeTo(Dzd.Dzd))
 const Wilaya = Schema.Union([Schema.Finite, Schema.FiniteFromString]).pipe(Schema.decodeTo(WilayaCode.WilayaCode))
+/**
+ * A wilaya number on a catalogue row, not checked against 1–58: a row of a wilaya outside the division Tawsil uses
+ * (the 69-wilaya change) is one no query asks for, not a broken answer.
+ */
+const WilayaNumber = Schema.Union([Schema.Finite, Schema.FiniteFromString])
 
 /**
  * One wilaya of `getShippingCost/`: the price to the door (`home`) and to a stop desk (`stopdesk`; absent, null or
@@ -88,3 +93,57 @@ export type CostRow = typeof CostRow.Type
 
 /** `getShippingCost/`: one row per served wilaya, in the list envelope or (as one integration shows) bare. */
 export const ShippingCost = Schema.Union([Schema.Struct({ body: Schema.Array(CostRow) }), Schema.Array(CostRow)])
+
+/**
+ * One parcel of `getManyTracking/?tracking=a,b,c`, which answers a bare list of them (the Postman collection's
+ * sample, quoted verbatim by a public integration): its tracking number, and its history (`historique`, oldest first
+ * in the sample) of rows like {@link TrackingRow}'s without the tracking number (`logtext`, `Statut`, `Date`,
+ * `Tentative`). `count` and `validation` are not read.
+ */
+export const ManyTrackingEntry = Schema.Struct({
+  tracking: Schema.String,
+  historique: Schema.optionalKey(Schema.NullOr(Schema.Array(Schema.Unknown)))
+})
+export type ManyTrackingEntry = typeof ManyTrackingEntry.Type
+
+/** `getManyTracking/`: a bare list (the sample), or the `{ body }` envelope of the other list reads. */
+export const ManyTracking = Schema.Union([
+  Schema.Array(ManyTrackingEntry),
+  Schema.Struct({ body: Schema.Array(ManyTrackingEntry) })
+])
+
+/**
+ * `deleteOrder/?tracking=` on success: a bare JSON string, `"la commande a été supprimée avec succès"` (the
+ * collection's sample as an integration quotes it). Read as success only when it says so.
+ */
+export const Deleted = Schema.String
+
+/**
+ * One desk of `getAgences/?type=2` (type 2: the stop-desk agencies), as the WooBordereauGenerator plugin reads it:
+ * `"Nom du bureau"` (also what the plugin uses as its id: no other id is shown), `Commune`, `"Code wilaya"`,
+ * `Adresse`.
+ */
+export const Agency = Schema.Struct({
+  "Nom du bureau": Schema.String,
+  Commune: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  "Code wilaya": WilayaNumber,
+  Adresse: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
+export type Agency = typeof Agency.Type
+
+/** `getAgences/`: `{ body: [...], itemCount }`. */
+export const Agencies = Schema.Struct({ body: Schema.Array(Agency) })
+
+/**
+ * One commune of `getMunicipalities/?wilaya=`: its `name` (the spelling `insertCommande/`'s `commune` expects, as the
+ * plugin sends it back) and its wilaya (`wilaya`, which the plugin filters on); `Id` where one integration shows it.
+ */
+export const Municipality = Schema.Struct({
+  name: Schema.String,
+  wilaya: WilayaNumber,
+  Id: Schema.optionalKey(Schema.NullOr(Schema.Union([Schema.String, Schema.Finite])))
+})
+export type Municipality = typeof Municipality.Type
+
+/** `getMunicipalities/`: `{ body: [...], itemCount }`. */
+export const Municipalities = Schema.Struct({ body: Schema.Array(Municipality) })

@@ -1,10 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type CourierError, CourierHttp, Redaction, Shipment } from "@tawsil/courier"
 import { LoopbackHttp } from "@tawsil/courier/testing"
+import { WilayaCode } from "@tawsil/domain"
 import { Effect, Layer, Redacted, Result, Schema } from "effect"
 import { adapter, Credentials } from "../src/Elogistia.ts"
 import * as Mapping from "../src/ElogistiaMapping.ts"
-import { ElogistiaFake, KEY, type Misbehaviour, NO_DESK, UNSERVED } from "./fake/ElogistiaFake.ts"
+import { CANNOT_DELETE, ElogistiaFake, KEY, type Misbehaviour, NO_DESK, UNSERVED } from "./fake/ElogistiaFake.ts"
 
 const context = { credentials: Schema.decodeUnknownSync(Credentials)({ apiKey: KEY }) }
 
@@ -14,7 +15,7 @@ const order = (overrides: Record<string, unknown> = {}) =>
     recipient: {
       fullName: "Amina Benali",
       phone: "0555123456",
-      wilayaCode: 16,
+      wilayaCode: wilaya(16),
       communeName: "Bab Ezzouar",
       addressLine: "Cité 2000"
     },
@@ -26,7 +27,10 @@ const order = (overrides: Record<string, unknown> = {}) =>
 
 const query = (input: Record<string, unknown>) => Schema.decodeUnknownSync(Shipment.RatesQuery)(input)
 
-const { create, track, rates, label } = adapter.operations as Required<typeof adapter.operations>
+const { create, track, rates, label, cancel, trackBatch, stopDesks, communes, checkCredentials } =
+  adapter.operations as Required<typeof adapter.operations>
+
+const wilaya = (code: number) => Schema.decodeUnknownSync(WilayaCode.WilayaCode)(code)
 
 /** Runs `effect` against a fresh fake through the loopback `CourierHttp`, optionally scrubbed as the host does. */
 const withFake = <A, E>(
@@ -55,8 +59,17 @@ describe("Elogistia", () => {
       [["elogistia", "Elogistia", { origin: "https://api.elogistia.com" }]]
     )
     assert.deepStrictEqual(adapter.requiredCredentials, ["apiKey"])
-    const { create, track, rates, label } = adapter.capabilities
-    assert.deepStrictEqual({ create, track, rates, label }, { create: true, track: true, rates: true, label: true })
+    assert.deepStrictEqual(adapter.capabilities, {
+      create: true,
+      track: true,
+      rates: true,
+      label: true,
+      cancel: true,
+      trackBatch: true,
+      stopDesks: true,
+      communes: true,
+      checkCredentials: true
+    })
     assert.deepStrictEqual(
       adapter.rateLimits.map(({ limit }) => limit),
       [100]
@@ -106,7 +119,7 @@ describe("Elogistia", () => {
         recipient: {
           fullName: "Ali Bey",
           phone: "0555123456",
-          wilayaCode: 16,
+          wilayaCode: wilaya(16),
           communeName: "Atlantis",
           addressLine: "x"
         }
@@ -128,7 +141,7 @@ describe("Elogistia", () => {
     ],
     [
       "a home parcel without address",
-      { recipient: { fullName: "Ali Bey", phone: "0555123456", wilayaCode: 16, communeName: "Hydra" } },
+      { recipient: { fullName: "Ali Bey", phone: "0555123456", wilayaCode: wilaya(16), communeName: "Hydra" } },
       "address est obligatoire"
     ],
     [
@@ -180,6 +193,137 @@ describe("Elogistia", () => {
     )
   )
 
+  it.live("tracks a batch in one getManyTracking/ call, the numbers comma-separated, unknown ones left out", () =>
+    withFake(
+      Effect.gen(function* () {
+        const fake = yield* ElogistiaFake
+        const first = yield* create(order(), context)
+        const second = yield* create(order({ reference: "CMD-8" }), context)
+        fake.setClock("2026-04-20 08:05:12")
+        fake.addStatus(second.trackingNumber, "Ramassée")
+        const before = fake.requests.length
+        const batch = yield* trackBatch([first.trackingNumber, second.trackingNumber, "L-NOPE00"], context)
+        assert.deepStrictEqual([...batch.keys()], [first.trackingNumber, second.trackingNumber])
+        assert.deepStrictEqual(batch.get(first.trackingNumber), [
+          { rawStatus: "À expédiée", timestamp: "2026-04-18T19:45:07+01:00" }
+        ])
+        assert.deepStrictEqual(batch.get(second.trackingNumber), [
+          { rawStatus: "À expédiée", timestamp: "2026-04-18T19:45:09+01:00" },
+          { rawStatus: "Ramassée", timestamp: "2026-04-20T08:05:12+01:00" }
+        ])
+        assert.deepStrictEqual(
+          fake.requests.slice(before).map(({ method, path, query }) => [method, path, query]),
+          [
+            [
+              "GET",
+              "/getManyTracking/",
+              { tracking: `${first.trackingNumber},${second.trackingNumber},L-NOPE00`, apiKey: KEY }
+            ]
+          ]
+        )
+        // Nothing to ask, or too much to ask in one call: no request.
+        assert.strictEqual((yield* trackBatch([], context)).size, 0)
+        const many = Array.from({ length: 101 }, (_, i) => `L-${String(i).padStart(6, "0")}`)
+        const refused = yield* Effect.flip(trackBatch(many, context))
+        assert.strictEqual(refused._tag, "Refused")
+        assert.include(refused.message, "at most 100")
+        assert.lengthOf(fake.requests, before + 1)
+      })
+    )
+  )
+
+  it.live("cancels through deleteOrder/ before pickup; after it, the courier's refusal is NotCancellable", () =>
+    withFake(
+      Effect.gen(function* () {
+        const fake = yield* ElogistiaFake
+        const waiting = yield* create(order(), context)
+        const before = fake.requests.length
+        yield* cancel(waiting.trackingNumber, context)
+        assert.deepStrictEqual(
+          fake.requests.slice(before).map(({ method, path, query, text }) => [method, path, query, text]),
+          [["GET", "/deleteOrder/", { tracking: waiting.trackingNumber, apiKey: KEY }, ""]]
+        )
+        assert.isFalse(fake.parcels.has(waiting.trackingNumber))
+
+        const picked = yield* create(order({ reference: "CMD-9" }), context)
+        fake.addStatus(picked.trackingNumber, "Ramassée")
+        const late = yield* Effect.flip(cancel(picked.trackingNumber, context))
+        assert.strictEqual(late._tag, "NotCancellable")
+        assert.include(late.message, CANNOT_DELETE)
+        assert.include(late.message, "Ramassée")
+        assert.isTrue(fake.parcels.has(picked.trackingNumber))
+        assert.deepStrictEqual(
+          fake.requests.slice(-2).map(({ path }) => path),
+          ["/deleteOrder/", "/getTracking/"]
+        )
+
+        // An unknown parcel is refused in the courier's words, not as past pickup.
+        const unknown = yield* Effect.flip(cancel("L-NOPE00", context))
+        assert.strictEqual(unknown._tag, "Refused")
+        assert.include(unknown.message, "Commande introuvable")
+      })
+    )
+  )
+
+  it.live("lists a wilaya's desks from getAgences/?type=2 and its communes from getMunicipalities/", () =>
+    withFake(
+      Effect.gen(function* () {
+        const fake = yield* ElogistiaFake
+        assert.deepStrictEqual(yield* stopDesks(wilaya(16), context), [
+          {
+            id: "Agence Bab Ezzouar",
+            name: "Agence Bab Ezzouar",
+            wilayaCode: wilaya(16),
+            communeName: "Bab Ezzouar",
+            address: "Rue principale, Bab Ezzouar"
+          },
+          {
+            id: "Agence Hydra",
+            name: "Agence Hydra",
+            wilayaCode: wilaya(16),
+            communeName: "Hydra",
+            address: "Rue principale, Hydra"
+          }
+        ])
+        assert.deepStrictEqual(yield* stopDesks(wilaya(NO_DESK[0] ?? 37), context), [])
+        assert.deepStrictEqual(yield* communes(wilaya(16), context), [
+          { name: "Alger Centre", id: "1600", home: true, stopdesk: false },
+          { name: "Bab Ezzouar", id: "1601", home: true, stopdesk: true },
+          { name: "Hydra", id: "1602", home: true, stopdesk: true },
+          { name: "Kouba", id: "1603", home: true, stopdesk: false }
+        ])
+        assert.deepStrictEqual(
+          fake.requests.map(({ method, path, query }) => [method, path, query]),
+          [
+            ["GET", "/getAgences/", { type: "2", key: KEY }],
+            ["GET", "/getAgences/", { type: "2", key: KEY }],
+            ["GET", "/getMunicipalities/", { wilaya: "16", key: KEY }],
+            ["GET", "/getAgences/", { type: "2", key: KEY }]
+          ]
+        )
+      })
+    )
+  )
+
+  it.live("checks the key with one getWilayas/ read, and a refused key is CredentialsRejected", () =>
+    withFake(
+      Effect.gen(function* () {
+        const fake = yield* ElogistiaFake
+        yield* checkCredentials(undefined, context)
+        assert.deepStrictEqual(
+          fake.requests.map(({ method, path, query }) => [method, path, query]),
+          [["GET", "/getWilayas/", { key: KEY }]]
+        )
+        const wrong = { credentials: Schema.decodeUnknownSync(Credentials)({ apiKey: "not-the-key-0123" }) }
+        const refused = yield* Effect.flip(checkCredentials(undefined, wrong))
+        assert.strictEqual(refused._tag, "CredentialsRejected")
+        fake.misbehaveNext({ kind: "keyRefusedIn200" })
+        assert.strictEqual((yield* Effect.flip(checkCredentials(undefined, context)))._tag, "CredentialsRejected")
+        assert.strictEqual(fake.parcels.size, 0)
+      })
+    )
+  )
+
   it.live("the fake refuses the key in a header or in the other parameter, and a path without its slash", () =>
     withFake(
       Effect.gen(function* () {
@@ -207,7 +351,12 @@ describe("Elogistia", () => {
       ["create", () => create(order(), context)],
       ["track", () => track("L-000001", context)],
       ["rates", () => rates(query({ toWilaya: 16, deliveryType: "home" }), context)],
-      ["label", () => label("L-000001", context)]
+      ["label", () => label("L-000001", context)],
+      ["cancel", () => cancel("L-000001", context)],
+      ["trackBatch", () => trackBatch(["L-000001", "L-000002"], context)],
+      ["stopDesks", () => stopDesks(wilaya(16), context)],
+      ["communes", () => communes(wilaya(16), context)],
+      ["checkCredentials", () => checkCredentials(undefined, context)]
     ]
 
     // The adapter's own guarantee: no failure quotes a key value, even with nothing blanking the answers.

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { type CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
+import { CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
+import { WilayaCode } from "@tawsil/domain"
 import { Result, Schema } from "effect"
 import * as Mapping from "../src/ElogistiaMapping.ts"
 import type * as Wire from "../src/ElogistiaWire.ts"
@@ -22,6 +23,8 @@ const failure = <A>(result: Result.Result<A, CourierError.CourierErrorReason>) =
 }
 
 const KEY = "k3y-0123456789abcdef"
+
+const wilaya = (code: number) => Schema.decodeUnknownSync(WilayaCode.WilayaCode)(code)
 
 /** Orders and the `insertCommande/` fields each must become, reviewed by hand against research §1.8 and §1.10. */
 const createPairs: ReadonlyArray<readonly [string, Shipment.ParcelOrder, Wire.InsertCommande]> = [
@@ -391,6 +394,239 @@ describe("ElogistiaMapping", () => {
         Mapping.errorOf(response(400, { Message: `Requête invalide : /x/?apiKey=${KEY}` }))._tag,
         "Refused"
       )
+    })
+  })
+
+  describe("batch tracking (getManyTracking/)", () => {
+    // The collection's sample as a public integration quotes it verbatim: a bare list, the history oldest first.
+    const sample = [
+      {
+        tracking: "L-372BNH",
+        count: 4,
+        validation: "68",
+        historique: [
+          { logtext: "Ramasser", Statut: "Ramassée", Date: "2023-04-17 12:19:43", Tentative: "0" },
+          { logtext: " Réception commande ", Statut: "", Date: "2023-04-17 13:01:35", Tentative: "0" },
+          {
+            logtext: "Dispatché au livreur",
+            Statut: "En cours livraison",
+            Date: "2023-04-17 14:44:58",
+            Tentative: "0"
+          },
+          { logtext: "Refus client", Statut: "Retour", Date: "2023-04-17 17:15:18", Tentative: "1" }
+        ]
+      }
+    ]
+
+    it("reads the sample: every status row an event, log lines left out, in the table's spelling", () => {
+      const read = Result.getOrThrow(Mapping.fromManyTracking(["L-372BNH"], response(200, sample)))
+      assert.deepStrictEqual(
+        [...read],
+        [
+          [
+            "L-372BNH",
+            [
+              { rawStatus: "Ramassée", timestamp: "2023-04-17T12:19:43+01:00" },
+              { rawStatus: "En cours livraison", timestamp: "2023-04-17T14:44:58+01:00" },
+              { rawStatus: "Retour", timestamp: "2023-04-17T17:15:18+01:00" }
+            ]
+          ]
+        ]
+      )
+    })
+
+    it("leaves out numbers it has no history for and entries not asked for; reads the { body } envelope too", () => {
+      const answer = {
+        body: [
+          {
+            tracking: "L-AAAAAA",
+            historique: [{ logtext: "x", Statut: "LIVREE ET REGLEE", Date: "2024-01-02 10:00:00" }]
+          },
+          { tracking: "L-BBBBBB", historique: [] },
+          { tracking: "L-CCCCCC", historique: null },
+          {
+            tracking: "L-DDDDDD",
+            historique: [{ logtext: " Réception commande ", Statut: "", Date: "2024-01-02 09:00:00" }]
+          },
+          { tracking: "L-NOTASK", historique: [{ logtext: "x", Statut: "Livrée", Date: "2024-01-02 10:00:00" }] }
+        ]
+      }
+      const read = Result.getOrThrow(
+        Mapping.fromManyTracking(["L-AAAAAA", "L-BBBBBB", "L-CCCCCC", "L-DDDDDD", "L-EEEEEE"], response(200, answer))
+      )
+      assert.deepStrictEqual(
+        [...read],
+        [
+          ["L-AAAAAA", [{ rawStatus: "Livrée & réglée", timestamp: "2024-01-02T10:00:00+01:00" }]],
+          ["L-DDDDDD", []]
+        ]
+      )
+      assert.strictEqual(Mapping.fromManyTracking(["L-X"], response(200, [])).pipe(Result.getOrThrow).size, 0)
+    })
+
+    it.each<readonly [string, unknown, CourierError.CourierErrorReason["_tag"]]>([
+      [
+        "a time it does not document",
+        [{ tracking: "L-1", historique: [{ Statut: "Livrée", Date: "hier" }] }],
+        "BadResponse"
+      ],
+      ["a row without a date", [{ tracking: "L-1", historique: [{ Statut: "Livrée" }] }], "BadResponse"],
+      ["an entry without a tracking number", [{ historique: [] }], "BadResponse"],
+      ["the key refused in words", { Message: "Clé API invalide" }, "CredentialsRejected"],
+      ["a refusal", { Message: "Paramètre tracking manquant" }, "Refused"]
+    ])("reads %s as what it means", (_name, body, tag) => {
+      assert.strictEqual(failure(Mapping.fromManyTracking(["L-1"], response(200, body)))._tag, tag)
+    })
+
+    it("sends the numbers once each, comma-separated; refuses more than 100, a blank one or one with a comma", () => {
+      assert.deepStrictEqual(Result.getOrThrow(Mapping.checkBatch(["L-1", " L-2 ", "L-1"])), ["L-1", "L-2"])
+      assert.deepStrictEqual(Mapping.batchQuery(["L-1", "L-2"]), { tracking: "L-1,L-2" })
+      const hundred = Array.from({ length: 100 }, (_, i) => `L-${i}`)
+      assert.lengthOf(Result.getOrThrow(Mapping.checkBatch([...hundred, "L-0"])), 100)
+      for (const wrong of [[...hundred, "L-100"], ["L-1", " "], ["L-1,L-2"]]) {
+        assert.strictEqual(failure(Mapping.checkBatch(wrong))._tag, "Refused", JSON.stringify(wrong.slice(-1)))
+      }
+    })
+  })
+
+  describe("cancel (deleteOrder/)", () => {
+    it.each([
+      ["the collection's string", JSON.stringify("la commande a été supprimée avec succès")],
+      ["the same without accents or case", JSON.stringify("LA COMMANDE A ETE SUPPRIMEE AVEC SUCCES")],
+      ["the action endpoints' shape", { success: true, Message: "Commande supprimée" }]
+    ])("reads %s as done", (_name, body) => {
+      assert.isTrue(Result.isSuccess(Mapping.fromDeleted(response(200, body))))
+    })
+
+    it.each<readonly [string, CourierHttp.CourierResponse, CourierError.CourierErrorReason["_tag"]]>([
+      ["a refusal in words", response(200, { Message: "Commande introuvable" }), "Refused"],
+      ["another bare string", response(200, JSON.stringify("Erreur")), "Refused"],
+      [
+        "the success words on an error status",
+        response(422, JSON.stringify("la commande a été supprimée avec succès")),
+        "Refused"
+      ],
+      ["a 401", response(401, { Message: "Clé API invalide" }), "CredentialsRejected"],
+      ["a 500", response(500, "boom"), "Unreachable"]
+    ])("reads %s as a failure", (_name, answer, tag) => {
+      assert.strictEqual(failure(Mapping.fromDeleted(answer))._tag, tag)
+    })
+
+    const refused = new CourierError.Refused({ message: "the courier said: Impossible de supprimer cette commande" })
+    const at = (rawStatus: string, timestamp = "2026-04-20T10:00:00+01:00") => ({ rawStatus, timestamp })
+
+    it.each<readonly [string, ReadonlyArray<ReturnType<typeof at>>, CourierError.CourierErrorReason["_tag"]]>([
+      ["picked up", [at("À expédiée", "2026-04-20T09:00:00+01:00"), at("Ramassée")], "NotCancellable"],
+      [
+        "in transit, newest first as getTracking/ sends it",
+        [at("En transit"), at("À expédiée", "2026-04-19T09:00:00+01:00")],
+        "NotCancellable"
+      ],
+      ["delivered", [at("Livrée & réglée")], "NotCancellable"],
+      ["returning", [at("Retour en transit")], "NotCancellable"],
+      ["waiting for pickup", [at("À expédiée")], "Refused"],
+      ["to be picked up", [at("À ramasser")], "Refused"],
+      ["suspended (before or after pickup: unknown)", [at("Suspendue")], "Refused"],
+      ["already cancelled", [at("Annulée")], "Refused"],
+      ["a label the table does not know", [at("À remettre")], "Refused"],
+      ["no status yet", [], "Refused"]
+    ])("a refusal of a parcel %s is %s", (_name, events, tag) => {
+      const reason = Mapping.whyNotCancelled(refused, Result.succeed(events))
+      assert.strictEqual(reason._tag, tag)
+      assert.include(reason.message, "Impossible de supprimer cette commande")
+    })
+
+    it("keeps the refusal when the history cannot be read, and any other failure as it is", () => {
+      const unknown = new CourierError.Refused({ message: "trackingNumber: unknown" })
+      assert.strictEqual(Mapping.whyNotCancelled(refused, Result.fail(unknown)), refused)
+      const rejected = new CourierError.CredentialsRejected({ message: "the courier refused the API key" })
+      assert.strictEqual(Mapping.whyNotCancelled(rejected, Result.succeed([at("Ramassée")])), rejected)
+    })
+  })
+
+  describe("desks and communes", () => {
+    // The plugin's field names; "Code wilaya" as a string or a number.
+    const agencies = {
+      body: [
+        {
+          "Nom du bureau": " Agence Bab Ezzouar ",
+          Commune: "Bab Ezzouar",
+          "Code wilaya": "16",
+          Adresse: "Cité 5 juillet"
+        },
+        { "Nom du bureau": "Agence Hydra", Commune: "HYDRA", "Code wilaya": 16 },
+        { "Nom du bureau": "Agence Oran", Commune: "Oran", "Code wilaya": "31", Adresse: null },
+        { "Nom du bureau": "Agence Timimoun", Commune: "Timimoun", "Code wilaya": "59" },
+        { "Nom du bureau": "", Commune: "Kouba", "Code wilaya": "16" }
+      ],
+      itemCount: 5
+    }
+
+    it("keeps a wilaya's desks, the office's name as its id, and leaves out the others and nameless rows", () => {
+      const rows = Result.getOrThrow(Mapping.fromAgencies(response(200, agencies)))
+      assert.deepStrictEqual(Mapping.desksOf(wilaya(16), rows), [
+        {
+          id: "Agence Bab Ezzouar",
+          name: "Agence Bab Ezzouar",
+          wilayaCode: wilaya(16),
+          communeName: "Bab Ezzouar",
+          address: "Cité 5 juillet"
+        },
+        { id: "Agence Hydra", name: "Agence Hydra", wilayaCode: wilaya(16), communeName: "HYDRA" }
+      ])
+      assert.deepStrictEqual(Mapping.desksOf(wilaya(31), rows), [
+        { id: "Agence Oran", name: "Agence Oran", wilayaCode: wilaya(31), communeName: "Oran" }
+      ])
+      assert.deepStrictEqual(Mapping.desksOf(wilaya(1), rows), [])
+      assert.deepStrictEqual(Mapping.agenciesQuery, { type: "2" })
+    })
+
+    it("reads a wilaya's communes, served at home, with a desk where one is (names folded)", () => {
+      const desks = Mapping.desksOf(wilaya(16), Result.getOrThrow(Mapping.fromAgencies(response(200, agencies))))
+      const municipalities = {
+        body: [
+          { Id: "554", name: "Hydra", wilaya: "16" },
+          { Id: 555, name: "Bab Ezzouar", wilaya: 16 },
+          { name: "Kouba ", wilaya: "16" },
+          { Id: "900", name: "Oran", wilaya: "31" }
+        ],
+        itemCount: 4
+      }
+      assert.deepStrictEqual(
+        Result.getOrThrow(Mapping.fromMunicipalities(wilaya(16), response(200, municipalities), desks)),
+        [
+          { name: "Hydra", id: "554", home: true, stopdesk: true },
+          { name: "Bab Ezzouar", id: "555", home: true, stopdesk: true },
+          { name: "Kouba", home: true, stopdesk: false }
+        ]
+      )
+      assert.deepStrictEqual(Mapping.municipalitiesQuery(wilaya(9)), { wilaya: "9" })
+    })
+
+    it.each<readonly [string, CourierHttp.CourierResponse, CourierError.CourierErrorReason["_tag"]]>([
+      ["rows of another shape", response(200, { body: [{ id: 1, nom: "Agence" }] }), "BadResponse"],
+      ["the key refused in words", response(200, { Message: "Clé API invalide" }), "CredentialsRejected"],
+      ["a 401", response(401, { Message: "Unauthorized" }), "CredentialsRejected"]
+    ])("reads %s as what it means, for desks and communes alike", (_name, answer, tag) => {
+      assert.strictEqual(failure(Mapping.fromAgencies(answer))._tag, tag)
+      assert.strictEqual(failure(Mapping.fromMunicipalities(wilaya(16), answer, []))._tag, tag)
+    })
+  })
+
+  describe("checkCredentials (getWilayas/)", () => {
+    it("takes any list as the key working, and reads a refusal as what it means", () => {
+      assert.isTrue(
+        Result.isSuccess(Mapping.fromWilayas(response(200, { body: [{ Id: "1", wilaya: "Adrar" }], itemCount: 1 })))
+      )
+      assert.strictEqual(
+        failure(Mapping.fromWilayas(response(401, { Message: "Unauthorized" })))._tag,
+        "CredentialsRejected"
+      )
+      assert.strictEqual(
+        failure(Mapping.fromWilayas(response(200, { Message: "Clé API invalide" })))._tag,
+        "CredentialsRejected"
+      )
+      assert.strictEqual(failure(Mapping.fromWilayas(response(200, "<html>maintenance</html>")))._tag, "BadResponse")
     })
   })
 })

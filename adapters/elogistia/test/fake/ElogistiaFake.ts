@@ -15,6 +15,12 @@
  *   time), `Tracking`, `logID`, `logtext`; an unknown parcel gives an empty body.
  * - `GET getShippingCost/`: `{ body: [{ wilayaID, wilayaLabel, home, stopdesk }], itemCount }`, amounts as numbers.
  * - `GET printBordereau_10x15/?tracking=`: the PDF; an unknown parcel, `{ Message }` on HTTP 200.
+ * - `GET getManyTracking/?tracking=a,b`: a bare list of `{ tracking, count, validation, historique }`, the history
+ *   oldest first; an unknown number is absent.
+ * - `GET deleteOrder/?tracking=`: the bare string "la commande a été supprimée avec succès", and the parcel is gone;
+ *   a parcel past pickup is refused in words (`{ Message }` on 200, words assumed), an unknown one too.
+ * - `GET getMunicipalities/?wilaya=`: `{ body: [{ Id, name, wilaya }] }`; `GET getAgences/?type=2`:
+ *   `{ body: [{ "Nom du bureau", Commune, "Code wilaya", Adresse }] }`, every wilaya's desks at once.
  *
  * Every request is recorded; `misbehaveNext` plays the standard misbehaviours and Elogistia's own: a refusal on 200,
  * a refused key inside a 200, a refusal quoting the request URL (key included), a 401 quoting the key, a redirect
@@ -75,9 +81,45 @@ const ROUTES: Readonly<Record<string, { readonly method: string; readonly key: "
   "/printBordereau_10x15/": { method: "GET", key: "apiKey" },
   "/printBordereau_15x20/": { method: "GET", key: "apiKey" },
   "/printBordereau_10x10/": { method: "GET", key: "apiKey" },
+  "/getManyTracking/": { method: "GET", key: "apiKey" },
+  "/deleteOrder/": { method: "GET", key: "apiKey" },
   "/getShippingCost/": { method: "GET", key: "key" },
-  "/getWilayas/": { method: "GET", key: "key" }
+  "/getWilayas/": { method: "GET", key: "key" },
+  "/getMunicipalities/": { method: "GET", key: "key" },
+  "/getAgences/": { method: "GET", key: "key" }
 }
+
+/**
+ * The labels before pickup: a parcel whose latest status is one of them can still be deleted; after, `deleteOrder/`
+ * refuses ({@link CANNOT_DELETE}).
+ */
+export const DELETABLE: ReadonlyArray<string> = ["", "Brouillon", "À expédiée", "À ramasser", "Ramassage à relancer"]
+
+/** The fake's refusal of a parcel past pickup; the real words are not documented (README "Unverified"). */
+export const CANNOT_DELETE = "Impossible de supprimer cette commande : elle a déjà été ramassée"
+
+/** The fake's success answer for `deleteOrder/`, the collection's sample. */
+export const DELETED = "la commande a été supprimée avec succès"
+
+/** The communes of a wilaya the fake lists in `getMunicipalities/`: the known ones, else two made-up names. */
+export const communesOf = (wilaya: number): ReadonlyArray<string> =>
+  COMMUNES[wilaya] ?? [`Commune ${wilaya} A`, `Commune ${wilaya} B`]
+
+/**
+ * The fake's stop-desk agencies (`getAgences/?type=2`): two in Algiers, one in each other served wilaya with a desk,
+ * in its first commune.
+ */
+export const agencies = (): ReadonlyArray<Readonly<Record<string, string>>> =>
+  Array.from({ length: 58 }, (_, i) => i + 1)
+    .filter((wilaya) => !UNSERVED.includes(wilaya) && !NO_DESK.includes(wilaya))
+    .flatMap((wilaya) =>
+      (wilaya === 16 ? ["Bab Ezzouar", "Hydra"] : [communesOf(wilaya)[0] ?? ""]).map((commune) => ({
+        "Nom du bureau": `Agence ${commune}`,
+        Commune: commune,
+        "Code wilaya": String(wilaya),
+        Adresse: `Rue principale, ${commune}`
+      }))
+    )
 
 /** Elogistia's own misbehaviours, besides the standard ones (`FakeCourier.Misbehaviour`). */
 export type Own =
@@ -250,6 +292,51 @@ export const make = (
         case "/getTracking/": {
           const parcel = parcels.get(query.tracking ?? "")
           const rows = parcel === undefined ? [] : parcel.rows.map((entry, i) => row(parcel, entry, i)).reverse()
+          return json(response, 200, { body: rows, itemCount: rows.length })
+        }
+        case "/getManyTracking/": {
+          // Unknown numbers are simply absent from the bare list; the history is oldest first, as in the sample.
+          const asked = (query.tracking ?? "").split(",").filter((tracking) => tracking !== "")
+          const entries = asked.flatMap((tracking) => {
+            const parcel = parcels.get(tracking)
+            if (parcel === undefined) return []
+            return [
+              {
+                tracking,
+                count: parcel.rows.length,
+                validation: "68",
+                historique: parcel.rows.map((entry) => ({
+                  logtext: entry.logtext,
+                  Statut: entry.Statut,
+                  Date: entry.Date,
+                  Tentative: "0"
+                }))
+              }
+            ]
+          })
+          return json(response, 200, entries)
+        }
+        case "/deleteOrder/": {
+          const parcel = parcels.get(query.tracking ?? "")
+          if (parcel === undefined) return json(response, 200, { Message: "Commande introuvable" })
+          const latest = parcel.rows.at(-1)?.Statut ?? ""
+          if (!DELETABLE.includes(latest)) return json(response, 200, { Message: CANNOT_DELETE })
+          parcels.delete(parcel.tracking)
+          return json(response, 200, DELETED)
+        }
+        case "/getMunicipalities/": {
+          const wilayas =
+            query.wilaya === undefined ? Array.from({ length: 58 }, (_, i) => i + 1) : [Number(query.wilaya)]
+          const rows = wilayas
+            .filter((wilaya) => !UNSERVED.includes(wilaya))
+            .flatMap((wilaya) =>
+              communesOf(wilaya).map((name, i) => ({ Id: String(wilaya * 100 + i), name, wilaya: String(wilaya) }))
+            )
+          return json(response, 200, { body: rows, itemCount: rows.length })
+        }
+        case "/getAgences/": {
+          if (query.type !== "2") return json(response, 200, { body: [], itemCount: 0 })
+          const rows = agencies()
           return json(response, 200, { body: rows, itemCount: rows.length })
         }
         case "/getShippingCost/": {
