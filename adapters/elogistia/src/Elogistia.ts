@@ -2,7 +2,9 @@
  * Elogistia (`https://api.elogistia.com/<endpoint>/`): one courier, one API, every field in the query string — the
  * merchant's API key too, named `apiKey` on parcel operations and `key` on catalogue reads. A parcel is created in
  * one call (`insertCommande/`), tracked from its history (`getTracking/`), priced from the per-wilaya price list
- * (`getShippingCost/`) and labelled 10×15 cm (`printBordereau_10x15/`).
+ * (`getShippingCost/`) and labelled 10×15 cm (`printBordereau_10x15/`); up to 100 are tracked in one call
+ * (`getManyTracking/`), one is cancelled with `deleteOrder/`, desks come from `getAgences/`, communes from
+ * `getMunicipalities/`, and `getWilayas/` checks the key.
  *
  * The API demands the key in the URL, so this is the one module that puts it there, at the moment of the request
  * ({@link send}); nothing else ever holds it unredacted. The host never logs request URLs, blanks the caller's
