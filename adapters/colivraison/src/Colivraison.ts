@@ -1,8 +1,9 @@
 /**
  * Colivraison Express: one courier on its own API (`https://api.colivraison.express/v2/…`; not an Ecotrack tenant).
  * No API document was found: the calls are the ones the only public integration makes (WooBordereauGenerator,
- * research peer-landscape.md §1 row 6) — a bulk create with one order in it, the bulk tracking history, the price
- * list and a label PDF. The caller's public key and access token travel in headers only (`coliv-public-key` and
+ * research peer-landscape.md §1 row 6) — a bulk create with one order in it, the bulk tracking history (also for up
+ * to 100 parcels at once), the price list (also the credential check) and a label PDF. No cancel, desk or commune
+ * endpoint is evidenced, so none is declared. The caller's public key and access token travel in headers only (`coliv-public-key` and
  * `Authorization: Bearer`), never in a URL, a body or an error message.
  */
 import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
@@ -105,6 +106,34 @@ export const label = Effect.fn("Colivraison.label")(function* (
 })
 
 /**
+ * Up to 100 parcels in one `POST v2/trackinghistory/bulk` (the endpoint takes a list; the plugin sends one number):
+ * each parcel the answer holds, with its history; a number it does not hold is left out.
+ */
+export const trackBatch = Effect.fn("Colivraison.trackBatch")(function* (
+  trackingNumbers: ReadonlyArray<string>,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const asked = yield* Effect.fromResult(Mapping.checkBatch(trackingNumbers))
+  if (asked.length === 0) return new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
+  const response = yield* send(credentials, {
+    method: "POST",
+    path: "/v2/trackinghistory/bulk",
+    json: Mapping.batchBody(asked)
+  })
+  return yield* Effect.fromResult(Mapping.fromHistories(asked, response))
+})
+
+/** The cheapest read the plugin shows, `GET v2/getpricing`, with both secrets; it creates nothing. */
+export const checkCredentials = Effect.fn("Colivraison.checkCredentials")(function* (
+  // biome-ignore lint/suspicious/noConfusingVoidType: the SDK's operation takes no input (`Operation<void, …>`)
+  _: void,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials, { method: "GET", path: "/v2/getpricing" })
+  return yield* Effect.fromResult(Mapping.fromPricingCheck(response))
+})
+
+/**
  * No limit is documented anywhere. 60 requests a minute per account is a conservative guess (the limit NOEST
  * documents), declared so that the core holds a busy account back before the courier has to (README "Unverified").
  */
@@ -116,5 +145,5 @@ export const adapter = CourierAdapter.define<Credentials>({
   credentials: Credentials,
   statuses: Status.statuses,
   rateLimits,
-  operations: { create, track, rates, label }
+  operations: { create, track, rates, label, trackBatch, checkCredentials }
 })

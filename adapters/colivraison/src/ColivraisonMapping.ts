@@ -66,6 +66,28 @@ export const createBody = (order: Shipment.ParcelOrder): Wire.CreateOrders => ({
 /** `POST v2/trackinghistory/bulk`: one parcel, by its exact tracking number. */
 export const historyBody = (tracking: string): Wire.TrackingNumbers => ({ tracking_numbers: [tracking] })
 
+/** The most tracking numbers one batch asks about, as the SDK promises its callers (Colivraison documents none). */
+export const MAX_BATCH = 100
+
+/**
+ * The tracking numbers of a batch, once each, as given (the answer is keyed by the exact number). More than
+ * {@link MAX_BATCH}, or a blank one, is refused before any call.
+ */
+export const checkBatch = (trackings: ReadonlyArray<string>): Result.Result<ReadonlyArray<string>, Reason> => {
+  const unique = [...new Set(trackings)]
+  if (unique.length > MAX_BATCH) {
+    return Result.fail(
+      new CourierError.Refused({ message: `trackingNumbers: at most ${MAX_BATCH} tracking numbers in one call` })
+    )
+  }
+  return unique.some((tracking) => !present(tracking))
+    ? Result.fail(new CourierError.Refused({ message: "trackingNumbers: a tracking number is blank" }))
+    : Result.succeed(unique)
+}
+
+/** `POST v2/trackinghistory/bulk` with several parcels: the list the endpoint takes, which the plugin sends one in. */
+export const batchBody = (trackings: ReadonlyArray<string>): Wire.TrackingNumbers => ({ tracking_numbers: trackings })
+
 /**
  * Colivraison's price list prices delivery to the door only (README "Unverified"): a desk is refused before any
  * call rather than priced at a guess.
@@ -134,21 +156,58 @@ export const fromHistory = (
             new CourierError.Refused({ message: "trackingNumber: Colivraison knows no parcel with this number" })
         )
       }
-      const decoded = Schema.decodeUnknownOption(Wire.HistoryEntry)(entry)
-      if (Option.isNone(decoded)) return Result.fail(CourierAnswer.undocumented(response.status))
-      const events: Array<CourierAdapter.RawEvent> = []
-      for (const { date, status } of decoded.value) {
-        const timestamp = timestampOf(date)
-        if (timestamp === undefined) {
-          return Result.fail(
-            new CourierError.BadResponse({ message: "the courier answered an event time it does not document" })
-          )
-        }
-        events.push({ rawStatus: status, timestamp })
-      }
-      return Result.succeed(events)
+      return eventsOf(entry) ?? Result.fail(CourierAnswer.undocumented(response.status))
     }
   )
+
+/** One parcel's entry of the history answer → its events; `undefined` for an entry of an undocumented shape. */
+const eventsOf = (entry: unknown): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> | undefined => {
+  const decoded = Schema.decodeUnknownOption(Wire.HistoryEntry)(entry)
+  if (Option.isNone(decoded)) return undefined
+  const events: Array<CourierAdapter.RawEvent> = []
+  for (const { date, status } of decoded.value) {
+    const timestamp = timestampOf(date)
+    if (timestamp === undefined) {
+      return Result.fail(
+        new CourierError.BadResponse({ message: "the courier answered an event time it does not document" })
+      )
+    }
+    events.push({ rawStatus: status, timestamp })
+  }
+  return Result.succeed(events)
+}
+
+/**
+ * `POST v2/trackinghistory/bulk` with several numbers → the events of each asked parcel the answer holds, read as
+ * {@link fromHistory} reads one. A number the answer does not hold (or PHP's empty `[]`) is one Colivraison does not
+ * know, and is left out; keys that were not asked are ignored. An answer holding none of the asked numbers but
+ * saying why (`{ error, message }`) is that refusal.
+ */
+export const fromHistories = (
+  asked: ReadonlyArray<string>,
+  response: Response
+): Result.Result<ReadonlyMap<string, ReadonlyArray<CourierAdapter.RawEvent>>, Reason> =>
+  Result.flatMap(decode(Wire.History, response), (body) => {
+    const found = new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
+    if (isEmptyList(body)) return Result.succeed(found)
+    for (const tracking of asked) {
+      const entry = Object.hasOwn(body, tracking) ? body[tracking] : undefined
+      if (entry === undefined || entry === null) continue
+      const events = eventsOf(entry)
+      if (events === undefined) return Result.fail(CourierAnswer.undocumented(response.status))
+      if (Result.isFailure(events)) return Result.fail(events.failure)
+      found.set(tracking, events.success)
+    }
+    const refusal = found.size === 0 ? refusalOf(response.status, body) : undefined
+    return refusal === undefined ? Result.succeed(found) : Result.fail(refusal)
+  })
+
+/**
+ * `GET v2/getpricing` read as the credential check: the cheapest read the plugin shows, creating nothing. Any price
+ * list means both secrets work; a 401/403 is `CredentialsRejected`, anything else what it means.
+ */
+export const fromPricingCheck = (response: Response): Result.Result<void, Reason> =>
+  Result.map(decode(Wire.Pricing, response), () => undefined)
 
 /** PHP's empty answer: `[]` where an object keyed by tracking number was expected. */
 const isEmptyList = (body: typeof Wire.History.Type): body is readonly [] => Array.isArray(body)

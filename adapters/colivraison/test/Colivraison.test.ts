@@ -33,7 +33,9 @@ const order = (overrides: Record<string, unknown> = {}, recipient: Record<string
 
 const query = (input: Record<string, unknown>) => Schema.decodeUnknownSync(Shipment.RatesQuery)(input)
 
-const { create, track, rates, label } = adapter.operations as Required<typeof adapter.operations>
+const { create, track, rates, label, trackBatch, checkCredentials } = adapter.operations as Required<
+  typeof adapter.operations
+>
 
 /** Runs `effect` against a fresh fake on a random port, through the SDK's loopback `CourierHttp`. */
 const withFake = <A, E>(effect: Effect.Effect<A, E, ColivraisonFake | CourierHttp.CourierHttp>) =>
@@ -74,7 +76,18 @@ describe("Colivraison", () => {
       )
       assert.isTrue(Result.isSuccess(Egress.parseOrigin(origin)))
       assert.deepStrictEqual(adapter.requiredCredentials, ["publicKey", "token"])
-      assert.deepInclude(adapter.capabilities, { create: true, track: true, rates: true, label: true })
+      // Only what the plugin evidences: no cancel, desk or commune endpoint is shown (README).
+      assert.deepStrictEqual(adapter.capabilities, {
+        create: true,
+        track: true,
+        rates: true,
+        label: true,
+        cancel: false,
+        trackBatch: true,
+        stopDesks: false,
+        communes: false,
+        checkCredentials: true
+      })
       assert.isUndefined(adapter.codStatuses)
       assert.deepStrictEqual(
         adapter.rateLimits?.map(({ limit, window }) => [limit, Duration.toMillis(window)]),
@@ -206,6 +219,70 @@ describe("Colivraison", () => {
     )
   })
 
+  describe("trackBatch", () => {
+    it.live("asks trackinghistory/bulk once for every number; an unknown one is left out", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* ColivraisonFake
+          const first = yield* create(order(), context)
+          const second = yield* create(order({ reference: "CMD-8" }), context)
+          fake.setClock("2026-04-20", "08:05:12")
+          fake.addStatus(second.trackingNumber, "PENDING_RECEPTION")
+          const before = fake.requests.length
+
+          const batch = yield* trackBatch([first.trackingNumber, "CLX99999999", second.trackingNumber], context)
+          assert.deepStrictEqual(
+            [...batch],
+            [
+              [first.trackingNumber, [{ rawStatus: "PLACED", timestamp: "2026-04-18T19:45:06+01:00" }]],
+              [
+                second.trackingNumber,
+                [
+                  { rawStatus: "PENDING_RECEPTION", timestamp: "2026-04-20T08:05:12+01:00" },
+                  { rawStatus: "PLACED", timestamp: "2026-04-18T19:45:06+01:00" }
+                ]
+              ]
+            ]
+          )
+          const sent = fake.requests.slice(before)
+          assert.deepStrictEqual(paths(sent), ["POST /v2/trackinghistory/bulk"])
+          assert.deepStrictEqual(sent[0]?.body, {
+            tracking_numbers: [first.trackingNumber, "CLX99999999", second.trackingNumber]
+          })
+          assertAuthenticated(sent[0]!)
+        })
+      )
+    )
+
+    it.live("answers an empty map when none is known (PHP's []), and refuses 101 numbers before any call", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* ColivraisonFake
+          assert.strictEqual((yield* trackBatch(["CLX99999998", "CLX99999999"], context)).size, 0)
+          assert.strictEqual((yield* trackBatch([], context)).size, 0)
+          const many = Array.from({ length: 101 }, (_, i) => `CLX${String(i).padStart(8, "0")}`)
+          const reason = yield* Effect.flip(trackBatch(many, context))
+          assert.strictEqual(reason._tag, "Refused")
+          assert.include(reason.message, "at most 100")
+          assert.lengthOf(fake.requests, 1)
+        })
+      )
+    )
+  })
+
+  describe("checkCredentials", () => {
+    it.live("reads getpricing with both headers, and creates nothing", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* ColivraisonFake
+          yield* checkCredentials(undefined, context)
+          assert.deepStrictEqual(paths(fake.requests), ["GET /v2/getpricing"])
+          assertAuthenticated(fake.requests[0]!)
+        })
+      )
+    )
+  })
+
   describe("rates", () => {
     it.live("prices home delivery from getpricing", () =>
       withFake(
@@ -277,7 +354,9 @@ describe("Colivraison", () => {
             Effect.flip(create(order(), refused)),
             Effect.flip(track("CLX00000001", refused)),
             Effect.flip(rates(query({ toWilaya: 16, deliveryType: "home" }), refused)),
-            Effect.flip(label("CLX00000001", refused))
+            Effect.flip(label("CLX00000001", refused)),
+            Effect.flip(trackBatch(["CLX00000001", "CLX00000002"], refused)),
+            Effect.flip(checkCredentials(undefined, refused))
           ])
           for (const reason of reasons) {
             assert.strictEqual(reason._tag, "CredentialsRejected")

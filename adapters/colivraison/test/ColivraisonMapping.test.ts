@@ -140,6 +140,73 @@ describe("ColivraisonMapping", () => {
     })
   })
 
+  describe("fromHistories (batch)", () => {
+    const answer = response(200, {
+      CLX00000001: [{ status: "PLACED", date: "2026-04-18 19:45:06" }],
+      CLX00000002: [
+        { status: "OUT_FOR_DELIVERY", date: "2026-04-20 08:05:12" },
+        { status: "PLACED", date: "2026-04-18 19:45:07" }
+      ],
+      CLX00000003: [],
+      CLX00000009: [{ status: "DELIVERED", date: "2026-04-21 10:00:00" }]
+    })
+
+    it("reads each asked number the answer holds, as one parcel's history is read; the rest are left out", () => {
+      const read = Result.getOrThrow(
+        Mapping.fromHistories(["CLX00000001", "CLX00000002", "CLX00000003", "CLX00000004"], answer)
+      )
+      assert.deepStrictEqual(
+        [...read],
+        [
+          ["CLX00000001", [{ rawStatus: "PLACED", timestamp: "2026-04-18T19:45:06+01:00" }]],
+          [
+            "CLX00000002",
+            [
+              { rawStatus: "OUT_FOR_DELIVERY", timestamp: "2026-04-20T08:05:12+01:00" },
+              { rawStatus: "PLACED", timestamp: "2026-04-18T19:45:07+01:00" }
+            ]
+          ],
+          ["CLX00000003", []]
+        ]
+      )
+      // Keys not asked for (CLX00000009) are never read; PHP's [] and null entries are unknown parcels.
+      assert.strictEqual(Result.getOrThrow(Mapping.fromHistories(["CLX1"], response(200, []))).size, 0)
+      assert.strictEqual(Result.getOrThrow(Mapping.fromHistories(["CLX1"], response(200, { CLX1: null }))).size, 0)
+    })
+
+    it.each([
+      ["an entry that is no list", { CLX1: { status: "PLACED" } }],
+      ["an event without date", { CLX1: [{ status: "PLACED" }] }],
+      ["a date in another format", { CLX1: [{ status: "PLACED", date: "18/04/2026 19:45" }] }]
+    ])("answers BadResponse for %s of an asked number", (_name, body) => {
+      assert.strictEqual(failure(Mapping.fromHistories(["CLX1", "CLX2"], response(200, body)))._tag, "BadResponse")
+    })
+
+    it.each(errorPairs.filter(([name]) => !name.includes("set to false")))("%s", (name, failed, expected) => {
+      assertReason(failure(Mapping.fromHistories(["CLX1", "CLX2"], failed)), expected, name)
+    })
+
+    it("sends the numbers once each in one list; refuses more than 100, or a blank one, before any call", () => {
+      assert.deepStrictEqual(Result.getOrThrow(Mapping.checkBatch(["CLX1", "CLX2", "CLX1"])), ["CLX1", "CLX2"])
+      assert.deepStrictEqual(Mapping.batchBody(["CLX1", "CLX2"]), { tracking_numbers: ["CLX1", "CLX2"] })
+      const hundred = Array.from({ length: 100 }, (_, i) => `CLX${i}`)
+      assert.lengthOf(Result.getOrThrow(Mapping.checkBatch(hundred)), 100)
+      assert.strictEqual(failure(Mapping.checkBatch([...hundred, "CLX100"]))._tag, "Refused")
+      assert.strictEqual(failure(Mapping.checkBatch(["CLX1", " "]))._tag, "Refused")
+    })
+  })
+
+  describe("fromPricingCheck (checkCredentials)", () => {
+    it("takes any price list as both secrets working", () => {
+      assert.isTrue(Result.isSuccess(Mapping.fromPricingCheck(response(200, pricingRows))))
+      assert.isTrue(Result.isSuccess(Mapping.fromPricingCheck(response(200, []))))
+    })
+
+    it.each(errorPairs.filter(([name]) => !name.includes("set to false")))("%s", (name, failed, expected) => {
+      assertReason(failure(Mapping.fromPricingCheck(failed)), expected, name)
+    })
+  })
+
   describe("timestampOf", () => {
     it.each([
       ["2026-04-18 19:45:06", "2026-04-18T19:45:06+01:00"],
