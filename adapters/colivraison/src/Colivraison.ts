@@ -3,8 +3,8 @@
  * No API document was found: the calls are the ones the only public integration makes (WooBordereauGenerator,
  * research peer-landscape.md §1 row 6) — a bulk create with one order in it, the bulk tracking history (also for up
  * to 100 parcels at once), the price list (also the credential check) and a label PDF. No cancel, desk or commune
- * endpoint is evidenced, so none is declared. The caller's public key and access token travel in headers only (`coliv-public-key` and
- * `Authorization: Bearer`), never in a URL, a body or an error message.
+ * endpoint is evidenced, so none is declared. The caller's public key and access token travel in headers only
+ * (`coliv-public-key` and `Authorization: Bearer`), never in a URL, a body or an error message.
  */
 import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
 import { Effect, Redacted, Schema } from "effect"
