@@ -4,6 +4,10 @@
  * Préparation", still editable) and then marked ready to ship with `PUT aExpédier` ("En Traitement"), which the
  * courier needs before it collects. Tracking reads the parcel's current state (`Colis/Tracking/{t}`), prices come
  * from `Tarification`. E-COM has no label endpoint. The key and token travel as headers and never in an error.
+ *
+ * E-COM's page also documents `PUT Supprimer` (deletes parcels: `cancel`, before collection), `POST Colis/Liste`
+ * (up to 100 trackings: `trackBatch`) and `GET Test` (the connection test: `checkCredentials`). It documents no list
+ * of stop desks or communes: `stopDesks` and `communes` are left out.
  */
 import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
 import { Effect, Redacted, Schema } from "effect"
@@ -60,6 +64,7 @@ const send = (credentials: Credentials, request: CourierHttp.CourierRequest) =>
     http.request({
       ...request,
       headers: {
+        ...request.headers,
         accept: "application/json",
         Key: Redacted.value(credentials.apiKey),
         Token: Redacted.value(credentials.apiToken)
@@ -113,6 +118,72 @@ export const rates = Effect.fn("EcomDelivery.rates")(function* (
   return yield* Effect.fromResult(Mapping.fromTarification(query, response))
 })
 
+/** `PUT Supprimer` as a path. */
+export const DELETE_PATH = "/Api_v1/Supprimer"
+
+/** `POST Colis/Liste` as a path. */
+export const LIST_PATH = "/Api_v1/Colis/Liste"
+
+/** How many pages of one `Colis/Liste` answer are read at most (100 trackings fit in far fewer). */
+export const MAX_LIST_PAGES = 10
+
+/**
+ * Deletes a parcel: `GET Colis/Tracking/{t}` first — unknown is refused, one past preparation is `NotCancellable`
+ * with where E-COM reports it — then `PUT Supprimer { Colis: [{ Tracking }] }`. A refusal of the delete itself is
+ * passed on in E-COM's words.
+ */
+export const cancel = Effect.fn("EcomDelivery.cancel")(function* (
+  trackingNumber: string,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const state = yield* send(credentials, {
+    method: "GET",
+    path: `/Api_v1/Colis/Tracking/${encodeURIComponent(trackingNumber)}`
+  })
+  yield* Effect.fromResult(Mapping.checkDeletable(trackingNumber, state))
+  const response = yield* send(credentials, {
+    method: "PUT",
+    path: DELETE_PATH,
+    json: Mapping.trackingList(trackingNumber)
+  })
+  return yield* Effect.fromResult(Mapping.fromDeleted(response))
+})
+
+/**
+ * Up to 100 parcels in one `POST Colis/Liste { Colis: [{ Tracking }, …] }`, page by page (the `Page` header) while
+ * E-COM says there are more: the events of each number it returns; one it does not know is left out.
+ */
+export const trackBatch = Effect.fn("EcomDelivery.trackBatch")(function* (
+  trackingNumbers: ReadonlyArray<string>,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const found = new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
+  if (trackingNumbers.length === 0) return found
+  const body = Mapping.trackingsList(trackingNumbers)
+  for (let page = 1; page <= MAX_LIST_PAGES; page++) {
+    const response = yield* send(credentials, {
+      method: "POST",
+      path: LIST_PATH,
+      headers: { Page: String(page) },
+      json: body
+    })
+    const read = yield* Effect.fromResult(Mapping.fromListPage(trackingNumbers, response))
+    for (const [tracking, events] of read.events) if (!found.has(tracking)) found.set(tracking, events)
+    if (read.page >= read.pages) break
+  }
+  return found
+})
+
+/** `GET Test`, E-COM's own connection test: it reads the account, creates nothing. */
+export const checkCredentials = Effect.fn("EcomDelivery.checkCredentials")(function* (
+  // biome-ignore lint/suspicious/noConfusingVoidType: the SDK's `Operation<void, …>`: the check takes no input
+  _: void,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials, { method: "GET", path: "/Api_v1/Test" })
+  return yield* Effect.fromResult(Mapping.fromTest(response))
+})
+
 export const adapter = CourierAdapter.define<Credentials>({
   platform: "ecomdelivery",
   couriers,
@@ -120,5 +191,5 @@ export const adapter = CourierAdapter.define<Credentials>({
   statuses: Status.statuses,
   codStatuses: Status.codStatuses,
   rateLimits,
-  operations: { create, track, rates }
+  operations: { create, track, rates, cancel, trackBatch, checkCredentials }
 })

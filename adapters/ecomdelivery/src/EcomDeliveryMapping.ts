@@ -56,6 +56,11 @@ export const toAddColis = (colis: Wire.Colis): Wire.AddColis => ({ Colis: [colis
 /** The body of `aExpédier`: the one parcel, by tracking number. */
 export const trackingList = (tracking: string): Wire.TrackingList => ({ Colis: [{ Tracking: tracking }] })
 
+/** `POST Colis/Liste` and `PUT Supprimer`: several parcels, by tracking number, each once. */
+export const trackingsList = (trackings: ReadonlyArray<string>): Wire.TrackingList => ({
+  Colis: [...new Set(trackings)].map((tracking) => ({ Tracking: tracking }))
+})
+
 /** E-COM has one tier. */
 export const checkTier = (query: Shipment.RatesQuery): Result.Result<void, Reason> =>
   query.tier === "express"
@@ -139,6 +144,85 @@ export const fromTracking = (
       ? Result.fail(new CourierError.BadResponse({ message: "the courier answered a parcel without a readable state" }))
       : eventsOf(row.value)
   })
+
+/**
+ * One page of `POST Colis/Liste` → the events of each asked number it holds, read as `track` reads one (exact
+ * `Tracking` match; rows of numbers not asked are not read); a number E-COM does not return is left out. An asked
+ * parcel's row without a readable state makes the whole answer a `BadResponse`. The page count is returned too, so
+ * that the adapter asks for the next pages.
+ */
+export const fromListPage = (
+  trackings: ReadonlyArray<string>,
+  response: Response
+): Result.Result<
+  {
+    readonly events: ReadonlyMap<string, ReadonlyArray<CourierAdapter.RawEvent>>
+    readonly pages: number
+    readonly page: number
+  },
+  Reason
+> =>
+  Result.flatMap(decode(Wire.Page, response), (body) => {
+    const asked = new Set(trackings)
+    const events = new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
+    for (const candidate of body.Colis) {
+      const tracking = Option.getOrUndefined(Option.map(trackingOfRow(candidate), (read) => read.Tracking))
+      if (tracking === undefined || !asked.has(tracking) || events.has(tracking)) continue
+      const row = Schema.decodeUnknownOption(Wire.Row)(candidate)
+      if (Option.isNone(row)) {
+        return Result.fail(
+          new CourierError.BadResponse({ message: "the courier answered a parcel without a readable state" })
+        )
+      }
+      const read = eventsOf(row.value)
+      if (Result.isFailure(read)) return Result.fail(read.failure)
+      events.set(tracking, read.success)
+    }
+    const page = body.Current_Page ?? 1
+    return Result.succeed({ events, page, pages: Math.max(body.Nb_Page ?? page, page) })
+  })
+
+/** Where a parcel can still be deleted: before E-COM collects it (its first two `Avancement`s). */
+export const DELETABLE: ReadonlySet<string> = new Set(["En Préparation", Status.shipped])
+
+/**
+ * `GET Colis/Tracking/{t}` before a delete → whether the parcel can still be deleted: unknown is refused as `track`
+ * refuses it; one E-COM reports past preparation ("Dispatcher", "Au Bureau", …) is `NotCancellable`, naming where
+ * E-COM says it is. Else nothing: `PUT Supprimer` may go.
+ */
+export const checkDeletable = (tracking: string, response: Response): Result.Result<void, Reason> =>
+  Result.flatMap(decode(Wire.Listing, response), (body): Result.Result<void, Reason> => {
+    const found = body.Colis.find((candidate) =>
+      Option.exists(trackingOfRow(candidate), (read) => read.Tracking === tracking)
+    )
+    if (found === undefined) {
+      return Result.fail(
+        new CourierError.Refused({ message: "trackingNumber: the courier does not know this tracking number" })
+      )
+    }
+    const row = Schema.decodeUnknownOption(Wire.Row)(found)
+    if (Option.isNone(row)) {
+      return Result.fail(
+        new CourierError.BadResponse({ message: "the courier answered a parcel without a readable state" })
+      )
+    }
+    const avancement = clean(row.value.Avancement)
+    return DELETABLE.has(avancement)
+      ? Result.void
+      : Result.fail(
+          new CourierError.NotCancellable({
+            message: `the courier reports the parcel "${avancement}": past preparation, it can no longer be deleted`
+          })
+        )
+  })
+
+/** `PUT Supprimer` → done (no answer body is documented: any JSON object). */
+export const fromDeleted = (response: Response): Result.Result<void, Reason> =>
+  Result.map(decode(Wire.Deleted, response), () => undefined)
+
+/** `GET Test` → the key and token work: E-COM named the account's shop. */
+export const fromTest = (response: Response): Result.Result<void, Reason> =>
+  Result.map(decode(Wire.Test, response), () => undefined)
 
 const zero = 0 as Dzd.Dzd
 

@@ -73,6 +73,30 @@ export const Listing = Schema.Struct({ Colis: Schema.Array(Schema.Unknown) })
 /** `PUT aExpédier`: no answer body is documented; any JSON object is taken as done. */
 export const Shipped = Schema.Record(Schema.String, Schema.Unknown)
 
+/** `PUT Supprimer`: no answer body is documented either; any JSON object is taken as done. */
+export const Deleted = Schema.Record(Schema.String, Schema.Unknown)
+
+/** A page count of a `Colis` read (`Nb_Page`, `Current_Page`): a number, or its text. */
+const PageNumber = Schema.Union([Schema.Int, Schema.FiniteFromString.pipe(Schema.decodeTo(Schema.Int))])
+
+/**
+ * `POST Colis/Liste` (up to 100 trackings a call; the `Page` header picks a page): the list shape of every `Colis`
+ * read, with how many pages there are (`Nb_Page`) and which one this is (`Current_Page`). Its rows are read as
+ * {@link Listing}'s are.
+ */
+export const Page = Schema.Struct({
+  Nb_Page: Schema.optionalKey(Schema.NullOr(PageNumber)),
+  Current_Page: Schema.optionalKey(Schema.NullOr(PageNumber)),
+  Colis: Schema.Array(Schema.Unknown)
+})
+export type Page = typeof Page.Type
+
+/** `GET Test` ("Tester la Connexion API avec Votre Compte"): the account's shop name (and city), beside its quota. */
+export const Test = Schema.Struct({
+  Fournisseur: Schema.String,
+  Ville: Schema.optionalKey(Schema.NullOr(Schema.Union([Schema.Int, Schema.String])))
+})
+
 /** Amounts arrive as numbers or numeric strings; both decode to whole dinars. */
 const Amount = Schema.Union([Schema.Finite, Schema.FiniteFromString]).pipe(Schema.decodeTo(Dzd.Dzd))
 const WilayaId = Schema.Union([Schema.Finite, Schema.FiniteFromString]).pipe(Schema.decodeTo(Schema.Int))

@@ -31,6 +31,25 @@ Conformance.suite("EcomDelivery conformance", {
       reason: "Refused"
     },
     {
+      name: "a credentials check with a token that is not the key's",
+      operation: "checkCredentials",
+      credentials: { apiKey: KEY, apiToken: `${CANARY}-old` },
+      reason: "CredentialsRejected"
+    },
+    {
+      name: "a cancel once E-COM has collected the parcel",
+      operation: "cancel",
+      trackingNumber: "EC900001",
+      arrange: (fake) => fake.seedParcel("EC900001", "Dispatcher"),
+      reason: "NotCancellable"
+    },
+    {
+      name: "a batch tracking refused in the courier's words",
+      operation: "trackBatch",
+      arrange: (fake) => fake.misbehaveNext({ kind: "refuse", message: "Compte suspendu" }),
+      reason: "Refused"
+    },
+    {
       name: "the parcel is made but not marked ready to ship",
       operation: "create",
       arrange: (fake) => fake.misbehaveNext({ kind: "status", status: 503 }, /^\/Api_v1\/aExp/),

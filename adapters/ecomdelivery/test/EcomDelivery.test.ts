@@ -6,9 +6,25 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type CourierError, CourierHttp, Shipment } from "@tawsil/courier"
 import { Duration, Effect, Layer, Result, Schema } from "effect"
-import { adapter, Credentials, createWith, SHIP_ON_CREATE, SHIP_PATH } from "../src/EcomDelivery.ts"
+import {
+  adapter,
+  Credentials,
+  createWith,
+  DELETE_PATH,
+  LIST_PATH,
+  SHIP_ON_CREATE,
+  SHIP_PATH
+} from "../src/EcomDelivery.ts"
 import * as Mapping from "../src/EcomDeliveryMapping.ts"
-import { ACCOUNT, EcomDeliveryFake, NO_DESK, tariff, UNSERVED } from "./fake/EcomDeliveryFake.ts"
+import {
+  ACCOUNT,
+  EcomDeliveryFake,
+  LIST_PAGE_SIZE,
+  type Misbehaviour,
+  NO_DESK,
+  tariff,
+  UNSERVED
+} from "./fake/EcomDeliveryFake.ts"
 import * as Loopback from "./LoopbackHttp.ts"
 
 const context = { credentials: Schema.decodeUnknownSync(Credentials)({ apiKey: ACCOUNT.key, apiToken: ACCOUNT.token }) }
@@ -31,8 +47,8 @@ const order = (overrides: Record<string, unknown> = {}) =>
 
 const query = (input: Record<string, unknown>) => Schema.decodeUnknownSync(Shipment.RatesQuery)(input)
 
-const { create, track, rates } = adapter.operations as Required<
-  Pick<typeof adapter.operations, "create" | "track" | "rates">
+const { create, track, rates, cancel, trackBatch, checkCredentials } = adapter.operations as Required<
+  Pick<typeof adapter.operations, "create" | "track" | "rates" | "cancel" | "trackBatch" | "checkCredentials">
 >
 const createOnly = createWith({ shipOnCreate: false })
 
@@ -67,7 +83,17 @@ describe("EcomDelivery", () => {
         }
       ])
       assert.deepStrictEqual(adapter.requiredCredentials, ["apiKey", "apiToken"])
-      assert.deepInclude(adapter.capabilities, { create: true, track: true, rates: true, label: false })
+      assert.deepStrictEqual(adapter.capabilities, {
+        create: true,
+        track: true,
+        rates: true,
+        label: false,
+        cancel: true,
+        trackBatch: true,
+        stopDesks: false,
+        communes: false,
+        checkCredentials: true
+      })
       assert.deepStrictEqual(
         adapter.rateLimits?.map(({ limit, window }) => [limit, Duration.toMillis(window)]),
         [
@@ -271,6 +297,193 @@ describe("EcomDelivery", () => {
     )
   })
 
+  describe("cancel", () => {
+    it.effect("reads the parcel, then deletes it with PUT Supprimer; it is gone", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* EcomDeliveryFake
+          const { trackingNumber } = yield* create(order(), context)
+          const before = fake.requests.length
+          yield* cancel(trackingNumber, context)
+          assert.deepStrictEqual(
+            fake.requests.slice(before).map(({ method, path }) => `${method} ${path}`),
+            [`GET /Api_v1/Colis/Tracking/${trackingNumber}`, `PUT ${DELETE_PATH}`]
+          )
+          assert.deepStrictEqual(fake.requests.at(-1)?.body, { Colis: [{ Tracking: trackingNumber }] })
+          assert.strictEqual(fake.requests.at(-1)?.headers.key, ACCOUNT.key)
+          assert.isFalse(fake.parcels.has(trackingNumber))
+          const again = yield* Effect.flip(cancel(trackingNumber, context))
+          assert.strictEqual(again._tag, "Refused", "a deleted parcel is one E-COM no longer knows")
+        })
+      )
+    )
+
+    it.effect("a parcel still in preparation (created without aExpédier) is deleted too", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* EcomDeliveryFake
+          const { trackingNumber } = yield* createOnly(order(), context)
+          yield* cancel(trackingNumber, context)
+          assert.isFalse(fake.parcels.has(trackingNumber))
+        })
+      )
+    )
+
+    it.effect("a parcel E-COM has collected is NotCancellable, naming where it is; nothing is deleted", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* EcomDeliveryFake
+          const { trackingNumber } = yield* create(order(), context)
+          fake.setState(trackingNumber, { avancement: "Dispatcher" })
+          const reason = yield* Effect.flip(cancel(trackingNumber, context))
+          assert.strictEqual(reason._tag, "NotCancellable")
+          assert.include(reason.message, '"Dispatcher"')
+          assert.isTrue(fake.parcels.has(trackingNumber))
+          assert.notInclude(
+            fake.requests.map(({ path }) => path),
+            DELETE_PATH,
+            "the delete was not sent"
+          )
+        })
+      )
+    )
+
+    it.effect("E-COM's own refusal of the delete is passed on in its words", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* EcomDeliveryFake
+          const { trackingNumber } = yield* create(order(), context)
+          fake.misbehaveNext({ kind: "refuse", message: "Suppression impossible pour ce compte" }, DELETE_PATH)
+          const reason = yield* Effect.flip(cancel(trackingNumber, context))
+          assert.strictEqual(reason._tag, "Refused")
+          assert.include(reason.message, "Suppression impossible pour ce compte")
+          assert.isTrue(fake.parcels.has(trackingNumber))
+        })
+      )
+    )
+
+    it.effect("an unknown tracking number is refused before any delete", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* EcomDeliveryFake
+          const reason = yield* Effect.flip(cancel("EC424242", context))
+          assert.strictEqual(reason._tag, "Refused")
+          assert.deepStrictEqual(
+            fake.requests.map(({ method }) => method),
+            ["GET"]
+          )
+        })
+      )
+    )
+  })
+
+  describe("trackBatch", () => {
+    it.effect("tracks several parcels in one POST Colis/Liste; an unknown number is left out", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* EcomDeliveryFake
+          const first = yield* create(order(), context)
+          const second = yield* create(order({ reference: "CMD-8" }), context)
+          fake.setClock("02/05/2026 14:30:00")
+          fake.setState(second.trackingNumber, { avancement: "Au Bureau", situation: "Ne Réponde pas #2" })
+          const before = fake.requests.length
+          const found = yield* trackBatch([first.trackingNumber, second.trackingNumber, "EC424242"], context)
+          assert.deepStrictEqual([...found.keys()], [first.trackingNumber, second.trackingNumber])
+          assert.deepStrictEqual(found.get(second.trackingNumber), [
+            { rawStatus: "Au Bureau", timestamp: "2026-05-02T14:30:00+01:00" },
+            { rawStatus: "Ne Réponde pas #2", timestamp: "2026-05-02T14:30:00+01:00" }
+          ])
+          assert.deepStrictEqual(
+            found.get(first.trackingNumber)?.map((event) => event.rawStatus),
+            yield* Effect.map(track(first.trackingNumber, context), (events) => events.map((event) => event.rawStatus))
+          )
+          const [request] = fake.requests.slice(before)
+          assert.strictEqual(`${request?.method} ${request?.path}`, `POST ${LIST_PATH}`)
+          assert.strictEqual(request?.headers.page, "1")
+          assert.deepStrictEqual(request?.body, {
+            Colis: [{ Tracking: first.trackingNumber }, { Tracking: second.trackingNumber }, { Tracking: "EC424242" }]
+          })
+        })
+      )
+    )
+
+    it.effect("reads every page E-COM says there is, with the Page header", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* EcomDeliveryFake
+          const made: Array<string> = []
+          for (let i = 0; i < LIST_PAGE_SIZE + 5; i++) {
+            made.push((yield* createOnly(order({ reference: `CMD-${i}` }), context)).trackingNumber)
+          }
+          const before = fake.requests.length
+          const found = yield* trackBatch(made, context)
+          assert.deepStrictEqual([...found.keys()].sort(), [...made].sort())
+          assert.deepStrictEqual(
+            fake.requests.slice(before).map((request) => request.headers.page),
+            ["1", "2"]
+          )
+        })
+      )
+    )
+
+    it.effect("none asked: nothing is sent", () =>
+      withFake(
+        Effect.gen(function* () {
+          assert.strictEqual((yield* trackBatch([], context)).size, 0)
+          assert.lengthOf((yield* EcomDeliveryFake).requests, 0)
+        })
+      )
+    )
+  })
+
+  describe("checkCredentials", () => {
+    it.effect("asks E-COM's connection test (GET Test), creating nothing; refused credentials are rejected", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* EcomDeliveryFake
+          yield* checkCredentials(undefined, context)
+          assert.deepStrictEqual(
+            fake.requests.map(({ method, path }) => `${method} ${path}`),
+            ["GET /Api_v1/Test"]
+          )
+          assert.strictEqual(fake.parcels.size, 0)
+          const wrong = Schema.decodeUnknownSync(Credentials)({ apiKey: ACCOUNT.key, apiToken: `${ACCOUNT.token}-old` })
+          const reason = yield* Effect.flip(checkCredentials(undefined, { credentials: wrong }))
+          assert.strictEqual(reason._tag, "CredentialsRejected")
+          assert.include(reason.message, "Key ou Token invalide")
+        })
+      )
+    )
+  })
+
+  describe("failures on the new operations", () => {
+    const cases: ReadonlyArray<readonly [string, Misbehaviour, CourierError.CourierErrorReason["_tag"]]> = [
+      ["a 429", { kind: "rateLimited", retryAfter: "17" }, "CourierRateLimited"],
+      ["a 503", { kind: "status", status: 503 }, "Unreachable"],
+      ["an HTML page", { kind: "html" }, "BadResponse"],
+      ["a refusal", { kind: "refuse", message: "Compte suspendu" }, "Refused"]
+    ]
+    it.effect.each(cases)("%s → %s, on cancel, trackBatch and checkCredentials", ([, misbehaviour, tag]) =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* EcomDeliveryFake
+          const { trackingNumber } = yield* create(order(), context)
+          for (const call of [
+            cancel(trackingNumber, context),
+            trackBatch([trackingNumber], context),
+            checkCredentials(undefined, context)
+          ]) {
+            fake.misbehaveNext(misbehaviour)
+            const reason = yield* Effect.flip(call)
+            assert.strictEqual(reason._tag, tag, reason.message)
+            assert.notInclude(JSON.stringify(reason), ACCOUNT.token)
+          }
+          assert.isTrue(fake.parcels.has(trackingNumber), "no failed cancel deleted the parcel")
+        })
+      )
+    )
+  })
+
   describe("the fake refuses what E-COM refuses", () => {
     it.effect("credentials in any other header, or the key and token swapped", () =>
       withFake(
@@ -314,6 +527,28 @@ describe("EcomDelivery", () => {
             assert.strictEqual(ok.status, 200, ok.text)
           })
         )
+    )
+
+    it.effect("a delete of a collected or unknown parcel, a list of more than 100", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* EcomDeliveryFake
+          const { trackingNumber } = yield* create(order(), context)
+          fake.setState(trackingNumber, { avancement: "Sortir en livraison" })
+          const collected = yield* raw({
+            method: "PUT",
+            path: DELETE_PATH,
+            json: { Colis: [{ Tracking: trackingNumber }] }
+          })
+          assert.include(refusalOf(collected), `le colis ${trackingNumber} est Sortir en livraison`)
+          assert.isTrue(fake.parcels.has(trackingNumber))
+          const unknown = yield* raw({ method: "PUT", path: DELETE_PATH, json: { Colis: [{ Tracking: "EC424242" }] } })
+          assert.include(refusalOf(unknown), "Tracking introuvable")
+          const many = Array.from({ length: 101 }, (_, i) => ({ Tracking: `EC${i}` }))
+          const tooMany = yield* raw({ method: "POST", path: LIST_PATH, json: { Colis: many } })
+          assert.include(refusalOf(tooMany), "Maximum 100 colis")
+        })
+      )
     )
 
     it.effect("the wrong method or an unknown path, read as an undocumented answer", () =>

@@ -296,6 +296,128 @@ describe("EcomDeliveryMapping", () => {
     }
   })
 
+  describe("trackBatch: trackingsList and fromListPage", () => {
+    it("asks each number once, as E-COM's list of { Tracking }", () => {
+      assert.deepStrictEqual(Mapping.trackingsList(["EC1", "EC2", "EC1"]), {
+        Colis: [{ Tracking: "EC1" }, { Tracking: "EC2" }]
+      })
+    })
+
+    it("reads the asked rows as track does; numbers not returned or not asked are left out", () => {
+      const page = Result.getOrThrow(
+        Mapping.fromListPage(
+          ["TC033AAA", "TC034AAA", "TC999ZZZ"],
+          response(200, {
+            Quota: quota,
+            Nb_Colis: 3,
+            Nb_Page: "2",
+            Current_Page: 1,
+            Colis: [
+              row("TC033AAA", "Au Bureau", "Ne Réponde pas #1"),
+              row("TC034AAA", "En Traitement", "EnCours", "02/01/2025 09:00:00"),
+              row("TC555OTHER", "Perdu", null)
+            ]
+          })
+        )
+      )
+      assert.deepStrictEqual(
+        [...page.events.entries()],
+        [
+          [
+            "TC033AAA",
+            [
+              { rawStatus: "Au Bureau", timestamp: "2025-01-01T10:10:10+01:00" },
+              { rawStatus: "Ne Réponde pas #1", timestamp: "2025-01-01T10:10:10+01:00" }
+            ]
+          ],
+          ["TC034AAA", [{ rawStatus: "En Traitement", timestamp: "2025-01-02T09:00:00+01:00" }]]
+        ]
+      )
+      assert.deepStrictEqual([page.page, page.pages], [1, 2])
+    })
+
+    it("an answer without page counts is one page; an empty list knows none", () => {
+      const page = Result.getOrThrow(Mapping.fromListPage(["TC1"], response(200, { Quota: quota, Colis: [] })))
+      assert.deepStrictEqual([page.events.size, page.page, page.pages], [0, 1, 1])
+    })
+
+    it.each([
+      ["an asked row without its Avancement", { Colis: [{ Tracking: "TC1", Date_Action_D: "01/01/2025 10:10:10" }] }],
+      ["an asked row with an undocumented time", { Colis: [row("TC1", "Au Bureau", null, "2025-01-01")] }],
+      ["rows keyed by tracking", { Colis: { TC1: row("TC1", "Au Bureau", null) } }],
+      ["a page count that is no number", { Nb_Page: "deux", Colis: [] }]
+    ])("answers BadResponse for %s", (_name, body) => {
+      assert.strictEqual(failure(Mapping.fromListPage(["TC1"], response(200, body)))._tag, "BadResponse")
+    })
+
+    it("passes E-COM's refusals and errors on", () => {
+      assert.strictEqual(
+        failure(Mapping.fromListPage(["TC1"], response(400, { message: "Maximum 100 colis" })))._tag,
+        "Refused"
+      )
+      assert.strictEqual(
+        failure(Mapping.fromListPage(["TC1"], response(401, { message: "Key ou Token invalide" })))._tag,
+        "CredentialsRejected"
+      )
+    })
+  })
+
+  describe("cancel: checkDeletable and fromDeleted", () => {
+    it.each(["En Préparation", "En Traitement"])("a parcel %s can be deleted", (avancement) => {
+      assert.isTrue(
+        Result.isSuccess(Mapping.checkDeletable("TC1", response(200, listing(row("TC1", avancement, "EnCours")))))
+      )
+    })
+
+    it.each(["Dispatcher", "Au Bureau", "Sortir en livraison", "Récupérer", "Retour Fournisseur", "Perdu"])(
+      "a parcel %s is past preparation: NotCancellable, in E-COM's word for where it is",
+      (avancement) => {
+        const reason = failure(Mapping.checkDeletable("TC1", response(200, listing(row("TC1", avancement, null)))))
+        assert.strictEqual(reason._tag, "NotCancellable")
+        assert.include(reason.message, `"${avancement}"`)
+      }
+    )
+
+    it("an unknown parcel is refused, another parcel's row is not read as it", () => {
+      for (const body of [listing(), listing(row("TC2", "Dispatcher", null))]) {
+        const reason = failure(Mapping.checkDeletable("TC1", response(200, body)))
+        assert.strictEqual(reason._tag, "Refused")
+        assert.include(reason.message, "does not know this tracking number")
+      }
+    })
+
+    it("a delete answered with any JSON object is done; a refusal is E-COM's", () => {
+      assert.isTrue(
+        Result.isSuccess(Mapping.fromDeleted(response(200, { Quota: quota, Colis: [{ Tracking: "TC1" }] })))
+      )
+      assert.isTrue(Result.isSuccess(Mapping.fromDeleted(response(200, {}))))
+      const reason = failure(
+        Mapping.fromDeleted(response(400, { message: "Suppression impossible : le colis TC1 est Dispatcher" }))
+      )
+      assert.strictEqual(reason._tag, "Refused")
+      assert.include(reason.message, "Suppression impossible")
+      assert.strictEqual(failure(Mapping.fromDeleted(response(200, [1])))._tag, "BadResponse")
+    })
+  })
+
+  describe("checkCredentials: fromTest", () => {
+    it("E-COM's connection test names the shop: the credentials work", () => {
+      assert.isTrue(
+        Result.isSuccess(Mapping.fromTest(response(200, { Quota: quota, Fournisseur: "Boutique31", Ville: 31 })))
+      )
+    })
+
+    it.each<readonly [string, CourierHttp.CourierResponse, string]>([
+      ["a refused key or token", response(401, { message: "Key ou Token invalide" }), "CredentialsRejected"],
+      ["a 429", response(429, { message: "Trop de demandes" }), "CourierRateLimited"],
+      ["a 503", response(503, "down", { "content-type": "text/plain" }), "Unreachable"],
+      ["an answer without the shop", response(200, { Quota: quota }), "BadResponse"],
+      ["an HTML page", response(200, "<html></html>", { "content-type": "text/html" }), "BadResponse"]
+    ])("%s → %s", (_name, answer, tag) => {
+      assert.strictEqual(failure(Mapping.fromTest(answer))._tag, tag)
+    })
+  })
+
   describe("fromTarification", () => {
     const tariff = {
       Quota: quota,

@@ -14,6 +14,12 @@
  * - `PUT aExpédier {Colis:[{Tracking}]}`: "En Préparation" → "En Traitement"; an unknown tracking is 400.
  * - `GET Colis/Tracking/{t}`: the list shape with the parcel's row, or an empty `Colis` when it is not known.
  * - `GET Tarification`: one row per wilaya; some not served, some without a desk.
+ * - `GET Test`: the account's shop (`Fournisseur`) and city (`Ville`), as E-COM's connection test answers.
+ * - `POST Colis/Liste {Colis:[{Tracking}…]}` (at most 100, else 400): the list shape with the rows of the numbers it
+ *   knows, {@link LIST_PAGE_SIZE} rows a page, the page picked by the `Page` header (1 when absent).
+ * - `PUT Supprimer {Colis:[{Tracking}…]}`: deletes parcels that are still "En Préparation" or "En Traitement" (not yet
+ *   collected), all or nothing; an unknown tracking, or a parcel past that, is refused with 400 `{ message }` (the
+ *   words are the fake's: E-COM documents no refusal).
  *
  * Every answer carries the account's `Quota`. Every request is recorded; `misbehaveNext` makes the next request
  * (optionally for one path) hang, reset, answer 5xx, HTML, 429, a refusal, any JSON, or a refusal quoting the token.
@@ -49,6 +55,12 @@ export const COMMUNES: Readonly<Record<number, ReadonlyArray<string>>> = {
 
 /** The stop desks, by code, and the wilaya each is in. */
 export const DESKS: Readonly<Record<string, number>> = { "16A": 16, "16B": 16, "31A": 31, "9A": 9 }
+
+/** How many rows a page of `Colis/Liste` holds in the fake (E-COM documents pages, not their size). */
+export const LIST_PAGE_SIZE = 50
+
+/** Where a parcel can still be deleted, in the fake: before it is collected. */
+export const DELETABLE: ReadonlyArray<string> = ["En Préparation", "En Traitement"]
 
 /** The `Colis` fields E-COM's page documents. */
 export const FIELDS: ReadonlyArray<string> = [
@@ -90,6 +102,8 @@ export interface Fake extends FakeCourier.FakeCourier<Own> {
   readonly setState: (tracking: string, state: { readonly avancement?: string; readonly situation?: string }) => void
   /** The Algiers wall time the fake stamps changes with, `dd/mm/yyyy hh:mm:ss`. */
   readonly setClock: (at: string) => void
+  /** Puts a home parcel to Alger Centre under `tracking`, at `avancement`, as if created earlier (for failure rows). */
+  readonly seedParcel: (tracking: string, avancement: string) => void
 }
 
 export class EcomDeliveryFake extends Context.Service<EcomDeliveryFake, Fake>()(
@@ -154,6 +168,8 @@ const ROUTES: Readonly<Record<string, string>> = {
   "/api_v1/test": "GET",
   "/api_v1/colis": "POST",
   "/api_v1/aexpédier": "PUT",
+  "/api_v1/supprimer": "PUT",
+  "/api_v1/colis/liste": "POST",
   "/api_v1/tarification": "GET"
 }
 
@@ -218,7 +234,13 @@ const start = (accounts: ReadonlyArray<Account>, port: number | undefined) =>
     })
 
     /** `path` decoded: tracking numbers keep their case, the rest is matched in lower case. */
-    const route = (method: string, decoded: string, body: unknown, response: Http.ServerResponse) => {
+    const route = (
+      method: string,
+      decoded: string,
+      body: unknown,
+      headers: Readonly<Record<string, string>>,
+      response: Http.ServerResponse
+    ) => {
       const tracked = TRACKING_PATH.exec(decoded)
       if (tracked !== null) {
         if (method !== "GET") return json(response, 405, { message: "Méthode non autorisée" })
@@ -273,6 +295,43 @@ const start = (accounts: ReadonlyArray<Account>, port: number | undefined) =>
           }
           return json(response, 200, { Quota: quota(), Colis: trackings.map((tracking) => ({ Tracking: tracking })) })
         }
+        case "/api_v1/supprimer": {
+          const trackings = trackingsOf(body)
+          if (trackings === undefined || trackings.length === 0) {
+            return json(response, 400, { message: "Colis attendu" })
+          }
+          for (const tracking of trackings) {
+            const parcel = parcels.get(tracking)
+            if (parcel === undefined) return json(response, 400, { message: `Tracking introuvable : ${tracking}` })
+            if (!DELETABLE.includes(parcel.avancement)) {
+              return json(response, 400, {
+                message: `Suppression impossible : le colis ${tracking} est ${parcel.avancement}`
+              })
+            }
+          }
+          for (const tracking of trackings) parcels.delete(tracking)
+          return json(response, 200, { Quota: quota(), Colis: trackings.map((tracking) => ({ Tracking: tracking })) })
+        }
+        case "/api_v1/colis/liste": {
+          const trackings = trackingsOf(body)
+          if (trackings === undefined || trackings.length === 0) {
+            return json(response, 400, { message: "Colis attendu" })
+          }
+          if (trackings.length > 100) return json(response, 400, { message: "Maximum 100 colis" })
+          const page = headers.page === undefined ? 1 : Number(headers.page)
+          if (!Number.isInteger(page) || page < 1) return json(response, 400, { message: "Page invalide" })
+          const rows = [...new Set(trackings)].flatMap((tracking) => {
+            const parcel = parcels.get(tracking)
+            return parcel === undefined ? [] : [row(parcel)]
+          })
+          return json(response, 200, {
+            Quota: quota(),
+            Nb_Colis: rows.length,
+            Nb_Page: Math.max(1, Math.ceil(rows.length / LIST_PAGE_SIZE)),
+            Current_Page: page,
+            Colis: rows.slice((page - 1) * LIST_PAGE_SIZE, page * LIST_PAGE_SIZE)
+          })
+        }
         case "/api_v1/tarification":
           return json(response, 200, {
             Quota: quota(),
@@ -302,7 +361,7 @@ const start = (accounts: ReadonlyArray<Account>, port: number | undefined) =>
           return json(response, 401, { message: "Key ou Token invalide" })
         }
         used += 1
-        return route(method, decodeURIComponent(path), body, response)
+        return route(method, decodeURIComponent(path), body, headers, response)
       }
     })
     const ecom: Fake = {
@@ -317,6 +376,25 @@ const start = (accounts: ReadonlyArray<Account>, port: number | undefined) =>
       },
       setClock: (at) => {
         clock = at
+      },
+      seedParcel: (tracking, avancement) => {
+        parcels.set(tracking, {
+          tracking,
+          fields: {
+            Echange: 0,
+            Stopdesk: 0,
+            NomComplet: "Amina Benali",
+            Mobile_1: "0555123456",
+            Adresse: "Rue Didouche Mourad",
+            Wilaya: "16",
+            Commune: "Alger Centre",
+            Article: "1x robe",
+            Total: "4500"
+          },
+          avancement,
+          situation: "EnCours",
+          at: clock
+        })
       }
     }
     return ecom
