@@ -400,7 +400,22 @@ describe("courier adapters named in configuration", () => {
       const found = yield* Effect.promise(() => dzship.couriers({ q: "extra" }, { gateway: app.shippingUrl }))
       assert.deepStrictEqual(
         found.map((courier) => [courier.key, courier.capabilities]),
-        [["extra_courier", { create: false, track: false, rates: false, label: false }]]
+        [
+          [
+            "extra_courier",
+            {
+              create: false,
+              track: false,
+              rates: false,
+              label: false,
+              cancel: false,
+              trackBatch: false,
+              stopDesks: false,
+              communes: false,
+              checkCredentials: false
+            }
+          ]
+        ]
       )
     }).pipe(Effect.scoped)
   )

@@ -35,6 +35,14 @@ const config: AppConfig = {
   courierOrigins: {} as AppConfig["courierOrigins"],
   redisUrl: undefined,
   database: { kind: "embedded", dataDir: "" },
+  metrics: undefined,
+  otlp: {
+    traces: undefined,
+    metrics: undefined,
+    serviceName: "tawsil",
+    tracesInterval: Duration.seconds(5),
+    metricsInterval: Duration.seconds(60)
+  },
   webhooks: {
     retryDelays: RetryPolicy.defaultDelays,
     allowHosts: WebhookUrl.noHostsAllowed,

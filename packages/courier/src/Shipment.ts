@@ -53,7 +53,16 @@ export class ParcelCreated extends Schema.Opaque<ParcelCreated>()(
     labelUrl: Schema.optionalKey(Schema.String),
     status: CanonicalStatus,
     /** The caller's `order.reference`, or the one the service made when none was sent (`TW-` and 10 characters). */
-    reference: Schema.String
+    reference: Schema.String,
+    /**
+     * The commune the parcel went to: what the caller wrote, what was sent (the reference spelling, or the courier's
+     * own), and whether they differ. Absent when the commune went as written without a check (`resolveCommune`).
+     */
+    commune: Schema.optionalKey(
+      Schema.Struct({ requested: Schema.String, sent: Schema.String, corrected: Schema.Boolean }).annotate({
+        identifier: "CommuneSent"
+      })
+    )
   }).annotate({ identifier: "ParcelCreated" })
 ) {}
 

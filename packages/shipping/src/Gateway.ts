@@ -11,6 +11,7 @@
  * A host decodes requests, calls these operations and encodes their answers; it holds no rule of its own.
  */
 import { type CourierAdapter, type CourierError, Shipment } from "@tawsil/courier"
+import type { WilayaCode } from "@tawsil/domain"
 import { Idempotency } from "@tawsil/idempotency"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Exit, Layer, Option, Schema } from "effect"
@@ -18,11 +19,21 @@ import { RateLimiter } from "effect/persistence"
 import * as CapacityGuard from "./CapacityGuard.ts"
 import type * as Catalogue from "./Catalogue.ts"
 import * as ClientWindow from "./ClientWindow.ts"
+import * as RateComparison from "./RateComparison.ts"
 import * as Shipping from "./Shipping.ts"
 
 export type CreateRequest = Shipping.CourierCall & { readonly order: Shipment.ParcelOrder }
 export type TrackRequest = Shipping.CourierCall & { readonly trackingNumber: string }
 export type RatesRequest = Shipping.CourierCall & { readonly query: Shipment.RatesQuery }
+export type BatchTrackRequest = Shipping.CourierCall & { readonly trackingNumbers: ReadonlyArray<string> }
+export type StopDesksRequest = Shipping.CourierCall & { readonly wilayaCode: WilayaCode.WilayaCode }
+
+/** What a cancel answers (and replays under its `Idempotency-Key`). */
+export const Cancelled = Schema.Struct({
+  trackingNumber: Schema.String,
+  status: Schema.Literal("cancelled")
+}).annotate({ identifier: "ParcelCancelled" })
+export type Cancelled = typeof Cancelled.Type
 
 /** Every failure of a create: the courier core's, the guard's, and the key's. */
 export const CreateError = Schema.Union([
@@ -34,6 +45,15 @@ export const CreateError = Schema.Union([
 ])
 export type CreateError = typeof CreateError.Type
 
+/** Every failure of a cancel: the courier core's and the key's. */
+export const CancelError = Schema.Union([
+  ...Shipping.ShippingError.members,
+  Idempotency.InvalidKey,
+  Idempotency.KeyReused,
+  Idempotency.InFlight
+])
+export type CancelError = typeof CancelError.Type
+
 /** Every failure of the gateway's operations, for hosts that map them all in one place. */
 export const GatewayError = Schema.Union([...CreateError.members, ClientWindow.ClientRateLimited])
 export type GatewayError = typeof GatewayError.Type
@@ -44,6 +64,7 @@ const courierCreatedNothing = (reason: CourierError.CourierErrorReason): boolean
     case "CredentialsRejected":
     case "CourierRateLimited":
     case "Unsupported":
+    case "NotCancellable":
       return true
     case "Refused":
       // A refusal after the parcel was made (a failed validate or confirm step) names it in `created`.
@@ -66,6 +87,8 @@ export const createdNothing = (error: CreateError): boolean => {
     case "InvalidCredentials":
     case "BlockedEgress":
     case "NotAMobile":
+    case "UnknownCommune":
+    case "CommuneNotServed":
     case "Overloaded":
     case "InvalidKey":
     case "KeyReused":
@@ -94,6 +117,23 @@ export class Gateway extends Context.Service<
     readonly track: (request: TrackRequest) => Effect.Effect<Shipment.TrackResult, Shipping.ShippingError>
     readonly rates: (request: RatesRequest) => Effect.Effect<Shipment.RatesResult, Shipping.ShippingError>
     readonly label: (request: TrackRequest) => Effect.Effect<CourierAdapter.Label, Shipping.ShippingError>
+    /** Cancels a parcel; with an `idempotencyKey`, as create: the same call again answers the first cancel. */
+    readonly cancel: (
+      request: TrackRequest,
+      idempotencyKey?: string | undefined
+    ) => Effect.Effect<Cancelled, CancelError>
+    readonly trackBatch: (
+      request: BatchTrackRequest
+    ) => Effect.Effect<ReadonlyArray<Shipping.BatchItem>, Shipping.ShippingError>
+    readonly stopDesks: (
+      request: StopDesksRequest
+    ) => Effect.Effect<ReadonlyArray<CourierAdapter.StopDesk>, Shipping.ShippingError>
+    readonly checkCredentials: (
+      request: Shipping.CourierCall
+    ) => Effect.Effect<Shipping.CredentialsCheck, Shipping.ShippingError>
+    readonly resolveCommune: Shipping.Shipping["Service"]["resolveCommune"]
+    /** Prices one parcel with several couriers at once, under one deadline (`RateComparison`). */
+    readonly compareRates: (request: RateComparison.Request) => Effect.Effect<ReadonlyArray<RateComparison.Quote>>
   }
 >()("@tawsil/shipping/Gateway") {}
 
@@ -103,9 +143,6 @@ export interface Options {
   /** Parcel creates in flight at once; the next is turned away with `Overloaded`. */
   readonly maxConcurrentCreates: number
 }
-
-const decodeStored = Schema.decodeUnknownOption(Schema.fromJsonString(Shipment.ParcelCreated))
-const encodeParcel = Schema.encodeSync(Shipment.ParcelCreated)
 
 /**
  * The gateway over the courier core, the idempotency records and a rate-limiter store (in process, or Redis to
@@ -127,7 +164,7 @@ export const layer = (
       const guardedCreate = (request: CreateRequest) => capacity.guard(shipping.create(request))
 
       /** The claim's scope: the resolved courier and the caller's account there (a keyed hash, never stored as is). */
-      const scopeOf = (request: CreateRequest) =>
+      const scopeOf = (request: Shipping.CourierCall) =>
         idempotency.scope([
           "shipping",
           shipping.catalogue.resolve(request.courier)?.entry.key ?? request.courier,
@@ -135,27 +172,39 @@ export const layer = (
           request.options?.baseUrl ?? null
         ])
 
-      const idempotent = (request: CreateRequest, rawKey: string) =>
+      /**
+       * `run` under an `Idempotency-Key`: the first answer is recorded (never the credentials) and replayed to the
+       * same request; the key is freed when the failure certainly changed nothing at the courier.
+       */
+      const idempotent = <A, I, E extends CreateError>(
+        rawKey: string,
+        write: {
+          readonly path: string
+          readonly request: Shipping.CourierCall
+          readonly answer: Schema.Codec<A, I>
+          readonly run: Effect.Effect<A, E>
+        }
+      ): Effect.Effect<A, E | Idempotency.InvalidKey | Idempotency.KeyReused | Idempotency.InFlight> =>
         Effect.uninterruptibleMask((restore) =>
           Effect.gen(function* () {
             const key = yield* Idempotency.parseKey(rawKey)
-            const { credentials: _, ...withoutCredentials } = request
+            const { credentials: _, ...withoutCredentials } = write.request
             const claim = yield* restore(
               idempotency.claim({
-                scope: scopeOf(request),
+                scope: scopeOf(write.request),
                 key,
-                fingerprint: idempotency.fingerprint({ method: "POST", path: "/v1/orders", body: withoutCredentials })
+                fingerprint: idempotency.fingerprint({ method: "POST", path: write.path, body: withoutCredentials })
               })
             )
             if (claim._tag === "Replay") {
-              const replayed = decodeStored(claim.response.body)
+              const replayed = Schema.decodeUnknownOption(Schema.fromJsonString(write.answer))(claim.response.body)
               // An unreadable record (an older shape) is treated as absent rather than failing the request.
-              return Option.isSome(replayed) ? replayed.value : yield* restore(guardedCreate(request))
+              return Option.isSome(replayed) ? replayed.value : yield* restore(write.run)
             }
-            return yield* restore(guardedCreate(request)).pipe(
+            return yield* restore(write.run).pipe(
               Effect.onExit((exit) => {
                 if (Exit.isSuccess(exit)) {
-                  const body = JSON.stringify(encodeParcel(exit.value))
+                  const body = JSON.stringify(Schema.encodeSync(write.answer)(exit.value))
                   return idempotency.complete(claim, new Idempotency.StoredResponse({ status: 200, headers: {}, body }))
                 }
                 return Exit.findErrorOption(exit).pipe(Option.exists(createdNothing))
@@ -166,15 +215,35 @@ export const layer = (
           })
         )
 
+      const cancelled = (request: TrackRequest) =>
+        Effect.as(shipping.cancel(request), { trackingNumber: request.trackingNumber, status: "cancelled" } as const)
+
       return Gateway.of({
         catalogue: shipping.catalogue,
         admit: window.admit,
         create: method("Gateway.create")(function* (request, idempotencyKey) {
-          return yield* idempotencyKey === undefined ? guardedCreate(request) : idempotent(request, idempotencyKey)
+          return yield* idempotencyKey === undefined
+            ? guardedCreate(request)
+            : idempotent(idempotencyKey, {
+                path: "/v1/orders",
+                request,
+                answer: Shipment.ParcelCreated,
+                run: guardedCreate(request)
+              })
         }),
         track: shipping.track,
         rates: shipping.rates,
-        label: shipping.label
+        label: shipping.label,
+        cancel: method("Gateway.cancel")(function* (request, idempotencyKey) {
+          return yield* idempotencyKey === undefined
+            ? cancelled(request)
+            : idempotent(idempotencyKey, { path: "/v1/cancel", request, answer: Cancelled, run: cancelled(request) })
+        }),
+        trackBatch: shipping.trackBatch,
+        stopDesks: shipping.stopDesks,
+        checkCredentials: shipping.checkCredentials,
+        resolveCommune: shipping.resolveCommune,
+        compareRates: (request) => RateComparison.compare(shipping, request)
       })
     })
   )

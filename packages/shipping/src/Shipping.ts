@@ -7,17 +7,27 @@
  * blanked out of the courier's answers and of every failure (`Redaction`).
  */
 import { createHmac, randomBytes } from "node:crypto"
-import type { Any, Capability, CourierManifest, Label, RateLimit } from "@tawsil/courier/CourierAdapter"
-import { CourierError, type CourierErrorReason, Unsupported } from "@tawsil/courier/CourierError"
+import type {
+  Any,
+  Capability,
+  CourierManifest,
+  Label,
+  RateLimit,
+  RawEvent,
+  StopDesk
+} from "@tawsil/courier/CourierAdapter"
+import { CourierError, type CourierErrorReason, Refused, Unsupported } from "@tawsil/courier/CourierError"
 import { CourierHttp } from "@tawsil/courier/CourierHttp"
 import * as Redaction from "@tawsil/courier/Redaction"
 import type { ParcelOrder, RatesQuery, RatesResult } from "@tawsil/courier/Shipment"
 import { ParcelCreated, type TrackResult } from "@tawsil/courier/Shipment"
 import { AlgerianMobile, FieldIssues, type WilayaCode } from "@tawsil/domain"
 import { BlockedEgress, type Origin, parseBaseUrl } from "@tawsil/egress/Egress"
+import type { Communes } from "@tawsil/reference"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Clock, Context, Duration, Effect, Layer, Option, Random, Redacted, Schema } from "effect"
 import type * as Catalogue from "./Catalogue.ts"
+import * as CommuneCheck from "./CommuneCheck.ts"
 import * as Tracking from "./Tracking.ts"
 
 export const DEFAULT_TIMEOUT = Duration.seconds(15)
@@ -31,6 +41,11 @@ export interface CourierCall {
         readonly baseUrl?: string | undefined
         readonly fromWilaya?: WilayaCode.WilayaCode | undefined
         readonly timeoutMs?: number | undefined
+        /**
+         * `false` sends `order.recipient.communeName` as written, unresolved: for a commune the reference data lacks,
+         * or a test that needs any name accepted. Default: resolved (CommuneCheck).
+         */
+        readonly resolveCommune?: boolean | undefined
       }
     | undefined
 }
@@ -61,7 +76,15 @@ export class NotAMobile extends Schema.TaggedError<NotAMobile>()("NotAMobile", {
 export { BlockedEgress }
 
 /** Every failure of a courier call: the call refused before the courier, or the courier's own (`CourierError`). */
-export const ShippingError = Schema.Union([UnknownCourier, InvalidCredentials, BlockedEgress, NotAMobile, CourierError])
+export const ShippingError = Schema.Union([
+  UnknownCourier,
+  InvalidCredentials,
+  BlockedEgress,
+  NotAMobile,
+  CommuneCheck.UnknownCommune,
+  CommuneCheck.CommuneNotServed,
+  CourierError
+])
 export type ShippingError = typeof ShippingError.Type
 
 /**
@@ -78,6 +101,8 @@ export class Transport extends Context.Service<
   {
     readonly bind: (options: {
       readonly courier: CourierManifest
+      /** The adapter's platform (`ecotrack`, `yalidine`, …): named in the transport's metrics and spans. */
+      readonly platform?: string | undefined
       /** `options.baseUrl` for a generic platform key, already checked against its tenant domain. */
       readonly tenantOrigin: Origin | undefined
       /** The caller's timeout for the whole operation, as the message names it when it runs out. */
@@ -116,6 +141,28 @@ export class Shipping extends Context.Service<
     ) => Effect.Effect<TrackResult, ShippingError>
     readonly rates: (call: CourierCall & { readonly query: RatesQuery }) => Effect.Effect<RatesResult, ShippingError>
     readonly label: (call: CourierCall & { readonly trackingNumber: string }) => Effect.Effect<Label, ShippingError>
+    readonly cancel: (call: CourierCall & { readonly trackingNumber: string }) => Effect.Effect<void, ShippingError>
+    /**
+     * Up to 100 parcels of one courier, one result per number: through the platform's batch read when it has one,
+     * else one read per number, all under the caller's one timeout. A number's failure is its own.
+     */
+    readonly trackBatch: (
+      call: CourierCall & { readonly trackingNumbers: ReadonlyArray<string> }
+    ) => Effect.Effect<ReadonlyArray<BatchItem>, ShippingError>
+    readonly stopDesks: (
+      call: CourierCall & { readonly wilayaCode: WilayaCode.WilayaCode }
+    ) => Effect.Effect<ReadonlyArray<StopDesk>, ShippingError>
+    /** Whether the courier accepts the credentials: `Rejected` with its words, or an error when it cannot tell. */
+    readonly checkCredentials: (call: CourierCall) => Effect.Effect<CredentialsCheck, ShippingError>
+    /**
+     * The commune a name means in a wilaya (`CommuneCheck`); with a courier that lists its communes, its own entry
+     * too, and whether it delivers there.
+     */
+    readonly resolveCommune: (request: {
+      readonly call?: CourierCall | undefined
+      readonly wilayaCode: WilayaCode.WilayaCode
+      readonly communeName: string
+    }) => Effect.Effect<CommuneCheck.Resolved, ShippingError>
   }
 >()("@tawsil/shipping/Shipping") {
   /**
@@ -124,21 +171,37 @@ export class Shipping extends Context.Service<
    */
   static readonly layer = (
     catalogue: Catalogue.Catalogue,
-    options: { readonly accountSecret?: Redacted.Redacted<string> | undefined } = {}
+    options: {
+      readonly accountSecret?: Redacted.Redacted<string> | undefined
+      /**
+       * The reference communes: with them, a create resolves the recipient's commune before the courier is asked
+       * (`CommuneCheck`) and `resolveCommune` works; without them, communes go as sent.
+       */
+      readonly communes?: Communes.Communes["Service"] | undefined
+    } = {}
   ) =>
     Layer.effect(
       Shipping,
       Effect.gen(function* () {
         const accountSecret = options.accountSecret ?? Redacted.make(randomBytes(32).toString("hex"))
         const method = yield* ServiceSpans.method
+        const spans = yield* ServiceSpans.ServiceSpans
         const transport = yield* Transport
         const unmappedSeen = new Set<string>()
+        const { communes } = options
 
         /** Resolves the courier and checks the call in the API's order: courier, credentials, baseUrl, operation. */
         const prepare = Effect.fnUntraced(function* (call: CourierCall, operation: Capability) {
           const resolved = catalogue.resolve(call.courier)
           if (resolved === undefined) return yield* new UnknownCourier({ courier: call.courier })
           const { adapter, manifest } = resolved
+          // The operation's span names the courier (its key and platform: never the credentials or the order).
+          if (spans) {
+            yield* Effect.annotateCurrentSpan({
+              "tawsil.courier": manifest.key,
+              "tawsil.courier.platform": adapter.platform
+            })
+          }
           const credentials = yield* decodeCredentials(adapter, call.credentials)
           const tenantOrigin = yield* checkBaseUrl(manifest, call.options?.baseUrl)
           const fail = (reason: CourierErrorReason) => new CourierError({ courier: manifest.key, operation, reason })
@@ -150,7 +213,15 @@ export class Shipping extends Context.Service<
           const { rateLimits } = adapter
           const account =
             rateLimits.length === 0 ? undefined : accountKey(accountSecret, manifest.key, call.credentials)
-          const bound = transport.bind({ courier: manifest, tenantOrigin, timeout, deadline, rateLimits, account })
+          const bound = transport.bind({
+            courier: manifest,
+            platform: adapter.platform,
+            tenantOrigin,
+            timeout,
+            deadline,
+            rateLimits,
+            account
+          })
           // The credentials are blanked out of every answer before the adapter reads it, and out of every failure.
           const secrets = Redaction.secretsOf(call.credentials, credentials)
           const scrub = Redaction.scrubber(secrets)
@@ -168,6 +239,46 @@ export class Shipping extends Context.Service<
           return prepared
         })
 
+        /** The dataset's commune for a name, or why there is none; communes as sent when there is no dataset. */
+        const datasetCommune = (wilayaCode: WilayaCode.WilayaCode, communeName: string) =>
+          communes === undefined
+            ? Effect.die(new Error("Shipping.resolveCommune needs the reference communes (Shipping.layer's options)"))
+            : communes.resolve(wilayaCode, communeName).pipe(
+                Effect.orDie,
+                Effect.flatMap((resolution) => {
+                  const resolved = CommuneCheck.resolve(resolution, wilayaCode, communeName)
+                  return resolved instanceof CommuneCheck.UnknownCommune
+                    ? Effect.fail(resolved)
+                    : Effect.succeed(resolved)
+                })
+              )
+
+        /**
+         * The order as it goes to the courier: the recipient's commune resolved (in the courier's own spelling when it
+         * lists its communes), and what the answer says about it. Without reference communes, or when the operator's
+         * file cannot be read, the commune goes as sent.
+         */
+        const communeOf = Effect.fnUntraced(function* (prepared: Prepared, order: ParcelOrder) {
+          const { wilayaCode, communeName } = order.recipient
+          if (communes === undefined) return { order, commune: undefined }
+          const resolution = yield* communes.resolve(wilayaCode, communeName).pipe(Effect.option)
+          if (Option.isNone(resolution)) return { order, commune: undefined }
+          const resolved = CommuneCheck.resolve(resolution.value, wilayaCode, communeName)
+          if (resolved instanceof CommuneCheck.UnknownCommune) return yield* resolved
+          let sent = resolved.commune.name
+          const listCommunes = prepared.adapter.operations.communes
+          if (listCommunes !== undefined) {
+            const listed = yield* prepared.run(listCommunes(wilayaCode, prepared.context))
+            const entry = CommuneCheck.served(prepared.manifest.key, resolved.commune, listed, order.deliveryType)
+            if (entry instanceof CommuneCheck.CommuneNotServed) return yield* entry
+            sent = entry.name
+          }
+          return {
+            order: sent === communeName ? order : { ...order, recipient: { ...order.recipient, communeName: sent } },
+            commune: { requested: communeName, sent, corrected: sent !== communeName }
+          }
+        })
+
         /** Logs each courier's unmapped raw status once per process: a table to complete, not an error. */
         const logUnmapped = (courier: string, unmapped: ReadonlyArray<string>) =>
           Effect.forEach(
@@ -182,10 +293,15 @@ export class Shipping extends Context.Service<
         return Shipping.of({
           catalogue,
           create: method("Shipping.create")(function* (call) {
-            const { adapter, manifest, run, context } = yield* prepare(call, "create")
+            const prepared = yield* prepare(call, "create")
+            const { adapter, manifest, run, context } = prepared
             yield* checkMobiles(call.order)
+            const { order: toSend, commune } =
+              call.options?.resolveCommune === false
+                ? { order: call.order, commune: undefined }
+                : yield* communeOf(prepared, call.order)
             // A parcel always carries a reference: the caller's, or one made here, sent to the courier too.
-            const order = call.order.reference ? call.order : { ...call.order, reference: yield* newReference }
+            const order = toSend.reference ? toSend : { ...toSend, reference: yield* newReference }
             const created = yield* run(adapter.operations.create!(order, context))
             const status = Tracking.statusOf(adapter.statuses, created.rawStatus)
             if (status === "unknown") yield* logUnmapped(manifest.key, [created.rawStatus])
@@ -197,7 +313,8 @@ export class Shipping extends Context.Service<
                 ? {}
                 : { labelUrl: created.labelUrl }),
               status,
-              reference: order.reference!
+              reference: order.reference!,
+              ...(commune === undefined ? {} : { commune })
             })
           }),
           track: method("Shipping.track")(function* (call) {
@@ -219,11 +336,90 @@ export class Shipping extends Context.Service<
           label: method("Shipping.label")(function* (call) {
             const { adapter, run, context } = yield* prepare(call, "label")
             return yield* run(adapter.operations.label!(call.trackingNumber, context))
+          }),
+          cancel: method("Shipping.cancel")(function* (call) {
+            const { adapter, run, context } = yield* prepare(call, "cancel")
+            return yield* run(adapter.operations.cancel!(call.trackingNumber, context))
+          }),
+          trackBatch: method("Shipping.trackBatch")(function* (call) {
+            // A courier with a batch read is asked through it; any other with `track`, one number at a time.
+            const batchRead = catalogue.resolve(call.courier)?.adapter.operations.trackBatch !== undefined
+            const { adapter, manifest, run, context } = yield* prepare(call, batchRead ? "trackBatch" : "track")
+            const timelineOf = (trackingNumber: string, events: ReadonlyArray<RawEvent>) => {
+              const { result, unmapped } = Tracking.timeline(
+                trackingNumber,
+                adapter.statuses,
+                events,
+                adapter.codStatuses
+              )
+              return Effect.as(logUnmapped(manifest.key, unmapped), { trackingNumber, result } as BatchItem)
+            }
+            const batch = adapter.operations.trackBatch
+            if (batch !== undefined) {
+              const found = yield* run(batch(call.trackingNumbers, context))
+              return yield* Effect.forEach(call.trackingNumbers, (trackingNumber) => {
+                const events = found.get(trackingNumber)
+                return events === undefined
+                  ? Effect.succeed<BatchItem>({
+                      trackingNumber,
+                      error: new CourierError({
+                        courier: manifest.key,
+                        operation: "trackBatch",
+                        reason: new Refused({ message: `the courier knows no parcel ${trackingNumber}` })
+                      })
+                    })
+                  : timelineOf(trackingNumber, events)
+              })
+            }
+            // One read per number, a few at a time, all under the one deadline `prepare` fixed.
+            return yield* Effect.forEach(
+              call.trackingNumbers,
+              (trackingNumber) =>
+                run(adapter.operations.track!(trackingNumber, context)).pipe(
+                  Effect.flatMap((events) => timelineOf(trackingNumber, events)),
+                  Effect.catch((error) => Effect.succeed<BatchItem>({ trackingNumber, error }))
+                ),
+              { concurrency: BATCH_CONCURRENCY }
+            )
+          }),
+          stopDesks: method("Shipping.stopDesks")(function* (call) {
+            const { adapter, run, context } = yield* prepare(call, "stopDesks")
+            return yield* run(adapter.operations.stopDesks!(call.wilayaCode, context))
+          }),
+          checkCredentials: method("Shipping.checkCredentials")(function* (call) {
+            const { adapter, run, context } = yield* prepare(call, "checkCredentials")
+            return yield* run(adapter.operations.checkCredentials!(undefined, context)).pipe(
+              Effect.as<CredentialsCheck>({ _tag: "Accepted" }),
+              Effect.catchIf(
+                (error) => error.reason._tag === "CredentialsRejected",
+                (error) => Effect.succeed<CredentialsCheck>({ _tag: "Rejected", message: error.reason.message })
+              )
+            )
+          }),
+          resolveCommune: method("Shipping.resolveCommune")(function* ({ call, wilayaCode, communeName }) {
+            const resolved = yield* datasetCommune(wilayaCode, communeName)
+            if (call === undefined) return resolved
+            const prepared = yield* prepare(call, "communes")
+            const listed = yield* prepared.run(prepared.adapter.operations.communes!(wilayaCode, prepared.context))
+            return {
+              ...resolved,
+              courier: Option.getOrUndefined(CommuneCheck.courierEntry(resolved.commune, listed))
+            }
           })
         })
       })
     )
 }
+
+/** Reads in flight at once when a courier has no batch endpoint. */
+const BATCH_CONCURRENCY = 4
+
+/** One tracking number of a batch: its timeline, or why the courier could not say. */
+export type BatchItem =
+  | { readonly trackingNumber: string; readonly result: TrackResult }
+  | { readonly trackingNumber: string; readonly error: ShippingError }
+
+export type CredentialsCheck = { readonly _tag: "Accepted" } | { readonly _tag: "Rejected"; readonly message: string }
 
 const REFERENCE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 

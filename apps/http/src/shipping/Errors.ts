@@ -5,6 +5,7 @@
  * one without a row. Decoding failures become `invalid_input` (`ValidationLayer`).
  */
 import {
+  Conflict,
   CourierFailed,
   InFlight,
   InvalidInput,
@@ -16,7 +17,7 @@ import {
 import type { CourierError } from "@tawsil/courier"
 import { FieldIssues } from "@tawsil/domain"
 import { Wilayas } from "@tawsil/reference"
-import type { Gateway } from "@tawsil/shipping"
+import type { Gateway, RateComparison } from "@tawsil/shipping"
 import { Effect, Option } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
@@ -24,7 +25,7 @@ import type * as Edge from "../Edge.ts"
 
 export * from "@tawsil/api/shipping/Errors"
 
-type Wire = InvalidInput | Unprocessable | CourierFailed | RateLimited | Overloaded | InFlight
+type Wire = InvalidInput | Unprocessable | Conflict | CourierFailed | RateLimited | Overloaded | InFlight
 
 const invalidInput = (code: typeof InvalidInput.Type.error.code, message: string, fields?: FieldIssues.FieldIssues) =>
   new InvalidInput({ error: { code, message, ...(fields === undefined ? {} : { fields }) } })
@@ -44,7 +45,8 @@ export const courierFailures: {
     new RateLimited({ retryAfterSeconds: reason.retryAfterSeconds, message: error.message }),
   Unreachable: (_, error) => new CourierFailed({ error: { code: "courier_unreachable", message: error.message } }),
   BadResponse: (_, error) => new CourierFailed({ error: { code: "courier_error", message: error.message } }),
-  Unsupported: (_, error) => invalidInput("unsupported", error.message)
+  Unsupported: (_, error) => invalidInput("unsupported", error.message),
+  NotCancellable: (_, error) => new Conflict({ error: { code: "not_cancellable", message: error.message } })
 }
 
 /** Each failure of the gateway, as the wire answers it. */
@@ -57,6 +59,23 @@ export const gatewayFailures: {
   NotAMobile: (error) =>
     new Unprocessable({
       error: { code: "invalid_phone", message: error.message, fields: { [error.field]: error.message } }
+    }),
+  UnknownCommune: (error) =>
+    new Unprocessable({
+      error: {
+        code: "unknown_commune",
+        message: error.message,
+        fields: { "order.recipient.communeName": error.message },
+        suggestions: error.suggestions
+      }
+    }),
+  CommuneNotServed: (error) =>
+    new Unprocessable({
+      error: {
+        code: "commune_not_served",
+        message: error.message,
+        fields: { "order.recipient.communeName": error.message }
+      }
     }),
   CourierError: (error) =>
     (
@@ -86,6 +105,34 @@ export const gatewayFailures: {
 export const fromGateway = <E extends Gateway.GatewayError>(error: E) =>
   (gatewayFailures[error._tag] as (error: Gateway.GatewayError) => Wire)(error) as WireOf<E>
 
+/**
+ * One item's failure inside a batch or comparison answer: the code and message the same single call would answer
+ * (`courier_timeout` for a courier the comparison's deadline passed).
+ */
+export const itemError = (
+  error: Gateway.GatewayError | RateComparison.TimedOut
+): { readonly code: string; readonly message: string } => {
+  if (error._tag === "TimedOut") return { code: "courier_timeout", message: error.message }
+  const wire = (gatewayFailures[error._tag] as (error: Gateway.GatewayError) => Wire)(error)
+  if (wire instanceof RateLimited) return { code: "rate_limited", message: wire.message }
+  if (wire instanceof Overloaded) return { code: "overloaded", message: wire.message }
+  if (wire instanceof InFlight) return { code: "idempotency_in_flight", message: wire.message }
+  return { code: wire.error.code, message: wire.error.message }
+}
+
+/** A cancel's failure as its wire error: also 409 `not_cancellable`, which only a cancel meets. */
+export const fromCancel = <E extends Gateway.CancelError>(error: E) =>
+  error._tag === "InFlight"
+    ? new Conflict({
+        error: {
+          code: "idempotency_in_flight",
+          message: `a cancel with this Idempotency-Key is still in flight; retry in ${error.retryAfterSeconds} s`
+        }
+      })
+    : ((gatewayFailures[error._tag] as (error: Gateway.GatewayError) => Wire)(error) as
+        | Exclude<WireOf<E>, InFlight>
+        | Conflict)
+
 /** The wire errors a gateway failure can become (by the rows above): what each endpoint declares. */
 type WireOf<E> = E extends { readonly _tag: "ClientRateLimited" }
   ? RateLimited
@@ -93,7 +140,7 @@ type WireOf<E> = E extends { readonly _tag: "ClientRateLimited" }
     ? Overloaded
     : E extends { readonly _tag: "InFlight" }
       ? InFlight
-      : E extends { readonly _tag: "NotAMobile" | "KeyReused" }
+      : E extends { readonly _tag: "NotAMobile" | "KeyReused" | "UnknownCommune" | "CommuneNotServed" }
         ? Unprocessable
         : E extends { readonly _tag: "CourierError" }
           ? InvalidInput | Unprocessable | RateLimited | CourierFailed

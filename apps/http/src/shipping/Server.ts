@@ -3,6 +3,8 @@
  * of @tawsil/shipping, and encodes its answer or maps its error (`Errors.ts`); the per-client window runs as the
  * `ClientRateLimit` middleware, before a request is read.
  */
+
+import { ShippingApi } from "@tawsil/api/shipping/Api"
 import { WilayaCode } from "@tawsil/domain"
 import { Idempotency, IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Communes, Wilayas } from "@tawsil/reference"
@@ -13,7 +15,6 @@ import { HttpApiBuilder } from "effect/http-api"
 import type { AppConfig } from "../AppConfig.ts"
 import * as Health from "../Health.ts"
 import * as Server from "../Server.ts"
-import { ShippingApi } from "@tawsil/api/shipping/Api"
 import * as Errors from "./Errors.ts"
 
 const ClientRateLimitLayer = Layer.effect(
@@ -36,12 +37,93 @@ const ShippingHandlers = HttpApiBuilder.group(ShippingApi, "shipping", (handlers
       .handle("createOrder", ({ payload, headers }) =>
         gateway.create(payload, headers["idempotency-key"]).pipe(Effect.mapError(Errors.fromGateway))
       )
-      .handle("track", ({ payload }) => gateway.track(payload).pipe(Effect.mapError(Errors.fromGateway)))
+      .handle("track", ({ payload }) =>
+        "trackingNumbers" in payload
+          ? gateway.trackBatch(payload).pipe(
+              Effect.map((items) => ({
+                results: items.map((item) =>
+                  "result" in item
+                    ? item.result
+                    : { trackingNumber: item.trackingNumber, error: Errors.itemError(item.error) }
+                )
+              })),
+              Effect.mapError(Errors.fromGateway)
+            )
+          : gateway.track(payload).pipe(Effect.mapError(Errors.fromGateway))
+      )
       .handle("rates", ({ payload }) => gateway.rates(payload).pipe(Effect.mapError(Errors.fromGateway)))
       .handle("label", ({ payload }) =>
         gateway.label(payload).pipe(
           Effect.map((label) => label.bytes),
           Effect.mapError(Errors.fromGateway)
+        )
+      )
+      .handle("cancel", ({ payload, headers }) =>
+        gateway.cancel(payload, headers["idempotency-key"]).pipe(Effect.mapError(Errors.fromCancel))
+      )
+      .handle("stopDesks", ({ payload }) =>
+        gateway.stopDesks(payload).pipe(
+          Effect.map((desks) =>
+            desks.map(({ id, name, wilayaCode, communeName, address, phone }) => ({
+              id,
+              name,
+              wilayaCode,
+              ...(communeName === undefined ? {} : { communeName }),
+              ...(address === undefined ? {} : { address }),
+              ...(phone === undefined ? {} : { phone })
+            }))
+          ),
+          Effect.mapError(Errors.fromGateway)
+        )
+      )
+      .handle("checkCredentials", ({ payload }) =>
+        gateway.checkCredentials(payload).pipe(
+          Effect.map((check) => ({
+            courier: gateway.catalogue.resolve(payload.courier)?.entry.key ?? payload.courier,
+            valid: check._tag === "Accepted",
+            ...(check._tag === "Rejected" ? { message: check.message } : {})
+          })),
+          Effect.mapError(Errors.fromGateway)
+        )
+      )
+      .handle("resolveCommune", ({ payload }) => {
+        const { courier, credentials, options, wilayaCode, communeName } = payload
+        const call = courier === undefined ? undefined : { courier, credentials, options }
+        return gateway.resolveCommune({ call, wilayaCode, communeName }).pipe(
+          Effect.map((resolved) => ({
+            wilayaCode: resolved.commune.wilayaCode,
+            nameFr: resolved.commune.name,
+            nameAr: resolved.commune.nameAr,
+            exact: resolved.exact,
+            ...(call === undefined
+              ? {}
+              : {
+                  courier: {
+                    key: gateway.catalogue.resolve(call.courier)?.entry.key ?? call.courier,
+                    listed: resolved.courier !== undefined,
+                    ...(resolved.courier === undefined
+                      ? { home: false, stopdesk: false }
+                      : {
+                          name: resolved.courier.name,
+                          ...(resolved.courier.id === undefined ? {} : { id: resolved.courier.id }),
+                          home: resolved.courier.home,
+                          stopdesk: resolved.courier.stopdesk
+                        })
+                  }
+                })
+          })),
+          Effect.mapError(Errors.fromGateway)
+        )
+      })
+      .handle("compareRates", ({ payload }) =>
+        gateway.compareRates(payload).pipe(
+          Effect.map((quotes) => ({
+            quotes: quotes.map((quote) =>
+              quote._tag === "Priced"
+                ? { courier: quote.courier, rates: quote.rates }
+                : { courier: quote.courier, error: Errors.itemError(quote.error) }
+            )
+          }))
         )
       )
   })
@@ -110,18 +192,20 @@ const HealthHandlers = HttpApiBuilder.group(ShippingApi, "health", (handlers) =>
 /**
  * The gateway on the database's idempotency records; the client windows and the couriers' per-account limits count
  * in the app's rate-limiter store, the accounts named under this installation's secret (shared by every instance).
+ * Creates resolve the recipient's commune in the reference communes (`COMMUNES_FILE`, else the bundled dataset).
  * The store server's courier rate sync reaches the couriers through one too.
  */
 export const gatewayLayer = (
-  config: Pick<AppConfig, "shippingRateLimitPerMinute" | "shippingMaxConcurrentCreates">,
+  config: Pick<AppConfig, "shippingRateLimitPerMinute" | "shippingMaxConcurrentCreates" | "communesFile">,
   catalogue: Catalogue.Catalogue
 ) => {
   const courierCore = Layer.unwrap(
-    Effect.map(
-      IdempotencyStore.IdempotencyStore.use((store) => store.secret),
-      (accountSecret) => Shipping.Shipping.layer(catalogue, { accountSecret })
-    )
-  )
+    Effect.gen(function* () {
+      const accountSecret = yield* IdempotencyStore.IdempotencyStore.use((store) => store.secret)
+      const communes = yield* Communes.Communes
+      return Shipping.Shipping.layer(catalogue, { accountSecret, communes })
+    })
+  ).pipe(Layer.provide(Communes.layerFileOptional(config.communesFile)))
   return Gateway.layer({
     requestsPerMinute: config.shippingRateLimitPerMinute,
     maxConcurrentCreates: config.shippingMaxConcurrentCreates

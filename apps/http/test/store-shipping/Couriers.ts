@@ -21,7 +21,7 @@ const catalogue = Effect.map(Discovery.discover(import.meta.url), (adapters) => 
  * sends a courier's requests to a loopback fake.
  */
 export const gateway = (
-  config: Pick<AppConfig, "shippingRateLimitPerMinute" | "shippingMaxConcurrentCreates">,
+  config: Pick<AppConfig, "shippingRateLimitPerMinute" | "shippingMaxConcurrentCreates" | "communesFile">,
   origins: Egress.Overrides = new Map()
 ) => {
   const limits = ClientWindow.layerStoreMemory()

@@ -5,7 +5,7 @@
 import { Shipment } from "@tawsil/courier"
 import { WilayaCode } from "@tawsil/domain"
 import { Wilayas } from "@tawsil/reference"
-import { Catalogue } from "@tawsil/shipping"
+import { Catalogue, Gateway } from "@tawsil/shipping"
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { HealthGroup } from "../Health.ts"
@@ -22,7 +22,12 @@ const Options = Schema.Struct({
   baseUrl: Schema.optionalKey(Schema.String.check(Schema.isBetweenLength(1, 2048))),
   fromWilaya: Schema.optionalKey(WilayaCode.WilayaCode),
   /** Bounds each courier call; default 15000. */
-  timeoutMs: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1000, maximum: 30000 })))
+  timeoutMs: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1000, maximum: 30000 }))),
+  /**
+   * Create only. `false` sends `order.recipient.communeName` exactly as written, unchecked: for a commune the
+   * reference data lacks. By default the commune is resolved first (422 `unknown_commune` with suggestions).
+   */
+  resolveCommune: Schema.optionalKey(Schema.Boolean)
 })
 
 const call = {
@@ -43,6 +48,87 @@ export const LabelRequest = Schema.Struct({ ...call, trackingNumber: Shipment.Tr
 export const RatesRequest = Schema.Struct({ ...call, query: Shipment.RatesQuery }).annotate({
   identifier: "RatesRequest"
 })
+export const BatchTrackRequest = Schema.Struct({
+  ...call,
+  /** 1 to 100 tracking numbers of this courier: one result each, in this order. */
+  trackingNumbers: Schema.Array(Shipment.TrackingNumber).check(Schema.isMinLength(1), Schema.isMaxLength(100))
+}).annotate({ identifier: "BatchTrackRequest" })
+export const CancelRequest = Schema.Struct({ ...call, trackingNumber: Shipment.TrackingNumber }).annotate({
+  identifier: "CancelRequest"
+})
+export const StopDesksRequest = Schema.Struct({ ...call, wilayaCode: WilayaCode.WilayaCode }).annotate({
+  identifier: "StopDesksRequest"
+})
+export const CredentialsCheckRequest = Schema.Struct(call).annotate({ identifier: "CredentialsCheckRequest" })
+export const ResolveCommuneRequest = Schema.Struct({
+  /** Optional: with a courier that lists its communes, its own entry for the commune too. */
+  courier: Schema.optionalKey(call.courier),
+  credentials: call.credentials,
+  options: call.options,
+  wilayaCode: WilayaCode.WilayaCode,
+  communeName: Schema.String.check(Schema.isBetweenLength(1, 100))
+}).annotate({ identifier: "ResolveCommuneRequest" })
+export const CompareRatesRequest = Schema.Struct({
+  /** 1 to 20 couriers, each with its own credentials (none for `sandbox`); the same courier may appear twice. */
+  couriers: Schema.Array(Schema.Struct(call).annotate({ identifier: "ComparedCourier" })).check(
+    Schema.isMinLength(1),
+    Schema.isMaxLength(20)
+  ),
+  query: Shipment.RatesQuery,
+  /** The whole comparison's deadline (1000–30000, default 15000): a courier that has not answered is timed out. */
+  timeoutMs: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1000, maximum: 30000 })))
+}).annotate({ identifier: "CompareRatesRequest" })
+
+/** One item's failure inside a batch answer: the code and message the single call would have answered. */
+export const ItemError = Schema.Struct({ code: Schema.String, message: Schema.String }).annotate({
+  identifier: "ItemError"
+})
+export const TrackFailure = Schema.Struct({ trackingNumber: Schema.String, error: ItemError }).annotate({
+  identifier: "TrackFailure"
+})
+export const BatchTrackResult = Schema.Struct({
+  results: Schema.Array(Schema.Union([Shipment.TrackResult, TrackFailure]))
+}).annotate({ identifier: "BatchTrackResult" })
+export const StopDesk = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  wilayaCode: Schema.Int,
+  communeName: Schema.optionalKey(Schema.String),
+  address: Schema.optionalKey(Schema.String),
+  phone: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "StopDesk" })
+export const CredentialsCheck = Schema.Struct({
+  courier: Schema.String,
+  valid: Schema.Boolean,
+  /** Why the courier refused them, in its words. */
+  message: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "CredentialsCheck" })
+export const CommuneResolution = Schema.Struct({
+  wilayaCode: Schema.Int,
+  nameFr: Schema.String,
+  nameAr: Schema.String,
+  /** The name sent was the commune's, up to case, accents and separators: nothing was corrected. */
+  exact: Schema.Boolean,
+  /** With a courier: its entry for the commune (absent when it does not list it), and what it delivers there. */
+  courier: Schema.optionalKey(
+    Schema.Struct({
+      key: Schema.String,
+      listed: Schema.Boolean,
+      name: Schema.optionalKey(Schema.String),
+      id: Schema.optionalKey(Schema.String),
+      home: Schema.Boolean,
+      stopdesk: Schema.Boolean
+    })
+  )
+}).annotate({ identifier: "CommuneResolution" })
+export const Quote = Schema.Union([
+  Schema.Struct({ courier: Schema.String, rates: Shipment.RatesResult }),
+  Schema.Struct({ courier: Schema.String, error: ItemError })
+]).annotate({ identifier: "Quote" })
+export const RatesComparison = Schema.Struct({
+  /** Priced couriers, cheapest `total` first, then the failures (code `courier_timeout` past the deadline). */
+  quotes: Schema.Array(Quote)
+}).annotate({ identifier: "RatesComparison" })
 
 const courierErrors = [
   Errors.InvalidInput,
@@ -63,9 +149,13 @@ export class ShippingGroup extends HttpApiGroup.make("shipping")
       success: Shipment.ParcelCreated,
       error: [...courierErrors, Errors.OverloadedResponse, Errors.InFlightResponse]
     }),
+    /**
+     * One parcel (`trackingNumber`: its timeline), or up to 100 (`trackingNumbers`: one result or failure each, in
+     * order), through the courier's batch read where it has one (`capabilities.trackBatch`).
+     */
     HttpApiEndpoint.post("track", "/v1/track", {
-      payload: TrackRequest,
-      success: Shipment.TrackResult,
+      payload: Schema.Union([TrackRequest, BatchTrackRequest]),
+      success: Schema.Union([Shipment.TrackResult, BatchTrackResult]),
       error: courierErrors
     }),
     HttpApiEndpoint.post("rates", "/v1/rates", {
@@ -78,6 +168,43 @@ export class ShippingGroup extends HttpApiGroup.make("shipping")
       payload: LabelRequest,
       success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/pdf" })),
       error: courierErrors
+    }),
+    /**
+     * Cancels a parcel where the courier allows it (most only before pickup): 409 `not_cancellable` with the
+     * courier's words after that. The `Idempotency-Key` works as on create.
+     */
+    HttpApiEndpoint.post("cancel", "/v1/cancel", {
+      payload: CancelRequest,
+      headers: { "idempotency-key": Schema.optionalKey(Schema.String) },
+      success: Gateway.Cancelled,
+      error: [...courierErrors, Errors.Conflict]
+    }),
+    /** The courier's desks in a wilaya: send one's `id` as `order.stopDeskId`. */
+    HttpApiEndpoint.post("stopDesks", "/v1/stop-desks", {
+      payload: StopDesksRequest,
+      success: Schema.Array(StopDesk),
+      error: courierErrors
+    }),
+    /** Whether the courier accepts these credentials, through its cheapest read; creates nothing. */
+    HttpApiEndpoint.post("checkCredentials", "/v1/credentials/check", {
+      payload: CredentialsCheckRequest,
+      success: CredentialsCheck,
+      error: courierErrors
+    }),
+    /**
+     * The commune a name means in a wilaya, however it is spelled, or 422 `unknown_commune` with up to five
+     * suggestions; with a courier, its own entry and whether it delivers there at home and at a desk.
+     */
+    HttpApiEndpoint.post("resolveCommune", "/v1/communes/resolve", {
+      payload: ResolveCommuneRequest,
+      success: CommuneResolution,
+      error: courierErrors
+    }),
+    /** One parcel priced with several couriers at once, under one deadline; a slow courier is timed out alone. */
+    HttpApiEndpoint.post("compareRates", "/v1/rates/compare", {
+      payload: CompareRatesRequest,
+      success: RatesComparison,
+      error: [Errors.InvalidInput, Errors.RateLimitedResponse]
     })
   )
   .middleware(Errors.ClientRateLimit)

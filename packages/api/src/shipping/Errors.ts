@@ -6,6 +6,7 @@
  * (`apps/http/src/shipping/Errors.ts`).
  */
 import { FieldIssues } from "@tawsil/domain"
+import { CommuneCheck } from "@tawsil/shipping"
 import { Schema } from "effect"
 import { HttpApiMiddleware, HttpApiSchema } from "effect/http-api"
 
@@ -22,10 +23,34 @@ export class InvalidInput extends Schema.Error<InvalidInput>("InvalidInput")(
   { httpApiStatus: 400 }
 ) {}
 
-/** 422: the phone is not an Algerian mobile, or the courier refused the request (its message passed on). */
+/**
+ * 422: the phone is not an Algerian mobile, the commune is not one of the wilaya's (`unknown_commune`, with up to
+ * five `suggestions`) or not one the courier serves, or the courier refused the request (its message passed on).
+ */
 export class Unprocessable extends Schema.Error<Unprocessable>("Unprocessable")(
-  { error: Body(["invalid_phone", "courier_refused", "credentials_rejected", "idempotency_key_reuse"]) },
+  {
+    error: Schema.Struct({
+      ...Body([
+        "invalid_phone",
+        "unknown_commune",
+        "commune_not_served",
+        "courier_refused",
+        "credentials_rejected",
+        "idempotency_key_reuse"
+      ]).fields,
+      suggestions: Schema.optionalKey(Schema.Array(CommuneCheck.Suggestion))
+    })
+  },
   { httpApiStatus: 422 }
+) {}
+
+/**
+ * 409 on cancel: the courier will not cancel the parcel any more (picked up, shipped; its words in the message), or
+ * a cancel with this `Idempotency-Key` is still running (its message says when to retry; one 409 shape per route).
+ */
+export class Conflict extends Schema.Error<Conflict>("Conflict")(
+  { error: Body(["not_cancellable", "idempotency_in_flight"]) },
+  { httpApiStatus: 409 }
 ) {}
 
 /** 502: the courier rejected the request without a usable reason, answered garbage, or could not be reached. */

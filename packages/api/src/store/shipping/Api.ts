@@ -40,7 +40,9 @@ const courierReasons: {
     Errors.make("rate_limited", requestId, message, { retry_after: reason.retryAfterSeconds }),
   Unreachable: (_, message, requestId) => Errors.make("courier_unreachable", requestId, message),
   BadResponse: (_, message, requestId) => Errors.make("courier_error", requestId, message),
-  Unsupported: (_, message, requestId) => Errors.make("unsupported", requestId, message)
+  Unsupported: (_, message, requestId) => Errors.make("unsupported", requestId, message),
+  // A cancel's refusal: a rates call never meets it.
+  NotCancellable: (_, message, requestId) => Errors.make("courier_refused", requestId, message)
 }
 
 /**
@@ -67,6 +69,9 @@ const gatewayFailures: {
   },
   BlockedEgress: (failure, requestId) => Errors.make("blocked_egress", requestId, failure.message),
   NotAMobile: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
+  // A create's commune checks: a rates call never meets them.
+  UnknownCommune: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
+  CommuneNotServed: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
   CourierError: (failure, requestId) =>
     (
       courierReasons[failure.reason._tag] as (
