@@ -4,7 +4,7 @@
  * document cannot drift from what `GET /v1/couriers` serves. `npm run docs:couriers` writes it; a test checks that
  * the committed file is current.
  */
-import type { CourierAdapter } from "@tawsil/courier"
+import { CourierAdapter } from "@tawsil/courier"
 import { Catalogue, Discovery } from "@tawsil/shipping"
 import { Effect } from "effect"
 
@@ -100,6 +100,6 @@ export const render = (installed: ReadonlyArray<Installed>): string => {
 const credentials = (fields: ReadonlyArray<string>) => (fields.length > 0 ? fields.map(code).join(", ") : "none")
 
 const capabilities = (capabilities: Readonly<Record<CourierAdapter.Capability, boolean>>) => {
-  const names = (["create", "track", "rates", "label"] as const).filter((name) => capabilities[name])
+  const names = CourierAdapter.capabilities.filter((name) => capabilities[name])
   return names.length > 0 ? names.join(", ") : "none"
 }
