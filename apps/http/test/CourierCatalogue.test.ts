@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs"
 import * as Path from "node:path"
 import { assert, describe, it } from "@effect/vitest"
+import { Catalogue } from "@tawsil/shipping"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Effect } from "effect"
 import { discover, render } from "../src/CourierCatalogue.ts"
@@ -16,15 +17,41 @@ describe("CourierCatalogue", () => {
     })
   )
 
-  it.effect("holds at least 91 named real couriers over at least 6 platforms, every key and alias unique", () =>
+  it.effect("serves every courier key the public dzship client's README names, with the credentials it names", () =>
+    Effect.gen(function* () {
+      const catalogue = Catalogue.make((yield* discover).map(({ adapter }) => adapter))
+      // The couriers table of the dzship package this repository installs (a devDependency): one row per family.
+      const readme = readFileSync(Path.join(ROOT, "node_modules/dzship/README.md"), "utf8")
+      const lines = readme.slice(readme.indexOf("| Family |")).split("\n")
+      const rows = lines
+        .slice(
+          2,
+          lines.findIndex((line) => !line.startsWith("|"))
+        )
+        .map((line) => line.split("|").map((cell) => cell.trim()))
+      assert.isAtLeast(rows.length, 12)
+      const ticked = (cell: string) => [...cell.matchAll(/`([A-Za-z0-9_]+)`/g)].map((match) => match[1]!)
+      const missing: Array<string> = []
+      for (const [, , keys = "", credentials = ""] of rows) {
+        for (const key of ticked(keys)) {
+          const resolved = catalogue.resolve(key)
+          if (resolved === undefined) missing.push(key)
+          else assert.deepStrictEqual(resolved.entry.requiredCredentials, ticked(credentials), key)
+        }
+      }
+      assert.deepStrictEqual(missing, [], "dzship keys the catalogue does not resolve")
+    })
+  )
+
+  it.effect("holds at least 99 named real couriers over at least 12 platforms, every key and alias unique", () =>
     Effect.gen(function* () {
       const installed = yield* discover
       const manifests = installed.flatMap(({ adapter }) =>
         adapter.platform === "sandbox" ? [] : adapter.couriers.map((courier) => ({ adapter, courier }))
       )
       const named = manifests.filter(({ courier }) => "origin" in courier.endpoint)
-      assert.isAtLeast(named.length, 91)
-      assert.isAtLeast(new Set(manifests.map(({ adapter }) => adapter.platform)).size, 6)
+      assert.isAtLeast(named.length, 99)
+      assert.isAtLeast(new Set(manifests.map(({ adapter }) => adapter.platform)).size, 12)
       const names = installed.flatMap(({ adapter }) =>
         adapter.couriers.flatMap((courier) => [courier.key, ...courier.aliases])
       )
