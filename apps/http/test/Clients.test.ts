@@ -122,7 +122,11 @@ describe("typed clients against the running app", () => {
           const tracked = await shipping.call("shipping.track", {
             body: { courier: "sandbox", trackingNumber: created.data.trackingNumber }
           })
-          assert.isTrue(tracked.ok && tracked.data.trackingNumber === created.data.trackingNumber)
+          assert.isTrue(
+            tracked.ok &&
+              "trackingNumber" in tracked.data &&
+              tracked.data.trackingNumber === created.data.trackingNumber
+          )
           const unknown = await shipping.call("shipping.track", {
             body: { courier: "no-such-courier", trackingNumber: created.data.trackingNumber }
           })

@@ -9,19 +9,38 @@ export type UnavailableEncoded = { readonly error: { readonly code: "communes_un
 export type Commune = { readonly wilayaCode: number; readonly nameFr: string; readonly nameAr: string }
 export type NotFoundEncoded = { readonly error: { readonly code: "not_found"; readonly message: string; readonly fields?: { readonly [key: string]: string } } }
 export type _tawsil_reference_WilayaEncoded = { readonly code: number; readonly nameFr: string; readonly nameAr: string; readonly isDeepSouth: boolean; readonly communeCount: number; readonly courierSupported: boolean; readonly shipAs?: number }
-export type CatalogueEntryEncoded = { readonly key: string; readonly name: string; readonly platform: string; readonly aliases: ReadonlyArray<string>; readonly requiredCredentials: ReadonlyArray<string>; readonly capabilities: { readonly create: boolean; readonly track: boolean; readonly rates: boolean; readonly label: boolean }; readonly endpoint: string; readonly requiresBaseUrl: boolean; readonly tenantDomain?: string }
-export type CourierFailedEncoded = { readonly error: { readonly code: "courier_error" | "courier_unreachable"; readonly message: string; readonly fields?: { readonly [key: string]: string } } }
-export type UnprocessableEncoded = { readonly error: { readonly code: "invalid_phone" | "courier_refused" | "credentials_rejected" | "idempotency_key_reuse"; readonly message: string; readonly fields?: { readonly [key: string]: string } } }
-export type LabelRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number }; readonly trackingNumber: string }
+export type CatalogueEntryEncoded = { readonly key: string; readonly name: string; readonly platform: string; readonly aliases: ReadonlyArray<string>; readonly requiredCredentials: ReadonlyArray<string>; readonly capabilities: { readonly create: boolean; readonly track: boolean; readonly rates: boolean; readonly label: boolean; readonly cancel: boolean; readonly trackBatch: boolean; readonly stopDesks: boolean; readonly communes: boolean; readonly checkCredentials: boolean }; readonly endpoint: string; readonly requiresBaseUrl: boolean; readonly tenantDomain?: string }
+export type RatesComparison = { readonly quotes: ReadonlyArray<Quote> }
+export type Quote = { readonly courier: string; readonly rates: RatesResult } | { readonly courier: string; readonly error: ItemError }
+export type ItemError = { readonly code: string; readonly message: string }
 export type RatesResult = { readonly deliveryType: "home" | "stopdesk"; readonly tier?: "express" | "economic"; readonly deliveryFee: number; readonly returnFee: number; readonly codFee: number; readonly total: number; readonly currency: "DZD"; readonly options: ReadonlyArray<RateOption> }
 export type RateOption = { readonly deliveryType: "home" | "stopdesk"; readonly tier?: "express" | "economic"; readonly deliveryFee: number; readonly returnFee: number }
-export type RatesRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number }; readonly query: RatesQuery }
+export type CompareRatesRequest = { readonly couriers: ReadonlyArray<ComparedCourier>; readonly query: RatesQuery; readonly timeoutMs?: number }
 export type RatesQuery = { readonly fromWilaya?: number; readonly toWilaya: number; readonly toCommune?: string; readonly deliveryType: "home" | "stopdesk"; readonly tier?: "express" | "economic"; readonly codAmount?: number }
+export type ComparedCourier = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean } }
+export type CourierFailedEncoded = { readonly error: { readonly code: "courier_error" | "courier_unreachable"; readonly message: string; readonly fields?: { readonly [key: string]: string } } }
+export type UnprocessableEncoded = { readonly error: { readonly code: "invalid_phone" | "unknown_commune" | "commune_not_served" | "courier_refused" | "credentials_rejected" | "idempotency_key_reuse"; readonly message: string; readonly fields?: { readonly [key: string]: string }; readonly suggestions?: ReadonlyArray<CommuneSuggestion> } }
+export type CommuneSuggestion = { readonly nameFr: string; readonly nameAr: string; readonly score: number | ("Infinity" | "-Infinity" | "NaN") }
+export type CommuneResolution = { readonly wilayaCode: number; readonly nameFr: string; readonly nameAr: string; readonly exact: boolean; readonly courier?: { readonly key: string; readonly listed: boolean; readonly name?: string; readonly id?: string; readonly home: boolean; readonly stopdesk: boolean } }
+export type ResolveCommuneRequest = { readonly courier?: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly wilayaCode: number; readonly communeName: string }
+export type CredentialsCheck = { readonly courier: string; readonly valid: boolean; readonly message?: string }
+export type CredentialsCheckRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean } }
+export type StopDesk = { readonly id: string; readonly name: string; readonly wilayaCode: number; readonly communeName?: string; readonly address?: string; readonly phone?: string }
+export type StopDesksRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly wilayaCode: number }
+export type ConflictEncoded = { readonly error: { readonly code: "not_cancellable" | "idempotency_in_flight"; readonly message: string; readonly fields?: { readonly [key: string]: string } } }
+export type ParcelCancelled = { readonly trackingNumber: string; readonly status: "cancelled" }
+export type CancelRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly trackingNumber: string }
+export type LabelRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly trackingNumber: string }
+export type RatesRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly query: RatesQuery }
+export type BatchTrackResult = { readonly results: ReadonlyArray<TrackResult | TrackFailure> }
+export type TrackFailure = { readonly trackingNumber: string; readonly error: ItemError }
 export type TrackResult = { readonly trackingNumber: string; readonly status: "created" | "pending_pickup" | "picked_up" | "in_transit" | "out_for_delivery" | "at_stopdesk" | "failed_attempt" | "on_hold" | "delivered" | "returning" | "returned" | "cancelled" | "exception" | "unknown"; readonly cod?: "not_collected" | "collected" | "remitted"; readonly events: ReadonlyArray<TrackEvent> }
 export type TrackEvent = { readonly status: "created" | "pending_pickup" | "picked_up" | "in_transit" | "out_for_delivery" | "at_stopdesk" | "failed_attempt" | "on_hold" | "delivered" | "returning" | "returned" | "cancelled" | "exception" | "unknown"; readonly rawStatus: string; readonly timestamp: string }
-export type TrackRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number }; readonly trackingNumber: string }
-export type ParcelCreated = { readonly trackingNumber: string; readonly courierReference?: string; readonly labelUrl?: string; readonly status: "created" | "pending_pickup" | "picked_up" | "in_transit" | "out_for_delivery" | "at_stopdesk" | "failed_attempt" | "on_hold" | "delivered" | "returning" | "returned" | "cancelled" | "exception" | "unknown"; readonly reference: string }
-export type CreateOrderRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number }; readonly order: ParcelOrder }
+export type BatchTrackRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly trackingNumbers: ReadonlyArray<string> }
+export type TrackRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly trackingNumber: string }
+export type ParcelCreated = { readonly trackingNumber: string; readonly courierReference?: string; readonly labelUrl?: string; readonly status: "created" | "pending_pickup" | "picked_up" | "in_transit" | "out_for_delivery" | "at_stopdesk" | "failed_attempt" | "on_hold" | "delivered" | "returning" | "returned" | "cancelled" | "exception" | "unknown"; readonly reference: string; readonly commune?: CommuneSent }
+export type CommuneSent = { readonly requested: string; readonly sent: string; readonly corrected: boolean }
+export type CreateOrderRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly order: ParcelOrder }
 export type ParcelOrder = { readonly reference?: string; readonly recipient: Recipient; readonly deliveryType: "home" | "stopdesk"; readonly stopDeskId?: string; readonly tier?: "express" | "economic"; readonly productList: string; readonly codAmount: number; readonly weightKg?: number; readonly declaredValue?: number; readonly freeShipping?: boolean; readonly isExchange?: boolean; readonly hasOpenPackage?: boolean; readonly notes?: string }
 export type Recipient = { readonly fullName: string; readonly phone: string; readonly phoneAlt?: string; readonly wilayaCode: number; readonly communeName: string; readonly addressLine?: string }
 
@@ -38,8 +57,8 @@ export interface Operations {
     readonly params: undefined
     readonly query: undefined
     readonly headers: undefined
-    readonly body: TrackRequest
-    readonly success: TrackResult
+    readonly body: TrackRequest | BatchTrackRequest
+    readonly success: TrackResult | BatchTrackResult
     readonly failure: { readonly status: 400; readonly error: InvalidInputEncoded } | { readonly status: 422; readonly error: UnprocessableEncoded } | { readonly status: 429; readonly error: { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 502; readonly error: CourierFailedEncoded }
   }
   readonly "shipping.rates": {
@@ -57,6 +76,46 @@ export interface Operations {
     readonly body: LabelRequest
     readonly success: ArrayBuffer
     readonly failure: { readonly status: 400; readonly error: InvalidInputEncoded } | { readonly status: 422; readonly error: UnprocessableEncoded } | { readonly status: 429; readonly error: { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 502; readonly error: CourierFailedEncoded }
+  }
+  readonly "shipping.cancel": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: { readonly "idempotency-key"?: string }
+    readonly body: CancelRequest
+    readonly success: ParcelCancelled
+    readonly failure: { readonly status: 400; readonly error: InvalidInputEncoded } | { readonly status: 409; readonly error: ConflictEncoded } | { readonly status: 422; readonly error: UnprocessableEncoded } | { readonly status: 429; readonly error: { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 502; readonly error: CourierFailedEncoded }
+  }
+  readonly "shipping.stopDesks": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: StopDesksRequest
+    readonly success: ReadonlyArray<StopDesk>
+    readonly failure: { readonly status: 400; readonly error: InvalidInputEncoded } | { readonly status: 422; readonly error: UnprocessableEncoded } | { readonly status: 429; readonly error: { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 502; readonly error: CourierFailedEncoded }
+  }
+  readonly "shipping.checkCredentials": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: CredentialsCheckRequest
+    readonly success: CredentialsCheck
+    readonly failure: { readonly status: 400; readonly error: InvalidInputEncoded } | { readonly status: 422; readonly error: UnprocessableEncoded } | { readonly status: 429; readonly error: { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 502; readonly error: CourierFailedEncoded }
+  }
+  readonly "shipping.resolveCommune": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: ResolveCommuneRequest
+    readonly success: CommuneResolution
+    readonly failure: { readonly status: 400; readonly error: InvalidInputEncoded } | { readonly status: 422; readonly error: UnprocessableEncoded } | { readonly status: 429; readonly error: { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 502; readonly error: CourierFailedEncoded }
+  }
+  readonly "shipping.compareRates": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: CompareRatesRequest
+    readonly success: RatesComparison
+    readonly failure: { readonly status: 400; readonly error: InvalidInputEncoded } | { readonly status: 429; readonly error: { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } }
   }
   readonly "reference.couriers": {
     readonly params: undefined
@@ -97,6 +156,11 @@ export const operations = {
   "shipping.track": { method: "POST", path: "/v1/track", binary: false, statuses: [400, 422, 429, 502] },
   "shipping.rates": { method: "POST", path: "/v1/rates", binary: false, statuses: [400, 422, 429, 502] },
   "shipping.label": { method: "POST", path: "/v1/labels", binary: true, statuses: [400, 422, 429, 502] },
+  "shipping.cancel": { method: "POST", path: "/v1/cancel", binary: false, statuses: [400, 409, 422, 429, 502] },
+  "shipping.stopDesks": { method: "POST", path: "/v1/stop-desks", binary: false, statuses: [400, 422, 429, 502] },
+  "shipping.checkCredentials": { method: "POST", path: "/v1/credentials/check", binary: false, statuses: [400, 422, 429, 502] },
+  "shipping.resolveCommune": { method: "POST", path: "/v1/communes/resolve", binary: false, statuses: [400, 422, 429, 502] },
+  "shipping.compareRates": { method: "POST", path: "/v1/rates/compare", binary: false, statuses: [400, 429] },
   "reference.couriers": { method: "GET", path: "/v1/couriers", binary: false, statuses: [400] },
   "reference.wilayas": { method: "GET", path: "/v1/wilayas", binary: false, statuses: [400, 404] },
   "reference.communes": { method: "GET", path: "/v1/communes", binary: false, statuses: [400, 503] },
