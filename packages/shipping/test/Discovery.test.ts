@@ -83,16 +83,16 @@ describe("Discovery", () => {
         assert.strictEqual(plugin.packageName, "tawsil-adapter-beta")
         assert.strictEqual(plugin.adapter.platform, "beta")
         assert.deepStrictEqual(plugin.adapter.capabilities, {
-        create: false,
-        track: false,
-        rates: false,
-        label: false,
-        cancel: false,
-        trackBatch: false,
-        stopDesks: false,
-        communes: false,
-        checkCredentials: false
-      })
+          create: false,
+          track: false,
+          rates: false,
+          label: false,
+          cancel: false,
+          trackBatch: false,
+          stopDesks: false,
+          communes: false,
+          checkCredentials: false
+        })
       })
     )
 
