@@ -1,7 +1,7 @@
 /**
  * The sandbox's stop desks and communes: a believable network without a courier. Every commune of the CC0 dataset
- * is served at home; each wilaya has desks in up to three of its communes — the one named like the wilaya when
- * there is one (its seat), then the next in alphabetical order — so integrators can list desks, pick one and send
+ * is served at home; each wilaya has desks in up to three of its communes — the one named after the wilaya when
+ * there is one (its seat: Oran, Alger Centre), then the next in alphabetical order — so integrators can list desks, pick one and send
  * its id as `stopDeskId`. Ids are stable: `SBXD-<wilaya>-<n>`.
  */
 import type { CourierAdapter } from "@tawsil/courier"
@@ -23,8 +23,8 @@ const deskCommunes = (wilaya: WilayaCode.WilayaCode, communes: ReadonlyArray<Com
   })
   return [...communes]
     .sort((a, b) => {
-      const aSeat = NameFolding.fold(a.name) === seat
-      const bSeat = NameFolding.fold(b.name) === seat
+      const aSeat = seat !== "" && NameFolding.fold(a.name).startsWith(seat)
+      const bSeat = seat !== "" && NameFolding.fold(b.name).startsWith(seat)
       return aSeat === bSeat ? a.name.localeCompare(b.name, "fr") : aSeat ? -1 : 1
     })
     .slice(0, DESKS_PER_WILAYA)

@@ -17,7 +17,7 @@ import {
 import type { CourierError } from "@tawsil/courier"
 import { FieldIssues } from "@tawsil/domain"
 import { Wilayas } from "@tawsil/reference"
-import type { Gateway, RateComparison } from "@tawsil/shipping"
+import type { CommuneCheck, Gateway, RateComparison } from "@tawsil/shipping"
 import { Effect, Option } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
@@ -49,6 +49,17 @@ export const courierFailures: {
   NotCancellable: (_, error) => new Conflict({ error: { code: "not_cancellable", message: error.message } })
 }
 
+/** 422 `unknown_commune`, with its suggestions, naming the field that held the name. */
+export const unknownCommune = (error: CommuneCheck.UnknownCommune, field: string) =>
+  new Unprocessable({
+    error: {
+      code: "unknown_commune",
+      message: error.message,
+      fields: { [field]: error.message },
+      suggestions: error.suggestions
+    }
+  })
+
 /** Each failure of the gateway, as the wire answers it. */
 export const gatewayFailures: {
   readonly [Tag in Gateway.GatewayError["_tag"]]: (error: Extract<Gateway.GatewayError, { readonly _tag: Tag }>) => Wire
@@ -60,15 +71,7 @@ export const gatewayFailures: {
     new Unprocessable({
       error: { code: "invalid_phone", message: error.message, fields: { [error.field]: error.message } }
     }),
-  UnknownCommune: (error) =>
-    new Unprocessable({
-      error: {
-        code: "unknown_commune",
-        message: error.message,
-        fields: { "order.recipient.communeName": error.message },
-        suggestions: error.suggestions
-      }
-    }),
+  UnknownCommune: (error) => unknownCommune(error, "order.recipient.communeName"),
   CommuneNotServed: (error) =>
     new Unprocessable({
       error: {

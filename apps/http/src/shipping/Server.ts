@@ -90,6 +90,10 @@ const ShippingHandlers = HttpApiBuilder.group(ShippingApi, "shipping", (handlers
         const { courier, credentials, options, wilayaCode, communeName } = payload
         const call = courier === undefined ? undefined : { courier, credentials, options }
         return gateway.resolveCommune({ call, wilayaCode, communeName }).pipe(
+          // Here the name is the body's own `communeName`, not an order's.
+          Effect.mapError((error) =>
+            error._tag === "UnknownCommune" ? Errors.unknownCommune(error, "communeName") : Errors.fromGateway(error)
+          ),
           Effect.map((resolved) => ({
             wilayaCode: resolved.commune.wilayaCode,
             nameFr: resolved.commune.name,
@@ -111,8 +115,7 @@ const ShippingHandlers = HttpApiBuilder.group(ShippingApi, "shipping", (handlers
                         })
                   }
                 })
-          })),
-          Effect.mapError(Errors.fromGateway)
+          }))
         )
       })
       .handle("compareRates", ({ payload }) =>
