@@ -5,6 +5,7 @@
 
 import { BlockedEgress } from "@tawsil/egress/Egress"
 import { Schema } from "effect"
+import { capabilities } from "./CourierAdapter.ts"
 
 /**
  * The courier answered and refused the request for a reason the caller can act on (its message is passed on).
@@ -72,17 +73,7 @@ export type CourierErrorReason = typeof CourierErrorReason.Type
 
 export class CourierError extends Schema.TaggedError<CourierError>()("CourierError", {
   courier: Schema.String,
-  operation: Schema.Literals([
-    "create",
-    "track",
-    "rates",
-    "label",
-    "cancel",
-    "trackBatch",
-    "stopDesks",
-    "communes",
-    "checkCredentials"
-  ]),
+  operation: Schema.Literals(capabilities),
   reason: CourierErrorReason
 }) {
   override get message() {
