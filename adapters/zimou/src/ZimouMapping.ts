@@ -13,8 +13,9 @@
  * sent (least of all the token) is echoed.
  */
 import { type CourierAdapter, CourierAnswer, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
-import { AlgerianMobile, AlgiersTime, type Dzd } from "@tawsil/domain"
+import { AlgerianMobile, AlgiersTime, type Dzd, type WilayaCode } from "@tawsil/domain"
 import { Option, Result, Schema } from "effect"
+import * as Status from "./ZimouStatus.ts"
 import * as Wire from "./ZimouWire.ts"
 
 type Reason = CourierError.CourierErrorReason
@@ -107,6 +108,32 @@ export const statusQuery = (tracking: string): Readonly<Record<string, string>> 
 /** `POST v3/packages/labels`: the label of one parcel. */
 export const labelBody = (tracking: string) => ({ packages: [tracking] })
 
+/** The most codes one `packages/status` call is asked for (the SDK's batch bound; Zimou documents none). */
+export const MAX_BATCH = 100
+
+/** The codes of a batch, once each; more than {@link MAX_BATCH}, or a blank one, is refused before any call. */
+export const checkBatch = (trackings: ReadonlyArray<string>): Result.Result<ReadonlyArray<string>, Reason> => {
+  if (trackings.length > MAX_BATCH) {
+    return Result.fail(
+      new CourierError.Refused({ message: `trackingNumbers: at most ${MAX_BATCH} tracking numbers in one call` })
+    )
+  }
+  return trackings.some((tracking) => tracking.trim() === "")
+    ? Result.fail(new CourierError.Refused({ message: "trackingNumbers: a tracking number is blank" }))
+    : Result.succeed([...new Set(trackings)])
+}
+
+/**
+ * `GET v3/packages/status` for several codes. courier-dz sends `packages[]=a&packages[]=b`; a query here is one value
+ * per name, so each code goes under its index, `packages[0]=a&packages[1]=b`, which PHP reads as the same array
+ * (README "Unverified").
+ */
+export const batchQuery = (trackings: ReadonlyArray<string>): Readonly<Record<string, string>> =>
+  Object.fromEntries(trackings.map((tracking, index) => [`packages[${index}]`, tracking]))
+
+/** `DELETE v3/packages/bulk`: one parcel, by its Zimou code (courier-dz's body). */
+export const bulkDeleteBody = (tracking: string): Wire.BulkDelete => ({ tracking_codes: [tracking] })
+
 // --- Responses --------------------------------------------------------------------------------------------------
 
 /** The partner's code when Zimou has routed the parcel; `undefined` before (null, absent or blank). */
@@ -143,6 +170,21 @@ const entryOf = (body: typeof Wire.Statuses.Type, tracking: string): unknown => 
     : undefined
 }
 
+/** A status entry → its one event: the status id at the time it last changed; no time is a `BadResponse`. */
+const eventOf = (entry: unknown, response: Response): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> => {
+  const decoded = Schema.decodeUnknownOption(Wire.StatusEntry)(entry)
+  if (Option.isNone(decoded)) return Result.fail(CourierAnswer.undocumented(response.status))
+  const { created_at, status_id, updated_at } = decoded.value
+  const at = updated_at ?? created_at
+  const timestamp = at === undefined || at === null ? undefined : timestampOf(at)
+  if (timestamp === undefined) {
+    return Result.fail(
+      new CourierError.BadResponse({ message: "the courier answered a status without a time it documents" })
+    )
+  }
+  return Result.succeed([{ rawStatus: String(status_id), timestamp }])
+}
+
 /**
  * `GET v3/packages/status` → the parcel's current status, as one event at the time it last changed. Zimou answers
  * the status, not a history, so a track shows where the parcel is now, not the way it came. A code Zimou does not
@@ -161,19 +203,30 @@ export const fromStatuses = (
           new CourierError.Refused({ message: "trackingNumber: Zimou knows no parcel with this tracking code" })
         )
       }
-      const decoded = Schema.decodeUnknownOption(Wire.StatusEntry)(entry)
-      if (Option.isNone(decoded)) return Result.fail(CourierAnswer.undocumented(response.status))
-      const { created_at, status_id, updated_at } = decoded.value
-      const at = updated_at ?? created_at
-      const timestamp = at === undefined || at === null ? undefined : timestampOf(at)
-      if (timestamp === undefined) {
-        return Result.fail(
-          new CourierError.BadResponse({ message: "the courier answered a status without a time it documents" })
-        )
-      }
-      return Result.succeed([{ rawStatus: String(status_id), timestamp }])
+      return eventOf(entry, response)
     }
   )
+
+/**
+ * `GET v3/packages/status` for several codes → each asked parcel's current status (one event, as {@link fromStatuses}),
+ * keyed by its code; a code Zimou does not return is left out (PHP's `[]`: none known). Only the asked codes'
+ * entries are read; one of them in a shape Zimou does not document fails the batch.
+ */
+export const fromBatchStatuses = (
+  asked: ReadonlyArray<string>,
+  response: Response
+): Result.Result<ReadonlyMap<string, ReadonlyArray<CourierAdapter.RawEvent>>, Reason> =>
+  Result.flatMap(decode(Wire.Statuses, response), (body) => {
+    const found = new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
+    for (const tracking of asked) {
+      const entry = entryOf(body, tracking)
+      if (entry === undefined || entry === null) continue
+      const events = eventOf(entry, response)
+      if (Result.isFailure(events)) return Result.fail(events.failure)
+      found.set(tracking, events.success)
+    }
+    return Result.succeed(found)
+  })
 
 /** `POST v3/packages/labels` → the PDF itself; a refusal inside an HTTP 200 is a refusal, anything else no label. */
 export const fromLabel = (response: Response): Result.Result<CourierAdapter.Label, Reason> => {
@@ -252,6 +305,123 @@ export const fromPrices = (
     )
   })
 
+// --- Cancel -----------------------------------------------------------------------------------------------------
+
+const isSuccess = (status: number) => status >= 200 && status < 300
+
+/**
+ * `DELETE v3/packages/bulk` → done: HTTP 204, or a 2xx that is not a refusal ({@link Wire.Deleted}). A refusal
+ * (`{ error: 1, message }` or `{ success: false, message }` on a 2xx, 400 or 422) is `Refused` in Zimou's words,
+ * which {@link whyNotCancelled} may tell apart; anything else is what the answer means.
+ */
+export const fromDeleted = (response: Response): Result.Result<void, Reason> => {
+  if (response.status === 204 && response.text.trim() === "") return Result.void
+  if (isSuccess(response.status)) {
+    // A refusal inside the 2xx is read before the words-alone success, which any refusal would also fit.
+    const body = CourierAnswer.json(response.text)
+    const refused = Option.isSome(body) ? refusalOf(response.status, body.value) : undefined
+    if (refused !== undefined) return Result.fail(refused)
+  }
+  return Result.map(decode(Wire.Deleted, response), () => undefined)
+}
+
+/** Where a parcel still can be deleted, or Zimou refused for a reason of its own (already being cancelled). */
+const NOT_PAST: ReadonlySet<string> = new Set(["created", "pending_pickup", "on_hold", "cancelled"])
+
+/**
+ * A refused delete, and the parcel's status read just after it → why. Zimou's words for a parcel past the point it
+ * can be deleted are not documented, so the adapter does not guess from them: when the parcel's status is past
+ * pickup (picked up, in transit, delivered, returned, …) the refusal is `NotCancellable`, in Zimou's words with the
+ * status; otherwise (still waiting for pickup, blocked, already cancelled, an id the table does not know, a status
+ * that could not be read) it stays what it was.
+ */
+export const whyNotCancelled = (
+  refusal: Reason,
+  status: Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason>
+): Reason => {
+  if (refusal._tag !== "Refused" || Result.isFailure(status)) return refusal
+  const latest = [...status.success].sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp))[0]
+  if (latest === undefined) return refusal
+  const canonical = Status.statuses[latest.rawStatus]
+  if (canonical === undefined || NOT_PAST.has(canonical)) return refusal
+  return new CourierError.NotCancellable({
+    message: `${refusal.message} (the parcel is at status ${latest.rawStatus}, ${canonical}: past the point where it can be cancelled)`
+  })
+}
+
+// --- Communes, desks, credentials -------------------------------------------------------------------------------
+
+/**
+ * The rows of a reference list that are of `schema`'s shape; a row that is not (a commune without a wilaya, an
+ * office without a commune) is left out rather than failing every create that needs the list. A list of which no
+ * row is of that shape is an answer Zimou does not document.
+ */
+const rowsOf = <A>(schema: Schema.Decoder<A>, response: Response): Result.Result<ReadonlyArray<A>, Reason> =>
+  Result.flatMap(decode(Wire.Rows, response), (list) => {
+    const rows: ReadonlyArray<unknown> = Array.isArray(list) ? list : (list as { readonly data: Array<unknown> }).data
+    const decoded = rows.flatMap((row) => Option.toArray(Schema.decodeUnknownOption(schema)(row)))
+    return rows.length > 0 && decoded.length === 0
+      ? Result.fail(CourierAnswer.undocumented(response.status))
+      : Result.succeed(decoded)
+  })
+
+/** `GET v3/helpers/communes` → Zimou's communes, every wilaya. */
+export const fromCommunes = (response: Response): Result.Result<ReadonlyArray<Wire.Commune>, Reason> =>
+  rowsOf(Wire.Commune, response)
+
+/** `GET v3/helpers/offices` → Zimou's relay points, every wilaya. */
+export const fromOffices = (response: Response): Result.Result<ReadonlyArray<Wire.Office>, Reason> =>
+  rowsOf(Wire.Office, response)
+
+/**
+ * The relay points of a wilaya: the offices whose commune is one of the wilaya's (an office names its commune only).
+ * The id is the office's, what a desk order sends as `stopDeskId` (`office_id`); the commune is Zimou's spelling,
+ * what that order must declare. An office without a name is named by its partner and commune.
+ */
+export const desksIn = (
+  wilaya: WilayaCode.WilayaCode,
+  communes: ReadonlyArray<Wire.Commune>,
+  offices: ReadonlyArray<Wire.Office>
+): ReadonlyArray<CourierAdapter.StopDesk> => {
+  const byId = new Map(communes.filter((row) => row.wilaya_id === wilaya).map((row) => [row.id, row.name]))
+  return offices.flatMap((office) => {
+    const communeName = byId.get(office.commune_id)
+    if (communeName === undefined) return []
+    const name = clean(office.name ?? "")
+    const partner = clean(office.partner_company_name ?? "")
+    const address = clean(office.address ?? "")
+    return [
+      {
+        id: String(office.id),
+        name: name !== "" ? name : `${partner !== "" ? partner : "Zimou"} ${communeName}`,
+        wilayaCode: wilaya,
+        communeName,
+        ...(address === "" ? {} : { address })
+      }
+    ]
+  })
+}
+
+/**
+ * A wilaya's communes as Zimou names them (what the create's `commune` expects), with their ids. Zimou delivers
+ * `Express` to every commune it lists (the list has no home flag); a commune has a desk when one of its offices is
+ * in it.
+ */
+export const communesIn = (
+  wilaya: WilayaCode.WilayaCode,
+  communes: ReadonlyArray<Wire.Commune>,
+  offices: ReadonlyArray<Wire.Office>
+): ReadonlyArray<CourierAdapter.CourierCommune> => {
+  const withOffice = new Set(offices.map((office) => office.commune_id))
+  return communes
+    .filter((row) => row.wilaya_id === wilaya)
+    .map((row) => ({ name: row.name, id: String(row.id), home: true, stopdesk: withOffice.has(row.id) }))
+}
+
+/** `GET v3/user` → the token works (its account answered). */
+export const fromUser = (response: Response): Result.Result<void, Reason> =>
+  Result.map(decode(Wire.User, response), () => undefined)
+
 // --- Errors -----------------------------------------------------------------------------------------------------
 
 /**
@@ -292,11 +462,15 @@ const ourFields: Readonly<Record<string, string>> = {
   can_be_opened: "order.hasOpenPackage",
   observation: "order.notes",
   packages: "trackingNumber",
-  "packages.0": "trackingNumber"
+  "packages.0": "trackingNumber",
+  tracking_codes: "trackingNumber",
+  "tracking_codes.0": "trackingNumber"
 }
 
 const refusalOf = (status: number, body: unknown): Reason | undefined => {
-  const failure = Schema.decodeUnknownOption(Wire.Failure)(body)
+  const failure = Option.orElse(Schema.decodeUnknownOption(Wire.Failure)(body), () =>
+    Schema.decodeUnknownOption(Wire.Unsuccessful)(body)
+  )
   if (Option.isSome(failure)) {
     const said = clean(failure.value.message ?? "")
     return new CourierError.Refused({

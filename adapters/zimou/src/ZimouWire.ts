@@ -124,3 +124,70 @@ export const ValidationErrors = Schema.Struct({
 
 /** Any other Laravel error body: `{ message }` (`"Unauthenticated."`, `"Too Many Attempts."`). */
 export const Message = Schema.Struct({ message: Schema.String })
+
+/**
+ * `DELETE v3/packages/bulk`: the packages to delete, by Zimou code (courier-dz's `cancelOrder`, which sends one).
+ * A JSON body on a DELETE, as Laravel reads it.
+ */
+export const BulkDelete = Schema.Struct({ tracking_codes: Schema.Array(Text) })
+export type BulkDelete = typeof BulkDelete.Type
+
+/**
+ * `DELETE v3/packages/bulk`, done: courier-dz reads `success`, taking its absence as done (`success ?? true`). So
+ * `{ success: true, … }`, Zimou's `{ error: 0, … }` (its create's shape), or words alone (`{ message }`); HTTP 204
+ * without a body is read as done too (Laravel's empty answer). A refusal is `{ error: 1, message }` or
+ * `{ success: false, message }` ({@link Unsuccessful}), read first.
+ */
+export const Deleted = Schema.Union([
+  Schema.Struct({ success: Schema.Literals([true, 1, "1"]) }),
+  Schema.Struct({ error: Schema.Literals([0, "0", false]) }),
+  Schema.Struct({ message: Schema.String })
+])
+
+/** `{ success: false, message }`: what courier-dz's `success ?? true` reads as not done. */
+export const Unsuccessful = Schema.Struct({
+  success: Schema.Literals([false, 0, "0"]),
+  message: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
+
+/**
+ * One row of `GET v3/helpers/communes` (courier-dz: `{ data: [{ id, name, wilaya_id, zip_code }] }`): Zimou's
+ * commune, in the spelling its create's `commune` expects, with its id (what an office's `commune_id` names).
+ */
+export const Commune = Schema.Struct({
+  id: NumericId,
+  name: Text,
+  wilaya_id: NumericId,
+  zip_code: Schema.optionalKey(Schema.NullOr(Schema.Union([Schema.String, Schema.Finite])))
+})
+export type Commune = typeof Commune.Type
+
+/**
+ * One row of `GET v3/helpers/offices` (courier-dz: `{ data: [{ id, name, delivery_price, partner_company_name,
+ * address, commune_id }] }`): a relay point, placed by its commune only (no wilaya), run by a partner courier. Its
+ * `id` is the create's `office_id`. `delivery_price` is not read.
+ */
+export const Office = Schema.Struct({
+  id: NumericId,
+  name: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  commune_id: NumericId,
+  address: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  partner_company_name: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
+export type Office = typeof Office.Type
+
+/**
+ * A reference list (`helpers/communes`, `helpers/offices`): a Laravel resource collection (`{ data: [...] }`) or a
+ * bare list, as courier-dz reads it (`raw.data ?? raw`). Rows are decoded one by one ({@link Commune},
+ * {@link Office}): the list must be one.
+ */
+export const Rows = Schema.Union([Schema.Struct({ data: Schema.Array(Schema.Unknown) }), Schema.Array(Schema.Unknown)])
+
+/**
+ * `GET v3/user`: the token's account, the read courier-dz and uften test a token with. Laravel's `user()` bare, or
+ * under `data` (the fake's resource); only the id is read.
+ */
+export const User = Schema.Union([
+  Schema.Struct({ data: Schema.Struct({ id: NumericId }) }),
+  Schema.Struct({ id: NumericId })
+])

@@ -6,10 +6,12 @@ import * as Fake from "./fake/ZimouFake.ts"
 /** The API token, unique enough that finding it anywhere but in the fake's own records is a leak. */
 const CANARY = "canary-zimou-936200132d43"
 const credentials = { valid: { token: CANARY }, canary: CANARY }
+/** A parcel the fake knows already picked up (3, EXPEDIE): Zimou no longer deletes it. */
+const SHIPPED = "ZM-SHIPPED-1"
 
 Conformance.suite("Zimou conformance", {
   adapter,
-  fake: Fake.make({ tokens: [CANARY] }),
+  fake: Fake.make({ tokens: [CANARY], seed: [{ tracking: SHIPPED, statusId: 3 }] }),
   credentials,
   // Zimou answers a parcel's current status only, so the statuses are checked through the table, not by making the
   // fake report every one of them as history (test/ZimouStatus.test.ts holds the table against the sources).
@@ -48,6 +50,49 @@ Conformance.suite("Zimou conformance", {
         recipient: { ...Conformance.order.recipient, communeName: "Oran" }
       },
       reason: "Refused"
+    },
+    {
+      name: "cancelling a parcel already picked up",
+      operation: "cancel",
+      trackingNumber: SHIPPED,
+      reason: "NotCancellable"
+    },
+    {
+      name: "cancelling a code Zimou does not know",
+      operation: "cancel",
+      trackingNumber: "ZM-999999",
+      reason: "Refused"
+    },
+    {
+      name: "a batch status answer of an undocumented shape",
+      operation: "trackBatch",
+      trackingNumber: SHIPPED,
+      arrange: (fake) =>
+        fake.misbehaveNext(
+          { kind: "json", status: 200, body: { [SHIPPED]: { etat: "?" } } },
+          "/api/v3/packages/status"
+        ),
+      reason: "BadResponse"
+    },
+    {
+      name: "an offices list of an undocumented shape",
+      operation: "stopDesks",
+      arrange: (fake) =>
+        fake.misbehaveNext({ kind: "json", status: 200, body: { data: [{ bureau: "?" }] } }, "/api/v3/helpers/offices"),
+      reason: "BadResponse"
+    },
+    {
+      name: "a communes list that is not one",
+      operation: "communes",
+      arrange: (fake) =>
+        fake.misbehaveNext({ kind: "json", status: 200, body: { data: "?" } }, "/api/v3/helpers/communes"),
+      reason: "BadResponse"
+    },
+    {
+      name: "a token Zimou does not know, on the token check",
+      operation: "checkCredentials",
+      credentials: { token: `${CANARY}-revoked` },
+      reason: "CredentialsRejected"
     }
   ]
 })

@@ -51,7 +51,7 @@ const paths = (requests: ReadonlyArray<RecordedRequest>) => requests.map(({ meth
 
 describe("Zimou", () => {
   describe("manifest", () => {
-    it("declares the platform, its courier, dzship's credential, every capability and no cash table", () => {
+    it("declares the platform, its courier, dzship's credential, its nine operations and no cash table", () => {
       assert.strictEqual(adapter.platform, "zimou")
       assert.deepStrictEqual(
         adapter.couriers.map(({ key, aliases, endpoint }) => ({ key, aliases, endpoint })),
@@ -59,7 +59,17 @@ describe("Zimou", () => {
       )
       assert.isTrue(Result.isSuccess(Egress.parseOrigin(origin)))
       assert.deepStrictEqual(adapter.requiredCredentials, ["token"])
-      assert.deepInclude(adapter.capabilities, { create: true, track: true, rates: true, label: true })
+      assert.deepStrictEqual(adapter.capabilities, {
+        create: true,
+        track: true,
+        rates: true,
+        label: true,
+        cancel: true,
+        trackBatch: true,
+        stopDesks: true,
+        communes: true,
+        checkCredentials: true
+      })
       assert.isUndefined(adapter.codStatuses)
       assert.deepStrictEqual(
         adapter.rateLimits.map(({ limit, window }) => [limit, Duration.toMillis(window)]),

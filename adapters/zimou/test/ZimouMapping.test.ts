@@ -5,6 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { type CourierError, Shipment } from "@tawsil/courier"
+import { WilayaCode } from "@tawsil/domain"
 import { Result, Schema } from "effect"
 import * as Mapping from "../src/ZimouMapping.ts"
 
@@ -45,6 +46,8 @@ const order = (overrides: Record<string, unknown> = {}, recipient: Record<string
   })
 
 const query = (input: Record<string, unknown>) => Schema.decodeUnknownSync(Shipment.RatesQuery)(input)
+
+const wilaya = (code: number) => Schema.decodeUnknownSync(WilayaCode.WilayaCode)(code)
 
 /** The body every home order to Bab Ezzouar shares. */
 const base = {
@@ -402,6 +405,259 @@ describe("ZimouMapping", () => {
       ["the token refused", response(401, { message: "Unauthenticated." }), "CredentialsRejected"]
     ])("%s → %s", (_name, answer, tag) => {
       assert.strictEqual(failure(Mapping.fromLabel(answer))._tag, tag)
+    })
+  })
+
+  describe("batch tracking", () => {
+    const entry = (overrides: Record<string, unknown> = {}) => ({
+      status_id: 7,
+      status_name: "SORTIE EN LIVRAISON",
+      updated_at: "2026-04-20T13:02:33.000000Z",
+      ...overrides
+    })
+
+    it("asks each code once, under its index, and refuses more than 100 or a blank one before any call", () => {
+      assert.deepStrictEqual(
+        Result.map(Mapping.checkBatch(["ZM-1", "ZM-2", "ZM-1"]), Mapping.batchQuery),
+        Result.succeed({ "packages[0]": "ZM-1", "packages[1]": "ZM-2" })
+      )
+      assert.deepStrictEqual(Mapping.checkBatch([]), Result.succeed([]))
+      const tooMany = failure(Mapping.checkBatch(Array.from({ length: 101 }, (_, i) => `ZM-${i}`)))
+      assert.strictEqual(tooMany._tag, "Refused")
+      assert.include(tooMany.message, "at most 100")
+      assert.isTrue(Result.isSuccess(Mapping.checkBatch(Array.from({ length: 100 }, (_, i) => `ZM-${i}`))))
+      assert.include(failure(Mapping.checkBatch(["ZM-1", " "])).message, "blank")
+    })
+
+    it.each([
+      [
+        "keyed by code, an unknown one left out",
+        { "ZM-1": entry(), "ZM-3": entry({ status_id: 2 }) },
+        [
+          ["ZM-1", [{ rawStatus: "7", timestamp: "2026-04-20T14:02:33+01:00" }]],
+          ["ZM-3", [{ rawStatus: "2", timestamp: "2026-04-20T14:02:33+01:00" }]]
+        ]
+      ],
+      [
+        "under data, with a code nobody asked for",
+        { data: { "ZM-2": entry({ status_id: "8" }), "ZM-9": entry() } },
+        [["ZM-2", [{ rawStatus: "8", timestamp: "2026-04-20T14:02:33+01:00" }]]]
+      ],
+      ["PHP's empty answer: none known", [], []],
+      ["a null entry: not known", { "ZM-1": null }, []]
+    ])("%s", (_name, body, expected) => {
+      const result = Mapping.fromBatchStatuses(["ZM-1", "ZM-2", "ZM-3"], response(200, body))
+      assert.deepStrictEqual(
+        Result.map(result, (found): ReadonlyArray<unknown> => [...found.entries()]),
+        Result.succeed(expected as ReadonlyArray<unknown>)
+      )
+    })
+
+    it.each([
+      ["an asked entry without a status id", { "ZM-1": entry({ status_id: undefined }) }, "BadResponse"],
+      ["an asked entry without a time", { "ZM-1": entry({ updated_at: null }) }, "BadResponse"],
+      ["not an object", "ZM-1", "BadResponse"],
+      ["a validation refusal", { message: "x", errors: { packages: ["The packages field is required."] } }, "Refused"]
+    ])("%s → %s", (_name, body, tag) => {
+      const status = tag === "Refused" ? 422 : 200
+      assert.strictEqual(failure(Mapping.fromBatchStatuses(["ZM-1"], response(status, body)))._tag, tag)
+    })
+  })
+
+  describe("cancel", () => {
+    it("deletes one parcel by its code", () => {
+      assert.deepStrictEqual(Mapping.bulkDeleteBody("ZM-000001"), { tracking_codes: ["ZM-000001"] })
+    })
+
+    it.each([
+      ["success true", response(200, { success: true, message: "1 colis supprimé(s)" })],
+      ["Zimou's error 0", response(200, { error: 0, message: "Colis supprimé" })],
+      ["words alone (courier-dz's success ?? true)", response(200, { message: "Colis supprimé" })],
+      ["HTTP 204 without a body", response(204, "")]
+    ])("%s → done", (_name, answer) => {
+      assert.deepStrictEqual(Mapping.fromDeleted(answer), Result.void)
+    })
+
+    it.each([
+      [
+        "error 1 on 422, in Zimou's words",
+        response(422, { error: 1, message: "Le colis ZM-1 ne peut plus être supprimé" }),
+        "Refused",
+        "Le colis ZM-1 ne peut plus être supprimé"
+      ],
+      [
+        "error 1 inside a 200",
+        response(200, { error: 1, message: "Colis introuvable" }),
+        "Refused",
+        "Colis introuvable"
+      ],
+      ["success false", response(200, { success: false, message: "Suppression impossible" }), "Refused", "impossible"],
+      [
+        "Laravel's validation, fields renamed",
+        response(422, { message: "x", errors: { "tracking_codes.0": ["The selected code is invalid."] } }),
+        "Refused",
+        "trackingNumber: The selected code is invalid."
+      ],
+      ["JSON of another shape", response(200, { deleted: [1] }), "BadResponse", "does not document"],
+      ["a 404 (the route missing)", response(404, { message: "Not Found" }), "BadResponse", "does not document"],
+      ["the token refused", response(401, { message: "Unauthenticated." }), "CredentialsRejected", "HTTP 401"]
+    ])("%s → %s", (_name, answer, tag, words) => {
+      const reason = failure(Mapping.fromDeleted(answer))
+      assert.strictEqual(reason._tag, tag)
+      assert.include(reason.message, words)
+    })
+
+    const refused = { _tag: "Refused", message: "Le colis ne peut plus être supprimé" } as unknown as Reason
+    const at = (rawStatus: string) => Result.succeed([{ rawStatus, timestamp: "2026-04-20T14:02:33+01:00" }])
+
+    it.each([
+      ["3 EXPEDIE (picked up)", "3"],
+      ["4 in transit", "4"],
+      ["7 out for delivery", "7"],
+      ["8 delivered", "8"],
+      ["20 returned", "20"]
+    ])("a refusal of a parcel at %s is NotCancellable, in Zimou's words", (_name, rawStatus) => {
+      const reason = Mapping.whyNotCancelled(refused, at(rawStatus))
+      assert.strictEqual(reason._tag, "NotCancellable")
+      assert.include(reason.message, "Le colis ne peut plus être supprimé")
+      assert.include(reason.message, `status ${rawStatus}`)
+    })
+
+    it.each([
+      ["1 created", at("1")],
+      ["2 ready for pickup", at("2")],
+      ["10 ALERT (on hold)", at("10")],
+      ["31 cancelled already", at("31")],
+      ["117, which no table maps", at("117")],
+      ["a status that could not be read", Result.fail(refused)],
+      ["no event", Result.succeed([])]
+    ])("a refusal of a parcel at %s stays Refused", (_name, status) => {
+      assert.strictEqual(Mapping.whyNotCancelled(refused, status as never), refused)
+    })
+
+    it("a reason that is no refusal stays what it was", () => {
+      const unreachable = { _tag: "Unreachable", message: "HTTP 503" } as unknown as Reason
+      assert.strictEqual(Mapping.whyNotCancelled(unreachable, at("3")), unreachable)
+    })
+  })
+
+  describe("communes and desks", () => {
+    const communes = response(200, {
+      data: [
+        { id: 1602, name: "Bab Ezzouar", wilaya_id: 16, zip_code: "16042" },
+        { id: 1605, name: "Hydra", wilaya_id: "16", zip_code: null },
+        { id: "1606", name: "Kouba", wilaya_id: 16 },
+        { id: 3102, name: "Bir El Djir", wilaya_id: 31, zip_code: "31003" },
+        { id: 9999, name: "", wilaya_id: 16 },
+        { id: 9998, name: "Sans wilaya" }
+      ]
+    })
+    const offices = response(200, [
+      {
+        id: 101,
+        name: "Yalidine Bab Ezzouar",
+        delivery_price: 250,
+        partner_company_name: "Yalidine",
+        address: "Cité 2068 logements",
+        commune_id: 1602
+      },
+      { id: "102", name: null, partner_company_name: "Yalidine", address: null, commune_id: "1605" },
+      { id: 103, name: "  ", commune_id: 1606 },
+      { id: 311, name: "Maystro Bir El Djir", partner_company_name: "Maystro", commune_id: 3102 },
+      { id: 400, name: "Sans commune", commune_id: null }
+    ])
+    const listed = {
+      communes: Result.getOrThrow(Mapping.fromCommunes(communes)),
+      offices: Result.getOrThrow(Mapping.fromOffices(offices))
+    }
+
+    it("reads the rows of Zimou's shape, under data or bare, and leaves the others out", () => {
+      assert.deepStrictEqual(
+        listed.communes.map(({ id, name }) => [id, name]),
+        [
+          [1602, "Bab Ezzouar"],
+          [1605, "Hydra"],
+          [1606, "Kouba"],
+          [3102, "Bir El Djir"]
+        ]
+      )
+      assert.deepStrictEqual(
+        listed.offices.map(({ id }) => id),
+        [101, 102, 103, 311]
+      )
+    })
+
+    it("places each office in its commune's wilaya, its id what a desk order sends, named by itself or its partner", () => {
+      assert.deepStrictEqual(Mapping.desksIn(wilaya(16), listed.communes, listed.offices), [
+        {
+          id: "101",
+          name: "Yalidine Bab Ezzouar",
+          wilayaCode: wilaya(16),
+          communeName: "Bab Ezzouar",
+          address: "Cité 2068 logements"
+        },
+        { id: "102", name: "Yalidine Hydra", wilayaCode: wilaya(16), communeName: "Hydra" },
+        { id: "103", name: "Zimou Kouba", wilayaCode: wilaya(16), communeName: "Kouba" }
+      ])
+      assert.deepStrictEqual(
+        Mapping.desksIn(wilaya(31), listed.communes, listed.offices).map(({ id, communeName }) => [id, communeName]),
+        [["311", "Bir El Djir"]]
+      )
+      assert.deepStrictEqual(Mapping.desksIn(wilaya(19), listed.communes, listed.offices), [])
+    })
+
+    it("lists a wilaya's communes in Zimou's spelling with their ids, all at home, a desk where an office is", () => {
+      assert.deepStrictEqual(Mapping.communesIn(wilaya(31), listed.communes, listed.offices), [
+        { name: "Bir El Djir", id: "3102", home: true, stopdesk: true }
+      ])
+      const kouba = Mapping.communesIn(wilaya(16), listed.communes, [listed.offices[0]!])
+      assert.deepStrictEqual(
+        kouba.map(({ name, stopdesk }) => [name, stopdesk]),
+        [
+          ["Bab Ezzouar", true],
+          ["Hydra", false],
+          ["Kouba", false]
+        ]
+      )
+      assert.deepStrictEqual(Mapping.communesIn(wilaya(19), listed.communes, listed.offices), [])
+    })
+
+    it.each([
+      ["an empty list", response(200, { data: [] }), []],
+      ["PHP's empty list, bare", response(200, []), []]
+    ])("%s is no commune", (_name, answer, expected) => {
+      assert.deepStrictEqual(Mapping.fromCommunes(answer), Result.succeed(expected))
+    })
+
+    it.each([
+      ["rows none of which is a commune", response(200, { data: [{ nom: "Hydra" }] }), "BadResponse"],
+      ["no list", response(200, { data: { 1602: "Bab Ezzouar" } }), "BadResponse"],
+      ["an HTML page", response(200, "<html>maintenance</html>", { "content-type": "text/html" }), "BadResponse"],
+      ["the token refused", response(401, { message: "Unauthenticated." }), "CredentialsRejected"],
+      ["HTTP 500", response(500, { message: "Server Error" }), "Unreachable"]
+    ])("%s → %s", (_name, answer, tag) => {
+      assert.strictEqual(failure(Mapping.fromCommunes(answer))._tag, tag)
+      assert.strictEqual(failure(Mapping.fromOffices(answer))._tag, tag)
+    })
+  })
+
+  describe("fromUser", () => {
+    it.each([
+      ["the account under data", response(200, { data: { id: 41, name: "Boutique" } })],
+      ["Laravel's user, bare", response(200, { id: "41", email: "boutique@example.dz" })]
+    ])("%s: the token works", (_name, answer) => {
+      assert.deepStrictEqual(Mapping.fromUser(answer), Result.void)
+    })
+
+    it.each([
+      ["Unauthenticated.", response(401, { message: "Unauthenticated." }), "CredentialsRejected"],
+      ["a 403", response(403, { message: "This action is unauthorized." }), "CredentialsRejected"],
+      ["JSON that is no account", response(200, { ok: true }), "BadResponse"],
+      ["a redirect to the login page", response(302, "", { location: "https://zimou.express/login" }), "BadResponse"]
+    ])("%s → %s", (_name, answer, tag) => {
+      const reason = failure(Mapping.fromUser(answer))
+      assert.strictEqual(reason._tag, tag)
+      if (tag === "CredentialsRejected") assert.include(reason.message, "the API token")
     })
   })
 })

@@ -9,7 +9,15 @@
  *   service (`Express`, `Flexible`, `Point relais`) sold there, and for `Point relais` an `office_id` from its own
  *   offices list whose commune is the declared one. Accepted: 201 `{ error: 0, order_id, message, data }`, the
  *   package routed at once to a partner courier with the partner's own code (unless told `unrouted`), status 1.
- * - `GET v3/packages/status?packages[]=`: an object keyed by each known code (PHP's `[]` when none is known).
+ * - `GET v3/packages/status?packages[]=` (one code) or `packages[0]=…&packages[1]=…` (several, as PHP reads an
+ *   array): an object keyed by each known code, unknown ones left out (PHP's `[]` when none is known).
+ * - `DELETE v3/packages/bulk {tracking_codes:[…]}`: deletes the parcels while they wait for pickup (created,
+ *   ready, waiting: {@link DELETABLE}), `{ success: true, message }`; refused whole as 422 `{ error: 1, message }`
+ *   when a code is unknown or a parcel is past that point (the words are the fake's: none are documented).
+ * - `GET v3/helpers/communes`: `{ data: [{ id, name, wilaya_id, zip_code }] }`, every commune the create accepts
+ *   ({@link COMMUNES}), every wilaya at once.
+ * - `GET v3/helpers/offices`: `{ data: [{ id, name, delivery_price, partner_company_name, address, commune_id }] }`,
+ *   its relay points ({@link OFFICES}), placed by commune id only.
  * - `POST v3/packages/labels {packages:[…]}`: the PDF; 422 `{ error: 1, message }` for an unknown code.
  * - `GET v3/my/prices`: `{ data: [{ wilaya_id, express_price, flexible_price, point_relais_price, return_price }] }`,
  *   amounts as Laravel's decimal strings, null where a service is not sold.
@@ -25,7 +33,10 @@ import { names } from "./statuses.ts"
 
 export const TOKEN = "fake-zimou-token-7b1e4c9a2f6d3085"
 
-/** The communes the fake knows, by wilaya; any other commune is refused. */
+/**
+ * The communes the fake knows, by wilaya: the create accepts these and no other, and `helpers/communes` lists
+ * exactly these ({@link communeId}).
+ */
 export const COMMUNES: Readonly<Record<number, ReadonlyArray<string>>> = {
   9: ["Blida", "Boufarik"],
   16: ["Alger Centre", "Bab Ezzouar", "Bir Mourad Raïs", "Chéraga", "Hydra", "Kouba"],
@@ -34,21 +45,54 @@ export const COMMUNES: Readonly<Record<number, ReadonlyArray<string>>> = {
   31: ["Oran", "Bir El Djir", "Es Sénia"]
 }
 
+/** A commune's id in `helpers/communes`: its wilaya's code times 100 plus its place in {@link COMMUNES} (1631 Kouba). */
+export const communeId = (wilaya: number, commune: string): number => {
+  const index = (COMMUNES[wilaya] ?? []).indexOf(commune)
+  if (index < 0) throw new Error(`the fake has no commune ${commune} in wilaya ${wilaya}`)
+  return wilaya * 100 + index + 1
+}
+
 export interface Office {
   readonly id: number
   readonly wilaya: number
   readonly commune: string
   /** The partner courier whose desk it is. */
   readonly partner: string
+  readonly name: string
+  readonly address: string
 }
 
 /** Zimou's relay points the fake knows (`helpers/offices`). */
 export const OFFICES: ReadonlyArray<Office> = [
-  { id: 101, wilaya: 16, commune: "Bab Ezzouar", partner: "Yalidine" },
-  { id: 102, wilaya: 16, commune: "Hydra", partner: "Yalidine" },
-  { id: 191, wilaya: 19, commune: "Sétif", partner: "DHD" },
-  { id: 311, wilaya: 31, commune: "Bir El Djir", partner: "Maystro" }
+  {
+    id: 101,
+    wilaya: 16,
+    commune: "Bab Ezzouar",
+    partner: "Yalidine",
+    name: "Yalidine Bab Ezzouar",
+    address: "Cité 2068 logements, Bab Ezzouar"
+  },
+  {
+    id: 102,
+    wilaya: 16,
+    commune: "Hydra",
+    partner: "Yalidine",
+    name: "Yalidine Hydra",
+    address: "12 rue des Frères Oukid, Hydra"
+  },
+  { id: 191, wilaya: 19, commune: "Sétif", partner: "DHD", name: "DHD Sétif", address: "Cité 1014, Sétif" },
+  {
+    id: 311,
+    wilaya: 31,
+    commune: "Bir El Djir",
+    partner: "Maystro",
+    name: "Maystro Bir El Djir",
+    address: "Hai Khemisti, Bir El Djir"
+  }
 ]
+
+/** The status ids at which the fake still deletes a parcel: created, ready or waiting, not yet picked up. */
+export const DELETABLE: ReadonlyArray<number> = [1, 2, 12, 26, 28, 33, 34, 35, 43, 44]
 
 /** Wilayas where the fake sells no `Flexible`, and where it has no relay point. */
 export const NO_FLEXIBLE: ReadonlyArray<number> = [11, 33, 37, 53, 56]
@@ -105,8 +149,7 @@ export interface Fake extends FakeCourier.FakeCourier<Own> {
 }
 
 export class ZimouFake extends Context.Service<ZimouFake, Fake>()("@tawsil/adapter-zimou/test/ZimouFake") {
-  static readonly layer = (options: { readonly tokens?: ReadonlyArray<string> } = {}) =>
-    Layer.effect(ZimouFake, make(options))
+  static readonly layer = (options: Options = {}) => Layer.effect(ZimouFake, make(options))
 }
 
 const { json } = FakeCourier
@@ -175,7 +218,10 @@ const routes: Readonly<Record<string, string>> = {
   "/api/v3/packages": "POST",
   "/api/v3/packages/status": "GET",
   "/api/v3/packages/labels": "POST",
+  "/api/v3/packages/bulk": "DELETE",
   "/api/v3/my/prices": "GET",
+  "/api/v3/helpers/communes": "GET",
+  "/api/v3/helpers/offices": "GET",
   "/api/v3/user": "GET"
 }
 
@@ -184,8 +230,18 @@ const fieldsOf = ({ body }: RecordedRequest): Record<string, unknown> =>
 
 const tokenOf = (request: RecordedRequest) => /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1] ?? ""
 
-/** Starts the fake on a random loopback port, knowing `tokens`; it stops when the scope closes. */
-export const make = (options: { readonly tokens?: ReadonlyArray<string> } = {}) =>
+export interface Options {
+  /** The tokens it accepts; {@link TOKEN} by default. */
+  readonly tokens?: ReadonlyArray<string>
+  /**
+   * Parcels it knows from the start, at a status (a home parcel to Bab Ezzouar, routed to Yalidine): a parcel
+   * already picked up, for the conformance kit's cancel refusal.
+   */
+  readonly seed?: ReadonlyArray<{ readonly tracking: string; readonly statusId: number }>
+}
+
+/** Starts the fake on a random loopback port, knowing `tokens` and the `seed` parcels; it stops when the scope closes. */
+export const make = (options: Options = {}) =>
   Effect.gen(function* () {
     const tokens = options.tokens ?? [TOKEN]
     const parcels = new Map<string, Parcel>()
@@ -193,6 +249,29 @@ export const make = (options: { readonly tokens?: ReadonlyArray<string> } = {}) 
     let issued = 0
     let unrouted = false
     const stamp = () => `${clock.replace(" ", "T")}.000000Z`
+    for (const [index, { tracking, statusId }] of (options.seed ?? []).entries()) {
+      parcels.set(tracking, {
+        id: 2600000 + index,
+        tracking,
+        fields: {
+          type: "ecommerce",
+          name: "1x robe",
+          client_first_name: "Amina",
+          client_last_name: "Benali",
+          client_phone: "0555123456",
+          address: "Cité 2000 logements",
+          wilaya: 16,
+          commune: "Bab Ezzouar",
+          price: 4500,
+          delivery_type: "Express"
+        },
+        partner: "Yalidine",
+        partnerCode: partnerCode("Yalidine", 9000 + index),
+        statusId,
+        createdAt: stamp(),
+        updatedAt: stamp()
+      })
+    }
 
     const resource = (parcel: Parcel) => ({
       id: parcel.id,
@@ -214,6 +293,25 @@ export const make = (options: { readonly tokens?: ReadonlyArray<string> } = {}) 
       created_at: parcel.createdAt,
       updated_at: parcel.updatedAt
     })
+
+    /** A parcel's entry in `packages/status`. */
+    const statusOf = (parcel: Parcel) => {
+      const { client_first_name, client_last_name, client_phone, commune, price, wilaya } = parcel.fields
+      return {
+        order_id: parcel.fields.order_id ?? null,
+        status_id: parcel.statusId,
+        status_name: names[parcel.statusId] ?? null,
+        client_first_name,
+        client_last_name,
+        client_phone,
+        wilaya_id: Number(wilaya),
+        commune,
+        price: Number(price),
+        tracking_partner_company: parcel.partner,
+        created_at: parcel.createdAt,
+        updated_at: parcel.updatedAt
+      }
+    }
 
     const misbehave = (misbehaviour: Misbehaviour, request: RecordedRequest, response: Http.ServerResponse) => {
       switch (misbehaviour.kind) {
@@ -277,34 +375,71 @@ export const make = (options: { readonly tokens?: ReadonlyArray<string> } = {}) 
           })
         }
         case "/api/v3/packages/status": {
-          const asked = request.query["packages[]"]
-          if (asked === undefined || asked === "") {
+          // One code as `packages[]`, several as `packages[0]`, `packages[1]`… (the array PHP reads either way).
+          const asked = Object.entries(request.query)
+            .filter(([key, value]) => /^packages\[\d*\]$/.test(key) && value !== "")
+            .map(([, value]) => value)
+          if (asked.length === 0) {
             return json(response, 422, {
               message: "The packages field is required.",
               errors: { packages: ["The packages field is required."] }
             })
           }
-          const parcel = parcels.get(asked)
-          // PHP encodes an empty associative array as a list.
-          if (parcel === undefined) return json(response, 200, [])
-          const { client_first_name, client_last_name, client_phone, commune, price, wilaya } = parcel.fields
-          return json(response, 200, {
-            [parcel.tracking]: {
-              order_id: parcel.fields.order_id ?? null,
-              status_id: parcel.statusId,
-              status_name: names[parcel.statusId] ?? null,
-              client_first_name,
-              client_last_name,
-              client_phone,
-              wilaya_id: Number(wilaya),
-              commune,
-              price: Number(price),
-              tracking_partner_company: parcel.partner,
-              created_at: parcel.createdAt,
-              updated_at: parcel.updatedAt
-            }
+          const known = asked.flatMap((code) => {
+            const parcel = parcels.get(code)
+            return parcel === undefined ? [] : [parcel]
           })
+          // PHP encodes an empty associative array as a list.
+          if (known.length === 0) return json(response, 200, [])
+          return json(response, 200, Object.fromEntries(known.map((parcel) => [parcel.tracking, statusOf(parcel)])))
         }
+        case "/api/v3/packages/bulk": {
+          const asked = fieldsOf(request).tracking_codes
+          if (!Array.isArray(asked) || asked.length === 0) {
+            return json(response, 422, {
+              message: "The tracking codes field is required.",
+              errors: { tracking_codes: ["The tracking codes field is required."] }
+            })
+          }
+          const known = asked.flatMap((code) => {
+            const parcel = typeof code === "string" ? parcels.get(code) : undefined
+            return parcel === undefined ? [] : [parcel]
+          })
+          if (known.length !== asked.length) {
+            return json(response, 422, { error: 1, message: "Aucun colis trouvé pour ces codes" })
+          }
+          const shipped = known.find((parcel) => !DELETABLE.includes(parcel.statusId))
+          if (shipped !== undefined) {
+            return json(response, 422, {
+              error: 1,
+              message: `Le colis ${shipped.tracking} ne peut plus être supprimé (${names[shipped.statusId] ?? shipped.statusId})`
+            })
+          }
+          for (const parcel of known) parcels.delete(parcel.tracking)
+          return json(response, 200, { success: true, message: `${known.length} colis supprimé(s)` })
+        }
+        case "/api/v3/helpers/communes":
+          return json(response, 200, {
+            data: Object.entries(COMMUNES).flatMap(([wilaya, communes]) =>
+              communes.map((name) => ({
+                id: communeId(Number(wilaya), name),
+                name,
+                wilaya_id: Number(wilaya),
+                zip_code: `${wilaya.padStart(2, "0")}${String(communes.indexOf(name)).padStart(3, "0")}`
+              }))
+            )
+          })
+        case "/api/v3/helpers/offices":
+          return json(response, 200, {
+            data: OFFICES.map((office) => ({
+              id: office.id,
+              name: office.name,
+              delivery_price: prices(office.wilaya)[2],
+              partner_company_name: office.partner,
+              address: office.address,
+              commune_id: communeId(office.wilaya, office.commune)
+            }))
+          })
         case "/api/v3/packages/labels": {
           const asked = fieldsOf(request).packages
           if (!Array.isArray(asked) || asked.length === 0) {

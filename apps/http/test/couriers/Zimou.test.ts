@@ -99,7 +99,17 @@ layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
           requiredCredentials: ["token"],
           endpoint: "https://zimou.express"
         })
-        assert.deepInclude(body[0].capabilities, { create: true, track: true, rates: true, label: true })
+        assert.deepStrictEqual(body[0].capabilities, {
+          create: true,
+          track: true,
+          rates: true,
+          label: true,
+          cancel: true,
+          trackBatch: true,
+          stopDesks: true,
+          communes: true,
+          checkCredentials: true
+        })
         const found = yield* getJson(`${app.shippingUrl}/v1/couriers?q=zimou_express`)
         assert.deepStrictEqual(
           (found.body as ReadonlyArray<{ key: string }>).map((entry) => entry.key),
@@ -151,12 +161,15 @@ layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
 
         const reached = fake.requests.slice(before)
         assert.deepStrictEqual(paths(reached), [
+          // Zimou lists its communes: the create reads them (and its offices, for the desk flags) first.
+          "GET /api/v3/helpers/communes",
+          "GET /api/v3/helpers/offices",
           "POST /api/v3/packages",
           "GET /api/v3/packages/status",
           "GET /api/v3/my/prices",
           "POST /api/v3/packages/labels"
         ])
-        assert.deepStrictEqual(reached[1]?.query, { "packages[]": trackingNumber })
+        assert.deepStrictEqual(reached[3]?.query, { "packages[]": trackingNumber })
         for (const request of reached) assert.strictEqual(request.headers.authorization, `Bearer ${TOKEN}`)
       })
     )
@@ -177,11 +190,16 @@ layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
         assert.strictEqual(refused.status, 422, refused.text)
         assert.strictEqual(refused.json.error.code, "courier_refused")
         assert.include(refused.json.error.message, "order.stopDeskId")
-        assert.strictEqual(fake.requests.length, before, "nothing was sent")
+        assert.deepStrictEqual(
+          paths(fake.requests.slice(before)),
+          ["GET /api/v3/helpers/communes", "GET /api/v3/helpers/offices"],
+          "no parcel was sent"
+        )
 
+        // Hydra has a desk of its own (the host's commune check lets it through): Zimou refuses office 311 there.
         const elsewhere = yield* post(app, "/v1/orders", {
           ...zimou,
-          order: { ...deskOrder, recipient: { ...deskOrder.recipient, communeName: "Oran" } }
+          order: { ...deskOrder, recipient: { ...deskOrder.recipient, wilayaCode: 16, communeName: "Hydra" } }
         })
         assert.strictEqual(elsewhere.status, 422, elsewhere.text)
         assert.strictEqual(elsewhere.json.error.code, "courier_refused")
