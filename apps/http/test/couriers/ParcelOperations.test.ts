@@ -22,6 +22,7 @@ import * as NearDelivery from "../../../../adapters/neardelivery/test/fake/NearD
 import * as Noest from "../../../../adapters/noest/test/fake/NoestFake.ts"
 import * as SandboxTrackingNumber from "../../../../adapters/sandbox/src/SandboxTrackingNumber.ts"
 import * as Yalidine from "../../../../adapters/yalidine/test/fake/YalidineFake.ts"
+import * as Zimou from "../../../../adapters/zimou/test/fake/ZimouFake.ts"
 import * as ZrExpressNew from "../../../../adapters/zrexpress-new/test/fake/ZrExpressNewFake.ts"
 import { type AppProcess, getJson, startApp, waitForExit } from "../AppProcess.ts"
 
@@ -54,7 +55,8 @@ const C = {
   ecomToken: "canary-ecom-token-8f0d3a5c7e19",
   elogistia: "canary-elogistia-key-5c2e9a7f1b30",
   colivKey: "canary-coliv-key-0d4b8f2a6c19",
-  colivToken: "canary-coliv-token-a7e3c1f5b9d2"
+  colivToken: "canary-coliv-token-a7e3c1f5b9d2",
+  zimou: "canary-zimou-token-6b2f9d1e4a73c058"
 } as const
 const CANARIES: ReadonlyArray<string> = Object.values(C)
 /** The ZR Express tenant id is a UUID: it is the key that is the canary there. */
@@ -73,6 +75,7 @@ interface Fakes {
   readonly ecom: EcomDelivery.Fake
   readonly elogistia: Elogistia.Fake
   readonly colivraison: Colivraison.Fake
+  readonly zimou: Zimou.Fake
 }
 
 class Harness extends Context.Service<
@@ -99,7 +102,8 @@ const HarnessLive = Layer.effect(
       mdm: yield* Mdm.make({ keys: [C.mdm] }),
       ecom: yield* EcomDelivery.make({ accounts: [{ key: C.ecomKey, token: C.ecomToken }] }),
       elogistia: yield* Elogistia.make({ keys: [C.elogistia] }),
-      colivraison: yield* Colivraison.make({ accounts: [[C.colivKey, C.colivToken]] })
+      colivraison: yield* Colivraison.make({ accounts: [[C.colivKey, C.colivToken]] }),
+      zimou: yield* Zimou.make({ tokens: [C.zimou] })
     }
     const origins = [
       ["https://api.yalidine.app", fakes.yalidine.origin],
@@ -111,7 +115,8 @@ const HarnessLive = Layer.effect(
       ["https://api.mdm.express", fakes.mdm.origin],
       ["https://ecom-dz.net", fakes.ecom.origin],
       ["https://api.elogistia.com", fakes.elogistia.origin],
-      ["https://api.colivraison.express", fakes.colivraison.origin]
+      ["https://api.colivraison.express", fakes.colivraison.origin],
+      ["https://zimou.express", fakes.zimou.origin]
     ]
     const dataDir = yield* TestDatabase.freshDataDir
     const app = yield* startApp(
@@ -329,6 +334,23 @@ const platforms: ReadonlyArray<Platform> = [
     unknownTracking: "COL-NONE-0001",
     algiersDesks: [],
     babEzzouar: { name: "Bab Ezzouar", home: true, stopdesk: true }
+  },
+  {
+    courier: "zimou",
+    fake: (fakes) => fakes.zimou,
+    credentials: { token: C.zimou },
+    refused: { token: `${C.zimou}-revoked` },
+    declares: all,
+    misspelt: "Bab Ezouar",
+    sent: "Bab Ezzouar",
+    delivery: { deliveryType: "home" },
+    unknownTracking: "ZM-999999",
+    algiersDesks: ["101", "102"],
+    babEzzouar: { name: "Bab Ezzouar", home: true, stopdesk: true },
+    isDelete: ({ method, path }) => method === "DELETE" && path === "/api/v3/packages/bulk",
+    // Status 3: shipped (EXPEDIE), past pickup.
+    late: (fakes, trackingNumber) => fakes.zimou.setStatus(trackingNumber, 3),
+    cancellable: "created"
   }
 ]
 
@@ -789,7 +811,8 @@ layer(HarnessLive, { timeout: "150 seconds", excludeTestServices: true })(
           ...fakes.mdm.requests,
           ...fakes.ecom.requests,
           ...fakes.elogistia.requests,
-          ...fakes.colivraison.requests
+          ...fakes.colivraison.requests,
+          ...fakes.zimou.requests
         ]
           .map((request) => JSON.stringify([request.headers, request.query, request.text]))
           .join("\n")
