@@ -21,9 +21,15 @@ export class TimedOut extends Schema.TaggedError<TimedOut>()("TimedOut", {
   }
 }
 
+/** A courier's answer; `index` is its place in the request's `couriers` (one courier may be asked twice). */
 export type Quote =
-  | { readonly _tag: "Priced"; readonly courier: string; readonly rates: RatesResult }
-  | { readonly _tag: "Failed"; readonly courier: string; readonly error: Shipping.ShippingError | TimedOut }
+  | { readonly _tag: "Priced"; readonly index: number; readonly courier: string; readonly rates: RatesResult }
+  | {
+      readonly _tag: "Failed"
+      readonly index: number
+      readonly courier: string
+      readonly error: Shipping.ShippingError | TimedOut
+    }
 
 export interface Request {
   readonly couriers: ReadonlyArray<Shipping.CourierCall>
@@ -40,7 +46,7 @@ export const compare = (
   const timeoutMs = request.timeoutMs ?? Duration.toMillis(Shipping.DEFAULT_TIMEOUT)
   return Effect.forEach(
     request.couriers,
-    (call): Effect.Effect<Quote> =>
+    (call, index): Effect.Effect<Quote> =>
       shipping
         .rates({
           ...call,
@@ -55,8 +61,8 @@ export const compare = (
             orElse: () => Effect.fail(new TimedOut({ courier: call.courier, timeoutMs }))
           }),
           Effect.match({
-            onSuccess: (rates): Quote => ({ _tag: "Priced", courier: call.courier, rates }),
-            onFailure: (error): Quote => ({ _tag: "Failed", courier: call.courier, error })
+            onSuccess: (rates): Quote => ({ _tag: "Priced", index, courier: call.courier, rates }),
+            onFailure: (error): Quote => ({ _tag: "Failed", index, courier: call.courier, error })
           })
         ),
     { concurrency: "unbounded" }

@@ -123,8 +123,8 @@ const ShippingHandlers = HttpApiBuilder.group(ShippingApi, "shipping", (handlers
           Effect.map((quotes) => ({
             quotes: quotes.map((quote) =>
               quote._tag === "Priced"
-                ? { courier: quote.courier, rates: quote.rates }
-                : { courier: quote.courier, error: Errors.itemError(quote.error) }
+                ? { index: quote.index, courier: quote.courier, rates: quote.rates }
+                : { index: quote.index, courier: quote.courier, error: Errors.itemError(quote.error) }
             )
           }))
         )

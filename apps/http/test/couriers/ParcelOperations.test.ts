@@ -794,6 +794,12 @@ layer(HarnessLive, { timeout: "150 seconds", excludeTestServices: true })(
           [...totals].sort((a, b) => a - b),
           "cheapest first"
         )
+        // Each quote names its place in the request: the two DHD accounts are told apart.
+        assert.sameMembers(
+          quotes.map((quote) => quote.index as number),
+          couriers.map((_, index) => index)
+        )
+        for (const quote of quotes) assert.strictEqual(quote.courier, couriers[quote.index as number]!.courier)
         assert.strictEqual(quotes.at(-1).courier, stalled, "the failure after the priced")
         assert.include(quotes.at(-1).error.message, `${timeoutMs} ms`)
       })

@@ -121,9 +121,10 @@ export const CommuneResolution = Schema.Struct({
     })
   )
 }).annotate({ identifier: "CommuneResolution" })
+/** `index`: the courier's place in the request's `couriers`, which tells apart one courier asked twice. */
 export const Quote = Schema.Union([
-  Schema.Struct({ courier: Schema.String, rates: Shipment.RatesResult }),
-  Schema.Struct({ courier: Schema.String, error: ItemError })
+  Schema.Struct({ index: Schema.Int, courier: Schema.String, rates: Shipment.RatesResult }),
+  Schema.Struct({ index: Schema.Int, courier: Schema.String, error: ItemError })
 ]).annotate({ identifier: "Quote" })
 export const RatesComparison = Schema.Struct({
   /** Priced couriers, cheapest `total` first, then the failures (code `courier_timeout` past the deadline). */
