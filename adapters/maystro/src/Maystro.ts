@@ -3,11 +3,13 @@
  * takes the destination commune as its own numeric id, so `create` and `rates` first look the caller's commune name
  * up in Maystro's list for the wilaya (`shared/communes/`), kept for a day by {@link make}'s cache. Maystro refuses a
  * second order for the same customer name and phone on the same day; that refusal reaches the caller as Maystro
- * words it (README "Duplicates"). The caller's API key travels as `Authorization: Token <key>` (DRF's scheme, not
- * Bearer) and is never put in an error message.
+ * words it (README "Duplicates"). Also: the communes of a wilaya (the same cached list), cancel (`PATCH
+ * shared/status/{id}/` to 50, refused past pickup) and the key check (`shared/wilayas/`). The caller's API key travels
+ * as `Authorization: Token <key>` (DRF's scheme, not Bearer) and is never put in an error message.
  */
 import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
-import { Duration, Effect, Redacted, Schema } from "effect"
+import type { WilayaCode } from "@tawsil/domain"
+import { Duration, Effect, Redacted, Result, Schema } from "effect"
 import * as CommuneCache from "./internal/CommuneCache.ts"
 import * as Mapping from "./MaystroMapping.ts"
 import * as Status from "./MaystroStatus.ts"
@@ -120,12 +122,59 @@ export const make = (options: { readonly communesTtl?: Duration.Input } = {}) =>
     return yield* Effect.fromResult(Mapping.fromLabel(response))
   })
 
+  /**
+   * `PATCH shared/status/{id}/` to 50 (aborted), as courier-dz cancels. A refusal is told apart by the order's
+   * history, read just after it ({@link Mapping.whyNotCancelled}): past pickup, it is `NotCancellable` in Maystro's
+   * words; otherwise it stays what Maystro said.
+   */
+  const cancel = Effect.fn("Maystro.cancel")(function* (
+    trackingNumber: string,
+    context: CourierAdapter.Context<Credentials>
+  ) {
+    const id = yield* Effect.fromResult(Mapping.orderId(trackingNumber))
+    const response = yield* send(context.credentials.apiKey, {
+      method: "PATCH",
+      path: `/api/shared/status/${id}/`,
+      json: Mapping.abortRequest
+    })
+    const aborted = Mapping.fromAborted(response)
+    if (Result.isSuccess(aborted)) return
+    if (aborted.failure._tag !== "Refused") return yield* Effect.fail(aborted.failure)
+    const history = yield* Effect.result(track(trackingNumber, context))
+    return yield* Effect.fail(Mapping.whyNotCancelled(aborted.failure, history))
+  })
+
+  /** `GET shared/communes/?wilaya=` (the cache `create` reads): Maystro's spelling, with its ids. */
+  const communes = Effect.fn("Maystro.communes")(function* (
+    wilaya: WilayaCode.WilayaCode,
+    { credentials }: CourierAdapter.Context<Credentials>
+  ) {
+    return Mapping.toCourierCommunes(yield* communesOf(credentials.apiKey, wilaya))
+  })
+
+  /**
+   * `GET shared/wilayas/?country=1`, courier-dz's key test (README "Unverified": another source reads
+   * `base/wilayas/`). Creates nothing.
+   */
+  const checkCredentials = Effect.fn("Maystro.checkCredentials")(function* (
+    // biome-ignore lint/suspicious/noConfusingVoidType: the SDK's operation takes no input (`Operation<void, …>`)
+    _: void,
+    { credentials }: CourierAdapter.Context<Credentials>
+  ) {
+    const response = yield* send(credentials.apiKey, {
+      method: "GET",
+      path: "/api/shared/wilayas/",
+      query: Mapping.wilayasQuery
+    })
+    return yield* Effect.fromResult(Mapping.fromWilayas(response))
+  })
+
   return CourierAdapter.define<Credentials>({
     platform: "maystro",
     couriers,
     credentials: Credentials,
     statuses: Status.statuses,
-    operations: { create, track, rates, label }
+    operations: { create, track, rates, label, cancel, communes, checkCredentials }
   })
 }
 

@@ -75,6 +75,23 @@ export const firstCommuneOf = (communes: ReadonlyArray<Wire.Commune>, wilaya: nu
         new CourierError.Refused({ message: `Maystro lists no commune in wilaya ${wilaya}: it does not deliver there` })
       )
 
+const isSet = (flag: boolean | number | string) => flag === true || flag === 1 || flag === "1"
+
+/**
+ * The wilaya's communes as Maystro names them, with its ids: every commune the create accepts (it looks the name up
+ * in this same list). The list documents no flags: every commune is served at home, and has a desk unless the row
+ * says `has_stop_desk` false — Maystro's create decides (README "Unverified").
+ */
+export const toCourierCommunes = (
+  communes: ReadonlyArray<Wire.Commune>
+): ReadonlyArray<CourierAdapter.CourierCommune> =>
+  communes.map((commune) => ({
+    name: commune.name,
+    id: String(commune.id),
+    home: true,
+    stopdesk: commune.has_stop_desk === undefined || commune.has_stop_desk === null || isSet(commune.has_stop_desk)
+  }))
+
 // --- Requests ---------------------------------------------------------------------------------------------------
 
 /** The core has already checked the phones are Algerian mobiles; Maystro wants the 10-digit national form. */
@@ -146,6 +163,15 @@ export const priceOptions: ReadonlyArray<readonly [Shipment.DeliveryType, Shipme
 
 /** `POST delivery/starter/v2/starter_bordureau/`: the label of one order, by its id. */
 export const labelRequest = (id: string): typeof Wire.LabelRequest.Type => ({ orders_ids: [id] })
+
+/** Maystro's `abort_reason` on a cancel: courier-dz's 21 (its meaning is not published). */
+export const ABORT_REASON = 21
+
+/** `PATCH shared/status/{id}/`: the order aborted, status 50. */
+export const abortRequest: Wire.AbortOrder = { status: 50, abort_reason: ABORT_REASON }
+
+/** `GET shared/wilayas/`: Algeria's (courier-dz's `country=1`). */
+export const wilayasQuery = { country: "1" } as const
 
 // --- Responses --------------------------------------------------------------------------------------------------
 
@@ -258,6 +284,52 @@ export const fromLabel = (response: Response): Result.Result<CourierAdapter.Labe
     refusal ?? new CourierError.BadResponse({ message: "the courier answered a label that is not a PDF" })
   )
 }
+
+// --- Cancel, credentials ----------------------------------------------------------------------------------------
+
+/**
+ * `PATCH shared/status/{id}/` → done: DRF's 200 with the order (or a 204). A `{ detail }` inside the 2xx is a
+ * refusal (read first: any object fits the changed order); anything else is what it means.
+ */
+export const fromAborted = (response: Response): Result.Result<void, Reason> => {
+  if (response.status === 204 && response.text.trim() === "") return Result.void
+  const inside = response.status >= 200 && response.status < 300 ? Option.getOrUndefined(detailOf(response)) : undefined
+  if (inside !== undefined) return Result.fail(refusalOf(response.status, { detail: inside }) ?? errorOf(response))
+  return Result.map(decode(Wire.StatusChanged, response), () => undefined)
+}
+
+/** Where an order still can be aborted, or Maystro refused for a reason of its own (already aborted). */
+const NOT_PAST: ReadonlySet<string> = new Set(["created", "pending_pickup", "on_hold", "cancelled"])
+
+/**
+ * A refused abort, and the order's history read just after it → why. Maystro's words for an order past the point it
+ * can be cancelled are not documented, so the adapter does not guess from them: when the order's latest status is
+ * past pickup (picked up, in transit, out for delivery, delivered, returning, …) the refusal is `NotCancellable`, in
+ * Maystro's words with the status; otherwise (still before pickup, on hold, already aborted, a code the table does
+ * not know, a history that could not be read) it stays what it was.
+ */
+export const whyNotCancelled = (
+  refusal: Reason,
+  history: Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason>
+): Reason => {
+  if (refusal._tag !== "Refused" || Result.isFailure(history)) return refusal
+  // The latest by time; of steps at the same time, the one listed last (the history lists them in order).
+  const latest = history.success.reduce<CourierAdapter.RawEvent | undefined>(
+    (found, event) =>
+      found === undefined || Date.parse(event.timestamp) >= Date.parse(found.timestamp) ? event : found,
+    undefined
+  )
+  if (latest === undefined) return refusal
+  const canonical = Status.statuses[latest.rawStatus]
+  if (canonical === undefined || NOT_PAST.has(canonical)) return refusal
+  return new CourierError.NotCancellable({
+    message: `${refusal.message} (the order is at status ${latest.rawStatus}, ${canonical}: past the point where it can be cancelled)`
+  })
+}
+
+/** `GET shared/wilayas/` → the key works (DRF refuses an invalid token on any view: 401 "Invalid token."). */
+export const fromWilayas = (response: Response): Result.Result<void, Reason> =>
+  Result.map(decode(Wire.Wilayas, response), () => undefined)
 
 // --- Errors -----------------------------------------------------------------------------------------------------
 

@@ -54,10 +54,18 @@ export const Created = Schema.Struct({
   status: Schema.optionalKey(StatusCode)
 })
 
-/** One commune of `GET shared/communes/?wilaya=`: Maystro's id and its French name. Other members are not read. */
+/** A yes/no flag: a boolean, `0`/`1`, or the same as a string. */
+const Flag = Schema.Union([Schema.Boolean, Schema.Literals([0, 1]), Schema.Literals(["0", "1"])])
+
+/**
+ * One commune of `GET shared/communes/?wilaya=`: Maystro's id and its French name. No source shows a home or desk
+ * flag in it; `has_stop_desk` is read when present (courier-dz reads it defensively, "seen elsewhere"). Other
+ * members are not read.
+ */
 export const Commune = Schema.Struct({
   id: Schema.Int.check(Schema.isGreaterThan(0)),
-  name: Schema.String.check(Schema.isNonEmpty())
+  name: Schema.String.check(Schema.isNonEmpty()),
+  has_stop_desk: Schema.optionalKey(Schema.NullOr(Flag))
 })
 export type Commune = typeof Commune.Type
 
@@ -99,3 +107,25 @@ export const Detail = Schema.Struct({ detail: Schema.String })
  * nested objects or lists for nested fields (`products`). Read loosely, then flattened by the mapping.
  */
 export const FieldErrors = Schema.Record(Schema.String, Schema.Unknown)
+
+/**
+ * The body of `PATCH shared/status/{id}/`: the order aborted (status 50) with `abort_reason` 21, as courier-dz sends
+ * it ("official endpoint (GitBook docs)"; the reason's meaning is not published).
+ */
+export const AbortOrder = Schema.Struct({ status: Schema.Literal(50), abort_reason: Schema.Int })
+export type AbortOrder = typeof AbortOrder.Type
+
+/**
+ * `PATCH shared/status/{id}/`, done: DRF's update answers the object it changed (HTTP 200); only its status is read,
+ * when it has one. A refusal is DRF's `{ detail }` or field errors on 400 (README "Unverified").
+ */
+export const StatusChanged = Schema.Struct({ status: Schema.optionalKey(StatusCode) })
+
+/** One wilaya of `GET shared/wilayas/`: the `[id, name]` pair courier-dz calls documented, or an object with an id. */
+const Wilaya = Schema.Union([
+  Schema.Tuple([Schema.Int, Schema.String]),
+  Schema.Struct({ id: Schema.Union([Schema.Int, Schema.String]) })
+])
+
+/** `GET shared/wilayas/?country=1`: a plain list, or DRF's paginated `{ results }`. */
+export const Wilayas = Schema.Union([Schema.Array(Wilaya), Schema.Struct({ results: Schema.Array(Wilaya) })])

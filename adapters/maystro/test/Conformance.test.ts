@@ -46,6 +46,24 @@ Conformance.suite("Maystro conformance", {
       arrange: (fake) =>
         fake.misbehaveNext({ kind: "json", status: 200, body: { detail: "Commande refusée." } }, "/api/stores/orders/"),
       reason: "Refused"
+    },
+    {
+      name: "cancelling an order already picked up",
+      operation: "cancel",
+      trackingNumber: Fake.SHIPPED_ORDER_ID,
+      reason: "NotCancellable"
+    },
+    {
+      name: "cancelling an order Maystro does not have",
+      operation: "cancel",
+      trackingNumber: "5e1c0a7d-3b2f-4c8e-9a61-00000000dead",
+      reason: "Refused"
+    },
+    {
+      name: "a key Maystro does not know, on the key check",
+      operation: "checkCredentials",
+      credentials: { apiKey: `${CANARY}-revoked` },
+      reason: "CredentialsRejected"
     }
   ]
 })

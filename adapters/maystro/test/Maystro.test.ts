@@ -1,12 +1,21 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type CourierError, CourierHttp, Shipment } from "@tawsil/courier"
+import { WilayaCode } from "@tawsil/domain"
 import * as Egress from "@tawsil/egress/Egress"
 import { Catalogue } from "@tawsil/shipping"
 import { type Duration, Effect, Layer, Redacted, Result, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import { adapter, Credentials, make, origin } from "../src/Maystro.ts"
 import * as Mapping from "../src/MaystroMapping.ts"
-import { COMMUNES, KEY, MaystroFake, type Misbehaviour, price, type RecordedRequest } from "./fake/MaystroFake.ts"
+import {
+  COMMUNES,
+  KEY,
+  MaystroFake,
+  type Misbehaviour,
+  price,
+  type RecordedRequest,
+  SHIPPED_ORDER_ID
+} from "./fake/MaystroFake.ts"
 import * as Loopback from "./LoopbackHttp.ts"
 
 const context = { credentials: Schema.decodeUnknownSync(Credentials)({ apiKey: KEY }) }
@@ -32,6 +41,8 @@ const order = (overrides: Record<string, unknown> = {}, recipient: Record<string
   })
 
 const query = (input: Record<string, unknown>) => Schema.decodeUnknownSync(Shipment.RatesQuery)(input)
+
+const wilaya = (code: number) => Schema.decodeUnknownSync(WilayaCode.WilayaCode)(code)
 
 /** Each test gets a fresh adapter, so that no test sees another's cached communes. */
 const operations = (options: Parameters<typeof make>[0] = {}) =>
@@ -62,7 +73,7 @@ const assertNoKey = (reason: CourierError.CourierErrorReason) => {
 
 describe("Maystro", () => {
   describe("manifest", () => {
-    it("declares the platform, its courier, the apiKey credential and every capability", () => {
+    it("declares the platform, its courier, the apiKey credential and its seven operations", () => {
       assert.strictEqual(adapter.platform, "maystro")
       assert.deepStrictEqual(
         adapter.couriers.map(({ key, aliases, endpoint }) => ({ key, aliases, endpoint })),
@@ -81,11 +92,11 @@ describe("Maystro", () => {
         track: true,
         rates: true,
         label: true,
-        cancel: false,
+        cancel: true,
         trackBatch: false,
         stopDesks: false,
-        communes: false,
-        checkCredentials: false
+        communes: true,
+        checkCredentials: true
       })
       assert.isUndefined(adapter.codStatuses, "Maystro reports no cash events")
       const catalogue = Catalogue.make([adapter])
@@ -498,6 +509,127 @@ describe("Maystro", () => {
             assert.strictEqual(notApi.status, 400)
           })
         )
+    )
+  })
+
+  describe("communes", () => {
+    it.live("lists the wilaya's communes as create reads them, from the same cached list", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* MaystroFake
+          const { communes, create } = operations()
+          const listed = yield* communes(wilaya(16), context)
+          assert.deepStrictEqual(
+            listed,
+            (COMMUNES[16] ?? []).map(([id, name]) => ({ name, id: String(id), home: true, stopdesk: true }))
+          )
+          // Every listed commune is one the create accepts, in the listed spelling, without asking again.
+          for (const [index, commune] of listed.entries()) {
+            yield* create(order({}, { communeName: commune.name, fullName: `Client ${index}` }), context)
+          }
+          assert.deepStrictEqual(
+            paths(fake.requests).filter((path) => path.includes("communes")),
+            ["GET /api/shared/communes/"]
+          )
+          assert.deepStrictEqual(fake.requests[0]?.query, { wilaya: "16" })
+          assertAuthenticated(fake.requests[0]!)
+          assert.deepStrictEqual(yield* communes(wilaya(40), context), [], "a wilaya Maystro lists nothing in")
+        })
+      )
+    )
+
+    it.live("a refused key is CredentialsRejected, without the key", () =>
+      withFake(
+        Effect.gen(function* () {
+          const revoked = { credentials: Schema.decodeUnknownSync(Credentials)({ apiKey: `${KEY}-revoked` }) }
+          const reason = yield* Effect.flip(operations().communes(wilaya(16), revoked))
+          assert.strictEqual(reason._tag, "CredentialsRejected")
+          assertNoKey(reason)
+        })
+      )
+    )
+  })
+
+  describe("cancel", () => {
+    it.live("aborts an order not yet picked up: one PATCH to status 50, and the history says so", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* MaystroFake
+          const { cancel, create, track } = operations()
+          const { trackingNumber } = yield* create(order(), context)
+          const before = fake.requests.length
+          yield* cancel(trackingNumber, context)
+          const sent = fake.requests.slice(before)
+          assert.deepStrictEqual(paths(sent), [`PATCH /api/shared/status/${trackingNumber}/`])
+          assert.deepStrictEqual(sent[0]?.body, { status: 50, abort_reason: 21 })
+          assertAuthenticated(sent[0]!)
+          const events = yield* track(trackingNumber, context)
+          assert.strictEqual(events.at(-1)?.rawStatus, "50")
+          assert.strictEqual(adapter.statuses["50"], "cancelled")
+        })
+      )
+    )
+
+    it.live("an order already picked up is NotCancellable in Maystro's words, read with its history", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* MaystroFake
+          const { cancel, create } = operations()
+          const { trackingNumber } = yield* create(order(), context)
+          fake.addStatus(trackingNumber, 8)
+          const before = fake.requests.length
+          const reason = yield* Effect.flip(cancel(trackingNumber, context))
+          assert.strictEqual(reason._tag, "NotCancellable")
+          assert.include(reason.message, "Impossible d'annuler une commande déjà ramassée.")
+          assert.include(reason.message, "status 8")
+          assert.deepStrictEqual(paths(fake.requests.slice(before)), [
+            `PATCH /api/shared/status/${trackingNumber}/`,
+            `GET /api/stores/history_order/${trackingNumber}`
+          ])
+        })
+      )
+    )
+
+    it.live("an order already aborted, or unknown, stays Refused; a display number is refused before any call", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* MaystroFake
+          const { cancel, create } = operations()
+          const { trackingNumber } = yield* create(order(), context)
+          yield* cancel(trackingNumber, context)
+          const again = yield* Effect.flip(cancel(trackingNumber, context))
+          assert.strictEqual(again._tag, "Refused")
+          assert.strictEqual(again.message, "Cette commande est déjà annulée.")
+          const unknown = yield* Effect.flip(cancel(SHIPPED_ORDER_ID, context))
+          assert.strictEqual(unknown._tag, "Refused", "the fake is not seeded here")
+          const before = fake.requests.length
+          const display = yield* Effect.flip(cancel("880001", context))
+          assert.strictEqual(display._tag, "Refused")
+          assert.include(display.message, "trackingNumber")
+          assert.lengthOf(fake.requests, before)
+        })
+      )
+    )
+  })
+
+  describe("checkCredentials", () => {
+    it.live("reads shared/wilayas/ with the key, creating nothing; a refused key is CredentialsRejected", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* MaystroFake
+          const { checkCredentials } = operations()
+          yield* checkCredentials(undefined, context)
+          assert.deepStrictEqual(paths(fake.requests), ["GET /api/shared/wilayas/"])
+          assert.deepStrictEqual(fake.requests[0]?.query, { country: "1" })
+          assertAuthenticated(fake.requests[0]!)
+          const revoked = { credentials: Schema.decodeUnknownSync(Credentials)({ apiKey: `${KEY}-revoked` }) }
+          const reason = yield* Effect.flip(checkCredentials(undefined, revoked))
+          assert.strictEqual(reason._tag, "CredentialsRejected")
+          assert.include(reason.message, "Invalid token.")
+          assertNoKey(reason)
+          assert.strictEqual(fake.orders.size, 0)
+        })
+      )
     )
   })
 })

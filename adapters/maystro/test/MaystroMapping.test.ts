@@ -248,4 +248,143 @@ describe("MaystroMapping", () => {
       }
     })
   })
+
+  describe("communes (the operation)", () => {
+    const rows = (body: unknown) => Result.getOrThrow(Mapping.fromCommunes(response(200, body)))
+
+    it("lists Maystro's spelling with its ids, every commune at home and with a desk unless the row says not", () => {
+      assert.deepStrictEqual(
+        Mapping.toCourierCommunes(
+          rows([
+            { id: 1628, name: "Bab Ezzouar", wilaya: 16 },
+            { id: 1642, name: "Hydra", has_stop_desk: 0 },
+            { id: 1644, name: "Kouba", has_stop_desk: "1" },
+            { id: 1601, name: "Alger Centre", has_stop_desk: false },
+            { id: 1631, name: "Bordj El Kiffan", has_stop_desk: null }
+          ])
+        ),
+        [
+          { name: "Bab Ezzouar", id: "1628", home: true, stopdesk: true },
+          { name: "Hydra", id: "1642", home: true, stopdesk: false },
+          { name: "Kouba", id: "1644", home: true, stopdesk: true },
+          { name: "Alger Centre", id: "1601", home: true, stopdesk: false },
+          { name: "Bordj El Kiffan", id: "1631", home: true, stopdesk: true }
+        ]
+      )
+      assert.deepStrictEqual(Mapping.toCourierCommunes(rows({ results: [{ id: 901, name: "Blida" }] })), [
+        { name: "Blida", id: "901", home: true, stopdesk: true }
+      ])
+      assert.deepStrictEqual(Mapping.toCourierCommunes(rows([])), [])
+    })
+
+    it("refuses a flag of another kind as an undocumented answer", () => {
+      assert.strictEqual(
+        failure(Mapping.fromCommunes(response(200, [{ id: 1628, name: "Bab Ezzouar", has_stop_desk: "yes" }])))._tag,
+        "BadResponse"
+      )
+    })
+  })
+
+  describe("cancel", () => {
+    it("aborts the order: status 50 with courier-dz's abort reason", () => {
+      assert.deepStrictEqual(Mapping.abortRequest, { status: 50, abort_reason: 21 })
+    })
+
+    it.each([
+      ["the order as DRF's update answers it", response(200, { id: UUID, status: 50, abort_reason: 21 })],
+      ["the order without its status", response(200, { id: UUID })],
+      ["HTTP 204 without a body", response(204, "")]
+    ])("%s → done", (_name, answer) => {
+      assert.deepStrictEqual(Mapping.fromAborted(answer), Result.void)
+    })
+
+    it.each([
+      ["DRF's detail on 400", response(400, { detail: "Impossible d'annuler" }), "Refused", "Impossible d'annuler"],
+      ["a detail inside a 200", response(200, { detail: "Commande verrouillée." }), "Refused", "verrouillée"],
+      [
+        "a field error on the status",
+        response(400, { status: ['"51" is not a valid choice.'] }),
+        "Refused",
+        'status: "51" is not a valid choice.'
+      ],
+      ["an unknown order (404 detail)", response(404, { detail: "Not found." }), "Refused", "Not found."],
+      ["Django's HTML 404 (the route missing)", response(404, "<html>Not Found</html>"), "BadResponse", "not JSON"],
+      ["a list on 200", response(200, [1, 2]), "BadResponse", "does not document"],
+      ["the key refused", response(401, { detail: "Invalid token." }), "CredentialsRejected", "Invalid token."]
+    ])("%s → %s", (_name, answer, tag, words) => {
+      const reason = failure(Mapping.fromAborted(answer))
+      assert.strictEqual(reason._tag, tag)
+      assert.include(reason.message, words)
+    })
+
+    const refused = { _tag: "Refused", message: "Impossible d'annuler une commande déjà ramassée." } as never
+    const history = (...statuses: ReadonlyArray<readonly [string, string]>) =>
+      Result.succeed(statuses.map(([rawStatus, timestamp]) => ({ rawStatus, timestamp })))
+
+    it.each([
+      ["8 (picked up)", history(["4", "2026-04-17T10:00:00+01:00"], ["8", "2026-04-17T16:30:00+01:00"])],
+      [
+        "9 in transit, listed out of order",
+        history(["9", "2026-04-18T08:00:00+01:00"], ["4", "2026-04-17T10:00:00+01:00"])
+      ],
+      ["41 delivered", history(["41", "2026-04-19T12:00:00+01:00"])],
+      [
+        "8, listed after 4 at the same time",
+        history(["4", "2026-04-17T10:00:00+01:00"], ["8", "2026-04-17T10:00:00+01:00"])
+      ],
+      ["52 returned", history(["52", "2026-04-25T12:00:00+01:00"])]
+    ])("a refusal of an order at %s is NotCancellable, in Maystro's words", (_name, events) => {
+      const reason = Mapping.whyNotCancelled(refused, events)
+      assert.strictEqual(reason._tag, "NotCancellable")
+      assert.include(reason.message, "Impossible d'annuler une commande déjà ramassée.")
+      assert.include(reason.message, "past the point where it can be cancelled")
+    })
+
+    it.each([
+      ["4 created", history(["4", "2026-04-17T10:00:00+01:00"])],
+      ["5 pickup asked", history(["5", "2026-04-17T10:00:00+01:00"])],
+      ["42 postponed (on hold)", history(["42", "2026-04-17T10:00:00+01:00"])],
+      ["50 already aborted", history(["8", "2026-04-17T10:00:00+01:00"], ["50", "2026-04-17T11:00:00+01:00"])],
+      ["77, which no table maps", history(["77", "2026-04-17T10:00:00+01:00"])],
+      ["no history", history()],
+      ["a history that could not be read", Result.fail(refused)]
+    ])("a refusal of an order at %s stays Refused", (_name, events) => {
+      assert.strictEqual(Mapping.whyNotCancelled(refused, events as never), refused)
+    })
+
+    it("a reason that is no refusal stays what it was", () => {
+      const rejected = { _tag: "CredentialsRejected", message: "HTTP 401" } as never
+      assert.strictEqual(Mapping.whyNotCancelled(rejected, history(["8", "2026-04-17T10:00:00+01:00"])), rejected)
+    })
+  })
+
+  describe("fromWilayas", () => {
+    it.each([
+      [
+        "courier-dz's [id, name] pairs",
+        response(200, [
+          [1, "Adrar"],
+          [16, "Alger"]
+        ])
+      ],
+      ["objects", response(200, [{ id: 1, name: "Adrar" }])],
+      ["DRF's pagination", response(200, { results: [[1, "Adrar"]] })]
+    ])("%s: the key works", (_name, answer) => {
+      assert.deepStrictEqual(Mapping.fromWilayas(answer), Result.void)
+    })
+
+    it.each([
+      ["Invalid token.", response(401, { detail: "Invalid token." }), "CredentialsRejected"],
+      [
+        "no permission",
+        response(403, { detail: "You do not have permission to perform this action." }),
+        "CredentialsRejected"
+      ],
+      ["JSON that is no list", response(200, { wilayas: 58 }), "BadResponse"],
+      ["Django's HTML page", response(200, "<html></html>", { "content-type": "text/html" }), "BadResponse"],
+      ["HTTP 502", response(502, "Bad Gateway"), "Unreachable"]
+    ])("%s → %s", (_name, answer, tag) => {
+      assert.strictEqual(failure(Mapping.fromWilayas(answer))._tag, tag)
+    })
+  })
 })

@@ -15,6 +15,10 @@
  * - `GET stores/delivery_price/?commune=&delivery_type=&express=`: `{delivery_price}`, or 404 when that option
  *   has no price.
  * - `POST delivery/starter/v2/starter_bordureau/` `{orders_ids}`: the labels as raw PDF bytes; unknown id: 400.
+ * - `PATCH shared/status/{id}/` `{status: 50, abort_reason}`: aborts an order not yet picked up (its latest status
+ *   one of {@link ABORTABLE}), answering the order with status 50 and adding it to the history; an order already
+ *   aborted, or past pickup, is refused with 400 `{detail}` (the fake's words: none are documented); unknown: 404.
+ * - `GET shared/wilayas/?country=1`: the wilayas as `[id, name]` pairs (courier-dz's "documented" shape).
  *
  * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
  * 5xx, HTML, 429, a refusal, any JSON, or a refusal that quotes the caller's key.
@@ -27,6 +31,9 @@ export const KEY = "fake-maystro-key-5d0e8c2b7a9f4e13"
 
 /** An order created the day before, for suites that track or label without creating (`layer({ seed: true })`). */
 export const SEEDED_ORDER_ID = "5e1c0a7d-3b2f-4c8e-9a61-5eed00000001"
+
+/** An order created the day before and picked up since (status 8), seeded with it: Maystro no longer aborts it. */
+export const SHIPPED_ORDER_ID = "5e1c0a7d-3b2f-4c8e-9a61-5eed00000002"
 
 /** Maystro's communes in the fake, by wilaya: `[id, name]`. Wilayas not listed have none (not served). */
 export const COMMUNES: Readonly<Record<number, ReadonlyArray<readonly [number, string]>>> = {
@@ -56,6 +63,9 @@ export const COMMUNES: Readonly<Record<number, ReadonlyArray<readonly [number, s
     [3104, "Es Sénia"]
   ]
 }
+
+/** The statuses at which the fake still aborts an order: created (4), pickup asked (5), being processed (6). */
+export const ABORTABLE: ReadonlyArray<number> = [4, 5, 6]
 
 /** Wilayas where the fake has no stop desk. */
 export const NO_DESK: ReadonlyArray<number> = [11]
@@ -104,7 +114,7 @@ export interface Fake extends FakeCourier.FakeCourier<Own> {
 
 export interface Options {
   readonly keys?: ReadonlyArray<string>
-  /** Seed the order of {@link SEEDED_ORDER_ID}. */
+  /** Seed the orders of {@link SEEDED_ORDER_ID} and {@link SHIPPED_ORDER_ID}. */
   readonly seed?: boolean
 }
 
@@ -201,6 +211,16 @@ const start = (keys: ReadonlyArray<string>, seed: boolean) =>
         day: "2026-04-17",
         history: [{ status: 4, created_at: "2026-04-17T10:00:00.000000+01:00", comment: null }]
       })
+      orders.set(SHIPPED_ORDER_ID, {
+        id: SHIPPED_ORDER_ID,
+        displayId: 870_002,
+        fields: { customer_name: "Nadia Ouali", customer_phone: "0661234567", wilaya: 31, commune: 3101 },
+        day: "2026-04-17",
+        history: [
+          { status: 4, created_at: "2026-04-17T10:05:00.000000+01:00", comment: null },
+          { status: 8, created_at: "2026-04-17T16:30:00.000000+01:00", comment: null }
+        ]
+      })
     }
 
     /** Maystro's own misbehaviours. */
@@ -221,7 +241,8 @@ const start = (keys: ReadonlyArray<string>, seed: boolean) =>
       "/api/shared/communes/": ["GET"],
       "/api/stores/orders/": ["POST"],
       "/api/stores/delivery_price/": ["GET"],
-      "/api/delivery/starter/v2/starter_bordureau/": ["POST"]
+      "/api/delivery/starter/v2/starter_bordureau/": ["POST"],
+      "/api/shared/wilayas/": ["GET"]
     }
 
     const route = (
@@ -233,10 +254,14 @@ const start = (keys: ReadonlyArray<string>, seed: boolean) =>
     ) => {
       const { method } = request
       const history = /^\/api\/stores\/history_order\/([^/]+)$/.exec(path)
-      const allowed = history ? ["GET"] : routes[path]
+      const status = /^\/api\/shared\/status\/([^/]+)\/$/.exec(path)
+      const allowed = history ? ["GET"] : status ? ["PATCH"] : routes[path]
       if (allowed === undefined) return djangoNotFound(response)
       if (!allowed.includes(method)) return json(response, 405, { detail: `Method "${method}" not allowed.` })
-      if (method === "POST" && !(request.headers["content-type"] ?? "").startsWith("application/json")) {
+      if (
+        (method === "POST" || method === "PATCH") &&
+        !(request.headers["content-type"] ?? "").startsWith("application/json")
+      ) {
         return json(response, 415, {
           detail: `Unsupported media type "${request.headers["content-type"] ?? ""}" in request.`
         })
@@ -247,6 +272,27 @@ const start = (keys: ReadonlyArray<string>, seed: boolean) =>
         const order = orders.get(history[1]!)
         if (order === undefined) return json(response, 404, { detail: "Not found." })
         return json(response, 200, order.history)
+      }
+      if (status) {
+        const order = orders.get(status[1]!)
+        if (order === undefined) return json(response, 404, { detail: "Not found." })
+        if (fields.status === undefined) return json(response, 400, { status: [required] })
+        if (Number(fields.status) !== 50)
+          return json(response, 400, { status: [`"${fields.status}" is not a valid choice.`] })
+        const latest = Number(order.history.at(-1)?.status)
+        if (latest === 50) return json(response, 400, { detail: "Cette commande est déjà annulée." })
+        if (!ABORTABLE.includes(latest)) {
+          return json(response, 400, { detail: "Impossible d'annuler une commande déjà ramassée." })
+        }
+        order.history.push({ status: 50, created_at: stamp(), comment: "Annulée par le magasin" })
+        return json(response, 200, { id: order.id, status: 50, abort_reason: fields.abort_reason ?? null })
+      }
+      if (path === "/api/shared/wilayas/") {
+        return json(
+          response,
+          200,
+          Array.from({ length: 58 }, (_, i) => [i + 1, `Wilaya ${String(i + 1).padStart(2, "0")}`])
+        )
       }
       if (path === "/api/shared/communes/") {
         if (!isInt(query.wilaya)) return json(response, 400, { wilaya: [required] })
