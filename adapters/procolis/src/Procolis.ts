@@ -3,7 +3,8 @@
  * Colilog and Flash Delivery, each merchant with their own token and key. One origin for all five couriers; the
  * caller's credentials decide whose account a call reaches. A parcel is created in one call, confirmed on the way
  * (`Confrimee` 1: straight to "prêt à expédier"); the answer comes on HTTP 200 either way, so `MessageRetour` decides.
- * Tracking reads the parcel's current situation (`lire`), prices come from `tarification`. Procolis has no label
+ * Tracking reads the parcel's current situation (`lire`, one parcel or up to 100 in one call), prices come from
+ * `tarification`, the credentials are checked through `token`. Procolis has no label, cancel, desk or commune
  * endpoint. The token and key travel as headers and never in an error message.
  */
 import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
@@ -115,11 +116,32 @@ export const rates = Effect.fn("Procolis.rates")(function* (
   return yield* Effect.fromResult(Mapping.fromTarification(query, response))
 })
 
+/** `POST lire` with every asked parcel in one `Colis` list: a number the courier does not know is left out. */
+export const trackBatch = Effect.fn("Procolis.trackBatch")(function* (
+  trackingNumbers: ReadonlyArray<string>,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const asked = yield* Effect.fromResult(Mapping.checkBatch(trackingNumbers))
+  if (asked.length === 0) return new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
+  const response = yield* send(credentials, { method: "POST", path: "/api_v1/lire", json: Mapping.batchList(asked) })
+  return yield* Effect.fromResult(Mapping.fromLireBatch(asked, response))
+})
+
+/** `GET token`: the platform's own credential test ("Accès activé"); creates nothing. */
+export const checkCredentials = Effect.fn("Procolis.checkCredentials")(function* (
+  // biome-ignore lint/suspicious/noConfusingVoidType: the SDK's operation takes no input (`Operation<void, …>`)
+  _: void,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials, { method: "GET", path: "/api_v1/token" })
+  return yield* Effect.fromResult(Mapping.fromTokenStatus(response))
+})
+
 export const adapter = CourierAdapter.define<Credentials>({
   platform: "procolis",
   couriers,
   credentials: Credentials,
   statuses: Status.statuses,
   codStatuses: Status.codStatuses,
-  operations: { create, track, rates }
+  operations: { create, track, rates, trackBatch, checkCredentials }
 })

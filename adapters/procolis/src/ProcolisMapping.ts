@@ -70,6 +70,26 @@ export const toAddColis = (colis: Wire.Colis): Wire.AddColis => ({ Colis: [colis
 /** The body of `pret` and `lire`: the one parcel, by tracking number. */
 export const trackingList = (tracking: string): Wire.TrackingList => ({ Colis: [{ Tracking: tracking }] })
 
+/** The most parcels one `lire` is asked for: the SDK's batch bound (Procolis documents none). */
+export const MAX_BATCH = 100
+
+/** The tracking numbers of a batch, once each; more than {@link MAX_BATCH}, or a blank one, is refused before a call. */
+export const checkBatch = (trackings: ReadonlyArray<string>): Result.Result<ReadonlyArray<string>, Reason> => {
+  if (trackings.length > MAX_BATCH) {
+    return Result.fail(
+      new CourierError.Refused({ message: `trackingNumbers: at most ${MAX_BATCH} tracking numbers in one call` })
+    )
+  }
+  return trackings.some((tracking) => tracking.trim() === "")
+    ? Result.fail(new CourierError.Refused({ message: "trackingNumbers: a tracking number is blank" }))
+    : Result.succeed([...new Set(trackings)])
+}
+
+/** The body of a batch `lire`: every parcel, by tracking number, in one `Colis` list. */
+export const batchList = (trackings: ReadonlyArray<string>): Wire.TrackingList => ({
+  Colis: trackings.map((tracking) => ({ Tracking: tracking }))
+})
+
 /** Procolis has one tier. */
 export const checkTier = (query: Shipment.RatesQuery): Result.Result<void, Reason> =>
   query.tier === "express"
@@ -120,6 +140,26 @@ export const algiersTimestamp = (raw: string): string | undefined => {
   return Option.getOrUndefined(Option.map(DateTime.make(raw.trim()), AlgiersTime.formatIso))
 }
 
+/** A row of `lire` → its one event: the current situation at the time it was reached. */
+const eventOf = (row: unknown): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> => {
+  const situation = Schema.decodeUnknownOption(Wire.Situation)(row)
+  if (Option.isNone(situation)) {
+    return Result.fail(
+      new CourierError.BadResponse({ message: "the courier answered a parcel without a readable situation" })
+    )
+  }
+  const timestamp = algiersTimestamp(situation.value.DateH_Action)
+  return timestamp === undefined
+    ? Result.fail(
+        new CourierError.BadResponse({ message: "the courier answered a situation time it does not document" })
+      )
+    : Result.succeed([{ rawStatus: situation.value.Situation, timestamp }])
+}
+
+/** The row of exactly `tracking`, if the answer has one. */
+const rowOf = (body: typeof Wire.Lire.Type, tracking: string): unknown =>
+  body?.Colis.find((candidate) => Option.exists(trackingOfRow(candidate), (read) => read.Tracking === tracking))
+
 /**
  * `POST lire` → the parcel's one event: Procolis reports where a parcel is now (`Situation`, reached at
  * `DateH_Action`), not its history. Only the row of exactly the asked tracking number is read; `null`, an empty list
@@ -130,26 +170,33 @@ export const fromLire = (
   response: Response
 ): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> =>
   Result.flatMap(decode(Wire.Lire, response), (body): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> => {
-    const row = body?.Colis.find((candidate) =>
-      Option.exists(trackingOfRow(candidate), (read) => read.Tracking === tracking)
-    )
-    if (row === undefined) {
-      return Result.fail(
-        new CourierError.Refused({ message: "trackingNumber: the courier does not know this tracking number" })
-      )
-    }
-    const situation = Schema.decodeUnknownOption(Wire.Situation)(row)
-    if (Option.isNone(situation)) {
-      return Result.fail(
-        new CourierError.BadResponse({ message: "the courier answered a parcel without a readable situation" })
-      )
-    }
-    const timestamp = algiersTimestamp(situation.value.DateH_Action)
-    return timestamp === undefined
+    const row = rowOf(body, tracking)
+    return row === undefined
       ? Result.fail(
-          new CourierError.BadResponse({ message: "the courier answered a situation time it does not document" })
+          new CourierError.Refused({ message: "trackingNumber: the courier does not know this tracking number" })
         )
-      : Result.succeed([{ rawStatus: situation.value.Situation, timestamp }])
+      : eventOf(row)
+  })
+
+/**
+ * `POST lire` with several parcels → each asked parcel's one event (as {@link fromLire}), by tracking number. A number
+ * whose row is missing (the literal `null` when none is known, or rows for other parcels only) is left out; an asked
+ * row without a readable situation or time fails the batch.
+ */
+export const fromLireBatch = (
+  asked: ReadonlyArray<string>,
+  response: Response
+): Result.Result<ReadonlyMap<string, ReadonlyArray<CourierAdapter.RawEvent>>, Reason> =>
+  Result.flatMap(decode(Wire.Lire, response), (body) => {
+    const found = new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
+    for (const tracking of asked) {
+      const row = rowOf(body, tracking)
+      if (row === undefined) continue
+      const events = eventOf(row)
+      if (Result.isFailure(events)) return Result.fail(events.failure)
+      found.set(tracking, events.success)
+    }
+    return Result.succeed(found)
   })
 
 const trackingOfRow = Schema.decodeUnknownOption(Schema.Struct({ Tracking: Schema.String }))
@@ -201,6 +248,27 @@ export const fromTarification = (
       })
     )
   })
+
+/** What `GET token` says for credentials that work, compared without case or accents. */
+const ACTIVE = "acces active"
+
+const fold = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim()
+
+/**
+ * `GET token` → the credentials work when the courier says "Accès activé". Any other `Statut` on HTTP 200 (an
+ * account not activated, in the courier's words) is a rejection of the credentials, quoting it; a wrong token or key
+ * is the gateway's 401.
+ */
+export const fromTokenStatus = (response: Response): Result.Result<void, Reason> =>
+  Result.flatMap(decode(Wire.TokenStatus, response), ({ Statut }) =>
+    fold(Statut) === ACTIVE
+      ? Result.void
+      : Result.fail(
+          new CourierError.CredentialsRejected({
+            message: `the courier did not activate the token and key (it said: ${clean(Statut, 120) || "nothing"})`
+          })
+        )
+  )
 
 // --- Errors -----------------------------------------------------------------------------------------------------
 

@@ -99,3 +99,9 @@ export const Message = Schema.Union([
   Schema.Struct({ message: Schema.String }),
   Schema.Struct({ Message: Schema.String })
 ])
+
+/**
+ * `GET token`, the credentials accepted: `{ "Statut": "Accès activé" }` (research §1.3). A wrong token or key is the
+ * gateway's 401 `{ fault }`.
+ */
+export const TokenStatus = Schema.Struct({ Statut: Schema.String })

@@ -28,6 +28,30 @@ Conformance.suite("Procolis conformance", {
       operation: "track",
       arrange: (fake) => fake.misbehaveNext({ kind: "echoToken" }),
       reason: "Refused"
+    },
+    {
+      name: "a batch row without a readable situation",
+      operation: "trackBatch",
+      trackingNumber: "TWLBATCH00001",
+      arrange: (fake) =>
+        fake.misbehaveNext(
+          { kind: "json", status: 200, body: { Colis: [{ Tracking: "TWLBATCH00001", Etat: "?" }] } },
+          "/api_v1/lire"
+        ),
+      reason: "BadResponse"
+    },
+    {
+      name: "credentials the gateway does not know, on the token check",
+      operation: "checkCredentials",
+      credentials: { token: CANARY, key: "another-key-0000" },
+      reason: "CredentialsRejected"
+    },
+    {
+      name: "an account the courier has not activated",
+      operation: "checkCredentials",
+      arrange: (fake) =>
+        fake.misbehaveNext({ kind: "json", status: 200, body: { Statut: "Accès désactivé" } }, "/api_v1/token"),
+      reason: "CredentialsRejected"
     }
   ]
 })

@@ -36,8 +36,8 @@ const order = (overrides: Record<string, unknown> = {}) =>
 
 const query = (input: Record<string, unknown>) => Schema.decodeUnknownSync(Shipment.RatesQuery)(input)
 
-const { create, track, rates } = adapter.operations as Required<
-  Pick<typeof adapter.operations, "create" | "track" | "rates">
+const { create, track, rates, trackBatch, checkCredentials } = adapter.operations as Required<
+  Pick<typeof adapter.operations, "create" | "track" | "rates" | "trackBatch" | "checkCredentials">
 >
 const createThenPret = createWith({ confirmOnCreate: false })
 
@@ -88,10 +88,10 @@ describe("Procolis", () => {
         rates: true,
         label: false,
         cancel: false,
-        trackBatch: false,
+        trackBatch: true,
         stopDesks: false,
         communes: false,
-        checkCredentials: false
+        checkCredentials: true
       })
       assert.isTrue(CONFIRM_ON_CREATE)
     })
@@ -446,6 +446,79 @@ describe("Procolis", () => {
             const refused = yield* raw({ method: "POST", path: "/api_v1/tarification", headers, json: {} })
             assert.strictEqual(refused.status, 401, JSON.stringify(Object.keys(headers)))
           }
+        })
+      )
+    )
+  })
+
+  describe("trackBatch", () => {
+    it.live("reads several parcels in one lire, each at its current situation; an unknown number is left out", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* ProcolisFake
+          const first = (yield* create(order(), context)).trackingNumber
+          const second = (yield* create(order({ reference: "CMD-8" }), context)).trackingNumber
+          fake.setClock("2026-04-20T14:02:33.120")
+          fake.setSituation(second, "En livraison")
+          const before = fake.requests.length
+          const found = yield* trackBatch([first, "TWLUNKNOWN0000", second, first], context)
+          assert.deepStrictEqual([...found.keys()], [first, second])
+          assert.strictEqual(found.get(first)?.[0]?.rawStatus, "Prêt à expédier")
+          assert.deepStrictEqual(found.get(second), [
+            { rawStatus: "En livraison", timestamp: "2026-04-20T14:02:33+01:00" }
+          ])
+          const sent = fake.requests.slice(before)
+          assert.deepStrictEqual(
+            sent.map(({ method, path }) => `${method} ${path}`),
+            ["POST /api_v1/lire"]
+          )
+          assert.deepStrictEqual(sent[0]?.body, {
+            Colis: [{ Tracking: first }, { Tracking: "TWLUNKNOWN0000" }, { Tracking: second }]
+          })
+          assertAuthenticated(sent[0]!)
+        })
+      )
+    )
+
+    it.live("answers an empty map for the courier's null, and sends nothing for none or more than 100", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* ProcolisFake
+          assert.strictEqual((yield* trackBatch(["TWLUNKNOWN0000", "TWLUNKNOWN0001"], context)).size, 0)
+          assert.lengthOf(fake.requests, 1)
+          assert.strictEqual((yield* trackBatch([], context)).size, 0)
+          const tooMany = yield* Effect.flip(
+            trackBatch(
+              Array.from({ length: 101 }, (_, i) => `TWL${i}`),
+              context
+            )
+          )
+          assert.strictEqual(tooMany._tag, "Refused")
+          assert.include(tooMany.message, "at most 100")
+          assert.lengthOf(fake.requests, 1, "nothing more was sent")
+        })
+      )
+    )
+  })
+
+  describe("checkCredentials", () => {
+    it.live("GET token answers Accès activé for a known account, creating nothing; others are rejected", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* ProcolisFake
+          yield* checkCredentials(undefined, context)
+          assert.deepStrictEqual(
+            fake.requests.map(({ method, path }) => `${method} ${path}`),
+            ["GET /api_v1/token"]
+          )
+          assertAuthenticated(fake.requests[0]!)
+          const wrong = {
+            credentials: Schema.decodeUnknownSync(Credentials)({ ...ACCOUNT, key: "another-key-0000" })
+          }
+          const reason = yield* Effect.flip(checkCredentials(undefined, wrong))
+          assert.strictEqual(reason._tag, "CredentialsRejected")
+          assertNoSecret(reason)
+          assert.strictEqual(fake.parcels.size, 0)
         })
       )
     )

@@ -215,4 +215,79 @@ describe("ProcolisMapping", () => {
       )
     })
   })
+
+  describe("batch tracking", () => {
+    const row = (tracking: string, situation = "En livraison", at = "2026-04-20T14:02:33.120") => ({
+      Tracking: tracking,
+      Situation: situation,
+      DateH_Action: at,
+      Client: "Amina Benali"
+    })
+
+    it("asks each number once in one Colis list, and refuses more than 100 or a blank one before any call", () => {
+      assert.deepStrictEqual(
+        Result.map(Mapping.checkBatch(["A1", "B2", "A1"]), Mapping.batchList),
+        Result.succeed({ Colis: [{ Tracking: "A1" }, { Tracking: "B2" }] })
+      )
+      assert.isTrue(Result.isSuccess(Mapping.checkBatch(Array.from({ length: 100 }, (_, i) => `T${i}`))))
+      assert.include(failure(Mapping.checkBatch(Array.from({ length: 101 }, (_, i) => `T${i}`))).message, "at most 100")
+      assert.include(failure(Mapping.checkBatch(["A1", ""])).message, "blank")
+    })
+
+    it.each([
+      [
+        "the asked rows, another parcel's and a prefix left out",
+        { Colis: [row("B2", "Livrée"), row("A1"), row("ZZ"), row("A")] },
+        [
+          ["A1", [{ rawStatus: "En livraison", timestamp: "2026-04-20T14:02:33+01:00" }]],
+          ["B2", [{ rawStatus: "Livrée", timestamp: "2026-04-20T14:02:33+01:00" }]]
+        ]
+      ],
+      ["the literal null: none known", null, []],
+      ["an empty list", { Colis: [] }, []],
+      ["another case is another number", { Colis: [row("a1")] }, []]
+    ])("%s", (_name, body, expected) => {
+      const result = Mapping.fromLireBatch(["A1", "B2"], response(200, body))
+      assert.deepStrictEqual(
+        Result.map(result, (found): ReadonlyArray<unknown> => [...found.entries()]),
+        Result.succeed(expected as ReadonlyArray<unknown>)
+      )
+    })
+
+    it.each([
+      ["an asked row without a situation", { Colis: [{ Tracking: "A1", DateH_Action: "2026-04-20T14:02:33" }] }],
+      ["an asked row at a time of another format", { Colis: [row("A1", "Livrée", "20/04/2026 14:02")] }],
+      ["no Colis list", { Colis: "A1" }]
+    ])("%s is a BadResponse", (_name, body) => {
+      assert.strictEqual(failure(Mapping.fromLireBatch(["A1"], response(200, body)))._tag, "BadResponse")
+    })
+
+    it("the gateway's refusal of the credentials is CredentialsRejected", () => {
+      const answer = response(401, { fault: { faultstring: "Invalid ApiKey for given resource" } })
+      assert.strictEqual(failure(Mapping.fromLireBatch(["A1"], answer))._tag, "CredentialsRejected")
+    })
+  })
+
+  describe("fromTokenStatus", () => {
+    it.each([["Accès activé"], ["ACCES ACTIVE"], ["  accès  activé "]])("%s: the credentials work", (statut) => {
+      assert.deepStrictEqual(Mapping.fromTokenStatus(response(200, { Statut: statut })), Result.void)
+    })
+
+    it.each([
+      ["another Statut", response(200, { Statut: "Accès désactivé" }), "CredentialsRejected", "Accès désactivé"],
+      [
+        "the gateway's 401",
+        response(401, { fault: { faultstring: "Invalid ApiKey for given resource" } }),
+        "CredentialsRejected",
+        "HTTP 401"
+      ],
+      ["JSON without a Statut", response(200, { ok: true }), "BadResponse", "does not document"],
+      ["not JSON", response(200, "Accès activé", { "content-type": "text/plain" }), "BadResponse", "not JSON"],
+      ["HTTP 503", response(503, "Service Unavailable"), "Unreachable", "503"]
+    ])("%s → %s", (_name, answer, tag, words) => {
+      const reason = failure(Mapping.fromTokenStatus(answer))
+      assert.strictEqual(reason._tag, tag)
+      assert.include(reason.message, words)
+    })
+  })
 })

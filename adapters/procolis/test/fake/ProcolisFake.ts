@@ -9,9 +9,10 @@
  *   refusal ("Double Tracking", "Wilaya non reconnue", "<Field> obligatoire", …). Fields the API does not name are
  *   refused too ("Champ inconnu"), so that a misspelled field fails a test. `Confrimee` "1" puts the parcel straight
  *   in "Prêt à expédier"; empty, it stays "En Préparation" until `pret`.
- * - `POST lire {Colis:[{Tracking}]}`: the rows of the known parcels (current `Situation` and `DateH_Action`, Algiers
+ * - `POST lire {Colis:[{Tracking}, …]}` (one parcel or several): the rows of the known parcels (current `Situation` and `DateH_Action`, Algiers
  *   wall time without offset), or the literal `null` when none is known.
  * - `POST tarification`: one row per served wilaya, amounts as strings; `Stopdesk` "0" where there is no desk.
+ * - `GET token`: `{ "Statut": "Accès activé" }` for a known account (the gateway's 401 otherwise, as everywhere).
  *
  * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
  * 5xx, HTML, 429, a refusal in `MessageRetour`, any JSON, or a refusal that quotes the caller's token.
