@@ -6,6 +6,7 @@
  *   npm run bench -- [--scenario health|create-sandbox] [--duration 10] [--connections 50] [--warmup 3] [--log-level info]
  *                    [--node-option <flag>]...   (node flags for both servers, ours and the baseline)
  *                    [--callgrind <n>]           (instructions per request instead: see `instructionsPerRequest`)
+ *                    [--otlp]                    (our server exports traces and metrics to a loopback collector)
  *
  * Besides requests per second, each row gives the server's CPU time per request (user + system, read from /proc
  * around the measured run): on this shared 2-core machine the request rate moves with whatever else runs, and with
@@ -16,6 +17,8 @@
 
 import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
+import * as Http from "node:http"
+import type * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
@@ -34,9 +37,36 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "3" },
     "log-level": { type: "string", default: "info" },
     rounds: { type: "string", default: "3" },
-    callgrind: { type: "string" }
+    callgrind: { type: "string" },
+    otlp: { type: "boolean", default: false }
   }
 })
+
+/**
+ * With `--otlp`, a loopback OTLP/HTTP collector that accepts every export (200) and counts what it received, and the
+ * variable that points our server at it: the traced path's cost beside the untraced one's (issue 23).
+ */
+const otlp = values.otlp
+  ? await new Promise<{ env: Record<string, string>; received: () => number }>((resolve) => {
+      let received = 0
+      const server = Http.createServer((request, response) => {
+        request.on("data", (chunk: Buffer) => {
+          received += chunk.length
+        })
+        request.on("end", () => response.writeHead(200, { "content-type": "application/json" }).end("{}"))
+      })
+      server.unref()
+      server.listen(0, "127.0.0.1", () =>
+        resolve({
+          env: {
+            OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(server.address() as Net.AddressInfo).port}`,
+            OTEL_BSP_SCHEDULE_DELAY: "1000"
+          },
+          received: () => received
+        })
+      )
+    })
+  : undefined
 
 interface Target {
   readonly name: string
@@ -60,10 +90,12 @@ const scenarios = (database: Record<string, string>): Record<string, Scenario> =
     path: "/v1/orders",
     body: sandboxOrder,
     ours: {
-      name: `tawsil POST /v1/orders sandbox (HttpApi, LOG_LEVEL=${logLevel})`,
+      name: `tawsil POST /v1/orders sandbox (HttpApi, LOG_LEVEL=${logLevel}${otlp ? ", OTLP export" : ""})`,
       entry: "apps/http/src/main.ts",
       env: (port) => ({
         ...database,
+        ...otlp?.env,
+        METRICS_PORT: "0",
         SHIPPING_PORT: String(port),
         STORE_PORT: "0",
         LOG_LEVEL: logLevel,
@@ -270,7 +302,11 @@ const main = async () => {
           ? []
           : [
               `ratio baseline/ours (server CPU per request) per round: ${cpuRatios.map((r) => r.toFixed(2)).join(", ")}; median ${median(cpuRatios).toFixed(2)}x`
-            ])
+            ]),
+        ...(otlp === undefined ? [] : [`OTLP bytes received by the loopback collector: ${otlp.received()}`]),
+        `load average: ${Os.loadavg()
+          .map((load) => load.toFixed(2))
+          .join(" ")}`
       ].join("\n")
     )
   } finally {
