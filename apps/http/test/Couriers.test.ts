@@ -116,10 +116,15 @@ describe("the shipping API with the Ecotrack adapter", () => {
       const limited = yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 31, deliveryType: "home" } })
       assert.strictEqual(limited.status, 429)
       assert.strictEqual(limited.headers.get("retry-after"), "30")
-      const unserved = yield* post(app, "/v1/orders", {
-        ...call,
-        order: { ...order, recipient: { ...order.recipient, wilayaCode: 33 } }
-      })
+      const elsewhere = { ...order, recipient: { ...order.recipient, wilayaCode: 33 } }
+      // Bab Ezzouar is no commune of Illizi (33): the API stops the create itself, and the courier hears nothing.
+      const sentBefore = fake.requests.length
+      const unknown = yield* post(app, "/v1/orders", { ...call, order: elsewhere })
+      assert.strictEqual(unknown.status, 422)
+      assert.strictEqual(unknown.json.error.code, "unknown_commune")
+      assert.strictEqual(fake.requests.length, sentBefore, "nothing reached the courier")
+      // The courier's own refusal of a wilaya it does not serve: the commune sent unchecked (resolveCommune: false).
+      const unserved = yield* post(app, "/v1/orders", { ...call, options: { resolveCommune: false }, order: elsewhere })
       assert.strictEqual(unserved.status, 422)
       assert.strictEqual(unserved.json.error.code, "courier_refused")
       const badToken = yield* post(app, "/v1/orders", {
@@ -165,7 +170,10 @@ describe("the shipping API with the Ecotrack adapter", () => {
         { kind: "rateLimited" },
         { kind: "reset" }
       ] as const) {
+        // A create reads Ecotrack's commune list first: each misbehaviour once on that read, once on the create.
         fake.misbehaveNext(misbehaviour)
+        record(yield* post(app, "/v1/orders", { ...call, order }))
+        fake.misbehaveNext(misbehaviour, "/api/v1/create/order")
         record(yield* post(app, "/v1/orders", { ...call, order }))
       }
       record(yield* post(app, "/v1/orders", { ...call, order: { ...order, codAmount: -1 } }))

@@ -183,9 +183,18 @@ layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
           assert.deepStrictEqual(request.query, {})
         }
 
+        const atlantis = { ...order, recipient: { ...order.recipient, communeName: "Atlantis" } }
+        // No commune of the wilaya is called Atlantis: the API answers 422 unknown_commune and sends nothing.
+        const sentBefore = fake.requests.length
+        const stopped = yield* post(app, "/v1/orders", { ...colivraison, order: atlantis })
+        assert.strictEqual(stopped.status, 422)
+        assert.strictEqual(stopped.json.error.code, "unknown_commune")
+        assert.strictEqual(fake.requests.length, sentBefore, "nothing reached Colivraison")
+        // Colivraison's own refusal of a commune it does not know: the name sent as written (resolveCommune: false).
         const unknown = yield* post(app, "/v1/orders", {
           ...colivraison,
-          order: { ...order, recipient: { ...order.recipient, communeName: "Atlantis" } }
+          options: { resolveCommune: false },
+          order: atlantis
         })
         assert.strictEqual(unknown.status, 422)
         assert.strictEqual(unknown.json.error.code, "courier_refused")

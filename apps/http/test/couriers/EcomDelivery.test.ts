@@ -111,7 +111,9 @@ layer(SetupLive, { timeout: "60 seconds" })("the shipping API with the E-COM Del
       assert.deepStrictEqual(created.json, {
         trackingNumber: created.json.trackingNumber,
         status: "pending_pickup",
-        reference: "cmd-ecom-1"
+        reference: "cmd-ecom-1",
+        // Checked against the reference communes (E-COM lists none of its own): sent as written.
+        commune: { requested: "Bab Ezzouar", sent: "Bab Ezzouar", corrected: false }
       })
       const trackingNumber: string = created.json.trackingNumber
       assert.match(trackingNumber, /^EC\d{6}$/)
@@ -188,11 +190,16 @@ layer(SetupLive, { timeout: "60 seconds" })("the shipping API with the E-COM Del
 
   it.effect("passes E-COM's refusals on in its words: an unknown commune, a desk where there is none", () =>
     Effect.gen(function* () {
-      const { app } = yield* Setup
-      const commune = yield* post(app, "/v1/orders", {
-        ...call,
-        order: { ...order, recipient: { ...order.recipient, communeName: "Atlantis" } }
-      })
+      const { app, fake } = yield* Setup
+      const atlantis = { ...order, recipient: { ...order.recipient, communeName: "Atlantis" } }
+      // No commune of the wilaya is called Atlantis: the API answers 422 unknown_commune and E-COM hears nothing.
+      const sentBefore = fake.requests.length
+      const stopped = yield* post(app, "/v1/orders", { ...call, order: atlantis })
+      assert.strictEqual(stopped.status, 422, stopped.text)
+      assert.strictEqual(stopped.json.error.code, "unknown_commune")
+      assert.strictEqual(fake.requests.length, sentBefore, "nothing reached E-COM")
+      // E-COM's own refusal of a commune it does not know: the name sent as written (resolveCommune: false).
+      const commune = yield* post(app, "/v1/orders", { ...call, options: { resolveCommune: false }, order: atlantis })
       assert.strictEqual(commune.status, 422, commune.text)
       assert.strictEqual(commune.json.error.code, "courier_refused")
       assert.include(commune.json.error.message, "Commune non reconnue")

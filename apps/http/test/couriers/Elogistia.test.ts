@@ -103,7 +103,9 @@ layer(SetupLive, { timeout: "60 seconds" })("the shipping API with the Elogistia
       assert.deepStrictEqual(created.json, {
         trackingNumber: created.json.trackingNumber,
         status: "pending_pickup",
-        reference: "cmd-elo-1"
+        reference: "cmd-elo-1",
+        // Elogistia lists the commune in the reference spelling: sent as written.
+        commune: { requested: "Bab Ezzouar", sent: "Bab Ezzouar", corrected: false }
       })
       const trackingNumber: string = created.json.trackingNumber
       assert.match(trackingNumber, /^L-[0-9A-Z]{6}$/)
@@ -144,9 +146,20 @@ layer(SetupLive, { timeout: "60 seconds" })("the shipping API with the Elogistia
       const requests = fake.requests.slice(before)
       assert.deepStrictEqual(
         requests.map(({ method, path }) => `${method} ${path}`),
-        ["POST /insertCommande/", "GET /getTracking/", "GET /getShippingCost/", "GET /printBordereau_10x15/"]
+        [
+          // The create reads Elogistia's communes of the wilaya first, with the desk agencies for their desk flags.
+          "GET /getMunicipalities/",
+          "GET /getAgences/",
+          "POST /insertCommande/",
+          "GET /getTracking/",
+          "GET /getShippingCost/",
+          "GET /printBordereau_10x15/"
+        ]
       )
-      assert.deepStrictEqual(requests[0]?.query, {
+      assert.deepStrictEqual(requests[0]?.query, { wilaya: "16", key: KEY })
+      assert.deepStrictEqual(requests[1]?.query, { type: "2", key: KEY })
+      const [, , insert, tracking, cost, print] = requests
+      assert.deepStrictEqual(insert?.query, {
         name: "Amina Benali",
         firstname: "",
         phone: "0555123456",
@@ -160,21 +173,26 @@ layer(SetupLive, { timeout: "60 seconds" })("the shipping API with the Elogistia
         IdCommande: "cmd-elo-1",
         apiKey: KEY
       })
-      assert.strictEqual(requests[0]?.text, "", "no body: every field is in the query string")
-      assert.deepStrictEqual(requests[1]?.query, { tracking: trackingNumber, apiKey: KEY })
-      assert.deepStrictEqual(requests[2]?.query, { key: KEY })
-      assert.deepStrictEqual(requests[3]?.query, { tracking: trackingNumber, apiKey: KEY })
+      assert.strictEqual(insert?.text, "", "no body: every field is in the query string")
+      assert.deepStrictEqual(tracking?.query, { tracking: trackingNumber, apiKey: KEY })
+      assert.deepStrictEqual(cost?.query, { key: KEY })
+      assert.deepStrictEqual(print?.query, { tracking: trackingNumber, apiKey: KEY })
       for (const request of requests) assert.isUndefined(request.headers.authorization)
     })
   )
 
   it.effect("passes Elogistia's refusals on in its words: an unknown commune, a stop desk where there is none", () =>
     Effect.gen(function* () {
-      const { app } = yield* Setup
-      const commune = yield* post(app, "/v1/orders", {
-        ...call,
-        order: { ...order, recipient: { ...order.recipient, communeName: "Atlantis" } }
-      })
+      const { app, fake } = yield* Setup
+      const atlantis = { ...order, recipient: { ...order.recipient, communeName: "Atlantis" } }
+      // No commune of the wilaya is called Atlantis: the API answers 422 unknown_commune and Elogistia hears nothing.
+      const sentBefore = fake.requests.length
+      const stopped = yield* post(app, "/v1/orders", { ...call, order: atlantis })
+      assert.strictEqual(stopped.status, 422, stopped.text)
+      assert.strictEqual(stopped.json.error.code, "unknown_commune")
+      assert.strictEqual(fake.requests.length, sentBefore, "nothing reached Elogistia")
+      // Elogistia's own refusal of a commune it does not know: the name sent as written (resolveCommune: false).
+      const commune = yield* post(app, "/v1/orders", { ...call, options: { resolveCommune: false }, order: atlantis })
       assert.strictEqual(commune.status, 422, commune.text)
       assert.strictEqual(commune.json.error.code, "courier_refused")
       assert.include(commune.json.error.message, "Cette commune n'existe pas")
@@ -246,7 +264,8 @@ layer(SetupLive, { timeout: "60 seconds" })("the shipping API with the Elogistia
       ]
       const replies: Array<string> = []
       for (const [path, misbehaviour, status] of failing) {
-        fake.misbehaveNext(misbehaviour)
+        // A create reads the communes first: its misbehaviour is aimed at the create itself, as before that read.
+        fake.misbehaveNext(misbehaviour, path === "/v1/orders" ? "/insertCommande/" : undefined)
         const body =
           path === "/v1/orders"
             ? { ...canary, order }

@@ -129,7 +129,10 @@ layer(HarnessLive, { timeout: "90 seconds" })("the shipping API with the MDM Exp
 
       const requests = fake.requests.slice(before)
       assert.deepStrictEqual(paths(requests), [
+        // The create reads MDM's communes of the wilaya first: its cities (kept for the create's own city id) and
+        // its offices, for the desk flags.
         "GET /api/geo/cities",
+        "GET /api/v2/shipping/companies/offices",
         "POST /api/v2/orders",
         `GET /api/v2/orders/${trackingNumber}/status-history`,
         `GET /api/v2/orders/${trackingNumber}`,
@@ -150,7 +153,17 @@ layer(HarnessLive, { timeout: "90 seconds" })("the shipping API with the MDM Exp
         const { fake } = yield* Harness
         const orders = fake.orders.size
         const before = fake.requests.length
-        const unknown = yield* post("/v1/orders", { ...mdm, order: order("Amina Benali", "Bab Ezzouar Nord") })
+        // No commune of Algiers is called Bab Ezzouar Nord: the API answers 422 unknown_commune itself.
+        const stopped = yield* post("/v1/orders", { ...mdm, order: order("Amina Benali", "Bab Ezzouar Nord") })
+        assert.strictEqual(stopped.status, 422, stopped.text)
+        assert.strictEqual(stopped.json.error.code, "unknown_commune")
+        assert.deepStrictEqual(paths(fake.requests.slice(before)), [], "nothing reached MDM")
+        // MDM's own refusal, the name sent as written (resolveCommune: false): the adapter finds no such city.
+        const unknown = yield* post("/v1/orders", {
+          ...mdm,
+          options: { resolveCommune: false },
+          order: order("Amina Benali", "Bab Ezzouar Nord")
+        })
         assert.strictEqual(unknown.status, 422, unknown.text)
         assert.strictEqual(unknown.json.error.code, "courier_refused")
         assert.include(unknown.json.error.message, 'MDM Express knows no commune "Bab Ezzouar Nord" in wilaya 16')

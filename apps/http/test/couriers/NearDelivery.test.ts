@@ -155,6 +155,8 @@ layer(NearLive, { timeout: "60 seconds", excludeTestServices: true })(
         assert.strictEqual(fake.requests.length, sent, "no label request reached the courier")
 
         assert.deepStrictEqual(paths(fake.requests.slice(before)), [
+          // The create reads Near Delivery's communes first (sender/wilayas), to check it serves the commune.
+          "GET /api/v1/sender/wilayas",
           "POST /api/v1/sender/parcels",
           `GET /api/v1/sender/parcels/${trackingNumber}`,
           "GET /api/v1/sender/delivery-fees"
@@ -169,8 +171,23 @@ layer(NearLive, { timeout: "60 seconds", excludeTestServices: true })(
     it.effect("refuses a home delivery and a home quote with the relay-point rule; nothing reaches the courier", () =>
       Effect.gen(function* () {
         const { fake, app } = yield* Near
+        const parcels = fake.parcels.size
+        // Near Delivery lists every commune as relay point only (home false): the commune check answers 422
+        // commune_not_served after one read of that list, and no parcel is sent.
+        const sentBefore = fake.requests.length
+        const notServed = yield* post(app, "/v1/orders", { ...near, order: homeOrder })
+        assert.strictEqual(notServed.status, 422, notServed.text)
+        assert.strictEqual(notServed.json.error.code, "commune_not_served")
+        assert.include(notServed.json.error.message, "does not deliver to the door in Bab Ezzouar")
+        assert.deepStrictEqual(paths(fake.requests.slice(sentBefore)), ["GET /api/v1/sender/wilayas"])
+        assert.strictEqual(fake.parcels.size, parcels, "no parcel created")
+        // The adapter's own relay-point rule, the commune unchecked (resolveCommune: false): nothing is sent at all.
         const before = fake.requests.length
-        const created = yield* post(app, "/v1/orders", { ...near, order: homeOrder })
+        const created = yield* post(app, "/v1/orders", {
+          ...near,
+          options: { resolveCommune: false },
+          order: homeOrder
+        })
         assert.strictEqual(created.status, 422, created.text)
         assert.strictEqual(created.json.error.code, "courier_refused")
         assert.include(created.json.error.message, "relay point")
@@ -202,7 +219,17 @@ layer(NearLive, { timeout: "60 seconds", excludeTestServices: true })(
         )
         const priced = yield* Effect.promise(() => client.rates({ toWilaya: 25, deliveryType: "stopdesk" }))
         assert.strictEqual(priced.deliveryFee, fee(16, 25)[0])
-        const refused = yield* rejected(client.createOrder(homeOrder))
+        // A home delivery: Near Delivery serves no commune at the door (its commune list), 422 commune_not_served.
+        const notServed = yield* rejected(client.createOrder(homeOrder))
+        assert.strictEqual(notServed.name, "DzshipError")
+        assert.strictEqual(notServed.status, 422)
+        assert.strictEqual(notServed.code, "commune_not_served")
+        assert.include(notServed.message, "does not deliver to the door")
+        // The adapter's relay-point rule itself, the commune sent unchecked (resolveCommune: false).
+        // (dzship passes `options` on as given; its types predate resolveCommune.)
+        const uncheckedOptions = { fromWilaya: 16, resolveCommune: false }
+        const unchecked = dzship({ ...near, options: uncheckedOptions, gateway: app.shippingUrl })
+        const refused = yield* rejected(unchecked.createOrder(homeOrder))
         assert.strictEqual(refused.name, "DzshipError")
         assert.strictEqual(refused.status, 422)
         assert.strictEqual(refused.code, "courier_refused")
@@ -236,7 +263,10 @@ layer(NearLive, { timeout: "60 seconds", excludeTestServices: true })(
           { kind: "rateLimited", retryAfter: "7" },
           { kind: "reset" }
         ] satisfies ReadonlyArray<Misbehaviour>) {
+          // A create reads the communes first: each misbehaviour once on that read, once on the parcel's POST.
           fake.misbehaveNext(misbehaviour)
+          record(yield* post(app, "/v1/orders", { ...call, order }))
+          fake.misbehaveNext(misbehaviour, "/api/v1/sender/parcels")
           record(yield* post(app, "/v1/orders", { ...call, order }))
         }
         fake.misbehaveNext({ kind: "echoKey" })
