@@ -84,17 +84,32 @@ describe("the shipping API with the Maystro and NOEST adapters", () => {
       assert.strictEqual(status, 200)
       // biome-ignore lint/suspicious/noExplicitAny: the listing is read field by field
       const byKey = new Map(body.map((entry: any) => [entry.key, entry]))
-      const everything = { create: true, track: true, rates: true, label: true }
+      // The four core operations each, and the optional ones each platform's documented API has (READMEs).
+      const core = { create: true, track: true, rates: true, label: true }
       assert.deepInclude(byKey.get("maystro"), {
         platform: "maystro",
         requiredCredentials: ["apiKey"],
-        capabilities: everything,
+        capabilities: {
+          ...core,
+          cancel: true,
+          trackBatch: false,
+          stopDesks: false,
+          communes: true,
+          checkCredentials: true
+        },
         endpoint: "https://backend.maystro-delivery.com"
       })
       assert.deepInclude(byKey.get("noest"), {
         platform: "noest",
         requiredCredentials: ["apiToken", "guid"],
-        capabilities: everything,
+        capabilities: {
+          ...core,
+          cancel: false,
+          trackBatch: true,
+          stopDesks: true,
+          communes: true,
+          checkCredentials: true
+        },
         endpoint: "https://app.noest-dz.com"
       })
     }).pipe(Effect.scoped)
@@ -200,6 +215,9 @@ describe("the shipping API with the Maystro and NOEST adapters", () => {
       assert.include(label.latin1, created.json.trackingNumber)
 
       assert.deepStrictEqual(paths(noestFake.requests), [
+        // The create first reads NOEST's communes of the wilaya (home from is_active, the desk flag from its desks).
+        "GET /api/public/get/communes/16",
+        "GET /api/public/desks",
         "POST /api/public/create/order",
         "POST /api/public/valid/order",
         "POST /api/public/get/trackings/info",

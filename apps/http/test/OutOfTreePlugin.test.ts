@@ -168,7 +168,24 @@ describe("a courier plugin written outside the repository", () => {
                 courier.capabilities,
                 courier.endpoint
               ]),
-              [[PLATFORM, { create: true, track: true, rates: true, label: true }, ORIGIN]]
+              [
+                [
+                  PLATFORM,
+                  {
+                    create: true,
+                    track: true,
+                    rates: true,
+                    label: true,
+                    // The plugin implements the four core operations only: the optional five are listed as false.
+                    cancel: false,
+                    trackBatch: false,
+                    stopDesks: false,
+                    communes: false,
+                    checkCredentials: false
+                  },
+                  ORIGIN
+                ]
+              ]
             )
           })
         )

@@ -90,17 +90,18 @@ describe("the shipping API with the Procolis and new ZR Express adapters", () =>
       )
       for (const entry of entries) {
         assert.deepStrictEqual(entry.requiredCredentials, ["token", "key"])
+        // Batch tracking (lire) and the credential check (token) are documented; no label, cancel, desks or communes.
         assert.deepStrictEqual(entry.capabilities, {
-        create: true,
-        track: true,
-        rates: true,
-        label: false,
-        cancel: false,
-        trackBatch: false,
-        stopDesks: false,
-        communes: false,
-        checkCredentials: false
-      })
+          create: true,
+          track: true,
+          rates: true,
+          label: false,
+          cancel: false,
+          trackBatch: true,
+          stopDesks: false,
+          communes: false,
+          checkCredentials: true
+        })
         assert.strictEqual(entry.endpoint, "https://procolis.com")
       }
       const zr = yield* getJson(`${app.shippingUrl}/v1/couriers?q=zrexpressnew`)
@@ -178,16 +179,30 @@ describe("the shipping API with the Procolis and new ZR Express adapters", () =>
   it.live("maps the couriers' failures: refused on HTTP 200 → 422, bad credentials → 422, down → 502, 429 → 429", () =>
     Effect.gen(function* () {
       const { procolis, zr, app } = yield* setup
-      const unserved = yield* post(app, "/v1/orders", {
-        ...procolisCall,
-        order: { ...order, recipient: { ...order.recipient, wilayaCode: 33 } }
-      })
+      // Bab Ezzouar in Illizi (33), Bir El Djir in Algiers (16): no such communes, so the API answers 422
+      // unknown_commune itself and neither courier hears of the order.
+      const inIllizi = { ...order, recipient: { ...order.recipient, wilayaCode: 33 } }
+      const birElDjirInAlgiers = { ...order, recipient: { ...order.recipient, communeName: "Bir El Djir" } }
+      for (const [call, fake, wrong] of [
+        [procolisCall, procolis, inIllizi],
+        [zrCall, zr, birElDjirInAlgiers]
+      ] as const) {
+        const sentBefore = fake.requests.length
+        const stopped = yield* post(app, "/v1/orders", { ...call, order: wrong })
+        assert.strictEqual(stopped.status, 422, call.courier)
+        assert.strictEqual(stopped.json.error.code, "unknown_commune", call.courier)
+        assert.strictEqual(fake.requests.length, sentBefore, `nothing reached ${call.courier}`)
+      }
+      // The couriers' own refusals, the commune sent as written, unchecked (resolveCommune: false).
+      const unchecked = { resolveCommune: false }
+      const unserved = yield* post(app, "/v1/orders", { ...procolisCall, options: unchecked, order: inIllizi })
       assert.strictEqual(unserved.status, 422)
       assert.strictEqual(unserved.json.error.code, "courier_refused")
       assert.include(unserved.json.error.message, "Wilaya non desservie")
       const unknownCommune = yield* post(app, "/v1/orders", {
         ...zrCall,
-        order: { ...order, recipient: { ...order.recipient, communeName: "Bir El Djir" } }
+        options: unchecked,
+        order: birElDjirInAlgiers
       })
       assert.strictEqual(unknownCommune.status, 422)
       assert.strictEqual(unknownCommune.json.error.code, "courier_refused")

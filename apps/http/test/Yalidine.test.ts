@@ -80,17 +80,18 @@ describe("the shipping API with the Yalidine-engine adapter", () => {
       )
       for (const entry of entries) {
         assert.deepStrictEqual(entry.requiredCredentials, ["apiId", "apiToken"])
+        // Every network of the engine has all nine operations (adapters/yalidine/README.md, capabilities).
         assert.deepStrictEqual(entry.capabilities, {
-        create: true,
-        track: true,
-        rates: true,
-        label: true,
-        cancel: false,
-        trackBatch: false,
-        stopDesks: false,
-        communes: false,
-        checkCredentials: false
-      })
+          create: true,
+          track: true,
+          rates: true,
+          label: true,
+          cancel: true,
+          trackBatch: true,
+          stopDesks: true,
+          communes: true,
+          checkCredentials: true
+        })
         assert.match(entry.endpoint, /^https:\/\/api\.[a-z]+\.(app|me)$/)
       }
       const found = yield* getJson(`${app.shippingUrl}/v1/couriers?q=easy_and_speed`)
@@ -145,9 +146,17 @@ describe("the shipping API with the Yalidine-engine adapter", () => {
 
       assert.deepStrictEqual(
         fake.requests.map(({ method, path }) => `${method} ${path}`),
-        ["POST /v1/parcels/", `GET /v1/histories/${trackingNumber}`, "GET /v1/fees/", `GET /labels/${trackingNumber}`]
+        [
+          // The create reads the wilaya's communes first, to send the commune in Yalidine's spelling.
+          "GET /v1/communes/",
+          "POST /v1/parcels/",
+          `GET /v1/histories/${trackingNumber}`,
+          "GET /v1/fees/",
+          `GET /labels/${trackingNumber}`
+        ]
       )
-      assert.deepStrictEqual(fake.requests[2]?.query, { from_wilaya_id: "16", to_wilaya_id: "31" })
+      assert.strictEqual(fake.requests[0]?.query.wilaya_id, "31", "the recipient's wilaya (Oran)")
+      assert.deepStrictEqual(fake.requests[3]?.query, { from_wilaya_id: "16", to_wilaya_id: "31" })
       for (const request of fake.requests) {
         assert.strictEqual(request.headers["x-api-id"], ACCOUNT.apiId)
         assert.strictEqual(request.headers["x-api-token"], ACCOUNT.apiToken)
@@ -192,7 +201,10 @@ describe("the shipping API with the Yalidine-engine adapter", () => {
         { kind: "rateLimited", retryAfter: "7" },
         { kind: "reset" }
       ] satisfies ReadonlyArray<Misbehaviour>) {
+        // A create reads Yalidine's communes first: each misbehaviour once on that read, once on the parcel's POST.
         fake.misbehaveNext(misbehaviour)
+        record(yield* post(app, "/v1/orders", { ...call, order }))
+        fake.misbehaveNext(misbehaviour, "/v1/parcels/")
         record(yield* post(app, "/v1/orders", { ...call, order }))
       }
       fake.misbehaveNext({ kind: "echoToken" })
