@@ -48,15 +48,29 @@ layer(GatewayLive, { timeout: "60 seconds" })("the dzship client against our shi
       assert.match(created.trackingNumber, /^SBX[0-9A-Z]{12}$/)
       assert.strictEqual(created.status, "created")
       assert.match(String(created.reference), /^TW-[0-9A-Z]{10}$/, "a reference is made when none is sent")
-      const stopdesk = yield* Effect.promise(() =>
+      // A desk order goes to a commune where the courier has a desk: the sandbox's, as POST /v1/stop-desks lists them.
+      const desks = yield* Effect.promise(async () => {
+        const response = await fetch(`${gateway}/v1/stop-desks`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ courier: "sandbox", wilayaCode: 16 })
+        })
+        return (await response.json()) as ReadonlyArray<{ readonly communeName: string }>
+      })
+      const deskCommune = desks[0]!.communeName
+      assert.notStrictEqual(deskCommune, "Bab Ezzouar")
+      const deskOrder = (communeName: string) =>
         dzship({ courier: "sandbox", gateway }).createOrder({
-          recipient: { fullName: "Amine Bouzid", phone: "0551234567", wilayaCode: 16, communeName: "Bab Ezzouar" },
+          recipient: { fullName: "Amine Bouzid", phone: "0551234567", wilayaCode: 16, communeName },
           deliveryType: "stopdesk",
           productList: "Sneakers x1",
           codAmount: 4500
         })
-      )
+      const stopdesk = yield* Effect.promise(() => deskOrder(deskCommune))
       assert.strictEqual(stopdesk.status, "created", "a stopdesk parcel without a desk id")
+      // Bab Ezzouar has no sandbox desk: the desk order is refused before the courier is asked.
+      const noDesk = yield* rejected(deskOrder("Bab Ezzouar"))
+      assert.deepStrictEqual([noDesk.status, noDesk.code], [422, "commune_not_served"])
     })
   )
 
