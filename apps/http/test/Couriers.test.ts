@@ -141,6 +141,34 @@ describe("the shipping API with the Ecotrack adapter", () => {
     }).pipe(Effect.scoped)
   )
 
+  it.live(
+    "frees the Idempotency-Key when the create's commune-list read fails: nothing was sent, the retry creates",
+    () =>
+      Effect.gen(function* () {
+        const { fake, app } = yield* setup()
+        const call = { courier: "dhd", credentials: { token: TOKEN } }
+        const creates = () => fake.requests.filter((request) => request.path === "/api/v1/create/order").length
+        // The read of Ecotrack's communes, ahead of the create, fails: no create request was made.
+        fake.misbehaveNext({ kind: "status", status: 500 }, "/api/v1/get/communes")
+        const failed = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "commune-read-1" })
+        assert.strictEqual(failed.status, 502, failed.text)
+        assert.include(failed.json.error.message, "dhd communes:", "the failure names the read that failed")
+        assert.strictEqual(creates(), 0)
+        // So the key was freed: the same request again runs (no 409 idempotency_in_flight for the 60 s lease).
+        const retried = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "commune-read-1" })
+        assert.strictEqual(retried.status, 200, retried.text)
+        assert.strictEqual(creates(), 1)
+        // The create's own failure still holds its key: the courier may have made the parcel.
+        fake.misbehaveNext({ kind: "status", status: 500 }, "/api/v1/create/order")
+        const unsure = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "create-fails-1" })
+        assert.strictEqual(unsure.status, 502, unsure.text)
+        assert.include(unsure.json.error.message, "dhd create:")
+        const held = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "create-fails-1" })
+        assert.strictEqual(held.status, 409, held.text)
+        assert.strictEqual(held.json.error.code, "idempotency_in_flight")
+      }).pipe(Effect.scoped)
+  )
+
   it.live("the canary credential appears in no log, response, error body or database row", () =>
     Effect.gen(function* () {
       const { fake, app, dataDir } = yield* setup()

@@ -76,10 +76,13 @@ const courierCreatedNothing = (reason: CourierError.CourierErrorReason): boolean
   }
 }
 
+/** The operations that change something at the courier; any other is a read, whose failure changed nothing. */
+const writes: ReadonlySet<CourierAdapter.Capability> = new Set(["create", "cancel"])
+
 /**
- * Failures after which no parcel can exist at the courier: the request was refused before any courier call, or
- * the courier refused the caller's credentials, its rate or the parcel itself (a refusal that names no `created`
- * parcel). Their key is freed, so a retry runs again.
+ * Failures after which no parcel can exist at the courier: the request was refused before any courier call, a read
+ * before the write failed (a create's commune-list read), or the courier refused the caller's credentials, its rate
+ * or the parcel itself (a refusal that names no `created` parcel). Their key is freed, so a retry runs again.
  */
 export const createdNothing = (error: CreateError): boolean => {
   switch (error._tag) {
@@ -95,7 +98,7 @@ export const createdNothing = (error: CreateError): boolean => {
     case "InFlight":
       return true
     case "CourierError":
-      return courierCreatedNothing(error.reason)
+      return !writes.has(error.operation) || courierCreatedNothing(error.reason)
   }
 }
 

@@ -121,8 +121,14 @@ export class Transport extends Context.Service<
 interface Prepared {
   readonly adapter: Any
   readonly manifest: CourierManifest
-  /** Runs an operation of the adapter with `CourierHttp` bound to the courier and the caller's deadline. */
-  readonly run: <A>(effect: Effect.Effect<A, CourierErrorReason, CourierHttp>) => Effect.Effect<A, CourierError>
+  /**
+   * Runs an operation of the adapter with `CourierHttp` bound to the courier and the caller's deadline. Its failure
+   * names the call's operation, or `operation` when the call runs another first (a create's commune-list read).
+   */
+  readonly run: <A>(
+    effect: Effect.Effect<A, CourierErrorReason, CourierHttp>,
+    operation?: Capability
+  ) => Effect.Effect<A, CourierError>
   readonly context: {
     readonly credentials: unknown
     readonly fromWilaya: WilayaCode.WilayaCode | undefined
@@ -204,7 +210,8 @@ export class Shipping extends Context.Service<
           }
           const credentials = yield* decodeCredentials(adapter, call.credentials)
           const tenantOrigin = yield* checkBaseUrl(manifest, call.options?.baseUrl)
-          const fail = (reason: CourierErrorReason) => new CourierError({ courier: manifest.key, operation, reason })
+          const fail = (reason: CourierErrorReason, failed: Capability = operation) =>
+            new CourierError({ courier: manifest.key, operation: failed, reason })
           if (adapter.operations[operation] === undefined) return yield* fail(new Unsupported({ operation }))
           const timeout = call.options?.timeoutMs ? Duration.millis(call.options.timeoutMs) : DEFAULT_TIMEOUT
           // The caller's timeout bounds the whole operation, not each request alone: its deadline is fixed here.
@@ -229,10 +236,12 @@ export class Shipping extends Context.Service<
           const prepared: Prepared = {
             adapter,
             manifest,
-            run: (effect) =>
+            run: (effect, failed) =>
               effect.pipe(
                 Effect.provideService(CourierHttp, http),
-                Effect.mapError((reason) => fail(secrets.length === 0 ? reason : Redaction.redactReason(scrub)(reason)))
+                Effect.mapError((reason) =>
+                  fail(secrets.length === 0 ? reason : Redaction.redactReason(scrub)(reason), failed)
+                )
               ),
             context: { credentials, fromWilaya: call.options?.fromWilaya }
           }
@@ -268,7 +277,8 @@ export class Shipping extends Context.Service<
           let sent = resolved.commune.name
           const listCommunes = prepared.adapter.operations.communes
           if (listCommunes !== undefined) {
-            const listed = yield* prepared.run(listCommunes(wilayaCode, prepared.context))
+            // A failure of this read names `communes`: nothing was sent to create yet (Gateway frees the key).
+            const listed = yield* prepared.run(listCommunes(wilayaCode, prepared.context), "communes")
             const entry = CommuneCheck.served(prepared.manifest.key, resolved.commune, listed, order.deliveryType)
             if (entry instanceof CommuneCheck.CommuneNotServed) return yield* entry
             sent = entry.name
