@@ -10,6 +10,10 @@
  *   is dropped and counted nowhere;
  * - every signup counts in `total`; only a user's first signup in the store counts in `billable`.
  *
+ * A batch call (`signups`, `events`) queues each item that passes its rules as its own row, recorded under its own
+ * nonce (`TrackerBodies.itemNonce`), and so written and counted exactly as the same item sent alone; the items that
+ * break a rule are answered by index and queue nothing.
+ *
  * Usage is counted in the hour the call was received. When the queue is full (`capacity`), callers wait for room
  * (backpressure) rather than growing memory. A batch that fails to write is retried (100 ms, doubling to 5 s) and
  * never dropped while the process runs. On a clean shutdown the layer's finalizer closes the queue and waits up to
@@ -39,10 +43,29 @@ export class Tracker extends Context.Service<
       caller: TrackerBodies.Caller,
       body: unknown
     ) => Effect.Effect<TrackerBodies.Accepted, TrackerError.TrackerError>
+    /**
+     * `POST /v1/signups/batch`: checks the batch (the whole call refused when it is not one), queues every signup
+     * that passes, and answers how many were, with the others by index.
+     */
+    readonly signups: (
+      caller: TrackerBodies.Caller,
+      body: unknown
+    ) => Effect.Effect<BatchAccepted<TrackerError.InvalidSignup>, TrackerError.TrackerError>
+    /** `POST /v1/events/batch`: as `signups`, for events. */
+    readonly events: (
+      caller: TrackerBodies.Caller,
+      body: unknown
+    ) => Effect.Effect<BatchAccepted<TrackerError.InvalidEvent>, TrackerError.TrackerError>
     /** Waits until everything accepted so far is written (tests, benchmarks). */
     readonly flush: Effect.Effect<void>
   }
 >()("@tawsil/tracker/Tracker") {}
+
+/** What a batch call was answered: the items queued, and those refused by index. */
+export interface BatchAccepted<E> {
+  readonly accepted: number
+  readonly rejected: ReadonlyArray<TrackerBodies.Rejected<E>>
+}
 
 export interface Options {
   /** Rows written per statement at most; default 500. */
@@ -160,6 +183,19 @@ export const layer = (options: Options = {}): Layer.Layer<Tracker, never, Tracke
           return { accepted: true as const }
         })
 
+      /** A batch's items, queued together: waits for room for all of them (backpressure), as `accept` for one. */
+      const acceptAll = (items: ReadonlyArray<Item>) =>
+        Effect.gen(function* () {
+          if (items.length === 0) return
+          unwritten += items.length
+          yield* idle.close
+          const left = yield* Queue.offerAll(queue, items)
+          if (left.length > 0) {
+            unwritten -= left.length
+            return yield* Effect.die(new Error("the tracker is shutting down"))
+          }
+        })
+
       const receivedAt = Effect.map(Clock.currentTimeMillis, (millis) => DateTime.makeUnsafe(millis))
 
       return Tracker.of({
@@ -174,6 +210,20 @@ export const layer = (options: Options = {}): Layer.Layer<Tracker, never, Tracke
             Effect.mapError(TrackerError.fail)
           )
           return yield* accept({ kind: "event", row })
+        }),
+        signups: Effect.fn("Tracker.signups")(function* (caller, body) {
+          const checked = yield* TrackerBodies.signups(caller, body, yield* receivedAt).pipe(
+            Effect.mapError(TrackerError.fail)
+          )
+          yield* acceptAll(checked.rows.map((row) => ({ kind: "signup", row })))
+          return { accepted: checked.rows.length, rejected: checked.rejected }
+        }),
+        events: Effect.fn("Tracker.events")(function* (caller, body) {
+          const checked = yield* TrackerBodies.events(caller, body, yield* receivedAt).pipe(
+            Effect.mapError(TrackerError.fail)
+          )
+          yield* acceptAll(checked.rows.map((row) => ({ kind: "event", row })))
+          return { accepted: checked.rows.length, rejected: checked.rejected }
         }),
         flush: idle.await
       })

@@ -20,12 +20,26 @@
  *   characters), numbers, booleans or null.
  *
  * Unknown fields are ignored. Strings must be storable as sent (no NUL, no lone surrogate).
+ *
+ * The batch forms carry 1 to 500 of these under one signature and one nonce, each checked by the same rules:
+ *
+ * ```json
+ * POST /v1/signups/batch  { "signups": [ { "user": { "id": "u_1001" } }, { "user": { "id": "u_1002" }, "source": "ad" } ] }
+ * POST /v1/events/batch   { "events": [ { "event": "page_view" }, { "event": "add_to_cart", "user_id": "u_1001" } ] }
+ * ```
+ *
+ * A body that is not such an object, or holds no items or more than 500, refuses the whole call (`InvalidBatch`);
+ * an item that breaks a rule is refused alone, by its index, and the others are accepted. Each item is recorded under
+ * its own nonce, `<call nonce>:<index>` (`itemNonce`): a batch's events are distinct events, and a batch sent again
+ * after its nonce's hour is deduplicated item by item, as single calls are.
  */
 import { type Ids, StoreText } from "@tawsil/domain"
 import { DateTime, Effect, Result, Schema } from "effect"
-import { InvalidEvent, InvalidSignup } from "./TrackerError.ts"
+import { InvalidBatch, InvalidEvent, InvalidSignup } from "./TrackerError.ts"
 
 export const MAX_PROPERTIES = 50
+/** Items in one batch call, at most. */
+export const MAX_BATCH = 500
 export const FUTURE_TOLERANCE_MILLIS = 5 * 60 * 1000
 const EARLIEST = Date.parse("2000-01-01T00:00:00Z")
 
@@ -102,85 +116,150 @@ const instant = <E>(value: unknown, receivedAt: DateTime.Utc, error: () => E) =>
       : Result.fail(error())
   })
 
-/** A signup body, received at `receivedAt`, as its row. */
-export const signup = (caller: Caller, body: unknown, receivedAt: DateTime.Utc) =>
-  Effect.fromResult(
-    Result.gen(function* () {
-      const invalid = (message: string) => () => new InvalidSignup({ message })
-      const fields = yield* field(Body, body, invalid("Body must be a JSON object"))
-      const user = yield* field(
-        User,
-        fields.user,
-        invalid("user is required: an object with the platform's id of the user")
-      )
-      const row: SignupRow = {
-        storeId: caller.storeId,
-        keyId: caller.keyId,
-        nonce: caller.nonce,
-        userId: yield* field(Text(1, 128), user.id, invalid("user.id is required (1-128 characters)")),
-        email: yield* field(
-          OptionalText(254),
-          user.email ?? null,
-          invalid("user.email must be a string of at most 254 characters, or null")
-        ),
-        phone: yield* field(
-          OptionalText(32),
-          user.phone ?? null,
-          invalid("user.phone must be a string of at most 32 characters, or null")
-        ),
-        name: yield* field(
-          OptionalText(255),
-          user.name ?? null,
-          invalid("user.name must be a string of at most 255 characters, or null")
-        ),
-        source: yield* field(
-          OptionalText(100),
-          fields.source ?? null,
-          invalid("source must be a string of at most 100 characters, or null")
-        ),
-        properties: (yield* field(PropertiesSchema, fields.properties ?? null, invalid(PROPERTIES_MESSAGE))) ?? {},
-        signedUpAt: yield* instant(
-          fields.signed_up_at,
-          receivedAt,
-          invalid("signed_up_at must be an ISO 8601 date-time with an offset, not in the future")
-        ),
-        receivedAt
-      }
-      return row
-    })
-  )
+/**
+ * A signup body, received at `receivedAt`, as its row; `subject` names the body in the message refusing one that is
+ * not an object (a batch's items are "A signup").
+ */
+export const signup = (caller: Caller, body: unknown, receivedAt: DateTime.Utc, subject = "Body") =>
+  Effect.fromResult(signupResult(caller, body, receivedAt, subject))
 
-/** An event body, received at `receivedAt`, as its row. */
-export const event = (caller: Caller, body: unknown, receivedAt: DateTime.Utc) =>
-  Effect.fromResult(
-    Result.gen(function* () {
-      const invalid = (message: string) => () => new InvalidEvent({ message })
-      const fields = yield* field(Body, body, invalid("Body must be a JSON object"))
-      const row: EventRow = {
-        storeId: caller.storeId,
-        keyId: caller.keyId,
-        nonce: caller.nonce,
-        event: yield* field(
-          EventName,
-          fields.event,
-          invalid("event is required: 1 to 64 characters among letters, digits and _ . : -")
-        ),
-        userId: yield* field(
-          Schema.NullOr(Text(1, 128)),
-          fields.user_id ?? null,
-          invalid("user_id must be a string of 1 to 128 characters, or null")
-        ),
-        properties: (yield* field(PropertiesSchema, fields.properties ?? null, invalid(PROPERTIES_MESSAGE))) ?? {},
-        occurredAt: yield* instant(
-          fields.occurred_at,
-          receivedAt,
-          invalid("occurred_at must be an ISO 8601 date-time with an offset, not in the future")
-        ),
-        receivedAt
-      }
-      return row
-    })
-  )
+const signupResult = (caller: Caller, body: unknown, receivedAt: DateTime.Utc, subject: string) =>
+  Result.gen(function* () {
+    const invalid = (message: string) => () => new InvalidSignup({ message })
+    const fields = yield* field(Body, body, invalid(`${subject} must be a JSON object`))
+    const user = yield* field(
+      User,
+      fields.user,
+      invalid("user is required: an object with the platform's id of the user")
+    )
+    const row: SignupRow = {
+      storeId: caller.storeId,
+      keyId: caller.keyId,
+      nonce: caller.nonce,
+      userId: yield* field(Text(1, 128), user.id, invalid("user.id is required (1-128 characters)")),
+      email: yield* field(
+        OptionalText(254),
+        user.email ?? null,
+        invalid("user.email must be a string of at most 254 characters, or null")
+      ),
+      phone: yield* field(
+        OptionalText(32),
+        user.phone ?? null,
+        invalid("user.phone must be a string of at most 32 characters, or null")
+      ),
+      name: yield* field(
+        OptionalText(255),
+        user.name ?? null,
+        invalid("user.name must be a string of at most 255 characters, or null")
+      ),
+      source: yield* field(
+        OptionalText(100),
+        fields.source ?? null,
+        invalid("source must be a string of at most 100 characters, or null")
+      ),
+      properties: (yield* field(PropertiesSchema, fields.properties ?? null, invalid(PROPERTIES_MESSAGE))) ?? {},
+      signedUpAt: yield* instant(
+        fields.signed_up_at,
+        receivedAt,
+        invalid("signed_up_at must be an ISO 8601 date-time with an offset, not in the future")
+      ),
+      receivedAt
+    }
+    return row
+  })
+
+/** An event body, received at `receivedAt`, as its row; `subject` as `signup`'s ("An event" in a batch). */
+export const event = (caller: Caller, body: unknown, receivedAt: DateTime.Utc, subject = "Body") =>
+  Effect.fromResult(eventResult(caller, body, receivedAt, subject))
+
+const eventResult = (caller: Caller, body: unknown, receivedAt: DateTime.Utc, subject: string) =>
+  Result.gen(function* () {
+    const invalid = (message: string) => () => new InvalidEvent({ message })
+    const fields = yield* field(Body, body, invalid(`${subject} must be a JSON object`))
+    const row: EventRow = {
+      storeId: caller.storeId,
+      keyId: caller.keyId,
+      nonce: caller.nonce,
+      event: yield* field(
+        EventName,
+        fields.event,
+        invalid("event is required: 1 to 64 characters among letters, digits and _ . : -")
+      ),
+      userId: yield* field(
+        Schema.NullOr(Text(1, 128)),
+        fields.user_id ?? null,
+        invalid("user_id must be a string of 1 to 128 characters, or null")
+      ),
+      properties: (yield* field(PropertiesSchema, fields.properties ?? null, invalid(PROPERTIES_MESSAGE))) ?? {},
+      occurredAt: yield* instant(
+        fields.occurred_at,
+        receivedAt,
+        invalid("occurred_at must be an ISO 8601 date-time with an offset, not in the future")
+      ),
+      receivedAt
+    }
+    return row
+  })
+
+// --- batches ----------------------------------------------------------------------------------------------------
+
+/** The nonce an item of a batch is recorded under: a call's nonce is 32 hex digits, so never one of these. */
+export const itemNonce = (nonce: string, index: number) => `${nonce}:${index}`
+
+/** An item a batch refused: its index in the array, and the refusal its single call would have answered. */
+export interface Rejected<E> {
+  readonly index: number
+  readonly reason: E
+}
+
+/** A batch body checked: the rows of the items that pass, and the others by index. */
+export interface Checked<Row, E> {
+  readonly rows: ReadonlyArray<Row>
+  readonly rejected: ReadonlyArray<Rejected<E>>
+}
+
+const Items = Schema.Array(Schema.Unknown).check(Schema.isBetweenLength(1, MAX_BATCH))
+
+/**
+ * `{ "<key>": [ … ] }` checked: the whole body refused (`InvalidBatch`) when it is not an object holding 1 to
+ * `MAX_BATCH` items, else each item by `check` (with its own nonce), the refused ones by index.
+ */
+const batch =
+  <Row, E>(
+    key: "signups" | "events",
+    noun: string,
+    check: (caller: Caller, item: unknown, receivedAt: DateTime.Utc, subject: string) => Result.Result<Row, E>
+  ) =>
+  (caller: Caller, body: unknown, receivedAt: DateTime.Utc): Effect.Effect<Checked<Row, E>, InvalidBatch> =>
+    Effect.fromResult(
+      Result.gen(function* () {
+        const shape = `{ "${key}": [ … ] } holding 1 to ${MAX_BATCH} ${key}`
+        const fields = yield* field(
+          Body,
+          body,
+          () => new InvalidBatch({ message: `Body must be a JSON object ${shape}` })
+        )
+        const items = yield* field(
+          Items,
+          fields[key],
+          () => new InvalidBatch({ message: `${key} must be an array of 1 to ${MAX_BATCH} ${key}` })
+        )
+        const rows: Array<Row> = []
+        const rejected: Array<Rejected<E>> = []
+        items.forEach((item, index) => {
+          const checked = check({ ...caller, nonce: itemNonce(caller.nonce, index) }, item, receivedAt, noun)
+          if (Result.isSuccess(checked)) rows.push(checked.success)
+          else rejected.push({ index, reason: checked.failure })
+        })
+        return { rows, rejected } satisfies Checked<Row, E>
+      })
+    )
+
+/** A `POST /v1/signups/batch` body, received at `receivedAt`: its signups' rows, and the refused ones by index. */
+export const signups = batch("signups", "A signup", signupResult)
+
+/** A `POST /v1/events/batch` body, received at `receivedAt`: its events' rows, and the refused ones by index. */
+export const events = batch("events", "An event", eventResult)
 
 const Properties = Schema.Record(
   Schema.String,
@@ -217,3 +296,15 @@ export const EventBody = Schema.Struct({
 /** The 202 answer of both routes. */
 export const Accepted = Schema.Struct({ accepted: Schema.Literal(true) })
 export type Accepted = typeof Accepted.Type
+
+/** The batch of signups, as documented (`signups` checks it). */
+export const SignupBatchBody = Schema.Struct({
+  /** 1 to 500 signups, each as `POST /v1/signups` takes it. */
+  signups: Schema.Array(SignupBody).check(Schema.isBetweenLength(1, MAX_BATCH))
+}).annotate({ identifier: "SignupBatch" })
+
+/** The batch of events, as documented (`events` checks it). */
+export const EventBatchBody = Schema.Struct({
+  /** 1 to 500 events, each as `POST /v1/events` takes it. */
+  events: Schema.Array(EventBody).check(Schema.isBetweenLength(1, MAX_BATCH))
+}).annotate({ identifier: "TrackedEventBatch" })

@@ -83,6 +83,61 @@ const suite = <R>(it: Vitest.MethodsNonLive<Tracker.Tracker | UsageStore.UsageSt
     })
   )
 
+  it.effect("a batch writes and counts each item as its single call would, refused items queueing nothing", () =>
+    Effect.gen(function* () {
+      const tracker = yield* Tracker.Tracker
+      const storeId = yield* newStore
+      const caller = callerOf(storeId)
+      const batch = {
+        events: [
+          { event: "page_view" },
+          { event: "" },
+          { event: "page_view" },
+          { event: "add_to_cart", user_id: "u_1" }
+        ]
+      }
+      const events = yield* tracker.events(caller, batch)
+      assert.deepStrictEqual(
+        [events.accepted, events.rejected.map(({ index, reason }) => [index, reason._tag])],
+        [3, [[1, "InvalidEvent"]]]
+      )
+      const signups = yield* tracker.signups(callerOf(storeId), {
+        signups: [{ user: { id: "u_1" } }, { user: { id: "u_1" } }, { user: 7 }, { user: { id: "u_2" } }]
+      })
+      assert.deepStrictEqual([signups.accepted, signups.rejected.map(({ index }) => index)], [3, [2]])
+      yield* tracker.flush
+      // Two equal page views in one batch are two events; a user's repeat in one batch is not billable.
+      assert.deepStrictEqual((yield* groupsOf(storeId)).month, { event: [3, 3], signup: [3, 2] })
+      // The same batch again under the same nonce (past its hour, or from another key): deduplicated item by item.
+      const again = yield* tracker.events(caller, batch)
+      assert.deepStrictEqual([again.accepted, again.rejected.length], [3, 1])
+      yield* tracker.flush
+      assert.deepStrictEqual((yield* groupsOf(storeId)).month, { event: [3, 3], signup: [3, 2] })
+      // A single call with the batch's nonce is another event: a batch's items never take the call's own nonce.
+      yield* tracker.event(caller, { event: "page_view" })
+      yield* tracker.flush
+      assert.deepStrictEqual((yield* groupsOf(storeId)).month, { event: [4, 4], signup: [3, 2] })
+    })
+  )
+
+  it.effect("refuses a body that is not a batch as a whole, queueing nothing", () =>
+    Effect.gen(function* () {
+      const tracker = yield* Tracker.Tracker
+      const storeId = yield* newStore
+      for (const body of [{ events: [] }, { events: "x" }, [{ event: "e" }], { signups: [{ event: "e" }] }]) {
+        const refused = yield* Effect.flip(tracker.events(callerOf(storeId), body))
+        assert.strictEqual(refused.reason._tag, "InvalidBatch", JSON.stringify(body))
+      }
+      const many = Array.from({ length: 501 }, (_, i) => ({ user: { id: `u_${i}` } }))
+      assert.strictEqual(
+        (yield* Effect.flip(tracker.signups(callerOf(storeId), { signups: many }))).reason._tag,
+        "InvalidBatch"
+      )
+      yield* tracker.flush
+      assert.deepStrictEqual((yield* groupsOf(storeId)).month, {})
+    })
+  )
+
   it.effect("refuses a bad body before queueing anything", () =>
     Effect.gen(function* () {
       const tracker = yield* Tracker.Tracker
@@ -108,6 +163,45 @@ describe("Tracker", () => {
       `sql (${backend.name})`,
       (it) => {
         suite(it)
+
+        it.effect("loses nothing of N batches sent at once: every accepted item written and counted", () =>
+          Effect.gen(function* () {
+            const tracker = yield* Tracker.Tracker
+            const storeId = yield* newStore
+            // 24 batches of 500 at once: more than the queue's capacity (10 000) waits for room, as callers do.
+            const answers = yield* Effect.forEach(
+              Array.from({ length: 24 }, (_, b) => b),
+              (b) =>
+                Effect.all([
+                  tracker.events(callerOf(storeId), {
+                    events: Array.from({ length: 500 }, (_, i) =>
+                      i % 97 === 0 ? { event: "bad event" } : { event: "view", properties: { b, i } }
+                    )
+                  }),
+                  tracker.signups(callerOf(storeId), {
+                    signups: Array.from({ length: 25 }, (_, i) => ({ user: { id: `u_${i % 20}` }, source: `b${b}` }))
+                  })
+                ]),
+              { concurrency: "unbounded" }
+            )
+            const acceptedEvents = answers.reduce((sum, [events]) => sum + events.accepted, 0)
+            const rejectedEvents = answers.reduce((sum, [events]) => sum + events.rejected.length, 0)
+            assert.deepStrictEqual([acceptedEvents, rejectedEvents], [24 * 494, 24 * 6])
+            yield* tracker.flush
+            const sql = yield* SqlClient.SqlClient
+            const [row] = yield* sql<{ readonly events: number; readonly signups: number; readonly billable: number }>`
+              SELECT (SELECT count(*)::int FROM tracked_events WHERE store_id = ${storeId}) AS events,
+                (SELECT count(*)::int FROM tracked_signups WHERE store_id = ${storeId}) AS signups,
+                (SELECT count(*)::int FROM tracked_signups WHERE store_id = ${storeId} AND billable) AS billable`.pipe(
+              Effect.orDie
+            )
+            assert.deepStrictEqual(row, { events: acceptedEvents, signups: 24 * 25, billable: 20 })
+            assert.deepStrictEqual((yield* groupsOf(storeId)).month, {
+              event: [acceptedEvents, acceptedEvents],
+              signup: [24 * 25, 20]
+            })
+          })
+        )
 
         it.effect("writes everything accepted when it shuts down cleanly", () =>
           Effect.gen(function* () {

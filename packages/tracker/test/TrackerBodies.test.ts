@@ -128,4 +128,81 @@ describe("TrackerBodies", () => {
       )
     })
   )
+
+  it.effect("reads a batch item by item: rows under their own nonce, refused items by index with their message", () =>
+    Effect.gen(function* () {
+      const events = yield* TrackerBodies.events(
+        caller,
+        {
+          events: [
+            { event: "page_view" },
+            { event: "not an event" },
+            "x",
+            { event: "add_to_cart", user_id: "u_1", properties: { product_id: 7 } },
+            { event: "page_view" }
+          ],
+          sent_by: "ignored"
+        },
+        receivedAt
+      )
+      assert.deepStrictEqual(
+        events.rows.map((row) => [row.nonce, row.event, row.userId, row.receivedAt]),
+        [
+          [`${caller.nonce}:0`, "page_view", null, receivedAt],
+          [`${caller.nonce}:3`, "add_to_cart", "u_1", receivedAt],
+          [`${caller.nonce}:4`, "page_view", null, receivedAt]
+        ]
+      )
+      assert.deepStrictEqual(
+        events.rejected.map(({ index, reason }) => [index, reason._tag, reason.message]),
+        [
+          [1, "InvalidEvent", "event is required: 1 to 64 characters among letters, digits and _ . : -"],
+          [2, "InvalidEvent", "An event must be a JSON object"]
+        ]
+      )
+      const signups = yield* TrackerBodies.signups(
+        caller,
+        { signups: [{ user: { id: "u_1" } }, { user: {} }, { user: { id: "u_1" }, source: "ad" }] },
+        receivedAt
+      )
+      assert.deepStrictEqual(
+        signups.rows.map((row) => [row.nonce, row.userId, row.source]),
+        [
+          [`${caller.nonce}:0`, "u_1", null],
+          [`${caller.nonce}:2`, "u_1", "ad"]
+        ]
+      )
+      assert.deepStrictEqual(
+        signups.rejected.map(({ index, reason }) => [index, reason.message]),
+        [[1, "user.id is required (1-128 characters)"]]
+      )
+      // An item's message is the one its single call answers, but for the word naming what is not an object.
+      const alone = yield* Effect.flip(TrackerBodies.event(caller, { event: "not an event" }, receivedAt))
+      assert.strictEqual(events.rejected[0]!.reason.message, alone.message)
+    })
+  )
+
+  it.effect("refuses a body that is not a batch as a whole: not an object, no array, none or more than 500", () =>
+    Effect.gen(function* () {
+      const refusal = (body: unknown) =>
+        Effect.map(Effect.flip(TrackerBodies.events(caller, body, receivedAt)), (error) => [error._tag, error.message])
+      const notObject = ["InvalidBatch", 'Body must be a JSON object { "events": [ … ] } holding 1 to 500 events']
+      const noArray = ["InvalidBatch", "events must be an array of 1 to 500 events"]
+      for (const body of [null, "x", 7, [{ event: "e" }]]) assert.deepStrictEqual(yield* refusal(body), notObject)
+      for (const body of [{}, { events: null }, { events: { 0: { event: "e" } } }, { signups: [{ event: "e" }] }]) {
+        assert.deepStrictEqual(yield* refusal(body), noArray, JSON.stringify(body))
+      }
+      assert.deepStrictEqual(yield* refusal({ events: [] }), noArray)
+      const many = Array.from({ length: TrackerBodies.MAX_BATCH + 1 }, () => ({ event: "e" }))
+      assert.deepStrictEqual(yield* refusal({ events: many }), noArray)
+      const full = yield* TrackerBodies.events(caller, { events: many.slice(1) }, receivedAt)
+      assert.deepStrictEqual([full.rows.length, full.rejected.length], [500, 0])
+      assert.strictEqual(new Set(full.rows.map((row) => row.nonce)).size, 500, "one nonce per item")
+      const signups = yield* Effect.flip(TrackerBodies.signups(caller, { events: [{ user: { id: "u" } }] }, receivedAt))
+      assert.deepStrictEqual(
+        [signups._tag, signups.message],
+        ["InvalidBatch", "signups must be an array of 1 to 500 signups"]
+      )
+    })
+  )
 })

@@ -311,7 +311,12 @@ export const idempotent = (mode: Mode) =>
   )
 
 /** The routes `Signed` serves, which do not exist on the origin listener. */
-export const SIGNED_PATHS: ReadonlySet<string> = new Set(["/v1/signups", "/v1/events"])
+export const SIGNED_PATHS: ReadonlySet<string> = new Set([
+  "/v1/signups",
+  "/v1/events",
+  "/v1/signups/batch",
+  "/v1/events/batch"
+])
 
 export const signed = (mode: Mode) =>
   Layer.effect(

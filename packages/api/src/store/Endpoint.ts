@@ -84,10 +84,10 @@ export class Idempotent extends HttpApiMiddleware.Service<Idempotent, { provides
 ) {}
 
 /**
- * Every signed call (`POST /v1/signups`, `POST /v1/events`): `Authorization: TW-Public <key_id>` and the
- * `X-TW-Timestamp`, `X-TW-Nonce`, `X-TW-Signature` headers over the raw body (docs/signing.md, 401), then the plan,
- * pilot and scope gates (403), the store's per-minute budget (429), then the JSON body (400). Absent (404) on the
- * origin listener.
+ * Every signed call (`POST /v1/signups`, `POST /v1/events` and their `/batch` forms): `Authorization: TW-Public
+ * <key_id>` and the `X-TW-Timestamp`, `X-TW-Nonce`, `X-TW-Signature` headers over the raw body (docs/signing.md,
+ * 401), then the plan, pilot and scope gates (403), the store's per-minute budget (429), then the JSON body (400).
+ * Absent (404) on the origin listener.
  */
 export class Signed extends HttpApiMiddleware.Service<Signed, { provides: Caller | RequestBody | CallNonce }>()(
   "@tawsil/http/store/Signed",

@@ -44,7 +44,11 @@ export type PromoCodeEncoded = { readonly id: number; readonly code: string; rea
 export type PromoCodePatch = { readonly code?: string; readonly discount_type?: string; readonly discount_value?: number | ("Infinity" | "-Infinity" | "NaN") | string; readonly min_order_amount?: number | ("Infinity" | "-Infinity" | "NaN") | string | null; readonly max_uses?: number | ("Infinity" | "-Infinity" | "NaN") | string | null; readonly is_active?: unknown; readonly starts_at?: string | null; readonly expires_at?: string | null; readonly confirm_token?: string; readonly confirm_full_discount?: boolean }
 export type PromoCodeCreate = { readonly code: string; readonly discount_type: string; readonly discount_value: number | ("Infinity" | "-Infinity" | "NaN") | string; readonly min_order_amount?: number | ("Infinity" | "-Infinity" | "NaN") | string | null; readonly max_uses?: number | ("Infinity" | "-Infinity" | "NaN") | string | null; readonly is_active?: unknown; readonly starts_at?: string | null; readonly expires_at?: string | null; readonly confirm_token?: string; readonly confirm_full_discount?: boolean }
 export type PromoCodeList = { readonly items: ReadonlyArray<PromoCodeEncoded>; readonly next_cursor: string | null; readonly has_more: boolean; readonly addon_enabled: boolean }
+export type BatchAccepted = { readonly accepted: number; readonly rejected: ReadonlyArray<RejectedItem> }
+export type RejectedItem = { readonly index: number; readonly error: { readonly code: string; readonly message: string } }
+export type TrackedEventBatch = { readonly events: ReadonlyArray<TrackedEvent> }
 export type TrackedEvent = { readonly event: string; readonly user_id?: string | null; readonly occurred_at?: string | null; readonly properties?: { readonly [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN") | boolean | null } | null }
+export type SignupBatch = { readonly signups: ReadonlyArray<Signup> }
 export type Signup = { readonly user: { readonly id: string; readonly email?: string | null; readonly phone?: string | null; readonly name?: string | null }; readonly signed_up_at?: string | null; readonly source?: string | null; readonly properties?: { readonly [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN") | boolean | null } | null }
 export type WebhookDelivery = { readonly id: number; readonly event_id: string; readonly event: "order.created" | "order.confirmed" | "order.shipped"; readonly status: "pending" | "succeeded" | "failed"; readonly attempts: number; readonly next_attempt_at: string | null; readonly created_at: string; readonly updated_at: string; readonly attempt_log: ReadonlyArray<{ readonly attempt: number; readonly at: string; readonly outcome: "succeeded" | "failed" | "refused"; readonly status_code: number | null; readonly latency_ms: number; readonly error: string | null }> }
 export type WebhookWithSecret = { readonly id: number; readonly url: string; readonly events: ReadonlyArray<"order.created" | "order.confirmed" | "order.shipped">; readonly active: boolean; readonly description: string | null; readonly previous_secret_expires_at: string | null; readonly created_at: string; readonly updated_at: string; readonly secret: string | null }
@@ -595,6 +599,22 @@ export interface Operations {
     readonly success: { readonly data: { readonly accepted: true }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
     readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
   }
+  readonly "tracker.trackSignups": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: { readonly "x-tw-timestamp"?: string; readonly "x-tw-nonce"?: string; readonly "x-tw-signature"?: string }
+    readonly body: SignupBatch
+    readonly success: { readonly data: BatchAccepted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+  }
+  readonly "tracker.trackEvents": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: { readonly "x-tw-timestamp"?: string; readonly "x-tw-nonce"?: string; readonly "x-tw-signature"?: string }
+    readonly body: TrackedEventBatch
+    readonly success: { readonly data: BatchAccepted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+  }
   readonly "promoCodes.listPromoCodes": {
     readonly params: undefined
     readonly query: { readonly is_active?: string; readonly limit?: string; readonly cursor?: string }
@@ -825,6 +845,8 @@ export const operations = {
   "webhooks.retryWebhookDelivery": { method: "POST", path: "/v1/webhooks/{id}/deliveries/{delivery_id}/retry", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
   "tracker.trackSignup": { method: "POST", path: "/v1/signups", binary: false, statuses: [400, 401, 403, 404, 429] },
   "tracker.trackEvent": { method: "POST", path: "/v1/events", binary: false, statuses: [400, 401, 403, 404, 429] },
+  "tracker.trackSignups": { method: "POST", path: "/v1/signups/batch", binary: false, statuses: [400, 401, 403, 404, 429] },
+  "tracker.trackEvents": { method: "POST", path: "/v1/events/batch", binary: false, statuses: [400, 401, 403, 404, 429] },
   "promoCodes.listPromoCodes": { method: "GET", path: "/v1/promo-codes", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
   "promoCodes.createPromoCode": { method: "POST", path: "/v1/promo-codes", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
   "promoCodes.updatePromoCode": { method: "PATCH", path: "/v1/promo-codes/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },

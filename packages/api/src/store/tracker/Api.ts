@@ -1,6 +1,8 @@
 /**
  * Signups and events for embedding platforms, signed with a public key (`Authorization: TW-Public <key_id>`,
- * docs/signing.md); answered 202 at once and written behind the answer. Absent on the origin listener.
+ * docs/signing.md); answered 202 at once and written behind the answer. Absent on the origin listener. Each comes
+ * alone (`POST /v1/events`) or in a batch of up to 500 under one signature and one nonce (`POST /v1/events/batch`),
+ * answered item by item.
  */
 import { SigningError } from "@tawsil/signing"
 import { TrackerBodies, TrackerError } from "@tawsil/tracker"
@@ -23,8 +25,22 @@ export const signingReasons = Reasons.of(SigningError.SigningErrorReason, {
 
 export const reasons = Reasons.of(TrackerError.TrackerErrorReason, {
   InvalidSignup: "bad_request",
-  InvalidEvent: "bad_request"
+  InvalidEvent: "bad_request",
+  InvalidBatch: "bad_request"
 })
+
+/** A batch's item that was refused: its index in the array, and the error its single call would have answered. */
+export const RejectedItem = Schema.Struct({
+  index: Schema.Int,
+  error: Schema.Struct({ code: Schema.String, message: Schema.String })
+}).annotate({ identifier: "RejectedItem" })
+
+/** The 202 answer of a batch: how many items were accepted, and the others by index (in order). */
+export const BatchAccepted = Schema.Struct({
+  accepted: Schema.Int,
+  rejected: Schema.Array(RejectedItem)
+}).annotate({ identifier: "BatchAccepted" })
+export type BatchAccepted = typeof BatchAccepted.Type
 
 const signedHeaders = {
   /** Unix seconds, within ±300 s of the server's clock. */
@@ -36,6 +52,7 @@ const signedHeaders = {
 }
 
 const accepted = Endpoint.Data(TrackerBodies.Accepted).pipe(HttpApiSchema.status(202))
+const batchAccepted = Endpoint.Data(BatchAccepted).pipe(HttpApiSchema.status(202))
 const error = [Errors.Unauthorized, Errors.Forbidden, Errors.RateLimited, Errors.BadRequest, Errors.NotFound] as const
 
 export class TrackerGroup extends HttpApiGroup.make("tracker")
@@ -53,6 +70,26 @@ export class TrackerGroup extends HttpApiGroup.make("tracker")
       payload: TrackerBodies.EventBody,
       success: accepted,
       error
+    }).annotate(Endpoint.RequiredScope, "events:write"),
+    /**
+     * 1 to 500 signups under one signature and one nonce, each checked and counted as `POST /v1/signups` would: 202
+     * with how many were accepted and the refused ones by index. One call of the store's per-minute budget.
+     */
+    HttpApiEndpoint.post("trackSignups", "/v1/signups/batch", {
+      headers: signedHeaders,
+      payload: TrackerBodies.SignupBatchBody,
+      success: batchAccepted,
+      error
+    }).annotate(Endpoint.RequiredScope, "signups:write"),
+    /**
+     * 1 to 500 events under one signature and one nonce, each checked, deduplicated and counted as `POST /v1/events`
+     * would: 202 with how many were accepted and the refused ones by index. One call of the store's per-minute budget.
+     */
+    HttpApiEndpoint.post("trackEvents", "/v1/events/batch", {
+      headers: signedHeaders,
+      payload: TrackerBodies.EventBatchBody,
+      success: batchAccepted,
+      error
     }).annotate(Endpoint.RequiredScope, "events:write")
   )
   .middleware(Endpoint.Signed)
@@ -61,6 +98,7 @@ export class TrackerGroup extends HttpApiGroup.make("tracker")
       title: "signups and events",
       description:
         "Signed with a public key (Authorization: TW-Public <key_id>, docs/signing.md); answered 202 at once and " +
-        "written behind the answer. They count against the store's per-minute budget. Absent on the origin listener."
+        "written behind the answer, alone or in batches of up to 500 under one signature (answered item by item). " +
+        "Each call counts once against the store's per-minute budget. Absent on the origin listener."
     })
   ) {}
