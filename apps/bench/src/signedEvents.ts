@@ -6,6 +6,9 @@
  *   accepted event was written and counted; against the same rows — read back from the app's table — written by
  *   PostgreSQL in one multi-row `INSERT` (a `psql` run of one statement, timed by the server): the database's own
  *   rate for those rows, in the same run.
+ * - Signed `POST /v1/events/batch` (issue 22): `--batch` events a call (0 skips it), each call signed afresh; events
+ *   accepted per second (summed from the answers' `accepted`), and whether every accepted event was written and
+ *   counted in usage (none lost).
  * - Webhook dispatch lag: orders created through the API at a steady pace, each `order.created` delivered to a
  *   loopback receiver answering 200 at once; the lag from the create's answer (sent after the commit) to the first
  *   attempt's arrival, p50 / p95 / max; and, as an upper bound, from the create's request.
@@ -13,7 +16,7 @@
  * The app runs pinned to CPU 0 and this process (autocannon, the receiver) to CPU 1 when `taskset` exists;
  * PostgreSQL is not pinned.
  *
- *   npm run bench:events -- [--duration 10] [--warmup 5] [--connections 20] [--orders 200] [--rate 20]
+ *   npm run bench:events -- [--duration 10] [--warmup 5] [--connections 20] [--orders 200] [--rate 20] [--batch 100]
  *
  * Needs `psql`, and a server where it may create a scratch database (dropped at the end): `DATABASE_URL`, default
  * postgres://postgres@127.0.0.1:5432/test. Never part of `npm test`.
@@ -40,7 +43,8 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "5" },
     connections: { type: "string", default: "20" },
     orders: { type: "string", default: "200" },
-    rate: { type: "string", default: "20" }
+    rate: { type: "string", default: "20" },
+    batch: { type: "string", default: "100" }
   }
 })
 const duration = Number(values.duration)
@@ -48,6 +52,7 @@ const warmup = Number(values.warmup)
 const connections = Number(values.connections)
 const orders = Number(values.orders)
 const rate = Number(values.rate)
+const batchSize = Number(values.batch)
 const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -144,6 +149,50 @@ const signedLoad = (url: string, keyId: string, secret: Redacted.Redacted<string
   })
 }
 
+/**
+ * Autocannon against `/v1/events/batch`, `batchSize` events a call, every call signed afresh; `counted.items` sums
+ * the events the answers accepted.
+ */
+const batchLoad = (
+  url: string,
+  keyId: string,
+  secret: Redacted.Redacted<string>,
+  seconds: number,
+  counted: { items: number }
+) => {
+  let n = 0
+  return autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: "POST",
+        path: "/v1/events/batch",
+        setupRequest: (request) => {
+          const events = Array.from({ length: batchSize }, () => ({
+            event: "page_view",
+            user_id: `u_${n % 1000}`,
+            properties: { path: "/", n: n++ }
+          }))
+          const body = JSON.stringify({ events })
+          const headers = RequestSignature.headers({
+            keyId,
+            secret,
+            body,
+            timestamp: Math.floor(Date.now() / 1000),
+            nonce: randomBytes(16).toString("hex")
+          })
+          return { ...request, body, headers: { ...headers, "content-type": "application/json" } }
+        },
+        onResponse: (status, body) => {
+          if (status === 202) counted.items += (JSON.parse(body) as { data: { accepted: number } }).data.accepted
+        }
+      }
+    ]
+  })
+}
+
 const main = async () => {
   pinSelfToCpu1()
   const database = scratchDatabase(adminUrl)
@@ -234,6 +283,46 @@ const main = async () => {
         (count * 1000) / insertMs
       )} rows/s (ratio accepted/s : insert rows/s = ${((accepted * 1000) / loadMs / ((count * 1000) / insertMs)).toFixed(3)})`
     )
+
+    // --- signed batches -------------------------------------------------------------------------------------------
+    if (batchSize > 0) {
+      const eventUsage = () =>
+        Number(
+          psql(
+            database.url,
+            `SELECT coalesce(sum(count), 0) FROM usage_hourly WHERE store_id = ${storeId} AND endpoint_group = 'event'`
+          )
+        )
+      const settledRows = events()
+      const settledUsage = eventUsage()
+      const counted = { items: 0 }
+      const batchStarted = performance.now()
+      const batches = await batchLoad(app.url, key.key_id, secret, duration, counted)
+      const batchMs = performance.now() - batchStarted
+      for (let i = 0; i < 600 && events() < settledRows + counted.items; i++) await sleep(50)
+      const batchWrittenMs = performance.now() - batchStarted
+      // Calls still in flight when autocannon stopped were accepted by the app but never counted here: wait until the
+      // rows stop coming, then every accepted event must be written (at least the answers' sum) and each counted once.
+      let batchWritten = events() - settledRows
+      for (let settled = -1; settled !== batchWritten; ) {
+        settled = batchWritten
+        await sleep(300)
+        batchWritten = events() - settledRows
+      }
+      const batchCounted = eventUsage() - settledUsage
+      const verdict =
+        batchWritten >= counted.items && batchCounted === batchWritten
+          ? `none lost (${batchWritten - counted.items} more from calls in flight when the load stopped)`
+          : "LOST OR MISCOUNTED"
+      console.log(
+        `POST /v1/events/batch (${batchSize} a call): ${batches["2xx"]} calls, ${counted.items} events accepted in ${(
+          batchMs / 1000
+        ).toFixed(1)} s = ${Math.round((counted.items * 1000) / batchMs)} events/s; non-2xx ${batches.non2xx}, ` +
+          `errors ${batches.errors}; latency p50 ${batches.latency.p50} ms, p99 ${batches.latency.p99} ms; ` +
+          `accepted events written ${Math.round(batchWrittenMs - batchMs)} ms after the load ended; ${batchWritten} ` +
+          `written, ${batchCounted} counted in usage: ${verdict}`
+      )
+    }
 
     // --- webhook dispatch lag -------------------------------------------------------------------------------------
     await call(app.url, token, "POST", "/v1/webhooks", "hook-1", { url: receiverUrl, events: ["order.created"] })
