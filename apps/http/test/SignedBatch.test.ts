@@ -2,13 +2,14 @@
  * The batch forms of the signed calls over a socket, on each database (embedded always, the real server with
  * `DATABASE_URL`): N batches of events and signups sent at once through the store server, and every item accepted
  * written (`tracked_events`, `tracked_signups`) and counted (`GET /v1/usage`) — none lost, none twice. Item by item
- * answers, refusals and the budget are tested in memory (`store/TrackerBatch.test.ts`).
+ * answers, refusals and the budget are tested in memory (`store/TrackerBatch.test.ts`). The origin listener has no
+ * batch route either (404 whatever the method, no `Allow`).
  */
 import { assert, layer } from "@effect/vitest"
 import { Admin } from "@tawsil/access"
 import { Nonce, RequestSignature } from "@tawsil/signing"
 import { Effect, Redacted } from "effect"
-import { backends, baseUrl, call, createStore, sql, storeServer } from "./StoreHarness.ts"
+import { backends, baseUrl, call, createStore, originServer, sql, storeServer } from "./StoreHarness.ts"
 
 interface Signer {
   readonly keyId: string
@@ -91,6 +92,30 @@ for (const backend of backends) {
               { total: BATCHES * 40, billable: 40 }
             ]
           )
+        })
+      )
+    }
+  )
+
+  layer(originServer(backend), { timeout: "120 seconds", excludeTestServices: true })(
+    `store API origin listener without signed batches (${backend.name})`,
+    (it) => {
+      it.effect("has no /v1/signups/batch or /v1/events/batch: 404 whatever the method", () =>
+        Effect.gen(function* () {
+          const base = yield* baseUrl
+          const store = yield* createStore()
+          const created = yield* (yield* Admin.Admin).createKey(store.id, "public").pipe(Effect.orDie)
+          const signer = { keyId: created.key_id, secret: Redacted.value(created.signing_secret!) }
+          for (const path of ["/v1/signups/batch", "/v1/events/batch"]) {
+            const post = yield* signed(base, path, signer, {
+              events: [{ event: "e" }],
+              signups: [{ user: { id: "u" } }]
+            })
+            assert.deepStrictEqual([post.status, post.body.error.code], [404, "not_found"], path)
+            assert.strictEqual(post.body.error.message, `No route for POST ${path}`)
+            const get = yield* call(base, "GET", path, {})
+            assert.deepStrictEqual([get.status, get.headers.get("allow")], [404, null], path)
+          }
         })
       )
     }
