@@ -3,7 +3,7 @@
  * run, on the same database, one after the other, and prints both with their ratio. Servers run pinned to CPU 0
  * and the load generator (autocannon, in this process) to CPU 1 when `taskset` is available.
  *
- *   npm run bench -- [--scenario health|create-sandbox] [--duration 10] [--connections 50] [--warmup 3] [--log-level info]
+ *   npm run bench -- [--scenario health|create-sandbox|create-refused] [--duration 10] [--connections 50] [--warmup 3] [--log-level info]
  *                    [--node-option <flag>]...   (node flags for both servers, ours and the baseline)
  *                    [--callgrind <n>]           (instructions per request instead: see `instructionsPerRequest`)
  *                    [--otlp]                    (our server exports traces and metrics to a loopback collector)
@@ -79,6 +79,8 @@ interface Scenario {
   readonly path: string
   /** POST this JSON body; GET when absent. */
   readonly body?: unknown
+  /** The status every answer must have (`--callgrind` checks it); any 2xx when absent. */
+  readonly status?: number
   readonly ours: Target
   readonly baseline: Target
 }
@@ -106,6 +108,31 @@ const scenarios = (database: Record<string, string>): Record<string, Scenario> =
     baseline: {
       name: "raw node:http, same validation and sandbox create",
       entry: "apps/bench/src/baseline/createSandbox.ts",
+      env: (port) => ({ PORT: String(port) })
+    }
+  },
+  // Every measured create is refused by the client's window (one request a minute from one address): what a flood
+  // of them costs the server that also serves real callers (issue 22).
+  "create-refused": {
+    path: "/v1/orders",
+    body: sandboxOrder,
+    status: 429,
+    ours: {
+      name: `tawsil POST /v1/orders refused by the client window (429, LOG_LEVEL=${logLevel}${otlp ? ", OTLP export" : ""})`,
+      entry: "apps/http/src/main.ts",
+      env: (port) => ({
+        ...database,
+        ...otlp?.env,
+        METRICS_PORT: "0",
+        SHIPPING_PORT: String(port),
+        STORE_PORT: "0",
+        LOG_LEVEL: logLevel,
+        SHIPPING_RATE_LIMIT_PER_MINUTE: "1"
+      })
+    },
+    baseline: {
+      name: "raw node:http, the same 429 envelope, body unread",
+      entry: "apps/bench/src/baseline/createRefused.ts",
       env: (port) => ({ PORT: String(port) })
     }
   },
@@ -225,7 +252,8 @@ const instructionsPerRequest = async (target: Target, scenario: Scenario, reques
   const counter = callgrind()
   const { child, url } = await start(target, "/health", counter.prefix, counter.nodeOptions)
   try {
-    const run = (amount: number) =>
+    // `check`: every answer must have the scenario's status (the warm-up of a refusal scenario opens the window).
+    const run = (amount: number, check: boolean) =>
       new Promise<void>((resolve, reject) => {
         autocannon(
           {
@@ -235,12 +263,25 @@ const instructionsPerRequest = async (target: Target, scenario: Scenario, reques
             pipelining: 1,
             ...requestOf(scenario.body)
           },
-          (error, result) =>
-            error ? reject(error) : result.non2xx > 0 ? reject(new Error(`${target.name}: non-2xx answers`)) : resolve()
+          (error, result) => {
+            if (error) return reject(error)
+            const expected = scenario.status
+            const wrong =
+              expected === undefined
+                ? result.non2xx
+                : check
+                  ? Object.entries(result.statusCodeStats ?? {}).reduce(
+                      (sum, [status, { count }]) => (Number(status) === expected ? sum : sum + (count ?? 0)),
+                      0
+                    )
+                  : 0
+            if (wrong > 0) return reject(new Error(`${target.name}: ${wrong} answers not ${expected ?? "2xx"}`))
+            resolve()
+          }
         )
       })
-    await run(5 * requests)
-    await counter.count(child.pid!, () => run(requests))
+    await run(5 * requests, false)
+    await counter.count(child.pid!, () => run(requests, true))
   } finally {
     await stop(child)
   }
