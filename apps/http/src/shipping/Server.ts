@@ -4,6 +4,7 @@
  * `ClientRateLimit` middleware, before a request is read.
  */
 
+import type * as NodeHttp from "node:http"
 import { ShippingApi } from "@tawsil/api/shipping/Api"
 import { WilayaCode } from "@tawsil/domain"
 import { Idempotency, IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
@@ -11,11 +12,56 @@ import { Communes, Wilayas } from "@tawsil/reference"
 import { type Catalogue, Gateway, Shipping } from "@tawsil/shipping"
 import { Effect, Layer, Option, Schema } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { HttpApiBuilder } from "effect/http-api"
+import { HttpApi, HttpApiBuilder } from "effect/http-api"
 import type { AppConfig } from "../AppConfig.ts"
 import * as Health from "../Health.ts"
 import * as Server from "../Server.ts"
 import * as Errors from "./Errors.ts"
+
+/** Node requests the door has counted in their client's window: the middleware does not count them again. */
+const counted = new WeakSet<object>()
+
+/** The methods and route templates of the endpoints under `ClientRateLimit`: the ones the door watches. */
+const windowed = (() => {
+  const routes = new Set<string>()
+  HttpApi.reflect(ShippingApi, {
+    onGroup: () => {},
+    onEndpoint: ({ group, endpoint }) => {
+      if (group.identifier === "shipping") routes.add(`${endpoint.method} ${endpoint.path}`)
+    }
+  })
+  return routes
+})()
+
+/**
+ * The client's window counted at the door (`Server.Door`), before the router and before the body is read: a refused
+ * request is answered there (429 with `Retry-After`, in the envelope), at a small part of a create's cost, so that
+ * a flood of them does not take the core that serves everyone else (issue 22, decision 0024). The rule is the
+ * gateway's `admit`, called once per request: here for requests that reach the server through Node's `request`
+ * event, in the `ClientRateLimit` middleware for any other.
+ */
+const DoorLayer = Layer.effect(
+  Server.Door,
+  Effect.gen(function* () {
+    const gateway = yield* Gateway.Gateway
+    const admit = (request: NodeHttp.IncomingMessage) =>
+      gateway.admit(request.socket.remoteAddress ?? "unknown").pipe(
+        Effect.as(undefined),
+        Effect.catchTag("ClientRateLimited", (error) => {
+          const wire = Errors.fromGateway(error)
+          return Effect.succeed<Server.DoorAnswer>({
+            status: 429,
+            headers: { "retry-after": String(wire.retryAfterSeconds) },
+            body: Errors.envelope.render(Errors.itemError(error), "")
+          })
+        }),
+        Effect.ensuring(Effect.sync(() => counted.add(request)))
+      )
+    return Server.Door.of({
+      check: (route, request) => (windowed.has(`${request.method} ${route}`) ? admit(request) : undefined)
+    })
+  })
+)
 
 const ClientRateLimitLayer = Layer.effect(
   Errors.ClientRateLimit,
@@ -23,9 +69,11 @@ const ClientRateLimitLayer = Layer.effect(
     const gateway = yield* Gateway.Gateway
     return (httpEffect) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-        gateway
-          .admit(Option.getOrElse(request.remoteAddress, () => "unknown"))
-          .pipe(Effect.mapError(Errors.fromGateway), Effect.andThen(httpEffect))
+        counted.has(request.source)
+          ? httpEffect
+          : gateway
+              .admit(Option.getOrElse(request.remoteAddress, () => "unknown"))
+              .pipe(Effect.mapError(Errors.fromGateway), Effect.andThen(httpEffect))
       )
   })
 )
@@ -215,14 +263,17 @@ export const gatewayLayer = (
   }).pipe(Layer.provide(courierCore), Layer.provide(Idempotency.layer()), Layer.provide(IdempotencyStoreSql.layer))
 }
 
-export const layer = (config: AppConfig, catalogue: Catalogue.Catalogue) =>
-  Server.make(config, {
+export const layer = (config: AppConfig, catalogue: Catalogue.Catalogue) => {
+  // One gateway for the handlers and the door: the same windows.
+  const gateway = gatewayLayer(config, catalogue)
+  return Server.make(config, {
     name: "shipping",
     api: ShippingApi,
     handlers: Layer.mergeAll(ShippingHandlers, ReferenceHandlers, HealthHandlers).pipe(
       Layer.provide([Communes.layerFileOptional(config.communesFile), Errors.ValidationLayer, ClientRateLimitLayer]),
-      Layer.provide(gatewayLayer(config, catalogue))
+      Layer.provide(gateway)
     ),
     envelope: Errors.envelope,
     port: config.shippingPort
-  })
+  }).pipe(Layer.provide(DoorLayer), Layer.provide(gateway))
+}
