@@ -279,7 +279,10 @@ export class Shipping extends Context.Service<
           if (listCommunes !== undefined) {
             // A failure of this read names `communes`: nothing was sent to create yet (Gateway frees the key).
             const listed = yield* prepared.run(listCommunes(wilayaCode, prepared.context), "communes")
-            const entry = CommuneCheck.served(prepared.manifest.key, resolved.commune, listed, order.deliveryType)
+            // A desk order that names its desk goes where the desk is: the courier need only know the commune.
+            const asked =
+              order.deliveryType === "stopdesk" && order.stopDeskId !== undefined ? undefined : order.deliveryType
+            const entry = CommuneCheck.served(prepared.manifest.key, resolved.commune, listed, asked)
             if (entry instanceof CommuneCheck.CommuneNotServed) return yield* entry
             sent = entry.name
           }

@@ -151,6 +151,12 @@ describe("the core around a parcel", () => {
       assert.strictEqual(noDesk._tag, "CommuneNotServed")
       assert.include(noDesk.message, "no desk")
       assert.strictEqual(sent.length, before, "nothing reached the courier")
+      // A desk order that names its desk goes where the desk is: the recipient's commune need only be listed.
+      const named = yield* shipping.create({
+        courier: "listing",
+        order: { ...order("Bordj El Kiffan", "stopdesk"), stopDeskId: "D1" }
+      })
+      assert.strictEqual(named.commune?.sent, "BORDJ EL KIFFAN")
       // The caller may send it as written.
       const asWritten = yield* shipping.create({
         courier: "listing",
