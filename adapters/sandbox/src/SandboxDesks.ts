@@ -12,37 +12,61 @@ import { Effect, Option } from "effect"
 /** How many desks a wilaya has at most. */
 const DESKS_PER_WILAYA = 3
 
-const communesOf = (wilaya: WilayaCode.WilayaCode) =>
-  Effect.map(Communes.loadBundled, (all) => all.filter((commune) => commune.wilayaCode === wilaya))
+interface Network {
+  readonly desks: ReadonlyArray<CourierAdapter.StopDesk>
+  readonly communes: ReadonlyArray<CourierAdapter.CourierCommune>
+}
+
+/**
+ * Every wilaya's desks and communes, built once per process: a create asks for its wilaya's communes, and must not
+ * decode the dataset or sort names again each time.
+ */
+let networks: ReadonlyMap<number, Network> | undefined
 
 /** The communes of a wilaya with a desk: its seat first, then alphabetical order. */
-const deskCommunes = (wilaya: WilayaCode.WilayaCode, communes: ReadonlyArray<Communes.Commune>) => {
+const deskCommunes = (wilaya: number, communes: ReadonlyArray<Communes.Commune>) => {
   const seat = Option.match(Wilayas.byCode(wilaya), {
     onNone: () => "",
     onSome: (found) => NameFolding.fold(found.nameFr)
   })
+  const isSeat = (commune: Communes.Commune) => seat !== "" && NameFolding.fold(commune.name).startsWith(seat)
   return [...communes]
-    .sort((a, b) => {
-      const aSeat = seat !== "" && NameFolding.fold(a.name).startsWith(seat)
-      const bSeat = seat !== "" && NameFolding.fold(b.name).startsWith(seat)
-      return aSeat === bSeat ? a.name.localeCompare(b.name, "fr") : aSeat ? -1 : 1
-    })
+    .sort((a, b) => (isSeat(a) === isSeat(b) ? a.name.localeCompare(b.name, "fr") : isSeat(a) ? -1 : 1))
     .slice(0, DESKS_PER_WILAYA)
 }
 
-export const stopDesks = (wilaya: WilayaCode.WilayaCode): Effect.Effect<ReadonlyArray<CourierAdapter.StopDesk>> =>
-  Effect.map(communesOf(wilaya), (communes) =>
-    deskCommunes(wilaya, communes).map((commune, index) => ({
+const networkOf = (wilaya: number, communes: ReadonlyArray<Communes.Commune>): Network => {
+  const withDesk = deskCommunes(wilaya, communes)
+  return {
+    desks: withDesk.map((commune, index) => ({
       id: `SBXD-${wilaya}-${index + 1}`,
       name: `Sandbox ${commune.name}`,
-      wilayaCode: wilaya,
+      wilayaCode: commune.wilayaCode,
       communeName: commune.name,
       address: `Cité administrative, ${commune.name}`
-    }))
-  )
+    })),
+    communes: communes.map((commune) => ({ name: commune.name, home: true, stopdesk: withDesk.includes(commune) }))
+  }
+}
+
+const none: Network = { desks: [], communes: [] }
+
+const network = (wilaya: WilayaCode.WilayaCode): Effect.Effect<Network> =>
+  networks !== undefined
+    ? Effect.succeed(networks.get(wilaya) ?? none)
+    : Effect.map(Communes.loadBundled, (all) => {
+        const grouped = new Map<number, Array<Communes.Commune>>()
+        for (const commune of all) {
+          const list = grouped.get(commune.wilayaCode)
+          if (list === undefined) grouped.set(commune.wilayaCode, [commune])
+          else list.push(commune)
+        }
+        networks = new Map([...grouped].map(([code, communes]) => [code, networkOf(code, communes)]))
+        return networks.get(wilaya) ?? none
+      })
+
+export const stopDesks = (wilaya: WilayaCode.WilayaCode): Effect.Effect<ReadonlyArray<CourierAdapter.StopDesk>> =>
+  Effect.map(network(wilaya), (found) => found.desks)
 
 export const communes = (wilaya: WilayaCode.WilayaCode): Effect.Effect<ReadonlyArray<CourierAdapter.CourierCommune>> =>
-  Effect.map(communesOf(wilaya), (all) => {
-    const withDesk = new Set(deskCommunes(wilaya, all))
-    return all.map((commune) => ({ name: commune.name, home: true, stopdesk: withDesk.has(commune) }))
-  })
+  Effect.map(network(wilaya), (found) => found.communes)

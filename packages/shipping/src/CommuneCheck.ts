@@ -6,7 +6,7 @@
  */
 import type { CourierCommune } from "@tawsil/courier/CourierAdapter"
 import type { DeliveryType } from "@tawsil/courier/Shipment"
-import { CommuneResolver, type Communes } from "@tawsil/reference"
+import { CommuneResolver, type Communes, NameFolding } from "@tawsil/reference"
 import { Option, Schema } from "effect"
 
 export const Suggestion = Schema.Struct({
@@ -86,6 +86,10 @@ export const courierEntry = (
   commune: Communes.Commune,
   listed: ReadonlyArray<CourierCommune>
 ): Option.Option<CourierCommune> => {
+  // Most couriers spell most communes as the dataset does, up to case and accents: no resolver needed for those.
+  const names = [NameFolding.fold(commune.name), NameFolding.fold(commune.nameAr)]
+  const same = listed.find((entry) => names.includes(NameFolding.fold(entry.name)))
+  if (same !== undefined) return Option.some(same)
   const entries = listed.map((entry) => ({
     entry,
     // The courier's names go through the same resolver as the dataset's: one rule for every spelling.
