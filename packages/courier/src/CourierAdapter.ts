@@ -7,6 +7,7 @@
 import type { WilayaCode } from "@tawsil/domain"
 import { Duration, type Effect, Option, Schema } from "effect"
 import { CanonicalStatus, CodStatus } from "./CanonicalStatus.ts"
+import { type Capability, capabilities } from "./Capability.ts"
 import type { CourierErrorReason } from "./CourierError.ts"
 import type { CourierHttp } from "./CourierHttp.ts"
 import type { ParcelOrder, RatesQuery, RatesResult } from "./Shipment.ts"
@@ -117,19 +118,7 @@ export interface Operations<Credentials> {
   readonly checkCredentials?: Operation<void, void, Credentials>
 }
 
-/** What an adapter can do: the operations it implements, by name. */
-export const capabilities = [
-  "create",
-  "track",
-  "rates",
-  "label",
-  "cancel",
-  "trackBatch",
-  "stopDesks",
-  "communes",
-  "checkCredentials"
-] as const
-export type Capability = (typeof capabilities)[number]
+export { type Capability, capabilities } from "./Capability.ts"
 
 /**
  * A limit the courier puts on one account: at most `limit` requests per `window`, for each credential (courier key

@@ -5,7 +5,7 @@
 
 import { BlockedEgress } from "@tawsil/egress/Egress"
 import { Schema } from "effect"
-import { capabilities } from "./CourierAdapter.ts"
+import { capabilities } from "./Capability.ts"
 
 /**
  * The courier answered and refused the request for a reason the caller can act on (its message is passed on).
