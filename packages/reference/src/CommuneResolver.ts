@@ -11,22 +11,28 @@
  * docs/decisions/0021-commune-resolution.md
  */
 import { distance } from "fastest-levenshtein"
-import type { Commune } from "./Communes.ts"
 import { fold } from "./NameFolding.ts"
 
 /** A candidate and how close its best key is to the input's: 1 is the same key, 0 nothing in common. */
-export interface Candidate {
-  readonly commune: Commune
+/** What the resolver reads of a commune: its wilaya and its two names (the dataset's, or a courier's list). */
+export interface Named {
+  readonly wilayaCode: number
+  readonly name: string
+  readonly nameAr: string
+}
+
+export interface Candidate<C extends Named = Named> {
+  readonly commune: C
   readonly score: number
 }
 
-export type Resolution =
+export type Resolution<C extends Named = Named> =
   /** One commune, confidently: `exact` when the folded names are equal (not only their sound). */
-  | { readonly _tag: "Matched"; readonly commune: Commune; readonly exact: boolean; readonly score: number }
+  | { readonly _tag: "Matched"; readonly commune: C; readonly exact: boolean; readonly score: number }
   /** Several communes are about as close: the caller must choose. */
-  | { readonly _tag: "Ambiguous"; readonly suggestions: ReadonlyArray<Candidate> }
+  | { readonly _tag: "Ambiguous"; readonly suggestions: ReadonlyArray<Candidate<C>> }
   /** No commune is close enough; the nearest ones, if any come near. */
-  | { readonly _tag: "Unknown"; readonly suggestions: ReadonlyArray<Candidate> }
+  | { readonly _tag: "Unknown"; readonly suggestions: ReadonlyArray<Candidate<C>> }
 
 /** The best score a candidate needs to be answered. */
 export const CONFIDENT = 0.75
@@ -134,17 +140,17 @@ const closeness = (input: ReadonlyArray<string>, candidate: ReadonlyArray<string
   return best
 }
 
-interface Indexed {
-  readonly commune: Commune
+interface Indexed<C extends Named> {
+  readonly commune: C
   readonly folded: ReadonlyArray<string>
   readonly keys: ReadonlyArray<string>
 }
 
 /** A resolver over one set of communes, keyed once: `resolve(wilaya, name)`. */
-export const make = (communes: ReadonlyArray<Commune>) => {
-  const byWilaya = new Map<number, Array<Indexed>>()
+export const make = <C extends Named>(communes: ReadonlyArray<C>) => {
+  const byWilaya = new Map<number, Array<Indexed<C>>>()
   for (const commune of communes) {
-    const indexed: Indexed = {
+    const indexed: Indexed<C> = {
       commune,
       folded: [fold(commune.name), fold(commune.nameAr)],
       keys: [...soundKeys(commune.name), ...soundKeys(commune.nameAr)]
@@ -155,7 +161,7 @@ export const make = (communes: ReadonlyArray<Commune>) => {
   }
 
   /** Every commune of the wilaya with its score against `name`, best first (ties in dataset order). */
-  const rank = (wilaya: number, name: string): ReadonlyArray<Candidate> => {
+  const rank = (wilaya: number, name: string): ReadonlyArray<Candidate<C>> => {
     const keys = soundKeys(name)
     if (keys.length === 0) return []
     return (byWilaya.get(wilaya) ?? [])
@@ -163,7 +169,7 @@ export const make = (communes: ReadonlyArray<Commune>) => {
       .sort((a, b) => b.score - a.score)
   }
 
-  const resolve = (wilaya: number, name: string): Resolution => {
+  const resolve = (wilaya: number, name: string): Resolution<C> => {
     const key = fold(name)
     const exact = (byWilaya.get(wilaya) ?? []).find((entry) => entry.folded.includes(key))
     if (key !== "" && exact !== undefined) return { _tag: "Matched", commune: exact.commune, exact: true, score: 1 }

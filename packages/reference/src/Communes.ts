@@ -79,7 +79,7 @@ export class Communes extends Context.Service<
     readonly resolve: (
       wilaya: WilayaCode.WilayaCode,
       name: string
-    ) => Effect.Effect<CommuneResolver.Resolution, CommunesUnavailable>
+    ) => Effect.Effect<CommuneResolver.Resolution<Commune>, CommunesUnavailable>
   }
 >()("@tawsil/reference/Communes") {}
 

@@ -68,7 +68,7 @@ export const suggestionsOf = (candidates: ReadonlyArray<CommuneResolver.Candidat
 
 /** The dataset's commune for `name`, or why there is none. */
 export const resolve = (
-  resolution: CommuneResolver.Resolution,
+  resolution: CommuneResolver.Resolution<Communes.Commune>,
   wilayaCode: number,
   communeName: string
 ): Resolved | UnknownCommune =>
@@ -90,17 +90,13 @@ export const courierEntry = (
   const names = [NameFolding.fold(commune.name), NameFolding.fold(commune.nameAr)]
   const same = listed.find((entry) => names.includes(NameFolding.fold(entry.name)))
   if (same !== undefined) return Option.some(same)
-  const entries = listed.map((entry) => ({
-    entry,
-    // The courier's names go through the same resolver as the dataset's: one rule for every spelling.
-    commune: { wilayaCode: commune.wilayaCode, name: entry.name, nameAr: entry.name } as Communes.Commune
-  }))
-  const resolver = CommuneResolver.make(entries.map(({ commune }) => commune))
+  // The courier's names go through the same resolver as the dataset's: one rule for every spelling.
+  const resolver = CommuneResolver.make(
+    listed.map((entry) => ({ wilayaCode: commune.wilayaCode, name: entry.name, nameAr: entry.name, entry }))
+  )
   for (const name of [commune.name, commune.nameAr]) {
     const found = resolver.resolve(commune.wilayaCode, name)
-    if (found._tag === "Matched") {
-      return Option.fromNullishOr(entries.find((candidate) => candidate.commune === found.commune)?.entry)
-    }
+    if (found._tag === "Matched") return Option.some(found.commune.entry)
   }
   return Option.none()
 }
