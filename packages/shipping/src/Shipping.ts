@@ -249,13 +249,18 @@ export class Shipping extends Context.Service<
         })
 
         /** The dataset's commune for a name, or why there is none; communes as sent when there is no dataset. */
+        /**
+         * The dataset's commune for a name, or `UnknownCommune`; `undefined` without reference communes, or when the
+         * operator's file cannot be read.
+         */
         const datasetCommune = (wilayaCode: WilayaCode.WilayaCode, communeName: string) =>
           communes === undefined
-            ? Effect.die(new Error("Shipping.resolveCommune needs the reference communes (Shipping.layer's options)"))
+            ? Effect.succeed(undefined)
             : communes.resolve(wilayaCode, communeName).pipe(
-                Effect.orDie,
+                Effect.option,
                 Effect.flatMap((resolution) => {
-                  const resolved = CommuneCheck.resolve(resolution, wilayaCode, communeName)
+                  if (Option.isNone(resolution)) return Effect.succeed(undefined)
+                  const resolved = CommuneCheck.resolve(resolution.value, wilayaCode, communeName)
                   return resolved instanceof CommuneCheck.UnknownCommune
                     ? Effect.fail(resolved)
                     : Effect.succeed(resolved)
@@ -269,11 +274,8 @@ export class Shipping extends Context.Service<
          */
         const communeOf = Effect.fnUntraced(function* (prepared: Prepared, order: ParcelOrder) {
           const { wilayaCode, communeName } = order.recipient
-          if (communes === undefined) return { order, commune: undefined }
-          const resolution = yield* communes.resolve(wilayaCode, communeName).pipe(Effect.option)
-          if (Option.isNone(resolution)) return { order, commune: undefined }
-          const resolved = CommuneCheck.resolve(resolution.value, wilayaCode, communeName)
-          if (resolved instanceof CommuneCheck.UnknownCommune) return yield* resolved
+          const resolved = yield* datasetCommune(wilayaCode, communeName)
+          if (resolved === undefined) return { order, commune: undefined }
           let sent = resolved.commune.name
           const listCommunes = prepared.adapter.operations.communes
           if (listCommunes !== undefined) {
@@ -411,6 +413,9 @@ export class Shipping extends Context.Service<
           }),
           resolveCommune: method("Shipping.resolveCommune")(function* ({ call, wilayaCode, communeName }) {
             const resolved = yield* datasetCommune(wilayaCode, communeName)
+            if (resolved === undefined) {
+              return yield* Effect.die(new Error("Shipping.resolveCommune needs readable reference communes"))
+            }
             if (call === undefined) return resolved
             const prepared = yield* prepare(call, "communes")
             const listed = yield* prepared.run(prepared.adapter.operations.communes!(wilayaCode, prepared.context))
