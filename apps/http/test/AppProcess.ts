@@ -111,6 +111,24 @@ export const startApp = (
     return { ...app, shippingUrl: urls.shipping!, storeUrl: urls.store!, metricsUrl: urls.metrics }
   })
 
+/**
+ * A JSON `POST` to `url`: the answer's status and headers, its body as text, bytes and Latin-1 (a PDF's bytes read as
+ * text), and its JSON when the answer says it is JSON.
+ */
+export const postJson = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  Effect.promise(async () => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body)
+    })
+    const bytes = Buffer.from(await response.arrayBuffer())
+    const text = bytes.toString("utf8")
+    // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON bodies field by field
+    const json: any = (response.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : undefined
+    return { status: response.status, headers: response.headers, text, bytes, latin1: bytes.toString("latin1"), json }
+  })
+
 export const getJson = (url: string) =>
   Effect.promise(async () => {
     const response = await fetch(url)

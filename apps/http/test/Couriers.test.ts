@@ -10,7 +10,7 @@ import { Effect, Fiber, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { EcotrackFake, TOKEN } from "../../../adapters/ecotrack/test/fake/EcotrackFake.ts"
 import { hostileBaseUrls, secret } from "../../../packages/egress/test/fixtures/hostileBaseUrls.ts"
-import { type AppProcess, startApp, waitForExit } from "./AppProcess.ts"
+import { type AppProcess, postJson, startApp, waitForExit } from "./AppProcess.ts"
 import { dzship, rejected } from "./Dzship.ts"
 
 /** A credential no code path may ever print, store or return. */
@@ -31,16 +31,7 @@ const order = {
 }
 
 const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${app.shippingUrl}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify(body)
-    })
-    const text = await response.text()
-    // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON bodies field by field
-    return { status: response.status, headers: response.headers, text, json: JSON.parse(text) as any }
-  })
+  postJson(`${app.shippingUrl}${path}`, body, headers)
 
 /** The fake courier and an app whose DHD and Ecotrack-tenant origins point at it. */
 const setup = (env: Record<string, string> = {}) =>

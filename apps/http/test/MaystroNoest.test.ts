@@ -10,7 +10,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { KEY, MaystroFake } from "../../../adapters/maystro/test/fake/MaystroFake.ts"
 import { GUID, NoestFake, TOKEN } from "../../../adapters/noest/test/fake/NoestFake.ts"
-import { type AppProcess, getJson, startApp, waitForExit } from "./AppProcess.ts"
+import { type AppProcess, getJson, postJson, startApp, waitForExit } from "./AppProcess.ts"
 import { type DzshipError, dzship, rejected } from "./Dzship.ts"
 
 /** Credentials no code path may ever print, store or return: a Maystro key, a NOEST token and a NOEST GUID. */
@@ -31,24 +31,7 @@ const order = (fullName = "Amina Benali", phone = "0555123456") => ({
 })
 
 const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${app.shippingUrl}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify(body)
-    })
-    const bytes = Buffer.from(await response.arrayBuffer())
-    const text = bytes.toString("utf8")
-    // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON bodies field by field
-    const json: any = (response.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : undefined
-    return {
-      status: response.status,
-      headers: response.headers,
-      text,
-      latin1: bytes.toString("latin1"),
-      json
-    }
-  })
+  postJson(`${app.shippingUrl}${path}`, body, headers)
 
 /** Both fakes, and an app whose Maystro and NOEST origins point at them. */
 const setup = Effect.gen(function* () {

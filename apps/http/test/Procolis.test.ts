@@ -15,7 +15,7 @@ import {
   ACCOUNT as ZR_ACCOUNT,
   ZrExpressNewFake
 } from "../../../adapters/zrexpress-new/test/fake/ZrExpressNewFake.ts"
-import { type AppProcess, getJson, startApp, waitForExit } from "./AppProcess.ts"
+import { type AppProcess, getJson, postJson, startApp, waitForExit } from "./AppProcess.ts"
 import { dzship, rejected } from "./Dzship.ts"
 
 /** Credentials no code path may ever print, store or return. */
@@ -38,17 +38,7 @@ const order = {
 }
 
 const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${app.shippingUrl}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify(body)
-    })
-    const text = await response.text()
-    // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON bodies field by field
-    const json: any = text === "" ? {} : JSON.parse(text)
-    return { status: response.status, headers: response.headers, text, json }
-  })
+  postJson(`${app.shippingUrl}${path}`, body, headers)
 
 /** Both fakes, and an app whose Procolis and ZR Express origins point at them. */
 const setup = Effect.gen(function* () {

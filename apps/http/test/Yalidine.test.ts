@@ -9,7 +9,7 @@ import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Misbehaviour, make } from "../../../adapters/yalidine/test/fake/YalidineFake.ts"
-import { type AppProcess, getJson, startApp, waitForExit } from "./AppProcess.ts"
+import { type AppProcess, getJson, postJson, startApp, waitForExit } from "./AppProcess.ts"
 import { dzship, rejected } from "./Dzship.ts"
 
 /** Credentials no code path may ever print, store or return: an API id and a token. */
@@ -34,18 +34,7 @@ const order = {
 }
 
 const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${app.shippingUrl}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify(body)
-    })
-    const bytes = Buffer.from(await response.arrayBuffer())
-    const text = bytes.toString("utf8")
-    // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON bodies field by field
-    const json = (response.headers.get("content-type") ?? "").includes("json") ? (JSON.parse(text) as any) : undefined
-    return { status: response.status, headers: response.headers, text, bytes, json }
-  })
+  postJson(`${app.shippingUrl}${path}`, body, headers)
 
 /** The fake network and an app whose Yalidine and Guepex origins point at it. */
 const setup = Effect.gen(function* () {

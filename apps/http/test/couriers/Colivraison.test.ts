@@ -17,7 +17,7 @@ import {
   TOKEN,
   tariff
 } from "../../../../adapters/colivraison/test/fake/ColivraisonFake.ts"
-import { type AppProcess, getJson, startApp, waitForExit } from "../AppProcess.ts"
+import { type AppProcess, getJson, postJson, startApp, waitForExit } from "../AppProcess.ts"
 import { dzship, rejected } from "../Dzship.ts"
 
 /** Credentials no code path may ever print, store or return: a public key and an access token. */
@@ -45,18 +45,7 @@ const order = {
 }
 
 const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${app.shippingUrl}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify(body)
-    })
-    const bytes = Buffer.from(await response.arrayBuffer())
-    const text = bytes.toString("utf8")
-    // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON bodies field by field
-    const json = (response.headers.get("content-type") ?? "").includes("json") ? (JSON.parse(text) as any) : undefined
-    return { status: response.status, headers: response.headers, text, latin1: bytes.toString("latin1"), json }
-  })
+  postJson(`${app.shippingUrl}${path}`, body, headers)
 
 /** The fake, and the one app of this file whose Colivraison origin points at it. */
 class Setup extends Context.Service<

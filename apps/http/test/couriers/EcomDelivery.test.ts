@@ -15,7 +15,7 @@ import {
   type Misbehaviour,
   make
 } from "../../../../adapters/ecomdelivery/test/fake/EcomDeliveryFake.ts"
-import { type AppProcess, getJson, startApp, waitForExit } from "../AppProcess.ts"
+import { type AppProcess, getJson, postJson, startApp, waitForExit } from "../AppProcess.ts"
 import { dzship, rejected } from "../Dzship.ts"
 
 /** A token no code path may ever print, store or return, and the key that goes with it. */
@@ -40,18 +40,7 @@ const order = {
 }
 
 const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${app.shippingUrl}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify(body)
-    })
-    const bytes = Buffer.from(await response.arrayBuffer())
-    const text = bytes.toString("utf8")
-    // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON bodies field by field
-    const json: any = (response.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : undefined
-    return { status: response.status, headers: response.headers, text, bytes, json }
-  })
+  postJson(`${app.shippingUrl}${path}`, body, headers)
 
 /** The fake, and one app (trace logs) whose E-COM origin points at it. */
 class Setup extends Context.Service<

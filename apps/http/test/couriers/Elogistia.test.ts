@@ -11,7 +11,7 @@ import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Fake, KEY, type Misbehaviour, make } from "../../../../adapters/elogistia/test/fake/ElogistiaFake.ts"
-import { type AppProcess, getJson, startApp, waitForExit } from "../AppProcess.ts"
+import { type AppProcess, getJson, postJson, startApp, waitForExit } from "../AppProcess.ts"
 import { dzship, rejected } from "../Dzship.ts"
 
 /** A key no code path may ever print, store or return. */
@@ -32,18 +32,7 @@ const order = {
 }
 
 const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${app.shippingUrl}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify(body)
-    })
-    const bytes = Buffer.from(await response.arrayBuffer())
-    const text = bytes.toString("utf8")
-    // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON bodies field by field
-    const json: any = (response.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : undefined
-    return { status: response.status, headers: response.headers, text, bytes, json }
-  })
+  postJson(`${app.shippingUrl}${path}`, body, headers)
 
 /** The fake, and one app (trace logs) whose Elogistia origin points at it. */
 class Setup extends Context.Service<

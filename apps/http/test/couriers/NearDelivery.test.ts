@@ -17,7 +17,7 @@ import {
   type Misbehaviour,
   make
 } from "../../../../adapters/neardelivery/test/fake/NearDeliveryFake.ts"
-import { type AppProcess, getJson, startApp, waitForExit } from "../AppProcess.ts"
+import { type AppProcess, getJson, postJson, startApp, waitForExit } from "../AppProcess.ts"
 import { dzship, rejected } from "../Dzship.ts"
 
 /** Credentials no code path may ever print, store or return: an API key and its secret. */
@@ -40,17 +40,7 @@ const { stopDeskId: _, ...withoutDesk } = order
 const homeOrder = { ...withoutDesk, deliveryType: "home" as const }
 
 const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${app.shippingUrl}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify(body)
-    })
-    const text = await response.text()
-    // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON bodies field by field
-    const json: any = (response.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : undefined
-    return { status: response.status, text, json }
-  })
+  postJson(`${app.shippingUrl}${path}`, body, headers)
 
 const paths = (requests: ReadonlyArray<{ readonly method: string; readonly path: string }>) =>
   requests.map(({ method, path }) => `${method} ${path}`)

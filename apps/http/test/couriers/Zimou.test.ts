@@ -10,7 +10,7 @@ import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Fake, type Misbehaviour, make, TOKEN } from "../../../../adapters/zimou/test/fake/ZimouFake.ts"
-import { type AppProcess, getJson, startApp, waitForExit } from "../AppProcess.ts"
+import { type AppProcess, getJson, postJson, startApp, waitForExit } from "../AppProcess.ts"
 import { type DzshipError, dzship, rejected } from "../Dzship.ts"
 
 /** A token no code path may ever print, store or return. */
@@ -67,18 +67,7 @@ const SetupLive = Layer.effect(
 )
 
 const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${app.shippingUrl}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify(body)
-    })
-    const bytes = Buffer.from(await response.arrayBuffer())
-    const text = bytes.toString("utf8")
-    // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON bodies field by field
-    const json: any = (response.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : undefined
-    return { status: response.status, headers: response.headers, text, latin1: bytes.toString("latin1"), json }
-  })
+  postJson(`${app.shippingUrl}${path}`, body, headers)
 
 const paths = (requests: ReadonlyArray<{ readonly method: string; readonly path: string }>) =>
   requests.map(({ method, path }) => `${method} ${path}`)
