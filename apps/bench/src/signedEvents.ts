@@ -2,10 +2,12 @@
  * Issue 14 benchmarks on a real PostgreSQL, each reported, not tuned:
  *
  * - Signed `POST /v1/events` accepted per second through the whole app (`TW-Public` signature checked, the nonce
- *   recorded, the gates, 202 at once, the rows written behind the answer in batches), and how long until every
- *   accepted event was written and counted; against the same rows — read back from the app's table — written by
- *   PostgreSQL in one multi-row `INSERT` (a `psql` run of one statement, timed by the server): the database's own
- *   rate for those rows, in the same run.
+ *   recorded, the gates, 202 at once, the rows written behind the answer in batches), its CPU per accepted call, and
+ *   how long until every accepted event was written and counted; against, in the same run, on the same database and
+ *   key, with the same requests: the raw `node:http` baseline (`baseline/events.ts`: the same signature check, the
+ *   nonce recorded by group commit, the rows written in batches into the same table), `--rounds` times, alternating
+ *   which goes first, with the ratio of each round; and the same rows — read back from the app's table — written by
+ *   PostgreSQL in one multi-row `INSERT` (a `psql` run of one statement, timed by the server).
  * - Signed `POST /v1/events/batch` (issue 22): `--batch` events a call (0 skips it), each call signed afresh; events
  *   accepted per second (summed from the answers' `accepted`), and whether every accepted event was written and
  *   counted in usage (none lost).
@@ -16,7 +18,11 @@
  * The app runs pinned to CPU 0 and this process (autocannon, the receiver) to CPU 1 when `taskset` exists;
  * PostgreSQL is not pinned.
  *
- *   npm run bench:events -- [--duration 10] [--warmup 5] [--connections 20] [--orders 200] [--rate 20] [--batch 100]
+ *   npm run bench:events -- [--duration 10] [--warmup 5] [--connections 20] [--rounds 2] [--orders 200] [--rate 20]
+ *                           [--batch 100] [--skip single,batch,webhooks] [--node-option <flag>]...
+ *
+ * `--node-option` passes a flag to the app's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: a profile written
+ * when the app stops at the end); `--skip` leaves out parts (`--batch 0` too leaves out the batches).
  *
  * Needs `psql`, and a server where it may create a scratch database (dropped at the end): `DATABASE_URL`, default
  * postgres://postgres@127.0.0.1:5432/test. Never part of `npm test`.
@@ -32,7 +38,7 @@ import { parseArgs } from "node:util"
 import { RequestSignature } from "@tawsil/signing"
 import autocannon from "autocannon"
 import { Redacted } from "effect"
-import { freePort, onCpu0, pinSelfToCpu1 } from "./host.ts"
+import { cpuMillis, freePort, onCpu0, pinSelfToCpu1 } from "./host.ts"
 import { psql, scratchDatabase } from "./store/postgres.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
@@ -44,7 +50,10 @@ const { values } = parseArgs({
     connections: { type: "string", default: "20" },
     orders: { type: "string", default: "200" },
     rate: { type: "string", default: "20" },
-    batch: { type: "string", default: "100" }
+    batch: { type: "string", default: "100" },
+    rounds: { type: "string", default: "2" },
+    skip: { type: "string", default: "" },
+    "node-option": { type: "string", multiple: true, default: [] }
   }
 })
 const duration = Number(values.duration)
@@ -53,6 +62,9 @@ const connections = Number(values.connections)
 const orders = Number(values.orders)
 const rate = Number(values.rate)
 const batchSize = Number(values.batch)
+const rounds = Number(values.rounds)
+const skipped = new Set(values.skip.split(",").filter((part) => part !== ""))
+const nodeOptions = values["node-option"]
 const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -66,6 +78,7 @@ const startApp = async (databaseUrl: string, receiverHost: string): Promise<{ ch
   const [command, ...argv] = [
     ...onCpu0,
     process.execPath,
+    ...nodeOptions,
     "--conditions=@tawsil/source",
     Path.join(ROOT, "apps/http/src/main.ts")
   ]
@@ -76,6 +89,7 @@ const startApp = async (databaseUrl: string, receiverHost: string): Promise<{ ch
       DATABASE_URL: databaseUrl,
       STORE_PORT: String(port),
       SHIPPING_PORT: "0",
+      METRICS_PORT: "0",
       LOG_LEVEL: "warn",
       WEBHOOK_ALLOW_HOSTS: receiverHost
     },
@@ -94,6 +108,55 @@ const startApp = async (databaseUrl: string, receiverHost: string): Promise<{ ch
     await sleep(100)
   }
   throw new Error("the app did not answer /v1/ping within 60 s")
+}
+
+/** The raw baseline (`baseline/events.ts`) on the same database, key and store, pinned as the app is. */
+const startBaseline = async (databaseUrl: string, keyId: string, secret: string, storeId: number) => {
+  const port = await freePort()
+  const [command, ...argv] = [
+    ...onCpu0,
+    process.execPath,
+    "--conditions=@tawsil/source",
+    Path.join(ROOT, "apps/bench/src/baseline/events.ts")
+  ]
+  const child = spawn(command!, argv, {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? "",
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      KEY_ID: keyId,
+      SIGNING_SECRET: secret,
+      STORE_ID: String(storeId)
+    },
+    stdio: ["ignore", "inherit", "inherit"]
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the baseline exited with ${child.exitCode}`)
+    if (
+      await fetch(`${url}/v1/ping`).then(
+        (r) => r.ok,
+        () => false
+      )
+    )
+      return { child, url }
+    await sleep(100)
+  }
+  throw new Error("the baseline did not answer /v1/ping within 30 s")
+}
+
+const stopChild = async (child: ChildProcess) => {
+  if (child.exitCode !== null) return
+  const exited = new Promise((resolve) => child.once("exit", resolve))
+  child.kill("SIGTERM")
+  await exited
+}
+
+const median = (values: ReadonlyArray<number>) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length / 2
+  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!
 }
 
 const admin = (databaseUrl: string, ...args: ReadonlyArray<string>) => {
@@ -224,68 +287,115 @@ const main = async () => {
         .join(" ")}; ` + `${connections} connections`
     )
 
-    // --- signed events ----------------------------------------------------------------------------------------
-    await signedLoad(app.url, key.key_id, secret, warmup)
-    // The warm-up's last rows are written behind their answers: wait until the count stops moving.
-    let before = events()
-    for (let settled = -1; settled !== before; ) {
-      settled = before
-      await sleep(300)
-      before = events()
+    // --- signed events: ours and the raw baseline, alternating -----------------------------------------------
+    let accepted = 0
+    let acceptedPerSecond = 0
+    if (!skipped.has("single")) {
+      const settle = async () => {
+        let count = events()
+        for (let settled = -1; settled !== count; ) {
+          settled = count
+          await sleep(300)
+          count = events()
+        }
+        return count
+      }
+      const measureSingle = async (name: string, url: string, pid: number) => {
+        await signedLoad(url, key.key_id, secret, warmup)
+        // The warm-up's last rows are written behind their answers: wait until the count stops moving.
+        const before = await settle()
+        const cpuBefore = cpuMillis(pid)
+        const started = performance.now()
+        const result = await signedLoad(url, key.key_id, secret, duration)
+        const loadMs = performance.now() - started
+        const cpuMs = (cpuMillis(pid) ?? Number.NaN) - (cpuBefore ?? Number.NaN)
+        const load = Os.loadavg()[0]!
+        const ok = result["2xx"]
+        for (let i = 0; i < 600 && events() < before + ok; i++) await sleep(50)
+        const writtenMs = performance.now() - started
+        const written = (await settle()) - before
+        const perSecond = (ok * 1000) / loadMs
+        console.log(
+          `${name}: ${ok} accepted (202) in ${(loadMs / 1000).toFixed(1)} s = ${Math.round(perSecond)}/s; ` +
+            `non-2xx ${result.non2xx}, errors ${result.errors}; latency p50 ${result.latency.p50} ms, p99 ${
+              result.latency.p99
+            } ms; server CPU ${Math.round((cpuMs * 1000) / ok)} µs per accepted call; ${written} written ` +
+            `${written >= ok ? "(none lost)" : "(LOST)"} ${Math.round(writtenMs - loadMs)} ms after the load ended; ` +
+            `load average ${load.toFixed(1)}`
+        )
+        return { ok, perSecond, cpuMicros: (cpuMs * 1000) / ok }
+      }
+      const ratios: Array<number> = []
+      const cpuRatios: Array<number> = []
+      for (let round = 1; round <= rounds; round++) {
+        const baseline = await startBaseline(database.url, key.key_id, key.signing_secret as string, storeId)
+        try {
+          const runOurs = () => measureSingle(`round ${round} tawsil POST /v1/events`, app!.url, app!.child.pid!)
+          const runRaw = () => measureSingle(`round ${round} raw node:http baseline`, baseline.url, baseline.child.pid!)
+          let ours: Awaited<ReturnType<typeof runOurs>>
+          let raw: Awaited<ReturnType<typeof runRaw>>
+          if (round % 2 === 1) {
+            ours = await runOurs()
+            raw = await runRaw()
+          } else {
+            raw = await runRaw()
+            ours = await runOurs()
+          }
+          accepted += ours.ok
+          acceptedPerSecond = Math.max(acceptedPerSecond, ours.perSecond)
+          ratios.push(ours.perSecond / raw.perSecond)
+          cpuRatios.push(raw.cpuMicros / ours.cpuMicros)
+        } finally {
+          await stopChild(baseline.child)
+        }
+      }
+      const usage = psql(
+        database.url,
+        `SELECT coalesce(sum(count), 0) FROM usage_hourly WHERE store_id = ${storeId} AND endpoint_group = 'event'`
+      )
+      console.log(
+        `ratio ours/raw (accepted/s) per round: ${ratios.map((r) => r.toFixed(2)).join(", ")}; median ${median(
+          ratios
+        ).toFixed(2)}x (target >= 0.5x); raw/ours (CPU per call): ${cpuRatios.map((r) => r.toFixed(2)).join(", ")}; ` +
+          `usage counts ${usage} events, ${events()} rows`
+      )
     }
-    const started = performance.now()
-    const result = await signedLoad(app.url, key.key_id, secret, duration)
-    const loadMs = performance.now() - started
-    const accepted = result["2xx"]
-    for (let i = 0; i < 600 && events() < before + accepted; i++) await sleep(50)
-    const writtenMs = performance.now() - started
-    const written = events() - before
-    const usage = psql(
-      database.url,
-      `SELECT coalesce(sum(count), 0) FROM usage_hourly WHERE store_id = ${storeId} AND endpoint_group = 'event'`
-    )
-    console.log(
-      `POST /v1/events: ${accepted} accepted (202) in ${(loadMs / 1000).toFixed(1)} s = ${Math.round(
-        (accepted * 1000) / loadMs
-      )}/s; non-2xx ${result.non2xx}, errors ${result.errors}; latency p50 ${result.latency.p50} ms, p99 ${
-        result.latency.p99
-      } ms; all ${written} written ${Math.round(writtenMs - loadMs)} ms after the load ended ` +
-        `(${Math.round((written * 1000) / writtenMs)} rows/s end to end); usage counts ${usage} events in all`
-    )
 
     // The same rows, by PostgreSQL in one multi-row INSERT: read back, written again into a copy of the table.
-    psql(database.url, "CREATE TABLE events_copy (LIKE tracked_events INCLUDING ALL)")
-    const file = Path.join(Os.tmpdir(), `tawsil-events-${process.pid}.sql`)
-    const rows = execFileSync(
-      "psql",
-      [
-        "-X",
-        "-At",
-        "-v",
-        "ON_ERROR_STOP=1",
-        "-c",
-        `SELECT string_agg(format('(%s,%L,%L,%L,%L,%L,%L,%L)', store_id, nonce, key_id, event, user_id, properties,
+    if (accepted > 0) {
+      psql(database.url, "CREATE TABLE events_copy (LIKE tracked_events INCLUDING ALL)")
+      const file = Path.join(Os.tmpdir(), `tawsil-events-${process.pid}.sql`)
+      const rows = execFileSync(
+        "psql",
+        [
+          "-X",
+          "-At",
+          "-v",
+          "ON_ERROR_STOP=1",
+          "-c",
+          `SELECT string_agg(format('(%s,%L,%L,%L,%L,%L,%L,%L)', store_id, nonce, key_id, event, user_id, properties,
            occurred_at, received_at), ',') FROM tracked_events WHERE store_id = ${storeId}`,
-        database.url
-      ],
-      { encoding: "utf8", maxBuffer: 1 << 30 }
-    ).trim()
-    const count = events()
-    Fs.writeFileSync(
-      file,
-      `\\timing on\nINSERT INTO events_copy (store_id, nonce, key_id, event, user_id, properties, occurred_at, received_at) VALUES ${rows};\n`
-    )
-    const out = execFileSync("psql", ["-X", "-v", "ON_ERROR_STOP=1", "-f", file, database.url], { encoding: "utf8" })
-    Fs.rmSync(file)
-    const insertMs = Number(/Time: ([0-9.]+) ms/.exec(out)?.[1])
-    console.log(
-      `one multi-row INSERT of the same ${count} rows: ${insertMs.toFixed(0)} ms = ${Math.round(
-        (count * 1000) / insertMs
-      )} rows/s (ratio accepted/s : insert rows/s = ${((accepted * 1000) / loadMs / ((count * 1000) / insertMs)).toFixed(3)})`
-    )
+          database.url
+        ],
+        { encoding: "utf8", maxBuffer: 1 << 30 }
+      ).trim()
+      const count = events()
+      Fs.writeFileSync(
+        file,
+        `\\timing on\nINSERT INTO events_copy (store_id, nonce, key_id, event, user_id, properties, occurred_at, received_at) VALUES ${rows};\n`
+      )
+      const out = execFileSync("psql", ["-X", "-v", "ON_ERROR_STOP=1", "-f", file, database.url], { encoding: "utf8" })
+      Fs.rmSync(file)
+      const insertMs = Number(/Time: ([0-9.]+) ms/.exec(out)?.[1])
+      console.log(
+        `one multi-row INSERT of the same ${count} rows: ${insertMs.toFixed(0)} ms = ${Math.round(
+          (count * 1000) / insertMs
+        )} rows/s (ratio ours accepted/s : insert rows/s = ${(acceptedPerSecond / ((count * 1000) / insertMs)).toFixed(3)})`
+      )
+    }
 
     // --- signed batches -------------------------------------------------------------------------------------------
-    if (batchSize > 0) {
+    if (batchSize > 0 && !skipped.has("batch")) {
       const eventUsage = () =>
         Number(
           psql(
@@ -325,6 +435,7 @@ const main = async () => {
     }
 
     // --- webhook dispatch lag -------------------------------------------------------------------------------------
+    if (skipped.has("webhooks")) return
     await call(app.url, token, "POST", "/v1/webhooks", "hook-1", { url: receiverUrl, events: ["order.created"] })
     const product = await call(app.url, token, "POST", "/v1/products", "product-1", { name: "Bench", price: 1000 })
     const sent = new Map<number, { readonly request: number; readonly answer: number }>()
@@ -367,11 +478,7 @@ const main = async () => {
         `lag from the create's answer ${show(fromAnswer)}; from its request ${show(fromRequest)}`
     )
   } finally {
-    if (app !== undefined && app.child.exitCode === null) {
-      const exited = new Promise((resolve) => app!.child.once("exit", resolve))
-      app.child.kill("SIGTERM")
-      await exited
-    }
+    if (app !== undefined) await stopChild(app.child)
     receiver.close()
     database.drop()
   }
