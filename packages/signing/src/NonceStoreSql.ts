@@ -2,30 +2,44 @@
  * The nonce store on PostgreSQL (table `signing_nonces`, storage migration 0006), needing only `SqlClient`. Expiry
  * is on the database clock, so every instance agrees on it.
  *
- * `consume` is one statement: insert the nonce, or take over its row when that row has expired; the primary key on
- * (key, nonce) makes concurrent consumers of one nonce queue on it, and exactly one of them gets a row back.
+ * `consume` records nonces by group commit (`NonceGroupCommit`, decision 0026): the calls of a few milliseconds are
+ * one statement that inserts their nonces, or takes over a row that has expired, and returns the rows it wrote; a
+ * call's nonce is fresh when its row came back. The primary key on (key, nonce) makes concurrent statements holding
+ * one nonce — on any number of instances — queue on it, and exactly one of them gets the row back. A failed
+ * statement fails every call of its group.
  */
 import { Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Nonce from "./Nonce.ts"
+import * as NonceGroupCommit from "./NonceGroupCommit.ts"
 import { NonceStore } from "./NonceStore.ts"
 
 const LIFETIME_SECONDS = Duration.toMillis(Nonce.LIFETIME) / 1000
 
-export const layer: Layer.Layer<NonceStore, never, SqlClient.SqlClient> = Layer.effect(
-  NonceStore,
+/** The SQL store, its group commit tuned by `options` (`layer` takes the defaults: 2 ms, 500 nonces). */
+export const make = (options: NonceGroupCommit.Options = {}) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // The group travels as one JSON parameter (as the tracker's rows): a fixed parameter count whatever its size.
+    // Rows are taken in key order, so two statements sharing nonces (other instances) lock them in the same order.
+    const recordAll: NonceGroupCommit.RecordAll = (entries) =>
+      sql<{ readonly key_id: string; readonly nonce: string }>`
+        INSERT INTO signing_nonces AS n (key_id, nonce, expires_at)
+        SELECT key_id, nonce, now() + make_interval(secs => ${LIFETIME_SECONDS})
+        FROM jsonb_to_recordset(${JSON.stringify(entries.map((entry) => ({ key_id: entry.keyId, nonce: entry.nonce })))}::jsonb)
+          AS i (key_id text, nonce text)
+        ORDER BY key_id, nonce
+        ON CONFLICT (key_id, nonce) DO UPDATE SET expires_at = excluded.expires_at
+          WHERE n.expires_at <= now()
+        RETURNING key_id, nonce`.pipe(
+        Effect.map((rows) => {
+          const fresh = new Set(rows.map((row) => `${row.key_id} ${row.nonce}`))
+          return entries.map((entry) => fresh.has(`${entry.keyId} ${entry.nonce}`))
+        }),
+        Effect.orDie
+      )
     return NonceStore.of({
-      consume: Effect.fnUntraced(function* (keyId, nonce) {
-        const rows = yield* sql`
-          INSERT INTO signing_nonces AS n (key_id, nonce, expires_at)
-          VALUES (${keyId}, ${Nonce.normalize(nonce)}, now() + make_interval(secs => ${LIFETIME_SECONDS}))
-          ON CONFLICT (key_id, nonce) DO UPDATE SET expires_at = excluded.expires_at
-            WHERE n.expires_at <= now()
-          RETURNING 1 AS used`.pipe(Effect.orDie)
-        return rows.length > 0
-      }),
+      consume: NonceGroupCommit.make(recordAll, options),
       purgeExpired: sql<{ readonly purged: number }>`
         WITH purged AS (DELETE FROM signing_nonces WHERE expires_at <= now() RETURNING 1)
         SELECT count(*)::int AS purged FROM purged`.pipe(
@@ -35,4 +49,5 @@ export const layer: Layer.Layer<NonceStore, never, SqlClient.SqlClient> = Layer.
       )
     })
   })
-)
+
+export const layer: Layer.Layer<NonceStore, never, SqlClient.SqlClient> = Layer.effect(NonceStore, make())

@@ -1,5 +1,6 @@
 /** Signed calls and signed webhooks: the TW-Public request signature with its clock window and single-use nonces, the X-TW-Signature webhook signature and the Standard Webhooks one. */
 export * as Nonce from "./Nonce.ts"
+export * as NonceGroupCommit from "./NonceGroupCommit.ts"
 export * as NonceStore from "./NonceStore.ts"
 export * as NonceStoreSql from "./NonceStoreSql.ts"
 export * as RequestSignature from "./RequestSignature.ts"
