@@ -94,19 +94,38 @@ const PropertiesSchema = Schema.NullOr(
 const Instant = Schema.NullOr(
   Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/))
 )
+const Items = Schema.Array(Schema.Unknown).check(Schema.isBetweenLength(1, MAX_BATCH))
 const EventName = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_.:-]{1,64}$/))
 
 const PROPERTIES_MESSAGE =
   `properties must be an object of at most ${MAX_PROPERTIES} keys (1-64 characters each) whose values are strings ` +
   "(at most 1000 characters), numbers, booleans or null"
 
-/** `value` decoded by `schema`, or the caller's `error` (absent means `fallback` when there is one). */
-const field = <S extends Schema.Decoder<unknown>, E>(schema: S, value: unknown, error: () => E) =>
-  Result.mapError(Schema.decodeUnknownResult(schema)(value), error) as Result.Result<S["Type"], E>
+/**
+ * A field's check, compiled once: `value` decoded, or the caller's `error`. Built at module level, never per call
+ * (building a schema and its decoder costs more than a body's whole check).
+ */
+const fieldOf = <S extends Schema.Decoder<unknown>>(schema: S) => {
+  const decode = Schema.decodeUnknownResult(schema)
+  return <E>(value: unknown, error: () => E) => Result.mapError(decode(value), error) as Result.Result<S["Type"], E>
+}
+
+const bodyField = fieldOf(Body)
+const userField = fieldOf(User)
+const propertiesField = fieldOf(PropertiesSchema)
+const instantField = fieldOf(Instant)
+const eventNameField = fieldOf(EventName)
+const userIdField = fieldOf(Text(1, 128))
+const eventUserIdField = fieldOf(Schema.NullOr(Text(1, 128)))
+const emailField = fieldOf(OptionalText(254))
+const phoneField = fieldOf(OptionalText(32))
+const nameField = fieldOf(OptionalText(255))
+const sourceField = fieldOf(OptionalText(100))
+const itemsField = fieldOf(Items)
 
 /** A date-time field as an instant: absent or null is `receivedAt`; not before 2000, not 5 minutes ahead. */
 const instant = <E>(value: unknown, receivedAt: DateTime.Utc, error: () => E) =>
-  Result.flatMap(field(Instant, value ?? null, error), (text) => {
+  Result.flatMap(instantField(value ?? null, error), (text) => {
     if (text === null) return Result.succeed(receivedAt)
     const millis = Date.parse(text)
     return Number.isFinite(millis) &&
@@ -126,9 +145,8 @@ export const signup = (caller: Caller, body: unknown, receivedAt: DateTime.Utc, 
 const signupResult = (caller: Caller, body: unknown, receivedAt: DateTime.Utc, subject: string) =>
   Result.gen(function* () {
     const invalid = (message: string) => () => new InvalidSignup({ message })
-    const fields = yield* field(Body, body, invalid(`${subject} must be a JSON object`))
-    const user = yield* field(
-      User,
+    const fields = yield* bodyField(body, invalid(`${subject} must be a JSON object`))
+    const user = yield* userField(
       fields.user,
       invalid("user is required: an object with the platform's id of the user")
     )
@@ -136,28 +154,24 @@ const signupResult = (caller: Caller, body: unknown, receivedAt: DateTime.Utc, s
       storeId: caller.storeId,
       keyId: caller.keyId,
       nonce: caller.nonce,
-      userId: yield* field(Text(1, 128), user.id, invalid("user.id is required (1-128 characters)")),
-      email: yield* field(
-        OptionalText(254),
+      userId: yield* userIdField(user.id, invalid("user.id is required (1-128 characters)")),
+      email: yield* emailField(
         user.email ?? null,
         invalid("user.email must be a string of at most 254 characters, or null")
       ),
-      phone: yield* field(
-        OptionalText(32),
+      phone: yield* phoneField(
         user.phone ?? null,
         invalid("user.phone must be a string of at most 32 characters, or null")
       ),
-      name: yield* field(
-        OptionalText(255),
+      name: yield* nameField(
         user.name ?? null,
         invalid("user.name must be a string of at most 255 characters, or null")
       ),
-      source: yield* field(
-        OptionalText(100),
+      source: yield* sourceField(
         fields.source ?? null,
         invalid("source must be a string of at most 100 characters, or null")
       ),
-      properties: (yield* field(PropertiesSchema, fields.properties ?? null, invalid(PROPERTIES_MESSAGE))) ?? {},
+      properties: (yield* propertiesField(fields.properties ?? null, invalid(PROPERTIES_MESSAGE))) ?? {},
       signedUpAt: yield* instant(
         fields.signed_up_at,
         receivedAt,
@@ -175,22 +189,20 @@ export const event = (caller: Caller, body: unknown, receivedAt: DateTime.Utc, s
 const eventResult = (caller: Caller, body: unknown, receivedAt: DateTime.Utc, subject: string) =>
   Result.gen(function* () {
     const invalid = (message: string) => () => new InvalidEvent({ message })
-    const fields = yield* field(Body, body, invalid(`${subject} must be a JSON object`))
+    const fields = yield* bodyField(body, invalid(`${subject} must be a JSON object`))
     const row: EventRow = {
       storeId: caller.storeId,
       keyId: caller.keyId,
       nonce: caller.nonce,
-      event: yield* field(
-        EventName,
+      event: yield* eventNameField(
         fields.event,
         invalid("event is required: 1 to 64 characters among letters, digits and _ . : -")
       ),
-      userId: yield* field(
-        Schema.NullOr(Text(1, 128)),
+      userId: yield* eventUserIdField(
         fields.user_id ?? null,
         invalid("user_id must be a string of 1 to 128 characters, or null")
       ),
-      properties: (yield* field(PropertiesSchema, fields.properties ?? null, invalid(PROPERTIES_MESSAGE))) ?? {},
+      properties: (yield* propertiesField(fields.properties ?? null, invalid(PROPERTIES_MESSAGE))) ?? {},
       occurredAt: yield* instant(
         fields.occurred_at,
         receivedAt,
@@ -218,8 +230,6 @@ export interface Checked<Row, E> {
   readonly rejected: ReadonlyArray<Rejected<E>>
 }
 
-const Items = Schema.Array(Schema.Unknown).check(Schema.isBetweenLength(1, MAX_BATCH))
-
 /**
  * `{ "<key>": [ … ] }` checked: the whole body refused (`InvalidBatch`) when it is not an object holding 1 to
  * `MAX_BATCH` items, else each item by `check` (with its own nonce), the refused ones by index.
@@ -234,13 +244,11 @@ const batch =
     Effect.fromResult(
       Result.gen(function* () {
         const shape = `{ "${key}": [ … ] } holding 1 to ${MAX_BATCH} ${key}`
-        const fields = yield* field(
-          Body,
+        const fields = yield* bodyField(
           body,
           () => new InvalidBatch({ message: `Body must be a JSON object ${shape}` })
         )
-        const items = yield* field(
-          Items,
+        const items = yield* itemsField(
           fields[key],
           () => new InvalidBatch({ message: `${key} must be an array of 1 to ${MAX_BATCH} ${key}` })
         )
