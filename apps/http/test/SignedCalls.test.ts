@@ -2,13 +2,15 @@
  * Signed calls over a socket, on each database: a public key minted through `POST /v1/keys` answers 401 until an
  * operator activates it (announced to the running server: NOTIFY on a real server), and the origin listener has
  * neither `/v1/signups` nor `/v1/events` (404 whatever the method, no `Allow`). Signatures, gates, bodies, the
- * per-minute budget and usage counts are tested in memory (`store/Tracker.test.ts`).
+ * per-minute budget and usage counts are tested in memory (`store/Tracker.test.ts`). Concurrent calls, some of them
+ * replays, go through the nonces' group commit (decision 0026): each nonce passes once, and every accepted event is
+ * written once.
  */
 import { assert, layer } from "@effect/vitest"
 import { Admin } from "@tawsil/access"
 import { Nonce, RequestSignature } from "@tawsil/signing"
 import { Effect, Redacted } from "effect"
-import { backends, baseUrl, call, createStore, originServer, storeServer } from "./StoreHarness.ts"
+import { backends, baseUrl, call, createStore, originServer, sql, storeServer } from "./StoreHarness.ts"
 
 let keys = 0
 const key = () => `sc-${Date.now()}-${++keys}`
@@ -76,6 +78,61 @@ for (const backend of backends) {
           assert.strictEqual(after.body.meta.request_id, after.headers.get("x-request-id"))
           assert.strictEqual(after.headers.get("x-api-version"), "v1")
         })
+      )
+
+      it.effect(
+        "concurrent calls, some replayed at once: each nonce passes once, every accepted event written once",
+        () =>
+          Effect.gen(function* () {
+            const base = yield* baseUrl
+            const store = yield* publicKeyStore()
+            const nonces = Array.from({ length: 30 }, () => Nonce.make())
+            // Every nonce once, and ten of them three times more (one in capitals), all sent together: replays land in
+            // the same group as their first use, or in the next.
+            const sends = [
+              ...nonces,
+              ...nonces.slice(0, 10).flatMap((nonce) => [nonce, nonce, nonce.toUpperCase()])
+            ].map((nonce, n) => ({ nonce, body: { event: "page_view", properties: { n } } }))
+            const answers = yield* Effect.forEach(
+              sends,
+              ({ nonce, body }) => signed(base, "/v1/events", store.signer, body, { nonce }),
+              { concurrency: "unbounded" }
+            )
+            const passed = new Map<string, number>()
+            for (const [index, answer] of answers.entries()) {
+              const nonce = sends[index]!.nonce.toLowerCase()
+              if (answer.status === 202) passed.set(nonce, (passed.get(nonce) ?? 0) + 1)
+              else assert.deepStrictEqual([answer.status, answer.body.error.code], [401, "unauthorized"], answer.text)
+            }
+            assert.deepStrictEqual(
+              [...passed.keys()].sort(),
+              nonces.map((nonce) => nonce.toLowerCase()).sort(),
+              "every nonce passed"
+            )
+            assert.isTrue(
+              [...passed.values()].every((times) => times === 1),
+              "and each once"
+            )
+            const refused = answers.filter((answer) => answer.status === 401)
+            assert.strictEqual(refused.length, 30)
+            for (const answer of refused) assert.match(answer.body.error.message, /already used/)
+
+            // Written behind the answers: wait for the 30, then look again a moment later.
+            const written = Effect.gen(function* () {
+              const client = yield* sql
+              return yield* client<{ nonce: string }>`SELECT nonce FROM tracked_events WHERE store_id = ${store.id}`
+            }).pipe(Effect.orDie)
+            let rows = yield* written
+            for (let i = 0; i < 200 && rows.length < nonces.length; i++) {
+              yield* Effect.sleep("25 millis")
+              rows = yield* written
+            }
+            yield* Effect.sleep("100 millis")
+            rows = yield* written
+            assert.deepStrictEqual(rows.map((row) => row.nonce).sort(), [...passed.keys()].sort())
+            const usage = yield* call(base, "GET", "/v1/usage", { token: store.token })
+            assert.deepStrictEqual(usage.body.data.usage.event, { total: 30, billable: 30 })
+          })
       )
     }
   )
