@@ -197,7 +197,11 @@ const usageMessage = (error: CliError.ShowHelp) =>
     ? error.errors.map((issue) => issue.message).join("; ")
     : `choose a command: ${error.commandPath.join(" ")} <command> (see --help)`
 
-const main = Command.run(admin, { version: "0.1.0", renderErrors: false }).pipe(
+/**
+ * The CLI as a program: its exit code, the arguments read from `Stdio`, the JSON printed through `Console`. Tests run
+ * it in process with their own arguments, environment and console (`layer` below, `Stdio` overridden).
+ */
+export const program = Command.run(admin, { version: "0.1.0", renderErrors: false }).pipe(
   Effect.as(0),
   Effect.catchTags({
     ShowHelp: (error) => fail(EXIT_USAGE, usageMessage(error)),
@@ -206,19 +210,21 @@ const main = Command.run(admin, { version: "0.1.0", renderErrors: false }).pipe(
     ConfigError: (error) => fail(EXIT_CONFIG, `invalid configuration: ${error.message}`)
   }),
   Effect.catchIf(CliError.isCliError, (error) => fail(EXIT_USAGE, error.message)),
-  Effect.catchCause((cause) => fail(EXIT_FAILED, `unexpected failure: ${Cause.squash(cause)}`)),
-  Effect.provide(
-    Layer.mergeAll(
-      NodeServices.layer,
-      presenter,
-      CliOutput.layer(CliOutput.defaultFormatter({ colors: false })),
-      Logger.layer([Logger.formatSimple.pipe(Logger.withConsoleError)]),
-      Layer.succeed(References.MinimumLogLevel, "Warn")
-    )
-  )
+  Effect.catchCause((cause) => fail(EXIT_FAILED, `unexpected failure: ${Cause.squash(cause)}`))
 )
 
-NodeRuntime.runMain(main, {
-  disableErrorReporting: true,
-  teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) ? Number(exit.value) : EXIT_FAILED)
-})
+/** What the program runs on: Node's services (the process's arguments), help on stdout or stderr, logs on stderr. */
+export const layer = Layer.mergeAll(
+  NodeServices.layer,
+  presenter,
+  CliOutput.layer(CliOutput.defaultFormatter({ colors: false })),
+  Logger.layer([Logger.formatSimple.pipe(Logger.withConsoleError)]),
+  Layer.succeed(References.MinimumLogLevel, "Warn")
+)
+
+if (import.meta.main) {
+  NodeRuntime.runMain(Effect.provide(program, layer), {
+    disableErrorReporting: true,
+    teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) ? Number(exit.value) : EXIT_FAILED)
+  })
+}
