@@ -4,14 +4,26 @@
  *
  * `meter` is one statement: two upserts (the hour's usage, then the minute's window) whose row locks make concurrent
  * calls of one store count one after the other, so the counts they return are exact on any number of instances.
- * `meterWindow` (a signed call) is the window's upsert alone. Those locks last until the statement's transaction
+ * `meterWindow` (a signed call) is the window's upsert alone, one for the calls of a few milliseconds. Those locks last until the statement's transaction
  * ends: run both outside long transactions.
  */
 import { Ids } from "@tawsil/domain"
-import { Array as Arr, DateTime, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
+import {
+  Array as Arr,
+  DateTime,
+  Duration,
+  Effect,
+  Exit,
+  Layer,
+  Option,
+  Request,
+  RequestResolver,
+  Schema,
+  SchemaTransformation
+} from "effect"
 import { SqlClient } from "effect/sql"
 import type { QuotaOverride } from "./Limits.ts"
-import { REQUEST_GROUP, UsageStore } from "./UsageStore.ts"
+import { REQUEST_GROUP, UsageStore, type WindowCount } from "./UsageStore.ts"
 
 const ZONE = "Africa/Algiers"
 
@@ -29,7 +41,18 @@ const MeterRow = Schema.Struct({
   month_count: Schema.NullOr(Count)
 })
 
-const WindowRow = Schema.Struct({ window_count: Schema.Number, reset_seconds: Schema.Number })
+const GroupWindowRow = Schema.Struct({
+  store_id: Schema.Number,
+  window_count: Schema.Number,
+  reset_seconds: Schema.Number
+})
+
+/** One signed call to count in its store's window (`meterWindow`). */
+interface MeterWindow extends Request.Request<WindowCount> {
+  readonly storeId: Ids.StoreId
+}
+const MeterWindow = Request.of<MeterWindow>()
+const decodeGroupWindows = Schema.decodeUnknownEffect(Schema.Array(GroupWindowRow))
 
 const MonthRow = Schema.Struct({
   period: Schema.String,
@@ -90,6 +113,43 @@ export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.
         "set_by_user_id, updated_at"
     )
 
+    // Signed calls are counted by group commit, as their nonces are (decision 0026): the calls of a few
+    // milliseconds are one upsert adding each store's calls to its window, and each call gets its own count of the
+    // total the statement returned (the first of a store's n calls total - n + 1, the last the total), so the counts
+    // stay exact and distinct. A failed statement fails every call of the group.
+    const windows = RequestResolver.make<MeterWindow>((entries) => {
+      const byStore = new Map<number, Array<Request.Entry<MeterWindow>>>()
+      for (const entry of entries) {
+        const calls = byStore.get(entry.request.storeId)
+        if (calls === undefined) byStore.set(entry.request.storeId, [entry])
+        else calls.push(entry)
+      }
+      const counts = JSON.stringify(Array.from(byStore, ([store_id, calls]) => ({ store_id, calls: calls.length })))
+      return sql`
+        INSERT INTO rate_windows AS w (store_id, window_start, count)
+        SELECT store_id, date_trunc('minute', now()), calls
+        FROM jsonb_to_recordset(${counts}::jsonb) AS i (store_id int, calls int)
+        ORDER BY store_id
+        ON CONFLICT (store_id, window_start) DO UPDATE SET count = w.count + excluded.count
+        RETURNING w.store_id, w.count AS window_count,
+          ceil(extract(epoch FROM w.window_start + interval '1 minute' - now()))::int AS reset_seconds`.pipe(
+        Effect.flatMap(decodeGroupWindows),
+        Effect.flatMap((rows) =>
+          Effect.sync(() => {
+            for (const row of rows) {
+              const calls = byStore.get(row.store_id) ?? []
+              const resetSeconds = Math.min(60, Math.max(1, row.reset_seconds))
+              for (let index = 0; index < calls.length; index++) {
+                const windowCount = row.window_count - calls.length + 1 + index
+                calls[index]!.completeUnsafe(Exit.succeed({ windowCount, resetSeconds }))
+              }
+            }
+          })
+        ),
+        Effect.orDie
+      )
+    }).pipe(RequestResolver.setDelay(Duration.millis(2)), RequestResolver.batchN(500))
+
     return UsageStore.of({
       meter: Effect.fnUntraced(function* (storeId, options) {
         // The month's earlier hours are settled: the snapshot's sum of them plus this hour's exact count is the
@@ -121,19 +181,7 @@ export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.
           monthCount: row.month_count
         }
       }),
-      meterWindow: Effect.fnUntraced(function* (storeId) {
-        const rows = yield* sql`
-          INSERT INTO rate_windows AS w (store_id, window_start, count)
-          VALUES (${storeId}, date_trunc('minute', now()), 1)
-          ON CONFLICT (store_id, window_start) DO UPDATE SET count = w.count + 1
-          RETURNING w.count AS window_count,
-            ceil(extract(epoch FROM w.window_start + interval '1 minute' - now()))::int AS reset_seconds`.pipe(
-          Effect.flatMap(decodeRows(WindowRow)),
-          Effect.orDie
-        )
-        const row = rows[0]!
-        return { windowCount: row.window_count, resetSeconds: Math.min(60, Math.max(1, row.reset_seconds)) }
-      }),
+      meterWindow: (storeId) => Effect.request(MeterWindow({ storeId }), windows),
       count: Effect.fnUntraced(function* (increments) {
         // One row per store, hour and group: an upsert may not touch one row twice.
         const rows = new Map<string, UsageRow>()

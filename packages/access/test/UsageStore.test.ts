@@ -80,6 +80,30 @@ const UsageStoreSuite = <R>(it: Vitest.MethodsNonLive<UsageStore | KeyStore | R>
     })
   )
 
+  it.effect("counts concurrent signed calls of two stores exactly: each call its own count, none twice", () =>
+    Effect.gen(function* () {
+      const usage = yield* UsageStore
+      const [storeId, other] = [yield* newStore, yield* newStore]
+      yield* seeds.steady
+      const counts = yield* Effect.forEach(
+        Array.from({ length: 30 }, (_, n) => (n % 3 === 0 ? other : storeId)),
+        (store) => Effect.map(usage.meterWindow(store), (count) => [store, count.windowCount] as const),
+        { concurrency: "unbounded" }
+      )
+      const of = (store: typeof storeId) =>
+        counts.flatMap(([s, count]) => (s === store ? [count] : [])).sort((a, b) => a - b)
+      assert.deepStrictEqual(
+        of(storeId),
+        Array.from({ length: 20 }, (_, n) => n + 1)
+      )
+      assert.deepStrictEqual(
+        of(other),
+        Array.from({ length: 10 }, (_, n) => n + 1)
+      )
+      assert.strictEqual((yield* usage.meterWindow(storeId)).windowCount, 21)
+    })
+  )
+
   it.effect("sums the month's earlier hours, never last month's", () =>
     Effect.gen(function* () {
       const usage = yield* UsageStore
