@@ -9,16 +9,22 @@
  */
 import { type Context, Metric } from "effect"
 
-export const requests = Metric.counter("http_server_requests_total", {
-  description: "HTTP requests answered, by API, method, route template and status",
-  incremental: true
-})
+const requestsWith = (attributes?: Readonly<Record<string, string>>) =>
+  Metric.counter("http_server_requests_total", {
+    description: "HTTP requests answered, by API, method, route template and status",
+    incremental: true,
+    attributes
+  })
+export const requests = requestsWith()
 
-export const duration = Metric.histogram("http_server_request_duration_seconds", {
-  description:
-    "HTTP request duration in seconds (until the answer is ready), by API, method, route template and status",
-  boundaries: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
-})
+const durationWith = (attributes?: Readonly<Record<string, string>>) =>
+  Metric.histogram("http_server_request_duration_seconds", {
+    description:
+      "HTTP request duration in seconds (until the answer is ready), by API, method, route template and status",
+    boundaries: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    attributes
+  })
+export const duration = durationWith()
 
 /** What a path no route of the API knows is counted under. */
 export const UNMATCHED = "unmatched"
@@ -36,10 +42,8 @@ const seriesOf = (api: string, method: string, route: string, status: number): S
   let found = series.get(key)
   if (found === undefined) {
     const attributes = { api, method, route, status: String(status) }
-    found = {
-      requests: Metric.withAttributes(requests, attributes),
-      duration: Metric.withAttributes(duration, attributes)
-    }
+    // Made with their attributes, so that an update is a lookup (see @tawsil/tracing's MetricSeries).
+    found = { requests: requestsWith(attributes), duration: durationWith(attributes) }
     series.set(key, found)
   }
   return found

@@ -115,23 +115,25 @@ export const make = (communes: ReadonlyArray<Commune>): Communes["Service"] => {
       .map((candidate) => candidate.commune)
   }
 
+  // Lookups in memory, of a few microseconds: no span of their own (a span would cost more than the lookup, on
+  // every create: issue 22).
   return Communes.of({
-    list: Effect.fn("Communes.list")((wilaya) => Effect.succeed(within(wilaya).map((entry) => entry.commune))),
-    search: Effect.fn("Communes.search")(({ wilaya, q = "" }) => {
-      const key = fold(q)
-      if (key === "") return Effect.succeed(within(wilaya).map((entry) => entry.commune))
-      const containing = rank(within(wilaya), keysOf, key).map((entry) => entry.commune)
-      return Effect.succeed(containing.length > 0 ? containing : soundsLike(wilaya, q))
-    }),
-    find: Effect.fn("Communes.find")((wilaya, name) => {
-      const key = fold(name)
-      return Effect.succeed(
-        Option.fromNullishOr(within(wilaya).find((entry) => entry.keys.includes(key))).pipe(
+    list: (wilaya) => Effect.sync(() => within(wilaya).map((entry) => entry.commune)),
+    search: ({ wilaya, q = "" }) =>
+      Effect.sync(() => {
+        const key = fold(q)
+        if (key === "") return within(wilaya).map((entry) => entry.commune)
+        const containing = rank(within(wilaya), keysOf, key).map((entry) => entry.commune)
+        return containing.length > 0 ? containing : soundsLike(wilaya, q)
+      }),
+    find: (wilaya, name) =>
+      Effect.sync(() => {
+        const key = fold(name)
+        return Option.fromNullishOr(within(wilaya).find((entry) => entry.keys.includes(key))).pipe(
           Option.map((entry) => entry.commune)
         )
-      )
-    }),
-    resolve: Effect.fn("Communes.resolve")((wilaya, name) => Effect.succeed(resolver.resolve(wilaya, name)))
+      }),
+    resolve: (wilaya, name) => Effect.sync(() => resolver.resolve(wilaya, name))
   })
 }
 

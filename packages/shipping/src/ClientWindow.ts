@@ -13,6 +13,16 @@ import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { RateLimiter } from "effect/persistence"
 import * as ShippingMetrics from "./ShippingMetrics.ts"
 
+/** A client's used-up window: its limit, the window's length in words, and when to come back. */
+export interface WindowUsed {
+  readonly limit: number
+  readonly window: string
+  readonly retryAfterSeconds: number
+}
+
+/** What the client is told when its window is used up. */
+export const describe = (used: WindowUsed) => `more than ${used.limit} requests in ${used.window} from this client`
+
 /** The client has used its window; retry after `retryAfterSeconds`. Nothing was sent to any courier. */
 export class ClientRateLimited extends Schema.TaggedError<ClientRateLimited>()("ClientRateLimited", {
   limit: Schema.Int,
@@ -20,12 +30,17 @@ export class ClientRateLimited extends Schema.TaggedError<ClientRateLimited>()("
   retryAfterSeconds: Schema.Int
 }) {
   override get message() {
-    return `more than ${this.limit} requests in ${this.window} from this client`
+    return describe(this)
   }
 }
 
 export interface ClientWindow {
-  /** Counts one request of `client`; fails with `ClientRateLimited` once its window is used up. */
+  /**
+   * Counts one request of `client`: undefined when it is admitted, else the used-up window. Builds no error, so that
+   * a flood of refusals costs little (the door's path, issue 22).
+   */
+  readonly count: (client: string) => Effect.Effect<WindowUsed | undefined>
+  /** `count`, failing with `ClientRateLimited` once the window is used up. */
   readonly admit: (client: string) => Effect.Effect<void, ClientRateLimited>
 }
 
@@ -39,31 +54,40 @@ export interface Options {
 /** The key under which a client's requests are counted (shared by every instance on one store). */
 export const keyOf = (client: string) => `tawsil:shipping:client:${client}`
 
+/**
+ * Effect's fixed window over the `RateLimiterStore`, read as `RateLimiter.consume` reads it (a count past the limit is
+ * refused, and the store's time to live is the wait), without the two errors `consume` builds for each refusal.
+ */
 export const make = Effect.fnUntraced(function* (options: Options) {
-  const limiter = yield* RateLimiter.RateLimiter
+  const store = yield* RateLimiter.RateLimiterStore
   const window = Duration.fromInputUnsafe(options.window ?? Duration.minutes(1))
   const windowText = Duration.equals(window, Duration.minutes(1)) ? "a minute" : Duration.format(window)
-  const admit = (client: string): Effect.Effect<void, ClientRateLimited> =>
-    limiter.consume({ key: keyOf(client), limit: options.limit, window, algorithm: "fixed-window" }).pipe(
-      Effect.asVoid,
+  const refillRate = Duration.divideUnsafe(window, options.limit)
+  const count = (client: string): Effect.Effect<WindowUsed | undefined> =>
+    store.fixedWindow({ key: keyOf(client), tokens: 1, refillRate, limit: options.limit }).pipe(
+      Effect.flatMap(([count, ttlMillis]) =>
+        count <= options.limit
+          ? Effect.undefined
+          : Effect.as(ShippingMetrics.refused("client_window"), {
+              limit: options.limit,
+              window: windowText,
+              retryAfterSeconds: Math.max(1, Math.ceil(ttlMillis / 1000))
+            })
+      ),
       Effect.catchTag("RateLimiterError", ({ reason }) =>
-        reason._tag === "RateLimitExceeded"
-          ? Effect.andThen(
-              ShippingMetrics.refused("client_window"),
-              Effect.fail(
-                new ClientRateLimited({
-                  limit: options.limit,
-                  window: windowText,
-                  retryAfterSeconds: Math.max(1, Math.ceil(Duration.toSeconds(reason.retryAfter)))
-                })
-              )
-            )
-          : Effect.logWarning("client window store failed; request admitted").pipe(
-              Effect.annotateLogs({ reason: reason.message })
-            )
+        Effect.as(
+          Effect.logWarning("client window store failed; request admitted").pipe(
+            Effect.annotateLogs({ reason: reason.message })
+          ),
+          undefined
+        )
       )
     )
-  return { admit } satisfies ClientWindow
+  const admit = (client: string): Effect.Effect<void, ClientRateLimited> =>
+    Effect.flatMap(count(client), (used) =>
+      used === undefined ? Effect.void : Effect.fail(new ClientRateLimited(used))
+    )
+  return { count, admit } satisfies ClientWindow
 })
 
 /**

@@ -81,14 +81,33 @@ export const resolve = (
         suggestions: suggestionsOf(resolution.suggestions)
       })
 
+/**
+ * A courier's list by folded name (the first entry of each), kept as long as the list itself: an adapter that keeps
+ * its list answers the same array to every create, which is then folded once, not on every create.
+ */
+const folded = new WeakMap<ReadonlyArray<CourierCommune>, ReadonlyMap<string, CourierCommune>>()
+const foldedNames = (listed: ReadonlyArray<CourierCommune>) => {
+  let byName = folded.get(listed)
+  if (byName === undefined) {
+    const map = new Map<string, CourierCommune>()
+    for (const entry of listed) {
+      const key = NameFolding.fold(entry.name)
+      if (!map.has(key)) map.set(key, entry)
+    }
+    byName = map
+    folded.set(listed, byName)
+  }
+  return byName
+}
+
 /** The courier's entry for a dataset commune: the same name, or the one that sounds like it (its French or Arabic). */
 export const courierEntry = (
   commune: Communes.Commune,
   listed: ReadonlyArray<CourierCommune>
 ): Option.Option<CourierCommune> => {
   // Most couriers spell most communes as the dataset does, up to case and accents: no resolver needed for those.
-  const names = [NameFolding.fold(commune.name), NameFolding.fold(commune.nameAr)]
-  const same = listed.find((entry) => names.includes(NameFolding.fold(entry.name)))
+  const byName = foldedNames(listed)
+  const same = byName.get(NameFolding.fold(commune.name)) ?? byName.get(NameFolding.fold(commune.nameAr))
   if (same !== undefined) return Option.some(same)
   // The courier's names go through the same resolver as the dataset's: one rule for every spelling.
   const resolver = CommuneResolver.make(

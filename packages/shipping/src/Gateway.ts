@@ -15,7 +15,7 @@ import type { WilayaCode } from "@tawsil/domain"
 import { Idempotency } from "@tawsil/idempotency"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Exit, Layer, Option, Schema } from "effect"
-import { RateLimiter } from "effect/persistence"
+import type { RateLimiter } from "effect/persistence"
 import * as CapacityGuard from "./CapacityGuard.ts"
 import type * as Catalogue from "./Catalogue.ts"
 import * as ClientWindow from "./ClientWindow.ts"
@@ -108,6 +108,8 @@ export class Gateway extends Context.Service<
     readonly catalogue: Catalogue.Catalogue
     /** Counts one request of `client` (its address): call it once per request, before reading the request. */
     readonly admit: (client: string) => Effect.Effect<void, ClientWindow.ClientRateLimited>
+    /** `admit` answering the used-up window instead of failing, at less cost: for the server's door. */
+    readonly countClient: (client: string) => Effect.Effect<ClientWindow.WindowUsed | undefined>
     /**
      * Creates a parcel. With an `idempotencyKey`, the same key and request within 24 h answers the first parcel
      * again and creates none; another request with the key fails with `KeyReused`, one while the first is still
@@ -160,9 +162,7 @@ export const layer = (
       const method = yield* ServiceSpans.method
       const shipping = yield* Shipping.Shipping
       const idempotency = yield* Idempotency.Idempotency
-      const window = yield* ClientWindow.make({ limit: options.requestsPerMinute }).pipe(
-        Effect.provide(RateLimiter.layer)
-      )
+      const window = yield* ClientWindow.make({ limit: options.requestsPerMinute })
       const capacity = yield* CapacityGuard.make(options.maxConcurrentCreates)
       const guardedCreate = (request: CreateRequest) => capacity.guard(shipping.create(request))
 
@@ -224,6 +224,7 @@ export const layer = (
       return Gateway.of({
         catalogue: shipping.catalogue,
         admit: window.admit,
+        countClient: window.count,
         create: method("Gateway.create")(function* (request, idempotencyKey) {
           return yield* idempotencyKey === undefined
             ? guardedCreate(request)

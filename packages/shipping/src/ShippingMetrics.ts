@@ -4,6 +4,7 @@
  * latency; each courier origin's circuit; the shipping API's refusals by reason. Labels are keys, origins and
  * outcomes only — never credentials, accounts, tracking numbers or paths.
  */
+import { MetricSeries } from "@tawsil/tracing"
 import { Effect, Metric } from "effect"
 
 /** One courier HTTP request's outcome: its status class, or why it got no answer. */
@@ -23,15 +24,21 @@ export type Outcome =
 export const statusClass = (status: number): Outcome =>
   status >= 500 ? "5xx" : status >= 400 ? "4xx" : status >= 300 ? "3xx" : "2xx"
 
-export const courierRequests = Metric.counter("tawsil_courier_requests_total", {
-  description: "Courier HTTP requests by courier key, platform and outcome (status class, or why no answer came)",
-  incremental: true
-})
+const courierRequestsWith = (attributes?: Readonly<Record<string, string>>) =>
+  Metric.counter("tawsil_courier_requests_total", {
+    description: "Courier HTTP requests by courier key, platform and outcome (status class, or why no answer came)",
+    incremental: true,
+    attributes
+  })
+export const courierRequests = courierRequestsWith()
 
-export const courierRequestSeconds = Metric.histogram("tawsil_courier_request_duration_seconds", {
-  description: "Courier HTTP request latency in seconds, rate-limit waits included, by courier key and platform",
-  boundaries: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30]
-})
+const courierRequestSecondsWith = (attributes?: Readonly<Record<string, string>>) =>
+  Metric.histogram("tawsil_courier_request_duration_seconds", {
+    description: "Courier HTTP request latency in seconds, rate-limit waits included, by courier key and platform",
+    boundaries: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30],
+    attributes
+  })
+export const courierRequestSeconds = courierRequestSecondsWith()
 
 /** 0 closed, 1 half-open (a probe decides), 2 open (calls fail at once). */
 export const circuitState = Metric.gauge("tawsil_courier_circuit_state", {
@@ -42,10 +49,18 @@ export const circuitValue = (state: "Closed" | "HalfOpen" | "Open") =>
   state === "Open" ? 2 : state === "HalfOpen" ? 1 : 0
 
 /** The shipping API's refusals: `client_window` (429, a client's per-minute window), `capacity` (503, creates). */
-export const refusals = Metric.counter("tawsil_shipping_refusals_total", {
-  description: "Shipping API requests refused by a limit, by reason: client_window (429) or capacity (503)",
-  incremental: true
-})
+const refusalsWith = (attributes?: Readonly<Record<string, string>>) =>
+  Metric.counter("tawsil_shipping_refusals_total", {
+    description: "Shipping API requests refused by a limit, by reason: client_window (429) or capacity (503)",
+    incremental: true,
+    attributes
+  })
+export const refusals = refusalsWith()
+
+// Each attribute set's series, made once (MetricSeries).
+const courierRequestSeries = MetricSeries.series(courierRequestsWith)
+const courierRequestSecondsSeries = MetricSeries.series(courierRequestSecondsWith)
+const refusalSeries = MetricSeries.series(refusalsWith)
 
 /** Records one courier request: counted under its outcome, timed under its courier. */
 export const recordRequest = (
@@ -54,10 +69,9 @@ export const recordRequest = (
   seconds: number
 ) =>
   Effect.andThen(
-    Metric.update(Metric.withAttributes(courierRequests, { ...labels, outcome }), 1),
-    Metric.update(Metric.withAttributes(courierRequestSeconds, labels), seconds)
+    Metric.update(courierRequestSeries({ courier: labels.courier, platform: labels.platform, outcome }), 1),
+    Metric.update(courierRequestSecondsSeries({ courier: labels.courier, platform: labels.platform }), seconds)
   )
 
 /** Counts one refusal of the shipping API. */
-export const refused = (reason: "client_window" | "capacity") =>
-  Metric.update(Metric.withAttributes(refusals, { reason }), 1)
+export const refused = (reason: "client_window" | "capacity") => Metric.update(refusalSeries({ reason }), 1)

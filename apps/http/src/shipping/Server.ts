@@ -9,7 +9,7 @@ import { ShippingApi } from "@tawsil/api/shipping/Api"
 import { WilayaCode } from "@tawsil/domain"
 import { Idempotency, IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Communes, Wilayas } from "@tawsil/reference"
-import { type Catalogue, Gateway, Shipping } from "@tawsil/shipping"
+import { type Catalogue, ClientWindow, Gateway, Shipping } from "@tawsil/shipping"
 import { Effect, Layer, Option, Schema } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApi, HttpApiBuilder } from "effect/http-api"
@@ -45,17 +45,17 @@ const DoorLayer = Layer.effect(
   Effect.gen(function* () {
     const gateway = yield* Gateway.Gateway
     const admit = (request: NodeHttp.IncomingMessage) =>
-      gateway.admit(request.socket.remoteAddress ?? "unknown").pipe(
-        Effect.as(undefined),
-        Effect.catchTag("ClientRateLimited", (error) => {
-          const wire = Errors.fromGateway(error)
-          return Effect.succeed<Server.DoorAnswer>({
-            status: 429,
-            headers: { "retry-after": String(wire.retryAfterSeconds) },
-            body: Errors.envelope.render(Errors.itemError(error), "")
-          })
-        }),
-        Effect.ensuring(Effect.sync(() => counted.add(request)))
+      gateway.countClient(request.socket.remoteAddress ?? "unknown").pipe(
+        Effect.map((used): Server.DoorAnswer | undefined => {
+          counted.add(request)
+          return used === undefined
+            ? undefined
+            : {
+                status: 429,
+                headers: { "retry-after": String(used.retryAfterSeconds) },
+                body: Errors.envelope.render({ code: "rate_limited", message: ClientWindow.describe(used) }, "")
+              }
+        })
       )
     return Server.Door.of({
       check: (route, request) => (windowed.has(`${request.method} ${route}`) ? admit(request) : undefined)
