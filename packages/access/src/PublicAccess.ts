@@ -20,7 +20,7 @@ import * as AccessError from "./AccessError.ts"
 import { AccessEvents } from "./AccessEvents.ts"
 import * as AccessMetrics from "./AccessMetrics.ts"
 import * as Credentials from "./Credentials.ts"
-import { KeyStore } from "./KeyStore.ts"
+import { type KeyRecord, KeyStore, type StoreRecord } from "./KeyStore.ts"
 import { Principal, type RateLimitState } from "./Principal.ts"
 
 export const PUBLIC_KEY_REQUIRED =
@@ -77,6 +77,9 @@ export class PublicAccess extends Context.Service<
   }
 >()("@tawsil/access/PublicAccess") {}
 
+/** A key found by `KeyStore.findKey`, with its store. */
+type Found = { readonly key: KeyRecord; readonly store: StoreRecord }
+
 // What an unknown key's call is checked against: a secret nobody holds, fresh each process.
 const DECOY = Redacted.make(randomBytes(32).toString("hex"))
 
@@ -114,6 +117,27 @@ export const layer = (
           })
         )
 
+      // A key's principal, built (and checked by its schema) once per cached lookup, not on every call.
+      const principals = new WeakMap<Found, Principal>()
+      const principalOf = (found: Found, keyId: string) => {
+        let principal = principals.get(found)
+        if (principal === undefined) {
+          principal = new Principal({
+            kind: "public_key",
+            store: { id: found.store.id, name: found.store.name, slug: found.store.slug, plan: found.store.plan },
+            keyId,
+            keyType: "public",
+            name: found.key.name,
+            scopes: found.key.scopes,
+            pilot: found.key.pilot,
+            rateLimitTier: found.key.rateLimitTier,
+            dashboardKey: found.key.createdVia === "dashboard"
+          })
+          principals.set(found, principal)
+        }
+        return principal
+      }
+
       const authenticate = Effect.fn("PublicAccess.authenticate")(function* (call: SignedCall, clientIp: string) {
         const presented = Credentials.parseAuthorization(call.authorization)
         if (presented._tag === "Missing") return yield* refuse(new AccessError.MissingKey({ message: MISSING_KEY }))
@@ -141,20 +165,7 @@ export const layer = (
         }
         const verified = yield* verifier.verify(request, found.key.signingSecret!)
         yield* touch(found.store.id, keyId, clientIp)
-        return {
-          principal: new Principal({
-            kind: "public_key",
-            store: { id: found.store.id, name: found.store.name, slug: found.store.slug, plan: found.store.plan },
-            keyId,
-            keyType: "public",
-            name: found.key.name,
-            scopes: found.key.scopes,
-            pilot: found.key.pilot,
-            rateLimitTier: found.key.rateLimitTier,
-            dashboardKey: found.key.createdVia === "dashboard"
-          }),
-          nonce: verified.nonce
-        }
+        return { principal: principalOf(found, keyId), nonce: verified.nonce }
       })
 
       return PublicAccess.of({
