@@ -280,6 +280,18 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
           })
         )
 
+      // One principal per cached lookup, rather than a new (checked) one per call: the lookup's records are the
+      // cache's for its TTL, and a new lookup is a new object.
+      const principals = new WeakMap<object, Principal>()
+      const principalOf = (found: { readonly key: KeyRecord; readonly store: StoreRecord }) => {
+        let principal = principals.get(found)
+        if (principal === undefined) {
+          principal = keyPrincipal(found.key, found.store)
+          principals.set(found, principal)
+        }
+        return principal
+      }
+
       const invalidKey = () => AccessError.fail(new AccessError.InvalidKey({ message: INVALID_KEY }))
 
       /** A public key on a keyed endpoint: refused, with 403 only to an active key on key management. */
@@ -330,7 +342,7 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
               return yield* invalidKey()
             }
             yield* touch(found.key, clientIp)
-            return keyPrincipal(found.key, found.store)
+            return principalOf(found)
           }
         }
       })

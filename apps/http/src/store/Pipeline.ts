@@ -217,13 +217,29 @@ export const idempotent = (mode: Mode) =>
     Effect.gen(function* () {
       const idempotency = yield* Idempotency.Idempotency
       const store = yield* IdempotencyStore.IdempotencyStore
+      // A store's scope is the same on every call: its HMAC is computed once (bounded, cleared when full).
+      const scopes = new Map<number, Idempotency.Scope>()
+      const scopeOf = (storeId: number) => {
+        let scope = scopes.get(storeId)
+        if (scope === undefined) {
+          if (scopes.size >= 100_000) scopes.clear()
+          scope = idempotency.scope(["store", storeId])
+          scopes.set(storeId, scope)
+        }
+        return scope
+      }
       return Idempotent.of((httpEffect, { endpoint }) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           const requestId = yield* RequestId
           const text = endpoint.payload.size > 0 ? yield* Effect.orDie(request.text) : undefined
-          const write = Effect.flatMap(text === undefined ? Effect.void : parseJson(text, requestId), (body) =>
-            Effect.provideService(httpEffect, RequestBody, body)
+          // Read once: the fingerprint below and the write take the same parsed body.
+          const read = text === undefined ? { body: undefined } : readJson(text)
+          const write = Effect.flatMap(
+            "body" in read
+              ? Effect.succeed(read.body)
+              : Effect.fail(Errors.make("bad_request", requestId, read.refusal)),
+            (body) => Effect.provideService(httpEffect, RequestBody, body)
           )
           const callsOut = Option.isSome(Context.getOption(endpoint.annotations, CallsOut))
           if (mode === "origin") return yield* callsOut ? write : store.transaction(write)
@@ -231,10 +247,9 @@ export const idempotent = (mode: Mode) =>
           const key = yield* Idempotency.parseKey(request.headers["idempotency-key"]).pipe(
             Effect.mapError((error) => idempotencyFailure(error, requestId))
           )
-          const read = text === undefined ? { body: undefined } : readJson(text)
           const principal = yield* Caller
           const claim = {
-            scope: idempotency.scope(["store", principal.store.id]),
+            scope: scopeOf(principal.store.id),
             key,
             fingerprint: idempotency.fingerprint({
               method: request.method,
