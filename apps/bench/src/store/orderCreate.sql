@@ -98,7 +98,24 @@ SELECT placed.id, placed.customer_id, placed.created_at,
   (SELECT json_agg(json_build_object('id', items.id, 'position', items.position)) FROM items) AS items
 FROM placed;
 
--- 4. The idempotency record completed with the answer, then the commit.
+-- 4. The outbox (the webhooks' listener of the order's events, in the same transaction): the event and its
+-- deliveries, written only when the store has a subscription to it (the bench store has none, as most have not).
+WITH wanted AS (
+  SELECT id FROM webhook_subscriptions
+  WHERE store_id = :store AND active AND :event = ANY (events)
+), recorded AS (
+  INSERT INTO webhook_events (id, store_id, event, payload)
+  SELECT :key, :store, :event, :payload
+  WHERE EXISTS (SELECT 1 FROM wanted)
+  RETURNING id
+), queued AS (
+  INSERT INTO webhook_deliveries (store_id, subscription_id, event_id, max_attempts)
+  SELECT :store, wanted.id, recorded.id, :max_attempts FROM wanted, recorded
+  RETURNING 1
+)
+SELECT count(*)::int AS queued FROM queued;
+
+-- 5. The idempotency record completed with the answer, then the commit.
 UPDATE idempotency_keys SET state = 'completed', status = :status,
   headers = :headers::jsonb, body = :body,
   expires_at = now() + make_interval(secs => :ttl)
