@@ -336,6 +336,19 @@ describe("the shipping API with the Ecotrack adapter", () => {
       // A create turned away never held a place, so it gave none back: the first still holds the only one.
       const again = yield* post(app, "/v1/orders", { ...call, order })
       assert.strictEqual(again.status, 503)
+      // Decided at the door, before the body is read: a body that is not even JSON is turned away the same.
+      const unread = yield* Effect.promise(() =>
+        fetch(`${app.shippingUrl}/v1/orders`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: "not json"
+        })
+      )
+      assert.strictEqual(unread.status, 503)
+      assert.strictEqual(
+        ((yield* Effect.promise(() => unread.json())) as { error: { code: string } }).error.code,
+        "overloaded"
+      )
       const firstResult = yield* Fiber.join(first)
       assert.strictEqual(firstResult.status, 502, "the hung create timed out")
       assert.strictEqual(firstResult.json.error.code, "courier_unreachable")

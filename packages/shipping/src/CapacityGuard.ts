@@ -4,7 +4,7 @@
  * hold a connection and time out anyway. A place is given back however the create ends: success, failure, or the
  * caller going away. Each turn-away is counted (`ShippingMetrics.refusals`, reason `capacity`).
  */
-import { Effect, Option, Schema, Semaphore } from "effect"
+import { Effect, Schema } from "effect"
 import * as ShippingMetrics from "./ShippingMetrics.ts"
 
 /** How long a caller turned away should wait before trying again. */
@@ -20,24 +20,33 @@ export class Overloaded extends Schema.TaggedError<Overloaded>()("Overloaded", {
 export interface CapacityGuard {
   /** Runs `create` if a place is free, holding it until `create` ends; else fails with `Overloaded` at once. */
   readonly guard: <A, E, R>(create: Effect.Effect<A, E, R>) => Effect.Effect<A, E | Overloaded, R>
+  /**
+   * Whether a create arriving now would be turned away, counted as a turn-away when it would: for the server's door,
+   * which answers it before reading the request (a create let through is still guarded).
+   */
+  readonly full: Effect.Effect<boolean>
 }
 
 /** A guard with `limit` places (at least 1). */
 export const make = (limit: number): Effect.Effect<CapacityGuard> =>
-  Effect.map(Semaphore.make(limit), (places) => ({
-    guard: (create) =>
-      places
-        .withPermitsIfAvailable(1)(create)
-        .pipe(
-          Effect.flatMap(
-            Option.match({
-              onNone: () =>
-                Effect.andThen(
-                  ShippingMetrics.refused("capacity"),
-                  Effect.fail(new Overloaded({ retryAfterSeconds: RETRY_AFTER_SECONDS }))
-                ),
-              onSome: Effect.succeed
-            })
-          )
-        )
-  }))
+  Effect.sync(() => {
+    let inFlight = 0
+    const turnedAway = ShippingMetrics.refused("capacity")
+    return {
+      guard: <A, E, R>(create: Effect.Effect<A, E, R>) =>
+        Effect.uninterruptibleMask((restore) =>
+          Effect.suspend((): Effect.Effect<A, E | Overloaded, R> => {
+            if (inFlight >= limit)
+              return Effect.andThen(turnedAway, Effect.fail(new Overloaded({ retryAfterSeconds: RETRY_AFTER_SECONDS })))
+            inFlight++
+            return Effect.ensuring(
+              restore(create),
+              Effect.sync(() => {
+                inFlight--
+              })
+            )
+          })
+        ),
+      full: Effect.suspend(() => (inFlight >= limit ? Effect.as(turnedAway, true) : Effect.succeed(false)))
+    }
+  })

@@ -110,6 +110,8 @@ export class Gateway extends Context.Service<
     readonly admit: (client: string) => Effect.Effect<void, ClientWindow.ClientRateLimited>
     /** `admit` answering the used-up window instead of failing, at less cost: for the server's door. */
     readonly countClient: (client: string) => Effect.Effect<ClientWindow.WindowUsed | undefined>
+    /** Whether a create arriving now would be turned away (`Overloaded`), counted when so: for the server's door. */
+    readonly capacityFull: Effect.Effect<boolean>
     /**
      * Creates a parcel. With an `idempotencyKey`, the same key and request within 24 h answers the first parcel
      * again and creates none; another request with the key fails with `KeyReused`, one while the first is still
@@ -225,6 +227,7 @@ export const layer = (
         catalogue: shipping.catalogue,
         admit: window.admit,
         countClient: window.count,
+        capacityFull: capacity.full,
         create: method("Gateway.create")(function* (request, idempotencyKey) {
           return yield* idempotencyKey === undefined
             ? guardedCreate(request)

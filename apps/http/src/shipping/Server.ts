@@ -9,7 +9,7 @@ import { ShippingApi } from "@tawsil/api/shipping/Api"
 import { WilayaCode } from "@tawsil/domain"
 import { Idempotency, IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Communes, Wilayas } from "@tawsil/reference"
-import { type Catalogue, ClientWindow, Gateway, Shipping } from "@tawsil/shipping"
+import { CapacityGuard, type Catalogue, ClientWindow, Gateway, Shipping } from "@tawsil/shipping"
 import { Effect, Layer, Option, Schema } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApi, HttpApiBuilder } from "effect/http-api"
@@ -20,6 +20,9 @@ import * as Errors from "./Errors.ts"
 
 /** Node requests the door has counted in their client's window: the middleware does not count them again. */
 const counted = new WeakSet<object>()
+
+/** The parcel create, which the capacity guard also watches at the door. */
+const CREATE = "POST /v1/orders"
 
 /** The methods and route templates of the endpoints under `ClientRateLimit`: the ones the door watches. */
 const windowed = (() => {
@@ -38,27 +41,39 @@ const windowed = (() => {
  * request is answered there (429 with `Retry-After`, in the envelope), at a small part of a create's cost, so that
  * a flood of them does not take the core that serves everyone else (issue 22, decision 0024). The rule is the
  * gateway's `admit`, called once per request: here for requests that reach the server through Node's `request`
- * event, in the `ClientRateLimit` middleware for any other.
+ * event, in the `ClientRateLimit` middleware for any other. A create the capacity guard would turn away is answered
+ * there too (503 `overloaded`, as the guard answers it); one let through is still guarded (decision 0025).
  */
 const DoorLayer = Layer.effect(
   Server.Door,
   Effect.gen(function* () {
     const gateway = yield* Gateway.Gateway
-    const admit = (request: NodeHttp.IncomingMessage) =>
+    const overloaded: Server.DoorAnswer = {
+      status: 503,
+      headers: { "retry-after": String(CapacityGuard.RETRY_AFTER_SECONDS) },
+      body: Errors.envelope.render(
+        Errors.itemError(new CapacityGuard.Overloaded({ retryAfterSeconds: CapacityGuard.RETRY_AFTER_SECONDS })),
+        ""
+      )
+    }
+    const admit = (request: NodeHttp.IncomingMessage, create: boolean) =>
       gateway.countClient(request.socket.remoteAddress ?? "unknown").pipe(
-        Effect.map((used): Server.DoorAnswer | undefined => {
+        Effect.flatMap((used): Effect.Effect<Server.DoorAnswer | undefined> => {
           counted.add(request)
-          return used === undefined
-            ? undefined
-            : {
-                status: 429,
-                headers: { "retry-after": String(used.retryAfterSeconds) },
-                body: Errors.envelope.render({ code: "rate_limited", message: ClientWindow.describe(used) }, "")
-              }
+          if (used !== undefined)
+            return Effect.succeed({
+              status: 429,
+              headers: { "retry-after": String(used.retryAfterSeconds) },
+              body: Errors.envelope.render({ code: "rate_limited", message: ClientWindow.describe(used) }, "")
+            })
+          return create ? Effect.map(gateway.capacityFull, (full) => (full ? overloaded : undefined)) : Effect.undefined
         })
       )
     return Server.Door.of({
-      check: (route, request) => (windowed.has(`${request.method} ${route}`) ? admit(request) : undefined)
+      check: (route, request) => {
+        const endpoint = `${request.method} ${route}`
+        return windowed.has(endpoint) ? admit(request, endpoint === CREATE) : undefined
+      }
     })
   })
 )
