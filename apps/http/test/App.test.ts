@@ -12,6 +12,11 @@ interface Backend {
   readonly name: Database.Kind
   /** The environment that points a new app at a new, empty database of this kind. */
   readonly fresh: Effect.Effect<Record<string, string>, never, Scope.Scope>
+  /**
+   * The same for tests not about a first start: on the embedded database, a directory already initialised (a copy of
+   * a template, as the other process tests use: no initdb of seconds per test); the app still migrates it.
+   */
+  readonly initialised: Effect.Effect<Record<string, string>, never, Scope.Scope>
   /** The same database opened directly, for a test to look inside while no app runs. */
   readonly open: (env: Record<string, string>) => Layer.Layer<Database.Services, Database.DatabaseStartError>
 }
@@ -25,12 +30,14 @@ const embedded: Backend = {
   name: "embedded",
   // An empty directory, as on a fresh clone: the first start creates the database.
   fresh: Effect.map(emptyDir, (dir) => ({ DATA_DIR: Path.join(dir, "data") })),
+  initialised: Effect.map(TestDatabase.freshDataDir, (dir) => ({ DATA_DIR: dir })),
   open: (env) => Database.layerEmbedded({ dataDir: env.DATA_DIR! })
 }
 
 const server = (adminUrl: Redacted.Redacted<string>): Backend => ({
   name: "server",
   fresh: Effect.map(TestDatabase.freshServerDatabase(adminUrl), (url) => ({ DATABASE_URL: Redacted.value(url) })),
+  initialised: Effect.map(TestDatabase.freshServerDatabase(adminUrl), (url) => ({ DATABASE_URL: Redacted.value(url) })),
   open: (env) => Database.layerServer({ url: Redacted.make(env.DATABASE_URL!), maxConnections: 1 })
 })
 
@@ -69,7 +76,7 @@ for (const backend of backends) {
 
     it.live("keeps a write committed just before SIGKILL and restarts on the same data with no manual step", () =>
       Effect.gen(function* () {
-        const env = yield* backend.fresh
+        const env = yield* backend.initialised
         const first = yield* Effect.scoped(
           Effect.gen(function* () {
             const app = yield* startApp(env)
@@ -95,7 +102,7 @@ for (const backend of backends) {
 
     it.live("stops on SIGTERM: says so with the requests in flight, exits 0 and releases the database", () =>
       Effect.gen(function* () {
-        const env = yield* backend.fresh
+        const env = yield* backend.initialised
         const app = yield* startApp({ ...env, SHUTDOWN_TIMEOUT_MS: "1000" })
         // A create whose body never finishes arriving: in flight when the stop begins, cut off by the drain's limit.
         const { hostname, port } = new URL(app.shippingUrl)
@@ -131,7 +138,7 @@ for (const backend of backends) {
 describe("the embedded data directory", () => {
   it.live("belongs to one app: a second start on it fails with one line naming the holder", () =>
     Effect.gen(function* () {
-      const env = yield* embedded.fresh
+      const env = yield* embedded.initialised
       const first = yield* startApp(env)
       const second = yield* spawnApp(env)
       const exit = yield* waitForExit(second)
