@@ -4,7 +4,6 @@
  */
 import { Admin } from "@tawsil/access"
 import { Egress } from "@tawsil/egress"
-import { Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { RetryPolicy, WebhookUrl } from "@tawsil/webhooks"
 import { Duration, Effect, Layer, Redacted, References } from "effect"
@@ -69,7 +68,7 @@ export interface ServerOptions {
 
 /** The migrated database of `backend` and the store server on it. */
 export const storeServer = (backend: TestDatabase.Backend, options: ServerOptions = {}) => {
-  const database = Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
+  const database = TestDatabase.migrated(backend)
   const server = StoreServer.layer({ ...config, webhooks: { ...config.webhooks, ...options.webhooks } }).pipe(
     Layer.provide(options.resolver ?? Egress.Resolver.layer),
     Layer.provide(Couriers.gateway(config, options.courierOrigins))
@@ -83,7 +82,7 @@ export const storeServer = (backend: TestDatabase.Backend, options: ServerOption
 
 /** The store API's origin listener alone (no replay, per-minute limit or read cache) on `backend`. */
 export const originServer = (backend: TestDatabase.Backend) => {
-  const database = Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
+  const database = TestDatabase.migrated(backend)
   const origin = StoreServer.listener(config, "store-origin", "origin", 0).pipe(
     Layer.provide(StoreServer.servicesLayer),
     Layer.provide([Egress.Resolver.layer, Couriers.gateway(config)])

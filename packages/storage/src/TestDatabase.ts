@@ -6,7 +6,7 @@
  * (`@tawsil/storage/TestDatabase`); production code never needs it.
  */
 
-import { randomBytes } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -33,6 +33,34 @@ const ensureTemplate = Effect.promise(async () => {
     Fs.rmSync(scratch, { recursive: true, force: true })
   }
 })
+
+/**
+ * The same with every migration applied, made once per machine and set of migrations: the directory's name carries a
+ * hash of the migration files, so a changed or added migration makes a new one. Migrating costs seconds per database.
+ */
+const MIGRATED = Path.join(Os.tmpdir(), `tawsil-pglite-migrated-0.5.14-${migrationsHash()}`)
+
+function migrationsHash(): string {
+  const folder = Path.join(import.meta.dirname, "migrations")
+  const hash = createHash("sha256")
+  for (const file of Fs.readdirSync(folder).sort()) hash.update(file).update(Fs.readFileSync(Path.join(folder, file)))
+  return hash.digest("hex").slice(0, 16)
+}
+
+const ensureMigratedTemplate = Effect.gen(function* () {
+  if (Fs.existsSync(Path.join(MIGRATED, "PG_VERSION"))) return
+  yield* ensureTemplate
+  const scratch = `${MIGRATED}.${process.pid}.${randomBytes(4).toString("hex")}`
+  Fs.cpSync(TEMPLATE, scratch, { recursive: true })
+  yield* Effect.scoped(
+    Layer.build(Migrations.layer.pipe(Layer.provideMerge(Database.layerEmbedded({ dataDir: scratch }))))
+  )
+  try {
+    Fs.renameSync(scratch, MIGRATED)
+  } catch {
+    Fs.rmSync(scratch, { recursive: true, force: true })
+  }
+}).pipe(Effect.orDie)
 
 /** A new empty data directory holding an initialised database, removed with the scope. */
 export const freshDataDir: Effect.Effect<string, never, Scope.Scope> = Effect.gen(function* () {
@@ -95,9 +123,32 @@ export const serverUrl: Redacted.Redacted<string> | undefined = process.env.DATA
 /** Every backend to run a storage suite on: embedded always, the real server when `DATABASE_URL` is set. */
 export const backends: ReadonlyArray<Backend> = serverUrl ? [embedded, server(serverUrl)] : [embedded]
 
-/** A fresh database of `backend` with every migration applied, for the layer's lifetime. */
+/** A new data directory holding a database with every migration applied, removed with the scope. */
+export const migratedDataDir: Effect.Effect<string, never, Scope.Scope> = Effect.gen(function* () {
+  yield* ensureMigratedTemplate
+  return yield* Effect.acquireRelease(
+    Effect.sync(() => {
+      const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-test-"))
+      Fs.cpSync(MIGRATED, dir, { recursive: true })
+      return dir
+    }),
+    (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+  )
+})
+
+/**
+ * A fresh database of `backend` with every migration applied, for the layer's lifetime. The embedded one is a copy of
+ * a migrated template (`migratedDataDir`); the migrations still run on it and find nothing left to do.
+ */
 export const migrated = (backend: Backend): Layer.Layer<Database.Services> =>
-  Migrations.layer.pipe(Layer.provideMerge(backend.layer), Layer.orDie)
+  Migrations.layer.pipe(
+    Layer.provideMerge(
+      backend === embedded
+        ? Layer.unwrap(Effect.map(migratedDataDir, (dataDir) => Database.layerEmbedded({ dataDir })))
+        : backend.layer
+    ),
+    Layer.orDie
+  )
 
 let stores = 0
 

@@ -2,9 +2,10 @@
  * What the packages' SQL suites share: a migrated fresh database per backend (embedded always, the real server with
  * `DATABASE_URL`), a store row to hang records on, and a write's transaction.
  */
-import { assert, layer } from "@effect/vitest"
+import { assert, it, layer } from "@effect/vitest"
+import { Database, Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
-import { Cause, Effect, Exit } from "effect"
+import { Cause, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 
 for (const backend of TestDatabase.backends) {
@@ -59,3 +60,37 @@ for (const backend of TestDatabase.backends) {
     }
   )
 }
+
+/**
+ * `migrated(embedded)` copies a template migrated once per set of migrations: each copy holds every migration, finds
+ * none left to run, and is a database of its own.
+ */
+it.live(
+  "gives each embedded test a copy of a migrated template: every migration recorded, none left, nothing shared",
+  () =>
+    Effect.gen(function* () {
+      const open = (dataDir: string) =>
+        Layer.build(Database.layerEmbedded({ dataDir })).pipe(
+          Effect.map((context) => Layer.succeedContext(context)),
+          Effect.orDie
+        )
+      const known = (yield* Migrations.loader.pipe(Effect.orDie)).map(([id]) => id).sort((a, b) => a - b)
+      const first = yield* open(yield* TestDatabase.migratedDataDir)
+      const second = yield* open(yield* TestDatabase.migratedDataDir)
+      const recorded = yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql<{ readonly migration_id: number }>`
+          SELECT migration_id FROM ${sql(Migrations.TABLE)} ORDER BY migration_id`
+        return rows.map((row) => row.migration_id)
+      }).pipe(Effect.provide(first), Effect.orDie)
+      assert.deepStrictEqual(recorded, known)
+      assert.deepStrictEqual(yield* Migrations.run.pipe(Effect.provide(first), Effect.orDie), [])
+      const written = yield* TestDatabase.newStore().pipe(Effect.provide(first))
+      const seen = yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        return yield* sql<{ readonly id: number }>`SELECT id FROM stores WHERE id = ${written}`
+      }).pipe(Effect.provide(second), Effect.orDie)
+      assert.deepStrictEqual(seen, [], "a store written in one copy is not in another")
+    }).pipe(Effect.scoped),
+  90_000
+)
