@@ -8,7 +8,7 @@
 
 import * as Path from "node:path"
 import { PgClient } from "@effect/sql-pg"
-import { PGlite } from "@electric-sql/pglite"
+import type { PGlite } from "@electric-sql/pglite"
 import { Context, Duration, Effect, Layer, Redacted, Schedule, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as DataDirLock from "./DataDirLock.ts"
@@ -76,7 +76,9 @@ export const layerEmbedded = (options: { readonly dataDir: string }): Layer.Laye
       const db = yield* Effect.acquireRelease(
         Effect.tryPromise({
           try: async () => {
-            const db = new PGlite({ dataDir })
+            // Imported here, not at the top: a process on a real server never loads PGlite (issue 22: idle memory).
+            const { PGlite } = await import("@electric-sql/pglite")
+            const db: PGlite = new PGlite({ dataDir })
             await db.waitReady
             return db
           },
