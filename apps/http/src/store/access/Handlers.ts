@@ -9,12 +9,12 @@ import { answer, ok, store } from "../Handler.ts"
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "access",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const access = yield* Access.Access
     return handlers
       .handle(
         "whoami",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           const caller = yield* Caller
           if (caller.kind === "public_key") {
             return yield* Effect.die(new Error("whoami runs behind Gate, which never lets a public key through"))
@@ -39,37 +39,37 @@ export const handlers = HttpApiBuilder.group(
       )
       .handle(
         "listKeys",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(access.listKeys(yield* store), reasons)
         })
       )
       .handleRaw(
         "createKey",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(access.createKey(yield* Caller, yield* RequestBody), reasons)
         })
       )
       .handle(
         "revokeKey",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(access.revokeKey(yield* store, params.key_id), reasons)
         })
       )
       .handle(
         "usage",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(access.usage(yield* store), reasons)
         })
       )
       .handle(
         "usageHistory",
-        Effect.fn(function* ({ query }) {
+        Effect.fnUntraced(function* ({ query }) {
           return yield* answer(access.usageHistory(yield* store, query), reasons)
         })
       )
       .handle(
         "quotas",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(access.quotas(yield* store), reasons)
         })
       )

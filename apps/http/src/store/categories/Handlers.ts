@@ -9,36 +9,36 @@ import { answer, store, writer } from "../Handler.ts"
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "categories",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const categories = yield* Categories.Categories
     return handlers
       .handle(
         "listCategories",
-        Effect.fn(function* ({ query }) {
+        Effect.fnUntraced(function* ({ query }) {
           return yield* answer(categories.list(yield* store, query), reasons)
         })
       )
       .handle(
         "getCategory",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(categories.get(yield* store, params.id), reasons)
         })
       )
       .handleRaw(
         "createCategory",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(categories.create(yield* writer, yield* RequestBody), reasons)
         })
       )
       .handleRaw(
         "updateCategory",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(categories.update(yield* writer, params.id, yield* RequestBody), reasons)
         })
       )
       .handle(
         "deleteCategory",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(categories.remove(yield* writer, params.id), reasons)
         })
       )

@@ -10,24 +10,24 @@ import { actor, answer, ok, store } from "../Handler.ts"
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "changes",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const changes = yield* Changes.Changes
     return handlers
       .handle(
         "listChanges",
-        Effect.fn(function* ({ query }) {
+        Effect.fnUntraced(function* ({ query }) {
           return yield* answer(changes.list(yield* store, query), reasons)
         })
       )
       .handle(
         "getChange",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(changes.get(yield* actor, params.id), reasons)
         })
       )
       .handle(
         "undoChange",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           const requestId = yield* RequestId
           const undone = yield* changes.undo(yield* actor, params.id).pipe(
             // The engine's refusals, or the entity's own (answered as its write would be).

@@ -8,24 +8,24 @@ import { answer, store } from "../Handler.ts"
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "customers",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const orders = yield* Orders.Orders
     return handlers
       .handle(
         "listCustomers",
-        Effect.fn(function* ({ query }) {
+        Effect.fnUntraced(function* ({ query }) {
           return yield* answer(orders.listCustomers(yield* store, query), reasons)
         })
       )
       .handle(
         "getCustomer",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(orders.getCustomer(yield* store, params.id), reasons)
         })
       )
       .handle(
         "customerOrders",
-        Effect.fn(function* ({ params, query }) {
+        Effect.fnUntraced(function* ({ params, query }) {
           return yield* answer(orders.customerOrders(yield* store, params.id, query), reasons)
         })
       )

@@ -9,18 +9,18 @@ import { answer, store, writer } from "../Handler.ts"
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "design",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const design = yield* Design.Design
     return handlers
       .handle(
         "getDesign",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(design.get(yield* store), reasons)
         })
       )
       .handleRaw(
         "updateDesign",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(design.update(yield* writer, yield* RequestBody), reasons)
         })
       )

@@ -9,36 +9,36 @@ import { answer, store, writer } from "../Handler.ts"
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "homeLayout",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const layout = yield* HomeLayout.HomeLayout
     return handlers
       .handle(
         "getHomeLayout",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(layout.get(yield* store), reasons)
         })
       )
       .handleRaw(
         "addLayoutSection",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(layout.add(yield* writer, yield* RequestBody), reasons)
         })
       )
       .handleRaw(
         "updateLayoutSection",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(layout.update(yield* writer, params.id, yield* RequestBody), reasons)
         })
       )
       .handle(
         "removeLayoutSection",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(layout.remove(yield* writer, params.id), reasons)
         })
       )
       .handleRaw(
         "moveLayoutSection",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(layout.move(yield* writer, yield* RequestBody), reasons)
         })
       )

@@ -9,18 +9,18 @@ import { answer, store, writer } from "../Handler.ts"
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "homeSections",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const sections = yield* HomeSections.HomeSections
     return handlers
       .handle(
         "getHomeSections",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(sections.get(yield* store), reasons)
         })
       )
       .handleRaw(
         "updateHomeSections",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(sections.update(yield* writer, yield* RequestBody), reasons)
         })
       )

@@ -9,30 +9,30 @@ import { answer, store, writer } from "../Handler.ts"
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "landingPageSections",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const sections = yield* PageSections.PageSections
     return handlers
       .handle(
         "listLandingPageSections",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(sections.list(yield* store, params.id), reasons)
         })
       )
       .handle(
         "getLandingPageSection",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(sections.get(yield* store, params.id, params.section_id), reasons)
         })
       )
       .handleRaw(
         "createLandingPageSection",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(sections.create(yield* writer, params.id, yield* RequestBody), reasons)
         })
       )
       .handleRaw(
         "updateLandingPageSection",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(
             sections.update(yield* writer, params.id, params.section_id, yield* RequestBody),
             reasons
@@ -41,13 +41,13 @@ export const handlers = HttpApiBuilder.group(
       )
       .handle(
         "deleteLandingPageSection",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(sections.remove(yield* writer, params.id, params.section_id), reasons)
         })
       )
       .handleRaw(
         "reorderLandingPageSections",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(sections.reorder(yield* writer, params.id, yield* RequestBody), reasons)
         })
       )

@@ -13,42 +13,42 @@ const pageId = (id: number) => Ids.LandingPageId.make(id, { disableChecks: true 
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "landingPages",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const pages = yield* LandingPages.LandingPages
     return handlers
       .handle(
         "listLandingPages",
-        Effect.fn(function* ({ query }) {
+        Effect.fnUntraced(function* ({ query }) {
           return yield* answer(pages.list(yield* store, query), reasons)
         })
       )
       .handle(
         "getLandingPage",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(pages.get(yield* store, pageId(params.id)), reasons)
         })
       )
       .handleRaw(
         "createLandingPage",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(pages.create(yield* store, yield* RequestBody), reasons)
         })
       )
       .handleRaw(
         "updateLandingPage",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(pages.update(yield* store, pageId(params.id), yield* RequestBody), reasons)
         })
       )
       .handle(
         "publishLandingPage",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(pages.publish(yield* store, pageId(params.id)), reasons)
         })
       )
       .handle(
         "deleteLandingPage",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(pages.remove(yield* store, pageId(params.id)), reasons)
         })
       )

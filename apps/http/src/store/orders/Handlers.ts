@@ -9,12 +9,12 @@ import { answer, store } from "../Handler.ts"
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "orders",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const orders = yield* Orders.Orders
     return handlers
       .handleRaw(
         "createOrder",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           const caller = yield* Caller
           const body = yield* RequestBody
           return yield* answer(orders.create({ id: yield* store, plan: caller.store.plan }, body), reasons)
@@ -22,25 +22,25 @@ export const handlers = HttpApiBuilder.group(
       )
       .handle(
         "listOrders",
-        Effect.fn(function* ({ query }) {
+        Effect.fnUntraced(function* ({ query }) {
           return yield* answer(orders.list(yield* store, query), reasons)
         })
       )
       .handle(
         "getOrder",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(orders.get(yield* store, params.id), reasons)
         })
       )
       .handleRaw(
         "updateOrderStatus",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(orders.setStatus(yield* store, params.id, yield* RequestBody), reasons)
         })
       )
       .handle(
         "cancelOrder",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(orders.cancel(yield* store, params.id), reasons)
         })
       )

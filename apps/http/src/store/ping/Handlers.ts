@@ -8,7 +8,7 @@ import { ok } from "../Handler.ts"
 export const handlers = HttpApiBuilder.group(StoreApi, "ping", (handlers) =>
   handlers.handle(
     "ping",
-    Effect.fn(function* () {
+    Effect.fnUntraced(function* () {
       const time = DateTime.formatIso(yield* DateTime.now)
       const body = yield* ok({ pong: true as const, time, edge: true as const })
       return HttpServerResponse.jsonUnsafe(body, { headers: { "x-api-version": Errors.API_VERSION } })

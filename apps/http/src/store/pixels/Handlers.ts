@@ -9,30 +9,30 @@ import { answer, store, writer } from "../Handler.ts"
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "pixels",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const pixels = yield* Pixels.Pixels
     return handlers
       .handle(
         "listPixels",
-        Effect.fn(function* ({ query }) {
+        Effect.fnUntraced(function* ({ query }) {
           return yield* answer(pixels.list(yield* store, query), reasons)
         })
       )
       .handleRaw(
         "createPixel",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(pixels.create(yield* writer, yield* RequestBody), reasons)
         })
       )
       .handleRaw(
         "updatePixel",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(pixels.update(yield* writer, params.id, yield* RequestBody), reasons)
         })
       )
       .handle(
         "deletePixel",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(pixels.remove(yield* writer, params.id), reasons)
         })
       )

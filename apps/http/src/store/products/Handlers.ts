@@ -13,36 +13,36 @@ const productId = (id: number) => Ids.ProductId.make(id, { disableChecks: true }
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "products",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const products = yield* Products.Products
     return handlers
       .handle(
         "listProducts",
-        Effect.fn(function* ({ query }) {
+        Effect.fnUntraced(function* ({ query }) {
           return yield* answer(products.list(yield* store, query), reasons)
         })
       )
       .handle(
         "getProduct",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(products.get(yield* store, productId(params.id)), reasons)
         })
       )
       .handleRaw(
         "createProduct",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(products.create(yield* store, yield* RequestBody), reasons)
         })
       )
       .handleRaw(
         "updateProduct",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(products.update(yield* store, productId(params.id), yield* RequestBody), reasons)
         })
       )
       .handle(
         "deleteProduct",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(products.remove(yield* store, productId(params.id)), reasons)
         })
       )

@@ -9,18 +9,18 @@ import { answer, store, writer } from "../Handler.ts"
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "store",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const settings = yield* Settings.Settings
     return handlers
       .handle(
         "getStore",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(settings.get(yield* store), reasons)
         })
       )
       .handleRaw(
         "updateStore",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(settings.update(yield* writer, yield* RequestBody), reasons)
         })
       )

@@ -9,30 +9,30 @@ import { answer, store, writer } from "../Handler.ts"
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "promoCodes",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const promos = yield* Promos.Promos
     return handlers
       .handle(
         "listPromoCodes",
-        Effect.fn(function* ({ query }) {
+        Effect.fnUntraced(function* ({ query }) {
           return yield* answer(promos.list(yield* store, query), reasons)
         })
       )
       .handleRaw(
         "createPromoCode",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(promos.create(yield* writer, yield* RequestBody), reasons)
         })
       )
       .handleRaw(
         "updatePromoCode",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(promos.update(yield* writer, params.id, yield* RequestBody), reasons)
         })
       )
       .handle(
         "deletePromoCode",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(promos.remove(yield* writer, params.id), reasons)
         })
       )

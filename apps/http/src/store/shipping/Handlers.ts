@@ -11,25 +11,25 @@ import { answer, store, writer } from "../Handler.ts"
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "shipping",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const rates = yield* ShippingRates.ShippingRates
     const settings = yield* ShippingSettings.ShippingSettings
     return handlers
       .handle(
         "listShippingRates",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(rates.list(yield* store), reasons)
         })
       )
       .handleRaw(
         "writeShippingRates",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(rates.write(yield* writer, yield* RequestBody), reasons)
         })
       )
       .handleRaw(
         "syncShippingRates",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           const requestId = yield* RequestId
           const synced = yield* rates
             .sync(yield* writer, yield* RequestBody)
@@ -45,13 +45,13 @@ export const handlers = HttpApiBuilder.group(
       )
       .handle(
         "getShippingSettings",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(settings.get(yield* store), reasons)
         })
       )
       .handleRaw(
         "updateShippingSettings",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(settings.update(yield* writer, yield* RequestBody), reasons)
         })
       )

@@ -9,18 +9,18 @@ import { answer, store, writer } from "../Handler.ts"
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "stock",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const inventory = yield* Inventory.Inventory
     return handlers
       .handle(
         "getStock",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(inventory.get(yield* store, params.id), reasons)
         })
       )
       .handleRaw(
         "setStock",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(inventory.set(yield* writer, params.id, yield* RequestBody), reasons)
         })
       )

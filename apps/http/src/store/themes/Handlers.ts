@@ -9,30 +9,30 @@ import { answer, store, writer } from "../Handler.ts"
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "themes",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const themes = yield* Themes.Themes
     return handlers
       .handle(
         "listThemes",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(themes.list(yield* store), reasons)
         })
       )
       .handleRaw(
         "switchTheme",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(themes.switchTheme(yield* writer, yield* RequestBody), reasons)
         })
       )
       .handleRaw(
         "switchFastCheckoutTheme",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(themes.switchFastCheckoutTheme(yield* writer, yield* RequestBody), reasons)
         })
       )
       .handleRaw(
         "switchVariantStyle",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(themes.switchVariantStyle(yield* writer, yield* RequestBody), reasons)
         })
       )

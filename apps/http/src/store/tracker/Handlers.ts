@@ -26,30 +26,30 @@ const batchAnswer = (batch: Tracker.BatchAccepted<TrackerError.InvalidSignup | T
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "tracker",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const tracker = yield* Tracker.Tracker
     return handlers
       .handleRaw(
         "trackSignup",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(tracker.signup(yield* call, yield* RequestBody), reasons)
         })
       )
       .handleRaw(
         "trackEvent",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(tracker.event(yield* call, yield* RequestBody), reasons)
         })
       )
       .handleRaw(
         "trackSignups",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(Effect.map(tracker.signups(yield* call, yield* RequestBody), batchAnswer), reasons)
         })
       )
       .handleRaw(
         "trackEvents",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(Effect.map(tracker.events(yield* call, yield* RequestBody), batchAnswer), reasons)
         })
       )

@@ -9,42 +9,42 @@ import { answer, store } from "../Handler.ts"
 export const handlers = HttpApiBuilder.group(
   StoreApi,
   "webhooks",
-  Effect.fn(function* (handlers) {
+  Effect.fnUntraced(function* (handlers) {
     const webhooks = yield* Webhooks.Webhooks
     return handlers
       .handle(
         "listWebhooks",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(webhooks.list(yield* store), reasons)
         })
       )
       .handleRaw(
         "createWebhook",
-        Effect.fn(function* () {
+        Effect.fnUntraced(function* () {
           return yield* answer(webhooks.create(yield* store, yield* RequestBody), reasons)
         })
       )
       .handleRaw(
         "updateWebhook",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(webhooks.update(yield* store, params.id, yield* RequestBody), reasons)
         })
       )
       .handle(
         "deleteWebhook",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(webhooks.remove(yield* store, params.id), reasons)
         })
       )
       .handle(
         "listWebhookDeliveries",
-        Effect.fn(function* ({ params, query }) {
+        Effect.fnUntraced(function* ({ params, query }) {
           return yield* answer(webhooks.deliveries(yield* store, params.id, query), reasons)
         })
       )
       .handle(
         "retryWebhookDelivery",
-        Effect.fn(function* ({ params }) {
+        Effect.fnUntraced(function* ({ params }) {
           return yield* answer(webhooks.retry(yield* store, params.id, params.delivery_id), reasons)
         })
       )
