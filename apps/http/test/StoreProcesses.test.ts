@@ -11,7 +11,8 @@ import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Effect, Layer, Redacted, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Announcements from "../src/Announcements.ts"
-import { type AdminRun, runAdmin, startApp, waitForExit } from "./AppProcess.ts"
+import { runAdminInProcess as runAdmin } from "./AdminInProcess.ts"
+import { type AdminRun, startApp, waitForExit } from "./AppProcess.ts"
 
 /** Request lines cost CPU that the measurements below do not need. */
 const QUIET = { LOG_LEVEL: "warn" }
@@ -127,7 +128,8 @@ function crashBackends(): ReadonlyArray<CrashBackend> {
   const embedded: CrashBackend = {
     name: "embedded",
     fresh: Effect.map(TestDatabase.freshDataDir, (dir) => ({ DATA_DIR: dir })),
-    // The app owns the data directory: the admin CLI goes through its admin listener.
+    // The app owns the data directory: the admin CLI goes through its admin listener (its entry run in this process:
+    // the CLI's own process is AdminCli.test.ts's).
     createStore: (env) =>
       Effect.gen(function* () {
         const created = ok(yield* runAdmin(env, "store", "create", "--name", "Après le crash"))
