@@ -14,6 +14,7 @@
  */
 import { randomBytes } from "node:crypto"
 import { RequestSignature, RequestVerifier, type SigningError } from "@tawsil/signing"
+import { ServiceSpans } from "@tawsil/tracing"
 import { Cache, Clock, Context, Data, Duration, Effect, FiberSet, Layer, Option, Redacted } from "effect"
 import { Access, check, Refused, type Requirement, TOUCH_INTERVAL } from "./Access.ts"
 import * as AccessError from "./AccessError.ts"
@@ -90,6 +91,8 @@ export const layer = (
     PublicAccess,
     Effect.gen(function* () {
       const access = yield* Access
+      // Spans only where a tracer listens (decision 0013): the bundled app turns them off.
+      const method = yield* ServiceSpans.method
       const keyStore = yield* KeyStore
       const verifier = yield* RequestVerifier.RequestVerifier
       const keys = yield* Cache.make({
@@ -138,7 +141,7 @@ export const layer = (
         return principal
       }
 
-      const authenticate = Effect.fn("PublicAccess.authenticate")(function* (call: SignedCall, clientIp: string) {
+      const authenticate = method("PublicAccess.authenticate")(function* (call: SignedCall, clientIp: string) {
         const presented = Credentials.parseAuthorization(call.authorization)
         if (presented._tag === "Missing") return yield* refuse(new AccessError.MissingKey({ message: MISSING_KEY }))
         if (presented._tag !== "PublicKey" || !Credentials.isPublicKeyId(presented.keyId)) {
@@ -170,11 +173,7 @@ export const layer = (
 
       return PublicAccess.of({
         authenticate,
-        admit: Effect.fn("PublicAccess.admit")(function* (
-          call: SignedCall,
-          clientIp: string,
-          requirement: Requirement
-        ) {
+        admit: method("PublicAccess.admit")(function* (call: SignedCall, clientIp: string, requirement: Requirement) {
           // Counted once verified, never before: an unsigned call naming a key must not spend its store's budget.
           const caller = yield* authenticate(call, clientIp)
           const state = yield* access
