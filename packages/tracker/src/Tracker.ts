@@ -21,6 +21,7 @@
  * written (at most the queue), as the documentation says.
  */
 import { UsageStore } from "@tawsil/access"
+import { ServiceSpans } from "@tawsil/tracing"
 import { Cause, Clock, Context, DateTime, Duration, Effect, Exit, Fiber, Latch, Layer, Queue, Schedule } from "effect"
 import * as TrackerBodies from "./TrackerBodies.ts"
 import * as TrackerError from "./TrackerError.ts"
@@ -105,6 +106,8 @@ export const layer = (options: Options = {}): Layer.Layer<Tracker, never, Tracke
     Effect.gen(function* () {
       const store = yield* TrackerStore
       const usage = yield* UsageStore.UsageStore
+      // Spans only where a tracer listens (decision 0013): the bundled app turns them off.
+      const method = yield* ServiceSpans.method
       const batchSize = options.batchSize ?? 500
       const drainTimeout = Duration.fromInputUnsafe(options.drainTimeout ?? Duration.seconds(10))
       const queue = yield* Queue.bounded<Item, Cause.Done>(options.capacity ?? 10_000)
@@ -199,26 +202,26 @@ export const layer = (options: Options = {}): Layer.Layer<Tracker, never, Tracke
       const receivedAt = Effect.map(Clock.currentTimeMillis, (millis) => DateTime.makeUnsafe(millis))
 
       return Tracker.of({
-        signup: Effect.fn("Tracker.signup")(function* (caller, body) {
+        signup: method("Tracker.signup")(function* (caller, body) {
           const row = yield* TrackerBodies.signup(caller, body, yield* receivedAt).pipe(
             Effect.mapError(TrackerError.fail)
           )
           return yield* accept({ kind: "signup", row })
         }),
-        event: Effect.fn("Tracker.event")(function* (caller, body) {
+        event: method("Tracker.event")(function* (caller, body) {
           const row = yield* TrackerBodies.event(caller, body, yield* receivedAt).pipe(
             Effect.mapError(TrackerError.fail)
           )
           return yield* accept({ kind: "event", row })
         }),
-        signups: Effect.fn("Tracker.signups")(function* (caller, body) {
+        signups: method("Tracker.signups")(function* (caller, body) {
           const checked = yield* TrackerBodies.signups(caller, body, yield* receivedAt).pipe(
             Effect.mapError(TrackerError.fail)
           )
           yield* acceptAll(checked.rows.map((row) => ({ kind: "signup", row })))
           return { accepted: checked.rows.length, rejected: checked.rejected }
         }),
-        events: Effect.fn("Tracker.events")(function* (caller, body) {
+        events: method("Tracker.events")(function* (caller, body) {
           const checked = yield* TrackerBodies.events(caller, body, yield* receivedAt).pipe(
             Effect.mapError(TrackerError.fail)
           )
