@@ -35,7 +35,7 @@ const product = { name: "Robe kabyle", price: 4500, stock: 10 }
 
 /** One app for the file, and a store on the Enterprise plan with its platform key. */
 const app = Effect.gen(function* () {
-  const env = { DATA_DIR: yield* TestDatabase.freshDataDir }
+  const env = { DATA_DIR: yield* TestDatabase.migratedDataDir }
   const running = yield* startApp(env, { within: 90_000 })
   const created = yield* runAdmin(env, "store", "create", "--name", "Clients")
   assert.strictEqual(created.code, 0, created.stderr)

@@ -68,7 +68,7 @@ describe("CourierCatalogue", () => {
   it.live("GET /v1/couriers lists them all, and ?q= finds a courier by any alias, however it is spelled", () =>
     Effect.gen(function* () {
       const installed = yield* discover
-      const app = yield* startApp({ DATA_DIR: yield* TestDatabase.freshDataDir })
+      const app = yield* startApp({ DATA_DIR: yield* TestDatabase.migratedDataDir })
       const all = yield* getJson(`${app.shippingUrl}/v1/couriers`)
       assert.strictEqual(all.status, 200)
       assert.strictEqual(

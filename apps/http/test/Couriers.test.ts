@@ -39,7 +39,7 @@ const setup = (env: Record<string, string> = {}) =>
     const fake = yield* Layer.build(EcotrackFake.layer({ tokens: [TOKEN, CANARY] })).pipe(
       Effect.map((context) => context.mapUnsafe.get(EcotrackFake.key) as EcotrackFake["Service"])
     )
-    const dataDir = yield* TestDatabase.freshDataDir
+    const dataDir = yield* TestDatabase.migratedDataDir
     const app = yield* startApp({
       DATA_DIR: dataDir,
       TAWSIL_COURIER_ORIGINS: `https://platform.dhd-dz.com=${fake.origin},https://*.ecotrack.dz=${fake.origin}`,

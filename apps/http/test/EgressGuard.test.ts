@@ -68,7 +68,7 @@ describe("the egress guard in the app", () => {
         Effect.map((context) => context.mapUnsafe.get(EcotrackFake.key) as EcotrackFake["Service"])
       )
       const app = yield* startApp({
-        DATA_DIR: yield* TestDatabase.freshDataDir,
+        DATA_DIR: yield* TestDatabase.migratedDataDir,
         COURIER_ADAPTERS: HOSTILE,
         TAWSIL_HOSTILE_TRAP: origin,
         TAWSIL_COURIER_ORIGINS: `https://platform.dhd-dz.com=${fake.origin}`

@@ -47,7 +47,7 @@ const setup = Effect.gen(function* () {
     ),
     NoestFake
   )
-  const dataDir = yield* TestDatabase.freshDataDir
+  const dataDir = yield* TestDatabase.migratedDataDir
   const app = yield* startApp({
     DATA_DIR: dataDir,
     TAWSIL_COURIER_ORIGINS: `https://backend.maystro-delivery.com=${maystroFake.origin},https://app.noest-dz.com=${noestFake.origin}`,

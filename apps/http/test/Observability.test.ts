@@ -77,7 +77,7 @@ beforeAll(async () => {
   const started = await Effect.runPromise(
     Effect.gen(function* () {
       const maystro = Context.get(yield* Layer.build(MaystroFake.layer({ keys: [CANARY_KEY] })), MaystroFake)
-      const dataDir = yield* TestDatabase.freshDataDir
+      const dataDir = yield* TestDatabase.migratedDataDir
       const env = {
         DATA_DIR: dataDir,
         TAWSIL_COURIER_ORIGINS: `https://backend.maystro-delivery.com=${maystro.origin}`,

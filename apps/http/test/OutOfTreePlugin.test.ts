@@ -123,7 +123,7 @@ const setup = Effect.gen(function* () {
     (fake) => Effect.promise(() => fake.close())
   )
   const start = (plugin: string) =>
-    Effect.flatMap(TestDatabase.freshDataDir, (dataDir) =>
+    Effect.flatMap(TestDatabase.migratedDataDir, (dataDir) =>
       startApp({ DATA_DIR: dataDir, COURIER_ADAPTERS: plugin, TAWSIL_COURIER_ORIGINS: `${ORIGIN}=${fake.origin}` })
     )
   const [app, fromTarball] = yield* Effect.all([start(folder), start(installed)], { concurrency: 2 })

@@ -50,7 +50,7 @@ const setup = Effect.gen(function* () {
     yield* Layer.build(ZrExpressNewFake.layer({ accounts: [ZR_ACCOUNT, { tenantId: CANARY_TENANT, apiKey: CANARY }] })),
     ZrExpressNewFake
   )
-  const dataDir = yield* TestDatabase.freshDataDir
+  const dataDir = yield* TestDatabase.migratedDataDir
   const app = yield* startApp({
     DATA_DIR: dataDir,
     TAWSIL_COURIER_ORIGINS: `https://procolis.com=${procolis.origin},https://api.zrexpress.app=${zr.origin}`,

@@ -14,7 +14,7 @@ const GatewayLive = Layer.effect(
   Gateway,
   Effect.gen(function* () {
     // No configuration beyond a data directory: the reference data ships with the project.
-    const app = yield* startApp({ DATA_DIR: yield* TestDatabase.freshDataDir })
+    const app = yield* startApp({ DATA_DIR: yield* TestDatabase.migratedDataDir })
     return app.shippingUrl
   })
 )
@@ -360,7 +360,7 @@ describe("the shipping API with a broken COMMUNES_FILE", () => {
       yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true })))
       const file = Path.join(dir, "communes.json")
       Fs.writeFileSync(file, "not json")
-      const app = yield* startApp({ DATA_DIR: yield* TestDatabase.freshDataDir, COMMUNES_FILE: file })
+      const app = yield* startApp({ DATA_DIR: yield* TestDatabase.migratedDataDir, COMMUNES_FILE: file })
       const error = yield* rejected(dzship.communes(16, { gateway: app.shippingUrl }))
       assert.strictEqual(error.status, 503)
       assert.strictEqual(error.code, "communes_unavailable")
@@ -374,7 +374,7 @@ describe("the shipping API with a broken COMMUNES_FILE", () => {
 describe("the shipping API's per-client rate limit", () => {
   it.live("answers 429 with Retry-After past the limit, which the dzship client reads as retryAfter", () =>
     Effect.gen(function* () {
-      const app = yield* startApp({ DATA_DIR: yield* TestDatabase.freshDataDir, SHIPPING_RATE_LIMIT_PER_MINUTE: "3" })
+      const app = yield* startApp({ DATA_DIR: yield* TestDatabase.migratedDataDir, SHIPPING_RATE_LIMIT_PER_MINUTE: "3" })
       const client = dzship({ courier: "sandbox", gateway: app.shippingUrl })
       for (let i = 0; i < 3; i++) {
         yield* Effect.promise(() => client.rates({ toWilaya: 16, deliveryType: "home" }))
@@ -410,7 +410,7 @@ describe("courier adapters named in configuration", () => {
         statuses: {},
         operations: {}
       }`)
-      const app = yield* startApp({ DATA_DIR: yield* TestDatabase.freshDataDir, COURIER_ADAPTERS: file })
+      const app = yield* startApp({ DATA_DIR: yield* TestDatabase.migratedDataDir, COURIER_ADAPTERS: file })
       const found = yield* Effect.promise(() => dzship.couriers({ q: "extra" }, { gateway: app.shippingUrl }))
       assert.deepStrictEqual(
         found.map((courier) => [courier.key, courier.capabilities]),
@@ -442,7 +442,7 @@ describe("courier adapters named in configuration", () => {
         `export const nothing = 1`
       ]) {
         const file = yield* writeModule(source)
-        const app = yield* spawnApp({ DATA_DIR: yield* TestDatabase.freshDataDir, COURIER_ADAPTERS: file })
+        const app = yield* spawnApp({ DATA_DIR: yield* TestDatabase.migratedDataDir, COURIER_ADAPTERS: file })
         const exit = yield* waitForExit(app)
         assert.strictEqual(exit.code, 1)
         const lines = app.stderr().trim().split("\n")

@@ -23,7 +23,7 @@ describe("fuzzing the shipping API's POST endpoints", () => {
     () =>
       Effect.gen(function* () {
         const app = yield* startApp({
-          DATA_DIR: yield* TestDatabase.freshDataDir,
+          DATA_DIR: yield* TestDatabase.migratedDataDir,
           SHIPPING_RATE_LIMIT_PER_MINUTE: "1000000",
           LOG_LEVEL: "warn"
         })

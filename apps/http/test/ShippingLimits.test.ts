@@ -29,8 +29,8 @@ const rates = (base: string) =>
 const twoInstances = (env: Record<string, string>) =>
   Effect.gen(function* () {
     const common = { SHIPPING_RATE_LIMIT_PER_MINUTE: String(LIMIT), ...env }
-    const first = yield* startApp({ DATA_DIR: yield* TestDatabase.freshDataDir, ...common })
-    const second = yield* startApp({ DATA_DIR: yield* TestDatabase.freshDataDir, ...common })
+    const first = yield* startApp({ DATA_DIR: yield* TestDatabase.migratedDataDir, ...common })
+    const second = yield* startApp({ DATA_DIR: yield* TestDatabase.migratedDataDir, ...common })
     const answers = []
     for (let i = 0; i < 20; i++) answers.push(yield* rates(i % 2 === 0 ? first.shippingUrl : second.shippingUrl))
     return answers

@@ -41,7 +41,7 @@ const setup = Effect.gen(function* () {
   const fake = yield* make({
     accounts: [ACCOUNT, { apiId: CANARY_ID, apiToken: CANARY_TOKEN }, { ...SMALL, quotas: { minute: 3 } }]
   })
-  const dataDir = yield* TestDatabase.freshDataDir
+  const dataDir = yield* TestDatabase.migratedDataDir
   const app = yield* startApp({
     DATA_DIR: dataDir,
     TAWSIL_COURIER_ORIGINS: `https://api.yalidine.app=${fake.origin},https://api.guepex.app=${fake.origin}`,

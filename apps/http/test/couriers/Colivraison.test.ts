@@ -62,7 +62,7 @@ const SetupLive = Layer.effect(
         [CANARY_KEY, CANARY_TOKEN]
       ]
     })
-    const dataDir = yield* TestDatabase.freshDataDir
+    const dataDir = yield* TestDatabase.migratedDataDir
     const app = yield* startApp(
       {
         DATA_DIR: dataDir,

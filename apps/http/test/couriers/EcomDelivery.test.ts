@@ -52,7 +52,7 @@ const SetupLive = Layer.effect(
   Setup,
   Effect.gen(function* () {
     const fake = yield* make({ accounts: [ACCOUNT, { key: CANARY_KEY, token: CANARY }] })
-    const dataDir = yield* TestDatabase.freshDataDir
+    const dataDir = yield* TestDatabase.migratedDataDir
     const app = yield* startApp({
       DATA_DIR: dataDir,
       TAWSIL_COURIER_ORIGINS: `https://ecom-dz.net=${fake.origin}`,

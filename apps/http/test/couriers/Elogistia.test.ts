@@ -44,7 +44,7 @@ const SetupLive = Layer.effect(
   Setup,
   Effect.gen(function* () {
     const fake = yield* make({ keys: [KEY, CANARY] })
-    const dataDir = yield* TestDatabase.freshDataDir
+    const dataDir = yield* TestDatabase.migratedDataDir
     const app = yield* startApp({
       DATA_DIR: dataDir,
       TAWSIL_COURIER_ORIGINS: `https://api.elogistia.com=${fake.origin}`,

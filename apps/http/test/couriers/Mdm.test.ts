@@ -35,7 +35,7 @@ const HarnessLive = Layer.effect(
   Harness,
   Effect.gen(function* () {
     const fake = Context.get(yield* Layer.build(MdmFake.layer({ keys: [CANARY] })), MdmFake)
-    const dataDir = yield* TestDatabase.freshDataDir
+    const dataDir = yield* TestDatabase.migratedDataDir
     const app = yield* startApp({
       DATA_DIR: dataDir,
       TAWSIL_COURIER_ORIGINS: `https://api.mdm.express=${fake.origin}`,

@@ -59,7 +59,7 @@ const NearLive = Layer.effect(
         [CANARY_KEY, CANARY_SECRET]
       ]
     })
-    const dataDir = yield* TestDatabase.freshDataDir
+    const dataDir = yield* TestDatabase.migratedDataDir
     const app = yield* startApp({
       DATA_DIR: dataDir,
       TAWSIL_COURIER_ORIGINS: `https://api.neardelivery.app=${fake.origin}`,

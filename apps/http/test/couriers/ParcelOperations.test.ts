@@ -118,7 +118,7 @@ const HarnessLive = Layer.effect(
       ["https://api.colivraison.express", fakes.colivraison.origin],
       ["https://zimou.express", fakes.zimou.origin]
     ]
-    const dataDir = yield* TestDatabase.freshDataDir
+    const dataDir = yield* TestDatabase.migratedDataDir
     const app = yield* startApp(
       {
         DATA_DIR: dataDir,

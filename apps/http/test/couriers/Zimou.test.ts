@@ -51,7 +51,7 @@ const SetupLive = Layer.effect(
   Setup,
   Effect.gen(function* () {
     const fake = yield* make({ tokens: [TOKEN, CANARY] })
-    const dataDir = yield* TestDatabase.freshDataDir
+    const dataDir = yield* TestDatabase.migratedDataDir
     const app = yield* startApp(
       {
         DATA_DIR: dataDir,

@@ -36,7 +36,7 @@ describe("the courier rate sync in the app process", () => {
         const fake = yield* Layer.build(EcotrackFake.layer({ tokens: [TOKEN, CANARY] })).pipe(
           Effect.map((context) => context.mapUnsafe.get(EcotrackFake.key) as EcotrackFake["Service"])
         )
-        const dataDir = yield* TestDatabase.freshDataDir
+        const dataDir = yield* TestDatabase.migratedDataDir
         const env = { DATA_DIR: dataDir }
         const app = yield* startApp(
           { ...env, TAWSIL_COURIER_ORIGINS: `https://platform.dhd-dz.com=${fake.origin}`, LOG_LEVEL: "trace" },
