@@ -3,7 +3,7 @@
  * run, on the same database, one after the other, and prints both with their ratio. Servers run pinned to CPU 0
  * and the load generator (autocannon, in this process) to CPU 1 when `taskset` is available.
  *
- *   npm run bench -- [--scenario health|create-sandbox|create-refused] [--duration 10] [--connections 50] [--warmup 3] [--log-level info]
+ *   npm run bench -- [--scenario health|create-sandbox|create-floor|create-refused] [--duration 10] [--connections 50] [--warmup 3] [--log-level info]
  *                    [--node-option <flag>]...   (node flags for both servers, ours and the baseline)
  *                    [--callgrind <n>]           (instructions per request instead: see `instructionsPerRequest`)
  *                    [--otlp]                    (our server exports traces and metrics to a loopback collector)
@@ -104,6 +104,22 @@ const scenarios = (database: Record<string, string>): Record<string, Scenario> =
         SHIPPING_RATE_LIMIT_PER_MINUTE: "1000000",
         SHIPPING_MAX_CONCURRENT_CREATES: "100000"
       })
+    },
+    baseline: {
+      name: "raw node:http, same validation and sandbox create",
+      entry: "apps/bench/src/baseline/createSandbox.ts",
+      env: (port) => ({ PORT: String(port) })
+    }
+  },
+  // The floor of the stack: effect's HttpApi with our create's schemas and the raw server's work, nothing of ours
+  // around it (issue 22: what one stack can reach).
+  "create-floor": {
+    path: "/v1/orders",
+    body: sandboxOrder,
+    ours: {
+      name: "effect HttpApi alone: the create's schemas, the raw server's work",
+      entry: "apps/bench/src/baseline/createFloor.ts",
+      env: (port) => ({ PORT: String(port) })
     },
     baseline: {
       name: "raw node:http, same validation and sandbox create",
