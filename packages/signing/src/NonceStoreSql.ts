@@ -7,6 +7,10 @@
  * call's nonce is fresh when its row came back. The primary key on (key, nonce) makes concurrent statements holding
  * one nonce — on any number of instances — queue on it, and exactly one of them gets the row back. A failed
  * statement fails every call of its group.
+ *
+ * A group's statement runs in the context of the call that opened the group: call `consume` outside any transaction
+ * of your own (the store API verifies signed calls before anything opens one), or the group's nonces would be
+ * written, and rolled back, with that transaction.
  */
 import { Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
