@@ -117,7 +117,7 @@ export const docsPage = <Id extends string, Groups extends HttpApiGroup.Constrai
           Scope.provide(scope)
         )
       )
-      yield* router.add("GET", DOCS_PATH, Effect.flatten(page))
+      yield* router.add("GET", DOCS_PATH, Effect.orDie(Effect.flatten(page)))
     })
   )
 

@@ -3,11 +3,16 @@
  * order, the track request and the rates query, and what the service answers. Adapters map these to and from
  * their platform's wire format; the HTTP API decodes requests with them.
  */
-import { Dzd, WilayaCode } from "@tawsil/domain"
+import { Dzd, StoreText, WilayaCode } from "@tawsil/domain"
 import { Schema } from "effect"
 import { CanonicalStatus, CodStatus } from "./CanonicalStatus.ts"
 
-const text = (minimum: number, maximum: number) => Schema.String.check(Schema.isBetweenLength(minimum, maximum))
+/**
+ * Text sent to a courier: its length, and no NUL character or lone surrogate, which a courier's database could not
+ * keep as sent (the store API's rule, `StoreText`): refused with 400 here rather than mangled or failed there.
+ */
+const text = (minimum: number, maximum: number) =>
+  Schema.String.check(Schema.isBetweenLength(minimum, maximum), StoreText.storable())
 
 export const DeliveryType = Schema.Literals(["home", "stopdesk"])
 export type DeliveryType = typeof DeliveryType.Type
