@@ -15,10 +15,11 @@
  * Needs `psql` and a server where it may create a scratch database (dropped at the end): `DATABASE_URL`, default
  * postgres://postgres@127.0.0.1:5432/test. Never part of `npm test`.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
 import autocannon from "autocannon"
+import { admin } from "./adminCli.ts"
 import { cpuMillis, freePort, hasTaskset, onCpu0, pinSelfToCpu1 } from "./host.ts"
 import { psql, scratchDatabase } from "./store/postgres.ts"
 
@@ -95,16 +96,6 @@ const stopApp = (app: App) =>
     app.child.once("exit", () => resolve())
     app.child.kill("SIGTERM")
   })
-
-const admin = (databaseUrl: string, ...args: ReadonlyArray<string>) => {
-  const out = execFileSync(
-    process.execPath,
-    ["--conditions=@tawsil/source", Path.join(ROOT, "apps/http/src/admin/main.ts"), ...args],
-    { cwd: ROOT, env: { PATH: process.env.PATH ?? "", DATABASE_URL: databaseUrl }, encoding: "utf8" }
-  )
-  // biome-ignore lint/suspicious/noExplicitAny: the CLI's JSON is read field by field
-  return JSON.parse(out.trim().split("\n").at(-1)!) as any
-}
 
 let sequence = 0
 

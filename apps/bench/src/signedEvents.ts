@@ -38,6 +38,7 @@ import { parseArgs } from "node:util"
 import { RequestSignature } from "@tawsil/signing"
 import autocannon from "autocannon"
 import { Redacted } from "effect"
+import { admin } from "./adminCli.ts"
 import { cpuMillis, freePort, onCpu0, pinSelfToCpu1 } from "./host.ts"
 import { psql, scratchDatabase } from "./store/postgres.ts"
 
@@ -157,16 +158,6 @@ const median = (values: ReadonlyArray<number>) => {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = sorted.length / 2
   return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!
-}
-
-const admin = (databaseUrl: string, ...args: ReadonlyArray<string>) => {
-  const out = execFileSync(
-    process.execPath,
-    ["--conditions=@tawsil/source", Path.join(ROOT, "apps/http/src/admin/main.ts"), ...args],
-    { cwd: ROOT, env: { PATH: process.env.PATH ?? "", DATABASE_URL: databaseUrl }, encoding: "utf8" }
-  )
-  // biome-ignore lint/suspicious/noExplicitAny: the CLI's JSON is read field by field
-  return JSON.parse(out.trim().split("\n").at(-1)!) as any
 }
 
 const call = async (url: string, token: string, method: string, path: string, key: string, body: unknown) => {

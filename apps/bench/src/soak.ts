@@ -18,12 +18,13 @@
  * Needs `psql`, and a server where it may create a scratch database (dropped at the end): `DATABASE_URL`, default
  * postgres://postgres@127.0.0.1:5432/test. Never part of `npm test`.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
 import autocannon from "autocannon"
+import { admin } from "./adminCli.ts"
 import { cpuMillis, freePort, onCpu0, pinSelfToCpu1 } from "./host.ts"
 import { sandboxOrder } from "./sandboxOrder.ts"
 import { scratchDatabase } from "./store/postgres.ts"
@@ -50,16 +51,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const rssOf = (pid: number) => {
   const status = Fs.readFileSync(`/proc/${pid}/status`, "utf8")
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) / 1024
-}
-
-const admin = (databaseUrl: string, ...args: ReadonlyArray<string>) => {
-  const out = execFileSync(
-    process.execPath,
-    ["--conditions=@tawsil/source", Path.join(ROOT, "apps/http/src/admin/main.ts"), ...args],
-    { cwd: ROOT, env: { PATH: process.env.PATH ?? "", DATABASE_URL: databaseUrl }, encoding: "utf8" }
-  )
-  // biome-ignore lint/suspicious/noExplicitAny: the CLI's JSON is read field by field
-  return JSON.parse(out.trim().split("\n").at(-1)!) as any
 }
 
 const startApp = async (databaseUrl: string) => {

@@ -23,11 +23,12 @@
  * Needs `psql` and `pgbench`, and a server where it may create a scratch database (dropped at the end):
  * `DATABASE_URL`, default postgres://postgres@127.0.0.1:5432/test. Never part of `npm test`.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
 import autocannon from "autocannon"
+import { admin } from "./adminCli.ts"
 import { callgrind, freePort, hasTaskset, onCpu0, pinSelfToCpu1, sampler } from "./host.ts"
 import {
   loggedStatements,
@@ -131,17 +132,6 @@ const stopApp = (app: App) =>
     app.child.once("exit", () => resolve())
     app.child.kill("SIGTERM")
   })
-
-/** The admin CLI as operators run it (`npm run admin`), straight on the database; its one JSON line. */
-const admin = (databaseUrl: string, ...args: ReadonlyArray<string>) => {
-  const out = execFileSync(
-    process.execPath,
-    ["--conditions=@tawsil/source", Path.join(ROOT, "apps/http/src/admin/main.ts"), ...args],
-    { cwd: ROOT, env: { PATH: process.env.PATH ?? "", DATABASE_URL: databaseUrl }, encoding: "utf8" }
-  )
-  // biome-ignore lint/suspicious/noExplicitAny: the CLI's JSON is read field by field
-  return JSON.parse(out.trim().split("\n").at(-1)!) as any
-}
 
 const call = async (url: string, token: string, method: string, path: string, key?: string, body?: unknown) => {
   const response = await fetch(`${url}${path}`, {
