@@ -28,6 +28,7 @@ import fc from "fast-check"
 import {
   CONCURRENCY,
   type Fixture,
+  fixtureEntities,
   HOOK_URL,
   HUGE,
   isJson,
@@ -45,9 +46,6 @@ import {
   type Target,
   targets,
   unstorable,
-  validLandingPage,
-  validOrder,
-  validProduct,
   ZEROES
 } from "./StoreFuzzBodies.ts"
 import { type Answer, backends, baseUrl, call, createStore, sql, storeServer } from "./StoreHarness.ts"
@@ -98,47 +96,13 @@ const fixture = Effect.gen(function* () {
       assert.isTrue(answer.status === 200 || answer.status === 201, answer.text)
       return answer.body.data.id as number
     })
-  const productIds: Array<number> = []
-  for (const [index, body] of fc.sample(validProduct, { numRuns: 4, seed: SEED }).entries()) {
-    productIds.push(yield* write("/v1/products", { ...body, name: `Produit ${index}` }))
-  }
-  const orderIds: Array<number> = []
-  for (const body of fc.sample(validOrder(productIds), { numRuns: 10, seed: SEED })) {
-    orderIds.push(yield* write("/v1/orders", { ...body, items: body.items.map((item) => ({ ...item, variants: [] })) }))
-  }
-  const pageIds: Array<number> = []
-  for (const body of fc.sample(validLandingPage(productIds), { numRuns: 5, seed: SEED })) {
-    pageIds.push(yield* write("/v1/landing-pages", body))
-  }
-  const webhookIds: Array<number> = []
-  for (const index of [0, 1]) {
-    webhookIds.push(yield* write("/v1/webhooks", { url: `${HOOK_URL}/fixture-${index}`, events: ["order.shipped"] }))
-  }
-  const promoIds: Array<number> = []
-  for (const index of [0, 1, 2]) {
-    promoIds.push(
-      yield* write("/v1/promo-codes", { code: `FZ-${index}-${store.id}`, discount_type: "fixed", discount_value: 100 })
-    )
-  }
-  const pixelIds: Array<number> = []
-  for (const [pixel_type, pixel_id] of [
-    ["gtm", "GTM-FZ12345"],
-    ["facebook", "123456789012345"],
-    ["tiktok", "legacy_tiktok_id"]
-  ] as const) {
-    pixelIds.push(yield* write("/v1/pixels", { pixel_type, pixel_id }))
-  }
+  const entities = yield* fixtureEntities(store.id, write)
   return {
     base,
     storeId: store.id,
     token: store.token,
     signer: { keyId: publicKey.key_id, secret: Redacted.value(publicKey.signing_secret!) },
-    productIds,
-    orderIds,
-    pageIds,
-    webhookIds,
-    promoIds,
-    pixelIds
+    ...entities
   } satisfies Fixture
 })
 

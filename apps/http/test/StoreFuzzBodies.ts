@@ -4,6 +4,7 @@
  * bodies (mutations of a valid body, arbitrary JSON, nasty values, text that is not JSON), each write endpoint's
  * valid bodies, the endpoints fuzzed, and the rule every answer must keep (`problemOf`).
  */
+import { Effect } from "effect"
 import fc from "fast-check"
 import type { Answer } from "./StoreHarness.ts"
 
@@ -572,6 +573,50 @@ export interface Fixture {
   readonly promoIds: ReadonlyArray<number>
   readonly pixelIds: ReadonlyArray<number>
 }
+
+/**
+ * The entities every fuzz run targets, made through `write` (a create answering the new id): 4 products, 10 orders,
+ * 5 landing pages, 2 webhooks, 3 promo codes and 3 pixels, from the same seed whatever the transport.
+ */
+export const fixtureEntities = <E, R>(
+  storeId: number,
+  write: (path: string, body: unknown) => Effect.Effect<number, E, R>
+) =>
+  Effect.gen(function* () {
+    const productIds: Array<number> = []
+    for (const [index, body] of fc.sample(validProduct, { numRuns: 4, seed: SEED }).entries()) {
+      productIds.push(yield* write("/v1/products", { ...body, name: `Produit ${index}` }))
+    }
+    const orderIds: Array<number> = []
+    for (const body of fc.sample(validOrder(productIds), { numRuns: 10, seed: SEED })) {
+      orderIds.push(
+        yield* write("/v1/orders", { ...body, items: body.items.map((item) => ({ ...item, variants: [] })) })
+      )
+    }
+    const pageIds: Array<number> = []
+    for (const body of fc.sample(validLandingPage(productIds), { numRuns: 5, seed: SEED })) {
+      pageIds.push(yield* write("/v1/landing-pages", body))
+    }
+    const webhookIds: Array<number> = []
+    for (const index of [0, 1]) {
+      webhookIds.push(yield* write("/v1/webhooks", { url: `${HOOK_URL}/fixture-${index}`, events: ["order.shipped"] }))
+    }
+    const promoIds: Array<number> = []
+    for (const index of [0, 1, 2]) {
+      promoIds.push(
+        yield* write("/v1/promo-codes", { code: `FZ-${index}-${storeId}`, discount_type: "fixed", discount_value: 100 })
+      )
+    }
+    const pixelIds: Array<number> = []
+    for (const [pixel_type, pixel_id] of [
+      ["gtm", "GTM-FZ12345"],
+      ["facebook", "123456789012345"],
+      ["tiktok", "legacy_tiktok_id"]
+    ] as const) {
+      pixelIds.push(yield* write("/v1/pixels", { pixel_type, pixel_id }))
+    }
+    return { productIds, orderIds, pageIds, webhookIds, promoIds, pixelIds }
+  })
 
 export interface Target {
   readonly name: string

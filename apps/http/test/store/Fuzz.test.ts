@@ -17,7 +17,7 @@ import {
   type Fixture,
   FULL_CONFIG_RUNS,
   FULL_RUNS,
-  HOOK_URL,
+  fixtureEntities,
   isJson,
   MARK,
   problemOf,
@@ -30,10 +30,7 @@ import {
   shippingTargets,
   Tally,
   type Target,
-  targets,
-  validLandingPage,
-  validOrder,
-  validProduct
+  targets
 } from "../StoreFuzzBodies.ts"
 import * as InMemory from "./InMemory.ts"
 
@@ -57,47 +54,13 @@ const fixture = Effect.gen(function* () {
       assert.isTrue(answer.status === 200 || answer.status === 201, answer.text)
       return answer.body.data.id as number
     })
-  const productIds: Array<number> = []
-  for (const [index, body] of fc.sample(validProduct, { numRuns: 4, seed: SEED }).entries()) {
-    productIds.push(yield* write("/v1/products", { ...body, name: `Produit ${index}` }))
-  }
-  const orderIds: Array<number> = []
-  for (const body of fc.sample(validOrder(productIds), { numRuns: 10, seed: SEED })) {
-    orderIds.push(yield* write("/v1/orders", { ...body, items: body.items.map((item) => ({ ...item, variants: [] })) }))
-  }
-  const pageIds: Array<number> = []
-  for (const body of fc.sample(validLandingPage(productIds), { numRuns: 5, seed: SEED })) {
-    pageIds.push(yield* write("/v1/landing-pages", body))
-  }
-  const webhookIds: Array<number> = []
-  for (const index of [0, 1]) {
-    webhookIds.push(yield* write("/v1/webhooks", { url: `${HOOK_URL}/fixture-${index}`, events: ["order.shipped"] }))
-  }
-  const promoIds: Array<number> = []
-  for (const index of [0, 1, 2]) {
-    promoIds.push(
-      yield* write("/v1/promo-codes", { code: `FZ-${index}-${store.id}`, discount_type: "fixed", discount_value: 100 })
-    )
-  }
-  const pixelIds: Array<number> = []
-  for (const [pixel_type, pixel_id] of [
-    ["gtm", "GTM-FZ12345"],
-    ["facebook", "123456789012345"],
-    ["tiktok", "legacy_tiktok_id"]
-  ] as const) {
-    pixelIds.push(yield* write("/v1/pixels", { pixel_type, pixel_id }))
-  }
+  const entities = yield* fixtureEntities(store.id, write)
   return {
     base: "memory",
     storeId: store.id,
     token: store.token,
     signer,
-    productIds,
-    orderIds,
-    pageIds,
-    webhookIds,
-    promoIds,
-    pixelIds
+    ...entities
   } satisfies Fixture
 })
 
