@@ -374,7 +374,10 @@ describe("the shipping API with a broken COMMUNES_FILE", () => {
 describe("the shipping API's per-client rate limit", () => {
   it.live("answers 429 with Retry-After past the limit, which the dzship client reads as retryAfter", () =>
     Effect.gen(function* () {
-      const app = yield* startApp({ DATA_DIR: yield* TestDatabase.migratedDataDir, SHIPPING_RATE_LIMIT_PER_MINUTE: "3" })
+      const app = yield* startApp({
+        DATA_DIR: yield* TestDatabase.migratedDataDir,
+        SHIPPING_RATE_LIMIT_PER_MINUTE: "3"
+      })
       const client = dzship({ courier: "sandbox", gateway: app.shippingUrl })
       for (let i = 0; i < 3; i++) {
         yield* Effect.promise(() => client.rates({ toWilaya: 16, deliveryType: "home" }))
