@@ -157,12 +157,7 @@ const withEnvelope =
           HttpServerResponse.setHeader(answer, "x-request-id", requestId)
         )
         return Effect.withFiber((fiber) => {
-          HttpMetrics.record(
-            fiber.context,
-            { api: options.api ?? "http", method: request.method, route: options.routeOf?.(request.method, path) },
-            answer.status,
-            durationMs
-          )
+          recordMetrics(fiber.context, options, request.method, path, answer.status, durationMs)
           return logged
         })
       }
@@ -183,6 +178,22 @@ const withEnvelope =
         })
       )
     })
+
+/** One answered request in the request metrics, under its route template (the router's and the door's answers). */
+const recordMetrics = (
+  context: Context.Context<never>,
+  options: EdgeOptions,
+  method: string,
+  path: string,
+  status: number,
+  durationMs: number
+) =>
+  HttpMetrics.record(
+    context,
+    { api: options.api ?? "http", method, route: options.routeOf?.(method, path) },
+    status,
+    durationMs
+  )
 
 /** The clock's time now, in milliseconds: when a request reached the edge (`answerAtDoor`'s `started`). */
 export const startedAt: Effect.Effect<number> = Clock.clockWith((clock) =>
@@ -214,12 +225,7 @@ export const answerAtDoor = (
       })
       .end(body)
     const durationMs = fiber.getRef(Clock.Clock).currentTimeMillisUnsafe() - started
-    HttpMetrics.record(
-      fiber.context,
-      { api: options.api ?? "http", method: request.method, route: options.routeOf?.(request.method, path) },
-      answer.status,
-      durationMs
-    )
+    recordMetrics(fiber.context, options, request.method, path, answer.status, durationMs)
     return JsonLogger.info(
       "request",
       { requestId, method: request.method, path, status: answer.status, durationMs },

@@ -36,7 +36,7 @@ export interface DoorAnswer {
  * What an API decides about a request before the router sees it and before its body is read: undefined for a route
  * it does not watch, else an effect answering `undefined` (let the request through) or the answer to refuse it
  * with. A refusal costs Node's parsing, this effect, the request id, the access line and the request metrics:
- * not the request's fiber, the router, HttpApi or the body (issue 22, decision 0024). A server without a `Door`
+ * not the request's fiber, the router, HttpApi or the body (issue 22, decision 0025). A server without a `Door`
  * lets every request through.
  */
 export class Door extends Context.Service<

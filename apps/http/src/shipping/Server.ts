@@ -39,8 +39,8 @@ const windowed = (() => {
 /**
  * The client's window counted at the door (`Server.Door`), before the router and before the body is read: a refused
  * request is answered there (429 with `Retry-After`, in the envelope), at a small part of a create's cost, so that
- * a flood of them does not take the core that serves everyone else (issue 22, decision 0024). The rule is the
- * gateway's `admit`, called once per request: here for requests that reach the server through Node's `request`
+ * a flood of them does not take the core that serves everyone else (issue 22, decision 0025). The rule is the
+ * gateway's window (`countClient` here, `admit` in the middleware), counted once per request: here for requests that reach the server through Node's `request`
  * event, in the `ClientRateLimit` middleware for any other. A create the capacity guard would turn away is answered
  * there too (503 `overloaded`, as the guard answers it); one let through is still guarded (decision 0025).
  */
