@@ -191,18 +191,35 @@ export interface Options {
 
 const storeOf = (store: StoreRecord) => ({ id: store.id, name: store.name, slug: store.slug, plan: store.plan })
 
+/** A platform or public key's principal. */
 const keyPrincipal = (key: KeyRecord, store: StoreRecord) =>
   new Principal({
-    kind: "platform_key",
+    kind: key.type === "public" ? "public_key" : "platform_key",
     store: storeOf(store),
     keyId: key.keyId,
-    keyType: "platform",
+    keyType: key.type,
     name: key.name,
     scopes: key.scopes,
     pilot: key.pilot,
     rateLimitTier: key.rateLimitTier,
     dashboardKey: key.createdVia === "dashboard"
   })
+
+/**
+ * The principals of keys found by `KeyStore.findKey`, one per cached lookup rather than a new (checked) one per
+ * call: a lookup's records are the key cache's for its TTL, and a new lookup is a new object.
+ */
+export const keyPrincipals = () => {
+  const principals = new WeakMap<object, Principal>()
+  return (found: { readonly key: KeyRecord; readonly store: StoreRecord }) => {
+    let principal = principals.get(found)
+    if (principal === undefined) {
+      principal = keyPrincipal(found.key, found.store)
+      principals.set(found, principal)
+    }
+    return principal
+  }
+}
 
 /** App tokens are minted by the operator for one store: enrolled, on the only tier, named by their hash. */
 const tokenPrincipal = (tokenSha256: string, scopes: ReadonlyArray<string>, store: StoreRecord) =>
@@ -280,17 +297,7 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
           })
         )
 
-      // One principal per cached lookup, rather than a new (checked) one per call: the lookup's records are the
-      // cache's for its TTL, and a new lookup is a new object.
-      const principals = new WeakMap<object, Principal>()
-      const principalOf = (found: { readonly key: KeyRecord; readonly store: StoreRecord }) => {
-        let principal = principals.get(found)
-        if (principal === undefined) {
-          principal = keyPrincipal(found.key, found.store)
-          principals.set(found, principal)
-        }
-        return principal
-      }
+      const principalOf = keyPrincipals()
 
       const invalidKey = () => AccessError.fail(new AccessError.InvalidKey({ message: INVALID_KEY }))
 

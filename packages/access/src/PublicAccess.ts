@@ -16,13 +16,13 @@ import { randomBytes } from "node:crypto"
 import { RequestSignature, RequestVerifier, type SigningError } from "@tawsil/signing"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Cache, Clock, Context, Data, Duration, Effect, FiberSet, Layer, Option, Redacted } from "effect"
-import { Access, check, Refused, type Requirement, TOUCH_INTERVAL } from "./Access.ts"
+import { Access, check, keyPrincipals, Refused, type Requirement, TOUCH_INTERVAL } from "./Access.ts"
 import * as AccessError from "./AccessError.ts"
 import { AccessEvents } from "./AccessEvents.ts"
 import * as AccessMetrics from "./AccessMetrics.ts"
 import * as Credentials from "./Credentials.ts"
-import { type KeyRecord, KeyStore, type StoreRecord } from "./KeyStore.ts"
-import { Principal, type RateLimitState } from "./Principal.ts"
+import { KeyStore } from "./KeyStore.ts"
+import type { Principal, RateLimitState } from "./Principal.ts"
 
 export const PUBLIC_KEY_REQUIRED =
   "Signups and events take a public key: Authorization: TW-Public <key_id>, signed with X-TW-Timestamp, X-TW-Nonce and X-TW-Signature"
@@ -78,9 +78,6 @@ export class PublicAccess extends Context.Service<
   }
 >()("@tawsil/access/PublicAccess") {}
 
-/** A key found by `KeyStore.findKey`, with its store. */
-type Found = { readonly key: KeyRecord; readonly store: StoreRecord }
-
 // What an unknown key's call is checked against: a secret nobody holds, fresh each process.
 const DECOY = Redacted.make(randomBytes(32).toString("hex"))
 
@@ -120,26 +117,7 @@ export const layer = (
           })
         )
 
-      // A key's principal, built (and checked by its schema) once per cached lookup, not on every call.
-      const principals = new WeakMap<Found, Principal>()
-      const principalOf = (found: Found, keyId: string) => {
-        let principal = principals.get(found)
-        if (principal === undefined) {
-          principal = new Principal({
-            kind: "public_key",
-            store: { id: found.store.id, name: found.store.name, slug: found.store.slug, plan: found.store.plan },
-            keyId,
-            keyType: "public",
-            name: found.key.name,
-            scopes: found.key.scopes,
-            pilot: found.key.pilot,
-            rateLimitTier: found.key.rateLimitTier,
-            dashboardKey: found.key.createdVia === "dashboard"
-          })
-          principals.set(found, principal)
-        }
-        return principal
-      }
+      const principalOf = keyPrincipals()
 
       const authenticate = method("PublicAccess.authenticate")(function* (call: SignedCall, clientIp: string) {
         const presented = Credentials.parseAuthorization(call.authorization)
@@ -168,7 +146,7 @@ export const layer = (
         }
         const verified = yield* verifier.verify(request, found.key.signingSecret!)
         yield* touch(found.store.id, keyId, clientIp)
-        return { principal: principalOf(found, keyId), nonce: verified.nonce }
+        return { principal: principalOf(found), nonce: verified.nonce }
       })
 
       return PublicAccess.of({
