@@ -31,9 +31,9 @@ import {
   fixtureEntities,
   HOOK_URL,
   HUGE,
-  isJson,
   type Json,
   MARK,
+  notJsonAnswered,
   paths,
   SECTION_SEED,
   SEED,
@@ -149,14 +149,7 @@ const fuzz = (target: SocketTarget, fixture: Fixture, runs: number, seed: number
           const path = target.path(fixture, pick)
           const text = sent.kind === "raw" ? sent.text : serialise(sent.body)
           const answer = yield* send(fixture, target.method, path, text, target.signed)
-          tally.record(`${target.method} ${path}`, sent, answer, (answer) =>
-            sent.kind === "raw" &&
-            answer.status !== 413 &&
-            !isJson(sent.text) &&
-            answer.body?.error?.message !== "Body must be valid JSON"
-              ? "not JSON, yet not 'Body must be valid JSON'"
-              : undefined
-          )
+          tally.record(`${target.method} ${path}`, sent, answer, notJsonAnswered(sent))
           if (target.cleanUp !== undefined && answer.status >= 200 && answer.status < 300) {
             yield* target.cleanUp(answer).pipe(Effect.orDie)
           }

@@ -618,6 +618,17 @@ export const fixtureEntities = <E, R>(
     return { productIds, orderIds, pageIds, webhookIds, promoIds, pixelIds }
   })
 
+/** The rule for a body sent as raw text that is not JSON: answered "Body must be valid JSON" (unless too large). */
+export const notJsonAnswered =
+  (sent: Sent) =>
+  (answer: Answer): string | undefined =>
+    sent.kind === "raw" &&
+    answer.status !== 413 &&
+    !isJson(sent.text) &&
+    answer.body?.error?.message !== "Body must be valid JSON"
+      ? "not JSON, yet not 'Body must be valid JSON'"
+      : undefined
+
 export interface Target {
   readonly name: string
   readonly method: "POST" | "PATCH"

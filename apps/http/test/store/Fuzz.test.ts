@@ -18,8 +18,8 @@ import {
   FULL_CONFIG_RUNS,
   FULL_RUNS,
   fixtureEntities,
-  isJson,
   MARK,
+  notJsonAnswered,
   problemOf,
   SECTION_SEED,
   SEED,
@@ -90,14 +90,7 @@ const fuzz = (target: Target, fixture: Fixture, runs: number, seed: number) =>
           const path = target.path(fixture, pick)
           const text = sent.kind === "raw" ? sent.text : serialise(sent.body)
           const answer = yield* send(fixture, target.method, path, text, target.signed)
-          tally.record(`${target.method} ${path}`, sent, answer, (answer) =>
-            sent.kind === "raw" &&
-            answer.status !== 413 &&
-            !isJson(sent.text) &&
-            answer.body?.error?.message !== "Body must be valid JSON"
-              ? "not JSON, yet not 'Body must be valid JSON'"
-              : undefined
-          )
+          tally.record(`${target.method} ${path}`, sent, answer, notJsonAnswered(sent))
           if (answer.status >= 200 && answer.status < 300) yield* cleanUp(target, fixture, answer)
         }),
       { concurrency: CONCURRENCY, discard: true }
