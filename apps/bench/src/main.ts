@@ -87,6 +87,23 @@ interface Scenario {
 
 const logLevel = values["log-level"]
 
+/** The raw `node:http` server doing a sandbox create's validation and work: the create scenarios' baseline. */
+const rawCreate: Target = {
+  name: "raw node:http, same validation and sandbox create",
+  entry: "apps/bench/src/baseline/createSandbox.ts",
+  env: (port) => ({ PORT: String(port) })
+}
+
+/** Our app serving the shipping API on `port` (the store API on a free port, metrics off the measured one). */
+const shippingApp = (database: Record<string, string>, port: number) => ({
+  ...database,
+  ...otlp?.env,
+  METRICS_PORT: "0",
+  SHIPPING_PORT: String(port),
+  STORE_PORT: "0",
+  LOG_LEVEL: logLevel
+})
+
 const scenarios = (database: Record<string, string>): Record<string, Scenario> => ({
   "create-sandbox": {
     path: "/v1/orders",
@@ -95,21 +112,12 @@ const scenarios = (database: Record<string, string>): Record<string, Scenario> =
       name: `tawsil POST /v1/orders sandbox (HttpApi, LOG_LEVEL=${logLevel}${otlp ? ", OTLP export" : ""})`,
       entry: "apps/http/src/main.ts",
       env: (port) => ({
-        ...database,
-        ...otlp?.env,
-        METRICS_PORT: "0",
-        SHIPPING_PORT: String(port),
-        STORE_PORT: "0",
-        LOG_LEVEL: logLevel,
+        ...shippingApp(database, port),
         SHIPPING_RATE_LIMIT_PER_MINUTE: "1000000",
         SHIPPING_MAX_CONCURRENT_CREATES: "100000"
       })
     },
-    baseline: {
-      name: "raw node:http, same validation and sandbox create",
-      entry: "apps/bench/src/baseline/createSandbox.ts",
-      env: (port) => ({ PORT: String(port) })
-    }
+    baseline: rawCreate
   },
   // The floor of the stack: effect's HttpApi with our create's schemas and the raw server's work, nothing of ours
   // around it (issue 22: what one stack can reach).
@@ -121,11 +129,7 @@ const scenarios = (database: Record<string, string>): Record<string, Scenario> =
       entry: "apps/bench/src/baseline/createFloor.ts",
       env: (port) => ({ PORT: String(port) })
     },
-    baseline: {
-      name: "raw node:http, same validation and sandbox create",
-      entry: "apps/bench/src/baseline/createSandbox.ts",
-      env: (port) => ({ PORT: String(port) })
-    }
+    baseline: rawCreate
   },
   // Every measured create is refused by the client's window (one request a minute from one address): what a flood
   // of them costs the server that also serves real callers (issue 22).
@@ -136,15 +140,7 @@ const scenarios = (database: Record<string, string>): Record<string, Scenario> =
     ours: {
       name: `tawsil POST /v1/orders refused by the client window (429, LOG_LEVEL=${logLevel}${otlp ? ", OTLP export" : ""})`,
       entry: "apps/http/src/main.ts",
-      env: (port) => ({
-        ...database,
-        ...otlp?.env,
-        METRICS_PORT: "0",
-        SHIPPING_PORT: String(port),
-        STORE_PORT: "0",
-        LOG_LEVEL: logLevel,
-        SHIPPING_RATE_LIMIT_PER_MINUTE: "1"
-      })
+      env: (port) => ({ ...shippingApp(database, port), SHIPPING_RATE_LIMIT_PER_MINUTE: "1" })
     },
     baseline: {
       name: "raw node:http, the same 429 envelope, body unread",
