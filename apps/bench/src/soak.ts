@@ -157,22 +157,25 @@ const shippingRequests = (): Array<autocannon.Request> => {
   ]
 }
 
+/** A store order of one product, for a new customer each (a shared phone would queue every create on one row). */
+const storeOrder = (productId: number) => ({
+  customer: {
+    name: "Amina Benali",
+    phone: `0${500_000_000 + Math.floor(Math.random() * 300_000_000)}`,
+    wilaya_id: 16,
+    commune: "Bab Ezzouar",
+    address: "Cité 5 juillet, bât. 3"
+  },
+  items: [{ product_id: productId, quantity: 1 }],
+  delivery: { type: "home" },
+  shipping_cost: 400,
+  payment_method: "cod"
+})
+
 const storeRequests = (token: string, productId: number, orderId: number): Array<autocannon.Request> => {
   const auth = { authorization: `Bearer ${token}` }
   const json = { ...auth, "content-type": "application/json" }
-  const order = () => ({
-    customer: {
-      name: "Amina Benali",
-      phone: `0${500_000_000 + Math.floor(Math.random() * 300_000_000)}`,
-      wilaya_id: 16,
-      commune: "Bab Ezzouar",
-      address: "Cité 5 juillet, bât. 3"
-    },
-    items: [{ product_id: productId, quantity: 1 }],
-    delivery: { type: "home" },
-    shipping_cost: 400,
-    payment_method: "cod"
-  })
+  const order = () => storeOrder(productId)
   return [
     {
       method: "POST",
@@ -228,13 +231,7 @@ try {
     return ((await response.json()) as any).data
   }
   const product = await post("/v1/products", "soak-product", { name: "Robe kabyle", price: 4500, stock: null })
-  const firstOrder = await post("/v1/orders", "soak-first", {
-    customer: { name: "Amina", phone: "0555123456", wilaya_id: 16, commune: "Bab Ezzouar", address: "x" },
-    items: [{ product_id: product.id, quantity: 1 }],
-    delivery: { type: "home" },
-    shipping_cost: 400,
-    payment_method: "cod"
-  })
+  const firstOrder = await post("/v1/orders", "soak-first", storeOrder(product.id))
 
   const idleAtStart = rssOf(pid)
   await sleep(Number(values.idle) * 1000)
