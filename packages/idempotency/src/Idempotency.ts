@@ -6,6 +6,10 @@
  * The store API claims inside the transaction of its write (`transact`), so the key's record commits or rolls back
  * with the write and no claim outlives a crash. The shipping API cannot put a courier call in our transaction: its
  * claim commits at once as a lease, which lapses after `LEASE` if the process dies before completing.
+ *
+ * A write whose first statement can carry its key's claim (a store order create, decision 0027) is run by
+ * `transact` with `{ claimCarried: true }`: on SQL the claim is then left to the write (`PendingClaim`), whose first
+ * statement takes it (`IdempotencyStoreSql.carryPending`), one round trip fewer than a claim of its own.
  */
 import { createHmac } from "node:crypto"
 import { ServiceSpans } from "@tawsil/tracing"
@@ -168,6 +172,44 @@ export interface Answers<A, E> {
   readonly refused: (error: E) => StoredResponse | undefined
 }
 
+/** How `transact` claims the key. */
+export interface TransactOptions {
+  /**
+   * The write takes its claim itself, in its first statement or just before it (`PendingClaim`), rather than
+   * `transact` claiming before the write; only where the store `carriesClaims` (SQL), else ignored. A write run so
+   * must take the claim before it changes anything; one that fails first is answered as if it had claimed first.
+   */
+  readonly claimCarried?: boolean | undefined
+}
+
+/**
+ * The claim of a write that takes it itself (`TransactOptions.claimCarried`), provided to that write by `transact`
+ * until taken. A statement carries it by `take` (once; false when taken already) and `settle`s it with what it
+ * found; a write that cannot carry it in a statement claims it first (`claimPending`). Either way the write goes on
+ * only with the key acquired: otherwise it stops there (a defect `transact` recognises), and `transact` answers as
+ * for a claim of its own — the replay, `InFlight` after the short wait, `KeyReused`.
+ */
+export interface PendingClaim {
+  readonly request: Request
+  readonly lease: Duration.Duration
+  readonly take: Effect.Effect<boolean>
+  readonly settle: (found: Claim) => Effect.Effect<void>
+  /** Takes the claim with the store's own statement, unless it was taken already. */
+  readonly claimFirst: Effect.Effect<void>
+}
+
+export const PendingClaim = Context.Reference<PendingClaim | undefined>("@tawsil/idempotency/PendingClaim", {
+  defaultValue: () => undefined
+})
+
+/** Claims the running write's pending claim with a statement of its own, before a write that cannot carry it. */
+export const claimPending: Effect.Effect<void> = Effect.flatMap(PendingClaim, (pending) =>
+  pending === undefined ? Effect.void : pending.claimFirst
+)
+
+/** How a write that took its claim stops when the key was not acquired: `transact` answers from the claim. */
+class ClaimNotAcquired extends Data.Error<{ readonly key: string }> {}
+
 /** A refused write's error and answer, carried out of its rolled-back transaction to be recorded on their own. */
 class RolledBack<E> extends Data.Class<{ readonly error: E; readonly response: StoredResponse }> {}
 
@@ -214,12 +256,13 @@ export class Idempotency extends Context.Service<
      * (`Replay`). A failure of `write` that `answers.refused` answers (a 4xx) rolls the write's partial work back,
      * then is recorded alone under the same key in a second transaction (`Refused`, replayed from then on). Any
      * other failure rolls everything back and fails, the key left free for a retry. Fails with `KeyReused` or
-     * `InFlight` as `claim` does.
+     * `InFlight` as `claim` does. With `options.claimCarried` the write takes the claim itself (`PendingClaim`).
      */
     readonly transact: <A, E, R>(
       request: Request,
       write: Effect.Effect<A, E, R>,
-      answers: Answers<A, E>
+      answers: Answers<A, E>,
+      options?: TransactOptions
     ) => Effect.Effect<Transacted<A, E>, E | KeyReused | InFlight, R>
   }
 >()("@tawsil/idempotency/Idempotency") {}
@@ -256,7 +299,8 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
       const secret = yield* store.secret
       const ttl = Duration.fromInputUnsafe(options.ttl ?? TTL)
       const lease = Duration.fromInputUnsafe(options.lease ?? LEASE)
-      const waiting = Schedule.spaced("50 millis").pipe(Schedule.upTo({ duration: options.wait ?? WAIT }))
+      const spacing = Duration.millis(50)
+      const waiting = Schedule.spaced(spacing).pipe(Schedule.upTo({ duration: options.wait ?? WAIT }))
 
       // `run` carries the span of a claimed write; its steps run untraced inside it (each store call is one SQL
       // statement with its own span). Called on their own, the steps are traced (the service's methods below).
@@ -266,6 +310,10 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
           Effect.retry({ while: (error) => error._tag === "InFlight", schedule: waiting })
         )
       })
+
+      /** A claim whose first attempt a write's statement made: decided, then retried as `claim` retries. */
+      const claimFrom = (request: Request, found: Claim) =>
+        decide(request, found).pipe(Effect.catchTag("InFlight", () => Effect.delay(claim(request), spacing)))
 
       const release = Effect.fnUntraced(function* (claimed: Claimed) {
         yield* store.release(claimed)
@@ -296,19 +344,85 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
           })
         ).pipe(span("Idempotency.run"))
 
+      /** The claim of a write that takes it itself (`PendingClaim`), and its exit once taken. */
+      const pendingClaim = (request: Request) => {
+        let taken = false
+        let outcome: Exit.Exit<Claimed | Replay, KeyReused | InFlight> | undefined
+        const take = () => {
+          if (taken) return false
+          taken = true
+          return true
+        }
+        const settleWith = (claiming: Effect.Effect<Claimed | Replay, KeyReused | InFlight>) =>
+          Effect.flatMap(Effect.exit(claiming), (exit) => {
+            outcome = exit
+            return Exit.isSuccess(exit) && exit.value._tag === "Claimed"
+              ? Effect.void
+              : Effect.die(new ClaimNotAcquired({ key: request.key }))
+          })
+        const pending: PendingClaim = {
+          request,
+          lease,
+          take: Effect.sync(take),
+          settle: (found) => settleWith(claimFrom(request, found)),
+          claimFirst: Effect.suspend(() => (take() ? settleWith(claim(request)) : Effect.void))
+        }
+        return { pending, outcome: () => outcome }
+      }
+
+      /**
+       * Claims the key and runs `write`, in either order: `claim` first, or (`claimCarried`) the write taking its
+       * claim itself. The claim's answer when the key was not acquired (`Replay`, or a failure); else the key and the
+       * write's exit.
+       */
+      const claimAndWrite = <A, E, R>(
+        request: Request,
+        write: Effect.Effect<A, E, R>,
+        claimCarried: boolean,
+        restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
+      ): Effect.Effect<
+        Replay | { readonly claimed: Claimed; readonly exit: Exit.Exit<A, E> },
+        KeyReused | InFlight,
+        R
+      > =>
+        Effect.gen(function* () {
+          if (!claimCarried) {
+            const found = yield* restore(claim(request))
+            if (found._tag === "Replay") return found
+            return { claimed: found, exit: yield* Effect.exit(restore(write)) }
+          }
+          const carried = pendingClaim(request)
+          const exit = yield* Effect.exit(restore(Effect.provideService(write, PendingClaim, carried.pending)))
+          const taken = carried.outcome()
+          if (taken === undefined && Exit.isSuccess(exit)) {
+            return yield* Effect.die(new Error("a write that carries its idempotency claim never took it"))
+          }
+          // A write whose claim found the key held stopped there, having changed nothing: the claim answers. One
+          // that failed before taking its claim is claimed now, as if first: a key already answered (or in flight)
+          // answers as it would have, and a refusal is recorded as any other.
+          const found = yield* taken ?? restore(claim(request))
+          if (found._tag === "Replay") return found
+          return { claimed: found, exit }
+        })
+
       // The write's transaction: a refusal to keep fails it as `RolledBack`, so its partial work is undone.
-      const attempt = <A, E, R>(request: Request, write: Effect.Effect<A, E, R>, answers: Answers<A, E>) =>
+      const attempt = <A, E, R>(
+        request: Request,
+        write: Effect.Effect<A, E, R>,
+        answers: Answers<A, E>,
+        claimCarried: boolean
+      ) =>
         store.transaction(
           Effect.uninterruptibleMask((restore) =>
             Effect.gen(function* () {
-              const outcome = yield* restore(claim(request))
-              if (outcome._tag === "Replay") return outcome
-              const exit = yield* Effect.exit(restore(write))
+              const written = yield* claimAndWrite(request, write, claimCarried, restore)
+              if (written instanceof Replay) return written
+              const { claimed, exit } = written
               if (Exit.isSuccess(exit)) {
-                yield* complete(outcome, answers.stored(exit.value))
+                yield* complete(claimed, answers.stored(exit.value))
                 return new Fresh({ value: exit.value })
               }
-              yield* release(outcome)
+              yield* release(claimed)
               return yield* Effect.failCause(exit.cause).pipe(
                 Effect.mapError((error): E | RolledBack<E> => {
                   const response = answers.refused(error)
@@ -324,9 +438,10 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
       const transact = <A, E, R>(
         request: Request,
         write: Effect.Effect<A, E, R>,
-        answers: Answers<A, E>
+        answers: Answers<A, E>,
+        options: TransactOptions = {}
       ): Effect.Effect<Transacted<A, E>, E | KeyReused | InFlight, R> =>
-        attempt(request, write, answers).pipe(
+        attempt(request, write, answers, options.claimCarried === true && store.carriesClaims).pipe(
           Effect.catchIf(
             (failure): failure is RolledBack<E> => failure instanceof RolledBack,
             ({ error, response }) =>

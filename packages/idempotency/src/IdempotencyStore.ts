@@ -5,6 +5,7 @@
  * each until it expires; an expired record counts as absent. It applies no rule beyond that: `Idempotency`
  * compares fingerprints, decides which answers to keep and for how long, and waits for in-flight keys.
  * `transaction` is the store's unit of work, in which `Idempotency.transact` puts a write beside its key's record.
+ * On SQL, a write's own first statement may also take its key's claim (`carriesClaims`, decision 0027).
  */
 import { randomBytes } from "node:crypto"
 import { Clock, Context, Data, Duration, Effect, Layer, Redacted } from "effect"
@@ -42,6 +43,12 @@ export class IdempotencyStore extends Context.Service<
      * can be rolled back, it runs as is.
      */
     readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+    /**
+     * Whether a write's own statement on the store's database can carry its claim (`IdempotencyStoreSql.carryPending`
+     * puts the claim in front of it): `transact` then leaves the claim of a write that carries it to that statement
+     * (`Idempotency.PendingClaim`). False in memory, where a write always claims first.
+     */
+    readonly carriesClaims: boolean
     /** Deletes the expired records and says how many there were. Schedule it; correctness never depends on it. */
     readonly purgeExpired: Effect.Effect<number>
     /**
@@ -73,6 +80,7 @@ export const layerMemory: Layer.Layer<IdempotencyStore> = Layer.sync(Idempotency
   return IdempotencyStore.of({
     secret: Effect.succeed(secret),
     transaction: (effect) => effect,
+    carriesClaims: false,
     claim: Effect.fnUntraced(function* (request, lease) {
       const now = yield* Clock.currentTimeMillis
       const row = rows.get(idOf(request))

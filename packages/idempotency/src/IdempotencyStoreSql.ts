@@ -4,7 +4,7 @@
  *
  * A claim is one statement: take the key's transaction-scoped advisory lock without waiting
  * (`pg_try_advisory_xact_lock`) and, only with it, insert the in-flight row or replace an expired one; when it
- * inserts nothing, a second statement reads what holds the key.
+ * inserts nothing, the same statement reads what holds the key.
  * - Inside the caller's transaction (store API) the lock and the uncommitted row live exactly as long as that
  *   transaction: its commit publishes the answer with the write, and a rollback or a crash (the server rolls the
  *   transaction back when the connection drops) leaves nothing, so a retry runs at once. Meanwhile other claimers
@@ -16,20 +16,103 @@
  * The lock is keyed by a 64-bit hash of scope and key: a collision only makes two keys wait for each other briefly.
  * The caller's transaction must be READ COMMITTED (PostgreSQL's default), so each statement sees the latest
  * commits.
+ *
+ * The claim's text is written once (`claimParts`): run on its own (`claim`), or carried in front of a write's first
+ * statement (`carryPending`, decision 0027), so that a store order create claims its key and reads its products in
+ * one round trip.
  */
 import { Data, Duration, Effect, Layer, Redacted, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import { Fingerprint, type Request, StoredResponse } from "./Idempotency.ts"
+import { SqlClient, type Statement } from "effect/sql"
+import { Fingerprint, PendingClaim, type Request, StoredResponse } from "./Idempotency.ts"
 import { Claim, IdempotencyStore, newSecret } from "./IdempotencyStore.ts"
 
-const Row = Schema.Struct({
-  fingerprint: Fingerprint,
-  status: Schema.NullOr(Schema.Int),
-  headers: Schema.NullOr(Schema.Record(Schema.String, Schema.String)),
-  body: Schema.NullOr(Schema.String)
+/** What a claim's statement found, as its `found` column says it: the new token, the key's live row, or neither. */
+const Found = Schema.Struct({
+  token: Schema.optionalKey(Schema.String),
+  fingerprint: Schema.optionalKey(Fingerprint),
+  status: Schema.optionalKey(Schema.NullOr(Schema.Int)),
+  headers: Schema.optionalKey(Schema.NullOr(Schema.Record(Schema.String, Schema.String))),
+  body: Schema.optionalKey(Schema.NullOr(Schema.String))
 })
 
+const decodeFound = Schema.decodeUnknownEffect(Found)
+
+/** The claim a `found` column's value tells. */
+const claimOf = (value: unknown): Effect.Effect<Claim> =>
+  Effect.map(Effect.orDie(decodeFound(value)), (found) => {
+    if (found.token !== undefined) return Claim.Acquired({ token: found.token })
+    // Neither acquired nor a live row: another claim's row is not committed yet (it holds the lock).
+    if (found.fingerprint === undefined) return Claim.Pending({ fingerprint: undefined })
+    const { status, headers, body } = found
+    return status == null || headers == null || body == null
+      ? Claim.Pending({ fingerprint: found.fingerprint })
+      : Claim.Completed({
+          fingerprint: found.fingerprint,
+          response: new StoredResponse({ status, headers, body })
+        })
+  })
+
 const seconds = (duration: Duration.Duration) => Duration.toMillis(duration) / 1000
+
+/**
+ * A claim as parts of a statement: `ctes`, the `WITH` items that take the key's lock without waiting and, only with
+ * it, insert the in-flight row or replace an expired one; `found`, a `json` column saying what they did (`claimOf`):
+ * the new token, else the key's live row as the statement's snapshot shows it, else `{}` (another claim holds the
+ * lock and its row is not committed). Data-modifying `WITH` items run whether or not the rest of the statement
+ * reads them, so the claim is taken by any statement that starts with these.
+ */
+const claimParts = (sql: SqlClient.SqlClient, request: Request, lease: Duration.Duration) => ({
+  ctes: sql`idempotency_lock AS MATERIALIZED (
+      SELECT pg_try_advisory_xact_lock(hashtextextended(${request.scope}::text || ' ' || ${request.key}::text, 0))
+        AS locked
+    ), idempotency_claim AS (
+      INSERT INTO idempotency_keys AS k (scope, key, fingerprint, state, token, expires_at)
+      SELECT ${request.scope}, ${request.key}, ${request.fingerprint}, 'in_flight', gen_random_uuid()::text,
+        now() + make_interval(secs => ${seconds(lease)})
+      FROM idempotency_lock WHERE idempotency_lock.locked
+      ON CONFLICT (scope, key) DO UPDATE SET
+        fingerprint = excluded.fingerprint, state = excluded.state, token = excluded.token, status = NULL,
+        headers = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at
+      WHERE k.expires_at <= now()
+      RETURNING k.token
+    )`,
+  found: sql`coalesce(
+      (SELECT json_build_object('token', token) FROM idempotency_claim),
+      (SELECT json_build_object('fingerprint', fingerprint, 'status', status, 'headers', headers, 'body', body)
+        FROM idempotency_keys WHERE scope = ${request.scope} AND key = ${request.key} AND expires_at > now()),
+      '{}'::json)`
+})
+
+/** The current write's pending claim, to put in front of its first statement (`carryPending`). */
+export interface CarriedClaim {
+  /** The claim's `WITH` items, to put first in the statement's `WITH` list. */
+  readonly ctes: Statement.Fragment
+  /** A `json` column saying what the claim found: select it, and hand its value to `settle`. */
+  readonly found: Statement.Fragment
+  /**
+   * The claim as `found` tells it: the write goes on once the key is acquired (waiting for another holder as a
+   * claim does), or stops here (a defect that `Idempotency.transact` recognises) and `transact` answers as it does
+   * for a claim: the replay, `InFlight` or `KeyReused`.
+   */
+  readonly settle: (found: unknown) => Effect.Effect<void>
+}
+
+/**
+ * The pending claim of the write running (`Idempotency.PendingClaim`), taken by the statement about to run: that
+ * statement must begin `WITH ${ctes}` (its own `WITH` items after a comma), select `found`, and `settle` with its
+ * value before the write goes on. Undefined when there is none to carry (no carried write, or taken already).
+ * The statement must run on the idempotency store's database, in the write's transaction.
+ */
+export const carryPending = (sql: SqlClient.SqlClient): Effect.Effect<CarriedClaim | undefined> =>
+  Effect.flatMap(PendingClaim, (pending) =>
+    pending === undefined
+      ? Effect.undefined
+      : Effect.map(pending.take, (taken) => {
+          if (!taken) return undefined
+          const parts = claimParts(sql, pending.request, pending.lease)
+          return { ...parts, settle: (found: unknown) => Effect.flatMap(claimOf(found), pending.settle) }
+        })
+  )
 
 /** A failure of the effect run in a transaction, told apart from the transaction's own `SqlError`s (defects). */
 class Inner<E> extends Data.Class<{ readonly error: E }> {}
@@ -38,22 +121,6 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
   IdempotencyStore,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-
-    /** What holds the key now, as far as committed rows tell. */
-    const holder = Effect.fnUntraced(function* (request: Request) {
-      const [row] = yield* sql`
-        SELECT fingerprint, status, headers, body FROM idempotency_keys
-        WHERE scope = ${request.scope} AND key = ${request.key} AND expires_at > now()`.pipe(
-        Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(Row)))
-      )
-      if (row === undefined) return Claim.Pending({ fingerprint: undefined })
-      return row.status === null || row.headers === null || row.body === null
-        ? Claim.Pending({ fingerprint: row.fingerprint })
-        : Claim.Completed({
-            fingerprint: row.fingerprint,
-            response: new StoredResponse({ status: row.status, headers: row.headers, body: row.body })
-          })
-    })
 
     return IdempotencyStore.of({
       transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -64,6 +131,7 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
               failure instanceof Inner ? Effect.fail(failure.error as E) : Effect.die(failure)
             )
           ),
+      carriesClaims: true,
       secret: Effect.gen(function* () {
         // The first process to ask makes it; the others (and every later start) read that one.
         yield* sql`
@@ -72,24 +140,9 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
         return Redacted.make(row!.secret)
       }).pipe(Effect.orDie),
       claim: Effect.fnUntraced(function* (request, lease) {
-        // One statement: take the key's lock without waiting and, only with it, insert the in-flight row or
-        // replace an expired one. No row back: another claim holds the key, or its row is live — read which.
-        const [acquired] = yield* sql<{ readonly token: string }>`
-          WITH lock AS MATERIALIZED (
-            SELECT pg_try_advisory_xact_lock(hashtextextended(${request.scope}::text || ' ' || ${request.key}::text, 0))
-              AS locked
-          )
-          INSERT INTO idempotency_keys AS k (scope, key, fingerprint, state, token, expires_at)
-          SELECT ${request.scope}, ${request.key}, ${request.fingerprint}, 'in_flight', gen_random_uuid()::text,
-            now() + make_interval(secs => ${seconds(lease)})
-          FROM lock WHERE lock.locked
-          ON CONFLICT (scope, key) DO UPDATE SET
-            fingerprint = excluded.fingerprint, state = excluded.state, token = excluded.token, status = NULL,
-            headers = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at
-          WHERE k.expires_at <= now()
-          RETURNING k.token`.pipe(Effect.orDie)
-        if (acquired !== undefined) return Claim.Acquired({ token: acquired.token })
-        return yield* holder(request).pipe(Effect.orDie)
+        const { ctes, found } = claimParts(sql, request, lease)
+        const [row] = yield* sql<{ readonly found: unknown }>`WITH ${ctes} SELECT ${found} AS found`.pipe(Effect.orDie)
+        return yield* claimOf(row!.found)
       }),
       complete: Effect.fnUntraced(function* (claimed, response, ttl) {
         const recorded = yield* sql`

@@ -8,6 +8,7 @@
  * Infrastructure failures are defects.
  */
 import { AlgiersTime, type Ids, StoreAmount } from "@tawsil/domain"
+import { Idempotency } from "@tawsil/idempotency"
 import type { Pricing } from "@tawsil/pricing"
 import { Clock, Context, DateTime, Effect, Layer, Schema, Semaphore } from "effect"
 import * as CustomerMatch from "./CustomerMatch.ts"
@@ -130,6 +131,8 @@ export class OrderStore extends Context.Service<
     /**
      * Reads what an order create decides on. With `countThisMonth`, also counts the store's orders of the month and
      * holds the count true until the unit ends (SQL: locks the store row), so concurrent creates queue on the cap.
+     * Takes the create's pending Idempotency-Key claim first (`Idempotency.PendingClaim`; SQL: carried by the read,
+     * decision 0027), and goes no further unless the key is the create's.
      */
     readonly prepareCreate: (
       storeId: Ids.StoreId,
@@ -267,6 +270,7 @@ export const layerMemory = (
             inside ? effect : lock.withPermits(1)(Effect.provideService(effect, InTransaction, true))
           ),
         prepareCreate: Effect.fnUntraced(function* (storeId, productIds, options) {
+          yield* Idempotency.claimPending
           const at = yield* now
           const found = new Map<number, OrderCreate.Product>()
           for (const id of productIds) {

@@ -11,6 +11,9 @@
  *   The month's count must be read by a statement that starts after the lock is granted, so that it sees the orders
  *   of the transaction that held the lock before: the lock is its own statement. `FOR NO KEY UPDATE` queues the
  *   store's capped creates without blocking the foreign-key checks of other inserts that name the store.
+ * - the create's Idempotency-Key: the read carries the key's pending claim in front of it
+ *   (`IdempotencyStoreSql.carryPending`, decision 0027), one round trip for both; the capped plan's lock, which must
+ *   not be taken for a replay, is preceded by the claim on its own (`Idempotency.claimPending`).
  * - order number collision: the insert does nothing (`ON CONFLICT DO NOTHING`, so the caller's transaction is not
  *   aborted) and says so; `Orders` retries with another number.
  * - status move: one compare-and-set statement, with its stock effect in the same statement. A move with a stock
@@ -18,6 +21,7 @@
  *   products can never lock them in opposite orders (a deadlock would fail a status change over stock).
  */
 import { type Ids, StoreAmount } from "@tawsil/domain"
+import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import * as CustomerMatch from "./CustomerMatch.ts"
@@ -46,6 +50,8 @@ const ProductRow = Schema.Struct({
 
 const SnapshotRow = Schema.Struct({
   now: Timestamp,
+  /** What the Idempotency-Key's claim found, when the read carried it. */
+  claim: Schema.optionalKey(Schema.Unknown),
   orders_this_month: Schema.Int,
   products: Schema.Array(ProductRow)
 })
@@ -166,8 +172,10 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
 
       prepareCreate: Effect.fnUntraced(function* (storeId, productIds, options) {
         if (options.countThisMonth) {
+          yield* Idempotency.claimPending
           yield* sql`SELECT 1 FROM stores WHERE id = ${storeId} FOR NO KEY UPDATE`.pipe(Effect.orDie)
         }
+        const claim = yield* IdempotencyStoreSql.carryPending(sql)
         const monthCount = options.countThisMonth
           ? sql`(
               SELECT count(*)::int FROM orders
@@ -190,10 +198,14 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
                 FROM products p
                 WHERE p.store_id = ${storeId} AND p.deleted_at IS NULL AND p.id = ANY(${intArray(productIds)}::int[])
               ), '[]'::json)`
-        const [row] = yield* sql`SELECT now() AS now, ${monthCount} AS orders_this_month, ${products} AS products`.pipe(
-          Effect.orDie,
-          Effect.flatMap(decodeSnapshot)
-        )
+        const [row] = yield* (
+          claim === undefined
+            ? sql`SELECT now() AS now, ${monthCount} AS orders_this_month, ${products} AS products`
+            : sql`WITH ${claim.ctes}
+                SELECT now() AS now, ${monthCount} AS orders_this_month, ${products} AS products, ${claim.found} AS claim`
+        ).pipe(Effect.orDie, Effect.flatMap(decodeSnapshot))
+        // Nothing below runs unless the key is this create's.
+        if (claim !== undefined) yield* claim.settle(row!.claim)
         const snapshot = row!
         return {
           now: snapshot.now,
