@@ -14,6 +14,7 @@ import {
   Caller,
   CallNonce,
   CallsOut,
+  CarriesClaim,
   Gate,
   Idempotent,
   KeyManagement,
@@ -301,14 +302,19 @@ export const idempotent = (mode: Mode) =>
           // The write and its key's record commit together; a refusal (a 4xx) rolls the write back and is recorded
           // on its own under the same key — an unreadable body's 400 too.
           const outcome = yield* idempotency
-            .transact(claim, write, {
-              stored: storedOf,
-              refused: (error) => {
-                if (!Errors.isFailure(error)) return undefined
-                const { status, body } = Errors.rendered(error)
-                return stored(status, body)
-              }
-            })
+            .transact(
+              claim,
+              write,
+              {
+                stored: storedOf,
+                refused: (error) => {
+                  if (!Errors.isFailure(error)) return undefined
+                  const { status, body } = Errors.rendered(error)
+                  return stored(status, body)
+                }
+              },
+              { claimCarried: Option.isSome(Context.getOption(endpoint.annotations, CarriesClaim)) }
+            )
             .pipe(Effect.catch(refusals))
           switch (outcome._tag) {
             case "Fresh":

@@ -2,7 +2,7 @@
  * What every store endpoint is made of: the `{ data, meta }` envelope, the pipeline's middlewares as the endpoints
  * declare them (`Gate` on every keyed call, `Idempotent` on every write, `Signed` on the signed calls), the
  * annotations through which an endpoint says what it needs (`RequiredScope`, `KeyManagement`, `NoAppTokens`,
- * `ReadCached`, `StoredAs`), and `write`, the one way to declare a write. Definitions only: the middlewares are
+ * `ReadCached`, `CallsOut`, `CarriesClaim`, `StoredAs`), and `write`, the one way to declare a write. Definitions only: the middlewares are
  * implemented in `Pipeline.ts`.
  */
 import type { Principal } from "@tawsil/access"
@@ -47,6 +47,12 @@ export class ReadCached extends Context.Service<ReadCached, true>()("@tawsil/htt
  * no database connection is held while the other service answers (the courier rate sync).
  */
 export class CallsOut extends Context.Service<CallsOut, true>()("@tawsil/http/store/CallsOut") {}
+
+/**
+ * A write whose first statement carries its `Idempotency-Key`'s claim (the order create, decision 0027): the claim
+ * is left to the write (`Idempotency.transact`'s `claimCarried`) instead of taking a statement of its own first.
+ */
+export class CarriesClaim extends Context.Service<CarriesClaim, true>()("@tawsil/http/store/CarriesClaim") {}
 
 /**
  * What the idempotency record keeps of an answer's `data`, when it must differ from what is sent: a secret shown

@@ -29,7 +29,7 @@ export class OrdersGroup extends HttpApiGroup.make("orders")
       success: Data(OrderViews.OrderDetail),
       error: writes,
       scope: "orders:write"
-    }),
+    }).annotate(Endpoint.CarriesClaim, true),
     HttpApiEndpoint.get("listOrders", "/v1/orders", {
       query: {
         ...listQuery,
