@@ -21,6 +21,7 @@
  * statement (`carryPending`, decision 0027), so that a store order create claims its key and reads its products in
  * one round trip.
  */
+import { randomUUID } from "node:crypto"
 import { Data, Duration, Effect, Layer, Redacted, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { Fingerprint, PendingClaim, type Request, StoredResponse } from "./Idempotency.ts"
@@ -56,10 +57,10 @@ const seconds = (duration: Duration.Duration) => Duration.toMillis(duration) / 1
 
 /**
  * A claim as parts of a statement: `ctes`, the `WITH` items that take the key's lock without waiting and, only with
- * it, insert the in-flight row or replace an expired one; `found`, a `json` column saying what they did (`claimOf`):
- * the new token, else the key's live row as the statement's snapshot shows it, else `{}` (another claim holds the
- * lock and its row is not committed). Data-modifying `WITH` items run whether or not the rest of the statement
- * reads them, so the claim is taken by any statement that starts with these.
+ * it, insert the in-flight row under a new token (drawn here) or replace an expired one; `found`, a `json` column
+ * saying what they did (`claimOf`): the token, else the key's live row as the statement's snapshot shows it, else
+ * `{}` (another claim holds the lock and its row is not committed). Data-modifying `WITH` items run whether or not
+ * the rest of the statement reads them, so the claim is taken by any statement that starts with these.
  */
 const claimParts = (sql: SqlClient.SqlClient, request: Request, lease: Duration.Duration) => ({
   ctes: sql`idempotency_lock AS MATERIALIZED (
@@ -67,7 +68,7 @@ const claimParts = (sql: SqlClient.SqlClient, request: Request, lease: Duration.
         AS locked
     ), idempotency_claim AS (
       INSERT INTO idempotency_keys AS k (scope, key, fingerprint, state, token, expires_at)
-      SELECT ${request.scope}, ${request.key}, ${request.fingerprint}, 'in_flight', gen_random_uuid()::text,
+      SELECT ${request.scope}, ${request.key}, ${request.fingerprint}, 'in_flight', ${randomUUID()},
         now() + make_interval(secs => ${seconds(lease)})
       FROM idempotency_lock WHERE idempotency_lock.locked
       ON CONFLICT (scope, key) DO UPDATE SET

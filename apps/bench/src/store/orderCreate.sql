@@ -31,23 +31,25 @@ SELECT minute.count AS window_count,
   ) END::int8 AS month_count
 FROM hour, minute;
 
--- 2. The write's transaction: the idempotency claim, one statement (advisory lock taken without waiting and,
--- only with it, the in-flight row).
+-- 2. The write's transaction. Its first statement carries the idempotency claim (advisory lock taken without
+-- waiting and, only with it, the in-flight row under the token the app draws; decision 0027) in front of the order
+-- write's read (OrderStoreSql): the clock and the products with their options, and what the claim found.
+\set token random(1, 9223372036854775806)
 BEGIN;
-WITH lock AS MATERIALIZED (
-  SELECT pg_try_advisory_xact_lock(hashtextextended(:scope::text || ' ' || :key::text, 0)) AS locked
+WITH idempotency_lock AS MATERIALIZED (
+  SELECT pg_try_advisory_xact_lock(hashtextextended(:scope::text || ' ' || :key::text, 0))
+    AS locked
+), idempotency_claim AS (
+  INSERT INTO idempotency_keys AS k (scope, key, fingerprint, state, token, expires_at)
+  SELECT :scope, :key, :fingerprint, 'in_flight', :token,
+    now() + make_interval(secs => :lease)
+  FROM idempotency_lock WHERE idempotency_lock.locked
+  ON CONFLICT (scope, key) DO UPDATE SET
+    fingerprint = excluded.fingerprint, state = excluded.state, token = excluded.token, status = NULL,
+    headers = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at
+  WHERE k.expires_at <= now()
+  RETURNING k.token
 )
-INSERT INTO idempotency_keys AS k (scope, key, fingerprint, state, token, expires_at)
-SELECT :scope, :key, :fingerprint, 'in_flight', gen_random_uuid()::text, now() + make_interval(secs => :lease)
-FROM lock WHERE lock.locked
-ON CONFLICT (scope, key) DO UPDATE SET
-  fingerprint = excluded.fingerprint, state = excluded.state, token = excluded.token, status = NULL,
-  headers = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at
-WHERE k.expires_at <= now()
-RETURNING k.token \gset
-
--- 3. The order write (OrderStoreSql): the products with their options and the clock, then the customer upsert,
--- the order, its lines and the line's variant in one statement.
 SELECT now() AS now, 0 AS orders_this_month, coalesce((
   SELECT json_agg(json_build_object(
     'id', p.id, 'digital', p.digital, 'price', p.price::text,
@@ -59,7 +61,14 @@ SELECT now() AS now, 0 AS orders_this_month, coalesce((
     ), '[]'::json)))
   FROM products p
   WHERE p.store_id = :store AND p.deleted_at IS NULL AND p.id = ANY(:product_ids::int[])
-), '[]'::json) AS products;
+), '[]'::json) AS products, coalesce(
+  (SELECT json_build_object('token', token) FROM idempotency_claim),
+  (SELECT json_build_object('fingerprint', fingerprint, 'status', status, 'headers', headers, 'body', body)
+    FROM idempotency_keys WHERE scope = :scope AND key = :key AND expires_at > now()),
+  '{}'::json) AS claim;
+
+-- 3. The order write (OrderStoreSql): the customer upsert, the order, its lines and the line's variant in one
+-- statement.
 WITH customer AS (
   INSERT INTO customers AS c (store_id, first_name, last_name, phone, email, wilaya_id, commune, address)
   VALUES (:store, :name, '', :phone, NULL::text, :wilaya, :commune, coalesce(:address::text, ''))
