@@ -20,9 +20,16 @@
  *
  *   npm run bench:events -- [--duration 10] [--warmup 5] [--connections 20] [--rounds 2] [--orders 200] [--rate 20]
  *                           [--batch 100] [--skip single,batch,webhooks] [--node-option <flag>]...
+ *                           [--callgrind <calls>]
  *
  * `--node-option` passes a flag to the app's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: a profile written
  * when the app stops at the end); `--skip` leaves out parts (`--batch 0` too leaves out the batches).
+ *
+ * `--callgrind <calls>`: instead of the above, instructions per accepted signed event on each server's main thread
+ * (the app, then the raw baseline), counted by valgrind's callgrind over `<calls>` calls after 5 × `<calls>` of
+ * warm-up (10 connections; every answer must be 202), which a machine shared with other work does not move, unlike
+ * rates and CPU times; and the statements the database received per counted call (`log_statement = 'all'` on the
+ * scratch database, read from the server's log), by shape.
  *
  * Needs `psql`, and a server where it may create a scratch database (dropped at the end): `DATABASE_URL`, default
  * postgres://postgres@127.0.0.1:5432/test. Never part of `npm test`.
@@ -39,8 +46,8 @@ import { RequestSignature } from "@tawsil/signing"
 import autocannon from "autocannon"
 import { Redacted } from "effect"
 import { admin } from "./adminCli.ts"
-import { cpuMillis, freePort, onCpu0, pinSelfToCpu1 } from "./host.ts"
-import { psql, scratchDatabase } from "./store/postgres.ts"
+import { callgrind, cpuMillis, freePort, onCpu0, pinSelfToCpu1 } from "./host.ts"
+import { loggedStatements, logOffset, psql, scratchDatabase, shapeOf } from "./store/postgres.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
 
@@ -54,7 +61,8 @@ const { values } = parseArgs({
     batch: { type: "string", default: "100" },
     rounds: { type: "string", default: "2" },
     skip: { type: "string", default: "" },
-    "node-option": { type: "string", multiple: true, default: [] }
+    "node-option": { type: "string", multiple: true, default: [] },
+    callgrind: { type: "string" }
   }
 })
 const duration = Number(values.duration)
@@ -74,12 +82,20 @@ const percentile = (values: ReadonlyArray<number>, p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!
 }
 
-const startApp = async (databaseUrl: string, receiverHost: string): Promise<{ child: ChildProcess; url: string }> => {
+/** `prefix` wraps the app's node (callgrind's valgrind), `extraOptions` go to it after `--node-option`'s. */
+const startApp = async (
+  databaseUrl: string,
+  receiverHost: string,
+  prefix: ReadonlyArray<string> = [],
+  extraOptions: ReadonlyArray<string> = []
+): Promise<{ child: ChildProcess; url: string }> => {
   const port = await freePort()
   const [command, ...argv] = [
     ...onCpu0,
+    ...prefix,
     process.execPath,
     ...nodeOptions,
+    ...extraOptions,
     "--conditions=@tawsil/source",
     Path.join(ROOT, "apps/http/src/main.ts")
   ]
@@ -97,7 +113,8 @@ const startApp = async (databaseUrl: string, receiverHost: string): Promise<{ ch
     stdio: ["ignore", "ignore", "inherit"]
   })
   const url = `http://127.0.0.1:${port}`
-  for (let attempt = 0; attempt < 600; attempt++) {
+  // Under valgrind the app starts tens of times slower.
+  for (let attempt = 0; attempt < (prefix.length > 0 ? 6000 : 600); attempt++) {
     if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`)
     if (
       await fetch(`${url}/v1/ping`).then(
@@ -108,15 +125,24 @@ const startApp = async (databaseUrl: string, receiverHost: string): Promise<{ ch
       return { child, url }
     await sleep(100)
   }
-  throw new Error("the app did not answer /v1/ping within 60 s")
+  throw new Error("the app did not answer /v1/ping in time")
 }
 
 /** The raw baseline (`baseline/events.ts`) on the same database, key and store, pinned as the app is. */
-const startBaseline = async (databaseUrl: string, keyId: string, secret: string, storeId: number) => {
+const startBaseline = async (
+  databaseUrl: string,
+  keyId: string,
+  secret: string,
+  storeId: number,
+  prefix: ReadonlyArray<string> = [],
+  extraOptions: ReadonlyArray<string> = []
+) => {
   const port = await freePort()
   const [command, ...argv] = [
     ...onCpu0,
+    ...prefix,
     process.execPath,
+    ...extraOptions,
     "--conditions=@tawsil/source",
     Path.join(ROOT, "apps/bench/src/baseline/events.ts")
   ]
@@ -133,7 +159,7 @@ const startBaseline = async (databaseUrl: string, keyId: string, secret: string,
     stdio: ["ignore", "inherit", "inherit"]
   })
   const url = `http://127.0.0.1:${port}`
-  for (let attempt = 0; attempt < 300; attempt++) {
+  for (let attempt = 0; attempt < (prefix.length > 0 ? 3000 : 300); attempt++) {
     if (child.exitCode !== null) throw new Error(`the baseline exited with ${child.exitCode}`)
     if (
       await fetch(`${url}/v1/ping`).then(
@@ -144,7 +170,7 @@ const startBaseline = async (databaseUrl: string, keyId: string, secret: string,
       return { child, url }
     await sleep(100)
   }
-  throw new Error("the baseline did not answer /v1/ping within 30 s")
+  throw new Error("the baseline did not answer /v1/ping in time")
 }
 
 const stopChild = async (child: ChildProcess) => {
@@ -172,13 +198,21 @@ const call = async (url: string, token: string, method: string, path: string, ke
   return JSON.parse(text) as any
 }
 
-/** Autocannon against `/v1/events`, every request signed afresh (timestamp, nonce) as a platform's backend would. */
-const signedLoad = (url: string, keyId: string, secret: Redacted.Redacted<string>, seconds: number) => {
+/**
+ * Autocannon against `/v1/events`, every request signed afresh (timestamp, nonce) as a platform's backend would: for
+ * `seconds`, or `{ amount }` requests on `{ connections }`.
+ */
+const signedLoad = (
+  url: string,
+  keyId: string,
+  secret: Redacted.Redacted<string>,
+  length: number | { readonly amount: number; readonly connections: number }
+) => {
   let n = 0
   return autocannon({
     url,
-    connections,
-    duration: seconds,
+    // Under valgrind a call may wait seconds: counted calls get a minute, not autocannon's 10 s.
+    ...(typeof length === "number" ? { connections, duration: length } : { ...length, timeout: 60 }),
     requests: [
       {
         method: "POST",
@@ -247,6 +281,61 @@ const batchLoad = (
   })
 }
 
+/**
+ * `--callgrind <calls>`: instructions per accepted signed event on one server's main thread (`start` runs it under
+ * callgrind's prefix, instrumentation off), counted over `calls` calls after 5 × `calls` of warm-up; and the
+ * statements the scratch database logged while they ran and were written (`log_statement` set by the caller).
+ */
+const instructionsPerEvent = async (
+  start: (
+    prefix: ReadonlyArray<string>,
+    options: ReadonlyArray<string>
+  ) => Promise<{ child: ChildProcess; url: string }>,
+  signed: { readonly url: string; readonly database: string; readonly events: () => number },
+  key: { readonly keyId: string; readonly secret: Redacted.Redacted<string> },
+  calls: number
+) => {
+  const counter = callgrind()
+  const server = await start(counter.prefix, counter.nodeOptions)
+  const run = async (amount: number) => {
+    const result = await signedLoad(server.url, key.keyId, key.secret, { amount, connections: 10 })
+    if (result["2xx"] !== amount) {
+      throw new Error(
+        `${result["2xx"]} of ${amount} calls answered 2xx (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`
+      )
+    }
+  }
+  const settle = async (count: number) => {
+    for (let i = 0; i < 1200 && signed.events() < count; i++) await sleep(100)
+  }
+  let statements: Array<string> = []
+  try {
+    await run(5 * calls)
+    const before = signed.events()
+    await settle(before)
+    await sleep(500)
+    const offset = logOffset()
+    await counter.count(server.child.pid!, () => run(calls))
+    await settle(before + calls)
+    await sleep(500)
+    if (offset !== undefined) statements = loggedStatements(signed.database, offset)
+  } finally {
+    await stopChild(server.child)
+  }
+  const shapes = new Map<string, number>()
+  for (const statement of statements) {
+    const shape = shapeOf(statement).slice(0, 90)
+    shapes.set(shape, (shapes.get(shape) ?? 0) + 1)
+  }
+  return {
+    perCall: counter.totals().main / calls,
+    perCallAll: counter.totals().all / calls,
+    statementsPerCall: statements.length / calls,
+    shapes: [...shapes].sort((a, b) => b[1] - a[1]),
+    dumps: counter.dir
+  }
+}
+
 const main = async () => {
   pinSelfToCpu1()
   const database = scratchDatabase(adminUrl)
@@ -272,6 +361,44 @@ const main = async () => {
     const secret = Redacted.make(key.signing_secret as string)
     const storeId = store.store.id as number
     const events = () => Number(psql(database.url, `SELECT count(*) FROM tracked_events WHERE store_id = ${storeId}`))
+    if (values.callgrind !== undefined) {
+      const calls = Number(values.callgrind)
+      await stopChild(app.child)
+      app = undefined
+      database.logStatements("all")
+      const signed = { url: database.url, database: database.name, events }
+      const signer = { keyId: key.key_id as string, secret }
+      const ours = await instructionsPerEvent(
+        (prefix, options) => startApp(database.url, "127.0.0.1", prefix, options),
+        signed,
+        signer,
+        calls
+      )
+      const raw = await instructionsPerEvent(
+        (prefix, options) =>
+          startBaseline(database.url, key.key_id, key.signing_secret as string, storeId, prefix, options),
+        signed,
+        signer,
+        calls
+      )
+      database.logStatements(null)
+      const count = (n: number) => Math.round(n).toLocaleString("en")
+      const report = (name: string, r: typeof ours) =>
+        [
+          `- ${name}: ${count(r.perCall)} instructions per accepted event on the main thread, ${count(r.perCallAll)} with helper threads (dumps in ${r.dumps})`,
+          `  ${r.statementsPerCall.toFixed(3)} statements per call:`,
+          ...r.shapes.map(([shape, n]) => `    ${(n / calls).toFixed(3)} × ${shape}`)
+        ].join("\n")
+      console.log(
+        [
+          `callgrind: signed POST /v1/events, ${calls} calls counted after ${5 * calls} of warm-up, 10 connections`,
+          report("tawsil", ours),
+          report("raw node:http baseline", raw),
+          `ratio raw/ours (instructions): ${(raw.perCall / ours.perCall).toFixed(2)}x`
+        ].join("\n")
+      )
+      return
+    }
     console.log(
       `machine: ${Os.cpus().length} CPUs, load average ${Os.loadavg()
         .map((l) => l.toFixed(1))
