@@ -162,6 +162,14 @@ export class Access extends Context.Service<
      * limit: it is no `request`. Run it outside the write's transaction: it briefly locks the store's counters.
      */
     readonly meter: (principal: Principal) => Effect.Effect<RateLimitState, AccessError.AccessError>
+    /**
+     * `meter`'s per-minute limit for a signed call (a public key) whose window count was already taken with its
+     * nonce (`SignedCalls`): fails with `RateLimited` past the limit.
+     */
+    readonly meterCounted: (
+      principal: Principal,
+      count: WindowCount
+    ) => Effect.Effect<RateLimitState, AccessError.AccessError>
     /** The plan, pilot, scope and key-management gates, in that order. */
     readonly authorize: (principal: Principal, requirement: Requirement) => Effect.Effect<void, AccessError.AccessError>
     /** `GET /v1/keys`: the store's keys that are not revoked. */
@@ -387,9 +395,16 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
         )
       }
 
+      const limitsOfPrincipal = (principal: Principal) =>
+        Effect.map(Cache.get(overrides, principal.store.id), (override) =>
+          Limits.effective(Limits.tierLimits(principal.rateLimitTier), Option.getOrUndefined(override))
+        )
+
+      const meterCounted = (principal: Principal, count: WindowCount) =>
+        Effect.flatMap(limitsOfPrincipal(principal), (limits) => perMinuteState(limits.requests_per_minute, count))
+
       const meter = method("Access.meter")(function* (principal: Principal) {
-        const override = Option.getOrUndefined(yield* Cache.get(overrides, principal.store.id))
-        const limits = Limits.effective(Limits.tierLimits(principal.rateLimitTier), override)
+        const limits = yield* limitsOfPrincipal(principal)
         const perMonth = limits.requests_per_month
         const perMinute = limits.requests_per_minute
         // All of a store's keys share one per-minute budget, its public keys' signed calls included; those are no
@@ -515,6 +530,7 @@ export const layer = (options: Options = {}): Layer.Layer<Access, never, KeyStor
         admit,
         authenticate,
         meter,
+        meterCounted,
         authorize,
         listKeys,
         createKey,

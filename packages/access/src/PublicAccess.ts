@@ -1,7 +1,8 @@
 /**
  * Who is calling a signed route (`POST /v1/signups`, `POST /v1/events`): `Authorization: TW-Public <key_id>` with
- * `X-TW-Timestamp`, `X-TW-Nonce` and `X-TW-Signature`, checked by `@tawsil/signing` (`RequestVerifier`: clock
- * window, signature in constant time, then the nonce's single use) with the key's signing secret.
+ * `X-TW-Timestamp`, `X-TW-Nonce` and `X-TW-Signature`, checked as `@tawsil/signing`'s `RequestVerifier` checks them
+ * (clock window, signature in constant time, then the nonce's single use) with the key's signing secret; the nonce
+ * is recorded by `SignedCalls`, which counts the call in its store's minute window in the same step.
  *
  * The key must be a public key that is active: one created through `POST /v1/keys` is suspended until an operator
  * activates it (`admin key activate`), and answers like an unknown key until then. An unknown or inactive key is
@@ -10,10 +11,11 @@
  * `Access.check`'s, as for every call.
  *
  * `admit` is the whole decision for a signed route: verified, then counted against the store's per-minute budget,
- * which all of a store's keys share (`Access.meter`: the window only, a signed call is no `request`), then gated.
+ * which all of a store's keys share (the window only, a signed call is no `request`; counted with the nonce, only
+ * when the nonce is fresh, and limited by `Access.meterCounted`), then gated.
  */
 import { randomBytes } from "node:crypto"
-import { RequestSignature, RequestVerifier, type SigningError } from "@tawsil/signing"
+import { RequestSignature, RequestVerifier, SigningError } from "@tawsil/signing"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Cache, Clock, Context, Data, Duration, Effect, FiberSet, Layer, Option, Redacted } from "effect"
 import { Access, check, keyPrincipals, Refused, type Requirement, TOUCH_INTERVAL } from "./Access.ts"
@@ -23,6 +25,7 @@ import * as AccessMetrics from "./AccessMetrics.ts"
 import * as Credentials from "./Credentials.ts"
 import { KeyStore } from "./KeyStore.ts"
 import type { Principal, RateLimitState } from "./Principal.ts"
+import { SignedCalls } from "./SignedCalls.ts"
 
 export const PUBLIC_KEY_REQUIRED =
   "Signups and events take a public key: Authorization: TW-Public <key_id>, signed with X-TW-Timestamp, X-TW-Nonce and X-TW-Signature"
@@ -83,7 +86,7 @@ const DECOY = Redacted.make(randomBytes(32).toString("hex"))
 
 export const layer = (
   options: { readonly cacheTtl?: Duration.Input | undefined } = {}
-): Layer.Layer<PublicAccess, never, Access | KeyStore | AccessEvents | RequestVerifier.RequestVerifier> =>
+): Layer.Layer<PublicAccess, never, Access | KeyStore | AccessEvents | SignedCalls> =>
   Layer.effect(
     PublicAccess,
     Effect.gen(function* () {
@@ -91,7 +94,7 @@ export const layer = (
       // Spans only where a tracer listens (decision 0013): the bundled app turns them off.
       const method = yield* ServiceSpans.method
       const keyStore = yield* KeyStore
-      const verifier = yield* RequestVerifier.RequestVerifier
+      const signedCalls = yield* SignedCalls
       const keys = yield* Cache.make({
         lookup: keyStore.findKey,
         capacity: 10_000,
@@ -119,7 +122,13 @@ export const layer = (
 
       const principalOf = keyPrincipals()
 
-      const authenticate = method("PublicAccess.authenticate")(function* (call: SignedCall, clientIp: string) {
+      const nonceReused = SigningError.fail(new SigningError.NonceReused({ message: RequestVerifier.NONCE_REUSED }))
+
+      /**
+       * The signed call verified: the key, the signature at the current time, then the nonce recorded and — `meter` —
+       * the call counted in its store's window, in one step (`SignedCalls`).
+       */
+      const verify = Effect.fnUntraced(function* (call: SignedCall, clientIp: string, meter: boolean) {
         const presented = Credentials.parseAuthorization(call.authorization)
         if (presented._tag === "Missing") return yield* refuse(new AccessError.MissingKey({ message: MISSING_KEY }))
         if (presented._tag !== "PublicKey" || !Credentials.isPublicKeyId(presented.keyId)) {
@@ -144,18 +153,26 @@ export const layer = (
           RequestSignature.verify(request, DECOY, 0)
           return yield* refuse(new AccessError.InvalidKey({ message: INVALID_KEY }))
         }
-        const verified = yield* verifier.verify(request, found.key.signingSecret!)
+        const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+        const verified = yield* RequestSignature.verifyEffect(request, found.key.signingSecret!, now)
+        const recorded = yield* signedCalls.record({ keyId, nonce: verified.nonce, storeId: found.store.id, meter })
+        if (recorded._tag === "Replay") return yield* nonceReused
         yield* touch(found.store.id, keyId, clientIp)
-        return { principal: principalOf(found), nonce: verified.nonce }
+        return { caller: { principal: principalOf(found), nonce: verified.nonce }, window: recorded.window }
+      })
+
+      const authenticate = method("PublicAccess.authenticate")(function* (call: SignedCall, clientIp: string) {
+        return (yield* verify(call, clientIp, false)).caller
       })
 
       return PublicAccess.of({
         authenticate,
         admit: method("PublicAccess.admit")(function* (call: SignedCall, clientIp: string, requirement: Requirement) {
-          // Counted once verified, never before: an unsigned call naming a key must not spend its store's budget.
-          const caller = yield* authenticate(call, clientIp)
+          // Counted once verified, never before: an unsigned call naming a key, or a replay, must not spend its
+          // store's budget.
+          const { caller, window } = yield* verify(call, clientIp, true)
           const state = yield* access
-            .meter(caller.principal)
+            .meterCounted(caller.principal, window!)
             .pipe(
               Effect.tapError((error) =>
                 error.reason._tag === "RateLimited" ? AccessMetrics.refused("signed_minute") : Effect.void

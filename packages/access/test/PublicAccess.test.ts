@@ -6,7 +6,7 @@
  * per-minute budget, never as requests.
  */
 import { assert, layer, type Vitest } from "@effect/vitest"
-import { Nonce, NonceStore, NonceStoreSql, RequestSignature, RequestVerifier } from "@tawsil/signing"
+import { Nonce, NonceStore, RequestSignature } from "@tawsil/signing"
 import { Clock, Effect, Layer, Redacted } from "effect"
 import * as Access from "../src/Access.ts"
 import * as AccessEvents from "../src/AccessEvents.ts"
@@ -14,15 +14,17 @@ import * as Admin from "../src/Admin.ts"
 import type { KeyStore } from "../src/KeyStore.ts"
 import * as PublicAccess from "../src/PublicAccess.ts"
 import * as Scopes from "../src/Scopes.ts"
+import * as SignedCalls from "../src/SignedCalls.ts"
+import * as SignedCallsSql from "../src/SignedCallsSql.ts"
 import type { UsageStore } from "../src/UsageStore.ts"
 import { backends, memoryStores, migrated, sqlStores } from "./Backends.ts"
 
 const build = <E, R>(
   stores: Layer.Layer<KeyStore | UsageStore, E, R>,
-  nonces: Layer.Layer<NonceStore.NonceStore, E, R>
+  signedCalls: Layer.Layer<SignedCalls.SignedCalls, E, R | UsageStore>
 ) =>
   PublicAccess.layer().pipe(
-    Layer.provide(RequestVerifier.layer.pipe(Layer.provide(nonces))),
+    Layer.provide(signedCalls),
     Layer.provideMerge(Layer.mergeAll(Access.layer(), Admin.layer)),
     Layer.provide(AccessEvents.layerMemory),
     Layer.provideMerge(stores)
@@ -186,12 +188,12 @@ const suite = (it: Vitest.MethodsNonLive<Access.Access | Admin.Admin | PublicAcc
 }
 
 // Real time: the calls are signed with the wall clock, as a platform's backend signs them.
-layer(build(memoryStores, NonceStore.layerMemory), { excludeTestServices: true })("PublicAccess (memory)", (it) =>
-  suite(it)
-)
+layer(build(memoryStores, SignedCalls.layer.pipe(Layer.provide(NonceStore.layerMemory))), {
+  excludeTestServices: true
+})("PublicAccess (memory)", (it) => suite(it))
 
 for (const backend of backends) {
-  layer(build(sqlStores, NonceStoreSql.layer).pipe(Layer.provideMerge(migrated(backend))), {
+  layer(build(sqlStores, SignedCallsSql.layer).pipe(Layer.provideMerge(migrated(backend))), {
     excludeTestServices: true,
     timeout: "90 seconds"
   })(`PublicAccess (sql, ${backend.name})`, (it) => suite(it))

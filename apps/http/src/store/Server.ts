@@ -2,7 +2,7 @@
  * The store server: the store API's handlers, its pipeline and the services behind them, on their own listener; and
  * the webhook dispatcher, which delivers what the store's writes queued.
  */
-import { Access, KeyStoreSql, PublicAccess, ReadCache, UsageStoreSql } from "@tawsil/access"
+import { Access, KeyStoreSql, PublicAccess, ReadCache, SignedCallsSql, UsageStoreSql } from "@tawsil/access"
 import { StoreApi } from "@tawsil/api/store/Api"
 import {
   Categories,
@@ -22,7 +22,6 @@ import { ChangeLog, ChangeStoreSql, Changes, Entity } from "@tawsil/changes"
 import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Orders } from "@tawsil/orders"
 import { PromoEntity, PromoStoreSql, Promos } from "@tawsil/promos"
-import { NonceStoreSql, RequestVerifier } from "@tawsil/signing"
 import {
   ShippingRates,
   ShippingRatesEntity,
@@ -99,11 +98,12 @@ const webhooksLayer = (config: Pick<AppConfig, "webhooks">) =>
     }).pipe(Layer.provide(WebhookHttp.layer))
   ).pipe(Layer.provide([WebhookStoreSql.layer, DeliverySignal.layer]))
 
-/** Signed calls (`PublicAccess` over `@tawsil/signing`) and the tracker they feed, written behind the answer. */
+/**
+ * Signed calls (`PublicAccess`: the signature by `@tawsil/signing`, the nonce and the minute window in one statement
+ * per group of calls) and the tracker they feed, written behind the answer.
+ */
 const signedLayer = Layer.mergeAll(
-  PublicAccess.layer().pipe(
-    Layer.provide([RequestVerifier.layer.pipe(Layer.provide(NonceStoreSql.layer)), KeyStoreSql.layer, Access.layerSql])
-  ),
+  PublicAccess.layer().pipe(Layer.provide([SignedCallsSql.layer, KeyStoreSql.layer, Access.layerSql])),
   Tracker.layer().pipe(Layer.provide([TrackerStoreSql.layer, UsageStoreSql.layer]))
 )
 

@@ -17,6 +17,7 @@ import {
   Limits,
   PublicAccess,
   ReadCache,
+  SignedCalls,
   UsageStore
 } from "@tawsil/access"
 import { StoreApi } from "@tawsil/api/store/Api"
@@ -36,7 +37,7 @@ import { Egress } from "@tawsil/egress"
 import { Idempotency, IdempotencyStore } from "@tawsil/idempotency"
 import { OrderStore, Orders } from "@tawsil/orders"
 import { PromoStore, Promos } from "@tawsil/promos"
-import { Nonce, NonceStore, RequestSignature, RequestVerifier } from "@tawsil/signing"
+import { Nonce, NonceStore, RequestSignature } from "@tawsil/signing"
 import { Database } from "@tawsil/storage"
 import { ShippingRates, ShippingSettings, ShippingStore } from "@tawsil/store-shipping"
 import { Design, HomeLayout, HomeSections, Pixels, Settings, StorefrontStore, Themes } from "@tawsil/storefront"
@@ -168,7 +169,7 @@ export const services = (options: Options = {}) =>
   Layer.mergeAll(
     access,
     Admin.layer,
-    PublicAccess.layer().pipe(Layer.provide([RequestVerifier.layer, access])),
+    PublicAccess.layer().pipe(Layer.provide([SignedCalls.layer, access])),
     Tracker.layer(),
     Webhooks.layer({ allowHosts: options.allowHosts ?? WebhookUrl.noHostsAllowed }),
     Orders.layer.pipe(Layer.provide(Outbox.layer)),
