@@ -331,6 +331,8 @@ export const idempotent = (mode: Mode) =>
     })
   )
 
+const utf8 = new TextDecoder()
+
 /** The routes `Signed` serves, which do not exist on the origin listener. */
 export const SIGNED_PATHS: ReadonlySet<string> = new Set([
   "/v1/signups",
@@ -371,11 +373,11 @@ export const signed = (mode: Mode) =>
             )
             headers = { ...headers, ...rateLimitHeaders(admission.limits) }
             if (admission._tag === "Refused") return yield* Effect.fail(admission.error)
-            const body = yield* parseJson(new TextDecoder().decode(bytes), requestId)
-            return yield* httpEffect.pipe(
-              Effect.provideService(Caller, admission.caller.principal),
-              Effect.provideService(RequestBody, body),
-              Effect.provideService(CallNonce, admission.caller.nonce)
+            const body = yield* parseJson(utf8.decode(bytes), requestId)
+            // The three services the handler reads, added to its context in one step.
+            const { principal, nonce } = admission.caller
+            return yield* Effect.updateContext(httpEffect, (context: Context.Context<never>) =>
+              Context.add(Context.add(Context.add(context, Caller, principal), RequestBody, body), CallNonce, nonce)
             )
           })
           return yield* answer.pipe(
