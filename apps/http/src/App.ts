@@ -7,7 +7,6 @@
  */
 
 import * as Os from "node:os"
-import { NodeRedis } from "@effect/platform-node"
 import { UsageStore, UsageStoreSql } from "@tawsil/access"
 import type { CourierAdapter } from "@tawsil/courier"
 import { Egress } from "@tawsil/egress"
@@ -171,9 +170,19 @@ const stopLines = (signal: () => string | undefined, drain: Duration.Duration) =
 export const rateLimiterStore = (config: AppConfig) =>
   config.redisUrl === undefined
     ? ClientWindow.layerStoreMemory()
-    : RateLimiter.layerStoreRedis({ prefix: "tawsil:ratelimit:" }).pipe(
-        Layer.provide(NodeRedis.layer({ url: Redacted.value(config.redisUrl) }))
-      )
+    : RateLimiter.layerStoreRedis({ prefix: "tawsil:ratelimit:" }).pipe(Layer.provide(redisClient(config.redisUrl)))
+
+/**
+ * The Redis client, imported only when `REDIS_URL` is set: the `redis` package is some 600 modules, held in memory
+ * once imported, that a process without Redis would carry for nothing (docs/memory.md).
+ */
+const redisClient = (url: Redacted.Redacted<string>) =>
+  Layer.unwrap(
+    Effect.map(
+      Effect.promise(() => import("@effect/platform-node/NodeRedis")),
+      (NodeRedis) => NodeRedis.layer({ url: Redacted.value(url) })
+    )
+  )
 
 const inFlight = Layer.sync(Edge.InFlight, () => ({ count: 0 }))
 

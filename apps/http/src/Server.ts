@@ -6,7 +6,7 @@
  */
 
 import * as NodeHttp from "node:http"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ByteSize, Context, Effect, Exit, Layer, Option, References, Scope } from "effect"
 import { FindMyWay, HttpIncomingMessage, HttpMiddleware, HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
