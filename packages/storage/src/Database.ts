@@ -65,6 +65,14 @@ const withDatabase = (kind: Kind, location: string) =>
     })
   )
 
+/**
+ * The embedded database's buffer pool. PostgreSQL's default, 128MB, is memory the process holds from the start
+ * (PGlite touches all of it): the app restarted on an existing directory measured about 390 MB resident with it and
+ * about 300 MB with 32MB (docs/memory.md). Pages beyond it are read back from the data directory's files, which the
+ * OS caches.
+ */
+const EMBEDDED_SHARED_BUFFERS = "32MB"
+
 /** The embedded database in `dataDir`, created on first use. One process at a time may hold a directory. */
 export const layerEmbedded = (options: { readonly dataDir: string }): Layer.Layer<Services, DatabaseStartError> => {
   const dataDir = Path.resolve(options.dataDir)
@@ -78,7 +86,10 @@ export const layerEmbedded = (options: { readonly dataDir: string }): Layer.Laye
           try: async () => {
             // Imported here, not at the top: a process on a real server never loads PGlite (issue 22: idle memory).
             const { PGlite } = await import("@electric-sql/pglite")
-            const db: PGlite = new PGlite({ dataDir })
+            const db: PGlite = new PGlite({
+              dataDir,
+              startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`]
+            })
             await db.waitReady
             return db
           },

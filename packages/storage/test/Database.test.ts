@@ -4,7 +4,7 @@ import * as Path from "node:path"
 import { assert, describe, it, layer } from "@effect/vitest"
 import { AppInstance, Database, DataDirLock, Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
-import { Effect, Exit, Layer, Redacted, Schema } from "effect"
+import { Context, Effect, Exit, Layer, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 
 /** The ids of every migration in `migrations/` (0001_…, 0002_…, …), counted from the directory. */
@@ -131,6 +131,16 @@ describe("Database.layerEmbedded", () => {
       assert.isTrue(Exit.isFailure(exit))
       assert.include(String(Exit.isFailure(exit) ? exit.cause : ""), "is in use by another process")
       yield* open
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("runs with a 32MB buffer pool, not PostgreSQL's 128MB, which the process would hold from the start", () =>
+    Effect.gen(function* () {
+      const dataDir = yield* TestDatabase.freshDataDir
+      const context = yield* Layer.build(Database.layerEmbedded({ dataDir }))
+      const sql = Context.get(context, SqlClient.SqlClient)
+      const rows = yield* sql<{ readonly size: string }>`SELECT current_setting('shared_buffers') AS size`
+      assert.strictEqual(rows[0]?.size, "32MB")
     }).pipe(Effect.scoped)
   )
 })
