@@ -10,6 +10,7 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ByteSize, Context, Effect, Exit, Layer, Option, References, Scope } from "effect"
 import { FindMyWay, HttpIncomingMessage, HttpMiddleware, HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
+import * as SchemaJITCompiler from "effect/schema/SchemaJITCompiler"
 import type { AppConfig } from "./AppConfig.ts"
 import * as Edge from "./Edge.ts"
 import * as Health from "./Health.ts"
@@ -162,10 +163,28 @@ const probes = (
   )
 }
 
+/**
+ * Every endpoint's request bodies decoded by code effect's schema compiler generates once per schema, instead of by
+ * its interpreter walking the schema on every request: the same rules and the same issues, a third of a create's
+ * decoding cost (issue 22, docs/benchmarks.md). Called before the API's handlers are built, which is when they take
+ * their decoders. A schema the compiler cannot handle keeps the interpreter.
+ */
+const compileBodyDecoders = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>
+) =>
+  HttpApi.reflect(api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      for (const { schemas } of endpoint.payload.values())
+        for (const schema of schemas) SchemaJITCompiler.enable(schema.ast)
+    }
+  })
+
 export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, E, R>(
   config: Pick<AppConfig, "host" | "maxBodyBytes" | "shutdownTimeout">,
   options: ServerOptions<Id, Groups, E, R>
 ) => {
+  compileBodyDecoders(options.api)
   const templates = routeTemplates(options.api)
   const routeOf = (method: string, path: string) =>
     options.absentPaths?.has(path) ? undefined : templates(method, path)
