@@ -92,6 +92,12 @@ export const sampler = (options: { readonly intervalMs?: number } = {}) => {
  * (`-01`) and all threads (V8's compiler and GC helpers besides). Give node `nodeOptions`: V8 then optimises on the
  * main thread, as soon as a function is hot — under valgrind its background compiler got so little time that part of
  * the counted code still ran unoptimised, thousands of requests after the warm-up.
+ *
+ * That compiling is not the request's work, and how much of it falls inside the counted requests varies from run to
+ * run (40–120 k instructions per sandbox create in three runs of one build, 2026-11-27): `compiler` is the main
+ * thread's instructions in V8's optimising compilers (their functions' names, read by `callgrind_annotate`), so that
+ * `main − compiler` compares two builds within a few thousand instructions where `main` alone moved by tens of
+ * thousands.
  */
 export const callgrind = () => {
   const dir = Fs.mkdtempSync("/tmp/tawsil-callgrind-")
@@ -124,7 +130,27 @@ export const callgrind = () => {
         all += Number(totals[1])
         if (name.endsWith("-01")) main += Number(totals[1])
       }
-      return { main, all }
+      return { main, all, compiler: compilerInstructions(dir) }
     }
   }
+}
+
+/** The instructions of a dump's functions that belong to V8's optimising compilers (TurboFan, Turboshaft, Maglev). */
+const COMPILER = /v8::internal::(compiler|maglev|turboshaft)::/i
+
+/** The main thread's instructions spent in V8's optimising compilers, over the dumps in `dir` (see `callgrind`). */
+const compilerInstructions = (dir: string) => {
+  let total = 0
+  for (const name of Fs.readdirSync(dir)) {
+    if (!/\.\d+-01$/.test(name)) continue
+    const annotated = execFileSync("callgrind_annotate", ["--inclusive=no", "--threshold=100", `${dir}/${name}`], {
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024
+    })
+    for (const line of annotated.split("\n")) {
+      const cost = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$/.exec(line)
+      if (cost !== null && COMPILER.test(cost[2]!)) total += Number(cost[1]!.replaceAll(",", ""))
+    }
+  }
+  return total
 }
