@@ -94,7 +94,7 @@ export const sampler = (options: { readonly intervalMs?: number } = {}) => {
  * the counted code still ran unoptimised, thousands of requests after the warm-up.
  *
  * That compiling is not the request's work, and how much of it falls inside the counted requests varies from run to
- * run (40–120 k instructions per sandbox create in three runs of one build, 2026-11-27): `compiler` is the main
+ * run (40–120 k instructions per sandbox create in three runs of one build, 2026-11-27): `compiler()` is the main
  * thread's instructions in V8's optimising compilers (their functions' names, read by `callgrind_annotate`), so that
  * `main − compiler` compares two builds within a few thousand instructions where `main` alone moved by tens of
  * thousands.
@@ -130,8 +130,9 @@ export const callgrind = () => {
         all += Number(totals[1])
         if (name.endsWith("-01")) main += Number(totals[1])
       }
-      return { main, all, compiler: compilerInstructions(dir) }
-    }
+      return { main, all }
+    },
+    compiler: () => compilerInstructions(dir)
   }
 }
 

@@ -297,8 +297,11 @@ const instructionsPerRequest = async (target: Target, scenario: Scenario, reques
   } finally {
     await stop(child)
   }
-  const { main, compiler } = counter.totals()
-  return { perRequest: main / requests, compilerPerRequest: compiler / requests, dumps: counter.dir }
+  return {
+    perRequest: counter.totals().main / requests,
+    compilerPerRequest: counter.compiler() / requests,
+    dumps: counter.dir
+  }
 }
 
 const row = (round: number, r: Result) =>

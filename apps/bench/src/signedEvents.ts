@@ -327,9 +327,10 @@ const instructionsPerEvent = async (
     const shape = shapeOf(statement).slice(0, 90)
     shapes.set(shape, (shapes.get(shape) ?? 0) + 1)
   }
+  const totals = counter.totals()
   return {
-    perCall: counter.totals().main / calls,
-    perCallAll: counter.totals().all / calls,
+    perCall: totals.main / calls,
+    perCallAll: totals.all / calls,
     statementsPerCall: statements.length / calls,
     shapes: [...shapes].sort((a, b) => b[1] - a[1]),
     dumps: counter.dir
