@@ -265,8 +265,12 @@ const instructionsPerRequest = async (target: Target, scenario: Scenario, reques
   const { child, url } = await start(target, "/health", counter.prefix, counter.nodeOptions)
   try {
     // `check`: every answer must have the scenario's status (the warm-up of a refusal scenario opens the window).
+    // Under valgrind a run can outlast the client's one-minute window: a refusal scenario then sees one create
+    // admitted per minute the run started, which is allowed (its cost, spread over the run, is a few hundred
+    // instructions a request).
     const run = (amount: number, check: boolean) =>
       new Promise<void>((resolve, reject) => {
+        const begun = Date.now()
         autocannon(
           {
             url: `${url}${scenario.path}`,
@@ -287,7 +291,9 @@ const instructionsPerRequest = async (target: Target, scenario: Scenario, reques
                       0
                     )
                   : 0
-            if (wrong > 0) return reject(new Error(`${target.name}: ${wrong} answers not ${expected ?? "2xx"}`))
+            const reopened = expected === undefined ? 0 : Math.ceil((Date.now() - begun) / 60_000)
+            if (wrong > reopened)
+              return reject(new Error(`${target.name}: ${wrong} answers not ${expected ?? "2xx"}`))
             resolve()
           }
         )
