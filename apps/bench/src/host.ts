@@ -98,6 +98,11 @@ export const sampler = (options: { readonly intervalMs?: number } = {}) => {
  * thread's instructions in V8's optimising compilers (their functions' names, read by `callgrind_annotate`), so that
  * `main − compiler` compares two builds within a few thousand instructions where `main` alone moved by tens of
  * thousands.
+ *
+ * The app also works while nobody calls it: the webhook dispatcher's and tracker's polls, timers. Under valgrind a
+ * counted run lasts a minute or more, so that background falls into the count at tens of thousands of instructions
+ * per request (the polls' statements). `count` therefore leaves instrumentation on, idle, for as long again as the
+ * run took, and dumps that too: `idle()` is what the process did with no request, to subtract.
  */
 export const callgrind = () => {
   const dir = Fs.mkdtempSync("/tmp/tawsil-callgrind-")
@@ -116,42 +121,55 @@ export const callgrind = () => {
     ],
     count: async (pid: number, run: () => Promise<void>) => {
       execFileSync("callgrind_control", ["-i", "on", String(pid)], { stdio: "ignore" })
+      const began = Date.now()
       await run()
+      execFileSync("callgrind_control", ["-d", String(pid)], { stdio: "ignore" })
+      // Idle for as long as the run took, counted into the second dump.
+      await new Promise((resolve) => setTimeout(resolve, Date.now() - began))
       execFileSync("callgrind_control", ["-d", String(pid)], { stdio: "ignore" })
       execFileSync("callgrind_control", ["-i", "off", String(pid)], { stdio: "ignore" })
     },
-    totals: () => {
-      // `totals:` rather than `summary:`, which the final dump can wrap around below zero while instrumentation is off.
-      let main = 0
-      let all = 0
-      for (const name of Fs.readdirSync(dir)) {
-        const totals = /^totals: (\d+)/m.exec(Fs.readFileSync(`${dir}/${name}`, "utf8"))
-        if (totals === null) continue
-        all += Number(totals[1])
-        if (name.endsWith("-01")) main += Number(totals[1])
-      }
-      return { main, all }
-    },
+    /** The counted run's instructions: the main thread's, and all threads'. */
+    totals: () => dumpTotals(dir, 1),
+    /** The main thread's instructions while idle for as long as the run took (see above). */
+    idle: () => dumpTotals(dir, 2).main,
+    /** The counted run's main-thread instructions in V8's optimising compilers. */
     compiler: () => compilerInstructions(dir)
   }
+}
+
+/** The instructions of dump `dump` (callgrind names its files `callgrind.out.<dump>-<thread>`). */
+const dumpTotals = (dir: string, dump: number) => {
+  // `totals:` rather than `summary:`, which the final dump can wrap around below zero while instrumentation is off.
+  let main = 0
+  let all = 0
+  for (const name of Fs.readdirSync(dir)) {
+    if (!name.startsWith(`callgrind.out.${dump}-`)) continue
+    const totals = /^totals: (\d+)/m.exec(Fs.readFileSync(`${dir}/${name}`, "utf8"))
+    if (totals === null) continue
+    all += Number(totals[1])
+    if (name.endsWith("-01")) main += Number(totals[1])
+  }
+  return { main, all }
 }
 
 /** The instructions of a dump's functions that belong to V8's optimising compilers (TurboFan, Turboshaft, Maglev). */
 const COMPILER = /v8::internal::(compiler|maglev|turboshaft)::/i
 
-/** The main thread's instructions spent in V8's optimising compilers, over the dumps in `dir` (see `callgrind`). */
+/** The counted run's main-thread instructions in V8's optimising compilers (see `callgrind`). */
 const compilerInstructions = (dir: string) => {
-  let total = 0
-  for (const name of Fs.readdirSync(dir)) {
-    if (!/\.\d+-01$/.test(name)) continue
-    const annotated = execFileSync("callgrind_annotate", ["--inclusive=no", "--threshold=100", `${dir}/${name}`], {
+  const annotated = execFileSync(
+    "callgrind_annotate",
+    ["--inclusive=no", "--threshold=100", `${dir}/callgrind.out.1-01`],
+    {
       encoding: "utf8",
       maxBuffer: 256 * 1024 * 1024
-    })
-    for (const line of annotated.split("\n")) {
-      const cost = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$/.exec(line)
-      if (cost !== null && COMPILER.test(cost[2]!)) total += Number(cost[1]!.replaceAll(",", ""))
     }
+  )
+  let total = 0
+  for (const line of annotated.split("\n")) {
+    const cost = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$/.exec(line)
+    if (cost !== null && COMPILER.test(cost[2]!)) total += Number(cost[1]!.replaceAll(",", ""))
   }
   return total
 }
