@@ -9,7 +9,7 @@
  */
 
 import { randomBytes } from "node:crypto"
-import { Cause, Clock, Context, Effect, Option, References, Tracer } from "effect"
+import { Cause, Clock, Context, Effect, References, Tracer } from "effect"
 import { Headers, HttpRouter, HttpServerRequest, HttpServerRespondable, HttpServerResponse } from "effect/http"
 import * as HttpMetrics from "./HttpMetrics.ts"
 import * as JsonLogger from "./JsonLogger.ts"
@@ -86,6 +86,28 @@ export interface Incoming {
   readonly requestId: string | undefined
 }
 
+/**
+ * What the Node listener in front of effect's server (`Server.ts`) works out for a request before effect sees it:
+ * its id, its route template and when it arrived. The edge, the request metrics and the span names read it instead of
+ * working it out again: one route lookup and one id per request (issue 22). A request that did not come through
+ * that listener (a server run as a web handler, in tests) has none, and the edge works them out itself.
+ */
+export interface Arrival {
+  readonly requestId: string
+  readonly route: string | undefined
+  readonly startedAt: number
+}
+
+const arrivals = new WeakMap<object, Arrival>()
+
+/** Records what the listener worked out for a Node request (`IncomingMessage`). */
+export const arrive = (request: object, arrival: Arrival) => {
+  arrivals.set(request, arrival)
+}
+
+/** What the listener worked out for a Node request, if it came through it. */
+export const arrivalOf = (request: object): Arrival | undefined => arrivals.get(request)
+
 /** The context a request's effect runs with: its id as `RequestId` and as the `requestId` log annotation. */
 const withRequestId = <R>(context: Context.Context<R>, requestId: string): Context.Context<R> =>
   Context.add(Context.add(context, RequestId, requestId), References.CurrentLogAnnotations, {
@@ -93,15 +115,31 @@ const withRequestId = <R>(context: Context.Context<R>, requestId: string): Conte
     requestId
   })
 
+/**
+ * What the edge uses on every request and reads once per server, from the context the server runs in: its clock,
+ * the access line's writer (`JsonLogger.infoIn`) and the context the request metrics are recorded in.
+ */
+interface Served {
+  readonly clock: Clock.Clock
+  readonly logInfo: ReturnType<typeof JsonLogger.infoIn>
+  readonly context: Context.Context<never>
+}
+
+const served = (context: Context.Context<never>): Served => ({
+  clock: Context.get(context, Clock.Clock),
+  logInfo: JsonLogger.infoIn(context),
+  context
+})
+
 /** The edge around one request's effect; the result carries `X-Request-Id`, and the access line is written. */
-export const around =
-  (options: EdgeOptions, request: Incoming) =>
+const around =
+  (options: EdgeOptions, server: Served, request: Incoming, arrival: Arrival | undefined) =>
   <E, R>(
     httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
-    const requestId = requestIdOf(request.requestId)
+    const requestId = arrival?.requestId ?? requestIdOf(request.requestId)
     return Effect.updateContext(
-      withEnvelope(options, request, requestId)(httpEffect),
+      withEnvelope(options, server, request, requestId, arrival)(httpEffect),
       (context: Context.Context<R>) => {
         // The request's server span, opened by effect's HTTP server where a tracer is installed (none otherwise).
         const span = Context.getOrUndefined(context, Tracer.ParentSpan)
@@ -113,141 +151,140 @@ export const around =
 
 /** The envelope for the errors no handler produced, the `X-Request-Id` header and the access line. */
 const withEnvelope =
-  (options: EdgeOptions, request: Pick<Incoming, "method" | "url">, requestId: string) =>
+  (
+    options: EdgeOptions,
+    server: Served,
+    request: Pick<Incoming, "method" | "url">,
+    requestId: string,
+    arrival: Arrival | undefined
+  ) =>
   <E, R>(
     httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
     // Written without generators: this runs on every request (docs/benchmarks.md).
-    Clock.clockWith((clock) => {
-      const started = clock.currentTimeMillisUnsafe()
-      const path = pathOf(request.url)
-      const messageFor = (status: number) =>
-        status === 404
-          ? `No route for ${request.method} ${path}`
-          : status === 413
-            ? `Request body is larger than ${options.maxBodyBytes} bytes`
-            : status === 500
-              ? `Internal error; quote request id ${requestId} when reporting it`
-              : (defaultMessages[status] ?? "Request failed")
-      const envelope = (status: number, message = messageFor(status)) =>
-        HttpServerResponse.jsonUnsafe(
-          options.envelope.render({ code: codeOf(options.envelope, status), message }, requestId),
-          { status }
-        )
-      const finish = (response: HttpServerResponse.HttpServerResponse) => {
-        let answer = response
-        const allowed = response.status === 404 && response.body._tag === "Empty" ? options.allowedMethods(path) : []
-        if (allowed.length > 0) {
-          answer = HttpServerResponse.setHeader(
-            envelope(405, `Method ${request.method} not allowed on ${path}; use ${allowed.join(", ")}`),
-            "allow",
-            allowed.join(", ")
-          )
-        } else if (response.status >= 400 && !isJson(response)) {
-          answer = HttpServerResponse.setHeaders(
-            envelope(response.status),
-            Headers.removeMany(response.headers, ["content-type", "content-length"])
-          )
-        }
-        const durationMs = clock.currentTimeMillisUnsafe() - started
-        // `requestId` comes from the context (`withRequestId`).
-        const logged = JsonLogger.info(
-          "request",
-          { method: request.method, path, status: answer.status, durationMs },
-          HttpServerResponse.setHeader(answer, "x-request-id", requestId)
-        )
-        return Effect.withFiber((fiber) => {
-          recordMetrics(fiber.context, options, request.method, path, answer.status, durationMs)
-          return logged
-        })
-      }
-      return httpEffect.pipe(
-        Effect.matchCauseEffect({
-          onSuccess: finish,
-          onFailure: (cause) => {
-            // The client went away: nothing to answer.
-            if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-            // Failures that know their response (unknown route, body too large, undecodable request) keep their
-            // status and get the envelope; anything else is a bug.
-            const error = Cause.squash(cause)
-            if (HttpServerRespondable.isRespondable(error)) {
-              return Effect.flatMap(HttpServerRespondable.toResponse(error), finish)
-            }
-            return Effect.flatMap(Effect.logError("unhandled failure", cause), () => finish(envelope(500)))
-          }
-        })
+    const started = arrival?.startedAt ?? server.clock.currentTimeMillisUnsafe()
+    const path = pathOf(request.url)
+    const messageFor = (status: number) =>
+      status === 404
+        ? `No route for ${request.method} ${path}`
+        : status === 413
+          ? `Request body is larger than ${options.maxBodyBytes} bytes`
+          : status === 500
+            ? `Internal error; quote request id ${requestId} when reporting it`
+            : (defaultMessages[status] ?? "Request failed")
+    const envelope = (status: number, message = messageFor(status)) =>
+      HttpServerResponse.jsonUnsafe(
+        options.envelope.render({ code: codeOf(options.envelope, status), message }, requestId),
+        { status }
       )
-    })
+    const finish = (response: HttpServerResponse.HttpServerResponse) => {
+      let answer = response
+      const allowed = response.status === 404 && response.body._tag === "Empty" ? options.allowedMethods(path) : []
+      if (allowed.length > 0) {
+        answer = HttpServerResponse.setHeader(
+          envelope(405, `Method ${request.method} not allowed on ${path}; use ${allowed.join(", ")}`),
+          "allow",
+          allowed.join(", ")
+        )
+      } else if (response.status >= 400 && !isJson(response)) {
+        answer = HttpServerResponse.setHeaders(
+          envelope(response.status),
+          Headers.removeMany(response.headers, ["content-type", "content-length"])
+        )
+      }
+      const durationMs = server.clock.currentTimeMillisUnsafe() - started
+      const route = arrival === undefined ? options.routeOf?.(request.method, path) : arrival.route
+      recordMetrics(server.context, options, request.method, route, answer.status, durationMs)
+      server.logInfo("request", { requestId, method: request.method, path, status: answer.status, durationMs })
+      return Effect.succeed(HttpServerResponse.setHeader(answer, "x-request-id", requestId))
+    }
+    return httpEffect.pipe(
+      Effect.matchCauseEffect({
+        onSuccess: finish,
+        onFailure: (cause) => {
+          // The client went away: nothing to answer.
+          if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+          // Failures that know their response (unknown route, body too large, undecodable request) keep their
+          // status and get the envelope; anything else is a bug.
+          const error = Cause.squash(cause)
+          if (HttpServerRespondable.isRespondable(error)) {
+            return Effect.flatMap(HttpServerRespondable.toResponse(error), finish)
+          }
+          return Effect.flatMap(Effect.logError("unhandled failure", cause), () => finish(envelope(500)))
+        }
+      })
+    )
+  }
 
 /** One answered request in the request metrics, under its route template (the router's and the door's answers). */
 const recordMetrics = (
   context: Context.Context<never>,
   options: EdgeOptions,
   method: string,
-  path: string,
+  route: string | undefined,
   status: number,
   durationMs: number
-) =>
-  HttpMetrics.record(
-    context,
-    { api: options.api ?? "http", method, route: options.routeOf?.(method, path) },
-    status,
-    durationMs
-  )
+) => HttpMetrics.record(context, { api: options.api ?? "http", method, route }, status, durationMs)
 
-/** The clock's time now, in milliseconds: when a request reached the edge (`answerAtDoor`'s `started`). */
-export const startedAt: Effect.Effect<number> = Clock.clockWith((clock) =>
-  Effect.succeed(clock.currentTimeMillisUnsafe())
-)
+/** An answer decided before the router: status, headers besides the JSON content type, and the JSON body. */
+export interface DoorAnswer {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: unknown
+}
 
 /**
- * Writes an answer decided before the router (`Server.Door`) with what the edge gives every answer — the request's
- * id in `X-Request-Id`, the JSON access line with that id, the request metrics — straight to Node's response: the
- * same answer as the router's, without the request's fiber. Succeeds with `false`: nothing more to do.
+ * How the listener writes an answer decided before the router (`Server.Door`), with what the edge gives every answer
+ * — the request's id in `X-Request-Id`, the JSON access line with that id, the request metrics — straight to Node's
+ * response: the same answer as the router's, as plain code outside any fiber. Made once per server, from the context
+ * the door's checks run in (its clock, loggers, log level and metrics).
  */
-export const answerAtDoor = (
-  options: EdgeOptions,
-  request: Incoming,
-  started: number,
-  answer: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: unknown },
-  response: { writeHead(status: number, headers: Record<string, string | number>): { end(body: string): unknown } }
-): Effect.Effect<boolean> =>
-  Effect.withFiber((fiber) => {
-    const requestId = requestIdOf(request.requestId)
-    const path = pathOf(request.url)
+export const doorAnswers = (options: EdgeOptions, context: Context.Context<never>) => {
+  const { clock, logInfo } = served(context)
+  return (
+    request: Pick<Incoming, "method" | "url">,
+    arrival: Arrival,
+    answer: DoorAnswer,
+    response: { writeHead(status: number, headers: Record<string, string | number>): { end(body: string): unknown } }
+  ) => {
     const body = JSON.stringify(answer.body)
     response
       .writeHead(answer.status, {
         "content-type": "application/json",
         "content-length": Buffer.byteLength(body),
         ...answer.headers,
-        "x-request-id": requestId
+        "x-request-id": arrival.requestId
       })
       .end(body)
-    const durationMs = fiber.getRef(Clock.Clock).currentTimeMillisUnsafe() - started
-    recordMetrics(fiber.context, options, request.method, path, answer.status, durationMs)
-    return JsonLogger.info(
-      "request",
-      { requestId, method: request.method, path, status: answer.status, durationMs },
-      false
-    )
-  })
+    const durationMs = clock.currentTimeMillisUnsafe() - arrival.startedAt
+    recordMetrics(context, options, request.method, arrival.route, answer.status, durationMs)
+    logInfo("request", {
+      requestId: arrival.requestId,
+      method: request.method,
+      path: pathOf(request.url),
+      status: answer.status,
+      durationMs
+    })
+  }
+}
 
 /** The requests this process's servers are answering right now: what a stop waits for, and reports. */
 export class InFlight extends Context.Service<InFlight, { count: number }>()("@tawsil/http/Edge/InFlight") {}
 
 export const layer = (options: EdgeOptions) =>
   HttpRouter.middleware(
-    Effect.map(Effect.serviceOption(InFlight), (inFlight) => {
-      const counter = Option.getOrElse(inFlight, () => ({ count: 0 }))
+    Effect.map(Effect.context<never>(), (context) => {
+      const counter = Context.getOrUndefined(context, InFlight) ?? { count: 0 }
+      const server = served(context)
       return <E, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
           counter.count++
-          return around(options, {
-            method: request.method,
-            url: request.url,
-            requestId: request.headers["x-request-id"]
-          })(httpEffect).pipe(
+          return around(
+            options,
+            server,
+            { method: request.method, url: request.url, requestId: request.headers["x-request-id"] },
+            arrivals.get(request.source as object)
+          )(httpEffect).pipe(
             Effect.ensuring(
               Effect.sync(() => {
                 counter.count--

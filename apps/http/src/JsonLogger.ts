@@ -10,7 +10,7 @@
  * access line is written on every request, and `JSON.stringify` with a replacer plus `Date#toISOString` cost
  * 2.3 µs of it, a fifth of the edge.
  */
-import { Cause, Clock, Effect, Logger, LogLevel, References } from "effect"
+import { Cause, Clock, Context, Effect, Logger, LogLevel, References } from "effect"
 
 const replacer = (_key: string, value: unknown) => (typeof value === "bigint" ? value.toString() : value)
 
@@ -178,3 +178,50 @@ export const info = <A = undefined>(
     )
     return done
   })
+
+/** An object key JSON.stringify writes before the others (an array index). */
+const INDEX = /^(0|[1-9][0-9]*)$/
+
+/**
+ * `info`'s lines, written by code that has no fiber at hand or runs on every request: the edge's access line and the
+ * door's answers (`Edge.ts`). The loggers, level, clock and annotations are read from `context` once, when made, and
+ * the annotations' JSON text is kept: each line encodes only its own annotations. The line is `info`'s, byte for
+ * byte. Where this JSON logger is not the only logger, each line runs `Effect.logInfo` in `context`.
+ */
+export const infoIn = (
+  context: Context.Context<never>
+): ((message: string, annotations: Readonly<Record<string, unknown>>) => void) => {
+  const add = onlyJsonLogger(Context.get(context, References.CurrentLoggers))
+  if (add === undefined)
+    return (message, annotations) => {
+      Effect.runForkWith(context)(Effect.logInfo(message).pipe(Effect.annotateLogs(annotations)))
+    }
+  if (LogLevel.isGreaterThan(Context.get(context, References.MinimumLogLevel), "Info")) return () => {}
+  const clock = Context.get(context, Clock.Clock)
+  const base = Context.get(context, References.CurrentLogAnnotations)
+  const baseJson = recordJson(base)
+  let baseHasKey = false
+  for (const _ in base) baseHasKey = true
+  return (message, annotations) => {
+    let own = ""
+    let ownHasKey = false
+    for (const key in annotations) {
+      // A key the context's annotations already have keeps its place among them, as `info`'s spread puts it, and an
+      // index-like key goes first, as JSON.stringify orders an object's keys: `line` writes those.
+      if (Object.hasOwn(base, key) || (baseHasKey && INDEX.test(key))) {
+        const millis = clock.currentTimeMillisUnsafe()
+        return add(
+          line({ message, logLevel: "Info", millis, annotations: { ...base, ...annotations }, cause: Cause.empty })
+        )
+      }
+      ownHasKey = true
+      const value = toJson(annotations[key])
+      if (value !== undefined) own += `${own === "" ? "" : ","}${quoted(key)}:${value}`
+    }
+    const json = own === "" ? baseJson : baseJson === "{}" ? `{${own}}` : `${baseJson.slice(0, -1)},${own}}`
+    const annotated = baseHasKey || ownHasKey ? `,"annotations":${json}` : ""
+    add(
+      `{"timestamp":"${isoTimestamp(clock.currentTimeMillisUnsafe())}","level":"INFO","message":${JSON.stringify(message)}${annotated}}\n`
+    )
+  }
+}

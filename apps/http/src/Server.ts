@@ -7,7 +7,7 @@
 
 import * as NodeHttp from "node:http"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { ByteSize, Context, Effect, Exit, Layer, Option, References, Scope } from "effect"
+import { ByteSize, Clock, Context, Effect, Exit, Layer, Option, References, Scope } from "effect"
 import { FindMyWay, HttpIncomingMessage, HttpMiddleware, HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
 import * as SchemaJITCompiler from "effect/schema/SchemaJITCompiler"
@@ -27,18 +27,14 @@ export interface ServerOptions<Id extends string, Groups extends HttpApiGroup.Co
 }
 
 /** An answer decided at the door: status, headers besides the JSON content type, and the JSON body. */
-export interface DoorAnswer {
-  readonly status: number
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: unknown
-}
+export type DoorAnswer = Edge.DoorAnswer
 
 /**
  * What an API decides about a request before the router sees it and before its body is read: undefined for a route
  * it does not watch, else an effect answering `undefined` (let the request through) or the answer to refuse it
- * with. A refusal costs Node's parsing, this effect, the request id, the access line and the request metrics:
- * not the request's fiber, the router, HttpApi or the body (issue 22, decision 0025). A server without a `Door`
- * lets every request through.
+ * with. A refusal costs Node's parsing, this effect, and the edge's work done as plain code (the request id, the
+ * access line and the request metrics, `Edge.doorAnswers`): not the request's fiber, the router, HttpApi or the body
+ * (issue 22, decision 0025). A server without a `Door` lets every request through.
  */
 export class Door extends Context.Service<
   Door,
@@ -208,30 +204,36 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
     door: Door["Service"] | undefined
   ) => {
     type Handler = (request: NodeHttp.IncomingMessage, response: NodeHttp.ServerResponse) => void
-    // Effect's request handler, once the router serves (see `serve` below), and the context to run door checks in.
+    // Effect's request handler, once the router serves (see `serve` below), the clock requests are timed by, and how
+    // the door's answers are written (both from the context effect's server runs in).
     let serving = false
     let router: Handler | undefined
     let context: Context.Context<never> | undefined
-    const atDoor = (request: NodeHttp.IncomingMessage, response: NodeHttp.ServerResponse, handler: Handler) => {
+    let clock: Clock.Clock | undefined
+    let answerAtDoor: ReturnType<typeof Edge.doorAnswers> | undefined
+    // Every request's id, route template and arrival, worked out once here for the edge (`Edge.Arrival`); then the
+    // door, if any, then the router.
+    const arrive = (request: NodeHttp.IncomingMessage, response: NodeHttp.ServerResponse, handler: Handler) => {
       const method = request.method ?? "GET"
       const url = request.url ?? "/"
-      const route = routeOf(method, Edge.pathOf(url))
-      const check = route === undefined ? undefined : door!.check(route, request)
+      const arrival: Edge.Arrival = {
+        requestId: Edge.requestIdOf(request.headers["x-request-id"] as string | undefined),
+        route: routeOf(method, Edge.pathOf(url)),
+        startedAt: clock!.currentTimeMillisUnsafe()
+      }
+      Edge.arrive(request, arrival)
+      const check = door === undefined || arrival.route === undefined ? undefined : door.check(arrival.route, request)
       if (check === undefined) return handler(request, response)
-      const incoming: Edge.Incoming = { method, url, requestId: request.headers["x-request-id"] as string | undefined }
-      const decided = Effect.flatMap(Edge.startedAt, (started) =>
-        Effect.flatMap(check, (answer) =>
-          answer === undefined ? Effect.succeed(true) : Edge.answerAtDoor(edge, incoming, started, answer, response)
-        )
-      )
-      const fiber = Effect.runForkWith(context!)(decided)
-      const go = (exit: Exit.Exit<boolean>) => {
+      const fiber = Effect.runForkWith(context!)(check)
+      const decide = (exit: Exit.Exit<DoorAnswer | undefined>) => {
         // Let through, or the check failed (a defect): the router answers, as it would have.
-        if (!Exit.isSuccess(exit) || exit.value === true) handler(request, response)
+        if (Exit.isSuccess(exit) && exit.value !== undefined)
+          answerAtDoor!({ method, url }, arrival, exit.value, response)
+        else handler(request, response)
       }
       const exit = fiber.pollUnsafe()
-      if (exit === undefined) fiber.addObserver(go)
-      else go(exit)
+      if (exit === undefined) fiber.addObserver(decide)
+      else decide(exit)
     }
     // Node listens as soon as the server layer is built, before the router is attached to it: a request in between
     // would have no listener and never be answered. Until the router serves, this one answers 503 with Retry-After
@@ -240,8 +242,7 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
     nodeServer.on("request", (request: NodeHttp.IncomingMessage, response: NodeHttp.ServerResponse) => {
       // Draining: every answer closes its connection, so that no client keeps one open to a listener about to close.
       if (lifecycle.draining) response.setHeader("connection", "close")
-      if (router !== undefined)
-        return door === undefined ? router(request, response) : atDoor(request, response, router)
+      if (router !== undefined) return arrive(request, response, router)
       if (serving) return
       if (Edge.pathOf(request.url ?? "") === LIVE_PATH) {
         response.writeHead(200, { "content-type": "application/json", ...NO_STORE })
@@ -254,11 +255,12 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
       response.writeHead(503, { "content-type": "application/json", "retry-after": "1", connection: "close" })
       response.end(body)
     })
-    // Effect's server adds its own `request` listener (NodeHttpServer.make); with a door, that listener is taken off
-    // and called from the one above, after the door, so that a refused request never reaches it.
+    // Effect's server adds its own `request` listener (NodeHttpServer.make): it is taken off and called from the one
+    // above, after the arrival is recorded and the door, if any, has let the request through.
     const serve = Effect.gen(function* () {
-      if (door === undefined) return
       context = yield* Effect.context<never>()
+      clock = Context.get(context, Clock.Clock)
+      answerAtDoor = Edge.doorAnswers(edge, context)
       const [, theirs, ...more] = nodeServer.listeners("request") as Array<Handler>
       if (theirs === undefined || more.length > 0) return yield* Effect.die("expected one request listener of effect's")
       nodeServer.off("request", theirs)
@@ -271,7 +273,7 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
         Effect.sync(() => {
           serving = true
         }).pipe(
-          // Outside the annotations and the level below: the door's checks run in this context.
+          // Outside the annotations and the level below: the door's checks and answers run in this context.
           Effect.andThen(serve),
           Effect.andThen(
             Effect.logInfo("listening").pipe(
@@ -308,8 +310,8 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
     )
     // Read only where a tracer opens the request's server span: `GET /v1/orders/:id`, as OpenTelemetry names them.
     const spanNames = Layer.succeed(HttpMiddleware.SpanNameGenerator, (request) => {
-      const path = Edge.pathOf(request.url)
-      const route = routeOf(request.method, path)
+      const arrival = Edge.arrivalOf(request.source as object)
+      const route = arrival === undefined ? routeOf(request.method, Edge.pathOf(request.url)) : arrival.route
       return route === undefined ? request.method : `${request.method} ${route}`
     })
     return Layer.mergeAll(

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Logger, Redacted, References } from "effect"
+import { Cause, Clock, Context, Effect, Layer, Logger, Redacted, References } from "effect"
 import fc from "fast-check"
 import * as JsonLogger from "../src/JsonLogger.ts"
 
@@ -168,6 +168,78 @@ describe("JsonLogger", () => {
       )
       assert.deepStrictEqual(seen, [["request"]])
       assert.lengthOf(lines, 0)
+    })
+  )
+  it.effect("infoIn writes the line info writes, byte for byte, whatever the context's annotations (fast-check)", () =>
+    Effect.gen(function* () {
+      const value = fc.oneof(
+        fc.jsonValue(),
+        fc.bigInt(),
+        fc.constantFrom(undefined, Number.NaN),
+        fc.string({ unit: "binary" })
+      )
+      const annotations = fc.dictionary(
+        fc.oneof(fc.string({ unit: "binary", maxLength: 6 }), fc.nat().map(String)),
+        value,
+        { maxKeys: 5 }
+      )
+      const cases = fc.sample(fc.tuple(annotations, annotations, fc.string({ unit: "binary" })), 500)
+      const millis = Date.UTC(2026, 10, 27, 20, 40, 1, 7)
+      const clock = { currentTimeMillisUnsafe: () => millis } as unknown as Clock.Clock
+      const lines = yield* captureStdout(
+        Effect.scoped(
+          Effect.gen(function* () {
+            const loggers = yield* Layer.build(JsonLogger.layer)
+            for (const [base, own, message] of cases) {
+              const context = Context.add(
+                Context.add(loggers, References.CurrentLogAnnotations, base),
+                Clock.Clock,
+                clock
+              )
+              JsonLogger.infoIn(context)(message, own)
+            }
+          })
+        )
+      )
+      assert.lengthOf(lines, cases.length)
+      cases.forEach(([base, own, message], i) => {
+        const fiber = { getRef: () => ({ ...base, ...own }) }
+        const expected = JsonLogger.format.log({
+          message,
+          logLevel: "Info",
+          date: new Date(millis),
+          fiber,
+          cause: Cause.empty
+        } as never)
+        assert.strictEqual(`${lines[i]}\n`, expected)
+      })
+    })
+  )
+
+  it.effect("infoIn writes nothing below the minimum level, and goes through Effect's log beside other loggers", () =>
+    Effect.gen(function* () {
+      const seen: Array<unknown> = []
+      const other = Logger.make(({ message }) => {
+        seen.push(message)
+      })
+      const lines = yield* captureStdout(
+        Effect.scoped(
+          Effect.gen(function* () {
+            const json = yield* Layer.build(JsonLogger.layer)
+            JsonLogger.infoIn(Context.add(json, References.MinimumLogLevel, "Warn"))("quiet", { status: 200 })
+            const both = yield* Layer.build(Logger.layer([other], { mergeWithExisting: true })).pipe(
+              Effect.provideContext(json)
+            )
+            JsonLogger.infoIn(Context.merge(json, both))("request", { status: 200 })
+            yield* Effect.yieldNow
+          })
+        )
+      )
+      assert.deepStrictEqual(seen, [["request"]])
+      assert.deepStrictEqual(
+        lines.map((line) => JSON.parse(line).message),
+        ["request"]
+      )
     })
   )
 })
