@@ -12,6 +12,8 @@ export default defineConfig({
     // Two cores: more workers only queue behind PGlite's start-up.
     maxWorkers: 2,
     reporters: ["default", "./scripts/summaryReporter.ts"],
+    // The app as `npm start` runs it is the built one: built first, for the tests that start it.
+    globalSetup: ["./scripts/buildApp.ts"],
     projects: [
       {
         extends: true,

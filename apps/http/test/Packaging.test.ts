@@ -61,6 +61,21 @@ describe("workspace versions", () => {
       assert.notMatch(tsconfig, /"tsBuildInfoFile":\s*"dist\//, `${folder} keeps its .tsbuildinfo out of dist`)
     }
   })
+
+  it("npm start builds the app and every bundled courier adapter, then runs the built app", () => {
+    const root = readManifest(Path.join(ROOT, "package.json"))
+    assert.strictEqual(root.scripts?.prestart, "tsc -b tsconfig.app.json")
+    assert.strictEqual(root.scripts?.start, "node apps/http/dist/main.js")
+    const built = (
+      JSON.parse(readFileSync(Path.join(ROOT, "tsconfig.app.json"), "utf8")) as {
+        references: ReadonlyArray<{ path: string }>
+      }
+    ).references.map((reference) => reference.path)
+    const adapters = workspaces()
+      .map(({ folder }) => folder)
+      .filter((folder) => folder.startsWith("adapters/"))
+    assert.sameMembers(built, ["apps/http", ...adapters], "the adapters the app discovers at start are built with it")
+  })
 })
 
 describe("scripts/release.ts", () => {
