@@ -59,7 +59,9 @@ const program = Effect.gen(function* () {
   console.log("| --- | --- |")
   yield* time("`Gateway.create`, sandbox, commune checked (the app's default)", () => gateway.create(request))
   yield* time("the same with `options.resolveCommune: false`", () => gateway.create(unchecked))
-  yield* time("`Gateway.countClient` (the client window)", () => gateway.countClient("192.0.2.1"))
+  yield* time("`Gateway.atDoor` (the client window and the capacity guard, a plain call in process)", () =>
+    Effect.sync(() => gateway.atDoor("192.0.2.1", true))
+  )
   yield* time("decoding the request (`CreateOrderRequest`, interpreted)", () => Effect.sync(() => decode(sandboxOrder)))
   yield* time("`ParcelCreated.make`", () =>
     Effect.sync(() => Shipment.ParcelCreated.make({ trackingNumber: "SBX", status: "created", reference: "r" }))

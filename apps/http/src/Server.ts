@@ -30,9 +30,9 @@ export interface ServerOptions<Id extends string, Groups extends HttpApiGroup.Co
 export type DoorAnswer = Edge.DoorAnswer
 
 /**
- * What an API decides about a request before the router sees it and before its body is read: undefined for a route
- * it does not watch, else an effect answering `undefined` (let the request through) or the answer to refuse it
- * with. A refusal costs Node's parsing, this effect, and the edge's work done as plain code (the request id, the
+ * What an API decides about a request before the router sees it and before its body is read: undefined to let it
+ * through, the answer to refuse it with, or an effect answering either (when the decision needs one: a window counted
+ * in Redis). A refusal costs Node's parsing, this effect, and the edge's work done as plain code (the request id, the
  * access line and the request metrics, `Edge.doorAnswers`): not the request's fiber, the router, HttpApi or the body
  * (issue 22, decision 0025). A server without a `Door` lets every request through.
  */
@@ -42,7 +42,7 @@ export class Door extends Context.Service<
     readonly check: (
       route: string,
       request: NodeHttp.IncomingMessage
-    ) => Effect.Effect<DoorAnswer | undefined> | undefined
+    ) => DoorAnswer | Effect.Effect<DoorAnswer | undefined> | undefined
   }
 >()("@tawsil/http/Server/Door") {}
 
@@ -224,6 +224,7 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
       Edge.arrive(request, arrival)
       const check = door === undefined || arrival.route === undefined ? undefined : door.check(arrival.route, request)
       if (check === undefined) return handler(request, response)
+      if (!Effect.isEffect(check)) return answerAtDoor!({ method, url }, arrival, check, response)
       const fiber = Effect.runForkWith(context!)(check)
       const decide = (exit: Exit.Exit<DoorAnswer | undefined>) => {
         // Let through, or the check failed (a defect): the router answers, as it would have.

@@ -25,11 +25,14 @@ export interface CapacityGuard {
    * which answers it before reading the request (a create let through is still guarded).
    */
   readonly full: Effect.Effect<boolean>
+  /** `full` as a plain call: for the door, which runs on Node's request event with no fiber (issue 22). */
+  readonly fullNow: () => boolean
 }
 
 /** A guard with `limit` places (at least 1). */
 export const make = (limit: number): Effect.Effect<CapacityGuard> =>
-  Effect.sync(() => {
+  // The metrics `fullNow` counts in.
+  Effect.map(Effect.context<never>(), (context) => {
     let inFlight = 0
     const turnedAway = ShippingMetrics.refused("capacity")
     return {
@@ -47,6 +50,11 @@ export const make = (limit: number): Effect.Effect<CapacityGuard> =>
             )
           })
         ),
-      full: Effect.suspend(() => (inFlight >= limit ? Effect.as(turnedAway, true) : Effect.succeed(false)))
+      full: Effect.suspend(() => (inFlight >= limit ? Effect.as(turnedAway, true) : Effect.succeed(false))),
+      fullNow: () => {
+        if (inFlight < limit) return false
+        ShippingMetrics.refusedIn(context, "capacity")
+        return true
+      }
     }
   })

@@ -9,7 +9,7 @@
  * from one client's bursts, and refusing every client while the store is down would be the larger outage.
  * Each refusal is counted (`ShippingMetrics.refusals`, reason `client_window`).
  */
-import { Context, Duration, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { RateLimiter } from "effect/persistence"
 import * as ShippingMetrics from "./ShippingMetrics.ts"
 
@@ -42,6 +42,11 @@ export interface ClientWindow {
   readonly count: (client: string) => Effect.Effect<WindowUsed | undefined>
   /** `count`, failing with `ClientRateLimited` once the window is used up. */
   readonly admit: (client: string) => Effect.Effect<void, ClientRateLimited>
+  /**
+   * `count` as a plain call, where the store counts in this process (`makeStoreMemory`); undefined where it counts
+   * elsewhere (Redis). For the server's door, which runs on Node's request event with no fiber (issue 22).
+   */
+  readonly countNow: ((client: string) => WindowUsed | undefined) | undefined
 }
 
 export interface Options {
@@ -54,26 +59,36 @@ export interface Options {
 /** The key under which a client's requests are counted (shared by every instance on one store). */
 export const keyOf = (client: string) => `tawsil:shipping:client:${client}`
 
+type FixedWindow = Parameters<RateLimiter.RateLimiterStore["Service"]["fixedWindow"]>[0]
+
+/** The stores made by `makeStoreMemory`, each with its fixed window as a plain call at a given time. */
+const countedInProcess = new WeakMap<
+  RateLimiter.RateLimiterStore["Service"],
+  (options: FixedWindow, now: number) => readonly [count: number, ttlMillis: number]
+>()
+
 /**
  * Effect's fixed window over the `RateLimiterStore`, read as `RateLimiter.consume` reads it (a count past the limit is
  * refused, and the store's time to live is the wait), without the two errors `consume` builds for each refusal.
  */
 export const make = Effect.fnUntraced(function* (options: Options) {
   const store = yield* RateLimiter.RateLimiterStore
+  // The clock and metrics `countNow` counts with.
+  const context = yield* Effect.context<never>()
   const window = Duration.fromInputUnsafe(options.window ?? Duration.minutes(1))
   const windowText = Duration.equals(window, Duration.minutes(1)) ? "a minute" : Duration.format(window)
   const refillRate = Duration.divideUnsafe(window, options.limit)
+  /** The used-up window for a count and time to live read from the store; undefined while within the limit. */
+  const usedUp = ([count, ttlMillis]: readonly [number, number]): WindowUsed | undefined =>
+    count <= options.limit
+      ? undefined
+      : { limit: options.limit, window: windowText, retryAfterSeconds: Math.max(1, Math.ceil(ttlMillis / 1000)) }
   const count = (client: string): Effect.Effect<WindowUsed | undefined> =>
     store.fixedWindow({ key: keyOf(client), tokens: 1, refillRate, limit: options.limit }).pipe(
-      Effect.flatMap(([count, ttlMillis]) =>
-        count <= options.limit
-          ? Effect.undefined
-          : Effect.as(ShippingMetrics.refused("client_window"), {
-              limit: options.limit,
-              window: windowText,
-              retryAfterSeconds: Math.max(1, Math.ceil(ttlMillis / 1000))
-            })
-      ),
+      Effect.flatMap((counted) => {
+        const used = usedUp(counted)
+        return used === undefined ? Effect.undefined : Effect.as(ShippingMetrics.refused("client_window"), used)
+      }),
       Effect.catchTag("RateLimiterError", ({ reason }) =>
         Effect.as(
           Effect.logWarning("client window store failed; request admitted").pipe(
@@ -87,7 +102,20 @@ export const make = Effect.fnUntraced(function* (options: Options) {
     Effect.flatMap(count(client), (used) =>
       used === undefined ? Effect.void : Effect.fail(new ClientRateLimited(used))
     )
-  return { count, admit } satisfies ClientWindow
+  const inProcess = countedInProcess.get(store)
+  const clock = Context.get(context, Clock.Clock)
+  const countNow =
+    inProcess &&
+    ((client: string) => {
+      const counted = inProcess(
+        { key: keyOf(client), tokens: 1, refillRate, limit: options.limit },
+        clock.currentTimeMillisUnsafe()
+      )
+      const used = usedUp(counted)
+      if (used !== undefined) ShippingMetrics.refusedIn(context, "client_window")
+      return used
+    })
+  return { count, admit, countNow } satisfies ClientWindow
 })
 
 /**
@@ -107,29 +135,28 @@ export const makeStoreMemory = Effect.fnUntraced(function* (
     for (const [key, counter] of windows) if (counter.expiresAt <= now) windows.delete(key)
     nextSweep = now + sweepEvery
   }
+  // The same counting as effect's memory store: a window opens empty once the last one has expired, each admitted
+  // token moves its end by `refillRate`, and a refused request changes nothing.
+  const fixedWindow = ({ key, tokens, refillRate, limit }: FixedWindow, now: number) => {
+    if (now >= nextSweep) sweep(now)
+    let counter = windows.get(key)
+    if (counter === undefined || counter.expiresAt <= now) {
+      counter = { count: 0, expiresAt: now }
+      windows.set(key, counter)
+    }
+    if (limit !== undefined && counter.count + tokens > limit) {
+      return [counter.count + tokens, counter.expiresAt - now] as const
+    }
+    counter.count += tokens
+    counter.expiresAt += Duration.toMillis(refillRate) * tokens
+    return [counter.count, counter.expiresAt - now] as const
+  }
   const store = RateLimiter.RateLimiterStore.of({
     ...effectStore,
-    // The same counting as effect's memory store: a window opens empty once the last one has expired, each admitted
-    // token moves its end by `refillRate`, and a refused request changes nothing.
-    fixedWindow: ({ key, tokens, refillRate, limit }) =>
-      Effect.clockWith((clock) =>
-        Effect.sync(() => {
-          const now = clock.currentTimeMillisUnsafe()
-          if (now >= nextSweep) sweep(now)
-          let counter = windows.get(key)
-          if (counter === undefined || counter.expiresAt <= now) {
-            counter = { count: 0, expiresAt: now }
-            windows.set(key, counter)
-          }
-          if (limit !== undefined && counter.count + tokens > limit) {
-            return [counter.count + tokens, counter.expiresAt - now] as const
-          }
-          counter.count += tokens
-          counter.expiresAt += Duration.toMillis(refillRate) * tokens
-          return [counter.count, counter.expiresAt - now] as const
-        })
-      )
+    fixedWindow: (options) =>
+      Effect.clockWith((clock) => Effect.sync(() => fixedWindow(options, clock.currentTimeMillisUnsafe())))
   })
+  countedInProcess.set(store, fixedWindow)
   return { store, windows: () => windows.size }
 })
 

@@ -35,6 +35,12 @@ export const Cancelled = Schema.Struct({
 }).annotate({ identifier: "ParcelCancelled" })
 export type Cancelled = typeof Cancelled.Type
 
+/**
+ * What the door does with a request (`Gateway.atDoor`): refuse it for its client's used-up window, or because creates
+ * are at capacity; undefined lets it through.
+ */
+export type AtDoor = ClientWindow.WindowUsed | "overloaded" | undefined
+
 /** Every failure of a create: the courier core's, the guard's, and the key's. */
 export const CreateError = Schema.Union([
   ...Shipping.ShippingError.members,
@@ -108,10 +114,14 @@ export class Gateway extends Context.Service<
     readonly catalogue: Catalogue.Catalogue
     /** Counts one request of `client` (its address): call it once per request, before reading the request. */
     readonly admit: (client: string) => Effect.Effect<void, ClientWindow.ClientRateLimited>
-    /** `admit` answering the used-up window instead of failing, at less cost: for the server's door. */
-    readonly countClient: (client: string) => Effect.Effect<ClientWindow.WindowUsed | undefined>
-    /** Whether a create arriving now would be turned away (`Overloaded`), counted when so: for the server's door. */
-    readonly capacityFull: Effect.Effect<boolean>
+    /**
+     * For the server's door, before a request is read: counts one request of `client` in its window and answers the
+     * used-up window when it is refused; else, for a parcel create (`create`), `"overloaded"` when the capacity guard
+     * would turn it away (counted then); else undefined. A plain call where the window counts in this process
+     * (`ClientWindow.makeStoreMemory`), an effect where it counts elsewhere (Redis): a refusal at the door costs no
+     * fiber where it need not (issue 22).
+     */
+    readonly atDoor: (client: string, create: boolean) => AtDoor | Effect.Effect<AtDoor>
     /**
      * Creates a parcel. With an `idempotencyKey`, the same key and request within 24 h answers the first parcel
      * again and creates none; another request with the key fails with `KeyReused`, one while the first is still
@@ -167,6 +177,7 @@ export const layer = (
       const window = yield* ClientWindow.make({ limit: options.requestsPerMinute })
       const capacity = yield* CapacityGuard.make(options.maxConcurrentCreates)
       const guardedCreate = (request: CreateRequest) => capacity.guard(shipping.create(request))
+      const overloadedNow = (): AtDoor => (capacity.fullNow() ? "overloaded" : undefined)
 
       /** The claim's scope: the resolved courier and the caller's account there (a keyed hash, never stored as is). */
       const scopeOf = (request: Shipping.CourierCall) =>
@@ -226,8 +237,13 @@ export const layer = (
       return Gateway.of({
         catalogue: shipping.catalogue,
         admit: window.admit,
-        countClient: window.count,
-        capacityFull: capacity.full,
+        atDoor: (client, create) => {
+          if (window.countNow === undefined)
+            return Effect.flatMap(window.count(client), (used) =>
+              used !== undefined || !create ? Effect.succeed(used) : Effect.sync(() => overloadedNow())
+            )
+          return window.countNow(client) ?? (create ? overloadedNow() : undefined)
+        },
         create: method("Gateway.create")(function* (request, idempotencyKey) {
           return yield* idempotencyKey === undefined
             ? guardedCreate(request)

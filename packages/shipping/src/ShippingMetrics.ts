@@ -5,7 +5,7 @@
  * outcomes only — never credentials, accounts, tracking numbers or paths.
  */
 import { MetricSeries } from "@tawsil/tracing"
-import { Effect, Metric } from "effect"
+import { type Context, Effect, Metric } from "effect"
 
 /** One courier HTTP request's outcome: its status class, or why it got no answer. */
 export type Outcome =
@@ -75,3 +75,7 @@ export const recordRequest = (
 
 /** Counts one refusal of the shipping API. */
 export const refused = (reason: "client_window" | "capacity") => Metric.update(refusalSeries({ reason }), 1)
+
+/** `refused` as a plain call, in the metrics of `context`: for code that runs with no fiber (the server's door). */
+export const refusedIn = (context: Context.Context<never>, reason: "client_window" | "capacity") =>
+  refusalSeries({ reason }).updateUnsafe(1, context)

@@ -52,12 +52,15 @@ const testCourier = Effect.gen(function* () {
     Shipping.Transport,
     Shipping.Transport.of({ bind: () => CourierHttp.CourierHttp.of({ request: () => Effect.die("no HTTP here") }) })
   )
-  const gateway = (options: Gateway.Options) =>
+  const gateway = (
+    options: Gateway.Options,
+    store: Layer.Layer<RateLimiter.RateLimiterStore> = ClientWindow.layerStoreMemory()
+  ) =>
     Gateway.layer(options).pipe(
       Layer.provide(Shipping.Shipping.layer(Catalogue.make([adapter])).pipe(Layer.provide(transport))),
       // A retry of a key still held waits this long for it before `InFlight`.
       Layer.provide(Idempotency.layer({ wait: "100 millis" }).pipe(Layer.provide(IdempotencyStore.layerMemory))),
-      Layer.provide(ClientWindow.layerStoreMemory())
+      Layer.provide(store)
     )
   return { gateway, release, calls: () => calls }
 })
@@ -109,6 +112,61 @@ describe("Gateway", () => {
         yield* TestClock.adjust("2 minutes")
         yield* window.admit("late")
         assert.strictEqual(windows(), 1, "the hundred closed windows were swept")
+      })
+    )
+  })
+
+  describe("atDoor: the server's door", () => {
+    it.effect(
+      "counts in the windows admit counts in, by a plain call where they are in process; full creates are overloaded",
+      () =>
+        withGateway({}, (gateway) =>
+          Effect.gen(function* () {
+            const first = gateway.atDoor("10.0.0.3", false)
+            assert.isFalse(Effect.isEffect(first), "no effect where the window counts in this process")
+            assert.isUndefined(first)
+            yield* gateway.admit("10.0.0.3")
+            yield* gateway.admit("10.0.0.3")
+            assert.deepStrictEqual(gateway.atDoor("10.0.0.3", false), {
+              limit: 3,
+              window: "a minute",
+              retryAfterSeconds: 60
+            })
+            assert.strictEqual((yield* Effect.flip(gateway.admit("10.0.0.3")))._tag, "ClientRateLimited")
+            yield* TestClock.adjust("1 minute")
+            assert.isUndefined(gateway.atDoor("10.0.0.3", true), "a new window, and places free")
+          })
+        )
+    )
+
+    it.effect("turns a create away as overloaded while the guard is full, and lets other requests through", () =>
+      withGateway({ requestsPerMinute: 100 }, (gateway) =>
+        Effect.gen(function* () {
+          const first = yield* Effect.forkChild(gateway.create(create("hang")))
+          const second = yield* Effect.forkChild(gateway.create(create("hang")))
+          yield* Effect.yieldNow
+          assert.strictEqual(gateway.atDoor("10.0.0.4", true), "overloaded")
+          assert.isUndefined(gateway.atDoor("10.0.0.4", false))
+          yield* Fiber.interrupt(first)
+          assert.isUndefined(gateway.atDoor("10.0.0.4", true))
+          yield* Fiber.interrupt(second)
+        })
+      )
+    )
+
+    it.effect("is an effect where the window counts outside this process, with the same answers", () =>
+      Effect.gen(function* () {
+        const courier = yield* testCourier
+        const gateway = yield* Gateway.Gateway.pipe(
+          Effect.provide(
+            courier.gateway({ requestsPerMinute: 1, maxConcurrentCreates: 2 }, RateLimiter.layerStoreMemory)
+          )
+        )
+        const first = gateway.atDoor("10.0.0.5", true)
+        assert.isTrue(Effect.isEffect(first), "effect's own store is not counted by a plain call")
+        assert.isUndefined(yield* first as Effect.Effect<Gateway.AtDoor>)
+        const second = gateway.atDoor("10.0.0.5", false) as Effect.Effect<Gateway.AtDoor>
+        assert.deepStrictEqual(yield* second, { limit: 1, window: "a minute", retryAfterSeconds: 60 })
       })
     )
   })

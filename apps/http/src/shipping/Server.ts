@@ -4,7 +4,6 @@
  * `ClientRateLimit` middleware, before a request is read.
  */
 
-import type * as NodeHttp from "node:http"
 import { ShippingApi } from "@tawsil/api/shipping/Api"
 import { WilayaCode } from "@tawsil/domain"
 import { Idempotency, IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
@@ -40,8 +39,9 @@ const windowed = (() => {
  * The client's window counted at the door (`Server.Door`), before the router and before the body is read: a refused
  * request is answered there (429 with `Retry-After`, in the envelope), at a small part of a create's cost, so that
  * a flood of them does not take the core that serves everyone else (issue 22, decision 0025). The rule is the
- * gateway's window (`countClient` here, `admit` in the middleware), counted once per request: here for requests that reach the server through Node's `request`
- * event, in the `ClientRateLimit` middleware for any other. A create the capacity guard would turn away is answered
+ * gateway's window (`atDoor` here, `admit` in the middleware), counted once per request: here for requests that reach
+ * the server through Node's `request` event, in the `ClientRateLimit` middleware for any other. Where the window
+ * counts in this process, the door decides with plain calls: a refusal costs no fiber. A create the capacity guard would turn away is answered
  * there too (503 `overloaded`, as the guard answers it); one let through is still guarded (decision 0025).
  */
 const DoorLayer = Layer.effect(
@@ -56,23 +56,23 @@ const DoorLayer = Layer.effect(
         ""
       )
     }
-    const admit = (request: NodeHttp.IncomingMessage, create: boolean) =>
-      gateway.countClient(request.socket.remoteAddress ?? "unknown").pipe(
-        Effect.flatMap((used): Effect.Effect<Server.DoorAnswer | undefined> => {
-          counted.add(request)
-          if (used !== undefined)
-            return Effect.succeed({
+    const answer = (verdict: Gateway.AtDoor): Server.DoorAnswer | undefined =>
+      verdict === undefined
+        ? undefined
+        : verdict === "overloaded"
+          ? overloaded
+          : {
               status: 429,
-              headers: { "retry-after": String(used.retryAfterSeconds) },
-              body: Errors.envelope.render({ code: "rate_limited", message: ClientWindow.describe(used) }, "")
-            })
-          return create ? Effect.map(gateway.capacityFull, (full) => (full ? overloaded : undefined)) : Effect.undefined
-        })
-      )
+              headers: { "retry-after": String(verdict.retryAfterSeconds) },
+              body: Errors.envelope.render({ code: "rate_limited", message: ClientWindow.describe(verdict) }, "")
+            }
     return Server.Door.of({
       check: (route, request) => {
         const endpoint = `${request.method} ${route}`
-        return windowed.has(endpoint) ? admit(request, endpoint === CREATE) : undefined
+        if (!windowed.has(endpoint)) return undefined
+        counted.add(request)
+        const verdict = gateway.atDoor(request.socket.remoteAddress ?? "unknown", endpoint === CREATE)
+        return Effect.isEffect(verdict) ? Effect.map(verdict, answer) : answer(verdict)
       }
     })
   })
