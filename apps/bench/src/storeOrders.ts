@@ -578,7 +578,8 @@ const productsRound = async (context: Context, round: number) => {
  * percent from run to run), unlike rates and CPU times. The app runs under valgrind's callgrind with
  * instrumentation off; after 3 × `n` creates of warm-up (10 connections), it counts the instructions of the next `n`.
  * V8's optimising compiler still runs on the main thread during the counted creates, by an amount that varies from
- * run to run (see `callgrind` in host.ts): the count without it is the one to compare builds by.
+ * run to run, and what the app does idle falls into the count too (see `callgrind` in host.ts): the count net of
+ * both is the one to compare builds by.
  */
 const instructionsPerCreate = async (context: Context, creates: number) => {
   const counter = callgrind()
@@ -610,8 +611,9 @@ const instructionsPerCreate = async (context: Context, creates: number) => {
   }
   const { main, all } = counter.totals()
   const compiler = counter.compiler()
+  const idle = counter.idle()
   const perCreate = (count: number) => Math.round(count / creates).toLocaleString("en")
-  return `callgrind: ${perCreate(main)} instructions per create on the main thread, of which V8's optimising compiler ${perCreate(compiler)}: ${perCreate(main - compiler)} without it; ${perCreate(all)} with V8's helper threads (${creates} creates after ${3 * creates} of warm-up, ${connections} connections; dumps in ${counter.dir})`
+  return `callgrind: ${perCreate(main)} instructions per create on the main thread, of which V8's optimising compiler ${perCreate(compiler)}; the same time idle ${perCreate(idle)}; net ${perCreate(main - compiler - idle)}; ${perCreate(all)} with V8's helper threads (${creates} creates after ${3 * creates} of warm-up, ${connections} connections; dumps in ${counter.dir})`
 }
 
 const main = async () => {
