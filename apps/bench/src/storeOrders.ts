@@ -18,7 +18,7 @@
  *
  *   npm run bench:store -- [--duration 10] [--warmup 20] [--connections 10] [--pool 10] [--rounds 3]
  *                          [--log-level warn] [--only orders|products] [--cpu-prof <dir>]
- *                          [--node-option <flag>]... [--callgrind <creates>]
+ *                          [--node-option <flag>]... [--callgrind <creates>] [--rate <requests/s>]
  *
  * Needs `psql` and `pgbench`, and a server where it may create a scratch database (dropped at the end):
  * `DATABASE_URL`, default postgres://postgres@127.0.0.1:5432/test. Never part of `npm test`.
@@ -57,7 +57,8 @@ const { values } = parseArgs({
     "cpu-prof": { type: "string" },
     "node-option": { type: "string", multiple: true, default: [] },
     callgrind: { type: "string" },
-    only: { type: "string" }
+    only: { type: "string" },
+    rate: { type: "string" }
   }
 })
 const duration = Number(values.duration)
@@ -67,6 +68,8 @@ const pool = Number(values.pool)
 const rounds = Number(values.rounds)
 const cpuProf = values["cpu-prof"] === undefined ? undefined : Path.resolve(values["cpu-prof"])
 const only = values.only
+/** `--rate`: the app's measured run sends at most this many requests a second in all (its latency at a set load). */
+const rate = values.rate === undefined ? undefined : Number(values.rate)
 if (only !== undefined && only !== "orders" && only !== "products") throw new Error("--only takes orders or products")
 const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 
@@ -108,6 +111,8 @@ const startApp = async (
       DATABASE_POOL_SIZE: String(pool),
       STORE_PORT: String(port),
       SHIPPING_PORT: "0",
+      // No Prometheus listener: the bench reads none, and two benches at once would both take its default port.
+      METRICS_PORT: "off",
       LOG_LEVEL: values["log-level"]
     },
     stdio: ["ignore", "ignore", "inherit"]
@@ -372,8 +377,15 @@ const requests = (setup: Setup, tally: Tally, kind: "orders" | "cached" | "uncac
   ]
 }
 
-const load = (url: string, seconds: number, list: Array<autocannon.Request>) =>
-  autocannon({ url, connections, duration: seconds, pipelining: 1, requests: list })
+const load = (url: string, seconds: number, list: Array<autocannon.Request>, overallRate?: number) =>
+  autocannon({
+    url,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+    requests: list,
+    ...(overallRate === undefined ? {} : { overallRate })
+  })
 
 interface Measured {
   readonly perSecond: number
@@ -413,7 +425,7 @@ const measure = async (
   cpu.follow(appPid)
   cpu.follow(backends(databaseUrl, "tawsil"))
   const own = process.cpuUsage()
-  const result = await load(app.url, duration, requests(setup, tally, kind))
+  const result = await load(app.url, duration, requests(setup, tally, kind), rate)
   const loadUsage = process.cpuUsage(own)
   // Connections the pool opened during the run count from their start.
   const serving = backends(databaseUrl, "tawsil")
@@ -663,7 +675,7 @@ const main = async () => {
 
     if (values.callgrind === undefined)
       out.push(
-        `store API: autocannon ${connections} connections, app pool and pgbench clients ${pool}, ${duration} s after ${warmup} s warm-up, ${rounds} rounds, PostgreSQL at ${new URL(adminUrl).host} (scratch database), LOG_LEVEL=${values["log-level"]}, ${hasTaskset ? "app and pgbench on CPU 0, autocannon on CPU 1" : "not pinned"}${cpuProf === undefined ? "" : `, app CPU-profiled into ${cpuProf} (rates not comparable)`}${values["node-option"]?.length ? `, app node ${values["node-option"].join(" ")}` : ""}`,
+        `store API: autocannon ${connections} connections, app pool and pgbench clients ${pool}, ${duration} s after ${warmup} s warm-up, ${rounds} rounds, PostgreSQL at ${new URL(adminUrl).host} (scratch database), LOG_LEVEL=${values["log-level"]}${rate === undefined ? "" : `, the app's measured run limited to ${rate} requests/s`}, ${hasTaskset ? "app and pgbench on CPU 0, autocannon on CPU 1" : "not pinned"}${cpuProf === undefined ? "" : `, app CPU-profiled into ${cpuProf} (rates not comparable)`}${values["node-option"]?.length ? `, app node ${values["node-option"].join(" ")}` : ""}`,
         "",
         traceLine
       )
