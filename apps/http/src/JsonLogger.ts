@@ -76,8 +76,8 @@ interface Entry {
   readonly cause: Cause.Cause<unknown>
 }
 
-/** One entry as a JSON line. */
-const line = ({ message, logLevel, millis, annotations, cause }: Entry) => {
+/** One entry as a JSON line, its annotations given as JSON text (undefined: it has none). */
+const render = ({ message, logLevel, millis, cause }: Omit<Entry, "annotations">, annotations: string | undefined) => {
   const messages =
     typeof message === "string" ? undefined : (Array.isArray(message) ? message : [message]).map(loggable)
   let out = `{"timestamp":"${isoTimestamp(millis)}","level":"${logLevel.toUpperCase()}"`
@@ -88,13 +88,18 @@ const line = ({ message, logLevel, millis, annotations, cause }: Entry) => {
         ? toJson(messages[0])
         : JSON.stringify(messages, replacer)
   if (text !== undefined) out += `,"message":${text}`
-  for (const _ in annotations) {
-    out += `,"annotations":${recordJson(annotations)}`
-    break
-  }
+  if (annotations !== undefined) out += `,"annotations":${annotations}`
   if (cause.reasons.length > 0) out += `,"cause":${JSON.stringify(Cause.pretty(cause))}`
   return `${out}}\n`
 }
+
+const hasKeys = (record: Readonly<Record<string, unknown>>) => {
+  for (const _ in record) return true
+  return false
+}
+
+/** One entry as a JSON line. */
+const line = (entry: Entry) => render(entry, hasKeys(entry.annotations) ? recordJson(entry.annotations) : undefined)
 
 /** Formats one entry as a JSON line. */
 export const format = Logger.make<unknown, string>(({ message, logLevel, date, cause, fiber }) =>
@@ -151,42 +156,16 @@ const onlyJsonLogger = (loggers: ReadonlySet<Logger.Logger<unknown, unknown>>) =
   return add ?? undefined
 }
 
-/**
- * `Effect.logInfo(message)` with `annotations` added to the fiber's, for the line written on every request: where
- * this JSON logger is the only logger, the line goes straight to its pending lines, skipping Effect's log step and
- * annotation scope (decision 0014); anywhere else it is `Effect.logInfo`. The line is the same. Succeeds with
- * `value` (`Effect.as` without its step).
- */
-export const info = <A = undefined>(
-  message: string,
-  annotations: Readonly<Record<string, unknown>>,
-  value?: A
-): Effect.Effect<A> =>
-  Effect.withFiber((fiber) => {
-    const add = onlyJsonLogger(fiber.getRef(References.CurrentLoggers))
-    if (add === undefined) return Effect.as(Effect.logInfo(message).pipe(Effect.annotateLogs(annotations)), value as A)
-    const done = Effect.succeed(value as A)
-    if (LogLevel.isGreaterThan(fiber.getRef(References.MinimumLogLevel), "Info")) return done
-    add(
-      line({
-        message,
-        logLevel: "Info",
-        millis: fiber.getRef(Clock.Clock).currentTimeMillisUnsafe(),
-        annotations: { ...fiber.getRef(References.CurrentLogAnnotations), ...annotations },
-        cause: Cause.empty
-      })
-    )
-    return done
-  })
-
 /** An object key JSON.stringify writes before the others (an array index). */
 const INDEX = /^(0|[1-9][0-9]*)$/
 
 /**
- * `info`'s lines, written by code that has no fiber at hand or runs on every request: the edge's access line and the
- * door's answers (`Edge.ts`). The loggers, level, clock and annotations are read from `context` once, when made, and
- * the annotations' JSON text is kept: each line encodes only its own annotations. The line is `info`'s, byte for
- * byte. Where this JSON logger is not the only logger, each line runs `Effect.logInfo` in `context`.
+ * `Effect.logInfo(message)` with `annotations` added to those of `context`, for lines written on every request by code
+ * with no fiber at hand: the edge's access line and the door's answers (`Edge.ts`). Where this JSON logger is the only
+ * logger, the line goes straight to its pending lines, skipping Effect's log step (decision 0014): the loggers, level,
+ * clock and annotations are read from `context` once, when made, and the annotations' JSON text is kept, so each line
+ * encodes only its own. The line is the logger's, byte for byte. Anywhere else each line runs `Effect.logInfo` in
+ * `context`.
  */
 export const infoIn = (
   context: Context.Context<never>
@@ -200,28 +179,19 @@ export const infoIn = (
   const clock = Context.get(context, Clock.Clock)
   const base = Context.get(context, References.CurrentLogAnnotations)
   const baseJson = recordJson(base)
-  let baseHasKey = false
-  for (const _ in base) baseHasKey = true
+  const baseHasKey = hasKeys(base)
   return (message, annotations) => {
+    const entry = { message, logLevel: "Info" as const, millis: clock.currentTimeMillisUnsafe(), cause: Cause.empty }
     let own = ""
-    let ownHasKey = false
     for (const key in annotations) {
-      // A key the context's annotations already have keeps its place among them, as `info`'s spread puts it, and an
-      // index-like key goes first, as JSON.stringify orders an object's keys: `line` writes those.
-      if (Object.hasOwn(base, key) || (baseHasKey && INDEX.test(key))) {
-        const millis = clock.currentTimeMillisUnsafe()
-        return add(
-          line({ message, logLevel: "Info", millis, annotations: { ...base, ...annotations }, cause: Cause.empty })
-        )
-      }
-      ownHasKey = true
+      // A key the context's annotations already have keeps its place among them, as Effect's annotation scope puts
+      // it, and an index-like key goes first, as JSON.stringify orders an object's keys: `line` writes those.
+      if (Object.hasOwn(base, key) || (baseHasKey && INDEX.test(key)))
+        return add(line({ ...entry, annotations: { ...base, ...annotations } }))
       const value = toJson(annotations[key])
       if (value !== undefined) own += `${own === "" ? "" : ","}${quoted(key)}:${value}`
     }
     const json = own === "" ? baseJson : baseJson === "{}" ? `{${own}}` : `${baseJson.slice(0, -1)},${own}}`
-    const annotated = baseHasKey || ownHasKey ? `,"annotations":${json}` : ""
-    add(
-      `{"timestamp":"${isoTimestamp(clock.currentTimeMillisUnsafe())}","level":"INFO","message":${JSON.stringify(message)}${annotated}}\n`
-    )
+    add(render(entry, baseHasKey || hasKeys(annotations) ? json : undefined))
   }
 }

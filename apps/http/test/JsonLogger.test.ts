@@ -133,44 +133,7 @@ describe("JsonLogger", () => {
     )
   })
 
-  it.effect("info writes the line Effect.logInfo with those annotations writes", () =>
-    Effect.gen(function* () {
-      const annotations = { method: "POST", path: "/v1/orders", status: 200, durationMs: 3, requestId: "req_1" }
-      const lines = yield* captureStdout(
-        Effect.gen(function* () {
-          assert.strictEqual(yield* JsonLogger.info("request", annotations, "value"), "value")
-          yield* Effect.logInfo("request").pipe(Effect.annotateLogs(annotations))
-          // Below the minimum level, neither writes.
-          const below = yield* JsonLogger.info("request", annotations, "value").pipe(
-            Effect.provideService(References.MinimumLogLevel, "Warn")
-          )
-          assert.strictEqual(below, "value")
-        }).pipe(Effect.annotateLogs({ outer: true }), Effect.provide(JsonLogger.layer))
-      )
-      assert.lengthOf(lines, 2)
-      assert.strictEqual(lines[0], lines[1])
-      assert.deepStrictEqual(JSON.parse(lines[0]!).annotations, { outer: true, ...annotations })
-    })
-  )
-
-  it.effect("info goes through Effect's log where other loggers are installed", () =>
-    Effect.gen(function* () {
-      const seen: Array<unknown> = []
-      const other = Logger.make(({ message }) => {
-        seen.push(message)
-      })
-      const lines = yield* captureStdout(
-        JsonLogger.info("request", { status: 200 }, "value").pipe(
-          Effect.tap((value) => Effect.sync(() => assert.strictEqual(value, "value"))),
-          Effect.provide(Logger.layer([other], { mergeWithExisting: false })),
-          Effect.provide(JsonLogger.layer)
-        )
-      )
-      assert.deepStrictEqual(seen, [["request"]])
-      assert.lengthOf(lines, 0)
-    })
-  )
-  it.effect("infoIn writes the line info writes, byte for byte, whatever the context's annotations (fast-check)", () =>
+  it.effect("infoIn writes the logger's line, byte for byte, whatever the context's annotations (fast-check)", () =>
     Effect.gen(function* () {
       const value = fc.oneof(
         fc.jsonValue(),
