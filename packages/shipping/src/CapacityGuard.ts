@@ -22,16 +22,15 @@ export interface CapacityGuard {
   readonly guard: <A, E, R>(create: Effect.Effect<A, E, R>) => Effect.Effect<A, E | Overloaded, R>
   /**
    * Whether a create arriving now would be turned away, counted as a turn-away when it would: for the server's door,
-   * which answers it before reading the request (a create let through is still guarded).
+   * which answers it before reading the request (a create let through is still guarded). A plain call: the door runs
+   * on Node's request event with no fiber (issue 22).
    */
-  readonly full: Effect.Effect<boolean>
-  /** `full` as a plain call: for the door, which runs on Node's request event with no fiber (issue 22). */
-  readonly fullNow: () => boolean
+  readonly full: () => boolean
 }
 
 /** A guard with `limit` places (at least 1). */
 export const make = (limit: number): Effect.Effect<CapacityGuard> =>
-  // The metrics `fullNow` counts in.
+  // The metrics `full` counts in.
   Effect.map(Effect.context<never>(), (context) => {
     let inFlight = 0
     const turnedAway = ShippingMetrics.refused("capacity")
@@ -50,8 +49,7 @@ export const make = (limit: number): Effect.Effect<CapacityGuard> =>
             )
           })
         ),
-      full: Effect.suspend(() => (inFlight >= limit ? Effect.as(turnedAway, true) : Effect.succeed(false))),
-      fullNow: () => {
+      full: () => {
         if (inFlight < limit) return false
         ShippingMetrics.refusedIn(context, "capacity")
         return true

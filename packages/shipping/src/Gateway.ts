@@ -177,7 +177,7 @@ export const layer = (
       const window = yield* ClientWindow.make({ limit: options.requestsPerMinute })
       const capacity = yield* CapacityGuard.make(options.maxConcurrentCreates)
       const guardedCreate = (request: CreateRequest) => capacity.guard(shipping.create(request))
-      const overloadedNow = (): AtDoor => (capacity.fullNow() ? "overloaded" : undefined)
+      const overloadedNow = (): AtDoor => (capacity.full() ? "overloaded" : undefined)
 
       /** The claim's scope: the resolved courier and the caller's account there (a keyed hash, never stored as is). */
       const scopeOf = (request: Shipping.CourierCall) =>

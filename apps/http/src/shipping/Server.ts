@@ -41,8 +41,9 @@ const windowed = (() => {
  * a flood of them does not take the core that serves everyone else (issue 22, decision 0025). The rule is the
  * gateway's window (`atDoor` here, `admit` in the middleware), counted once per request: here for requests that reach
  * the server through Node's `request` event, in the `ClientRateLimit` middleware for any other. Where the window
- * counts in this process, the door decides with plain calls: a refusal costs no fiber. A create the capacity guard would turn away is answered
- * there too (503 `overloaded`, as the guard answers it); one let through is still guarded (decision 0025).
+ * counts in this process, the door decides with plain calls: a refusal costs no fiber. A create the capacity guard
+ * would turn away is answered there too (503 `overloaded`, as the guard answers it); one let through is still guarded
+ * (decision 0025).
  */
 const DoorLayer = Layer.effect(
   Server.Door,
