@@ -85,6 +85,13 @@ export const sampler = (options: { readonly intervalMs?: number } = {}) => {
   }
 }
 
+/** Resident memory of a process in MB: all of it (`VmRSS`) and its anonymous part (`RssAnon`). */
+export const memoryOf = (pid: number) => {
+  const status = Fs.readFileSync(`/proc/${pid}/status`, "utf8")
+  const mb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)![1]) / 1024
+  return { rss: mb("VmRSS"), anonymous: mb("RssAnon") }
+}
+
 /**
  * Instructions counted by valgrind's callgrind, which a machine shared with other work does not move (within a few
  * percent from run to run), unlike rates and CPU times. Start the server with `prefix` (instrumentation off), warm it

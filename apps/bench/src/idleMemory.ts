@@ -14,9 +14,10 @@
  * postgres://postgres@127.0.0.1:5432/test. Never part of `npm test`.
  */
 import { execFileSync, spawn } from "node:child_process"
-import * as Fs from "node:fs"
 import * as Path from "node:path"
+import { setTimeout as sleep } from "node:timers/promises"
 import { parseArgs } from "node:util"
+import { memoryOf } from "./host.ts"
 import { scratchDatabase } from "./store/postgres.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
@@ -35,21 +36,10 @@ const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432
 const entry = (() => {
   if (values.from === "source") return ["--conditions=@tawsil/source", Path.join(ROOT, "apps/http/src/main.ts")]
   if (values.from !== "build") throw new Error(`--from is build or source, not ${values.from}`)
-  execFileSync(process.execPath, [Path.join(ROOT, "node_modules/typescript/bin/tsc"), "-b", "tsconfig.app.json"], {
-    cwd: ROOT,
-    stdio: "inherit"
-  })
+  // The build `npm start` makes before it starts (its `prestart` script, run as is).
+  execFileSync("npm", ["run", "--silent", "prestart"], { cwd: ROOT, stdio: "inherit" })
   return [Path.join(ROOT, "apps/http/dist/main.js")]
 })()
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** `VmRSS` and `RssAnon` of a process, in MB. */
-const memoryOf = (pid: number) => {
-  const status = Fs.readFileSync(`/proc/${pid}/status`, "utf8")
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)![1]) / 1024
-  return { rss: kb("VmRSS"), anonymous: kb("RssAnon") }
-}
 
 /** One start: the readings at each of `readings` seconds after both `listening` lines. */
 const oneStart = async (databaseUrl: string) => {

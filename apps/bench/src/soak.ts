@@ -19,13 +19,12 @@
  * postgres://postgres@127.0.0.1:5432/test. Never part of `npm test`.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
 import autocannon from "autocannon"
 import { admin } from "./adminCli.ts"
-import { cpuMillis, freePort, onCpu0, pinSelfToCpu1 } from "./host.ts"
+import { cpuMillis, freePort, memoryOf, onCpu0, pinSelfToCpu1 } from "./host.ts"
 import { sandboxOrder } from "./sandboxOrder.ts"
 import { scratchDatabase } from "./store/postgres.ts"
 
@@ -46,12 +45,6 @@ const connections = Number(values.connections)
 const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Resident memory of a process, in MB (`VmRSS`). */
-const rssOf = (pid: number) => {
-  const status = Fs.readFileSync(`/proc/${pid}/status`, "utf8")
-  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) / 1024
-}
 
 const startApp = async (databaseUrl: string) => {
   const [shipping, store] = [await freePort(), await freePort()]
@@ -233,9 +226,9 @@ try {
   const product = await post("/v1/products", "soak-product", { name: "Robe kabyle", price: 4500, stock: null })
   const firstOrder = await post("/v1/orders", "soak-first", storeOrder(product.id))
 
-  const idleAtStart = rssOf(pid)
+  const idleAtStart = memoryOf(pid).rss
   await sleep(Number(values.idle) * 1000)
-  const idle = rssOf(pid)
+  const idle = memoryOf(pid).rss
   console.log(
     `soak: ${minutes} min, ${connections} connections per API, RSS every ${sampleSeconds} s, database server, ` +
       `app on CPU 0, load on CPU 1${values["node-option"]!.length > 0 ? `, node ${values["node-option"]!.join(" ")}` : ""}`
@@ -261,14 +254,14 @@ try {
     const answers = [...tally.values()].reduce((sum, count) => sum + count, 0)
     const cpu = ((cpuMillis(pid) ?? 0) - cpuAtStart) / 1000
     console.log(
-      `| ${((Date.now() - started) / 60_000).toFixed(1)} | ${rssOf(pid).toFixed(0)} | ${answers} | ${cpu.toFixed(0)} | ${Os.loadavg()[0]!.toFixed(2)} |`
+      `| ${((Date.now() - started) / 60_000).toFixed(1)} | ${memoryOf(pid).rss.toFixed(0)} | ${answers} | ${cpu.toFixed(0)} | ${Os.loadavg()[0]!.toFixed(2)} |`
     )
   }, sampleSeconds * 1000)
   const [shipping, store] = await Promise.all(runs)
   clearInterval(sampling)
   await sleep(Number(values.idle) * 1000)
   console.log("")
-  console.log(`idle RSS after the load: ${rssOf(pid).toFixed(0)} MB (${values.idle} s after it stopped)`)
+  console.log(`idle RSS after the load: ${memoryOf(pid).rss.toFixed(0)} MB (${values.idle} s after it stopped)`)
   console.log(
     `shipping: ${shipping!.requests.total} answers, ${shipping!.errors} errors, ${shipping!.timeouts} timeouts; ` +
       `store: ${store!.requests.total} answers, ${store!.errors} errors, ${store!.timeouts} timeouts`
