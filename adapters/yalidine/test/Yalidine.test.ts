@@ -83,10 +83,12 @@ describe("Yalidine", () => {
         rates: true,
         label: true,
         cancel: true,
+        dispatch: false,
         trackBatch: true,
         stopDesks: true,
         communes: true,
-        checkCredentials: true
+        checkCredentials: true,
+        push: false
       })
       assert.deepStrictEqual(
         adapter.rateLimits.map(({ limit, window }) => [limit, Duration.toMillis(window)]),

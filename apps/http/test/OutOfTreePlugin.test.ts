@@ -178,10 +178,12 @@ describe("a courier plugin written outside the repository", () => {
                     label: true,
                     // The plugin implements the four core operations only: the optional five are listed as false.
                     cancel: false,
+                    dispatch: false,
                     trackBatch: false,
                     stopDesks: false,
                     communes: false,
-                    checkCredentials: false
+                    checkCredentials: false,
+                    push: false
                   },
                   ORIGIN
                 ]

@@ -71,6 +71,15 @@ export class ParcelCreated extends Schema.Opaque<ParcelCreated>()(
   }).annotate({ identifier: "ParcelCreated" })
 ) {}
 
+/** A parcel created undispatched, handed over to the courier (`dispatch`): its status now. */
+export class ParcelDispatched extends Schema.Opaque<ParcelDispatched>()(
+  Schema.Struct({
+    trackingNumber: Schema.String,
+    status: CanonicalStatus,
+    rawStatus: Schema.String
+  }).annotate({ identifier: "ParcelDispatched" })
+) {}
+
 export const TrackingNumber = text(1, 80)
 
 export class TrackEvent extends Schema.Opaque<TrackEvent>()(
