@@ -34,6 +34,7 @@ const config: AppConfig = {
   courierOrigins: {} as AppConfig["courierOrigins"],
   redisUrl: undefined,
   database: { kind: "embedded", dataDir: "" },
+  secretKeys: { kind: "none" },
   metrics: undefined,
   otlp: {
     traces: undefined,
