@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs"
 import { Egress } from "@tawsil/egress"
 import { KeyFile, KeyRing } from "@tawsil/secrets"
+import { Poller } from "@tawsil/shipments"
 import { RetryPolicy, WebhookUrl } from "@tawsil/webhooks"
 import { Config, Duration, Effect, Redacted, Result, Schema } from "effect"
 
@@ -49,6 +50,8 @@ export interface AppConfig {
    * `TAWSIL_SECRET_KEY_PREVIOUS`); else, with the embedded database, the key file of the data directory; else none.
    */
   readonly secretKeys: SecretKeys
+  /** Orders' parcels (docs/cod-loop.md): the poller's cycle; undefined when polling is off. */
+  readonly shipments: { readonly poll: Poller.Options | undefined }
   /** Webhook delivery (docs/operations.md "Webhooks"). */
   readonly webhooks: {
     /** The delays after a delivery's attempts 1 to 4 (`WEBHOOK_RETRY_DELAYS`). */
@@ -132,6 +135,10 @@ export const variables = {
   TAWSIL_COURIER_ORIGINS: {
     default: "",
     doc: "Tests and local runs only: `https://origin=http://127.0.0.1:port,…` sends a courier's requests to a local fake."
+  },
+  SHIPMENT_POLL_INTERVAL_MS: {
+    default: "30000",
+    doc: "How often each instance claims the shipments due for a check and asks their couriers (docs/cod-loop.md); 0: this instance polls none."
   },
   TAWSIL_SECRET_KEY: {
     default: "",
@@ -247,6 +254,9 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
   const maxBodyBytes = yield* Effect.flatMap(raw("MAX_BODY_BYTES"), (value) =>
     integer("MAX_BODY_BYTES", value, 1, 1024 ** 3, "a whole number of bytes from 1 to 1073741824")
   )
+  const pollMs = yield* Effect.flatMap(raw("SHIPMENT_POLL_INTERVAL_MS"), (value) =>
+    integer("SHIPMENT_POLL_INTERVAL_MS", value, 0, 86_400_000, "milliseconds from 0 (no polling) to 86400000")
+  )
   const shutdownMs = yield* Effect.flatMap(raw("SHUTDOWN_TIMEOUT_MS"), (value) =>
     integer("SHUTDOWN_TIMEOUT_MS", value, 0, 600_000, "milliseconds from 0 to 600000")
   )
@@ -357,6 +367,9 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
     secretKeys,
     metrics,
     otlp,
+    shipments: {
+      poll: pollMs === 0 ? undefined : { ...Poller.defaults, every: Duration.millis(pollMs) }
+    },
     webhooks: {
       retryDelays: retryDelays.success,
       allowHosts: allowHosts.success,

@@ -126,11 +126,18 @@ export class Orders extends Context.Service<
       id: number,
       events: ReadonlyArray<OrderShipment.ShipmentEvent>
     ) => Effect.Effect<OrderViews.OrderDetail, OrderError.OrderError>
-    /** An undispatched parcel handed to the courier at `at`: the shipment says so, the order goes to `shipped`. */
+    /**
+     * An undispatched parcel handed to the courier at `at`, with the status it has now: the shipment says so, the
+     * order goes to `shipped`.
+     */
     readonly markDispatched: (
       storeId: Ids.StoreId,
       id: number,
-      at: DateTime.Utc
+      dispatched: {
+        readonly at: DateTime.Utc
+        readonly status: CanonicalStatus
+        readonly rawStatus: string
+      }
     ) => Effect.Effect<OrderViews.OrderDetail, OrderError.OrderError>
     /** The order a courier account's parcel belongs to (by tracking number, the courier's reference or ours). */
     readonly findByParcel: (
@@ -438,7 +445,7 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
         )
       }),
 
-      markDispatched: method("Orders.markDispatched")(function* (storeId, id, at) {
+      markDispatched: method("Orders.markDispatched")(function* (storeId, id, dispatched) {
         return yield* store.transaction(
           Effect.gen(function* () {
             const locked = yield* store.lockShipment(storeId, id)
@@ -450,9 +457,9 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
             }
             const event: OrderShipment.ShipmentEvent = {
               kind: "movement",
-              status: "pending_pickup",
-              rawStatus: "dispatched",
-              occurredAt: at,
+              status: dispatched.status,
+              rawStatus: dispatched.rawStatus,
+              occurredAt: dispatched.at,
               source: "dispatch"
             }
             const fresh = yield* store.recordEvents(storeId, id, [event])

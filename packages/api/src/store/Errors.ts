@@ -8,6 +8,7 @@
  * reach these codes is `Reasons.ts`.
  */
 import { PromoError } from "@tawsil/promos"
+import { CommuneCheck } from "@tawsil/shipping"
 import { Schema } from "effect"
 
 export const API_VERSION = "v1"
@@ -85,7 +86,23 @@ export const codes = {
   courier_refused: [422, "The courier refused the request; its message is passed on"],
   credentials_rejected: [422, "The courier refused the credentials"],
   courier_unreachable: [502, "The courier could not be reached, or did not answer in time"],
-  courier_error: [502, "The courier answered something that cannot be read"]
+  courier_error: [502, "The courier answered something that cannot be read"],
+  // a parcel's own checks, as the shipping API answers them (docs/api/README.md)
+  invalid_phone: [422, "The recipient's phone is not an Algerian mobile"],
+  unknown_commune: [422, "The commune is not one of the wilaya's; suggestions lists the nearest"],
+  commune_not_served: [422, "The courier does not deliver to the commune that way"],
+  not_cancellable: [409, "The courier will not cancel the parcel any more (picked up, shipped)"],
+  // orders shipped through the store's courier accounts (docs/cod-loop.md)
+  not_shippable: [409, "Only a confirmed or processing order can be shipped"],
+  shipment_exists: [409, "The order has a shipment already"],
+  no_shipment: [404, "The order has no shipment"],
+  already_dispatched: [409, "The parcel was dispatched already"],
+  account_in_use: [409, "The courier account carries parcels still on their way"],
+  // courier push (docs/cod-loop.md, "Push")
+  invalid_signature: [401, "The courier's signature is missing or does not verify"],
+  stale_request: [401, "The signed request is outside its time window: replayed, or a clock far off"],
+  // the service itself
+  unavailable: [503, "A part of the service this call needs is unavailable; retry later"]
 } as const satisfies Record<string, readonly [number, string]>
 
 export type Code = keyof typeof codes
@@ -117,15 +134,17 @@ const optionsOf = (status: Status) => ({
     .join(". ")
 })
 
-/** What a 100% confirmation refusal carries beside its message (spec "100% discount flow"). */
-const confirmation = {
+/** What a 100% confirmation refusal carries beside its message (spec "100% discount flow"), and an unknown commune. */
+const unprocessableDetails = {
   /** Single use; send it back with the same body and a new `Idempotency-Key`. */
   confirm_token: Schema.optionalKey(Schema.String),
   /** Seconds the token stays valid: 600. */
   confirm_token_expires_in: Schema.optionalKey(Schema.Int),
   /** `promo.full_discount:new` on create, `promo.full_discount:<id>` on update. */
   action: Schema.optionalKey(Schema.String),
-  will_change: Schema.optionalKey(PromoError.WillChange)
+  will_change: Schema.optionalKey(PromoError.WillChange),
+  /** `unknown_commune`: the wilaya's communes nearest to the name sent. */
+  suggestions: Schema.optionalKey(Schema.Array(CommuneCheck.Suggestion))
 }
 
 export class BadRequest extends Schema.Error<BadRequest>("StoreBadRequest")(envelopeOf(400), optionsOf(400)) {}
@@ -143,11 +162,12 @@ export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("StorePayload
   optionsOf(413)
 ) {}
 export class Unprocessable extends Schema.Error<Unprocessable>("StoreUnprocessable")(
-  envelopeOf(422, confirmation),
+  envelopeOf(422, unprocessableDetails),
   optionsOf(422)
 ) {}
 export class RateLimited extends Schema.Error<RateLimited>("StoreRateLimited")(envelopeOf(429), optionsOf(429)) {}
 export class BadGateway extends Schema.Error<BadGateway>("StoreBadGateway")(envelopeOf(502), optionsOf(502)) {}
+export class Unavailable extends Schema.Error<Unavailable>("StoreUnavailable")(envelopeOf(503), optionsOf(503)) {}
 
 /** The wire class of each status. */
 const classes = {
@@ -161,7 +181,8 @@ const classes = {
   413: PayloadTooLarge,
   422: Unprocessable,
   429: RateLimited,
-  502: BadGateway
+  502: BadGateway,
+  503: Unavailable
 } as const satisfies Record<Status, unknown>
 
 type Classes = typeof classes

@@ -42,7 +42,7 @@ const courierReasons: {
   BadResponse: (_, message, requestId) => Errors.make("courier_error", requestId, message),
   Unsupported: (_, message, requestId) => Errors.make("unsupported", requestId, message),
   // A cancel's refusal: a rates call never meets it.
-  NotCancellable: (_, message, requestId) => Errors.make("courier_refused", requestId, message)
+  NotCancellable: (_, message, requestId) => Errors.make("not_cancellable", requestId, message)
 }
 
 /**
@@ -68,10 +68,11 @@ const gatewayFailures: {
     )
   },
   BlockedEgress: (failure, requestId) => Errors.make("blocked_egress", requestId, failure.message),
-  NotAMobile: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
-  // A create's commune checks: a rates call never meets them.
-  UnknownCommune: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
-  CommuneNotServed: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
+  // A create's checks: a rates call never meets them; a shipment's create answers them as the shipping API does.
+  NotAMobile: (failure, requestId) => Errors.make("invalid_phone", requestId, failure.message),
+  UnknownCommune: (failure, requestId) =>
+    Errors.make("unknown_commune", requestId, failure.message, { suggestions: failure.suggestions }),
+  CommuneNotServed: (failure, requestId) => Errors.make("commune_not_served", requestId, failure.message),
   CourierError: (failure, requestId) =>
     (
       courierReasons[failure.reason._tag] as (
@@ -90,12 +91,18 @@ const gatewayFailures: {
     Errors.make("idempotency_in_flight", requestId, undefined, { retry_after: failure.retryAfterSeconds })
 }
 
-/** A courier's failure during a sync, as the shipping API's code for it. */
+/** A courier's failure (during a sync, a shipment's create, label, cancel or dispatch), as the shipping API's code. */
 export const courierFailure = (failure: Failure, requestId: string): Errors.Failure =>
   (gatewayFailures[failure._tag] as (failure: Failure, requestId: string) => Errors.Failure)(failure, requestId)
 
-/** The wire classes a sync's courier failure can become. */
-const courierClasses = [Errors.BadRequest, Errors.Unprocessable, Errors.RateLimited, Errors.BadGateway, Errors.Conflict]
+/** The wire classes a courier's failure can become. */
+export const courierClasses = [
+  Errors.BadRequest,
+  Errors.Unprocessable,
+  Errors.RateLimited,
+  Errors.BadGateway,
+  Errors.Conflict
+]
 
 const { Data } = Endpoint
 const writes = [...Errors.writes, ...reasons.classes]
