@@ -82,7 +82,7 @@ export interface NewShipment {
  * another source (`sameAs`): a pushed event a poll reads again is kept once.
  */
 export const dedupeKey = (event: ShipmentEvent): string =>
-  event.eventId !== undefined && event.eventId !== "" ? `id:${event.eventId}` : sameAs(event)
+  event.eventId !== undefined && event.eventId !== "" ? `id:${event.kind}:${event.eventId}` : sameAs(event)
 
 /** What makes two events the same whatever their source: kind, raw status and time. */
 export const sameAs = (event: ShipmentEvent): string =>

@@ -77,14 +77,15 @@ const rowOf = (event: PushedEvent): PushedRow => ({
   occurredAt: Following.timeOf(event.occurredAt)
 })
 
-const eventOf = (adapter: CourierAdapter.Any, row: PushedRow): OrderShipment.ShipmentEvent => ({
-  ...Following.classify(adapter, row.rawStatus),
-  eventId: row.key,
-  rawStatus: row.rawStatus,
-  ...(row.reason === null ? {} : { reason: row.reason }),
-  occurredAt: row.occurredAt,
-  source: "push"
-})
+const eventsOf = (adapter: CourierAdapter.Any, row: PushedRow): ReadonlyArray<OrderShipment.ShipmentEvent> =>
+  Following.classify(adapter, row.rawStatus).map((read) => ({
+    ...read,
+    eventId: row.key,
+    rawStatus: row.rawStatus,
+    ...(row.reason === null ? {} : { reason: row.reason }),
+    occurredAt: row.occurredAt,
+    source: "push" as const
+  }))
 
 const acknowledged = (received: number, recorded: number): HookAnswer => ({
   contentType: "application/json",
@@ -123,7 +124,7 @@ export const layer: Layer.Layer<PushIntake, never, Orders.Orders | CourierAccoun
         for (const [orderId, group] of byOrder) {
           yield* follow(
             { storeId: group.storeId, orderId },
-            group.rows.map((row) => eventOf(adapter, row)),
+            group.rows.flatMap((row) => eventsOf(adapter, row)),
             { pushes: true, checked: false }
           )
           yield* tracking.markApplied(

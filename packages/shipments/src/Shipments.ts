@@ -157,7 +157,16 @@ export const layer: Layer.Layer<
       }),
 
       cancel: method("Shipments.cancel")(function* (storeId, orderId) {
-        const { shipment, opened } = yield* shipmentOf(storeId, orderId)
+        const { order, shipment, opened } = yield* shipmentOf(storeId, orderId)
+        // Cancelled already: the same answer again, without asking the courier; arrived or back: nothing to cancel.
+        if (shipment.status === "cancelled") return order
+        if (shipment.status === "delivered" || shipment.status === "returned") {
+          return yield* refuse(
+            new ShipmentsError.NotCancellable({
+              message: `Order ${orderId}'s parcel was ${shipment.status}: it cannot be cancelled`
+            })
+          )
+        }
         yield* gateway
           .cancel({ ...opened.call, trackingNumber: shipment.tracking_number }, `cancel-order-${orderId}`)
           .pipe(Effect.mapError(ShipmentsError.courierFailed))

@@ -48,6 +48,11 @@ export class CourierFailed extends Schema.TaggedError<CourierFailed>()("CourierF
   message: Schema.String
 }) {}
 
+/** A cancel of a parcel that already arrived or came back: nothing to ask the courier. */
+export class NotCancellable extends Schema.TaggedError<NotCancellable>()("NotCancellable", {
+  message: Schema.String
+}) {}
+
 export const ShipmentsErrorReason = Schema.Union([
   InvalidShipmentsBody,
   AccountNotFound,
@@ -55,7 +60,8 @@ export const ShipmentsErrorReason = Schema.Union([
   CredentialsRejected,
   Unsupported,
   SecretsUnavailable,
-  CourierFailed
+  CourierFailed,
+  NotCancellable
 ])
 export type ShipmentsErrorReason = typeof ShipmentsErrorReason.Type
 

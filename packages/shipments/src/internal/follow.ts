@@ -21,20 +21,27 @@ export const timeOf = (timestamp: string): DateTime.Utc =>
   })
 
 /**
- * A raw status through the adapter's tables: a movement (its canonical status; `unknown` when unlisted), or cash when
- * only the cash table lists it.
+ * A raw status through the adapter's tables, as the shipping API's tracking reads it: a movement (its canonical
+ * status; `unknown` when neither table lists it), cash (its COD status) when the cash table lists it, or both.
  */
 export const classify = (
   adapter: CourierAdapter.Any,
   rawStatus: string
-):
-  | { readonly kind: "movement"; readonly status: CanonicalStatus }
-  | { readonly kind: "cod"; readonly status: CodStatus } => {
-  if (Object.hasOwn(adapter.statuses, rawStatus)) return { kind: "movement", status: adapter.statuses[rawStatus]! }
-  if (adapter.codStatuses !== undefined && Object.hasOwn(adapter.codStatuses, rawStatus)) {
-    return { kind: "cod", status: adapter.codStatuses[rawStatus]! }
-  }
-  return { kind: "movement", status: "unknown" }
+): ReadonlyArray<
+  { readonly kind: "movement"; readonly status: CanonicalStatus } | { readonly kind: "cod"; readonly status: CodStatus }
+> => {
+  const movement = Object.hasOwn(adapter.statuses, rawStatus) ? adapter.statuses[rawStatus]! : undefined
+  const cash =
+    adapter.codStatuses !== undefined && Object.hasOwn(adapter.codStatuses, rawStatus)
+      ? adapter.codStatuses[rawStatus]!
+      : undefined
+  if (cash === undefined) return [{ kind: "movement", status: movement ?? "unknown" }]
+  return movement === undefined
+    ? [{ kind: "cod", status: cash }]
+    : [
+        { kind: "movement", status: movement },
+        { kind: "cod", status: cash }
+      ]
 }
 
 /** A track's timeline as the order's events. */
@@ -42,12 +49,14 @@ export const fromTrack = (
   adapter: CourierAdapter.Any,
   events: ReadonlyArray<TrackEvent>
 ): ReadonlyArray<OrderShipment.ShipmentEvent> =>
-  events.map((event) => ({
-    ...classify(adapter, event.rawStatus),
-    rawStatus: event.rawStatus,
-    occurredAt: timeOf(event.timestamp),
-    source: "poll"
-  }))
+  events.flatMap((event) =>
+    classify(adapter, event.rawStatus).map((read) => ({
+      ...read,
+      rawStatus: event.rawStatus,
+      occurredAt: timeOf(event.timestamp),
+      source: "poll" as const
+    }))
+  )
 
 export interface Follower {
   /** Applies `events` to the order's shipment and reschedules its check; answers the shipment's status after. */
