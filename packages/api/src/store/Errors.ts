@@ -85,7 +85,9 @@ export const codes = {
   courier_refused: [422, "The courier refused the request; its message is passed on"],
   credentials_rejected: [422, "The courier refused the credentials"],
   courier_unreachable: [502, "The courier could not be reached, or did not answer in time"],
-  courier_error: [502, "The courier answered something that cannot be read"]
+  courier_error: [502, "The courier answered something that cannot be read"],
+  // any call, while the service's database cannot be reached (docs/operations.md "Health")
+  unavailable: [503, "The service's database cannot be reached for a moment; retry after Retry-After seconds"]
 } as const satisfies Record<string, readonly [number, string]>
 
 export type Code = keyof typeof codes
@@ -95,7 +97,7 @@ type CodesOf<S extends Status> = { readonly [C in Code]: (typeof codes)[C][0] ex
 const codesOf = <S extends Status>(status: S) =>
   (Object.keys(codes) as Array<Code>).filter((code) => codes[code][0] === status) as Array<CodesOf<S>>
 
-/** The envelope of a status: one of its codes, a message, `retry_after` where the answer says when (429, 409). */
+/** The envelope of a status: one of its codes, a message, `retry_after` where the answer says when (429, 409, 503). */
 const envelopeOf = <S extends Status, const Extra extends Schema.Struct.Fields = Record<never, never>>(
   status: S,
   extra?: Extra
@@ -103,7 +105,7 @@ const envelopeOf = <S extends Status, const Extra extends Schema.Struct.Fields =
   error: Schema.Struct({
     code: Schema.Literals(codesOf(status)),
     message: Schema.String,
-    /** Seconds to wait before retrying (429, 409); also sent as `Retry-After`. */
+    /** Seconds to wait before retrying (429, 409, 503); also sent as `Retry-After`. */
     retry_after: Schema.optionalKey(Schema.Int),
     ...(extra as Extra)
   }),
@@ -148,6 +150,7 @@ export class Unprocessable extends Schema.Error<Unprocessable>("StoreUnprocessab
 ) {}
 export class RateLimited extends Schema.Error<RateLimited>("StoreRateLimited")(envelopeOf(429), optionsOf(429)) {}
 export class BadGateway extends Schema.Error<BadGateway>("StoreBadGateway")(envelopeOf(502), optionsOf(502)) {}
+export class Unavailable extends Schema.Error<Unavailable>("StoreUnavailable")(envelopeOf(503), optionsOf(503)) {}
 
 /** The wire class of each status. */
 const classes = {
@@ -161,7 +164,8 @@ const classes = {
   413: PayloadTooLarge,
   422: Unprocessable,
   429: RateLimited,
-  502: BadGateway
+  502: BadGateway,
+  503: Unavailable
 } as const satisfies Record<Status, unknown>
 
 type Classes = typeof classes
@@ -191,7 +195,7 @@ export const make = <C extends Code>(
     meta: metaOf(requestId)
   })
 
-/** The declared failures of the endpoints: every keyed call, reads, writes. */
-export const keyed = [Unauthorized, QuotaExceeded, Forbidden, RateLimited] as const
+/** The declared failures of the endpoints: every keyed call (each may meet a database that cannot be reached), reads, writes. */
+export const keyed = [Unauthorized, QuotaExceeded, Forbidden, RateLimited, Unavailable] as const
 export const reads = [...keyed, BadRequest, NotFound] as const
 export const writes = [...reads, Conflict, Unprocessable] as const
