@@ -199,7 +199,7 @@ export const layer = (config: AppConfig, options: Options = {}) => {
     instanceLayer(config),
     Announcements.accessEvents,
     Health.layerReadiness,
-    SecretKeys.layer(config.secretKeys)
+    SecretKeys.announce(config.secretKeys).pipe(Layer.provideMerge(SecretKeys.layer(config.secretKeys)))
   ).pipe(Layer.provideMerge(storage))
   const servers = Layer.unwrap(
     Effect.map(catalogue(config), (catalogue) =>

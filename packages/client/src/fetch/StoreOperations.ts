@@ -10,6 +10,7 @@ export type CommuneSuggestion = { readonly nameFr: string; readonly nameAr: stri
 export type StoreConflictEncoded = { readonly error: { readonly code: "idempotency_in_flight" | "addon_inactive" | "code_exists" | "limit_reached" | "pixel_exists" | "already_undone" | "layout_changed" | "has_subcategories" | "not_cancellable" | "not_shippable" | "shipment_exists" | "already_dispatched" | "account_in_use"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreNotFoundEncoded = { readonly error: { readonly code: "not_found" | "theme_not_found" | "style_not_found" | "store_not_found" | "no_shipment"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreBadRequestEncoded = { readonly error: { readonly code: "bad_request" | "unknown_courier" | "invalid_credentials" | "blocked_egress" | "unsupported"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+export type StoreUnavailableEncoded = { readonly error: { readonly code: "unavailable"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreRateLimitedEncoded = { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreForbiddenEncoded = { readonly error: { readonly code: "forbidden" | "plan_required"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreQuotaExceededEncoded = { readonly error: { readonly code: "quota_exceeded"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
@@ -17,7 +18,6 @@ export type StoreUnauthorizedEncoded = { readonly error: { readonly code: "unaut
 export type ChangeUndone = { readonly undone: true; readonly change_id: number; readonly entity: string; readonly undo_change_id: number | null }
 export type ChangeDetail = { readonly id: number; readonly entity: string; readonly entity_id: string; readonly action: "create" | "update" | "delete"; readonly summary: string; readonly undone: boolean; readonly undone_at: string | null; readonly created_at: string; readonly key_id: string | null; readonly undone_by_id: number | null; readonly before: unknown | null; readonly after: unknown | null }
 export type ChangeListItem = { readonly id: number; readonly entity: string; readonly entity_id: string; readonly action: "create" | "update" | "delete"; readonly summary: string; readonly undone: boolean; readonly undone_at: string | null; readonly created_at: string }
-export type StoreUnavailableEncoded = { readonly error: { readonly code: "unavailable"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StorePayloadTooLargeEncoded = { readonly error: { readonly code: "payload_too_large"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type CourierPushAcknowledged = { readonly received: number; readonly recorded: number }
 export type OrderDetail = { readonly id: number; readonly order_number: string; readonly status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "returned"; readonly payment_status: "pending" | "paid" | "refunded"; readonly payment_method: "cod" | "free_digital" | "digital_payment"; readonly customer: { readonly id: number; readonly name: string; readonly phone: string; readonly email: string | null; readonly wilaya_id: number; readonly commune: string; readonly address: string }; readonly delivery: { readonly type: "home" | "desk" | "digital"; readonly desk_id: number | null; readonly desk_name: string | null }; readonly amounts: { readonly subtotal: number | ("Infinity" | "-Infinity" | "NaN"); readonly shipping_cost: number | ("Infinity" | "-Infinity" | "NaN"); readonly discount: number | ("Infinity" | "-Infinity" | "NaN"); readonly payment_fee: number | ("Infinity" | "-Infinity" | "NaN"); readonly total: number | ("Infinity" | "-Infinity" | "NaN") }; readonly items: ReadonlyArray<{ readonly id: number; readonly product_id: number; readonly price: number | ("Infinity" | "-Infinity" | "NaN"); readonly quantity: number; readonly variants: ReadonlyArray<{ readonly order_item_id: number; readonly group_name: string; readonly option_name: string; readonly color_code: string | null; readonly price_adjustment: string }> }>; readonly shipment: OrderShipment | null; readonly created_at: string; readonly updated_at: string }
@@ -152,7 +152,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: Whoami; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "access.listKeys": {
     readonly params: undefined
@@ -160,7 +160,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<{ readonly key_id: string; readonly type: "platform" | "public"; readonly name: string; readonly scopes: ReadonlyArray<string>; readonly rate_limit_tier: string; readonly pilot: boolean; readonly status: "active" | "suspended" | "revoked"; readonly last_used_at: string | null; readonly last_used_ip: string | null; readonly created_at: string; readonly expires_at: null }> }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "access.createKey": {
     readonly params: undefined
@@ -168,7 +168,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: { readonly type?: "platform" | "public"; readonly name?: string }
     readonly success: { readonly data: { readonly key_id: string; readonly bearer_token: string | null; readonly signing_secret: string | null; readonly note: string }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "access.revokeKey": {
     readonly params: { readonly key_id: string }
@@ -176,7 +176,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: { readonly revoked: true; readonly key_id: string }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "access.usage": {
     readonly params: undefined
@@ -184,7 +184,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly period: string; readonly tier: "enterprise"; readonly usage: { readonly [key: string]: { readonly total: number | ("Infinity" | "-Infinity" | "NaN"); readonly billable: number | ("Infinity" | "-Infinity" | "NaN") } } | ReadonlyArray<unknown>; readonly limits: { readonly requests_per_month: number; readonly signups_per_month: number; readonly webhooks_per_month: number; readonly requests_per_minute: number } }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "access.usageHistory": {
     readonly params: undefined
@@ -192,7 +192,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly from: string; readonly to: string; readonly rows: ReadonlyArray<{ readonly period_hour: string; readonly endpoint_group: string; readonly count: number | ("Infinity" | "-Infinity" | "NaN"); readonly billable_count: number | ("Infinity" | "-Infinity" | "NaN") }> }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "access.quotas": {
     readonly params: undefined
@@ -200,7 +200,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly tier: "enterprise"; readonly tier_limits: { readonly requests_per_month: number; readonly signups_per_month: number; readonly webhooks_per_month: number; readonly requests_per_minute: number }; readonly overrides: { readonly store_id: number; readonly requests_per_month: number | null; readonly signups_per_month: number | null; readonly webhooks_per_month: number | null; readonly requests_per_minute: number | null; readonly notes: string | null; readonly set_by_user_id: number | null; readonly updated_at: string } | null; readonly effective: { readonly requests_per_month: number; readonly signups_per_month: number; readonly webhooks_per_month: number; readonly requests_per_minute: number } }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "orders.createOrder": {
     readonly params: undefined
@@ -208,7 +208,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: OrderCreateBody
     readonly success: { readonly data: OrderDetail; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "orders.listOrders": {
     readonly params: undefined
@@ -216,7 +216,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<OrderSummary>; readonly next_cursor: string | null; readonly has_more: boolean }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "orders.getOrder": {
     readonly params: { readonly id: string }
@@ -224,7 +224,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: OrderDetail; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "orders.updateOrderStatus": {
     readonly params: { readonly id: string }
@@ -232,7 +232,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: OrderStatusChange
     readonly success: { readonly data: OrderDetail; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "orders.cancelOrder": {
     readonly params: { readonly id: string }
@@ -240,7 +240,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: OrderDetail; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "customers.listCustomers": {
     readonly params: undefined
@@ -248,7 +248,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<CustomerSummary>; readonly next_cursor: string | null; readonly has_more: boolean }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "customers.getCustomer": {
     readonly params: { readonly id: string }
@@ -256,7 +256,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: CustomerDetail; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "customers.customerOrders": {
     readonly params: { readonly id: string }
@@ -264,7 +264,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<CustomerOrder>; readonly next_cursor: string | null; readonly has_more: boolean }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "products.listProducts": {
     readonly params: undefined
@@ -272,7 +272,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<ProductSummaryEncoded>; readonly next_cursor: string | null; readonly has_more: boolean }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "products.createProduct": {
     readonly params: undefined
@@ -280,7 +280,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: ProductCreateBody
     readonly success: { readonly data: ProductEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "products.getProduct": {
     readonly params: { readonly id: string }
@@ -288,7 +288,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: ProductEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "products.updateProduct": {
     readonly params: { readonly id: string }
@@ -296,7 +296,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: ProductCreateBody
     readonly success: { readonly data: ProductEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "products.deleteProduct": {
     readonly params: { readonly id: string }
@@ -304,7 +304,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: ProductDeleted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "stock.getStock": {
     readonly params: { readonly id: string }
@@ -312,7 +312,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: ProductStockEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "stock.setStock": {
     readonly params: { readonly id: string }
@@ -320,7 +320,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: { readonly stock?: number | null; readonly adjust?: number; readonly variants?: ReadonlyArray<{ readonly option_id?: number; readonly group_name?: (unknown) & (unknown); readonly option_name?: (unknown) & (unknown); readonly stock?: number | null; readonly adjust?: number }> }
     readonly success: { readonly data: ProductStockEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "categories.listCategories": {
     readonly params: undefined
@@ -328,7 +328,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<CategoryEncoded>; readonly next_cursor: string | null; readonly has_more: boolean }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "categories.createCategory": {
     readonly params: undefined
@@ -336,7 +336,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: CategoryCreateBody
     readonly success: { readonly data: CategoryEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "categories.getCategory": {
     readonly params: { readonly id: string }
@@ -344,7 +344,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: CategoryEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "categories.updateCategory": {
     readonly params: { readonly id: string }
@@ -352,7 +352,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: CategoryUpdateBody
     readonly success: { readonly data: CategoryEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "categories.deleteCategory": {
     readonly params: { readonly id: string }
@@ -360,7 +360,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: CategoryDeleted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPages.listLandingPages": {
     readonly params: undefined
@@ -368,7 +368,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<LandingPageSummaryEncoded>; readonly next_cursor: string | null; readonly has_more: boolean }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPages.createLandingPage": {
     readonly params: undefined
@@ -376,7 +376,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: LandingPageCreateBody
     readonly success: { readonly data: LandingPageEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPages.getLandingPage": {
     readonly params: { readonly id: string }
@@ -384,7 +384,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: LandingPageEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPages.updateLandingPage": {
     readonly params: { readonly id: string }
@@ -392,7 +392,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: LandingPageUpdateBody
     readonly success: { readonly data: LandingPageEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPages.deleteLandingPage": {
     readonly params: { readonly id: string }
@@ -400,7 +400,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: LandingPageDeleted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPages.publishLandingPage": {
     readonly params: { readonly id: string }
@@ -408,7 +408,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: LandingPageEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPageSections.listLandingPageSections": {
     readonly params: { readonly id: string }
@@ -416,7 +416,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: LandingPageSectionList; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPageSections.createLandingPageSection": {
     readonly params: { readonly id: string }
@@ -424,7 +424,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: LandingPageSectionCreate
     readonly success: { readonly data: LandingPageSectionEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPageSections.getLandingPageSection": {
     readonly params: { readonly id: string; readonly section_id: string }
@@ -432,7 +432,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: LandingPageSectionEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPageSections.updateLandingPageSection": {
     readonly params: { readonly id: string; readonly section_id: string }
@@ -440,7 +440,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: LandingPageSectionPatch
     readonly success: { readonly data: LandingPageSectionEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPageSections.deleteLandingPageSection": {
     readonly params: { readonly id: string; readonly section_id: string }
@@ -448,7 +448,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: LandingPageSectionDeleted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPageSections.reorderLandingPageSections": {
     readonly params: { readonly id: string }
@@ -456,7 +456,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: LandingPageSectionReorder
     readonly success: { readonly data: LandingPageSectionList; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "store.getStore": {
     readonly params: undefined
@@ -464,7 +464,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: StoreEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "store.updateStore": {
     readonly params: undefined
@@ -472,7 +472,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: StoreSettingsPatch
     readonly success: { readonly data: StoreEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "design.getDesign": {
     readonly params: undefined
@@ -480,7 +480,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: Design; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "design.updateDesign": {
     readonly params: undefined
@@ -488,7 +488,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: DesignPatch
     readonly success: { readonly data: Design; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "homeSections.getHomeSections": {
     readonly params: undefined
@@ -496,7 +496,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: HomeSections; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "homeSections.updateHomeSections": {
     readonly params: undefined
@@ -504,7 +504,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: HomeSectionsPatch
     readonly success: { readonly data: HomeSections; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "homeLayout.getHomeLayout": {
     readonly params: undefined
@@ -512,7 +512,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: HomeLayout; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "homeLayout.addLayoutSection": {
     readonly params: undefined
@@ -520,7 +520,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: LayoutSectionAdd
     readonly success: { readonly data: LayoutSectionWritten; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "homeLayout.updateLayoutSection": {
     readonly params: { readonly id: string }
@@ -528,7 +528,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: LayoutSectionPatch
     readonly success: { readonly data: LayoutSectionWritten; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "homeLayout.removeLayoutSection": {
     readonly params: { readonly id: string }
@@ -536,7 +536,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: LayoutSectionRemoved; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "homeLayout.moveLayoutSection": {
     readonly params: undefined
@@ -544,7 +544,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: LayoutSectionMove
     readonly success: { readonly data: HomeLayoutMoved; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "webhooks.listWebhooks": {
     readonly params: undefined
@@ -552,7 +552,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<Webhook> }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "webhooks.createWebhook": {
     readonly params: undefined
@@ -560,7 +560,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: WebhookCreate
     readonly success: { readonly data: WebhookWithSecret; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "webhooks.updateWebhook": {
     readonly params: { readonly id: string }
@@ -568,7 +568,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: WebhookPatch
     readonly success: { readonly data: WebhookWithSecret; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "webhooks.deleteWebhook": {
     readonly params: { readonly id: string }
@@ -576,7 +576,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: { readonly deleted: true; readonly id: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "webhooks.listWebhookDeliveries": {
     readonly params: { readonly id: string }
@@ -584,7 +584,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<WebhookDelivery>; readonly next_cursor: string | null; readonly has_more: boolean }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "webhooks.retryWebhookDelivery": {
     readonly params: { readonly id: string; readonly delivery_id: string }
@@ -592,7 +592,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: WebhookDelivery; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "tracker.trackSignup": {
     readonly params: undefined
@@ -600,7 +600,7 @@ export interface Operations {
     readonly headers: { readonly "x-tw-timestamp"?: string; readonly "x-tw-nonce"?: string; readonly "x-tw-signature"?: string }
     readonly body: Signup
     readonly success: { readonly data: { readonly accepted: true }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "tracker.trackEvent": {
     readonly params: undefined
@@ -608,7 +608,7 @@ export interface Operations {
     readonly headers: { readonly "x-tw-timestamp"?: string; readonly "x-tw-nonce"?: string; readonly "x-tw-signature"?: string }
     readonly body: TrackedEvent
     readonly success: { readonly data: { readonly accepted: true }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "tracker.trackSignups": {
     readonly params: undefined
@@ -616,7 +616,7 @@ export interface Operations {
     readonly headers: { readonly "x-tw-timestamp"?: string; readonly "x-tw-nonce"?: string; readonly "x-tw-signature"?: string }
     readonly body: SignupBatch
     readonly success: { readonly data: BatchAccepted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "tracker.trackEvents": {
     readonly params: undefined
@@ -624,7 +624,7 @@ export interface Operations {
     readonly headers: { readonly "x-tw-timestamp"?: string; readonly "x-tw-nonce"?: string; readonly "x-tw-signature"?: string }
     readonly body: TrackedEventBatch
     readonly success: { readonly data: BatchAccepted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "promoCodes.listPromoCodes": {
     readonly params: undefined
@@ -632,7 +632,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: PromoCodeList; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "promoCodes.createPromoCode": {
     readonly params: undefined
@@ -640,7 +640,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: PromoCodeCreate
     readonly success: { readonly data: PromoCodeEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "promoCodes.updatePromoCode": {
     readonly params: { readonly id: string }
@@ -648,7 +648,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: PromoCodePatch
     readonly success: { readonly data: PromoCodeEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "promoCodes.deletePromoCode": {
     readonly params: { readonly id: string }
@@ -656,7 +656,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: PromoCodeDeleted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "themes.listThemes": {
     readonly params: undefined
@@ -664,7 +664,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: ThemeList; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "themes.switchTheme": {
     readonly params: undefined
@@ -672,7 +672,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: ThemeSwitch
     readonly success: { readonly data: ThemeSwitched; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "themes.switchFastCheckoutTheme": {
     readonly params: undefined
@@ -680,7 +680,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: ThemeSwitch
     readonly success: { readonly data: FastCheckoutThemeSwitched; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "themes.switchVariantStyle": {
     readonly params: undefined
@@ -688,7 +688,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: VariantStyleSwitch
     readonly success: { readonly data: VariantStyleSwitched; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "pixels.listPixels": {
     readonly params: undefined
@@ -696,7 +696,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: PixelList; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "pixels.createPixel": {
     readonly params: undefined
@@ -704,7 +704,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: PixelCreate
     readonly success: { readonly data: PixelEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 413; readonly error: StorePayloadTooLargeEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 413; readonly error: StorePayloadTooLargeEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "pixels.updatePixel": {
     readonly params: { readonly id: string }
@@ -712,7 +712,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: PixelPatch
     readonly success: { readonly data: PixelEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 413; readonly error: StorePayloadTooLargeEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 413; readonly error: StorePayloadTooLargeEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "pixels.deletePixel": {
     readonly params: { readonly id: string }
@@ -720,7 +720,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: PixelDeleted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 413; readonly error: StorePayloadTooLargeEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 413; readonly error: StorePayloadTooLargeEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "shipping.listShippingRates": {
     readonly params: undefined
@@ -728,7 +728,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: ShippingRates; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "shipping.writeShippingRates": {
     readonly params: undefined
@@ -736,7 +736,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: ShippingRatesWrite
     readonly success: { readonly data: ShippingRates; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "shipping.syncShippingRates": {
     readonly params: undefined
@@ -744,7 +744,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: ShippingRatesSync
     readonly success: { readonly data: ShippingRatesSynced; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "shipping.getShippingSettings": {
     readonly params: undefined
@@ -752,7 +752,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: ShippingSettings; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "shipping.updateShippingSettings": {
     readonly params: undefined
@@ -760,7 +760,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: ShippingSettingsPatch
     readonly success: { readonly data: ShippingSettings; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "shipments.listCourierAccounts": {
     readonly params: undefined
@@ -768,7 +768,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: CourierAccounts; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "shipments.createCourierAccount": {
     readonly params: undefined
@@ -840,7 +840,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<ChangeListItem>; readonly next_cursor: string | null; readonly has_more: boolean }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "changes.getChange": {
     readonly params: { readonly id: string }
@@ -848,7 +848,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: ChangeDetail; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "changes.undoChange": {
     readonly params: { readonly id: string }
@@ -856,7 +856,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: ChangeUndone; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "health": {
     readonly params: undefined
@@ -870,84 +870,84 @@ export interface Operations {
 
 export const operations = {
   "ping.ping": { method: "GET", path: "/v1/ping", binary: false, statuses: [] },
-  "access.whoami": { method: "GET", path: "/v1/whoami", binary: false, statuses: [401, 402, 403, 429] },
-  "access.listKeys": { method: "GET", path: "/v1/keys", binary: false, statuses: [401, 402, 403, 429] },
-  "access.createKey": { method: "POST", path: "/v1/keys", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "access.revokeKey": { method: "DELETE", path: "/v1/keys/{key_id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "access.usage": { method: "GET", path: "/v1/usage", binary: false, statuses: [401, 402, 403, 429] },
-  "access.usageHistory": { method: "GET", path: "/v1/usage/history", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "access.quotas": { method: "GET", path: "/v1/quotas", binary: false, statuses: [401, 402, 403, 429] },
-  "orders.createOrder": { method: "POST", path: "/v1/orders", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "orders.listOrders": { method: "GET", path: "/v1/orders", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "orders.getOrder": { method: "GET", path: "/v1/orders/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "orders.updateOrderStatus": { method: "PATCH", path: "/v1/orders/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "orders.cancelOrder": { method: "POST", path: "/v1/orders/{id}/cancel", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "customers.listCustomers": { method: "GET", path: "/v1/customers", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "customers.getCustomer": { method: "GET", path: "/v1/customers/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "customers.customerOrders": { method: "GET", path: "/v1/customers/{id}/orders", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "products.listProducts": { method: "GET", path: "/v1/products", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "products.createProduct": { method: "POST", path: "/v1/products", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "products.getProduct": { method: "GET", path: "/v1/products/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "products.updateProduct": { method: "PATCH", path: "/v1/products/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "products.deleteProduct": { method: "DELETE", path: "/v1/products/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "stock.getStock": { method: "GET", path: "/v1/products/{id}/stock", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "stock.setStock": { method: "POST", path: "/v1/products/{id}/stock", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "categories.listCategories": { method: "GET", path: "/v1/categories", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "categories.createCategory": { method: "POST", path: "/v1/categories", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "categories.getCategory": { method: "GET", path: "/v1/categories/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 429] },
-  "categories.updateCategory": { method: "PATCH", path: "/v1/categories/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "categories.deleteCategory": { method: "DELETE", path: "/v1/categories/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPages.listLandingPages": { method: "GET", path: "/v1/landing-pages", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "landingPages.createLandingPage": { method: "POST", path: "/v1/landing-pages", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPages.getLandingPage": { method: "GET", path: "/v1/landing-pages/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "landingPages.updateLandingPage": { method: "PATCH", path: "/v1/landing-pages/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPages.deleteLandingPage": { method: "DELETE", path: "/v1/landing-pages/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPages.publishLandingPage": { method: "POST", path: "/v1/landing-pages/{id}/publish", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPageSections.listLandingPageSections": { method: "GET", path: "/v1/landing-pages/{id}/sections", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPageSections.createLandingPageSection": { method: "POST", path: "/v1/landing-pages/{id}/sections", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPageSections.getLandingPageSection": { method: "GET", path: "/v1/landing-pages/{id}/sections/{section_id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPageSections.updateLandingPageSection": { method: "PATCH", path: "/v1/landing-pages/{id}/sections/{section_id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPageSections.deleteLandingPageSection": { method: "DELETE", path: "/v1/landing-pages/{id}/sections/{section_id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPageSections.reorderLandingPageSections": { method: "POST", path: "/v1/landing-pages/{id}/sections/reorder", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "store.getStore": { method: "GET", path: "/v1/store", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "store.updateStore": { method: "PATCH", path: "/v1/store", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "design.getDesign": { method: "GET", path: "/v1/store/design", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "design.updateDesign": { method: "PATCH", path: "/v1/store/design", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "homeSections.getHomeSections": { method: "GET", path: "/v1/store/home-sections", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "homeSections.updateHomeSections": { method: "PATCH", path: "/v1/store/home-sections", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "homeLayout.getHomeLayout": { method: "GET", path: "/v1/store/home-layout", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "homeLayout.addLayoutSection": { method: "POST", path: "/v1/store/home-layout/sections", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "homeLayout.updateLayoutSection": { method: "PATCH", path: "/v1/store/home-layout/sections/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "homeLayout.removeLayoutSection": { method: "DELETE", path: "/v1/store/home-layout/sections/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "homeLayout.moveLayoutSection": { method: "POST", path: "/v1/store/home-layout/move", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "webhooks.listWebhooks": { method: "GET", path: "/v1/webhooks", binary: false, statuses: [401, 402, 403, 429] },
-  "webhooks.createWebhook": { method: "POST", path: "/v1/webhooks", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "webhooks.updateWebhook": { method: "PATCH", path: "/v1/webhooks/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "webhooks.deleteWebhook": { method: "DELETE", path: "/v1/webhooks/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "webhooks.listWebhookDeliveries": { method: "GET", path: "/v1/webhooks/{id}/deliveries", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "webhooks.retryWebhookDelivery": { method: "POST", path: "/v1/webhooks/{id}/deliveries/{delivery_id}/retry", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "tracker.trackSignup": { method: "POST", path: "/v1/signups", binary: false, statuses: [400, 401, 403, 404, 429] },
-  "tracker.trackEvent": { method: "POST", path: "/v1/events", binary: false, statuses: [400, 401, 403, 404, 429] },
-  "tracker.trackSignups": { method: "POST", path: "/v1/signups/batch", binary: false, statuses: [400, 401, 403, 404, 429] },
-  "tracker.trackEvents": { method: "POST", path: "/v1/events/batch", binary: false, statuses: [400, 401, 403, 404, 429] },
-  "promoCodes.listPromoCodes": { method: "GET", path: "/v1/promo-codes", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "promoCodes.createPromoCode": { method: "POST", path: "/v1/promo-codes", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "promoCodes.updatePromoCode": { method: "PATCH", path: "/v1/promo-codes/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "promoCodes.deletePromoCode": { method: "DELETE", path: "/v1/promo-codes/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "themes.listThemes": { method: "GET", path: "/v1/themes", binary: false, statuses: [400, 401, 402, 403, 404, 422, 429] },
-  "themes.switchTheme": { method: "POST", path: "/v1/store/theme", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "themes.switchFastCheckoutTheme": { method: "POST", path: "/v1/store/fast-checkout-theme", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "themes.switchVariantStyle": { method: "POST", path: "/v1/store/variant-style", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "pixels.listPixels": { method: "GET", path: "/v1/pixels", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "pixels.createPixel": { method: "POST", path: "/v1/pixels", binary: false, statuses: [400, 401, 402, 403, 404, 409, 413, 422, 429] },
-  "pixels.updatePixel": { method: "PATCH", path: "/v1/pixels/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 413, 422, 429] },
-  "pixels.deletePixel": { method: "DELETE", path: "/v1/pixels/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 413, 422, 429] },
-  "shipping.listShippingRates": { method: "GET", path: "/v1/shipping/rates", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "shipping.writeShippingRates": { method: "POST", path: "/v1/shipping/rates", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502] },
-  "shipping.syncShippingRates": { method: "POST", path: "/v1/shipping/rates/sync", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502] },
-  "shipping.getShippingSettings": { method: "GET", path: "/v1/shipping/settings", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "shipping.updateShippingSettings": { method: "PATCH", path: "/v1/shipping/settings", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502] },
-  "shipments.listCourierAccounts": { method: "GET", path: "/v1/shipping/accounts", binary: false, statuses: [401, 402, 403, 429] },
+  "access.whoami": { method: "GET", path: "/v1/whoami", binary: false, statuses: [401, 402, 403, 429, 503] },
+  "access.listKeys": { method: "GET", path: "/v1/keys", binary: false, statuses: [401, 402, 403, 429, 503] },
+  "access.createKey": { method: "POST", path: "/v1/keys", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "access.revokeKey": { method: "DELETE", path: "/v1/keys/{key_id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "access.usage": { method: "GET", path: "/v1/usage", binary: false, statuses: [401, 402, 403, 429, 503] },
+  "access.usageHistory": { method: "GET", path: "/v1/usage/history", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "access.quotas": { method: "GET", path: "/v1/quotas", binary: false, statuses: [401, 402, 403, 429, 503] },
+  "orders.createOrder": { method: "POST", path: "/v1/orders", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "orders.listOrders": { method: "GET", path: "/v1/orders", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "orders.getOrder": { method: "GET", path: "/v1/orders/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "orders.updateOrderStatus": { method: "PATCH", path: "/v1/orders/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "orders.cancelOrder": { method: "POST", path: "/v1/orders/{id}/cancel", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "customers.listCustomers": { method: "GET", path: "/v1/customers", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "customers.getCustomer": { method: "GET", path: "/v1/customers/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "customers.customerOrders": { method: "GET", path: "/v1/customers/{id}/orders", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "products.listProducts": { method: "GET", path: "/v1/products", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "products.createProduct": { method: "POST", path: "/v1/products", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "products.getProduct": { method: "GET", path: "/v1/products/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "products.updateProduct": { method: "PATCH", path: "/v1/products/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "products.deleteProduct": { method: "DELETE", path: "/v1/products/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "stock.getStock": { method: "GET", path: "/v1/products/{id}/stock", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "stock.setStock": { method: "POST", path: "/v1/products/{id}/stock", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "categories.listCategories": { method: "GET", path: "/v1/categories", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "categories.createCategory": { method: "POST", path: "/v1/categories", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "categories.getCategory": { method: "GET", path: "/v1/categories/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 429, 503] },
+  "categories.updateCategory": { method: "PATCH", path: "/v1/categories/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "categories.deleteCategory": { method: "DELETE", path: "/v1/categories/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPages.listLandingPages": { method: "GET", path: "/v1/landing-pages", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "landingPages.createLandingPage": { method: "POST", path: "/v1/landing-pages", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPages.getLandingPage": { method: "GET", path: "/v1/landing-pages/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "landingPages.updateLandingPage": { method: "PATCH", path: "/v1/landing-pages/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPages.deleteLandingPage": { method: "DELETE", path: "/v1/landing-pages/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPages.publishLandingPage": { method: "POST", path: "/v1/landing-pages/{id}/publish", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPageSections.listLandingPageSections": { method: "GET", path: "/v1/landing-pages/{id}/sections", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPageSections.createLandingPageSection": { method: "POST", path: "/v1/landing-pages/{id}/sections", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPageSections.getLandingPageSection": { method: "GET", path: "/v1/landing-pages/{id}/sections/{section_id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPageSections.updateLandingPageSection": { method: "PATCH", path: "/v1/landing-pages/{id}/sections/{section_id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPageSections.deleteLandingPageSection": { method: "DELETE", path: "/v1/landing-pages/{id}/sections/{section_id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPageSections.reorderLandingPageSections": { method: "POST", path: "/v1/landing-pages/{id}/sections/reorder", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "store.getStore": { method: "GET", path: "/v1/store", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "store.updateStore": { method: "PATCH", path: "/v1/store", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "design.getDesign": { method: "GET", path: "/v1/store/design", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "design.updateDesign": { method: "PATCH", path: "/v1/store/design", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "homeSections.getHomeSections": { method: "GET", path: "/v1/store/home-sections", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "homeSections.updateHomeSections": { method: "PATCH", path: "/v1/store/home-sections", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "homeLayout.getHomeLayout": { method: "GET", path: "/v1/store/home-layout", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "homeLayout.addLayoutSection": { method: "POST", path: "/v1/store/home-layout/sections", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "homeLayout.updateLayoutSection": { method: "PATCH", path: "/v1/store/home-layout/sections/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "homeLayout.removeLayoutSection": { method: "DELETE", path: "/v1/store/home-layout/sections/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "homeLayout.moveLayoutSection": { method: "POST", path: "/v1/store/home-layout/move", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "webhooks.listWebhooks": { method: "GET", path: "/v1/webhooks", binary: false, statuses: [401, 402, 403, 429, 503] },
+  "webhooks.createWebhook": { method: "POST", path: "/v1/webhooks", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "webhooks.updateWebhook": { method: "PATCH", path: "/v1/webhooks/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "webhooks.deleteWebhook": { method: "DELETE", path: "/v1/webhooks/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "webhooks.listWebhookDeliveries": { method: "GET", path: "/v1/webhooks/{id}/deliveries", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "webhooks.retryWebhookDelivery": { method: "POST", path: "/v1/webhooks/{id}/deliveries/{delivery_id}/retry", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "tracker.trackSignup": { method: "POST", path: "/v1/signups", binary: false, statuses: [400, 401, 403, 404, 429, 503] },
+  "tracker.trackEvent": { method: "POST", path: "/v1/events", binary: false, statuses: [400, 401, 403, 404, 429, 503] },
+  "tracker.trackSignups": { method: "POST", path: "/v1/signups/batch", binary: false, statuses: [400, 401, 403, 404, 429, 503] },
+  "tracker.trackEvents": { method: "POST", path: "/v1/events/batch", binary: false, statuses: [400, 401, 403, 404, 429, 503] },
+  "promoCodes.listPromoCodes": { method: "GET", path: "/v1/promo-codes", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "promoCodes.createPromoCode": { method: "POST", path: "/v1/promo-codes", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "promoCodes.updatePromoCode": { method: "PATCH", path: "/v1/promo-codes/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "promoCodes.deletePromoCode": { method: "DELETE", path: "/v1/promo-codes/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "themes.listThemes": { method: "GET", path: "/v1/themes", binary: false, statuses: [400, 401, 402, 403, 404, 422, 429, 503] },
+  "themes.switchTheme": { method: "POST", path: "/v1/store/theme", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "themes.switchFastCheckoutTheme": { method: "POST", path: "/v1/store/fast-checkout-theme", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "themes.switchVariantStyle": { method: "POST", path: "/v1/store/variant-style", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "pixels.listPixels": { method: "GET", path: "/v1/pixels", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "pixels.createPixel": { method: "POST", path: "/v1/pixels", binary: false, statuses: [400, 401, 402, 403, 404, 409, 413, 422, 429, 503] },
+  "pixels.updatePixel": { method: "PATCH", path: "/v1/pixels/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 413, 422, 429, 503] },
+  "pixels.deletePixel": { method: "DELETE", path: "/v1/pixels/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 413, 422, 429, 503] },
+  "shipping.listShippingRates": { method: "GET", path: "/v1/shipping/rates", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "shipping.writeShippingRates": { method: "POST", path: "/v1/shipping/rates", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
+  "shipping.syncShippingRates": { method: "POST", path: "/v1/shipping/rates/sync", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
+  "shipping.getShippingSettings": { method: "GET", path: "/v1/shipping/settings", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "shipping.updateShippingSettings": { method: "PATCH", path: "/v1/shipping/settings", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
+  "shipments.listCourierAccounts": { method: "GET", path: "/v1/shipping/accounts", binary: false, statuses: [401, 402, 403, 429, 503] },
   "shipments.createCourierAccount": { method: "POST", path: "/v1/shipping/accounts", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
   "shipments.deleteCourierAccount": { method: "DELETE", path: "/v1/shipping/accounts/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
   "shipments.shipOrder": { method: "POST", path: "/v1/orders/{id}/shipment", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
@@ -956,8 +956,8 @@ export const operations = {
   "shipments.dispatchShipment": { method: "POST", path: "/v1/orders/{id}/shipment/dispatch", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
   "courierHooks.receiveCourierPush": { method: "POST", path: "/v1/hooks/couriers/{account_id}", binary: false, statuses: [400, 401, 404, 413, 503] },
   "courierHooks.answerCourierChallenge": { method: "GET", path: "/v1/hooks/couriers/{account_id}", binary: false, statuses: [400, 401, 404, 413, 503] },
-  "changes.listChanges": { method: "GET", path: "/v1/changes", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "changes.getChange": { method: "GET", path: "/v1/changes/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "changes.undoChange": { method: "POST", path: "/v1/changes/{id}/undo", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502] },
+  "changes.listChanges": { method: "GET", path: "/v1/changes", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "changes.getChange": { method: "GET", path: "/v1/changes/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "changes.undoChange": { method: "POST", path: "/v1/changes/{id}/undo", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
   "health": { method: "GET", path: "/health", binary: false, statuses: [503] },
 } as const
