@@ -4,6 +4,7 @@
  */
 import { Admin } from "@tawsil/access"
 import { Egress } from "@tawsil/egress"
+import { Secrets } from "@tawsil/secrets"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { RetryPolicy, WebhookUrl } from "@tawsil/webhooks"
 import { Duration, Effect, Layer, Redacted, References } from "effect"
@@ -48,7 +49,9 @@ const config: AppConfig = {
     allowHosts: WebhookUrl.noHostsAllowed,
     connectTimeout: Duration.seconds(5),
     timeout: Duration.seconds(15)
-  }
+  },
+  // A test runs a poll cycle itself (`Poller.cycle`) where it needs one.
+  shipments: { poll: undefined }
 }
 
 const instance = Layer.succeed(
@@ -65,6 +68,8 @@ export interface ServerOptions {
   readonly resolver?: Layer.Layer<Egress.Resolver> | undefined
   /** Couriers' origins sent to loopback fakes (`TAWSIL_COURIER_ORIGINS`), for the courier rate sync. */
   readonly courierOrigins?: Egress.Overrides | undefined
+  /** The secret key sealing courier accounts: a random one unless told. */
+  readonly secrets?: Layer.Layer<Secrets.Secrets> | undefined
 }
 
 /** The migrated database of `backend` and the store server on it. */
@@ -76,6 +81,7 @@ export const storeServer = (backend: TestDatabase.Backend, options: ServerOption
   )
   return Layer.mergeAll(server, Admin.layerSql).pipe(
     Layer.provide(Announcements.accessEvents),
+    Layer.provide(options.secrets ?? Secrets.layerTest),
     Layer.provideMerge(Layer.mergeAll(database, instance, quiet)),
     Layer.orDie
   )
@@ -86,7 +92,7 @@ export const originServer = (backend: TestDatabase.Backend) => {
   const database = TestDatabase.migrated(backend)
   const origin = StoreServer.listener(config, "store-origin", "origin", 0).pipe(
     Layer.provide(StoreServer.servicesLayer),
-    Layer.provide([Egress.Resolver.layer, Couriers.gateway(config)])
+    Layer.provide([Egress.Resolver.layer, Couriers.gateway(config), Secrets.layerTest])
   )
   return Layer.mergeAll(origin, Admin.layerSql).pipe(
     Layer.provide(Announcements.accessEvents),
