@@ -81,7 +81,7 @@ describe("the shipping API with the Yalidine-engine adapter", () => {
           stopDesks: true,
           communes: true,
           checkCredentials: true,
-          push: false
+          push: true
         })
         assert.match(entry.endpoint, /^https:\/\/api\.[a-z]+\.(app|me)$/)
       }

@@ -167,6 +167,12 @@ export interface Adapter<Credentials = unknown> {
    * from movement so a money event never overwrites where the parcel is. Absent: the platform reports no cash.
    */
   readonly codStatuses: Readonly<Record<string, CodStatus>> | undefined
+  /**
+   * Whether tracking can see the cash: true when `codStatuses` are declared, unless the adapter says they reach the
+   * host only by push. Without it, a tracked parcel reports no cash on delivery at all, rather than "not collected"
+   * for money it cannot see.
+   */
+  readonly codTracked: boolean
   readonly operations: Operations<Credentials>
   /** How the adapter reads what its courier pushes (verify, challenge, events); absent when the courier pushes none. */
   readonly push: Push | undefined
@@ -199,6 +205,8 @@ export const define = <Credentials>(input: {
   readonly credentials?: Schema.Struct<Record<string, Schema.Codec<unknown, string>>> | undefined
   readonly statuses: Readonly<Record<string, CanonicalStatus>>
   readonly codStatuses?: Readonly<Record<string, CodStatus>> | undefined
+  /** `false` when the cash statuses come only from what the courier pushes, never from tracking. */
+  readonly codTracked?: boolean | undefined
   readonly operations: Operations<Credentials>
   readonly push?: Push | undefined
   readonly rateLimits?: ReadonlyArray<{ readonly limit: number; readonly window: Duration.Input }> | undefined
@@ -242,6 +250,7 @@ export const define = <Credentials>(input: {
     requiredCredentials: fields,
     statuses: input.statuses,
     codStatuses: input.codStatuses,
+    codTracked: input.codStatuses !== undefined && input.codTracked !== false,
     operations: input.operations,
     push,
     capabilities: Object.fromEntries(

@@ -60,13 +60,20 @@ export interface Challenge {
 export interface Events {
   readonly _tag: "Events"
   readonly events: ReadonlyArray<PushedEvent>
+  /**
+   * How many events of the body the adapter could not read (no parcel, no status, no time) and left out. The rest
+   * are accepted rather than the whole request refused: a courier retries a refused request, and some disable the
+   * webhook after a few failures, so one bad event would cost every later one. The host logs them; its polling
+   * catches the parcel up.
+   */
+  readonly unread: number
 }
 
 export type PushAnswer = Challenge | Events
 
 export const challenge = (contentType: string, body: string): Challenge => ({ _tag: "Challenge", contentType, body })
 
-export const events = (events: ReadonlyArray<PushedEvent>): Events => ({ _tag: "Events", events })
+export const events = (events: ReadonlyArray<PushedEvent>, unread = 0): Events => ({ _tag: "Events", events, unread })
 
 /**
  * Why a pushed request is refused: its signature (missing, malformed, not made with the secret), its age (a
@@ -155,10 +162,19 @@ export const base64 = (encoded: string): Buffer | undefined => {
 export const hex = (encoded: string, bytes: number): Buffer | undefined =>
   encoded.length === bytes * 2 && /^[0-9a-fA-F]+$/.test(encoded) ? Buffer.from(encoded, "hex") : undefined
 
-/** A value's text when it is a non-blank string or a finite number (how couriers send ids), else undefined. */
-export const idText = (value: unknown): string | undefined => {
-  if (typeof value === "string") return value.trim() === "" ? undefined : value.trim()
-  return typeof value === "number" && Number.isFinite(value) ? String(value) : undefined
+/** The longest id, tracking number or raw status an event may carry. */
+export const MAX_ID = 128
+
+/**
+ * A value's text when it is a string of 1 to `max` characters once trimmed, without control characters, or a safe
+ * integer (how couriers send ids and statuses); else undefined. What the host stores is never a courier's garbage.
+ */
+export const idText = (value: unknown, max = MAX_ID): string | undefined => {
+  if (typeof value === "number") return Number.isSafeInteger(value) ? String(value) : undefined
+  if (typeof value !== "string") return undefined
+  const trimmed = value.trim()
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+  return trimmed !== "" && trimmed.length <= max && !/[\u0000-\u001f\u007f]/.test(trimmed) ? trimmed : undefined
 }
 
 /** Whether a value is a JSON object (not an array, not null). */

@@ -81,6 +81,12 @@ describe("CourierAdapter", () => {
       assert.strictEqual(full.push, push)
     })
 
+    it("say tracking sees the cash when cash statuses are declared, unless they come only by push", () => {
+      assert.isFalse(define(base).codTracked)
+      assert.isTrue(define({ ...base, codStatuses: { paid: "remitted" } }).codTracked)
+      assert.isFalse(define({ ...base, codStatuses: { paid: "remitted" }, codTracked: false }).codTracked)
+    })
+
     it("refuse dispatch without create, and a push without its receive or secret, at define time", () => {
       assert.throws(
         () => define({ ...base, operations: { ...base.operations, dispatch } }),

@@ -144,9 +144,10 @@ const pickedUp: ReadonlySet<CanonicalStatus> = new Set([
 export const orderMove = (order: OrderStatus, shipment: CanonicalStatus): OrderStatus | undefined => {
   switch (shipment) {
     case "delivered":
-      return order === "shipped" ? "delivered" : undefined
+      // An undispatched parcel delivered (or returned) was picked up first: the order is shipped, then follows.
+      return order === "shipped" ? "delivered" : order === "processing" ? "shipped" : undefined
     case "returned":
-      return order === "shipped" || order === "delivered" ? "returned" : undefined
+      return order === "shipped" || order === "delivered" ? "returned" : order === "processing" ? "shipped" : undefined
     case "cancelled":
       return order === "shipped" || order === "processing" ? "cancelled" : undefined
     default:

@@ -54,7 +54,12 @@ export const productList = (items: OrderViews.OrderDetail["items"], names: Reado
     return `${item.quantity}x ${name}${variants === "" ? "" : ` (${variants})`}`
   })
   const list = lines.join(", ")
-  return list.length <= PRODUCT_LIST_MAX ? list : `${list.slice(0, PRODUCT_LIST_MAX - 1)}…`
+  if (list.length <= PRODUCT_LIST_MAX) return list
+  // A character outside the basic plane is two UTF-16 units: the cut never leaves half of one (a lone surrogate,
+  // which no courier's database keeps).
+  const cut = PRODUCT_LIST_MAX - 1
+  const high = list.charCodeAt(cut - 1)
+  return `${list.slice(0, high >= 0xd800 && high <= 0xdbff ? cut - 1 : cut)}…`
 }
 
 /** The cash the courier collects: the order's total for a cash-on-delivery order, rounded to the dinar; else 0. */

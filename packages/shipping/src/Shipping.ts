@@ -371,7 +371,7 @@ export class Shipping extends Context.Service<
               call.trackingNumber,
               adapter.statuses,
               events,
-              adapter.codStatuses
+              adapter.codTracked ? adapter.codStatuses : undefined
             )
             yield* logUnmapped(manifest.key, unmapped)
             return result
@@ -397,7 +397,7 @@ export class Shipping extends Context.Service<
                 trackingNumber,
                 adapter.statuses,
                 events,
-                adapter.codStatuses
+                adapter.codTracked ? adapter.codStatuses : undefined
               )
               return Effect.as(logUnmapped(manifest.key, unmapped), { trackingNumber, result } as BatchItem)
             }

@@ -104,6 +104,9 @@ const dispatching = define({
   platform: "delta",
   couriers: [{ key: "delta", name: "Delta", aliases: [], endpoint: { origin: "https://api.delta.dz" } }],
   statuses: { uploaded: "created", validated: "pending_pickup" },
+  // Its payments come only by push: tracking cannot say where the cash is.
+  codStatuses: { paid: "remitted" },
+  codTracked: false,
   operations: {
     create: (_order, { dispatch }) =>
       Effect.gen(function* () {
@@ -118,7 +121,8 @@ const dispatching = define({
         held.push({ path: `/orders/${trackingNumber}/validate`, query: undefined })
         if (trackingNumber === "D-GONE") return yield* new Refused({ message: "unknown tracking" })
         return { rawStatus: trackingNumber === "D-ODD" ? "teleported" : "validated" }
-      })
+      }),
+    track: () => Effect.succeed([{ rawStatus: "validated", timestamp: "2026-11-21T10:00:00+01:00" }])
   }
 })
 
@@ -213,6 +217,17 @@ describe("Shipping", () => {
           assert.strictEqual(refused.operation, "dispatch")
           assert.strictEqual(refused.reason._tag, "Refused")
         }
+      })
+    )
+  )
+
+  it.effect("reports no cash on delivery for a courier whose cash statuses come only by push", () =>
+    run(
+      Effect.gen(function* () {
+        const shipping = yield* Shipping
+        const tracked = yield* shipping.track({ courier: "delta", trackingNumber: "D-1" })
+        assert.strictEqual(tracked.status, "pending_pickup")
+        assert.isUndefined(tracked.cod, "not `not_collected`: tracking cannot see the money")
       })
     )
   )

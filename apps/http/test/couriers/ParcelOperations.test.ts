@@ -197,6 +197,8 @@ const operations = CAPABILITIES.filter((capability) => capability !== "dispatch"
 const all: ReadonlySet<Capability> = new Set(operations)
 const without = (...missing: ReadonlyArray<Capability>): ReadonlySet<Capability> =>
   new Set(operations.filter((capability) => !missing.includes(capability)))
+const plus = (declared: ReadonlySet<Capability>, ...more: ReadonlyArray<Capability>): ReadonlySet<Capability> =>
+  new Set([...declared, ...more])
 
 const platforms: ReadonlyArray<Platform> = [
   {
@@ -205,7 +207,7 @@ const platforms: ReadonlyArray<Platform> = [
     credentials: { apiId: C.yalidineId, apiToken: C.yalidineToken },
     refused: { apiId: C.yalidineId, apiToken: `${C.yalidineToken}-revoked` },
     options: { fromWilaya: 16 },
-    declares: all,
+    declares: plus(all, "push"),
     misspelt: "Bab Ezouar",
     sent: "Bab Ezzouar",
     delivery: { deliveryType: "home" },

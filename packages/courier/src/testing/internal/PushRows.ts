@@ -23,6 +23,8 @@ export interface Sample {
   readonly name: string
   readonly body: string | Uint8Array
   readonly events: ReadonlyArray<PushedEvent>
+  /** How many of its events the adapter cannot read and leaves out (`Events.unread`); none by default. */
+  readonly unread?: number | undefined
 }
 
 export interface Options {
@@ -189,6 +191,7 @@ export const checks = (adapter: Any, options: Options) => {
       const answer = outcome.success
       if (answer._tag !== "Events") return assert.fail(`sample "${sample.name}" was answered as a challenge`)
       assert.deepStrictEqual(plain(answer.events), plain(sample.events), `sample "${sample.name}" reads as expected`)
+      assert.strictEqual(answer.unread, sample.unread ?? 0, `sample "${sample.name}": the events left unread`)
       for (const event of answer.events) {
         assert.isTrue(isKnown(adapter, event.rawStatus), `pushed status ${event.rawStatus} is in the adapter's tables`)
         assert.match(event.occurredAt, ISO_WITH_OFFSET, "occurredAt is ISO 8601 with an offset")
