@@ -97,7 +97,7 @@ export const withPeers = (
     Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   const out: Record<string, unknown> = {}
   let placed = false
-  // Peers go right after the dependencies (or last): where npm and readers look for them.
+  // Peers go right after the dependencies (else before the dev dependencies, else last), the same on every run.
   const placePeers = () => {
     if (placed) return
     placed = true
@@ -110,7 +110,10 @@ export const withPeers = (
     if (key === "dependencies") {
       if (Object.keys(dependencies).length > 0) out.dependencies = sorted(dependencies)
       placePeers()
-    } else out[key] = value
+    } else {
+      if (key === "devDependencies") placePeers()
+      out[key] = value
+    }
   }
   placePeers()
   return out

@@ -2,10 +2,9 @@
  * The shipping API's definition (spec: shipping-service.md): interface version 1.1.0, tag `shipping` for create,
  * track and rates, tag `reference` for couriers, wilayas and communes. Definitions only: no handlers, no services.
  */
-import { Shipment } from "@tawsil/courier"
+import { CatalogueEntry, Shipment } from "@tawsil/courier"
 import { WilayaCode } from "@tawsil/domain"
 import { Wilayas } from "@tawsil/reference"
-import { Catalogue, Gateway } from "@tawsil/shipping"
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { HealthGroup } from "../Health.ts"
@@ -177,7 +176,7 @@ export class ShippingGroup extends HttpApiGroup.make("shipping")
     HttpApiEndpoint.post("cancel", "/v1/cancel", {
       payload: CancelRequest,
       headers: { "idempotency-key": Schema.optionalKey(Schema.String) },
-      success: Gateway.Cancelled,
+      success: Shipment.ParcelCancelled,
       error: [...courierErrors, Errors.Conflict]
     }),
     /** The courier's desks in a wilaya: send one's `id` as `order.stopDeskId`. */
@@ -228,7 +227,7 @@ export class ReferenceGroup extends HttpApiGroup.make("reference")
         platform: Schema.optionalKey(Schema.String),
         q: Schema.optionalKey(Schema.String)
       },
-      success: Schema.Array(Catalogue.CatalogueEntry)
+      success: Schema.Array(CatalogueEntry.CatalogueEntry)
     }),
     HttpApiEndpoint.get("wilayas", "/v1/wilayas", {
       query: {
