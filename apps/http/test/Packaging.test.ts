@@ -24,6 +24,7 @@ import { restoreAll } from "../../../scripts/publishManifest.ts"
 import { isPeer, publishOrder, setVersion, withPeers } from "../../../scripts/release.ts"
 import {
   childEnv,
+  dependencyFields,
   internalDependencies,
   type Manifest,
   type Packed,
@@ -271,6 +272,17 @@ describe("packed workspaces", () => {
       const paths = tarball.files.map((file) => file.path)
       for (const target of targets) assert.include(paths, target.slice(3, -1), `${tarball.name} exports ${target}`)
     }
+  })
+
+  it("the fetch client installs nothing else: no dependency of any kind, and a small tarball", async () => {
+    const tarball = packed.find((entry) => entry.name === "@tawsil/fetch-client")
+    assert.isDefined(tarball)
+    const manifest = (await packedManifest(tarball!)) as Manifest & Record<string, unknown>
+    for (const field of [...dependencyFields, "bundleDependencies"]) {
+      assert.isUndefined(manifest[field], `@tawsil/fetch-client has ${field}`)
+    }
+    // README says "about 20 kB packed".
+    assert.isBelow(tarball!.size, 30_000)
   })
 
   it("the built JS imports no TypeScript sources", async () => {

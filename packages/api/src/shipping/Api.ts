@@ -8,6 +8,7 @@ import { Wilayas } from "@tawsil/reference"
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { HealthGroup } from "../Health.ts"
+import * as Parameters from "../Parameters.ts"
 import * as Errors from "./Errors.ts"
 
 /** The caller's own credentials for the courier: 1 to 8 string fields, never stored. Omitted for `sandbox`. */
@@ -256,17 +257,19 @@ export class ReferenceGroup extends HttpApiGroup.make("reference")
   )
   .annotateMerge(OpenApi.annotations({ title: "reference", description: "Couriers, wilayas and communes." })) {}
 
-export class ShippingApi extends HttpApi.make("shipping")
-  .add(ShippingGroup)
-  .add(ReferenceGroup)
-  .add(HealthGroup)
-  .middleware(Errors.Validation)
-  .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })
-  .annotate(HttpApi.QueryParseOptions, { errors: "all" })
-  .annotateMerge(
-    OpenApi.annotations({
-      title: "Tawsil shipping API",
-      version: "1.1.0",
-      description: "One request shape to create, track and price cash-on-delivery parcels with Algerian couriers."
-    })
-  ) {}
+export class ShippingApi extends Parameters.described(
+  HttpApi.make("shipping")
+    .add(ShippingGroup)
+    .add(ReferenceGroup)
+    .add(HealthGroup)
+    .middleware(Errors.Validation)
+    .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })
+    .annotate(HttpApi.QueryParseOptions, { errors: "all" })
+    .annotateMerge(
+      OpenApi.annotations({
+        title: "Tawsil shipping API",
+        version: "1.1.0",
+        description: "One request shape to create, track and price cash-on-delivery parcels with Algerian couriers."
+      })
+    )
+) {}
