@@ -1,7 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Errors as StoreErrors } from "@tawsil/api/store"
+import type { WilayaCode } from "@tawsil/domain"
 import { BigDecimal, Effect, Layer, Schema } from "effect"
 import { HttpClient, type HttpClientRequest, HttpClientResponse } from "effect/http"
+import type { Plain } from "../src/internal/JsonClient.ts"
 import * as ShippingClient from "../src/ShippingClient.ts"
 import * as StoreClient from "../src/StoreClient.ts"
 
@@ -47,6 +49,12 @@ const product = {
 }
 
 describe("the Effect clients take requests as their JSON", () => {
+  it("a branded value is written plain", () => {
+    const code: Plain<WilayaCode.WilayaCode> = 16
+    const nested: Plain<{ readonly wilayas: ReadonlyArray<WilayaCode.WilayaCode> }> = { wilayas: [16, 31] }
+    assert.deepStrictEqual([code, nested], [16, { wilayas: [16, 31] }])
+  })
+
   it.effect("a product create with plain numbers and no defaulted field sends that JSON and answers decoded", () => {
     const { sent, layer } = recording(() => json(200, { data: product, meta: { request_id: "r1", api_version: "v1" } }))
     return Effect.gen(function* () {

@@ -18,7 +18,7 @@ import {
 
 /** A decoded value with its brands taken off: `WilayaCode` → `number`. */
 export type Plain<T> =
-  T extends Brand.Brand<any>
+  T extends Brand.Brand<string>
     ? Brand.Brand.Unbranded<T>
     : T extends ReadonlyArray<infer Item>
       ? ReadonlyArray<Plain<Item>>
@@ -29,10 +29,13 @@ export type Plain<T> =
 /** What the wire carries of a body schema: the declared schema's encoded side (behind effect's JSON codec). */
 type Json<S> = S extends { readonly schema: infer Declared extends Schema.Top } ? Declared["Encoded"] : never
 
+/** No properties (where an endpoint has no such part). */
+type Empty = Record<never, never>
+
 /** One part of a request; optional when every field of it is. */
 type Part<Name extends string, S, Value> = [S] extends [never]
-  ? {}
-  : {} extends Value
+  ? Empty
+  : Empty extends Value
     ? { readonly [K in Name]?: Value }
     : { readonly [K in Name]: Value }
 
@@ -48,7 +51,7 @@ export type Request<Endpoint extends HttpApiEndpoint.ConstraintRequest> = Part<
 
 /** An endpoint's method: its request as JSON in; its success decoded out, or a declared failure as its class. */
 export type Method<Endpoint extends HttpApiEndpoint.ConstraintRequest> = (
-  ...request: {} extends Request<Endpoint> ? [request?: Request<Endpoint>] : [request: Request<Endpoint>]
+  ...request: Empty extends Request<Endpoint> ? [request?: Request<Endpoint>] : [request: Request<Endpoint>]
 ) => Effect.Effect<
   HttpApiClient.SuccessType<Endpoint["~Success"]>,
   | Endpoint["~Error"]["Type"]
