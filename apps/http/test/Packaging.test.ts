@@ -21,7 +21,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { restoreAll } from "../../../scripts/publishManifest.ts"
-import { isPeer, publishOrder, setVersion, withPeers } from "../../../scripts/release.ts"
+import { isPeer, missingChangelogs, publishOrder, setVersion, withPeers } from "../../../scripts/release.ts"
 import {
   childEnv,
   dependencyFields,
@@ -101,6 +101,10 @@ describe("workspace versions", () => {
     for (const name of ["effect", "@effect/sql-pg", "@effect/vitest", "@effect/platform-node"]) {
       assert.match(pinned[name] ?? "", /^\d+\.\d+\.\d+$/, `the root pins ${name}`)
     }
+  })
+
+  it("every publishable workspace has a CHANGELOG.md with a section for its version", () => {
+    assert.deepStrictEqual(missingChangelogs(version()), [])
   })
 
   it("npm start builds the app and every bundled courier adapter, then runs the built app", () => {
