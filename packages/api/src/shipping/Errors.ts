@@ -109,7 +109,7 @@ export class Unavailable extends Schema.Error<Unavailable>("Unavailable")(
   { httpApiStatus: 503 }
 ) {}
 
-/** The per-client rate limit, applied to create, track and rates. */
+/** The per-client window, on every endpoint of the `shipping` group (every call that may reach a courier). */
 export class ClientRateLimit extends HttpApiMiddleware.Service<ClientRateLimit>()(
   "@tawsil/http/shipping/ClientRateLimit",
   {
