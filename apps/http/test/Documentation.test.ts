@@ -39,7 +39,9 @@ describe("docs/operations.md", () => {
     HttpApi.reflect(ShippingApi, {
       onGroup: () => {},
       onEndpoint: ({ endpoint, middleware }) =>
-        ([...middleware].some((tag) => tag.key === ClientRateLimit.key) ? counted : free).push(endpoint.path.replace(/^\/v1/, ""))
+        ([...middleware].some((tag) => tag.key === ClientRateLimit.key) ? counted : free).push(
+          endpoint.path.replace(/^\/v1/, "")
+        )
     })
     const limits = readFileSync(Path.join(ROOT, "docs/operations.md"), "utf8").split("**Limits**")[1]!.split("\n\n")[0]!
     const named = [...limits.matchAll(/`(?:POST |GET )?(\/v1)?(\/[a-z/-]+)`/g)].map((match) => match[2]!)
