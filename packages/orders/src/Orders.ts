@@ -41,7 +41,7 @@ export interface Store {
 
 /** The query of `GET /v1/orders`, raw. An invalid `status` or `since` is ignored (spec "Order rules" 3). */
 export interface OrderListQuery {
-  readonly limit?: string | undefined
+  readonly limit?: string | number | undefined
   readonly cursor?: string | undefined
   readonly status?: string | undefined
   /** ISO 8601; without an offset, Algiers time. */
@@ -62,14 +62,14 @@ export interface ToShip {
 
 /** The query of `GET /v1/customers`, raw. `phone` and `email` match exactly, ignoring case. */
 export interface CustomerListQuery {
-  readonly limit?: string | undefined
+  readonly limit?: string | number | undefined
   readonly cursor?: string | undefined
   readonly phone?: string | undefined
   readonly email?: string | undefined
 }
 
 export interface PageQuery {
-  readonly limit?: string | undefined
+  readonly limit?: string | number | undefined
   readonly cursor?: string | undefined
 }
 

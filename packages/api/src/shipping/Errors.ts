@@ -5,8 +5,9 @@
  * them. Only these classes reach the wire; how each failure of the gateway reaches one is the app's
  * (`apps/http/src/shipping/Errors.ts`).
  */
+
+import { ShippingError } from "@tawsil/courier"
 import { FieldIssues } from "@tawsil/domain"
-import { CommuneCheck } from "@tawsil/shipping"
 import { Schema } from "effect"
 import { HttpApiMiddleware, HttpApiSchema } from "effect/http-api"
 
@@ -38,7 +39,7 @@ export class Unprocessable extends Schema.Error<Unprocessable>("Unprocessable")(
         "credentials_rejected",
         "idempotency_key_reuse"
       ]).fields,
-      suggestions: Schema.optionalKey(Schema.Array(CommuneCheck.Suggestion))
+      suggestions: Schema.optionalKey(Schema.Array(ShippingError.CommuneSuggestion))
     })
   },
   { httpApiStatus: 422 }
@@ -134,7 +135,7 @@ export class Unavailable extends Schema.Error<Unavailable>("Unavailable")(
   { httpApiStatus: 503 }
 ) {}
 
-/** The per-client rate limit, applied to create, track and rates. */
+/** The per-client window, on every endpoint of the `shipping` group (every call that may reach a courier). */
 export class ClientRateLimit extends HttpApiMiddleware.Service<ClientRateLimit>()(
   "@tawsil/http/shipping/ClientRateLimit",
   {

@@ -7,8 +7,9 @@
  * there is one wire class per status, whose `code` is one of that status's codes. How a domain module's reasons
  * reach these codes is `Reasons.ts`.
  */
+
+import { CommuneSuggestion } from "@tawsil/courier/ShippingError"
 import { PromoError } from "@tawsil/promos"
-import { CommuneCheck } from "@tawsil/shipping"
 import { Schema } from "effect"
 
 export const API_VERSION = "v1"
@@ -98,6 +99,7 @@ export const codes = {
   no_shipment: [404, "The order has no shipment"],
   already_dispatched: [409, "The parcel was dispatched already"],
   account_in_use: [409, "The courier account carries parcels still on their way"],
+  parcel_pending: [409, "An earlier attempt at this order's parcel is unsettled at the courier; retry later"],
   // courier push (docs/cod-loop.md, "Push")
   invalid_signature: [401, "The courier's signature is missing or does not verify"],
   stale_request: [401, "The signed request is outside its time window: replayed, or a clock far off"],
@@ -145,7 +147,7 @@ const unprocessableDetails = {
   action: Schema.optionalKey(Schema.String),
   will_change: Schema.optionalKey(PromoError.WillChange),
   /** `unknown_commune`: the wilaya's communes nearest to the name sent. */
-  suggestions: Schema.optionalKey(Schema.Array(CommuneCheck.Suggestion))
+  suggestions: Schema.optionalKey(Schema.Array(CommuneSuggestion))
 }
 
 export class BadRequest extends Schema.Error<BadRequest>("StoreBadRequest")(envelopeOf(400), optionsOf(400)) {}
