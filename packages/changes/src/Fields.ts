@@ -16,6 +16,8 @@ export interface Layout {
   readonly kept?: ReadonlyArray<string> | undefined
   /** Keys whose values are objects written key by key: only their changed keys are recorded. */
   readonly nested?: ReadonlyArray<string> | undefined
+  /** Keys an update never records: a time every write moves (`updated_at`), nothing an undo writes back. */
+  readonly ignored?: ReadonlyArray<string> | undefined
 }
 
 type Json = Readonly<Record<string, unknown>>
@@ -38,7 +40,8 @@ export const same = (a: unknown, b: unknown): boolean => {
 
 /**
  * What an update replaced and wrote: of its whole `before` and `after`, the fields whose values differ (in a nested
- * object, its keys whose values differ), and the kept ones. Values that are not objects are returned as they are.
+ * object, its keys whose values differ), and the kept ones; never the ignored ones. Values that are not objects are
+ * returned as they are.
  */
 export const changed = (
   before: unknown,
@@ -51,6 +54,7 @@ export const changed = (
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     const was = before[key]
     const is = after[key]
+    if (layout.ignored?.includes(key)) continue
     const kept = layout.kept?.includes(key) === true
     if (!kept && same(was, is)) continue
     if (!kept && layout.nested?.includes(key) && isObject(was) && isObject(is)) {

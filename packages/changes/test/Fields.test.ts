@@ -14,6 +14,13 @@ describe("Fields", () => {
     })
   })
 
+  it("changed: ignored keys are never recorded", () => {
+    assert.deepStrictEqual(
+      Fields.changed({ a: 1, updated_at: "x" }, { a: 2, updated_at: "y" }, { ignored: ["updated_at"] }),
+      { before: { a: 1 }, after: { a: 2 } }
+    )
+  })
+
   it("changed: a list and an object that is not nested are one field each; a key on one side only is kept", () => {
     assert.deepStrictEqual(
       Fields.changed({ tags: ["x", "y"], settings: { a: 1, b: 2 } }, { tags: ["x"], settings: { a: 1, b: 3 }, c: 1 }),
