@@ -14,7 +14,7 @@
 import { ChangeLog } from "@tawsil/changes"
 import type { Ids } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema, Struct } from "effect"
 import * as HomeSection from "./HomeSection.ts"
 import * as Fields from "./internal/Fields.ts"
 import * as StoreConfigError from "./StoreConfigError.ts"
@@ -45,7 +45,7 @@ export type HomeSectionsValues = typeof HomeSectionsValues.Type
 export const LAYOUT = { nested: HomeSection.STANDARD_TYPES }
 
 const changedSection = <T extends HomeSection.StandardType>(type: T) =>
-  Schema.optionalKey(Fields.partial(section(type).fields))
+  Schema.optionalKey(section(type).mapFields(Struct.map(Schema.optionalKey)))
 
 /** What `store.home_sections` changes record: the sections a PATCH changed, each with the keys it changed. */
 export const RecordedSections = Schema.Struct({

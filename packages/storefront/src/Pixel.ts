@@ -18,8 +18,7 @@
  * | `google_ads` | Google Ads conversion id | `AW-` and 9 to 11 digits, upper-cased |
  */
 import { AlgiersTime, type Plans, StoreText } from "@tawsil/domain"
-import { Schema } from "effect"
-import * as Fields from "./internal/Fields.ts"
+import { Schema, Struct } from "effect"
 
 export const PIXEL_TYPES = [
   "facebook",
@@ -297,7 +296,10 @@ export const PixelValues = Schema.Struct({
 export type PixelValues = typeof PixelValues.Type
 
 /** What a `pixels` change records: the whole pixel (a delete), or some of its fields (an update). */
-export const RecordedPixel = Schema.Struct({ ...Fields.partial(PixelValues.fields).fields, id: PixelId })
+export const RecordedPixel = PixelValues.mapFields((fields) => ({
+  ...Struct.map(fields, Schema.optionalKey),
+  id: PixelId
+}))
 export type RecordedPixel = typeof RecordedPixel.Type
 
 /** How `pixels` changes lay out their values: `id` and `default_pixel_id` always; `updated_at` never. */

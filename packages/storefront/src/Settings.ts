@@ -14,7 +14,7 @@
 import { ChangeLog } from "@tawsil/changes"
 import type { Ids } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema, Struct } from "effect"
 import * as Fields from "./internal/Fields.ts"
 import {
   type Contact,
@@ -61,12 +61,12 @@ export const LAYOUT = { nested: ["contact", "social_links", "currency"] }
  * What `store.settings` changes record: the fields a PATCH changed (in `contact`, `social_links` and `currency`, the
  * keys it changed), before and after.
  */
-export const SettingsValues = Schema.Struct({
-  ...Fields.partial(SettingsState.fields).fields,
-  contact: Schema.optionalKey(Fields.partial(ContactSchema.fields)),
-  social_links: Schema.optionalKey(Fields.partial(SocialLinksSchema.fields)),
-  currency: Schema.optionalKey(Fields.partial(CurrencySchema.fields))
-})
+export const SettingsValues = SettingsState.mapFields((fields) => ({
+  ...Struct.map(fields, Schema.optionalKey),
+  contact: Schema.optionalKey(ContactSchema.mapFields(Struct.map(Schema.optionalKey))),
+  social_links: Schema.optionalKey(SocialLinksSchema.mapFields(Struct.map(Schema.optionalKey))),
+  currency: Schema.optionalKey(CurrencySchema.mapFields(Struct.map(Schema.optionalKey)))
+}))
 export type SettingsValues = typeof SettingsValues.Type
 
 /** `PATCH /v1/store` body, as documented: any of these; only sent fields change. */
@@ -88,11 +88,11 @@ export const SettingsPatch = Schema.Struct({
    * Key by key: `phone` and `whatsapp` 6 to 20 digits (spaces and a leading `+` allowed; stored without spaces),
    * `email` up to 254 characters, `address` up to 255, `wilaya_id` 1 to 58; null or `""` clears one.
    */
-  contact: Schema.optionalKey(Fields.partial(ContactSchema.fields)),
+  contact: Schema.optionalKey(ContactSchema.mapFields(Struct.map(Schema.optionalKey))),
   /** Key by key, `https` URLs up to 500 characters; null or `""` clears one. */
-  social_links: Schema.optionalKey(Fields.partial(SocialLinksSchema.fields)),
+  social_links: Schema.optionalKey(SocialLinksSchema.mapFields(Struct.map(Schema.optionalKey))),
   /** Key by key: `symbol` `DA`, `DZD` or `د.ج`; `position` `before` or `after`; `decimals` 0 or 2. */
-  currency: Schema.optionalKey(Fields.partial(CurrencySchema.fields))
+  currency: Schema.optionalKey(CurrencySchema.mapFields(Struct.map(Schema.optionalKey)))
 }).annotate({ identifier: "StoreSettingsPatch" })
 
 /** Who writes: the store and the key's id (recorded on the change). */

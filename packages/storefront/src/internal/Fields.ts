@@ -18,14 +18,6 @@ export const canonical = (value: unknown): string =>
       : inner
   )
 
-/** A struct whose fields are all optional (a body that may send any of them, values an update recorded). */
-export const partial = <F extends Schema.Struct.Fields>(fields: F) =>
-  Schema.Struct(
-    Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, Schema.optionalKey(schema)])) as {
-      readonly [K in keyof F]: Schema.optionalKey<F[K]>
-    }
-  )
-
 /** Whether two JSON values are equal. */
 export const same = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b)
 
