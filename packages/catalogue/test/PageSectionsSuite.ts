@@ -199,7 +199,12 @@ export const PageSectionsSuite = (it: Vitest.MethodsNonLive<Services>) => {
         is_visible: true,
         settings: { a: 1, b: [1, 2] }
       })
-      assert.deepStrictEqual(change.after, { id: faq.id, landing_page_id: pageId, is_visible: false, settings: { a: 2 } })
+      assert.deepStrictEqual(change.after, {
+        id: faq.id,
+        landing_page_id: pageId,
+        is_visible: false,
+        settings: { a: 2 }
+      })
     })
   )
 

@@ -415,12 +415,12 @@ export const StoreConfigSuite = (it: Vitest.MethodsNonLive<Services>) => {
         hero: { title: null, image: null, button_link: null },
         featured_products: { source: "newest", limit: 8 },
         faq: { enabled: false, items: [] },
-        trust_badges: { badges: start.trust_badges.badges }
+        trust_badges: { badges: (start.trust_badges as { readonly badges: unknown }).badges }
       })
       assert.deepStrictEqual(change.after, {
         hero: { title: "Soldes d'hiver", image: "stores/3/hero.jpg", button_link: "/categories/manteaux" },
         featured_products: { source: "best_selling", limit: 12 },
-        faq: { enabled: true, items: updated.faq.items },
+        faq: { enabled: true, items: (updated.faq as { readonly items: unknown }).items },
         trust_badges: { badges: ["cash_on_delivery", "easy_returns"] }
       })
       yield* undo(store, change.id)
