@@ -233,8 +233,6 @@ const replay = (response: Idempotency.StoredResponse) => {
   })
 }
 
-
-
 export const idempotent = (mode: Mode) =>
   Layer.effect(
     Idempotent,
