@@ -1,6 +1,8 @@
 /**
  * The outermost layer of each server, around every request: it gives each request an id (the caller's valid
- * `X-Request-Id`, else a new one) echoed in `X-Request-Id`, writes one JSON access-log line per request, and makes
+ * `X-Request-Id`, else a new one) echoed in `X-Request-Id` — except on an idempotent replay, whose answer carries the
+ * id of the request it first answered (`replayOf` in the access line, `tawsil.replay_of` on the span, beside this
+ * request's own id) — writes one JSON access-log line per request, and makes
  * sure that every error leaves in the server's envelope — including the ones no handler produced: unknown routes
  * (404), bodies over the limit (413), unsupported media types (415), a database that cannot be reached (503 with
  * `Retry-After`: infrastructure failures are defects, and this one is not a bug) and other defects (500, logged with
@@ -147,12 +149,16 @@ const around =
     httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
     const requestId = arrival?.requestId ?? requestIdOf(request.requestId)
+    const traced: { span?: Tracer.Span } = {}
     return Effect.updateContext(
-      withEnvelope(options, server, request, requestId, arrival)(httpEffect),
+      withEnvelope(options, server, request, requestId, arrival, traced)(httpEffect),
       (context: Context.Context<R>) => {
         // The request's server span, opened by effect's HTTP server where a tracer is installed (none otherwise).
         const span = Context.getOrUndefined(context, Tracer.ParentSpan)
-        if (span !== undefined && span._tag === "Span" && span.sampled) span.attribute("tawsil.request_id", requestId)
+        if (span !== undefined && span._tag === "Span" && span.sampled) {
+          span.attribute("tawsil.request_id", requestId)
+          traced.span = span
+        }
         return withRequestId(context, requestId)
       }
     )
@@ -165,7 +171,8 @@ const withEnvelope =
     server: Served,
     request: Pick<Incoming, "method" | "url">,
     requestId: string,
-    arrival: Arrival | undefined
+    arrival: Arrival | undefined,
+    traced: { readonly span?: Tracer.Span }
   ) =>
   <E, R>(
     httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
@@ -216,6 +223,21 @@ const withEnvelope =
       const durationMs = server.clock.currentTimeMillisUnsafe() - started
       const route = arrival === undefined ? options.routeOf?.(request.method, path) : arrival.route
       recordMetrics(server.context, options, request.method, route, answer.status, durationMs)
+      // A replay is an earlier request's answer and carries that request's id (its `meta.request_id`) already: the
+      // access line and the span keep this request's own id, and name the one it answered as.
+      const replayOf = answer.headers["x-request-id"]
+      if (replayOf !== undefined) {
+        traced.span?.attribute("tawsil.replay_of", replayOf)
+        server.logInfo("request", {
+          requestId,
+          method: request.method,
+          path,
+          status: answer.status,
+          durationMs,
+          replayOf
+        })
+        return Effect.succeed(answer)
+      }
       server.logInfo("request", { requestId, method: request.method, path, status: answer.status, durationMs })
       return Effect.succeed(HttpServerResponse.setHeader(answer, "x-request-id", requestId))
     }

@@ -16,7 +16,7 @@ import * as Endpoint from "../Endpoint.ts"
 import * as Errors from "../Errors.ts"
 import * as Reasons from "../Reasons.ts"
 
-/** `SnapshotTooLarge` and `NothingToRestore` are named after their codes. */
+/** `SnapshotTooLarge` is named after its code. */
 export const reasons = Reasons.of(StoreShippingError.StoreShippingErrorReason, {
   InvalidShippingBody: "bad_request",
   OriginWilayaMissing: "bad_request",
