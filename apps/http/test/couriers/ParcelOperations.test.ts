@@ -253,7 +253,7 @@ const platforms: ReadonlyArray<Platform> = [
     fake: (fakes) => fakes.zr,
     credentials: { apiKey: C.zrKey, tenantId: ZR_TENANT },
     refused: { apiKey: `${C.zrKey}-revoked`, tenantId: ZR_TENANT },
-    declares: without("label", "trackBatch"),
+    declares: plus(without("label", "trackBatch"), "dispatch", "push"),
     misspelt: "Bir Mourad Rai",
     sent: "Bir Mourad Raïs",
     delivery: { deliveryType: "home" },
