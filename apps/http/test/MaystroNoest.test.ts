@@ -80,7 +80,7 @@ describe("the shipping API with the Maystro and NOEST adapters", () => {
           stopDesks: false,
           communes: true,
           checkCredentials: true,
-          push: false
+          push: true
         },
         endpoint: "https://backend.maystro-delivery.com"
       })
