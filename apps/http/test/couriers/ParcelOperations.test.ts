@@ -223,7 +223,7 @@ const platforms: ReadonlyArray<Platform> = [
     fake: (fakes) => fakes.ecotrack,
     credentials: { token: C.ecotrack },
     refused: { token: `${C.ecotrack}-revoked` },
-    declares: all,
+    declares: plus(all, "dispatch"),
     misspelt: "Bab Ezouar",
     sent: "Bab Ezzouar",
     delivery: { deliveryType: "home" },
