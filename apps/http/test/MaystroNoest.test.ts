@@ -89,8 +89,8 @@ describe("the shipping API with the Maystro and NOEST adapters", () => {
         requiredCredentials: ["apiToken", "guid"],
         capabilities: {
           ...core,
-          cancel: false,
-          dispatch: false,
+          cancel: true,
+          dispatch: true,
           trackBatch: true,
           stopDesks: true,
           communes: true,

@@ -65,6 +65,8 @@ const CANARIES: ReadonlyArray<string> = Object.values(C)
 const ZR_TENANT = "3c0b8e2f-6a1d-4f7e-9b25-0d4c8a6e1f93"
 /** An Ecotrack order left unvalidated, the only kind the platform still deletes. */
 const ECOTRACK_PENDING = "ECTPND0000000021"
+/** A NOEST parcel created and never validated: through the shipping API every parcel is validated at once. */
+const NOEST_PENDING = "NOEPND000000021FK"
 
 /** The fakes, the app pointed at all of them, its data directory, and every body the app answered. */
 interface Fakes {
@@ -98,7 +100,9 @@ const HarnessLive = Layer.effect(
         ]
       }),
       ecotrack: yield* Ecotrack.make({ tokens: [C.ecotrack, Ecotrack.TOKEN], pending: [ECOTRACK_PENDING] }),
-      noest: yield* Noest.make({ accounts: [[C.noestToken, C.noestGuid]] }),
+      noest: yield* Noest.make({ accounts: [[C.noestToken, C.noestGuid]] }).pipe(
+        Effect.tap((noest) => Effect.sync(() => noest.upload(NOEST_PENDING)))
+      ),
       zr: yield* ZrExpressNew.make({ accounts: [{ tenantId: ZR_TENANT, apiKey: C.zrKey }] }),
       near: yield* NearDelivery.make({ accounts: [[C.nearKey, C.nearSecret]] }),
       mdm: yield* Mdm.make({ keys: [C.mdm] }),
@@ -240,13 +244,17 @@ const platforms: ReadonlyArray<Platform> = [
     fake: (fakes) => fakes.noest,
     credentials: { apiToken: C.noestToken, guid: C.noestGuid },
     refused: { apiToken: `${C.noestToken}-revoked`, guid: C.noestGuid },
-    declares: without("cancel"),
+    declares: plus(all, "dispatch"),
     misspelt: "Bab Ezouar",
     sent: "Bab Ezzouar",
     delivery: { deliveryType: "home" },
     unknownTracking: "NOEST-NONE-0001",
     algiersDesks: ["16A", "16B"],
-    babEzzouar: { name: "Bab Ezzouar", home: true, stopdesk: true }
+    babEzzouar: { name: "Bab Ezzouar", home: true, stopdesk: true },
+    isDelete: ({ method, path }) => method === "POST" && path === "/api/public/delete/order",
+    // NOEST validates every parcel the shipping API creates; a validated parcel is never deleted.
+    late: () => undefined,
+    cancellable: NOEST_PENDING
   },
   {
     courier: "zrexpress_new",
