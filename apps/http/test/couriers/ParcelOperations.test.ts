@@ -309,7 +309,7 @@ const platforms: ReadonlyArray<Platform> = [
     fake: (fakes) => fakes.ecom,
     credentials: { apiKey: C.ecomKey, apiToken: C.ecomToken },
     refused: { apiKey: C.ecomKey, apiToken: `${C.ecomToken}-revoked` },
-    declares: without("label", "stopDesks", "communes"),
+    declares: plus(without("label", "stopDesks", "communes"), "dispatch"),
     misspelt: "Bab Ezouar",
     sent: "Bab Ezzouar",
     delivery: { deliveryType: "home" },
