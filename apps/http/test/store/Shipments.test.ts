@@ -8,13 +8,13 @@
  * courier defined for these tests that separates creating a parcel from dispatching it. The receiver of courier push
  * is `CourierHooks.test.ts`'s; processes and databases are `../shipments/`'s.
  */
-import { createHash } from "node:crypto"
 import { assert, layer } from "@effect/vitest"
 import { Egress } from "@tawsil/egress"
 import { OrderStore } from "@tawsil/orders"
 import { Secrets } from "@tawsil/secrets"
+import { CourierAccount } from "@tawsil/shipments"
 import { WebhookStore } from "@tawsil/webhooks"
-import { DateTime, Duration, Effect, Layer, Result } from "effect"
+import { DateTime, Duration, Effect, Layer, Redacted, Result } from "effect"
 import { EcotrackFake, TOKEN } from "../../../../adapters/ecotrack/test/fake/EcotrackFake.ts"
 import { YalidineFake } from "../../../../adapters/yalidine/test/fake/YalidineFake.ts"
 import * as InMemory from "./InMemory.ts"
@@ -94,20 +94,11 @@ const stockOf = (productId: number) =>
     Effect.map(catalogue.get(productId), (product) => product!.stock as number)
   )
 
-/** The credentials' fingerprint as the account's view documents it. */
+/** The credentials' fingerprint as the account's view documents it: keyed by the store's secret key. */
 const fingerprintOf = (credentials: Record<string, string>) =>
-  createHash("sha256")
-    .update(
-      JSON.stringify(
-        Object.fromEntries(
-          Object.keys(credentials)
-            .sort()
-            .map((name) => [name, credentials[name]])
-        )
-      )
-    )
-    .digest("hex")
-    .slice(0, 12)
+  Effect.flatMap(Secrets.Secrets, (secrets) =>
+    Effect.orDie(secrets.fingerprint(Redacted.make(CourierAccount.canonical(credentials))))
+  )
 
 // --- the outbox --------------------------------------------------------------------------------------------------
 
@@ -212,7 +203,7 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("shipmen
             courier: "pushco",
             label: "Push Co Alger",
             base_url: null,
-            fingerprint: fingerprintOf({ token: CANARY }),
+            fingerprint: yield* fingerprintOf({ token: CANARY }),
             push: { supported: true, webhook_secret_set: true, url: `/v1/hooks/couriers/${account.id}` },
             created_at: "",
             updated_at: ""
@@ -224,7 +215,7 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("shipmen
         assert.strictEqual(replay.text, created.text)
         // An alias is read as its courier; a courier with no credentials has the fingerprint of none.
         const sandbox = yield* store.write("POST", "/v1/shipping/accounts", { courier: "TEST", label: "Essais" })
-        assert.deepInclude(sandbox.body.data, { courier: "sandbox", fingerprint: fingerprintOf({}) })
+        assert.deepInclude(sandbox.body.data, { courier: "sandbox", fingerprint: yield* fingerprintOf({}) })
         assert.deepStrictEqual(sandbox.body.data.push, { supported: false, webhook_secret_set: false, url: null })
 
         const listed = yield* store.get("/v1/shipping/accounts")
@@ -275,7 +266,7 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("shipmen
       })
       assert.strictEqual(accepted.status, 200, accepted.text)
       assert.strictEqual(checks(), before + 1, "the courier's token check was asked")
-      assert.strictEqual(accepted.body.data.fingerprint, fingerprintOf({ token: TOKEN }))
+      assert.strictEqual(accepted.body.data.fingerprint, yield* fingerprintOf({ token: TOKEN }))
 
       const refused: ReadonlyArray<readonly [Record<string, unknown>, number, string]> = [
         [{ courier: "dhd", credentials: { token: "unknown-token-0123456789" } }, 422, "credentials_rejected"],
@@ -488,7 +479,7 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("shipmen
         ["a landline", { customer: { phone: "021 23 45 67" } }, { account_id: sandbox }, 422, "invalid_phone"],
         ["a courier's refusal", { customer: { phone: "0500000422" } }, { account_id: sandbox }, 422, "courier_refused"],
         ["a courier down", { customer: { phone: "0500000502" } }, { account_id: sandbox }, 502, "courier_unreachable"],
-        ["undispatched at a courier without it", {}, { account_id: dhd, dispatch: false }, 400, "unsupported"],
+        ["undispatched at a courier without it", {}, { account_id: sandbox, dispatch: false }, 400, "unsupported"],
         [
           "a wilaya the courier does not serve",
           { customer: { wilaya_id: 33, commune: "Illizi" } },
