@@ -31,6 +31,8 @@ export const desk = {
   parcels: new Map<string, Held>(),
   calls: [] as Array<Call>,
   created: 0,
+  /** What happens elsewhere while the courier creates a parcel (a concurrent write of the test's), once. */
+  duringCreate: undefined as Effect.Effect<void> | undefined,
   /** The courier reports `rawStatus` for a parcel, at `at` (epoch milliseconds). */
   report: (trackingNumber: string, rawStatus: string, at: number) => {
     desk.parcels.get(trackingNumber)!.events.push({ rawStatus, timestamp: DateTime.formatIso(DateTime.makeUnsafe(at)) })
@@ -70,6 +72,12 @@ export const statuses = {
 
 /** Statuses after which a parcel is on its way: the courier no longer cancels it. */
 const PAST_PICKUP = new Set(["PICKED", "TRANSIT", "OUT", "FAILED", "DELIVERED", "RETURNING", "RETURNED"])
+
+const meanwhile = Effect.suspend(() => {
+  const during = desk.duringCreate
+  desk.duringCreate = undefined
+  return during ?? Effect.void
+})
 
 /** Tokens that make a test courier fail: refused credentials, or no answer at all. */
 const failure = (courier: string, token: string): CourierError.CourierErrorReason | undefined =>
@@ -120,7 +128,7 @@ export const courier = (options: Options) => {
     operations: {
       create: (order, { credentials, dispatch }) =>
         answered("create", [], credentials, () =>
-          Effect.map(Clock.currentTimeMillis, (now) => {
+          Effect.map(Effect.andThen(meanwhile, Clock.currentTimeMillis), (now) => {
             const trackingNumber = `${key.toUpperCase()}-${++desk.created}`
             const rawStatus = dispatch === false ? "CREATED" : "READY"
             desk.parcels.set(trackingNumber, {
