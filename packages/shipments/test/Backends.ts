@@ -10,7 +10,7 @@ import type { Ids } from "@tawsil/domain"
 import { OrderStore, OrderStoreSql, Orders, type OrderViews } from "@tawsil/orders"
 import { KeyRing, Secrets } from "@tawsil/secrets"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
-import { BigDecimal, Context, Duration, Effect, Layer, Ref, Result } from "effect"
+import { BigDecimal, Clock, Context, DateTime, Duration, Effect, Layer, Ref, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import * as CourierAccountStore from "../src/CourierAccountStore.ts"
@@ -41,6 +41,16 @@ export class Fixture extends Context.Service<
      * times back, as the database's clock cannot be moved.
      */
     readonly elapse: (duration: Duration.Input) => Effect.Effect<void>
+    /**
+     * `count` orders shipped through the account at once, each parcel ready for pickup and due for a check in 4 hours
+     * (a poller's backlog; SQL writes them in one statement, as a thousand ships would take seconds): their ids and
+     * tracking numbers (`<COURIER>-B<order id>`), oldest first. The courier holds none of them: see `desk.hold`.
+     */
+    readonly backlog: (
+      storeId: Ids.StoreId,
+      account: { readonly id: number; readonly courier: string },
+      count: number
+    ) => Effect.Effect<ReadonlyArray<{ readonly orderId: number; readonly trackingNumber: string }>>
     /** Every stored value of the store's courier accounts, as one text (what a dump of them would show). */
     readonly storedAccounts: (storeId: Ids.StoreId) => Effect.Effect<string>
   }
@@ -84,6 +94,7 @@ const fixtureMemory = Layer.effect(
   Effect.gen(function* () {
     const catalogue = yield* OrderStore.MemoryCatalogue
     const accounts = yield* CourierAccountStore.CourierAccountStore
+    const tracking = yield* TrackingStore.TrackingStore
     const orders = yield* Orders.Orders
     let stores = 0
     let products = 0
@@ -106,6 +117,43 @@ const fixtureMemory = Layer.effect(
           return yield* placeOrder(storeId, id, options).pipe(Effect.provideService(Orders.Orders, orders))
         }),
       elapse: (duration) => TestClock.adjust(duration),
+      backlog: (storeId, account, count) =>
+        Effect.gen(function* () {
+          const at = DateTime.makeUnsafe(yield* Clock.currentTimeMillis)
+          const parcels: Array<{ readonly orderId: number; readonly trackingNumber: string }> = []
+          for (let index = 0; index < count; index++) {
+            const id = ++products
+            yield* catalogue.put({
+              id,
+              store_id: storeId,
+              price: BigDecimal.fromStringUnsafe("100"),
+              digital: false,
+              stock: null,
+              sales_count: 0,
+              deleted: false,
+              groups: []
+            })
+            const order = yield* placeOrder(storeId, id).pipe(Effect.provideService(Orders.Orders, orders))
+            const trackingNumber = `${account.courier.toUpperCase()}-B${order.id}`
+            yield* orders
+              .attachShipment(storeId, order.id, {
+                accountId: account.id,
+                courier: account.courier,
+                trackingNumber,
+                status: "pending_pickup",
+                rawStatus: "READY",
+                dispatched: true,
+                at
+              })
+              .pipe(Effect.orDie)
+            yield* tracking.schedule(
+              { orderId: order.id, storeId, accountId: account.id, trackingNumber, status: "pending_pickup" },
+              Duration.hours(4)
+            )
+            parcels.push({ orderId: order.id, trackingNumber })
+          }
+          return parcels
+        }),
       storedAccounts: (storeId) => Effect.map(accounts.list(storeId), (rows) => JSON.stringify(rows))
     })
   })
@@ -133,6 +181,36 @@ const fixtureSql = Layer.effect(
           UPDATE shipment_checks SET due_at = due_at - make_interval(secs => ${millis / 1000}),
             lease_until = lease_until - make_interval(secs => ${millis / 1000})`.pipe(Effect.orDie, Effect.asVoid)
       },
+      backlog: (storeId, account, count) =>
+        sql<{ readonly order_id: number; readonly tracking_number: string }>`
+          WITH customer AS (
+            INSERT INTO customers (store_id, first_name, phone, wilaya_id, commune)
+            VALUES (${storeId}, 'Backlog', ${`backlog-${storeId}`}, 16, 'Hydra')
+            ON CONFLICT (store_id, phone) DO UPDATE SET updated_at = now()
+            RETURNING id
+          ), placed AS (
+            INSERT INTO orders (store_id, order_number, source, status, payment_method, customer_id, customer_name,
+              customer_phone, wilaya_id, commune, delivery_type, subtotal, shipping_cost, discount, payment_fee, total)
+            SELECT ${storeId}, 'BL-' || ${storeId} || '-' || g, 'api', 'shipped', 'cod', customer.id, 'Backlog',
+              ${`backlog-${storeId}`}, 16, 'Hydra', 'home', 100, 0, 0, 0, 100
+            FROM customer, generate_series(1, ${count}) g
+            RETURNING id
+          ), shipped AS (
+            INSERT INTO order_shipments (order_id, store_id, account_id, courier, tracking_number, status, raw_status,
+              status_at, dispatched)
+            SELECT id, ${storeId}, ${account.id}, ${account.courier}, ${account.courier.toUpperCase()} || '-B' || id,
+              'pending_pickup', 'READY', now(), true
+            FROM placed
+            RETURNING order_id, tracking_number
+          ), checks AS (
+            INSERT INTO shipment_checks (order_id, store_id, account_id, tracking_number, status, due_at)
+            SELECT order_id, ${storeId}, ${account.id}, tracking_number, 'pending_pickup', now() + interval '4 hours'
+            FROM shipped
+          )
+          SELECT order_id, tracking_number FROM shipped ORDER BY order_id`.pipe(
+          Effect.orDie,
+          Effect.map((rows) => rows.map((row) => ({ orderId: row.order_id, trackingNumber: row.tracking_number })))
+        ),
       storedAccounts: (storeId) =>
         sql<{ readonly dump: string | null }>`
           SELECT string_agg(row_to_json(a)::text, '\n' ORDER BY a.id) AS dump

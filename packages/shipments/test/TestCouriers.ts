@@ -37,6 +37,16 @@ export const desk = {
   report: (trackingNumber: string, rawStatus: string, at: number) => {
     desk.parcels.get(trackingNumber)!.events.push({ rawStatus, timestamp: DateTime.formatIso(DateTime.makeUnsafe(at)) })
   },
+  /** A parcel the courier holds, made outside `create` (a backlog a test made in bulk), ready for pickup since `at`. */
+  hold: (courier: string, trackingNumber: string, at: number) => {
+    desk.parcels.set(trackingNumber, {
+      courier,
+      reference: undefined,
+      events: [{ rawStatus: "READY", timestamp: DateTime.formatIso(DateTime.makeUnsafe(at)) }],
+      dispatched: true,
+      cancelled: false
+    })
+  },
   /** The calls of one courier. */
   callsOf: (courier: string) => desk.calls.filter((call) => call.courier === courier),
   /** How often each parcel was read by tracking (`track` or `trackBatch`). */
