@@ -11,7 +11,7 @@ import type { Ids } from "@tawsil/domain"
 import { KeyRing, Resealing, SecretBox, type Secrets } from "@tawsil/secrets"
 import { Duration, Effect, Redacted, Ref, Result, Schema } from "effect"
 import * as CourierAccount from "../src/CourierAccount.ts"
-import type { CourierAccountStore } from "../src/CourierAccountStore.ts"
+import { CourierAccountStore } from "../src/CourierAccountStore.ts"
 import { CourierAccounts, sealedColumns } from "../src/CourierAccounts.ts"
 import * as ShipmentsError from "../src/ShipmentsError.ts"
 import { TrackingStore } from "../src/TrackingStore.ts"
@@ -83,6 +83,26 @@ const suite = (it: Vitest.MethodsNonLive<Services>) => {
       // Opened for a courier call, and only then.
       const opened = yield* accounts.open(storeId, view.id)
       assert.deepStrictEqual(opened.call, { courier: "relay", credentials: { token: CANARY }, options: {} })
+    })
+  )
+
+  it.effect("binds a sealed value to its store: copied into another store's account, it does not open", () =>
+    Effect.gen(function* () {
+      const accounts = yield* CourierAccounts
+      const store = yield* CourierAccountStore
+      const mine = yield* newStore
+      const theirs = yield* newStore
+      const source = yield* accounts.create(mine, { courier: "relay", label: "R", credentials: { token: CANARY } })
+      const target = yield* accounts.create(theirs, { courier: "relay", label: "R", credentials: { token: "theirs" } })
+      const sealed = (yield* store.find(mine, source.id))!.credentials
+      const was = (yield* store.find(theirs, target.id))!.credentials
+      assert.isTrue(yield* store.replaceSealed("credentials", target.id, was, sealed))
+      const refused = yield* reasonOf(accounts.open(theirs, target.id))
+      assert.strictEqual(refused._tag, "SecretsUnavailable")
+      assert.notInclude(refused.message, CANARY)
+      // Put back, so that a later rotation finds every value readable.
+      assert.isTrue(yield* store.replaceSealed("credentials", target.id, sealed, was))
+      assert.deepStrictEqual((yield* accounts.open(theirs, target.id)).call.credentials, { token: "theirs" })
     })
   )
 
