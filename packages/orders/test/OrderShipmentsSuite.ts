@@ -422,6 +422,31 @@ export const OrderShipmentsSuite = <R>(it: Vitest.MethodsNonLive<Orders | Fixtur
     })
   )
 
+  it.effect("get: events of one time are in the order they came, movement before cash within one report", () =>
+    Effect.gen(function* () {
+      const orders = yield* Orders
+      const { store, order } = yield* shipped()
+      // A raw status both tables list (the sandbox's cash_collected): cash first in the batch, one time for both.
+      yield* orders.followShipment(store, order.id, [
+        event("collected", 50, { kind: "cod", rawStatus: "cash_collected" }),
+        event("delivered", 50, { rawStatus: "cash_collected" }),
+        event("remitted", 40, { kind: "cod", rawStatus: "cash_remitted_early" })
+      ])
+      yield* orders.followShipment(store, order.id, [event("on_hold", 50, { rawStatus: "late_same_time" })])
+      const timeline = (yield* orders.get(store, order.id)).shipment!.timeline
+      assert.deepStrictEqual(
+        timeline.map((step) => `${step.kind} ${step.raw_status}`),
+        [
+          "movement ready_for_pickup",
+          "cod cash_remitted_early",
+          "movement cash_collected",
+          "cod cash_collected",
+          "movement late_same_time"
+        ]
+      )
+    })
+  )
+
   it.effect("followShipment: a move the order's state does not allow is not forced; no shipment is NoShipment", () =>
     Effect.gen(function* () {
       const orders = yield* Orders
