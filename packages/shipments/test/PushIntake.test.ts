@@ -155,6 +155,38 @@ const suite = (it: Vitest.MethodsNonLive<Services>) => {
     })
   )
 
+  it.effect("polls a courier that pushes only as a safety net, every 12 hours; cash pushed sets the COD status", () =>
+    Effect.gen(function* () {
+      const intake = yield* PushIntake
+      const orders = yield* Orders.Orders
+      const tracking = yield* TrackingStore
+      const fixture = yield* Backends.Fixture
+      const { storeId, accountId, order, trackingNumber } = yield* shipped
+      const due = Effect.gen(function* () {
+        const claimed = yield* tracking.claimDue(10_000, Duration.minutes(1))
+        yield* tracking.release(claimed.map((check) => check.orderId))
+        return claimed.some((check) => check.orderId === order.id)
+      })
+      yield* fixture.elapse("11 hours")
+      assert.isFalse(yield* due, "not due after the 4 hours of a polled parcel waiting for pickup")
+      yield* fixture.elapse("2 hours")
+      assert.isTrue(yield* due)
+      const at = (yield* Clock.currentTimeMillis) + 60_000
+      yield* intake.receive(
+        accountId,
+        post([
+          { id: "m", tracking: trackingNumber, status: "DELIVERED", at },
+          { id: "c", tracking: trackingNumber, status: "PAID", at: at + 60_000 }
+        ])
+      )
+      const detail = yield* orders.get(storeId, order.id)
+      assert.deepStrictEqual(
+        [detail.status, detail.shipment!.status, detail.shipment!.cod_status, detail.shipment!.raw_status],
+        ["delivered", "delivered", "collected", "DELIVERED"]
+      )
+    })
+  )
+
   it.effect("keeps an event without an id once too, by its parcel, raw status and time", () =>
     Effect.gen(function* () {
       const intake = yield* PushIntake
