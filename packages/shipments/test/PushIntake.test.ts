@@ -6,7 +6,8 @@
 import { assert, describe, layer, type Vitest } from "@effect/vitest"
 import { Push } from "@tawsil/courier"
 import { Orders } from "@tawsil/orders"
-import { Clock, DateTime, Duration, Effect, Option, Redacted, Result, Schema } from "effect"
+import { Cause, Clock, DateTime, Duration, Effect, Option, Redacted, Result, Schema } from "effect"
+import * as fc from "fast-check"
 import { CourierAccounts } from "../src/CourierAccounts.ts"
 import { HookRefused, PushIntake } from "../src/PushIntake.ts"
 import { Shipments } from "../src/Shipments.ts"
@@ -204,6 +205,62 @@ const suite = (it: Vitest.MethodsNonLive<Services>) => {
       yield* intake.receive(accountId, post([{ reference: order.order_number, status: "PICKED", at }]))
       assert.deepStrictEqual(yield* orders.get(storeId, order.id), detail)
       assert.strictEqual(detail.shipment!.timeline.length, 2)
+    })
+  )
+
+  it.effect("takes whatever a signed request carries: recorded as it can be kept, or refused, never a failure", () =>
+    Effect.gen(function* () {
+      const intake = yield* PushIntake
+      const { accountId, trackingNumber } = yield* shipped
+      // Any UTF-16 code units, lone surrogates and NUL included (fast-check's "binary" unit costs seconds to build).
+      const text = fc.string({
+        unit: fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit)),
+        maxLength: 30
+      })
+      const drawn = fc.sample(
+        fc.array(
+          fc.record({
+            id: fc.option(fc.oneof(text, fc.double())),
+            tracking: fc.oneof(fc.constant(trackingNumber), text, fc.constant(null)),
+            reference: fc.option(text),
+            status: fc.oneof(fc.constantFrom("DELIVERED", "PAID", "__proto__", "constructor"), text),
+            at: fc.oneof(fc.constant("2026-01-01T10:00:00+01:00"), text, fc.integer()),
+            reason: fc.option(fc.oneof(text, fc.constant("x".repeat(5000))))
+          }),
+          { maxLength: 5 }
+        ),
+        { numRuns: 40, seed: 3030 }
+      )
+      const kept = [
+        [{ id: "nul", tracking: trackingNumber, status: "DELI\u0000VERED", at: "2026-01-01T10:00:00+01:00" }],
+        [{ id: "\ud800", tracking: "\udc00T", status: "\ud83d", at: "\u0000", reason: "a\u0000b" }],
+        [
+          { id: "x".repeat(3000), tracking: trackingNumber, status: "S".repeat(3000), at: "-200000-01-01T00:00:00Z" },
+          { tracking: "T".repeat(3000), status: "DELIVERED", at: "+275760-09-13T00:00:00Z" }
+        ]
+      ]
+      const bodies = [
+        ...drawn.map((events) => JSON.stringify({ events })),
+        ...kept.map((events) => JSON.stringify({ events }))
+      ]
+      for (const json of bodies) {
+        const body = new TextEncoder().encode(json)
+        const request: Push.PushRequest = {
+          method: "POST",
+          query: {},
+          headers: { "x-test-signature": Push.hmacSha256(SECRET, body).toString("hex") },
+          body
+        }
+        const exit = yield* Effect.exit(intake.receive(accountId, request))
+        if (exit._tag === "Failure") {
+          const failure = Cause.findErrorOption(exit.cause)
+          assert.isTrue(Option.isSome(failure), `${json.slice(0, 300)}: ${Cause.pretty(exit.cause).slice(0, 600)}`)
+        } else {
+          // Acknowledged: a replay is acknowledged and records nothing new.
+          const again = yield* intake.receive(accountId, request)
+          assert.strictEqual(JSON.parse(again.body).recorded, 0, json.slice(0, 300))
+        }
+      }
     })
   )
 
