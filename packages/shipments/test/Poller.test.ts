@@ -252,6 +252,32 @@ const suite = (it: Vitest.MethodsNonLive<Services>, concurrent: boolean) => {
     })
   )
 
+  it.effect("keeps whatever status text a courier answers as it can be stored, an unlisted one as unknown", () =>
+    Effect.gen(function* () {
+      yield* quiet
+      const poller = yield* Poller.make(options)
+      const fixture = yield* Backends.Fixture
+      const orders = yield* Orders.Orders
+      const { storeId, parcels } = yield* shippedWith("batcher", 1)
+      const { trackingNumber, orderId } = parcels[0]!
+      const now = yield* Clock.currentTimeMillis
+      TestCouriers.desk.report(trackingNumber, `Bloqu\u0000é ${"!".repeat(3000)}`, now + 60_000)
+      TestCouriers.desk.parcels
+        .get(trackingNumber)!
+        .events.push({ rawStatus: "DELIVERED", timestamp: "-200000-01-01T00:00:00Z" })
+      yield* fixture.elapse("4 hours")
+      assert.deepStrictEqual(yield* poller.cycle, { claimed: 1, checked: 1, released: 0, calls: 1 })
+      const shipment = (yield* orders.get(storeId, orderId)).shipment!
+      assert.deepStrictEqual(
+        [shipment.status, shipment.raw_status.slice(0, 8), shipment.raw_status.length],
+        ["unknown", "Bloqu\ufffdé ", 200]
+      )
+      // A time PostgreSQL cannot keep is read as no time: the event is kept and moves nothing.
+      assert.isTrue(shipment.timeline.some((step) => step.raw_status === "DELIVERED"))
+      assert.strictEqual((yield* orders.get(storeId, orderId)).status, "shipped")
+    })
+  )
+
   it.effect(
     concurrent
       ? "lets two pollers on one database read each due parcel once, polling concurrently"
