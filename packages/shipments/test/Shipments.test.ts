@@ -5,7 +5,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { OrderStore, Orders } from "@tawsil/orders"
-import { Clock, DateTime, Duration, Effect } from "effect"
+import { Clock, DateTime, Duration, Effect, type Exit } from "effect"
 import { TestClock } from "effect/testing"
 import { CourierAccounts } from "../src/CourierAccounts.ts"
 import { Shipments } from "../src/Shipments.ts"
@@ -248,6 +248,35 @@ describe("Shipments", () => {
         assert.deepStrictEqual(yield* shipments.cancel(storeId, order.id), cancelled)
         assert.strictEqual(TestCouriers.desk.callsOf("later").length, calls, "the courier was not asked again")
       })
+    )
+
+    it.effect(
+      "leaves the parcel of a concurrent ship of the same order alone: both answer the order shipped with it",
+      () =>
+        Effect.gen(function* () {
+          const shipments = yield* Shipments
+          const { storeId, accountId, order } = yield* setUp("later", { token: "t" })
+          // A second ship of the order (a double click, a retry under another key) reads it before the first attaches
+          // its parcel: the gateway answers it the first's parcel again (the key is the order's), and it attaches first.
+          let second: Exit.Exit<unknown, unknown> | undefined
+          TestCouriers.desk.afterCreate = Effect.asVoid(
+            Effect.tap(Effect.exit(shipments.ship(storeId, order.id, { account_id: accountId })), (exit) =>
+              Effect.sync(() => {
+                second = exit
+              })
+            )
+          )
+          const first = yield* shipments.ship(storeId, order.id, { account_id: accountId })
+          assert.strictEqual(second?._tag, "Success")
+          const trackingNumber = first.shipment!.tracking_number
+          assert.isFalse(TestCouriers.desk.parcels.get(trackingNumber)!.cancelled, "the order's parcel was cancelled")
+          assert.strictEqual(first.status, "shipped")
+          assert.deepStrictEqual(first, yield* (yield* Orders.Orders).get(storeId, order.id))
+          assert.deepStrictEqual(
+            (yield* checksOf(order.id)).map((check) => check.trackingNumber),
+            [trackingNumber]
+          )
+        })
     )
 
     it.effect("takes the parcel back when the order moved while the courier created it, and answers why", () =>

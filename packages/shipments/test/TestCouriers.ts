@@ -33,6 +33,8 @@ export const desk = {
   created: 0,
   /** What happens elsewhere while the courier creates a parcel (a concurrent write of the test's), once. */
   duringCreate: undefined as Effect.Effect<void> | undefined,
+  /** What happens elsewhere once the gateway answered a create, before its caller goes on, once. */
+  afterCreate: undefined as Effect.Effect<void> | undefined,
   /** The courier reports `rawStatus` for a parcel, at `at` (epoch milliseconds). */
   report: (trackingNumber: string, rawStatus: string, at: number) => {
     desk.parcels.get(trackingNumber)!.events.push({ rawStatus, timestamp: DateTime.formatIso(DateTime.makeUnsafe(at)) })
@@ -212,10 +214,29 @@ const noHttp = Layer.succeed(
   Shipping.Transport.of({ bind: () => CourierHttp.CourierHttp.of({ request: () => Effect.die("no HTTP here") }) })
 )
 
-/** The shipping API's gateway over the sandbox and `couriers`, in memory. */
+/** The shipping API's gateway over the sandbox and `couriers`, in memory; `desk.afterCreate` runs after a create. */
 export const gateway = (couriers: ReadonlyArray<CourierAdapter.Any>): Layer.Layer<Gateway.Gateway> =>
-  Gateway.layer({ requestsPerMinute: 1_000_000, maxConcurrentCreates: 16 }).pipe(
-    Layer.provide(Shipping.Shipping.layer(Catalogue.make([sandbox, ...couriers])).pipe(Layer.provide(noHttp))),
-    Layer.provide(Idempotency.layer().pipe(Layer.provide(IdempotencyStore.layerMemory))),
-    Layer.provide(ClientWindow.layerStoreMemory())
+  Layer.effect(
+    Gateway.Gateway,
+    Effect.map(Gateway.Gateway, (inner) =>
+      Gateway.Gateway.of({
+        ...inner,
+        create: (request, idempotencyKey) =>
+          Effect.tap(inner.create(request, idempotencyKey), () =>
+            Effect.suspend(() => {
+              const after = desk.afterCreate
+              desk.afterCreate = undefined
+              return after ?? Effect.void
+            })
+          )
+      })
+    )
+  ).pipe(
+    Layer.provide(
+      Gateway.layer({ requestsPerMinute: 1_000_000, maxConcurrentCreates: 16 }).pipe(
+        Layer.provide(Shipping.Shipping.layer(Catalogue.make([sandbox, ...couriers])).pipe(Layer.provide(noHttp))),
+        Layer.provide(Idempotency.layer().pipe(Layer.provide(IdempotencyStore.layerMemory))),
+        Layer.provide(ClientWindow.layerStoreMemory())
+      )
+    )
   )
