@@ -402,7 +402,16 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
             const decision = yield* Effect.fromResult(OrderStatus.decide(order, to)).pipe(
               Effect.mapError(OrderError.fail)
             )
-            if (decision._tag === "Move") yield* moveHeld(storeId, order, decision)
+            // A compare-and-set even to its own status (an undispatched parcel of a processing order): it holds the
+            // order for the rest of the unit, so a concurrent cancel either fails or makes this attach fail, and a
+            // shipment is never attached to an order cancelled meanwhile.
+            yield* moveHeld(
+              storeId,
+              order,
+              decision._tag === "Move"
+                ? decision
+                : { _tag: "Move", from: order.status, to: order.status, stock: "none" }
+            )
             const first = OrderShipment.storable({
               kind: "movement",
               status: shipment.status,
