@@ -6,11 +6,12 @@
  */
 import { assert, type Vitest } from "@effect/vitest"
 import { AlgiersTime, type Ids } from "@tawsil/domain"
-import { DateTime, Effect } from "effect"
+import { DateTime, Effect, Layer } from "effect"
 import * as OrderError from "../src/OrderError.ts"
 import type { OrderEvent } from "../src/OrderEvents.ts"
-import type * as OrderShipment from "../src/OrderShipment.ts"
-import type { OrderStore } from "../src/OrderStore.ts"
+import * as OrderShipment from "../src/OrderShipment.ts"
+import { OrderStore } from "../src/OrderStore.ts"
+import * as OrdersModule from "../src/Orders.ts"
 import { type OrderListQuery, Orders } from "../src/Orders.ts"
 import { Fixture, Heard } from "./Fixture.ts"
 
@@ -239,6 +240,38 @@ export const OrderShipmentsSuite = <R>(it: Vitest.MethodsNonLive<Orders | Fixtur
     })
   )
 
+  it.effect("attachShipment: fails, attaching nothing, when the order was cancelled after it was read", () =>
+    Effect.gen(function* () {
+      const real = yield* OrderStore
+      const orders = yield* Orders
+      const { store, order } = yield* anOrder("processing")
+      // A cancel commits between the attach's read of the order and its write, for an undispatched parcel too
+      // (the order stays in processing: no move of its own to lose the race).
+      let raced = false
+      const racing = OrderStore.of({
+        ...real,
+        findOrder: (storeId, id) =>
+          Effect.tap(real.findOrder(storeId, id), () => {
+            if (raced) return Effect.void
+            raced = true
+            return real.moveOrder(storeId, id, { from: "processing", to: "cancelled", stock: "restore" })
+          })
+      })
+      const refused = yield* reasonOf(
+        Effect.flatMap(Orders, (o) =>
+          o.attachShipment(
+            store,
+            order.id,
+            parcel({ dispatched: false, status: "created", rawStatus: "order_created" })
+          )
+        ).pipe(Effect.provide(Layer.fresh(OrdersModule.layer).pipe(Layer.provide(Layer.succeed(OrderStore, racing)))))
+      )
+      assert.strictEqual(refused._tag, "ConcurrentChange")
+      // Nothing attached (on SQL the simulated cancel, made inside the attach's own unit, is undone with it).
+      assert.isNull((yield* orders.get(store, order.id)).shipment)
+    })
+  )
+
   it.effect("followShipment: keeps an event once, by the courier's id and by kind, raw status and time", () =>
     Effect.gen(function* () {
       const orders = yield* Orders
@@ -266,6 +299,38 @@ export const OrderShipmentsSuite = <R>(it: Vitest.MethodsNonLive<Orders | Fixtur
       ])
       assert.strictEqual(cash.shipment!.timeline.length, 3)
       assert.strictEqual(cash.shipment!.cod_status, "collected")
+    })
+  )
+
+  it.effect("followShipment: keeps what a courier sent as it can be stored, once, whatever its text and length", () =>
+    Effect.gen(function* () {
+      const orders = yield* Orders
+      const { store, order } = yield* shipped()
+      const odd = [
+        event("in_transit", 20, { rawStatus: "En\u0000route \ud800", reason: `${"r".repeat(600)}\u0000` }),
+        event("out_for_delivery", 30, { rawStatus: "S".repeat(3000), eventId: "e".repeat(3000) }),
+        event("on_hold", 10, { rawStatus: "\udc00", eventId: "\u0000" })
+      ]
+      const detail = yield* orders.followShipment(store, order.id, odd)
+      const shipment = detail.shipment!
+      assert.deepStrictEqual(
+        [shipment.status, shipment.raw_status],
+        ["out_for_delivery", "S".repeat(OrderShipment.RAW_STATUS_MAX)]
+      )
+      assert.deepStrictEqual(
+        shipment.timeline.map((step) => [
+          step.raw_status.slice(0, 12),
+          step.raw_status.length,
+          step.reason?.length ?? null
+        ]),
+        [
+          ["ready_for_pi", 16, null],
+          ["\ufffd", 1, null],
+          ["En\ufffdroute \ufffd", 10, OrderShipment.REASON_MAX],
+          ["SSSSSSSSSSSS", OrderShipment.RAW_STATUS_MAX, null]
+        ]
+      )
+      assert.deepStrictEqual(yield* orders.followShipment(store, order.id, odd), detail)
     })
   )
 
@@ -419,6 +484,31 @@ export const OrderShipmentsSuite = <R>(it: Vitest.MethodsNonLive<Orders | Fixtur
         ["delivered", "delivered", "collected"]
       )
       assert.deepStrictEqual(yield* told(order.id), ["shipment delivered -> delivered"])
+    })
+  )
+
+  it.effect("get: events of one time are in the order they came, movement before cash within one report", () =>
+    Effect.gen(function* () {
+      const orders = yield* Orders
+      const { store, order } = yield* shipped()
+      // A raw status both tables list (the sandbox's cash_collected): cash first in the batch, one time for both.
+      yield* orders.followShipment(store, order.id, [
+        event("collected", 50, { kind: "cod", rawStatus: "cash_collected" }),
+        event("delivered", 50, { rawStatus: "cash_collected" }),
+        event("remitted", 40, { kind: "cod", rawStatus: "cash_remitted_early" })
+      ])
+      yield* orders.followShipment(store, order.id, [event("on_hold", 50, { rawStatus: "late_same_time" })])
+      const timeline = (yield* orders.get(store, order.id)).shipment!.timeline
+      assert.deepStrictEqual(
+        timeline.map((step) => `${step.kind} ${step.raw_status}`),
+        [
+          "movement ready_for_pickup",
+          "cod cash_remitted_early",
+          "movement cash_collected",
+          "cod cash_collected",
+          "movement late_same_time"
+        ]
+      )
     })
   )
 

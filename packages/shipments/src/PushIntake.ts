@@ -10,10 +10,12 @@
  * courier does not push) is `unknown_account`, a bad or missing signature or an account without a webhook secret
  * `signature`, a timestamped request outside its window `stale`, a body that is not the courier's `malformed`.
  */
+
+import { createHash } from "node:crypto"
 import type { CourierAdapter } from "@tawsil/courier"
 import type { PushedEvent, PushRequest } from "@tawsil/courier/Push"
-import type { Ids } from "@tawsil/domain"
-import { type OrderShipment, Orders } from "@tawsil/orders"
+import { type Ids, StoreText } from "@tawsil/domain"
+import { OrderShipment, Orders } from "@tawsil/orders"
 import { Gateway } from "@tawsil/shipping"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Clock, Context, Effect, Layer, Result, Schema } from "effect"
@@ -59,21 +61,34 @@ export class PushIntake extends Context.Service<
 
 const refused = (reason: HookRefused["reason"], message: string) => Effect.fail(new HookRefused({ reason, message }))
 
-/** An event's key: the courier's id, else the parcel's name, raw status and time (the issue's dedup rule). */
-const keyOf = (event: PushedEvent): string =>
-  event.eventId !== undefined && event.eventId !== ""
-    ? `id:${event.eventId}`
-    : `at:${event.parcel.trackingNumber ?? event.parcel.courierReference ?? event.parcel.reference ?? ""}|${
-        event.rawStatus
-      }|${event.occurredAt}`
+/** The longest name of a parcel kept (an index holds it; tracking numbers are at most 80 characters). */
+const NAME_MAX = 200
+
+/**
+ * An event's key: the courier's id, else the parcel's name, raw status and time (the issue's dedup rule); one too
+ * long to index is kept as its SHA-256.
+ */
+const keyOf = (event: PushedEvent): string => {
+  const key =
+    event.eventId !== undefined && event.eventId !== ""
+      ? `id:${event.eventId}`
+      : `at:${event.parcel.trackingNumber ?? event.parcel.courierReference ?? event.parcel.reference ?? ""}|${
+          event.rawStatus
+        }|${event.occurredAt}`
+  const kept = StoreText.toStorable(key, Number.MAX_SAFE_INTEGER)
+  return kept.length <= OrderShipment.EVENT_ID_MAX ? kept : `sha256:${createHash("sha256").update(kept).digest("hex")}`
+}
+
+/** Text a courier pushed, as it can be kept (a signed request may still carry a NUL character or a huge field). */
+const name = (text: string | undefined) => (text === undefined ? null : StoreText.toStorable(text, NAME_MAX))
 
 const rowOf = (event: PushedEvent): PushedRow => ({
   key: keyOf(event),
-  trackingNumber: event.parcel.trackingNumber ?? null,
-  courierReference: event.parcel.courierReference ?? null,
-  reference: event.parcel.reference ?? null,
-  rawStatus: event.rawStatus,
-  reason: event.reason ?? null,
+  trackingNumber: name(event.parcel.trackingNumber),
+  courierReference: name(event.parcel.courierReference),
+  reference: name(event.parcel.reference),
+  rawStatus: StoreText.toStorable(event.rawStatus, OrderShipment.RAW_STATUS_MAX),
+  reason: event.reason === undefined ? null : StoreText.toStorable(event.reason, OrderShipment.REASON_MAX),
   occurredAt: Following.timeOf(event.occurredAt)
 })
 
@@ -103,20 +118,24 @@ export const layer: Layer.Layer<PushIntake, never, Orders.Orders | CourierAccoun
       const { catalogue } = yield* Gateway.Gateway
       const { follow } = Following.follower(orders, tracking, catalogue)
 
-      /** Applies recorded rows to the shipments they name; the rows of unknown parcels wait. */
+      /** Applies recorded rows to the shipments they name; the rows of unknown parcels wait, and are answered. */
       const apply = Effect.fnUntraced(function* (
         accountId: number,
         adapter: CourierAdapter.Any,
         rows: ReadonlyArray<PushedRow>
       ) {
         const byOrder = new Map<number, { storeId: Ids.StoreId; rows: Array<PushedRow> }>()
+        const waiting: Array<PushedRow> = []
         for (const row of rows) {
           const found = yield* orders.findByParcel(accountId, {
             trackingNumber: row.trackingNumber ?? undefined,
             courierReference: row.courierReference ?? undefined,
             reference: row.reference ?? undefined
           })
-          if (found === undefined) continue
+          if (found === undefined) {
+            waiting.push(row)
+            continue
+          }
           const group = byOrder.get(found.orderId) ?? { storeId: found.storeId, rows: [] }
           group.rows.push(row)
           byOrder.set(found.orderId, group)
@@ -133,6 +152,7 @@ export const layer: Layer.Layer<PushIntake, never, Orders.Orders | CourierAccoun
             orderId
           )
         }
+        return waiting
       })
 
       return PushIntake.of({
@@ -154,13 +174,16 @@ export const layer: Layer.Layer<PushIntake, never, Orders.Orders | CourierAccoun
           const answer = read.success
           if (answer._tag === "Challenge") return { contentType: answer.contentType, body: answer.body }
           const rows = answer.events.map(rowOf)
-          const fresh = yield* tracking.transaction(
+          const { fresh, waiting } = yield* tracking.transaction(
             Effect.gen(function* () {
               const fresh = yield* tracking.recordPushed(accountId, rows)
-              yield* apply(accountId, adapter!, fresh)
-              return fresh
+              return { fresh, waiting: yield* apply(accountId, adapter!, fresh) }
             })
           )
+          // An event for a parcel not attached yet waits for the attach's `applyPending`, which reads what is
+          // committed: one whose attach committed, and looked, while this unit was still open would wait for ever.
+          // Looked for again now that this unit is committed, it is found in either order.
+          if (waiting.length > 0) yield* tracking.transaction(apply(accountId, adapter!, waiting))
           return acknowledged(rows.length, fresh.length)
         }),
 
