@@ -5,7 +5,8 @@
  * `packages/api` is the one exception to the first rule: it holds the HttpApi definitions of both APIs (what the
  * servers and the typed clients are built from), so it imports `effect/http-api` and names statuses — and still
  * serves nothing (no server part of `effect/http` beyond the router's path type, no platform, no app); and
- * `packages/client` may import `HttpApiClient` from it, the client side only.
+ * `packages/client` may import `HttpApiClient` from it, the client side only, with the definitions' own vocabulary
+ * (`HttpApi`'s annotations, the endpoint, group and middleware types) that the client reads.
  */
 import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
@@ -31,12 +32,18 @@ const domainSources = ["packages", "adapters"].flatMap((top) =>
 /** The wire definitions: `effect/http-api` and HTTP statuses, no server. */
 const WIRE = Path.join("packages", "api", "src")
 const isWire = (file: string) => file.startsWith(WIRE + Path.sep)
-/** The typed clients: `HttpApiClient` of `effect/http-api`, nothing that serves. */
+/** The typed clients: `HttpApiClient` of `effect/http-api` and what describes an API, nothing that serves. */
 const CLIENT = Path.join("packages", "client", "src")
-const onlyHttpApiClient = (file: string, text: string) =>
+const clientSideOnly = (file: string, text: string) =>
   file.startsWith(CLIENT + Path.sep) &&
   [...text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+["']effect\/http-api["']/g)].every((match) =>
-    match[1]!.split(",").every((name) => ["", "HttpApiClient"].includes(name.replace(/^\s*type\s+/, "").trim()))
+    match[1]!
+      .split(",")
+      .every((name) =>
+        ["", "HttpApiClient", "HttpApi", "HttpApiEndpoint", "HttpApiGroup", "HttpApiMiddleware"].includes(
+          name.replace(/^\s*type\s+/, "").trim()
+        )
+      )
   )
 
 const importsOf = (file: string) =>
@@ -67,7 +74,7 @@ describe("architecture", () => {
       const text = Fs.readFileSync(Path.join(ROOT, file), "utf8")
       for (const specifier of importsOf(file)) {
         if (
-          (specifier === "effect/http-api" && !isWire(file) && !onlyHttpApiClient(file, text)) ||
+          (specifier === "effect/http-api" && !isWire(file) && !clientSideOnly(file, text)) ||
           specifier.startsWith("@effect/platform-node") ||
           specifier.startsWith("@tawsil/http") ||
           specifier.startsWith("@tawsil/bench") ||
