@@ -89,10 +89,12 @@ describe("EcomDelivery", () => {
         rates: true,
         label: false,
         cancel: true,
+        dispatch: false,
         trackBatch: true,
         stopDesks: false,
         communes: false,
-        checkCredentials: true
+        checkCredentials: true,
+        push: false
       })
       assert.deepStrictEqual(
         adapter.rateLimits?.map(({ limit, window }) => [limit, Duration.toMillis(window)]),

@@ -90,10 +90,12 @@ describe("Noest", () => {
         rates: true,
         label: true,
         cancel: false,
+        dispatch: false,
         trackBatch: true,
         stopDesks: true,
         communes: true,
-        checkCredentials: true
+        checkCredentials: true,
+        push: false
       })
       assert.isDefined(adapter.codStatuses)
       assert.strictEqual(Catalogue.make([adapter]).resolve("NOEST_EXPRESS")?.manifest.key, "noest")

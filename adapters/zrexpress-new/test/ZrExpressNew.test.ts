@@ -128,10 +128,12 @@ describe("ZrExpressNew", () => {
         rates: true,
         label: false,
         cancel: true,
+        dispatch: false,
         trackBatch: false,
         stopDesks: true,
         communes: true,
-        checkCredentials: true
+        checkCredentials: true,
+        push: false
       })
       const catalogue = Catalogue.make([adapter])
       assert.strictEqual(catalogue.resolve("zrexpressnew")?.manifest.key, "zrexpress_new")

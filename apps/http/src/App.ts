@@ -21,6 +21,7 @@ import * as Announcements from "./Announcements.ts"
 import type { AppConfig } from "./AppConfig.ts"
 import * as AdminListener from "./admin/AdminListener.ts"
 import * as AdminRequest from "./admin/AdminRequest.ts"
+import * as SecretKeys from "./admin/SecretKeys.ts"
 import * as Edge from "./Edge.ts"
 import * as EgressGuard from "./EgressGuard.ts"
 import * as Health from "./Health.ts"
@@ -194,9 +195,13 @@ export interface Options {
 
 export const layer = (config: AppConfig, options: Options = {}) => {
   const storage = Migrations.layer.pipe(Layer.provideMerge(databaseLayer(config)))
-  const runtime = Layer.mergeAll(instanceLayer(config), Announcements.accessEvents, Health.layerReadiness).pipe(
-    Layer.provideMerge(storage)
-  )
+  // The key file is created after the data directory's lock is taken (in the database's layer).
+  const runtime = Layer.mergeAll(
+    instanceLayer(config),
+    Announcements.accessEvents,
+    Health.layerReadiness,
+    SecretKeys.announce(config.secretKeys).pipe(Layer.provideMerge(SecretKeys.layer(config.secretKeys)))
+  ).pipe(Layer.provideMerge(storage))
   const servers = Layer.unwrap(
     Effect.map(catalogue(config), (catalogue) =>
       Layer.mergeAll(

@@ -7,6 +7,7 @@ import { AppInstance, Database } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Clock, Effect, Layer, Redacted, type Scope } from "effect"
 import { cpuSeconds, getJson, spawnApp, startApp, waitForExit } from "./AppProcess.ts"
+import { tcpProxy } from "./TcpProxy.ts"
 
 interface Backend {
   readonly name: Database.Kind
@@ -221,32 +222,3 @@ if (TestDatabase.serverUrl) {
     )
   })
 }
-
-/** A loopback TCP proxy to `host:port` that a test can cut (every connection dropped, new ones refused). */
-const tcpProxy = (host: string, port: number) =>
-  Effect.gen(function* () {
-    const sockets = new Set<Net.Socket>()
-    let listener: Net.Server | undefined
-    const listen = (onPort: number) =>
-      Effect.callback<number>((resume) => {
-        listener = Net.createServer((client) => {
-          const upstream = Net.connect(port, host)
-          for (const socket of [client, upstream]) {
-            sockets.add(socket)
-            socket.on("close", () => sockets.delete(socket))
-            socket.on("error", () => socket.destroy())
-          }
-          client.pipe(upstream).pipe(client)
-        })
-        listener.listen(onPort, "127.0.0.1", () =>
-          resume(Effect.succeed((listener!.address() as Net.AddressInfo).port))
-        )
-      })
-    const close = Effect.callback<void>((resume) => {
-      for (const socket of sockets) socket.destroy()
-      if (listener === undefined) return resume(Effect.void)
-      listener.close(() => resume(Effect.void))
-    })
-    const proxyPort = yield* Effect.acquireRelease(listen(0), () => close)
-    return { port: proxyPort, cut: close, restore: Effect.asVoid(listen(proxyPort)) }
-  })

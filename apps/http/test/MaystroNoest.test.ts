@@ -75,10 +75,12 @@ describe("the shipping API with the Maystro and NOEST adapters", () => {
         capabilities: {
           ...core,
           cancel: true,
+          dispatch: false,
           trackBatch: false,
           stopDesks: false,
           communes: true,
-          checkCredentials: true
+          checkCredentials: true,
+          push: false
         },
         endpoint: "https://backend.maystro-delivery.com"
       })
@@ -88,10 +90,12 @@ describe("the shipping API with the Maystro and NOEST adapters", () => {
         capabilities: {
           ...core,
           cancel: false,
+          dispatch: false,
           trackBatch: true,
           stopDesks: true,
           communes: true,
-          checkCredentials: true
+          checkCredentials: true,
+          push: false
         },
         endpoint: "https://app.noest-dz.com"
       })

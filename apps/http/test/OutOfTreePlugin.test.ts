@@ -203,10 +203,12 @@ describe("courier plugins written outside the repository", () => {
                     label: true,
                     // The plugin implements the four core operations only: the optional five are listed as false.
                     cancel: false,
+                    dispatch: false,
                     trackBatch: false,
                     stopDesks: false,
                     communes: false,
-                    checkCredentials: false
+                    checkCredentials: false,
+                    push: false
                   },
                   ORIGIN
                 ]

@@ -23,7 +23,8 @@ import {
   type CategoryDeleted,
   CategoryId,
   CategoryUpdateBody,
-  CategoryValues
+  CategoryValues,
+  LAYOUT
 } from "./Category.ts"
 import * as CategoryError from "./CategoryError.ts"
 import { type CategoryChanges, CategoryStore } from "./CategoryStore.ts"
@@ -139,7 +140,7 @@ export const layer: Layer.Layer<Categories, never, CategoryStore | ProductStore 
     const method = yield* ServiceSpans.method
     const store = yield* CategoryStore
     const products = yield* ProductStore
-    const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY)
+    const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY, LAYOUT)
 
     const existing = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number) {
       if (!Ids.isStorableId(id)) return yield* notFound()

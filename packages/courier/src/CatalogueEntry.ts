@@ -15,6 +15,9 @@ export class CatalogueEntry extends Schema.Class<CatalogueEntry>("CatalogueEntry
    * What the courier can do through Tawsil. `trackBatch`: the platform tracks up to 100 parcels in one call (every
    * courier with `track` accepts `trackingNumbers`; the others are tracked one by one). `communes`: the courier's
    * own commune list, so orders go out in its spelling and `POST /v1/communes/resolve` says what it delivers where.
+   * `dispatch`: the platform separates creating a parcel from handing it over, so a store can ship an order
+   * undispatched (cancellable until dispatched) and dispatch it later. `push`: the courier pushes tracking events,
+   * which a store receives with the webhook secret of its courier account.
    */
   capabilities: Schema.Struct({
     create: Schema.Boolean,
@@ -22,10 +25,12 @@ export class CatalogueEntry extends Schema.Class<CatalogueEntry>("CatalogueEntry
     rates: Schema.Boolean,
     label: Schema.Boolean,
     cancel: Schema.Boolean,
+    dispatch: Schema.Boolean,
     trackBatch: Schema.Boolean,
     stopDesks: Schema.Boolean,
     communes: Schema.Boolean,
-    checkCredentials: Schema.Boolean
+    checkCredentials: Schema.Boolean,
+    push: Schema.Boolean
   }),
   /** The pinned origin, or `https://<tenant>.<domain>` for a generic platform key. */
   endpoint: Schema.String,

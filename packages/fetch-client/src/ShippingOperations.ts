@@ -9,7 +9,7 @@ export type UnavailableEncoded = { readonly error: { readonly code: "communes_un
 export type Commune = { readonly wilayaCode: number; readonly nameFr: string; readonly nameAr: string }
 export type NotFoundEncoded = { readonly error: { readonly code: "not_found"; readonly message: string; readonly fields?: { readonly [key: string]: string } } }
 export type _tawsil_reference_WilayaEncoded = { readonly code: number; readonly nameFr: string; readonly nameAr: string; readonly isDeepSouth: boolean; readonly communeCount: number; readonly courierSupported: boolean; readonly shipAs?: number }
-export type CatalogueEntryEncoded = { readonly key: string; readonly name: string; readonly platform: string; readonly aliases: ReadonlyArray<string>; readonly requiredCredentials: ReadonlyArray<string>; readonly capabilities: { readonly create: boolean; readonly track: boolean; readonly rates: boolean; readonly label: boolean; readonly cancel: boolean; readonly trackBatch: boolean; readonly stopDesks: boolean; readonly communes: boolean; readonly checkCredentials: boolean }; readonly endpoint: string; readonly requiresBaseUrl: boolean; readonly tenantDomain?: string }
+export type CatalogueEntryEncoded = { readonly key: string; readonly name: string; readonly platform: string; readonly aliases: ReadonlyArray<string>; readonly requiredCredentials: ReadonlyArray<string>; readonly capabilities: { readonly create: boolean; readonly track: boolean; readonly rates: boolean; readonly label: boolean; readonly cancel: boolean; readonly dispatch: boolean; readonly trackBatch: boolean; readonly stopDesks: boolean; readonly communes: boolean; readonly checkCredentials: boolean; readonly push: boolean }; readonly endpoint: string; readonly requiresBaseUrl: boolean; readonly tenantDomain?: string }
 export type RatesComparison = { readonly quotes: ReadonlyArray<Quote> }
 export type Quote = { readonly index: number; readonly courier: string; readonly rates: RatesResult } | { readonly index: number; readonly courier: string; readonly error: ItemError }
 export type ItemError = { readonly code: string; readonly message: string }
@@ -51,7 +51,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: CreateOrderRequest
     readonly success: ParcelCreated
-    readonly failure: { readonly status: 400; readonly error: InvalidInputEncoded } | { readonly status: 409; readonly error: { readonly error: { readonly code: "idempotency_in_flight"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 422; readonly error: UnprocessableEncoded } | { readonly status: 429; readonly error: { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 502; readonly error: CourierFailedEncoded } | { readonly status: 503; readonly error: { readonly error: { readonly code: "overloaded"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } }
+    readonly failure: { readonly status: 400; readonly error: InvalidInputEncoded } | { readonly status: 409; readonly error: { readonly error: { readonly code: "idempotency_in_flight"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 422; readonly error: UnprocessableEncoded } | { readonly status: 429; readonly error: { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 502; readonly error: CourierFailedEncoded } | { readonly status: 503; readonly error: { readonly error: { readonly code: "overloaded" | "unavailable"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } }
   }
   readonly "shipping.track": {
     readonly params: undefined
@@ -83,7 +83,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: CancelRequest
     readonly success: ParcelCancelled
-    readonly failure: { readonly status: 400; readonly error: InvalidInputEncoded } | { readonly status: 409; readonly error: ConflictEncoded } | { readonly status: 422; readonly error: UnprocessableEncoded } | { readonly status: 429; readonly error: { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 502; readonly error: CourierFailedEncoded }
+    readonly failure: { readonly status: 400; readonly error: InvalidInputEncoded } | { readonly status: 409; readonly error: ConflictEncoded } | { readonly status: 422; readonly error: UnprocessableEncoded } | { readonly status: 429; readonly error: { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 502; readonly error: CourierFailedEncoded } | { readonly status: 503; readonly error: { readonly error: { readonly code: "overloaded" | "unavailable"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } }
   }
   readonly "shipping.stopDesks": {
     readonly params: undefined
@@ -156,7 +156,7 @@ export const operations = {
   "shipping.track": { method: "POST", path: "/v1/track", binary: false, statuses: [400, 422, 429, 502] },
   "shipping.rates": { method: "POST", path: "/v1/rates", binary: false, statuses: [400, 422, 429, 502] },
   "shipping.label": { method: "POST", path: "/v1/labels", binary: true, statuses: [400, 422, 429, 502] },
-  "shipping.cancel": { method: "POST", path: "/v1/cancel", binary: false, statuses: [400, 409, 422, 429, 502] },
+  "shipping.cancel": { method: "POST", path: "/v1/cancel", binary: false, statuses: [400, 409, 422, 429, 502, 503] },
   "shipping.stopDesks": { method: "POST", path: "/v1/stop-desks", binary: false, statuses: [400, 422, 429, 502] },
   "shipping.checkCredentials": { method: "POST", path: "/v1/credentials/check", binary: false, statuses: [400, 422, 429, 502] },
   "shipping.resolveCommune": { method: "POST", path: "/v1/communes/resolve", binary: false, statuses: [400, 422, 429, 502] },

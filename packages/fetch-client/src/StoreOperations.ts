@@ -5,17 +5,29 @@ export type HealthUnavailableEncoded = { readonly status: "unavailable"; readonl
 export type DatabaseHealth = { readonly status: "up" | "down"; readonly kind: "embedded" | "server"; readonly latencyMs?: number | ("Infinity" | "-Infinity" | "NaN"); readonly error?: string }
 export type HealthReportEncoded = { readonly status: "ok"; readonly service: "shipping" | "store"; readonly version: string; readonly instance: string; readonly uptimeSeconds: number; readonly database: DatabaseHealth }
 export type StoreBadGatewayEncoded = { readonly error: { readonly code: "courier_unreachable" | "courier_error"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-export type StoreUnprocessableEncoded = { readonly error: { readonly code: "idempotency_key_reuse" | "invalid_code" | "invalid_discount_type" | "invalid_discount_value" | "invalid_min_order_amount" | "invalid_max_uses" | "invalid_starts_at" | "invalid_expires_at" | "expires_at_in_past" | "invalid_date_window" | "confirmation_required" | "confirmation_stale" | "invalid_theme" | "invalid_style" | "invalid_pixel_type" | "invalid_pixel_id" | "invalid_access_token" | "immutable_field" | "pixel_write_failed" | "not_undoable" | "nothing_to_restore" | "restore_target_missing" | "invalid_section_type" | "invalid_position" | "invalid_settings" | "invalid_section_order" | "snapshot_too_large" | "courier_refused" | "credentials_rejected"; readonly message: string; readonly retry_after?: number; readonly confirm_token?: string; readonly confirm_token_expires_in?: number; readonly action?: string; readonly will_change?: { readonly action: string; readonly code: string; readonly discount: string; readonly reversible: boolean; readonly note: string } }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-export type StoreConflictEncoded = { readonly error: { readonly code: "idempotency_in_flight" | "addon_inactive" | "code_exists" | "limit_reached" | "pixel_exists" | "already_undone" | "layout_changed" | "has_subcategories"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-export type StoreNotFoundEncoded = { readonly error: { readonly code: "not_found" | "theme_not_found" | "style_not_found" | "store_not_found"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+export type StoreUnprocessableEncoded = { readonly error: { readonly code: "idempotency_key_reuse" | "invalid_code" | "invalid_discount_type" | "invalid_discount_value" | "invalid_min_order_amount" | "invalid_max_uses" | "invalid_starts_at" | "invalid_expires_at" | "expires_at_in_past" | "invalid_date_window" | "confirmation_required" | "confirmation_stale" | "invalid_theme" | "invalid_style" | "invalid_pixel_type" | "invalid_pixel_id" | "invalid_access_token" | "immutable_field" | "pixel_write_failed" | "not_undoable" | "nothing_to_restore" | "restore_target_missing" | "invalid_section_type" | "invalid_position" | "invalid_settings" | "invalid_section_order" | "snapshot_too_large" | "courier_refused" | "credentials_rejected" | "invalid_phone" | "unknown_commune" | "commune_not_served"; readonly message: string; readonly retry_after?: number; readonly confirm_token?: string; readonly confirm_token_expires_in?: number; readonly action?: string; readonly will_change?: { readonly action: string; readonly code: string; readonly discount: string; readonly reversible: boolean; readonly note: string }; readonly suggestions?: ReadonlyArray<CommuneSuggestion> }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+export type CommuneSuggestion = { readonly nameFr: string; readonly nameAr: string; readonly score: number | ("Infinity" | "-Infinity" | "NaN") }
+export type StoreConflictEncoded = { readonly error: { readonly code: "idempotency_in_flight" | "addon_inactive" | "code_exists" | "limit_reached" | "pixel_exists" | "already_undone" | "layout_changed" | "has_subcategories" | "not_cancellable" | "not_shippable" | "shipment_exists" | "already_dispatched" | "account_in_use" | "parcel_pending"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+export type StoreNotFoundEncoded = { readonly error: { readonly code: "not_found" | "theme_not_found" | "style_not_found" | "store_not_found" | "no_shipment"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreBadRequestEncoded = { readonly error: { readonly code: "bad_request" | "unknown_courier" | "invalid_credentials" | "blocked_egress" | "unsupported"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+export type StoreUnavailableEncoded = { readonly error: { readonly code: "unavailable"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreRateLimitedEncoded = { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreForbiddenEncoded = { readonly error: { readonly code: "forbidden" | "plan_required"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreQuotaExceededEncoded = { readonly error: { readonly code: "quota_exceeded"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-export type StoreUnauthorizedEncoded = { readonly error: { readonly code: "unauthorized"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+export type StoreUnauthorizedEncoded = { readonly error: { readonly code: "unauthorized" | "invalid_signature" | "stale_request"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type ChangeUndone = { readonly undone: true; readonly change_id: number; readonly entity: string; readonly undo_change_id: number | null }
 export type ChangeDetail = { readonly id: number; readonly entity: string; readonly entity_id: string; readonly action: "create" | "update" | "delete"; readonly summary: string; readonly undone: boolean; readonly undone_at: string | null; readonly created_at: string; readonly key_id: string | null; readonly undone_by_id: number | null; readonly before: unknown | null; readonly after: unknown | null }
 export type ChangeListItem = { readonly id: number; readonly entity: string; readonly entity_id: string; readonly action: "create" | "update" | "delete"; readonly summary: string; readonly undone: boolean; readonly undone_at: string | null; readonly created_at: string }
+export type StorePayloadTooLargeEncoded = { readonly error: { readonly code: "payload_too_large"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+export type CourierPushAcknowledged = { readonly received: number; readonly recorded: number }
+export type OrderDetail = { readonly id: number; readonly order_number: string; readonly status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "returned"; readonly payment_status: "pending" | "paid" | "refunded"; readonly payment_method: "cod" | "free_digital" | "digital_payment"; readonly customer: { readonly id: number; readonly name: string; readonly phone: string; readonly email: string | null; readonly wilaya_id: number; readonly commune: string; readonly address: string }; readonly delivery: { readonly type: "home" | "desk" | "digital"; readonly desk_id: number | null; readonly desk_name: string | null }; readonly amounts: { readonly subtotal: number | ("Infinity" | "-Infinity" | "NaN"); readonly shipping_cost: number | ("Infinity" | "-Infinity" | "NaN"); readonly discount: number | ("Infinity" | "-Infinity" | "NaN"); readonly payment_fee: number | ("Infinity" | "-Infinity" | "NaN"); readonly total: number | ("Infinity" | "-Infinity" | "NaN") }; readonly items: ReadonlyArray<{ readonly id: number; readonly product_id: number; readonly price: number | ("Infinity" | "-Infinity" | "NaN"); readonly quantity: number; readonly variants: ReadonlyArray<{ readonly order_item_id: number; readonly group_name: string; readonly option_name: string; readonly color_code: string | null; readonly price_adjustment: string }> }>; readonly shipment: OrderShipment | null; readonly created_at: string; readonly updated_at: string }
+export type OrderShipment = { readonly courier: string; readonly account_id: number; readonly tracking_number: string; readonly courier_reference: string | null; readonly status: "created" | "pending_pickup" | "picked_up" | "in_transit" | "out_for_delivery" | "at_stopdesk" | "failed_attempt" | "on_hold" | "delivered" | "returning" | "returned" | "cancelled" | "exception" | "unknown"; readonly raw_status: string; readonly reason: string | null; readonly status_at: string; readonly cod_status: ("not_collected" | "collected" | "remitted") | null; readonly dispatched: boolean; readonly label_url: string; readonly created_at: string; readonly updated_at: string; readonly timeline: ReadonlyArray<ShipmentEvent> }
+export type ShipmentEvent = { readonly kind: "movement" | "cod"; readonly status: string; readonly raw_status: string; readonly reason: string | null; readonly at: string; readonly source: "create" | "dispatch" | "cancel" | "poll" | "push" }
+export type ShipOrder = { readonly account_id: number; readonly delivery_type?: "home" | "stopdesk"; readonly stop_desk_id?: string; readonly tier?: "express" | "economic"; readonly dispatch?: boolean; readonly weight_kg?: number; readonly free_shipping?: boolean; readonly has_open_package?: boolean; readonly is_exchange?: boolean; readonly notes?: string; readonly from_wilaya?: number }
+export type CourierAccountDeleted = { readonly deleted: true; readonly id: number }
+export type CourierAccount = { readonly id: number; readonly courier: string; readonly label: string; readonly base_url: string | null; readonly fingerprint: string; readonly push: { readonly supported: boolean; readonly webhook_secret_set: boolean; readonly url: string | null }; readonly created_at: string; readonly updated_at: string }
+export type CourierAccountCreate = { readonly courier: string; readonly label: string; readonly credentials?: { readonly [key: string]: string }; readonly webhook_secret?: string; readonly base_url?: string }
+export type CourierAccounts = { readonly items: ReadonlyArray<CourierAccount> }
 export type ShippingSettings = { readonly origin_wilaya: number | null; readonly default_courier: string | null; readonly free_shipping_threshold: number | ("Infinity" | "-Infinity" | "NaN") | null; readonly default_delivery_type: "home" | "desk"; readonly cod_fee_payer: "merchant" | "customer"; readonly cod_fee_percent: number | ("Infinity" | "-Infinity" | "NaN"); readonly updated_at: string | null }
 export type ShippingSettingsPatch = { readonly origin_wilaya?: number | null; readonly default_courier?: string | null; readonly free_shipping_threshold?: number | ("Infinity" | "-Infinity" | "NaN") | string | null; readonly default_delivery_type?: "home" | "desk"; readonly cod_fee_payer?: "merchant" | "customer"; readonly cod_fee_percent?: number | ("Infinity" | "-Infinity" | "NaN") | string }
 export type ShippingRatesSynced = { readonly change_id: number | null; readonly courier: string; readonly origin_wilaya: number; readonly updated: ReadonlyArray<number>; readonly added: ReadonlyArray<number>; readonly unchanged: ReadonlyArray<number>; readonly skipped: ReadonlyArray<{ readonly wilaya_id: number; readonly reason: string }>; readonly items: ReadonlyArray<ShippingRate> }
@@ -24,7 +36,6 @@ export type ShippingRatesSync = { readonly courier: string; readonly credentials
 export type ShippingRates = { readonly items: ReadonlyArray<ShippingRate> }
 export type ShippingRatesWrite = { readonly rates: ReadonlyArray<ShippingRateWrite> }
 export type ShippingRateWrite = { readonly wilaya_id: number; readonly home_price?: number | ("Infinity" | "-Infinity" | "NaN") | string | null; readonly desk_price?: number | ("Infinity" | "-Infinity" | "NaN") | string | null }
-export type StorePayloadTooLargeEncoded = { readonly error: { readonly code: "payload_too_large"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type PixelDeleted = { readonly deleted: true; readonly id: number }
 export type PixelEncoded = { readonly id: number; readonly pixel_type: "facebook" | "tiktok" | "snapchat" | "pinterest" | "google_analytics" | "gtm" | "google_ads"; readonly pixel_id: string; readonly pixel_name: string | null; readonly has_token: boolean; readonly test_event_code: string | null; readonly ad_account_id: string | null; readonly conversion_label: string | null; readonly is_active: boolean; readonly is_default: boolean; readonly created_at: string; readonly updated_at: string; readonly warnings: ReadonlyArray<PixelWarning> }
 export type PixelWarning = { readonly field: string; readonly code: "unusual_pixel_id"; readonly message: string }
@@ -50,11 +61,11 @@ export type TrackedEventBatch = { readonly events: ReadonlyArray<TrackedEvent> }
 export type TrackedEvent = { readonly event: string; readonly user_id?: string | null; readonly occurred_at?: string | null; readonly properties?: { readonly [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN") | boolean | null } | null }
 export type SignupBatch = { readonly signups: ReadonlyArray<Signup> }
 export type Signup = { readonly user: { readonly id: string; readonly email?: string | null; readonly phone?: string | null; readonly name?: string | null }; readonly signed_up_at?: string | null; readonly source?: string | null; readonly properties?: { readonly [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN") | boolean | null } | null }
-export type WebhookDelivery = { readonly id: number; readonly event_id: string; readonly event: "order.created" | "order.confirmed" | "order.shipped"; readonly status: "pending" | "succeeded" | "failed"; readonly attempts: number; readonly next_attempt_at: string | null; readonly created_at: string; readonly updated_at: string; readonly attempt_log: ReadonlyArray<{ readonly attempt: number; readonly at: string; readonly outcome: "succeeded" | "failed" | "refused"; readonly status_code: number | null; readonly latency_ms: number; readonly error: string | null }> }
-export type WebhookWithSecret = { readonly id: number; readonly url: string; readonly events: ReadonlyArray<"order.created" | "order.confirmed" | "order.shipped">; readonly active: boolean; readonly description: string | null; readonly previous_secret_expires_at: string | null; readonly created_at: string; readonly updated_at: string; readonly secret: string | null }
-export type WebhookPatch = { readonly url?: string; readonly events?: ReadonlyArray<"order.created" | "order.confirmed" | "order.shipped">; readonly active?: boolean; readonly description?: string | null; readonly rotate_secret?: boolean }
-export type WebhookCreate = { readonly url: string; readonly events: ReadonlyArray<"order.created" | "order.confirmed" | "order.shipped">; readonly active?: boolean; readonly description?: string | null }
-export type Webhook = { readonly id: number; readonly url: string; readonly events: ReadonlyArray<"order.created" | "order.confirmed" | "order.shipped">; readonly active: boolean; readonly description: string | null; readonly previous_secret_expires_at: string | null; readonly created_at: string; readonly updated_at: string }
+export type WebhookDelivery = { readonly id: number; readonly event_id: string; readonly event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.returned" | "order.cancelled" | "shipment.updated"; readonly status: "pending" | "succeeded" | "failed"; readonly attempts: number; readonly next_attempt_at: string | null; readonly created_at: string; readonly updated_at: string; readonly attempt_log: ReadonlyArray<{ readonly attempt: number; readonly at: string; readonly outcome: "succeeded" | "failed" | "refused"; readonly status_code: number | null; readonly latency_ms: number; readonly error: string | null }> }
+export type WebhookWithSecret = { readonly id: number; readonly url: string; readonly events: ReadonlyArray<"order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.returned" | "order.cancelled" | "shipment.updated">; readonly active: boolean; readonly description: string | null; readonly previous_secret_expires_at: string | null; readonly created_at: string; readonly updated_at: string; readonly secret: string | null }
+export type WebhookPatch = { readonly url?: string; readonly events?: ReadonlyArray<"order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.returned" | "order.cancelled" | "shipment.updated">; readonly active?: boolean; readonly description?: string | null; readonly rotate_secret?: boolean }
+export type WebhookCreate = { readonly url: string; readonly events: ReadonlyArray<"order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.returned" | "order.cancelled" | "shipment.updated">; readonly active?: boolean; readonly description?: string | null }
+export type Webhook = { readonly id: number; readonly url: string; readonly events: ReadonlyArray<"order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.returned" | "order.cancelled" | "shipment.updated">; readonly active: boolean; readonly description: string | null; readonly previous_secret_expires_at: string | null; readonly created_at: string; readonly updated_at: string }
 export type HomeLayoutMoved = { readonly sections: ReadonlyArray<LayoutSection>; readonly in_use: boolean; readonly change_id: number | null }
 export type LayoutSection = HeroSection | CategoriesSection | FeaturedProductsSection | TestimonialsSection | FaqSection | TrustBadgesSection | BannerSection | RichTextSection
 export type RichTextSection = { readonly id: number; readonly type: "rich_text"; readonly enabled: boolean; readonly settings: RichTextSettings }
@@ -120,9 +131,9 @@ export type ProductSummaryEncoded = { readonly id: number; readonly name: string
 export type CustomerOrder = { readonly id: number; readonly order_number: string; readonly status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "returned"; readonly payment_status: "pending" | "paid" | "refunded"; readonly total: number | ("Infinity" | "-Infinity" | "NaN"); readonly created_at: string }
 export type CustomerDetail = { readonly id: number; readonly first_name: string; readonly last_name: string; readonly phone: string; readonly wilaya_id: number; readonly commune: string; readonly address: string; readonly notes: string | null; readonly total_orders: number; readonly total_spent: number | ("Infinity" | "-Infinity" | "NaN"); readonly fraud_score: 0; readonly is_banned: boolean; readonly created_at: string; readonly updated_at: string }
 export type CustomerSummary = { readonly id: number; readonly first_name: string; readonly last_name: string; readonly phone: string; readonly email: string | null; readonly wilaya_id: number; readonly commune: string; readonly total_orders: number; readonly total_spent: number | ("Infinity" | "-Infinity" | "NaN"); readonly is_banned: boolean; readonly created_at: string; readonly updated_at: string }
-export type OrderDetail = { readonly id: number; readonly order_number: string; readonly status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "returned"; readonly payment_status: "pending" | "paid" | "refunded"; readonly payment_method: "cod" | "free_digital" | "digital_payment"; readonly customer: { readonly id: number; readonly name: string; readonly phone: string; readonly email: string | null; readonly wilaya_id: number; readonly commune: string; readonly address: string }; readonly delivery: { readonly type: "home" | "desk" | "digital"; readonly desk_id: number | null; readonly desk_name: string | null }; readonly amounts: { readonly subtotal: number | ("Infinity" | "-Infinity" | "NaN"); readonly shipping_cost: number | ("Infinity" | "-Infinity" | "NaN"); readonly discount: number | ("Infinity" | "-Infinity" | "NaN"); readonly payment_fee: number | ("Infinity" | "-Infinity" | "NaN"); readonly total: number | ("Infinity" | "-Infinity" | "NaN") }; readonly items: ReadonlyArray<{ readonly id: number; readonly product_id: number; readonly price: number | ("Infinity" | "-Infinity" | "NaN"); readonly quantity: number; readonly variants: ReadonlyArray<{ readonly order_item_id: number; readonly group_name: string; readonly option_name: string; readonly color_code: string | null; readonly price_adjustment: string }> }>; readonly created_at: string; readonly updated_at: string }
 export type OrderStatusChange = { readonly status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "returned" }
-export type OrderSummary = { readonly id: number; readonly order_number: string; readonly status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "returned"; readonly payment_status: "pending" | "paid" | "refunded"; readonly payment_method: "cod" | "free_digital" | "digital_payment"; readonly total: number | ("Infinity" | "-Infinity" | "NaN"); readonly customer_name: string; readonly customer_phone: string; readonly wilaya_id: number; readonly commune: string; readonly delivery_type: "home" | "desk" | "digital"; readonly created_at: string }
+export type OrderSummary = { readonly id: number; readonly order_number: string; readonly status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "returned"; readonly payment_status: "pending" | "paid" | "refunded"; readonly payment_method: "cod" | "free_digital" | "digital_payment"; readonly total: number | ("Infinity" | "-Infinity" | "NaN"); readonly customer_name: string; readonly customer_phone: string; readonly wilaya_id: number; readonly commune: string; readonly delivery_type: "home" | "desk" | "digital"; readonly created_at: string; readonly shipment: OrderShipmentSummary | null }
+export type OrderShipmentSummary = { readonly courier: string; readonly tracking_number: string; readonly status: "created" | "pending_pickup" | "picked_up" | "in_transit" | "out_for_delivery" | "at_stopdesk" | "failed_attempt" | "on_hold" | "delivered" | "returning" | "returned" | "cancelled" | "exception" | "unknown" }
 export type OrderCreateBody = { readonly customer: { readonly name: (unknown) & (unknown); readonly phone: string; readonly email?: string | null; readonly wilaya_id: number; readonly commune: (unknown) & (unknown); readonly address?: string | null }; readonly delivery?: { readonly type?: ("home" | "desk" | "digital") | null; readonly desk_id?: number | null; readonly desk_name?: string | null } | null; readonly items: ReadonlyArray<{ readonly product_id: number; readonly quantity: number; readonly variants?: ReadonlyArray<{ readonly group_name: string; readonly option_name: string; readonly color_code?: string | null; readonly price_adjustment?: number }> | null }>; readonly shipping_cost?: number | null; readonly discount?: number | null; readonly payment_fee?: number | null; readonly payment_method?: ("cod" | "free_digital" | "digital_payment") | null; readonly notes?: string | null }
 export type Whoami = { readonly auth: "platform_key" | "app_token"; readonly key: { readonly key_id: string; readonly type: string; readonly name: string; readonly rate_limit_tier: string } | null; readonly store: { readonly id: number; readonly name: string; readonly slug: string }; readonly plan: string; readonly pilot: boolean; readonly scopes: ReadonlyArray<string> }
 
@@ -141,7 +152,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: Whoami; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "access.listKeys": {
     readonly params: undefined
@@ -149,7 +160,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<{ readonly key_id: string; readonly type: "platform" | "public"; readonly name: string; readonly scopes: ReadonlyArray<string>; readonly rate_limit_tier: string; readonly pilot: boolean; readonly status: "active" | "suspended" | "revoked"; readonly last_used_at: string | null; readonly last_used_ip: string | null; readonly created_at: string; readonly expires_at: null }> }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "access.createKey": {
     readonly params: undefined
@@ -157,7 +168,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: { readonly type?: "platform" | "public"; readonly name?: string }
     readonly success: { readonly data: { readonly key_id: string; readonly bearer_token: string | null; readonly signing_secret: string | null; readonly note: string }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "access.revokeKey": {
     readonly params: { readonly key_id: string }
@@ -165,7 +176,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: { readonly revoked: true; readonly key_id: string }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "access.usage": {
     readonly params: undefined
@@ -173,7 +184,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly period: string; readonly tier: "enterprise"; readonly usage: { readonly [key: string]: { readonly total: number | ("Infinity" | "-Infinity" | "NaN"); readonly billable: number | ("Infinity" | "-Infinity" | "NaN") } } | ReadonlyArray<unknown>; readonly limits: { readonly requests_per_month: number; readonly signups_per_month: number; readonly webhooks_per_month: number; readonly requests_per_minute: number } }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "access.usageHistory": {
     readonly params: undefined
@@ -181,7 +192,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly from: string; readonly to: string; readonly rows: ReadonlyArray<{ readonly period_hour: string; readonly endpoint_group: string; readonly count: number | ("Infinity" | "-Infinity" | "NaN"); readonly billable_count: number | ("Infinity" | "-Infinity" | "NaN") }> }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "access.quotas": {
     readonly params: undefined
@@ -189,7 +200,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly tier: "enterprise"; readonly tier_limits: { readonly requests_per_month: number; readonly signups_per_month: number; readonly webhooks_per_month: number; readonly requests_per_minute: number }; readonly overrides: { readonly store_id: number; readonly requests_per_month: number | null; readonly signups_per_month: number | null; readonly webhooks_per_month: number | null; readonly requests_per_minute: number | null; readonly notes: string | null; readonly set_by_user_id: number | null; readonly updated_at: string } | null; readonly effective: { readonly requests_per_month: number; readonly signups_per_month: number; readonly webhooks_per_month: number; readonly requests_per_minute: number } }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "orders.createOrder": {
     readonly params: undefined
@@ -197,15 +208,15 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: OrderCreateBody
     readonly success: { readonly data: OrderDetail; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "orders.listOrders": {
     readonly params: undefined
-    readonly query: { readonly limit?: number; readonly cursor?: string; readonly status?: string; readonly since?: string; readonly customer_phone?: string }
+    readonly query: { readonly limit?: number; readonly cursor?: string; readonly status?: string; readonly since?: string; readonly customer_phone?: string; readonly courier?: string; readonly shipment_status?: string }
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<OrderSummary>; readonly next_cursor: string | null; readonly has_more: boolean }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "orders.getOrder": {
     readonly params: { readonly id: number }
@@ -213,7 +224,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: OrderDetail; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "orders.updateOrderStatus": {
     readonly params: { readonly id: number }
@@ -221,7 +232,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: OrderStatusChange
     readonly success: { readonly data: OrderDetail; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "orders.cancelOrder": {
     readonly params: { readonly id: number }
@@ -229,7 +240,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: OrderDetail; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "customers.listCustomers": {
     readonly params: undefined
@@ -237,7 +248,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<CustomerSummary>; readonly next_cursor: string | null; readonly has_more: boolean }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "customers.getCustomer": {
     readonly params: { readonly id: number }
@@ -245,7 +256,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: CustomerDetail; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "customers.customerOrders": {
     readonly params: { readonly id: number }
@@ -253,7 +264,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<CustomerOrder>; readonly next_cursor: string | null; readonly has_more: boolean }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "products.listProducts": {
     readonly params: undefined
@@ -261,7 +272,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<ProductSummaryEncoded>; readonly next_cursor: string | null; readonly has_more: boolean }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "products.createProduct": {
     readonly params: undefined
@@ -269,7 +280,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: ProductCreateBody
     readonly success: { readonly data: ProductEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "products.getProduct": {
     readonly params: { readonly id: number }
@@ -277,7 +288,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: ProductEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "products.updateProduct": {
     readonly params: { readonly id: number }
@@ -285,7 +296,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: ProductCreateBody
     readonly success: { readonly data: ProductEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "products.deleteProduct": {
     readonly params: { readonly id: number }
@@ -293,7 +304,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: ProductDeleted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "stock.getStock": {
     readonly params: { readonly id: number }
@@ -301,7 +312,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: ProductStockEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "stock.setStock": {
     readonly params: { readonly id: number }
@@ -309,7 +320,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: { readonly stock?: number | null; readonly adjust?: number; readonly variants?: ReadonlyArray<{ readonly option_id?: number; readonly group_name?: (unknown) & (unknown); readonly option_name?: (unknown) & (unknown); readonly stock?: number | null; readonly adjust?: number }> }
     readonly success: { readonly data: ProductStockEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "categories.listCategories": {
     readonly params: undefined
@@ -317,7 +328,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<CategoryEncoded>; readonly next_cursor: string | null; readonly has_more: boolean }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "categories.createCategory": {
     readonly params: undefined
@@ -325,7 +336,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: CategoryCreateBody
     readonly success: { readonly data: CategoryEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "categories.getCategory": {
     readonly params: { readonly id: number }
@@ -333,7 +344,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: CategoryEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "categories.updateCategory": {
     readonly params: { readonly id: number }
@@ -341,7 +352,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: CategoryUpdateBody
     readonly success: { readonly data: CategoryEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "categories.deleteCategory": {
     readonly params: { readonly id: number }
@@ -349,7 +360,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: CategoryDeleted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPages.listLandingPages": {
     readonly params: undefined
@@ -357,7 +368,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<LandingPageSummaryEncoded>; readonly next_cursor: string | null; readonly has_more: boolean }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPages.createLandingPage": {
     readonly params: undefined
@@ -365,7 +376,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: LandingPageCreateBody
     readonly success: { readonly data: LandingPageEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPages.getLandingPage": {
     readonly params: { readonly id: number }
@@ -373,7 +384,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: LandingPageEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPages.updateLandingPage": {
     readonly params: { readonly id: number }
@@ -381,7 +392,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: LandingPageUpdateBody
     readonly success: { readonly data: LandingPageEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPages.deleteLandingPage": {
     readonly params: { readonly id: number }
@@ -389,7 +400,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: LandingPageDeleted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPages.publishLandingPage": {
     readonly params: { readonly id: number }
@@ -397,7 +408,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: LandingPageEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPageSections.listLandingPageSections": {
     readonly params: { readonly id: number }
@@ -405,7 +416,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: LandingPageSectionList; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPageSections.createLandingPageSection": {
     readonly params: { readonly id: number }
@@ -413,7 +424,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: LandingPageSectionCreate
     readonly success: { readonly data: LandingPageSectionEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPageSections.getLandingPageSection": {
     readonly params: { readonly id: number; readonly section_id: number }
@@ -421,7 +432,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: LandingPageSectionEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPageSections.updateLandingPageSection": {
     readonly params: { readonly id: number; readonly section_id: number }
@@ -429,7 +440,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: LandingPageSectionPatch
     readonly success: { readonly data: LandingPageSectionEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPageSections.deleteLandingPageSection": {
     readonly params: { readonly id: number; readonly section_id: number }
@@ -437,7 +448,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: LandingPageSectionDeleted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "landingPageSections.reorderLandingPageSections": {
     readonly params: { readonly id: number }
@@ -445,7 +456,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: LandingPageSectionReorder
     readonly success: { readonly data: LandingPageSectionList; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "store.getStore": {
     readonly params: undefined
@@ -453,7 +464,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: StoreEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "store.updateStore": {
     readonly params: undefined
@@ -461,7 +472,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: StoreSettingsPatch
     readonly success: { readonly data: StoreEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "design.getDesign": {
     readonly params: undefined
@@ -469,7 +480,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: Design; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "design.updateDesign": {
     readonly params: undefined
@@ -477,7 +488,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: DesignPatch
     readonly success: { readonly data: Design; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "homeSections.getHomeSections": {
     readonly params: undefined
@@ -485,7 +496,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: HomeSections; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "homeSections.updateHomeSections": {
     readonly params: undefined
@@ -493,7 +504,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: HomeSectionsPatch
     readonly success: { readonly data: HomeSections; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "homeLayout.getHomeLayout": {
     readonly params: undefined
@@ -501,7 +512,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: HomeLayout; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "homeLayout.addLayoutSection": {
     readonly params: undefined
@@ -509,7 +520,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: LayoutSectionAdd
     readonly success: { readonly data: LayoutSectionWritten; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "homeLayout.updateLayoutSection": {
     readonly params: { readonly id: number }
@@ -517,7 +528,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: LayoutSectionPatch
     readonly success: { readonly data: LayoutSectionWritten; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "homeLayout.removeLayoutSection": {
     readonly params: { readonly id: number }
@@ -525,7 +536,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: LayoutSectionRemoved; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "homeLayout.moveLayoutSection": {
     readonly params: undefined
@@ -533,7 +544,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: LayoutSectionMove
     readonly success: { readonly data: HomeLayoutMoved; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "webhooks.listWebhooks": {
     readonly params: undefined
@@ -541,7 +552,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<Webhook> }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "webhooks.createWebhook": {
     readonly params: undefined
@@ -549,7 +560,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: WebhookCreate
     readonly success: { readonly data: WebhookWithSecret; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "webhooks.updateWebhook": {
     readonly params: { readonly id: number }
@@ -557,7 +568,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: WebhookPatch
     readonly success: { readonly data: WebhookWithSecret; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "webhooks.deleteWebhook": {
     readonly params: { readonly id: number }
@@ -565,7 +576,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: { readonly deleted: true; readonly id: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "webhooks.listWebhookDeliveries": {
     readonly params: { readonly id: number }
@@ -573,7 +584,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<WebhookDelivery>; readonly next_cursor: string | null; readonly has_more: boolean }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "webhooks.retryWebhookDelivery": {
     readonly params: { readonly id: number; readonly delivery_id: number }
@@ -581,7 +592,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: WebhookDelivery; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "tracker.trackSignup": {
     readonly params: undefined
@@ -589,7 +600,7 @@ export interface Operations {
     readonly headers: { readonly "x-tw-timestamp"?: string; readonly "x-tw-nonce"?: string; readonly "x-tw-signature"?: string }
     readonly body: Signup
     readonly success: { readonly data: { readonly accepted: true }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "tracker.trackEvent": {
     readonly params: undefined
@@ -597,7 +608,7 @@ export interface Operations {
     readonly headers: { readonly "x-tw-timestamp"?: string; readonly "x-tw-nonce"?: string; readonly "x-tw-signature"?: string }
     readonly body: TrackedEvent
     readonly success: { readonly data: { readonly accepted: true }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "tracker.trackSignups": {
     readonly params: undefined
@@ -605,7 +616,7 @@ export interface Operations {
     readonly headers: { readonly "x-tw-timestamp"?: string; readonly "x-tw-nonce"?: string; readonly "x-tw-signature"?: string }
     readonly body: SignupBatch
     readonly success: { readonly data: BatchAccepted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "tracker.trackEvents": {
     readonly params: undefined
@@ -613,7 +624,7 @@ export interface Operations {
     readonly headers: { readonly "x-tw-timestamp"?: string; readonly "x-tw-nonce"?: string; readonly "x-tw-signature"?: string }
     readonly body: TrackedEventBatch
     readonly success: { readonly data: BatchAccepted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "promoCodes.listPromoCodes": {
     readonly params: undefined
@@ -621,7 +632,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: PromoCodeList; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "promoCodes.createPromoCode": {
     readonly params: undefined
@@ -629,7 +640,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: PromoCodeCreate
     readonly success: { readonly data: PromoCodeEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "promoCodes.updatePromoCode": {
     readonly params: { readonly id: number }
@@ -637,7 +648,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: PromoCodePatch
     readonly success: { readonly data: PromoCodeEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "promoCodes.deletePromoCode": {
     readonly params: { readonly id: number }
@@ -645,7 +656,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: PromoCodeDeleted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "themes.listThemes": {
     readonly params: undefined
@@ -653,7 +664,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: ThemeList; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "themes.switchTheme": {
     readonly params: undefined
@@ -661,7 +672,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: ThemeSwitch
     readonly success: { readonly data: ThemeSwitched; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "themes.switchFastCheckoutTheme": {
     readonly params: undefined
@@ -669,7 +680,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: ThemeSwitch
     readonly success: { readonly data: FastCheckoutThemeSwitched; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "themes.switchVariantStyle": {
     readonly params: undefined
@@ -677,7 +688,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: VariantStyleSwitch
     readonly success: { readonly data: VariantStyleSwitched; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "pixels.listPixels": {
     readonly params: undefined
@@ -685,7 +696,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: PixelList; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "pixels.createPixel": {
     readonly params: undefined
@@ -693,7 +704,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: PixelCreate
     readonly success: { readonly data: PixelEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 413; readonly error: StorePayloadTooLargeEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 413; readonly error: StorePayloadTooLargeEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "pixels.updatePixel": {
     readonly params: { readonly id: number }
@@ -701,7 +712,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: PixelPatch
     readonly success: { readonly data: PixelEncoded; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 413; readonly error: StorePayloadTooLargeEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 413; readonly error: StorePayloadTooLargeEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "pixels.deletePixel": {
     readonly params: { readonly id: number }
@@ -709,7 +720,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: PixelDeleted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 413; readonly error: StorePayloadTooLargeEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 413; readonly error: StorePayloadTooLargeEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "shipping.listShippingRates": {
     readonly params: undefined
@@ -717,7 +728,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: ShippingRates; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "shipping.writeShippingRates": {
     readonly params: undefined
@@ -725,7 +736,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: ShippingRatesWrite
     readonly success: { readonly data: ShippingRates; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "shipping.syncShippingRates": {
     readonly params: undefined
@@ -733,7 +744,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: ShippingRatesSync
     readonly success: { readonly data: ShippingRatesSynced; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "shipping.getShippingSettings": {
     readonly params: undefined
@@ -741,7 +752,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: ShippingSettings; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "shipping.updateShippingSettings": {
     readonly params: undefined
@@ -749,7 +760,79 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: ShippingSettingsPatch
     readonly success: { readonly data: ShippingSettings; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "shipments.listCourierAccounts": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: undefined
+    readonly success: { readonly data: CourierAccounts; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "shipments.createCourierAccount": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: { readonly "idempotency-key"?: string }
+    readonly body: CourierAccountCreate
+    readonly success: { readonly data: CourierAccount; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "shipments.deleteCourierAccount": {
+    readonly params: { readonly id: number }
+    readonly query: undefined
+    readonly headers: { readonly "idempotency-key"?: string }
+    readonly body: undefined
+    readonly success: { readonly data: CourierAccountDeleted; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "shipments.shipOrder": {
+    readonly params: { readonly id: number }
+    readonly query: undefined
+    readonly headers: { readonly "idempotency-key"?: string }
+    readonly body: ShipOrder
+    readonly success: { readonly data: OrderDetail; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "shipments.getShipmentLabel": {
+    readonly params: { readonly id: number }
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: undefined
+    readonly success: ArrayBuffer
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "shipments.cancelShipment": {
+    readonly params: { readonly id: number }
+    readonly query: undefined
+    readonly headers: { readonly "idempotency-key"?: string }
+    readonly body: undefined
+    readonly success: { readonly data: OrderDetail; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "shipments.dispatchShipment": {
+    readonly params: { readonly id: number }
+    readonly query: undefined
+    readonly headers: { readonly "idempotency-key"?: string }
+    readonly body: undefined
+    readonly success: { readonly data: OrderDetail; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "courierHooks.receiveCourierPush": {
+    readonly params: { readonly account_id: number }
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: undefined
+    readonly success: CourierPushAcknowledged
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 413; readonly error: StorePayloadTooLargeEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "courierHooks.answerCourierChallenge": {
+    readonly params: { readonly account_id: number }
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: undefined
+    readonly success: unknown
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 413; readonly error: StorePayloadTooLargeEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "changes.listChanges": {
     readonly params: undefined
@@ -757,7 +840,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: { readonly items: ReadonlyArray<ChangeListItem>; readonly next_cursor: string | null; readonly has_more: boolean }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "changes.getChange": {
     readonly params: { readonly id: number }
@@ -765,7 +848,7 @@ export interface Operations {
     readonly headers: undefined
     readonly body: undefined
     readonly success: { readonly data: ChangeDetail; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "changes.undoChange": {
     readonly params: { readonly id: number }
@@ -773,7 +856,7 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: undefined
     readonly success: { readonly data: ChangeUndone; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "health": {
     readonly params: undefined
@@ -787,85 +870,94 @@ export interface Operations {
 
 export const operations = {
   "ping.ping": { method: "GET", path: "/v1/ping", binary: false, statuses: [] },
-  "access.whoami": { method: "GET", path: "/v1/whoami", binary: false, statuses: [401, 402, 403, 429] },
-  "access.listKeys": { method: "GET", path: "/v1/keys", binary: false, statuses: [401, 402, 403, 429] },
-  "access.createKey": { method: "POST", path: "/v1/keys", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "access.revokeKey": { method: "DELETE", path: "/v1/keys/{key_id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "access.usage": { method: "GET", path: "/v1/usage", binary: false, statuses: [401, 402, 403, 429] },
-  "access.usageHistory": { method: "GET", path: "/v1/usage/history", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "access.quotas": { method: "GET", path: "/v1/quotas", binary: false, statuses: [401, 402, 403, 429] },
-  "orders.createOrder": { method: "POST", path: "/v1/orders", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "orders.listOrders": { method: "GET", path: "/v1/orders", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "orders.getOrder": { method: "GET", path: "/v1/orders/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "orders.updateOrderStatus": { method: "PATCH", path: "/v1/orders/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "orders.cancelOrder": { method: "POST", path: "/v1/orders/{id}/cancel", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "customers.listCustomers": { method: "GET", path: "/v1/customers", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "customers.getCustomer": { method: "GET", path: "/v1/customers/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "customers.customerOrders": { method: "GET", path: "/v1/customers/{id}/orders", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "products.listProducts": { method: "GET", path: "/v1/products", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "products.createProduct": { method: "POST", path: "/v1/products", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "products.getProduct": { method: "GET", path: "/v1/products/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "products.updateProduct": { method: "PATCH", path: "/v1/products/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "products.deleteProduct": { method: "DELETE", path: "/v1/products/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "stock.getStock": { method: "GET", path: "/v1/products/{id}/stock", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "stock.setStock": { method: "POST", path: "/v1/products/{id}/stock", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "categories.listCategories": { method: "GET", path: "/v1/categories", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "categories.createCategory": { method: "POST", path: "/v1/categories", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "categories.getCategory": { method: "GET", path: "/v1/categories/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 429] },
-  "categories.updateCategory": { method: "PATCH", path: "/v1/categories/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "categories.deleteCategory": { method: "DELETE", path: "/v1/categories/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPages.listLandingPages": { method: "GET", path: "/v1/landing-pages", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "landingPages.createLandingPage": { method: "POST", path: "/v1/landing-pages", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPages.getLandingPage": { method: "GET", path: "/v1/landing-pages/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "landingPages.updateLandingPage": { method: "PATCH", path: "/v1/landing-pages/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPages.deleteLandingPage": { method: "DELETE", path: "/v1/landing-pages/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPages.publishLandingPage": { method: "POST", path: "/v1/landing-pages/{id}/publish", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPageSections.listLandingPageSections": { method: "GET", path: "/v1/landing-pages/{id}/sections", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPageSections.createLandingPageSection": { method: "POST", path: "/v1/landing-pages/{id}/sections", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPageSections.getLandingPageSection": { method: "GET", path: "/v1/landing-pages/{id}/sections/{section_id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPageSections.updateLandingPageSection": { method: "PATCH", path: "/v1/landing-pages/{id}/sections/{section_id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPageSections.deleteLandingPageSection": { method: "DELETE", path: "/v1/landing-pages/{id}/sections/{section_id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "landingPageSections.reorderLandingPageSections": { method: "POST", path: "/v1/landing-pages/{id}/sections/reorder", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "store.getStore": { method: "GET", path: "/v1/store", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "store.updateStore": { method: "PATCH", path: "/v1/store", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "design.getDesign": { method: "GET", path: "/v1/store/design", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "design.updateDesign": { method: "PATCH", path: "/v1/store/design", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "homeSections.getHomeSections": { method: "GET", path: "/v1/store/home-sections", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "homeSections.updateHomeSections": { method: "PATCH", path: "/v1/store/home-sections", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "homeLayout.getHomeLayout": { method: "GET", path: "/v1/store/home-layout", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "homeLayout.addLayoutSection": { method: "POST", path: "/v1/store/home-layout/sections", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "homeLayout.updateLayoutSection": { method: "PATCH", path: "/v1/store/home-layout/sections/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "homeLayout.removeLayoutSection": { method: "DELETE", path: "/v1/store/home-layout/sections/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "homeLayout.moveLayoutSection": { method: "POST", path: "/v1/store/home-layout/move", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "webhooks.listWebhooks": { method: "GET", path: "/v1/webhooks", binary: false, statuses: [401, 402, 403, 429] },
-  "webhooks.createWebhook": { method: "POST", path: "/v1/webhooks", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "webhooks.updateWebhook": { method: "PATCH", path: "/v1/webhooks/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "webhooks.deleteWebhook": { method: "DELETE", path: "/v1/webhooks/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "webhooks.listWebhookDeliveries": { method: "GET", path: "/v1/webhooks/{id}/deliveries", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "webhooks.retryWebhookDelivery": { method: "POST", path: "/v1/webhooks/{id}/deliveries/{delivery_id}/retry", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "tracker.trackSignup": { method: "POST", path: "/v1/signups", binary: false, statuses: [400, 401, 403, 404, 429] },
-  "tracker.trackEvent": { method: "POST", path: "/v1/events", binary: false, statuses: [400, 401, 403, 404, 429] },
-  "tracker.trackSignups": { method: "POST", path: "/v1/signups/batch", binary: false, statuses: [400, 401, 403, 404, 429] },
-  "tracker.trackEvents": { method: "POST", path: "/v1/events/batch", binary: false, statuses: [400, 401, 403, 404, 429] },
-  "promoCodes.listPromoCodes": { method: "GET", path: "/v1/promo-codes", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "promoCodes.createPromoCode": { method: "POST", path: "/v1/promo-codes", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "promoCodes.updatePromoCode": { method: "PATCH", path: "/v1/promo-codes/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "promoCodes.deletePromoCode": { method: "DELETE", path: "/v1/promo-codes/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "themes.listThemes": { method: "GET", path: "/v1/themes", binary: false, statuses: [400, 401, 402, 403, 404, 422, 429] },
-  "themes.switchTheme": { method: "POST", path: "/v1/store/theme", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "themes.switchFastCheckoutTheme": { method: "POST", path: "/v1/store/fast-checkout-theme", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "themes.switchVariantStyle": { method: "POST", path: "/v1/store/variant-style", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "pixels.listPixels": { method: "GET", path: "/v1/pixels", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "pixels.createPixel": { method: "POST", path: "/v1/pixels", binary: false, statuses: [400, 401, 402, 403, 404, 409, 413, 422, 429] },
-  "pixels.updatePixel": { method: "PATCH", path: "/v1/pixels/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 413, 422, 429] },
-  "pixels.deletePixel": { method: "DELETE", path: "/v1/pixels/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 413, 422, 429] },
-  "shipping.listShippingRates": { method: "GET", path: "/v1/shipping/rates", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "shipping.writeShippingRates": { method: "POST", path: "/v1/shipping/rates", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502] },
-  "shipping.syncShippingRates": { method: "POST", path: "/v1/shipping/rates/sync", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502] },
-  "shipping.getShippingSettings": { method: "GET", path: "/v1/shipping/settings", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "shipping.updateShippingSettings": { method: "PATCH", path: "/v1/shipping/settings", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502] },
-  "changes.listChanges": { method: "GET", path: "/v1/changes", binary: false, statuses: [400, 401, 402, 403, 404, 429] },
-  "changes.getChange": { method: "GET", path: "/v1/changes/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429] },
-  "changes.undoChange": { method: "POST", path: "/v1/changes/{id}/undo", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502] },
+  "access.whoami": { method: "GET", path: "/v1/whoami", binary: false, statuses: [401, 402, 403, 429, 503] },
+  "access.listKeys": { method: "GET", path: "/v1/keys", binary: false, statuses: [401, 402, 403, 429, 503] },
+  "access.createKey": { method: "POST", path: "/v1/keys", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "access.revokeKey": { method: "DELETE", path: "/v1/keys/{key_id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "access.usage": { method: "GET", path: "/v1/usage", binary: false, statuses: [401, 402, 403, 429, 503] },
+  "access.usageHistory": { method: "GET", path: "/v1/usage/history", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "access.quotas": { method: "GET", path: "/v1/quotas", binary: false, statuses: [401, 402, 403, 429, 503] },
+  "orders.createOrder": { method: "POST", path: "/v1/orders", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "orders.listOrders": { method: "GET", path: "/v1/orders", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "orders.getOrder": { method: "GET", path: "/v1/orders/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "orders.updateOrderStatus": { method: "PATCH", path: "/v1/orders/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "orders.cancelOrder": { method: "POST", path: "/v1/orders/{id}/cancel", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "customers.listCustomers": { method: "GET", path: "/v1/customers", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "customers.getCustomer": { method: "GET", path: "/v1/customers/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "customers.customerOrders": { method: "GET", path: "/v1/customers/{id}/orders", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "products.listProducts": { method: "GET", path: "/v1/products", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "products.createProduct": { method: "POST", path: "/v1/products", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "products.getProduct": { method: "GET", path: "/v1/products/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "products.updateProduct": { method: "PATCH", path: "/v1/products/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "products.deleteProduct": { method: "DELETE", path: "/v1/products/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "stock.getStock": { method: "GET", path: "/v1/products/{id}/stock", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "stock.setStock": { method: "POST", path: "/v1/products/{id}/stock", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "categories.listCategories": { method: "GET", path: "/v1/categories", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "categories.createCategory": { method: "POST", path: "/v1/categories", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "categories.getCategory": { method: "GET", path: "/v1/categories/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 429, 503] },
+  "categories.updateCategory": { method: "PATCH", path: "/v1/categories/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "categories.deleteCategory": { method: "DELETE", path: "/v1/categories/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPages.listLandingPages": { method: "GET", path: "/v1/landing-pages", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "landingPages.createLandingPage": { method: "POST", path: "/v1/landing-pages", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPages.getLandingPage": { method: "GET", path: "/v1/landing-pages/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "landingPages.updateLandingPage": { method: "PATCH", path: "/v1/landing-pages/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPages.deleteLandingPage": { method: "DELETE", path: "/v1/landing-pages/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPages.publishLandingPage": { method: "POST", path: "/v1/landing-pages/{id}/publish", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPageSections.listLandingPageSections": { method: "GET", path: "/v1/landing-pages/{id}/sections", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPageSections.createLandingPageSection": { method: "POST", path: "/v1/landing-pages/{id}/sections", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPageSections.getLandingPageSection": { method: "GET", path: "/v1/landing-pages/{id}/sections/{section_id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPageSections.updateLandingPageSection": { method: "PATCH", path: "/v1/landing-pages/{id}/sections/{section_id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPageSections.deleteLandingPageSection": { method: "DELETE", path: "/v1/landing-pages/{id}/sections/{section_id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "landingPageSections.reorderLandingPageSections": { method: "POST", path: "/v1/landing-pages/{id}/sections/reorder", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "store.getStore": { method: "GET", path: "/v1/store", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "store.updateStore": { method: "PATCH", path: "/v1/store", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "design.getDesign": { method: "GET", path: "/v1/store/design", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "design.updateDesign": { method: "PATCH", path: "/v1/store/design", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "homeSections.getHomeSections": { method: "GET", path: "/v1/store/home-sections", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "homeSections.updateHomeSections": { method: "PATCH", path: "/v1/store/home-sections", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "homeLayout.getHomeLayout": { method: "GET", path: "/v1/store/home-layout", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "homeLayout.addLayoutSection": { method: "POST", path: "/v1/store/home-layout/sections", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "homeLayout.updateLayoutSection": { method: "PATCH", path: "/v1/store/home-layout/sections/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "homeLayout.removeLayoutSection": { method: "DELETE", path: "/v1/store/home-layout/sections/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "homeLayout.moveLayoutSection": { method: "POST", path: "/v1/store/home-layout/move", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "webhooks.listWebhooks": { method: "GET", path: "/v1/webhooks", binary: false, statuses: [401, 402, 403, 429, 503] },
+  "webhooks.createWebhook": { method: "POST", path: "/v1/webhooks", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "webhooks.updateWebhook": { method: "PATCH", path: "/v1/webhooks/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "webhooks.deleteWebhook": { method: "DELETE", path: "/v1/webhooks/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "webhooks.listWebhookDeliveries": { method: "GET", path: "/v1/webhooks/{id}/deliveries", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "webhooks.retryWebhookDelivery": { method: "POST", path: "/v1/webhooks/{id}/deliveries/{delivery_id}/retry", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "tracker.trackSignup": { method: "POST", path: "/v1/signups", binary: false, statuses: [400, 401, 403, 404, 429, 503] },
+  "tracker.trackEvent": { method: "POST", path: "/v1/events", binary: false, statuses: [400, 401, 403, 404, 429, 503] },
+  "tracker.trackSignups": { method: "POST", path: "/v1/signups/batch", binary: false, statuses: [400, 401, 403, 404, 429, 503] },
+  "tracker.trackEvents": { method: "POST", path: "/v1/events/batch", binary: false, statuses: [400, 401, 403, 404, 429, 503] },
+  "promoCodes.listPromoCodes": { method: "GET", path: "/v1/promo-codes", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "promoCodes.createPromoCode": { method: "POST", path: "/v1/promo-codes", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "promoCodes.updatePromoCode": { method: "PATCH", path: "/v1/promo-codes/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "promoCodes.deletePromoCode": { method: "DELETE", path: "/v1/promo-codes/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "themes.listThemes": { method: "GET", path: "/v1/themes", binary: false, statuses: [400, 401, 402, 403, 404, 422, 429, 503] },
+  "themes.switchTheme": { method: "POST", path: "/v1/store/theme", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "themes.switchFastCheckoutTheme": { method: "POST", path: "/v1/store/fast-checkout-theme", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "themes.switchVariantStyle": { method: "POST", path: "/v1/store/variant-style", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "pixels.listPixels": { method: "GET", path: "/v1/pixels", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "pixels.createPixel": { method: "POST", path: "/v1/pixels", binary: false, statuses: [400, 401, 402, 403, 404, 409, 413, 422, 429, 503] },
+  "pixels.updatePixel": { method: "PATCH", path: "/v1/pixels/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 413, 422, 429, 503] },
+  "pixels.deletePixel": { method: "DELETE", path: "/v1/pixels/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 413, 422, 429, 503] },
+  "shipping.listShippingRates": { method: "GET", path: "/v1/shipping/rates", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "shipping.writeShippingRates": { method: "POST", path: "/v1/shipping/rates", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
+  "shipping.syncShippingRates": { method: "POST", path: "/v1/shipping/rates/sync", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
+  "shipping.getShippingSettings": { method: "GET", path: "/v1/shipping/settings", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "shipping.updateShippingSettings": { method: "PATCH", path: "/v1/shipping/settings", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
+  "shipments.listCourierAccounts": { method: "GET", path: "/v1/shipping/accounts", binary: false, statuses: [401, 402, 403, 429, 503] },
+  "shipments.createCourierAccount": { method: "POST", path: "/v1/shipping/accounts", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
+  "shipments.deleteCourierAccount": { method: "DELETE", path: "/v1/shipping/accounts/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
+  "shipments.shipOrder": { method: "POST", path: "/v1/orders/{id}/shipment", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
+  "shipments.getShipmentLabel": { method: "GET", path: "/v1/orders/{id}/shipment/label", binary: true, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
+  "shipments.cancelShipment": { method: "POST", path: "/v1/orders/{id}/shipment/cancel", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
+  "shipments.dispatchShipment": { method: "POST", path: "/v1/orders/{id}/shipment/dispatch", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
+  "courierHooks.receiveCourierPush": { method: "POST", path: "/v1/hooks/couriers/{account_id}", binary: false, statuses: [400, 401, 404, 413, 503] },
+  "courierHooks.answerCourierChallenge": { method: "GET", path: "/v1/hooks/couriers/{account_id}", binary: false, statuses: [400, 401, 404, 413, 503] },
+  "changes.listChanges": { method: "GET", path: "/v1/changes", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "changes.getChange": { method: "GET", path: "/v1/changes/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "changes.undoChange": { method: "POST", path: "/v1/changes/{id}/undo", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
   "health": { method: "GET", path: "/health", binary: false, statuses: [503] },
 } as const

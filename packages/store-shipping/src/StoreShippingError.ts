@@ -31,17 +31,11 @@ export class CourierFailed extends Schema.TaggedError<CourierFailed>()("CourierF
   message: Schema.String
 }) {}
 
-/** An undo that would apply a courier rate sync again: the sync recorded no values to apply (spec "Undo rules" 8). */
-export class NothingToRestore extends Schema.TaggedError<NothingToRestore>()("NothingToRestore", {
-  message: Schema.String
-}) {}
-
 export const StoreShippingErrorReason = Schema.Union([
   InvalidShippingBody,
   OriginWilayaMissing,
   SnapshotTooLarge,
-  CourierFailed,
-  NothingToRestore
+  CourierFailed
 ])
 export type StoreShippingErrorReason = typeof StoreShippingErrorReason.Type
 

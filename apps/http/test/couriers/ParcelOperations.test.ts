@@ -26,17 +26,19 @@ import * as Zimou from "../../../../adapters/zimou/test/fake/ZimouFake.ts"
 import * as ZrExpressNew from "../../../../adapters/zrexpress-new/test/fake/ZrExpressNewFake.ts"
 import { type AppProcess, getJson, startApp, waitForExit } from "../AppProcess.ts"
 
-/** The nine capabilities a courier may declare (`GET /v1/couriers`). */
+/** The capabilities a courier may declare (`GET /v1/couriers`). */
 const CAPABILITIES = [
   "create",
   "track",
   "rates",
   "label",
   "cancel",
+  "dispatch",
   "trackBatch",
   "stopDesks",
   "communes",
-  "checkCredentials"
+  "checkCredentials",
+  "push"
 ] as const
 type Capability = (typeof CAPABILITIES)[number]
 
@@ -190,9 +192,13 @@ interface Platform {
   readonly cancellable?: "created" | string
 }
 
-const all = new Set(CAPABILITIES)
-const without = (...missing: ReadonlyArray<Capability>) =>
-  new Set(CAPABILITIES.filter((capability) => !missing.includes(capability)))
+/** The shipping API's own operations; `dispatch` and `push` serve a store's shipments, and are named where declared. */
+const operations = CAPABILITIES.filter((capability) => capability !== "dispatch" && capability !== "push")
+const all: ReadonlySet<Capability> = new Set(operations)
+const without = (...missing: ReadonlyArray<Capability>): ReadonlySet<Capability> =>
+  new Set(operations.filter((capability) => !missing.includes(capability)))
+const plus = (declared: ReadonlySet<Capability>, ...more: ReadonlyArray<Capability>): ReadonlySet<Capability> =>
+  new Set([...declared, ...more])
 
 const platforms: ReadonlyArray<Platform> = [
   {
@@ -201,7 +207,7 @@ const platforms: ReadonlyArray<Platform> = [
     credentials: { apiId: C.yalidineId, apiToken: C.yalidineToken },
     refused: { apiId: C.yalidineId, apiToken: `${C.yalidineToken}-revoked` },
     options: { fromWilaya: 16 },
-    declares: all,
+    declares: plus(all, "push"),
     misspelt: "Bab Ezouar",
     sent: "Bab Ezzouar",
     delivery: { deliveryType: "home" },

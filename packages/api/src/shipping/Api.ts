@@ -148,7 +148,7 @@ export class ShippingGroup extends HttpApiGroup.make("shipping")
        */
       headers: { "idempotency-key": Schema.optionalKey(Schema.String) },
       success: Shipment.ParcelCreated,
-      error: [...courierErrors, Errors.OverloadedResponse, Errors.InFlightResponse]
+      error: [...courierErrors, Errors.ServiceUnavailableResponse, Errors.InFlightResponse]
     }),
     /**
      * One parcel (`trackingNumber`: its timeline), or up to 100 (`trackingNumbers`: one result or failure each, in
@@ -178,7 +178,7 @@ export class ShippingGroup extends HttpApiGroup.make("shipping")
       payload: CancelRequest,
       headers: { "idempotency-key": Schema.optionalKey(Schema.String) },
       success: Shipment.ParcelCancelled,
-      error: [...courierErrors, Errors.Conflict]
+      error: [...courierErrors, Errors.Conflict, Errors.ServiceUnavailableResponse]
     }),
     /** The courier's desks in a wilaya: send one's `id` as `order.stopDeskId`. */
     HttpApiEndpoint.post("stopDesks", "/v1/stop-desks", {

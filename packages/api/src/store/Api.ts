@@ -21,6 +21,7 @@ import { PixelsGroup } from "./pixels/Api.ts"
 import { ProductsGroup } from "./products/Api.ts"
 import { StoreGroup } from "./profile/Api.ts"
 import { PromoCodesGroup } from "./promo-codes/Api.ts"
+import { CourierHooksGroup, ShipmentsGroup } from "./shipments/Api.ts"
 import { ShippingGroup } from "./shipping/Api.ts"
 import { StockGroup } from "./stock/Api.ts"
 import { ThemesGroup } from "./themes/Api.ts"
@@ -48,6 +49,8 @@ export class StoreApi extends Parameters.described(
     .add(ThemesGroup)
     .add(PixelsGroup)
     .add(ShippingGroup)
+    .add(ShipmentsGroup)
+    .add(CourierHooksGroup)
     .add(ChangesGroup)
     .add(HealthGroup)
     .annotateMerge(
@@ -56,7 +59,7 @@ export class StoreApi extends Parameters.described(
         version: "v1",
         description:
           "Orders, customers, products, store, landing pages, keys, usage and quotas, webhooks, signups and events, " +
-          "promo codes, themes, pixels and the change history for a merchant's store. Authenticate with " +
+          "promo codes, themes, pixels, the change history, courier accounts and shipments for a merchant's store. Authenticate with " +
           "`Authorization: Bearer <key_id>.<secret>`; every write needs an `Idempotency-Key`. Signups and events are " +
           "signed with a public key (`TW-Public`)."
       })

@@ -97,7 +97,16 @@ export class Idempotent extends HttpApiMiddleware.Service<Idempotent, { provides
  */
 export class Signed extends HttpApiMiddleware.Service<Signed, { provides: Caller | RequestBody | CallNonce }>()(
   "@tawsil/http/store/Signed",
-  { error: [Errors.Unauthorized, Errors.Forbidden, Errors.RateLimited, Errors.BadRequest, Errors.NotFound] }
+  {
+    error: [
+      Errors.Unauthorized,
+      Errors.Forbidden,
+      Errors.RateLimited,
+      Errors.BadRequest,
+      Errors.NotFound,
+      Errors.Unavailable
+    ]
+  }
 ) {}
 
 // --- writes ---------------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import * as Endpoint from "../Endpoint.ts"
 import * as Errors from "../Errors.ts"
 import * as Reasons from "../Reasons.ts"
 
-/** `SnapshotTooLarge` and `NothingToRestore` are named after their codes. */
+/** `SnapshotTooLarge` is named after its code. */
 export const reasons = Reasons.of(StoreShippingError.StoreShippingErrorReason, {
   InvalidShippingBody: "bad_request",
   OriginWilayaMissing: "bad_request",
@@ -44,7 +44,7 @@ const courierReasons: {
   BadResponse: (_, message, requestId) => Errors.make("courier_error", requestId, message),
   Unsupported: (_, message, requestId) => Errors.make("unsupported", requestId, message),
   // A cancel's refusal: a rates call never meets it.
-  NotCancellable: (_, message, requestId) => Errors.make("courier_refused", requestId, message)
+  NotCancellable: (_, message, requestId) => Errors.make("not_cancellable", requestId, message)
 }
 
 /** Each failure of a courier call (a sync's rates calls fail as the courier core does), as this API answers it. */
@@ -67,10 +67,11 @@ const gatewayFailures: {
     )
   },
   BlockedEgress: (failure, requestId) => Errors.make("blocked_egress", requestId, failure.message),
-  NotAMobile: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
-  // A create's commune checks: a rates call never meets them.
-  UnknownCommune: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
-  CommuneNotServed: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
+  // A create's checks: a rates call never meets them; a shipment's create answers them as the shipping API does.
+  NotAMobile: (failure, requestId) => Errors.make("invalid_phone", requestId, failure.message),
+  UnknownCommune: (failure, requestId) =>
+    Errors.make("unknown_commune", requestId, failure.message, { suggestions: failure.suggestions }),
+  CommuneNotServed: (failure, requestId) => Errors.make("commune_not_served", requestId, failure.message),
   CourierError: (failure, requestId) =>
     (
       courierReasons[failure.reason._tag] as (
@@ -81,12 +82,12 @@ const gatewayFailures: {
     )(failure.reason, failure.message, requestId)
 }
 
-/** A courier's failure during a sync, as the shipping API's code for it. */
+/** A courier's failure (during a sync, a shipment's create, label, cancel or dispatch), as the shipping API's code. */
 export const courierFailure = (failure: Failure, requestId: string): Errors.Failure =>
   (gatewayFailures[failure._tag] as (failure: Failure, requestId: string) => Errors.Failure)(failure, requestId)
 
-/** The wire classes a sync's courier failure can become. */
-const courierClasses = [Errors.BadRequest, Errors.Unprocessable, Errors.RateLimited, Errors.BadGateway]
+/** The wire classes a courier's failure can become. */
+export const courierClasses = [Errors.BadRequest, Errors.Unprocessable, Errors.RateLimited, Errors.BadGateway]
 
 const { Data } = Endpoint
 const writes = [...Errors.writes, ...reasons.classes]
