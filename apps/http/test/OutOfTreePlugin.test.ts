@@ -160,7 +160,7 @@ const post = (app: AppProcess, path: string, body: unknown) =>
 const call = { courier: PLATFORM, credentials: { apiToken: TOKEN } }
 
 describe("courier plugins written outside the repository", () => {
-  layer(Layer.effect(Plugin, setup), { timeout: "100 seconds", excludeTestServices: true })((it) => {
+  layer(Layer.effect(Plugin, setup), { timeout: "300 seconds", excludeTestServices: true })((it) => {
     it.effect("each passes its conformance test as written, against the packed SDK, with one copy of effect", () =>
       Effect.gen(function* () {
         const { byHand, scaffolded } = yield* Plugin
