@@ -10,8 +10,9 @@
  *   table allows it (delivered → `delivered`, returned → `returned`, cancelled → `cancelled`, any movement past the
  *   pickup of an undispatched parcel → `shipped`); a move the order's state does not allow is not forced.
  */
+import { createHash } from "node:crypto"
 import { CanonicalStatus, CodStatus } from "@tawsil/courier/CanonicalStatus"
-import { AlgiersTime } from "@tawsil/domain"
+import { AlgiersTime, StoreText } from "@tawsil/domain"
 import { DateTime, Schema } from "effect"
 import type { OrderStatus } from "./OrderStatus.ts"
 
@@ -74,6 +75,30 @@ export interface NewShipment {
   /** False for a parcel created undispatched (the order goes to `processing`, not `shipped`). */
   readonly dispatched: boolean
   readonly at: DateTime.Utc
+}
+
+/** The longest raw status and event id a shipment keeps (a unique index holds each), and the longest reason. */
+export const RAW_STATUS_MAX = 200
+export const EVENT_ID_MAX = 200
+export const REASON_MAX = 500
+
+/**
+ * An event as a shipment keeps it, whatever its source sent (a courier cannot be asked to send it again): its raw
+ * status and reason storable and cut (`StoreText.toStorable`), an event id too long to index kept as its SHA-256.
+ */
+export const storable = (event: ShipmentEvent): ShipmentEvent => {
+  const eventId = event.eventId === undefined ? undefined : StoreText.toStorable(event.eventId, Number.MAX_SAFE_INTEGER)
+  return {
+    ...event,
+    rawStatus: StoreText.toStorable(event.rawStatus, RAW_STATUS_MAX),
+    ...(event.reason === undefined ? {} : { reason: StoreText.toStorable(event.reason, REASON_MAX) }),
+    ...(eventId === undefined
+      ? {}
+      : {
+          eventId:
+            eventId.length <= EVENT_ID_MAX ? eventId : `sha256:${createHash("sha256").update(eventId).digest("hex")}`
+        })
+  }
 }
 
 /**

@@ -303,6 +303,18 @@ const eventRecord = (event: OrderShipment.ShipmentEvent): OrderShipment.EventRec
   source: event.source
 })
 
+/** Events of one report and one time: movement before cash, then by raw status. */
+const byKindAndRaw = (a: OrderShipment.EventRecord, b: OrderShipment.EventRecord) =>
+  a.kind === b.kind
+    ? a.raw_status < b.raw_status
+      ? -1
+      : a.raw_status > b.raw_status
+        ? 1
+        : 0
+    : a.kind === "movement"
+      ? -1
+      : 1
+
 /** Marks fibers inside a memory transaction, so a nested one does not wait on itself. */
 const InTransaction = Context.Reference<boolean>("@tawsil/orders/OrderStore/InTransaction", {
   defaultValue: () => false
@@ -504,7 +516,8 @@ export const layerMemory = (
               keys.add(key).add(same)
               return true
             })
-            const timeline = [...order.shipment.timeline, ...fresh.map(eventRecord)].sort(
+            // Oldest first; of one time, as they came, and within one report movement before cash (as SQL orders them).
+            const timeline = [...order.shipment.timeline, ...fresh.map(eventRecord).sort(byKindAndRaw)].sort(
               (a, b) => DateTime.toEpochMillis(a.occurred_at) - DateTime.toEpochMillis(b.occurred_at)
             )
             orders.set(orderId, { ...order, shipment: { ...order.shipment, timeline } })

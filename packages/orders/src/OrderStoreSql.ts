@@ -221,7 +221,8 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
         'timeline', coalesce((
           SELECT json_agg(json_build_object(
             'kind', e.kind, 'status', e.status, 'raw_status', e.raw_status, 'reason', e.reason,
-            'occurred_at', e.occurred_at, 'source', e.source) ORDER BY e.occurred_at, e.received_at)
+            'occurred_at', e.occurred_at, 'source', e.source)
+            ORDER BY e.occurred_at, e.received_at, e.kind DESC, e.raw_status)
           FROM order_shipment_events e WHERE e.order_id = s.order_id
         ), '[]'::json))
       FROM order_shipments s WHERE s.order_id = o.id)`)

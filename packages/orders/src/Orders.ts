@@ -403,14 +403,14 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
               Effect.mapError(OrderError.fail)
             )
             if (decision._tag === "Move") yield* moveHeld(storeId, order, decision)
-            const first: OrderShipment.ShipmentEvent = {
+            const first = OrderShipment.storable({
               kind: "movement",
               status: shipment.status,
               rawStatus: shipment.rawStatus,
               occurredAt: shipment.at,
               source: "create"
-            }
-            if (!(yield* store.insertShipment(storeId, id, shipment, first))) {
+            })
+            if (!(yield* store.insertShipment(storeId, id, { ...shipment, rawStatus: first.rawStatus }, first))) {
               return yield* OrderError.fail(
                 new OrderError.ShipmentExists({ message: `Order ${id} has a shipment already` })
               )
@@ -430,7 +430,7 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
           Effect.gen(function* () {
             const locked = yield* store.lockShipment(storeId, id)
             if (locked === undefined) return yield* noShipment(id)
-            const fresh = yield* store.recordEvents(storeId, id, reported)
+            const fresh = yield* store.recordEvents(storeId, id, reported.map(OrderShipment.storable))
             const next = OrderShipment.latest(locked, fresh)
             const statusChanged = next.status !== locked.status || next.cod_status !== locked.cod_status
             const changed =
@@ -455,13 +455,13 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
                 new OrderError.AlreadyDispatched({ message: `Order ${id}'s parcel was dispatched already` })
               )
             }
-            const event: OrderShipment.ShipmentEvent = {
+            const event = OrderShipment.storable({
               kind: "movement",
               status: dispatched.status,
               rawStatus: dispatched.rawStatus,
               occurredAt: dispatched.at,
               source: "dispatch"
-            }
+            })
             const fresh = yield* store.recordEvents(storeId, id, [event])
             const next = OrderShipment.latest(locked, fresh)
             yield* store.updateShipment(storeId, id, { ...next, dispatched: true })

@@ -192,6 +192,25 @@ describe("OrderShipment", () => {
     })
   })
 
+  describe("storable", () => {
+    it("keeps an event's text storable and short enough to index, the same way each time", () => {
+      const sent = movement("in_transit", 20, {
+        rawStatus: `A\u0000${"b".repeat(300)}`,
+        reason: "\ud800".repeat(600),
+        eventId: "x".repeat(201)
+      })
+      const kept = OrderShipment.storable(sent)
+      assert.strictEqual(kept.rawStatus, `A\ufffd${"b".repeat(OrderShipment.RAW_STATUS_MAX - 2)}`)
+      assert.strictEqual(kept.reason, "\ufffd".repeat(OrderShipment.REASON_MAX))
+      assert.match(kept.eventId!, /^sha256:[0-9a-f]{64}$/)
+      assert.deepStrictEqual(OrderShipment.storable(sent), kept)
+      assert.notStrictEqual(OrderShipment.storable({ ...sent, eventId: "y".repeat(201) }).eventId, kept.eventId)
+      // What is storable and short is kept as it is.
+      const plain = movement("delivered", 45, { eventId: "evt-1", reason: "Remis" })
+      assert.deepStrictEqual(OrderShipment.storable(plain), plain)
+    })
+  })
+
   describe("dedupeKey", () => {
     it("is the courier's event id when there is one, per kind", () => {
       const withId = movement("delivered", 45, { eventId: "evt-1" })

@@ -9,7 +9,7 @@ import { AlgiersTime, type Ids } from "@tawsil/domain"
 import { DateTime, Effect } from "effect"
 import * as OrderError from "../src/OrderError.ts"
 import type { OrderEvent } from "../src/OrderEvents.ts"
-import type * as OrderShipment from "../src/OrderShipment.ts"
+import * as OrderShipment from "../src/OrderShipment.ts"
 import type { OrderStore } from "../src/OrderStore.ts"
 import { type OrderListQuery, Orders } from "../src/Orders.ts"
 import { Fixture, Heard } from "./Fixture.ts"
@@ -269,6 +269,38 @@ export const OrderShipmentsSuite = <R>(it: Vitest.MethodsNonLive<Orders | Fixtur
     })
   )
 
+  it.effect("followShipment: keeps what a courier sent as it can be stored, once, whatever its text and length", () =>
+    Effect.gen(function* () {
+      const orders = yield* Orders
+      const { store, order } = yield* shipped()
+      const odd = [
+        event("in_transit", 20, { rawStatus: "En\u0000route \ud800", reason: `${"r".repeat(600)}\u0000` }),
+        event("out_for_delivery", 30, { rawStatus: "S".repeat(3000), eventId: "e".repeat(3000) }),
+        event("on_hold", 10, { rawStatus: "\udc00", eventId: "\u0000" })
+      ]
+      const detail = yield* orders.followShipment(store, order.id, odd)
+      const shipment = detail.shipment!
+      assert.deepStrictEqual(
+        [shipment.status, shipment.raw_status],
+        ["out_for_delivery", "S".repeat(OrderShipment.RAW_STATUS_MAX)]
+      )
+      assert.deepStrictEqual(
+        shipment.timeline.map((step) => [
+          step.raw_status.slice(0, 12),
+          step.raw_status.length,
+          step.reason?.length ?? null
+        ]),
+        [
+          ["ready_for_pi", 16, null],
+          ["\ufffd", 1, null],
+          ["En\ufffdroute \ufffd", 10, OrderShipment.REASON_MAX],
+          ["SSSSSSSSSSSS", OrderShipment.RAW_STATUS_MAX, null]
+        ]
+      )
+      assert.deepStrictEqual(yield* orders.followShipment(store, order.id, odd), detail)
+    })
+  )
+
   it.effect("followShipment: a delivered parcel delivers the order, told as shipment.updated then the move", () =>
     Effect.gen(function* () {
       const orders = yield* Orders
@@ -419,6 +451,31 @@ export const OrderShipmentsSuite = <R>(it: Vitest.MethodsNonLive<Orders | Fixtur
         ["delivered", "delivered", "collected"]
       )
       assert.deepStrictEqual(yield* told(order.id), ["shipment delivered -> delivered"])
+    })
+  )
+
+  it.effect("get: events of one time are in the order they came, movement before cash within one report", () =>
+    Effect.gen(function* () {
+      const orders = yield* Orders
+      const { store, order } = yield* shipped()
+      // A raw status both tables list (the sandbox's cash_collected): cash first in the batch, one time for both.
+      yield* orders.followShipment(store, order.id, [
+        event("collected", 50, { kind: "cod", rawStatus: "cash_collected" }),
+        event("delivered", 50, { rawStatus: "cash_collected" }),
+        event("remitted", 40, { kind: "cod", rawStatus: "cash_remitted_early" })
+      ])
+      yield* orders.followShipment(store, order.id, [event("on_hold", 50, { rawStatus: "late_same_time" })])
+      const timeline = (yield* orders.get(store, order.id)).shipment!.timeline
+      assert.deepStrictEqual(
+        timeline.map((step) => `${step.kind} ${step.raw_status}`),
+        [
+          "movement ready_for_pickup",
+          "cod cash_remitted_early",
+          "movement cash_collected",
+          "cod cash_collected",
+          "movement late_same_time"
+        ]
+      )
     })
   )
 

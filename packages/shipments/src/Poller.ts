@@ -11,7 +11,7 @@
  */
 import type { Ids } from "@tawsil/domain"
 import { Orders } from "@tawsil/orders"
-import { Gateway } from "@tawsil/shipping"
+import { Gateway, type Shipping } from "@tawsil/shipping"
 import { Context, Duration, Effect, Layer, Schedule } from "effect"
 import { CourierAccounts } from "./CourierAccounts.ts"
 import * as Following from "./internal/follow.ts"
@@ -59,6 +59,10 @@ const chunk = <A>(items: ReadonlyArray<A>, size: number): ReadonlyArray<Readonly
   return chunks
 }
 
+/** Whether a failed read of one parcel says something about the parcel (the courier refused it: it does not know it). */
+const aboutTheParcel = (error: Shipping.ShippingError): boolean =>
+  error._tag === "CourierError" && error.reason._tag === "Refused"
+
 /** Accounts polled at once. */
 const ACCOUNT_CONCURRENCY = 4
 
@@ -92,8 +96,10 @@ export const make = (options: Options = defaults) =>
       const perCycle = TrackingSchedule.callsPerCycle(adapter.rateLimits, options.every)
       const available = (credits.get(accountId) ?? 0) + perCycle
       const calls = Math.min(Math.floor(available), Math.ceil(checks.length / perCall))
-      // What is not spent carries over, up to one cycle's worth (or one call, for the slowest limits).
-      if (Number.isFinite(perCycle)) credits.set(accountId, Math.min(available - calls, Math.max(1, perCycle)))
+      // Only the fraction of a call carries over (a limit slower than one call a cycle adds up to one): a cycle that
+      // spent less than its share must not let the next spend more than its own, or two cycles in one window of the
+      // limit would plan more than 80 % of it.
+      if (Number.isFinite(perCycle)) credits.set(accountId, available - Math.floor(available))
       const asked = checks.slice(0, calls * perCall)
       let released = yield* release(checks.slice(asked.length))
       let checked = 0
@@ -114,9 +120,20 @@ export const make = (options: Options = defaults) =>
           break
         }
         const byNumber = new Map(group.map((check) => [check.trackingNumber, check]))
+        // A courier that reads one parcel a call answers its failures parcel by parcel: one that could not be asked
+        // (down, limiting, refusing the account) is no answer about the parcel, and gives its claim back.
+        const unanswered = items.value.filter((item) => "error" in item && !aboutTheParcel(item.error))
+        if (unanswered.length > 0) {
+          const answered = new Set(
+            items.value.flatMap((item) => (unanswered.includes(item) ? [] : [item.trackingNumber]))
+          )
+          released += yield* release(
+            asked.slice(index * TrackingSchedule.BATCH_SIZE).filter((check) => !answered.has(check.trackingNumber))
+          )
+        }
         for (const item of items.value) {
           const check = byNumber.get(item.trackingNumber)
-          if (check === undefined) continue
+          if (check === undefined || unanswered.includes(item)) continue
           if ("error" in item) {
             // The courier does not say (yet): asked again when its status would have been.
             const next = TrackingSchedule.nextCheck(check.status as never, pushes) ?? TrackingSchedule.PUSHED_INTERVAL
@@ -130,6 +147,7 @@ export const make = (options: Options = defaults) =>
           }
           checked++
         }
+        if (unanswered.length > 0) break
       }
       return { checked, released, calls: made }
     })

@@ -10,10 +10,12 @@
  * courier does not push) is `unknown_account`, a bad or missing signature or an account without a webhook secret
  * `signature`, a timestamped request outside its window `stale`, a body that is not the courier's `malformed`.
  */
+
+import { createHash } from "node:crypto"
 import type { CourierAdapter } from "@tawsil/courier"
 import type { PushedEvent, PushRequest } from "@tawsil/courier/Push"
-import type { Ids } from "@tawsil/domain"
-import { type OrderShipment, Orders } from "@tawsil/orders"
+import { type Ids, StoreText } from "@tawsil/domain"
+import { OrderShipment, Orders } from "@tawsil/orders"
 import { Gateway } from "@tawsil/shipping"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Clock, Context, Effect, Layer, Result, Schema } from "effect"
@@ -59,21 +61,34 @@ export class PushIntake extends Context.Service<
 
 const refused = (reason: HookRefused["reason"], message: string) => Effect.fail(new HookRefused({ reason, message }))
 
-/** An event's key: the courier's id, else the parcel's name, raw status and time (the issue's dedup rule). */
-const keyOf = (event: PushedEvent): string =>
-  event.eventId !== undefined && event.eventId !== ""
-    ? `id:${event.eventId}`
-    : `at:${event.parcel.trackingNumber ?? event.parcel.courierReference ?? event.parcel.reference ?? ""}|${
-        event.rawStatus
-      }|${event.occurredAt}`
+/** The longest name of a parcel kept (an index holds it; tracking numbers are at most 80 characters). */
+const NAME_MAX = 200
+
+/**
+ * An event's key: the courier's id, else the parcel's name, raw status and time (the issue's dedup rule); one too
+ * long to index is kept as its SHA-256.
+ */
+const keyOf = (event: PushedEvent): string => {
+  const key =
+    event.eventId !== undefined && event.eventId !== ""
+      ? `id:${event.eventId}`
+      : `at:${event.parcel.trackingNumber ?? event.parcel.courierReference ?? event.parcel.reference ?? ""}|${
+          event.rawStatus
+        }|${event.occurredAt}`
+  const kept = StoreText.toStorable(key, Number.MAX_SAFE_INTEGER)
+  return kept.length <= OrderShipment.EVENT_ID_MAX ? kept : `sha256:${createHash("sha256").update(kept).digest("hex")}`
+}
+
+/** Text a courier pushed, as it can be kept (a signed request may still carry a NUL character or a huge field). */
+const name = (text: string | undefined) => (text === undefined ? null : StoreText.toStorable(text, NAME_MAX))
 
 const rowOf = (event: PushedEvent): PushedRow => ({
   key: keyOf(event),
-  trackingNumber: event.parcel.trackingNumber ?? null,
-  courierReference: event.parcel.courierReference ?? null,
-  reference: event.parcel.reference ?? null,
-  rawStatus: event.rawStatus,
-  reason: event.reason ?? null,
+  trackingNumber: name(event.parcel.trackingNumber),
+  courierReference: name(event.parcel.courierReference),
+  reference: name(event.parcel.reference),
+  rawStatus: StoreText.toStorable(event.rawStatus, OrderShipment.RAW_STATUS_MAX),
+  reason: event.reason === undefined ? null : StoreText.toStorable(event.reason, OrderShipment.REASON_MAX),
   occurredAt: Following.timeOf(event.occurredAt)
 })
 

@@ -7,8 +7,9 @@
  * - `ship` reads the order (`Orders.toShip`), builds its parcel (`Parcel.fromOrder`), creates it at the courier under
  *   the idempotency key `order-<id>` (a retry after a crash between the courier's answer and our write gets the same
  *   parcel back, not a second one), then attaches it to the order and starts following it in one unit. An order
- *   that moved meanwhile is not shipped: its parcel is cancelled at the courier where it can be. Pushed events that
- *   overtook the attach are applied at once.
+ *   that moved meanwhile is not shipped: its parcel is cancelled at the courier where it can be — unless a concurrent
+ *   ship of the same order attached that very parcel first, which is then answered. Pushed events that overtook the
+ *   attach are applied at once.
  * - `cancel` cancels the parcel where the courier still allows it, then the order follows (`cancelled`).
  * - `dispatch` hands an undispatched parcel to the courier; the order goes to `shipped`.
  */
@@ -17,7 +18,7 @@ import type { Ids } from "@tawsil/domain"
 import { OrderError, Orders, type OrderViews } from "@tawsil/orders"
 import { Gateway } from "@tawsil/shipping"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Clock, Context, DateTime, Effect, Layer, Result } from "effect"
+import { Clock, Context, DateTime, Effect, Layer, Option, Result } from "effect"
 import { CourierAccounts } from "./CourierAccounts.ts"
 import * as Following from "./internal/follow.ts"
 import * as Parcel from "./Parcel.ts"
@@ -128,12 +129,23 @@ export const layer: Layer.Layer<
             })
           )
           .pipe(
-            Effect.tapError(() =>
-              // The order moved while the courier created its parcel: the parcel is not left behind where the
-              // courier lets us take it back.
-              gateway
-                .cancel({ ...opened.call, trackingNumber: created.trackingNumber }, `cancel-order-${orderId}`)
-                .pipe(Effect.ignore)
+            Effect.catch((failure) =>
+              Effect.gen(function* () {
+                // A concurrent ship of this order (a double click, a retry under another key) got the same parcel
+                // back from the gateway (the key is the order's) and attached it first: it is the order's parcel.
+                const attachedMeanwhile = Option.filter(
+                  yield* Effect.option(orders.get(storeId, orderId)),
+                  ({ shipment }) =>
+                    shipment?.account_id === opened.account.id && shipment.tracking_number === created.trackingNumber
+                )
+                if (Option.isSome(attachedMeanwhile)) return attachedMeanwhile.value
+                // The order moved while the courier created its parcel: the parcel is not left behind where the
+                // courier lets us take it back.
+                yield* gateway
+                  .cancel({ ...opened.call, trackingNumber: created.trackingNumber }, `cancel-order-${orderId}`)
+                  .pipe(Effect.ignore)
+                return yield* Effect.fail(failure)
+              })
             )
           )
         // Pushes that reached us before the attach committed wait in the inbox: applied now.

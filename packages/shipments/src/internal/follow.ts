@@ -13,11 +13,20 @@ import { DateTime, Effect, Option } from "effect"
 import * as TrackingSchedule from "../TrackingSchedule.ts"
 import type { TrackingStore } from "../TrackingStore.ts"
 
-/** A courier's time; one it does not give readably sorts first and so never moves a shipment. */
+/** The latest time a courier may report: the end of year 9999 (PostgreSQL keeps no year before 4713 BC). */
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+
+/**
+ * A courier's time; one it does not give readably (or before 1970, after 9999) sorts first and so never moves a
+ * shipment.
+ */
 export const timeOf = (timestamp: string): DateTime.Utc =>
   Option.match(DateTime.make(timestamp), {
     onNone: () => DateTime.makeUnsafe(0),
-    onSome: DateTime.toUtc
+    onSome: (time) => {
+      const millis = DateTime.toEpochMillis(time)
+      return millis >= 0 && millis <= LATEST ? DateTime.toUtc(time) : DateTime.makeUnsafe(0)
+    }
   })
 
 /**
