@@ -99,9 +99,9 @@ describe("architecture", () => {
       // The process egress guard patches the network modules' entry points to refuse what the core did not permit.
       [Path.join("packages", "egress", "src", "ProcessEgress.ts")]: ["node:dgram", "node:dns", "node:net"],
       // The conformance kit's test tooling, never a host's: the skeleton of a fake courier (a loopback server), the
-      // loopback transport to it, and the observer of every HTTP request the process starts (the request's type only).
+      // loopback transport to it and a pushing courier's loopback receiver, and the observer of every HTTP request
+      // the process starts (the request's type only).
       [Path.join("packages", "courier", "src", "testing", "FakeCourier.ts")]: ["node:http", "node:net"],
-      // (and the type of a listening address, from node:net: a type opens nothing)
       [Path.join("packages", "courier", "src", "testing", "LoopbackHttp.ts")]: ["node:http", "node:net"],
       [Path.join("packages", "courier", "src", "testing", "internal", "Observers.ts")]: ["node:http"],
       // The data directory's lock is a local socket only one process can hold.

@@ -13,7 +13,7 @@
  */
 import { createHmac } from "node:crypto"
 import fc from "fast-check"
-import { HUGE, nasty, rawText, serialise } from "./StoreFuzzBodies.ts"
+import { HUGE, nasty, rawText, serialise, unstorable } from "./StoreFuzzBodies.ts"
 
 export const SEED = 20_261_206
 
@@ -49,19 +49,50 @@ type Target = "pushco" | "yalidine" | "silent" | "unknown" | "notAnId"
 const PROBE = "\u0002probe"
 const MARKER = "\u0002marker"
 
-const placed = fc.oneof(fc.constant(PROBE), fc.constant(MARKER), nasty)
+/**
+ * Text a courier may send that a database may not keep as is: NUL, lone surrogates, control characters, text over an
+ * index's 2.7 kB, emoji and Arabic.
+ */
+const storable = fc.oneof(
+  fc.constantFrom(...unstorable),
+  fc.constantFrom("\u0007bell", "tab\there", "line\nbreak", "🇩🇿 colis", "طرد", "x".repeat(3000), " "),
+  fc.string({ maxLength: 300 })
+)
 
-/** Events in the courier's own shape, their values hostile where they are not the probe. */
+/** A field's value: usually what the courier sends, sometimes text to store, sometimes anything at all. */
+const field = <A>(valid: fc.Arbitrary<A>) =>
+  fc.oneof(
+    { weight: 6, arbitrary: valid as fc.Arbitrary<unknown> },
+    { weight: 2, arbitrary: storable },
+    { weight: 1, arbitrary: nasty }
+  )
+
+/** The probe, mostly: the parcel a readable event names. */
+const probe = fc.oneof({ weight: 8, arbitrary: fc.constant<unknown>(PROBE) }, { weight: 1, arbitrary: nasty })
+
+/** A courier's words about an event: the marker, text to store, or anything. */
+const reason = fc.oneof(fc.constant<unknown>(MARKER), storable, nasty)
+
+/** Events in pushco's own shape, each field what pushco sends or hostile. */
 const pushcoBody = fc.record(
   {
     events: fc.array(
       fc.record(
         {
-          id: fc.oneof(fc.uuid(), placed),
-          tracking: fc.oneof({ weight: 3, arbitrary: fc.constant(PROBE) }, { weight: 1, arbitrary: nasty }),
-          status: fc.oneof(fc.constantFrom("picked", "delivered", "returned", "cancelled", "cash_collected"), nasty),
-          at: fc.oneof(fc.constant("2026-12-06T10:00:00Z"), nasty),
-          reason: fc.oneof(fc.constant(MARKER), nasty)
+          id: field(fc.uuid()),
+          tracking: probe,
+          status: field(
+            fc.constantFrom("picked", "delivered", "returned", "cancelled", "cash_collected", "new_status")
+          ),
+          at: field(
+            fc.constantFrom(
+              "2026-12-06T10:00:00Z",
+              "1969-12-31T23:59:59Z",
+              "0001-01-01T00:00:00Z",
+              "+275760-09-13T00:00:00Z"
+            )
+          ),
+          reason
         },
         { requiredKeys: [] }
       ),
@@ -71,38 +102,44 @@ const pushcoBody = fc.record(
   { requiredKeys: [] }
 )
 
+/** Events in the Yalidine engine's shape, each field what it sends or hostile. */
 const yalidineBody = fc.record(
   {
     type: fc.oneof(
-      fc.constantFrom("parcel_status_updated", "parcel_payment_updated", "parcel_deleted", "parcel_created"),
-      nasty
+      { weight: 4, arbitrary: fc.constantFrom("parcel_status_updated", "parcel_payment_updated", "parcel_deleted") },
+      { weight: 1, arbitrary: fc.oneof(fc.constant("parcel_created"), nasty) }
     ),
     events: fc.oneof(
-      fc.array(
-        fc.record(
-          {
-            event_id: fc.oneof(
-              fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 32, maxLength: 32 }),
-              placed
-            ),
-            occurred_at: fc.oneof(fc.constant("2026-12-06 10:00:00"), nasty),
-            data: fc.oneof(
-              fc.record(
-                {
-                  tracking: fc.oneof({ weight: 3, arbitrary: fc.constant(PROBE) }, { weight: 1, arbitrary: nasty }),
-                  status: fc.oneof(fc.constantFrom("Livré", "Ramassé", "ready", "payed"), nasty),
-                  reason: fc.oneof(fc.constant(MARKER), nasty)
-                },
-                { requiredKeys: [] }
+      {
+        weight: 6,
+        arbitrary: fc.array(
+          fc.record(
+            {
+              event_id: field(
+                fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 32, maxLength: 32 })
               ),
-              nasty
-            )
-          },
-          { requiredKeys: [] }
-        ),
-        { maxLength: 8 }
-      ),
-      nasty
+              occurred_at: field(fc.constantFrom("2026-12-06 10:00:00", "0000-01-01 00:00:00", "9999-12-31 23:59:59")),
+              data: fc.oneof(
+                {
+                  weight: 6,
+                  arbitrary: fc.record(
+                    {
+                      tracking: probe,
+                      status: field(fc.constantFrom("Livré", "Ramassé", "ready", "payed", "Statut inconnu")),
+                      reason
+                    },
+                    { requiredKeys: [] }
+                  )
+                },
+                { weight: 1, arbitrary: nasty }
+              )
+            },
+            { requiredKeys: [] }
+          ),
+          { maxLength: 8 }
+        )
+      },
+      { weight: 1, arbitrary: nasty }
     )
   },
   { requiredKeys: [] }
@@ -183,7 +220,16 @@ export const shape: fc.Arbitrary<Shape> = fc.record({
     { weight: 1, arbitrary: fc.constantFrom<Target>("silent", "unknown", "notAnId") }
   ),
   body,
-  signing: fc.constantFrom<Signing>("right", "right", "otherSecret", "garbled", "missing", "stale", "hostileTimestamp"),
+  signing: fc.constantFrom<Signing>(
+    "right",
+    "right",
+    "right",
+    "otherSecret",
+    "garbled",
+    "missing",
+    "stale",
+    "hostileTimestamp"
+  ),
   contentType: fc.option(fc.constantFrom("application/json", "text/plain", "application/json; charset=utf-16", "*/*"), {
     nil: undefined
   }),
