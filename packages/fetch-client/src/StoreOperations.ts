@@ -30,6 +30,7 @@ export type CourierAccountCreate = { readonly courier: string; readonly label: s
 export type CourierAccounts = { readonly items: ReadonlyArray<CourierAccount> }
 export type ShippingSettings = { readonly origin_wilaya: number | null; readonly default_courier: string | null; readonly free_shipping_threshold: number | ("Infinity" | "-Infinity" | "NaN") | null; readonly default_delivery_type: "home" | "desk"; readonly cod_fee_payer: "merchant" | "customer"; readonly cod_fee_percent: number | ("Infinity" | "-Infinity" | "NaN"); readonly updated_at: string | null }
 export type ShippingSettingsPatch = { readonly origin_wilaya?: number | null; readonly default_courier?: string | null; readonly free_shipping_threshold?: number | ("Infinity" | "-Infinity" | "NaN") | string | null; readonly default_delivery_type?: "home" | "desk"; readonly cod_fee_payer?: "merchant" | "customer"; readonly cod_fee_percent?: number | ("Infinity" | "-Infinity" | "NaN") | string }
+export type ShippingRatesSyncProgress = { readonly courier: string; readonly state: "running" | "finished" | "failed" | "interrupted"; readonly done: number; readonly total: number; readonly started_at: string; readonly finished_at: string | null; readonly change_id: number | null; readonly error: string | null }
 export type ShippingRatesSynced = { readonly change_id: number | null; readonly courier: string; readonly origin_wilaya: number; readonly updated: ReadonlyArray<number>; readonly added: ReadonlyArray<number>; readonly unchanged: ReadonlyArray<number>; readonly skipped: ReadonlyArray<{ readonly wilaya_id: number; readonly reason: string }>; readonly items: ReadonlyArray<ShippingRate> }
 export type ShippingRate = { readonly wilaya_id: number; readonly wilaya_name: string; readonly wilaya_name_ar: string; readonly home_price: number | null; readonly desk_price: number | null; readonly updated_at: string | null }
 export type ShippingRatesSync = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly base_url?: string; readonly tier?: "economic" | "express"; readonly wilaya_ids?: ReadonlyArray<number> }
@@ -746,6 +747,14 @@ export interface Operations {
     readonly success: { readonly data: ShippingRatesSynced; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
     readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
+  readonly "shipping.getShippingRatesSync": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: undefined
+    readonly success: { readonly data: ShippingRatesSyncProgress | null; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
   readonly "shipping.getShippingSettings": {
     readonly params: undefined
     readonly query: undefined
@@ -945,6 +954,7 @@ export const operations = {
   "shipping.listShippingRates": { method: "GET", path: "/v1/shipping/rates", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
   "shipping.writeShippingRates": { method: "POST", path: "/v1/shipping/rates", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
   "shipping.syncShippingRates": { method: "POST", path: "/v1/shipping/rates/sync", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
+  "shipping.getShippingRatesSync": { method: "GET", path: "/v1/shipping/rates/sync", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
   "shipping.getShippingSettings": { method: "GET", path: "/v1/shipping/settings", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
   "shipping.updateShippingSettings": { method: "PATCH", path: "/v1/shipping/settings", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
   "shipments.listCourierAccounts": { method: "GET", path: "/v1/shipping/accounts", binary: false, statuses: [401, 402, 403, 429, 503] },

@@ -25,6 +25,7 @@ import landingPageSections from "./migrations/0014_landing_page_sections.ts"
 import fieldLevelChanges from "./migrations/0015_field_level_changes.ts"
 import orderShipments from "./migrations/0016_order_shipments.ts"
 import shipments from "./migrations/0017_shipments.ts"
+import rateSyncProgress from "./migrations/0018_rate_sync_progress.ts"
 
 export const TABLE = "tawsil_migrations"
 
@@ -45,7 +46,8 @@ export const loader = Migrator.fromRecord({
   "0014_landing_page_sections": landingPageSections,
   "0015_field_level_changes": fieldLevelChanges,
   "0016_order_shipments": orderShipments,
-  "0017_shipments": shipments
+  "0017_shipments": shipments,
+  "0018_rate_sync_progress": rateSyncProgress
 })
 
 /** Runs the pending migrations and returns the ones it ran, as `[id, name]`. */

@@ -10,7 +10,7 @@
 import type { Shipment } from "@tawsil/courier"
 import { AlgiersTime, StoreAmount, StoreText, WilayaCode } from "@tawsil/domain"
 import { Wilayas } from "@tawsil/reference"
-import { type BigDecimal, type DateTime, Option, Redacted, Result, Schema } from "effect"
+import { type BigDecimal, DateTime, Option, Redacted, Result, Schema } from "effect"
 import { amountOf, amountRule, objectOf, sent, toNumber, wilayaOf } from "./internal/fields.ts"
 
 /** The wilayas a store can price: the 58 of the division couriers accept. */
@@ -338,6 +338,60 @@ export const RatesSynced = Schema.Struct({
   items: Schema.Array(Rate)
 }).annotate({ identifier: "ShippingRatesSynced" })
 export type RatesSynced = typeof RatesSynced.Type
+
+/** A store's latest courier rate sync, as the store keeps it. */
+export interface StoredSync {
+  readonly courier: string
+  readonly total: number
+  readonly done: number
+  readonly started_at: DateTime.Utc
+  /** When a destination last answered (or it started, or finished). */
+  readonly moved_at: DateTime.Utc
+  readonly finished_at: DateTime.Utc | null
+  readonly change_id: number | null
+  readonly error: string | null
+}
+
+/** How long a running sync may go without a destination answering before it is taken for interrupted. */
+export const SYNC_STALLED_AFTER_MS = 120_000
+
+/** `GET /v1/shipping/rates/sync` data: the store's latest sync, running or ended; null when it never synced. */
+export const SyncProgress = Schema.Struct({
+  courier: Schema.String,
+  /**
+   * `running`; `finished` (its `change_id`, null when no price changed); `failed` (`error` says why: nothing was
+   * written); `interrupted` (no destination answered for two minutes: the instance running it stopped; nothing was
+   * written — sync again).
+   */
+  state: Schema.Literals(["running", "finished", "failed", "interrupted"]),
+  /** Destinations priced so far, of `total` (each is one paced call to the courier). */
+  done: Schema.Int,
+  total: Schema.Int,
+  started_at: Schema.String,
+  finished_at: Schema.NullOr(Schema.String),
+  change_id: Schema.NullOr(Schema.Int),
+  error: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "ShippingRatesSyncProgress" })
+export type SyncProgress = typeof SyncProgress.Type
+
+/** A kept sync as the API shows it, at `now`. */
+export const progressOf = (sync: StoredSync, now: DateTime.Utc): SyncProgress => ({
+  courier: sync.courier,
+  state:
+    sync.finished_at !== null
+      ? sync.error === null
+        ? "finished"
+        : "failed"
+      : DateTime.toEpochMillis(now) - DateTime.toEpochMillis(sync.moved_at) > SYNC_STALLED_AFTER_MS
+        ? "interrupted"
+        : "running",
+  done: sync.done,
+  total: sync.total,
+  started_at: AlgiersTime.formatSql(sync.started_at),
+  finished_at: sync.finished_at === null ? null : AlgiersTime.formatSql(sync.finished_at),
+  change_id: sync.change_id,
+  error: sync.error
+})
 
 /** What a courier answers for one route (the shipping API's `POST /v1/rates` answer). */
 export type Quote = Shipment.RatesResult

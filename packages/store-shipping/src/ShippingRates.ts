@@ -18,18 +18,20 @@ import { Change, ChangeLog } from "@tawsil/changes"
 import type { Ids, WilayaCode } from "@tawsil/domain"
 import { Gateway } from "@tawsil/shipping"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Context, Effect, Layer, Option, Redacted, Result } from "effect"
+import { Context, Effect, Exit, Layer, Option, Redacted, Result } from "effect"
 import { amountOf, sameAmount } from "./internal/fields.ts"
 import {
   LAYOUT,
   type Prices,
   parseRatesBody,
   parseSyncBody,
+  progressOf,
   quotedPrices,
   type RatesSynced,
   type RatesTable,
   type RatesValues,
   type StoredRate,
+  type SyncProgress,
   type SyncRequest,
   tableOf,
   valuesOf,
@@ -52,6 +54,13 @@ export const SnapshotLimit = Context.Reference<number>("@tawsil/store-shipping/S
 /** How many destinations a sync prices at once. */
 export const SYNC_CONCURRENCY = 4
 
+/**
+ * Each destination's deadline. The courier's limits pace the sync (the shipping transport queues each call for its
+ * slot under 80 % of the account's limits): a full sync against an account of 50 calls a minute takes a minute and
+ * a half, so a call may wait for its slot longer than the shipping API's default 15 seconds.
+ */
+export const SYNC_CALL_TIMEOUT_MS = 120_000
+
 export const ORIGIN_MISSING =
   "A courier rate sync prices from the wilaya parcels leave from: set origin_wilaya with PATCH /v1/shipping/settings first"
 
@@ -70,6 +79,8 @@ export class ShippingRates extends Context.Service<
       writer: ChangeLog.Writer,
       body: unknown
     ) => Effect.Effect<RatesSynced, StoreShippingError.StoreShippingError>
+    /** `GET /v1/shipping/rates/sync`: the store's latest sync, running or ended; null when it never synced. */
+    readonly syncProgress: (storeId: Ids.StoreId) => Effect.Effect<SyncProgress | null>
   }
 >()("@tawsil/store-shipping/ShippingRates") {}
 
@@ -144,7 +155,7 @@ export const layer: Layer.Layer<ShippingRates, never, ShippingStore | ChangeLog.
           .rates({
             courier: request.courier,
             credentials: request.credentials === undefined ? undefined : Redacted.value(request.credentials),
-            options: { fromWilaya: origin, baseUrl: request.baseUrl },
+            options: { fromWilaya: origin, baseUrl: request.baseUrl, timeoutMs: SYNC_CALL_TIMEOUT_MS },
             query: {
               fromWilaya: origin,
               toWilaya: wilaya,
@@ -208,88 +219,115 @@ export const layer: Layer.Layer<ShippingRates, never, ShippingStore | ChangeLog.
             return yield* refuse(new StoreShippingError.OriginWilayaMissing({ message: ORIGIN_MISSING }))
           const courier = gateway.catalogue.resolve(request.success.courier)?.entry.key ?? request.success.courier
           const destinations = request.success.wilayas
-          const price = quote(request.success, origin)
-          // The first destination alone: a wrong courier or credentials fail once, not once per concurrent call.
-          const first = yield* price(destinations[0]!)
-          const rest = yield* Effect.forEach(destinations.slice(1), price, { concurrency: SYNC_CONCURRENCY })
-          const answers = [first, ...rest]
-          const quoted = answers.filter((answer) => answer._tag === "Quoted")
-          const refused = answers.filter((answer) => answer._tag === "Refused")
-          if (quoted.length === 0) {
-            // Nothing to sync: answered as the courier's refusal of the first destination.
-            const { failure } = refused[0]!
-            return yield* refuse(new StoreShippingError.CourierFailed({ failure, message: failure.message }))
-          }
+          // Each destination's answer moves the sync's progress on (`GET /v1/shipping/rates/sync`).
+          const price = (wilaya: WilayaCode.WilayaCode) =>
+            Effect.tap(quote(request.success, origin)(wilaya), () => store.syncMoved(writer.storeId))
+          yield* store.syncStarted(writer.storeId, { courier, total: destinations.length })
+          return yield* Effect.gen(function* () {
+            // The first destination alone: a wrong courier or credentials fail once, not once per concurrent call.
+            const first = yield* price(destinations[0]!)
+            const rest = yield* Effect.forEach(destinations.slice(1), price, { concurrency: SYNC_CONCURRENCY })
+            const answers = [first, ...rest]
+            const quoted = answers.filter((answer) => answer._tag === "Quoted")
+            const refused = answers.filter((answer) => answer._tag === "Refused")
+            if (quoted.length === 0) {
+              // Nothing to sync: answered as the courier's refusal of the first destination.
+              const { failure } = refused[0]!
+              return yield* refuse(new StoreShippingError.CourierFailed({ failure, message: failure.message }))
+            }
 
-          // The courier was asked above, outside any transaction; the write takes the store's lock and records its
-          // change in one, so no database connection is held while a courier answers.
-          const { changeId, updated, added, unchanged } = yield* store.transaction(
-            Effect.gen(function* () {
-              yield* store.lock(writer.storeId)
-              const current = byWilaya(yield* store.rates(writer.storeId))
-              const updated: Array<WilayaCode.WilayaCode> = []
-              const added: Array<WilayaCode.WilayaCode> = []
-              const unchanged: Array<WilayaCode.WilayaCode> = []
-              const writes: Array<Prices> = []
-              for (const answer of quoted) {
-                const was = current.get(answer.wilaya)
-                const amount = (quotedPrice: Option.Option<number>, kept: Prices["home_price"]) =>
-                  Option.match(
-                    Option.flatMap(quotedPrice, (fee) => amountOf(fee)),
-                    {
-                      onNone: () => kept,
-                      onSome: (fee) => fee
+            // The courier was asked above, outside any transaction; the write takes the store's lock and records its
+            // change in one, so no database connection is held while a courier answers.
+            const { changeId, updated, added, unchanged } = yield* store.transaction(
+              Effect.gen(function* () {
+                yield* store.lock(writer.storeId)
+                const current = byWilaya(yield* store.rates(writer.storeId))
+                const updated: Array<WilayaCode.WilayaCode> = []
+                const added: Array<WilayaCode.WilayaCode> = []
+                const unchanged: Array<WilayaCode.WilayaCode> = []
+                const writes: Array<Prices> = []
+                for (const answer of quoted) {
+                  const was = current.get(answer.wilaya)
+                  const amount = (quotedPrice: Option.Option<number>, kept: Prices["home_price"]) =>
+                    Option.match(
+                      Option.flatMap(quotedPrice, (fee) => amountOf(fee)),
+                      {
+                        onNone: () => kept,
+                        onSome: (fee) => fee
+                      }
+                    )
+                  const next = {
+                    wilaya_id: answer.wilaya,
+                    home_price: amount(answer.home, was?.home_price ?? null),
+                    desk_price: amount(answer.desk, was?.desk_price ?? null)
+                  }
+                  if (samePrices(was ?? NONE, next)) unchanged.push(answer.wilaya)
+                  else {
+                    ;(was === undefined || (was.home_price === null && was.desk_price === null) ? added : updated).push(
+                      answer.wilaya
+                    )
+                    writes.push(next)
+                  }
+                }
+                updated.sort((a, b) => a - b)
+                // The sync's undo puts back what it overwrote and keeps what it added; with nothing overwritten there is
+                // nothing to restore (`before` null).
+                const before: RatesValues | null =
+                  updated.length === 0
+                    ? null
+                    : {
+                        courier,
+                        rates: updated.map((wilaya_id) => valuesOf({ wilaya_id, ...current.get(wilaya_id)! }))
+                      }
+                yield* checkSize(limit, before)
+                let changeId: number | null = null
+                if (writes.length > 0) {
+                  yield* store.putRates(writer.storeId, writes)
+                  changeId = yield* record(
+                    writer,
+                    "update",
+                    ENTITY_ID,
+                    `Synced shipping rates from ${courier}: ${updated.length} updated, ${added.length} added`,
+                    before,
+                    null
+                  )
+                }
+                return { changeId, updated, added, unchanged }
+              })
+            )
+            const sorted = (codes: ReadonlyArray<number>) => [...codes].sort((a, b) => a - b)
+            return {
+              change_id: changeId,
+              courier,
+              origin_wilaya: origin,
+              updated: sorted(updated),
+              added: sorted(added),
+              unchanged: sorted(unchanged),
+              skipped: refused
+                .map((answer) => ({ wilaya_id: answer.wilaya as number, reason: answer.reason }))
+                .sort((a, b) => a.wilaya_id - b.wilaya_id),
+              items: (yield* list(writer.storeId)).items
+            }
+          }).pipe(
+            Effect.onExit((exit) =>
+              store.syncFinished(
+                writer.storeId,
+                Exit.isSuccess(exit)
+                  ? { changeId: exit.value.change_id, error: null }
+                  : {
+                      changeId: null,
+                      error: Option.match(Exit.findErrorOption(exit), {
+                        onNone: () => "the sync stopped before it finished; nothing was written",
+                        onSome: (error) => error.message
+                      })
                     }
-                  )
-                const next = {
-                  wilaya_id: answer.wilaya,
-                  home_price: amount(answer.home, was?.home_price ?? null),
-                  desk_price: amount(answer.desk, was?.desk_price ?? null)
-                }
-                if (samePrices(was ?? NONE, next)) unchanged.push(answer.wilaya)
-                else {
-                  ;(was === undefined || (was.home_price === null && was.desk_price === null) ? added : updated).push(
-                    answer.wilaya
-                  )
-                  writes.push(next)
-                }
-              }
-              updated.sort((a, b) => a - b)
-              // The sync's undo puts back what it overwrote and keeps what it added; with nothing overwritten there is
-              // nothing to restore (`before` null).
-              const before: RatesValues | null =
-                updated.length === 0
-                  ? null
-                  : { courier, rates: updated.map((wilaya_id) => valuesOf({ wilaya_id, ...current.get(wilaya_id)! })) }
-              yield* checkSize(limit, before)
-              let changeId: number | null = null
-              if (writes.length > 0) {
-                yield* store.putRates(writer.storeId, writes)
-                changeId = yield* record(
-                  writer,
-                  "update",
-                  ENTITY_ID,
-                  `Synced shipping rates from ${courier}: ${updated.length} updated, ${added.length} added`,
-                  before,
-                  null
-                )
-              }
-              return { changeId, updated, added, unchanged }
-            })
+              )
+            )
           )
-          const sorted = (codes: ReadonlyArray<number>) => [...codes].sort((a, b) => a - b)
-          return {
-            change_id: changeId,
-            courier,
-            origin_wilaya: origin,
-            updated: sorted(updated),
-            added: sorted(added),
-            unchanged: sorted(unchanged),
-            skipped: refused
-              .map((answer) => ({ wilaya_id: answer.wilaya as number, reason: answer.reason }))
-              .sort((a, b) => a.wilaya_id - b.wilaya_id),
-            items: (yield* list(writer.storeId)).items
-          }
+        }),
+        syncProgress: method("ShippingRates.syncProgress")(function* (storeId) {
+          const last = yield* store.lastSync(storeId)
+          return last === undefined ? null : progressOf(last.sync, last.now)
         })
       })
     })

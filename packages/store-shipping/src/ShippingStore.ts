@@ -8,7 +8,7 @@
  */
 import type { Ids } from "@tawsil/domain"
 import { Context, DateTime, Effect, Layer } from "effect"
-import { hasPrice, type Prices, type StoredRate } from "./Rate.ts"
+import { hasPrice, type Prices, type StoredRate, type StoredSync } from "./Rate.ts"
 import { DEFAULTS, type SettingsFields, type StoredSettings } from "./Settings.ts"
 
 export class ShippingStore extends Context.Service<
@@ -28,12 +28,29 @@ export class ShippingStore extends Context.Service<
     /** The store's settings; the defaults for a store that never changed one. */
     readonly settings: (storeId: Ids.StoreId) => Effect.Effect<StoredSettings>
     readonly putSettings: (storeId: Ids.StoreId, settings: SettingsFields) => Effect.Effect<StoredSettings>
+    /** A courier rate sync begins: the store's latest sync is this one, none of its `total` destinations done. */
+    readonly syncStarted: (
+      storeId: Ids.StoreId,
+      sync: { readonly courier: string; readonly total: number }
+    ) => Effect.Effect<void>
+    /** One more of the running sync's destinations answered. */
+    readonly syncMoved: (storeId: Ids.StoreId) => Effect.Effect<void>
+    /** The running sync ended: the change it recorded, or why it failed. */
+    readonly syncFinished: (
+      storeId: Ids.StoreId,
+      outcome: { readonly changeId: number | null; readonly error: string | null }
+    ) => Effect.Effect<void>
+    /** The store's latest sync, and the time now (the store's clock); undefined when it never synced. */
+    readonly lastSync: (
+      storeId: Ids.StoreId
+    ) => Effect.Effect<{ readonly sync: StoredSync; readonly now: DateTime.Utc } | undefined>
   }
 >()("@tawsil/store-shipping/ShippingStore") {}
 
 interface Shipping {
   readonly rates: Map<number, StoredRate>
   settings: StoredSettings
+  sync: StoredSync | undefined
 }
 
 export const layerMemory: Layer.Layer<ShippingStore> = Layer.sync(ShippingStore, () => {
@@ -41,7 +58,7 @@ export const layerMemory: Layer.Layer<ShippingStore> = Layer.sync(ShippingStore,
   const of = (storeId: Ids.StoreId): Shipping => {
     let found = stores.get(storeId)
     if (found === undefined) {
-      found = { rates: new Map(), settings: { ...DEFAULTS, updated_at: null } }
+      found = { rates: new Map(), settings: { ...DEFAULTS, updated_at: null }, sync: undefined }
       stores.set(storeId, found)
     }
     return found
@@ -64,6 +81,37 @@ export const layerMemory: Layer.Layer<ShippingStore> = Layer.sync(ShippingStore,
         const shipping = of(storeId)
         shipping.settings = { ...settings, updated_at: now }
         return shipping.settings
+      }),
+    syncStarted: (storeId, { courier, total }) =>
+      Effect.map(DateTime.now, (now) => {
+        of(storeId).sync = {
+          courier,
+          total,
+          done: 0,
+          started_at: now,
+          moved_at: now,
+          finished_at: null,
+          change_id: null,
+          error: null
+        }
+      }),
+    syncMoved: (storeId) =>
+      Effect.map(DateTime.now, (now) => {
+        const shipping = of(storeId)
+        if (shipping.sync !== undefined)
+          shipping.sync = { ...shipping.sync, done: shipping.sync.done + 1, moved_at: now }
+      }),
+    syncFinished: (storeId, { changeId, error }) =>
+      Effect.map(DateTime.now, (now) => {
+        const shipping = of(storeId)
+        if (shipping.sync !== undefined) {
+          shipping.sync = { ...shipping.sync, moved_at: now, finished_at: now, change_id: changeId, error }
+        }
+      }),
+    lastSync: (storeId) =>
+      Effect.map(DateTime.now, (now) => {
+        const sync = of(storeId).sync
+        return sync === undefined ? undefined : { sync, now }
       })
   })
 })

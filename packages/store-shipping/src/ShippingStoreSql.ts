@@ -11,7 +11,7 @@
 import { StoreAmount, WilayaCode } from "@tawsil/domain"
 import { Array as Arr, Data, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { hasPrice, type StoredRate } from "./Rate.ts"
+import { hasPrice, type StoredRate, type StoredSync } from "./Rate.ts"
 import { CodFeePayer, DEFAULTS, DeliveryType, type StoredSettings } from "./Settings.ts"
 import { ShippingStore } from "./ShippingStore.ts"
 
@@ -33,6 +33,19 @@ const SettingsRow = Schema.Struct({
   updated_at: Schema.NullOr(Schema.DateTimeUtcFromDate)
 })
 const decodeSettings = Schema.decodeUnknownEffect(Schema.Array(SettingsRow))
+
+const SyncRow = Schema.Struct({
+  courier: Schema.String,
+  total: Schema.Int,
+  done: Schema.Int,
+  started_at: Schema.DateTimeUtcFromDate,
+  moved_at: Schema.DateTimeUtcFromDate,
+  finished_at: Schema.NullOr(Schema.DateTimeUtcFromDate),
+  change_id: Schema.NullOr(Schema.Int),
+  error: Schema.NullOr(Schema.String),
+  now: Schema.DateTimeUtcFromDate
+})
+const decodeSyncs = Schema.decodeUnknownEffect(Schema.Array(SyncRow))
 
 const amountText = (amount: StoreAmount.StoreAmount | null) => (amount === null ? null : StoreAmount.format(amount))
 
@@ -112,6 +125,31 @@ export const layer: Layer.Layer<ShippingStore, never, SqlClient.SqlClient> = Lay
             updated_at = now()
           RETURNING ${settingsColumns}`.pipe(Effect.flatMap(decodeSettings))
         return row as StoredSettings
+      }, Effect.orDie),
+      // A sync's progress is written as it goes, each statement on its own: no transaction is held while couriers
+      // answer, and a dashboard reads it from any instance.
+      syncStarted: Effect.fnUntraced(function* (storeId, { courier, total }) {
+        yield* sql`
+          INSERT INTO shipping_rate_syncs (store_id, courier, total) VALUES (${storeId}, ${courier}, ${total})
+          ON CONFLICT (store_id) DO UPDATE SET courier = excluded.courier, total = excluded.total, done = 0,
+            started_at = now(), moved_at = now(), finished_at = NULL, change_id = NULL, error = NULL`
+      }, Effect.orDie),
+      syncMoved: Effect.fnUntraced(function* (storeId) {
+        yield* sql`UPDATE shipping_rate_syncs SET done = done + 1, moved_at = now() WHERE store_id = ${storeId}`
+      }, Effect.orDie),
+      syncFinished: Effect.fnUntraced(function* (storeId, { changeId, error }) {
+        yield* sql`
+          UPDATE shipping_rate_syncs SET moved_at = now(), finished_at = now(), change_id = ${changeId}::int,
+            error = ${error}::text
+          WHERE store_id = ${storeId}`
+      }, Effect.orDie),
+      lastSync: Effect.fnUntraced(function* (storeId) {
+        const [row] = yield* sql`
+          SELECT courier, total, done, started_at, moved_at, finished_at, change_id, error, now() AS now
+          FROM shipping_rate_syncs WHERE store_id = ${storeId}`.pipe(Effect.flatMap(decodeSyncs))
+        if (row === undefined) return undefined
+        const { now, ...sync } = row
+        return { sync: sync as StoredSync, now }
       }, Effect.orDie)
     })
   })

@@ -349,6 +349,32 @@ export const StoreShippingSuite = (it: Vitest.MethodsNonLive<Services>) => {
     })
   )
 
+  it.effect(
+    "a sync's progress: none before; every destination counted, finished with its change; a failure's words",
+    () =>
+      Effect.gen(function* () {
+        const { patch, rates, storeId } = yield* setup
+        // As the store API runs a sync (it calls out): outside any transaction, so its progress is seen as it goes.
+        const sync = (body: unknown) => rates.sync({ storeId, keyId: KEY }, body)
+        assert.isNull(yield* rates.syncProgress(storeId))
+        yield* patch({ origin_wilaya: 16 })
+        const synced = yield* sync({ courier: "sandbox", wilaya_ids: [16, 31, 11] })
+        assert.deepInclude(yield* rates.syncProgress(storeId), {
+          courier: "sandbox",
+          state: "finished",
+          done: 3,
+          total: 3,
+          change_id: synced.change_id,
+          error: null
+        })
+        assert.isNotNull((yield* rates.syncProgress(storeId))!.finished_at)
+        yield* Effect.flip(sync({ courier: "testco", credentials: { token: "t" }, wilaya_ids: [33, 56] }))
+        const failed = (yield* rates.syncProgress(storeId))!
+        assert.deepInclude(failed, { courier: "testco", state: "failed", total: 2, change_id: null })
+        assert.isString(failed.error)
+      })
+  )
+
   it.effect("syncs the sandbox, whose express tier costs more", () =>
     Effect.gen(function* () {
       const { sync, patch, prices } = yield* setup

@@ -6,7 +6,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { RequestId } from "../../Edge.ts"
 import * as Errors from "../Errors.ts"
-import { answer, store, writer } from "../Handler.ts"
+import { answer, ok, store, writer } from "../Handler.ts"
 
 export const handlers = HttpApiBuilder.group(
   StoreApi,
@@ -41,6 +41,12 @@ export const handlers = HttpApiBuilder.group(
               )
             )
           return { data: synced, meta: Errors.metaOf(requestId) }
+        })
+      )
+      .handle(
+        "getShippingRatesSync",
+        Effect.fnUntraced(function* () {
+          return yield* ok(yield* rates.syncProgress(yield* store))
         })
       )
       .handle(

@@ -11,6 +11,7 @@ import type { ShippingError } from "@tawsil/courier"
 import * as Rate from "@tawsil/store-shipping/Rate"
 import * as Settings from "@tawsil/store-shipping/Settings"
 import * as StoreShippingError from "@tawsil/store-shipping/StoreShippingError"
+import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import * as Endpoint from "../Endpoint.ts"
 import * as Errors from "../Errors.ts"
@@ -125,6 +126,15 @@ export class ShippingGroup extends HttpApiGroup.make("shipping")
       error: [...writes, ...courierClasses],
       scope
     }).annotate(Endpoint.CallsOut, true),
+    /**
+     * The store's latest courier rate sync, running or ended (null when it never synced): how many of its
+     * destinations are priced so far. A sync is paced under the courier account's limits, so a full one against a
+     * courier of 50 calls a minute runs for a minute and a half; this is how to follow it.
+     */
+    HttpApiEndpoint.get("getShippingRatesSync", "/v1/shipping/rates/sync", {
+      success: Data(Schema.NullOr(Rate.SyncProgress)),
+      error: Errors.reads
+    }).annotate(Endpoint.RequiredScope, read),
     HttpApiEndpoint.get("getShippingSettings", "/v1/shipping/settings", {
       success: Data(Settings.Settings),
       error: Errors.reads
