@@ -14,7 +14,6 @@
  * Production HTTP is the host's transport (`HttpTransport` of `@tawsil/shipping`).
  */
 import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
 import { Egress, ProcessEgress } from "@tawsil/egress"
 import { type Duration, Effect, Layer, Result, type Scope } from "effect"
 import * as CourierError from "../CourierError.ts"
@@ -215,5 +214,10 @@ export const serve = (
         server.closeAllConnections()
         server.close(() => resume(Effect.void))
       })
-  ).pipe(Effect.map((server) => ({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received })))
+  ).pipe(
+    Effect.map((server) => ({
+      url: `http://127.0.0.1:${(server.address() as { readonly port: number }).port}`,
+      received
+    }))
+  )
 }
