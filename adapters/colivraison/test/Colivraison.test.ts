@@ -83,10 +83,12 @@ describe("Colivraison", () => {
         rates: true,
         label: true,
         cancel: false,
+        dispatch: false,
         trackBatch: true,
         stopDesks: false,
         communes: false,
-        checkCredentials: true
+        checkCredentials: true,
+        push: false
       })
       assert.isUndefined(adapter.codStatuses)
       assert.deepStrictEqual(

@@ -155,10 +155,12 @@ describe("Ecotrack", () => {
         rates: true,
         label: true,
         cancel: true,
+        dispatch: true,
         trackBatch: true,
         stopDesks: true,
         communes: true,
-        checkCredentials: true
+        checkCredentials: true,
+        push: false
       })
     })
 

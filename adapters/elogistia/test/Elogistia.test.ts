@@ -65,10 +65,12 @@ describe("Elogistia", () => {
       rates: true,
       label: true,
       cancel: true,
+      dispatch: false,
       trackBatch: true,
       stopDesks: true,
       communes: true,
-      checkCredentials: true
+      checkCredentials: true,
+      push: false
     })
     assert.deepStrictEqual(
       adapter.rateLimits.map(({ limit }) => limit),

@@ -93,10 +93,12 @@ describe("Maystro", () => {
         rates: true,
         label: true,
         cancel: true,
+        dispatch: false,
         trackBatch: false,
         stopDesks: false,
         communes: true,
-        checkCredentials: true
+        checkCredentials: true,
+        push: true
       })
       assert.isUndefined(adapter.codStatuses, "Maystro reports no cash events")
       const catalogue = Catalogue.make([adapter])

@@ -76,10 +76,12 @@ describe("Mdm", () => {
         rates: false,
         label: true,
         cancel: false,
+        dispatch: false,
         trackBatch: false,
         stopDesks: true,
         communes: true,
-        checkCredentials: true
+        checkCredentials: true,
+        push: false
       })
       assert.deepStrictEqual(
         adapter.rateLimits.map(({ limit, window }) => [limit, Duration.toMillis(window)]),

@@ -82,10 +82,12 @@ describe("NearDelivery", () => {
         rates: true,
         label: false,
         cancel: false,
+        dispatch: false,
         trackBatch: false,
         stopDesks: true,
         communes: true,
-        checkCredentials: true
+        checkCredentials: true,
+        push: false
       })
       assert.strictEqual(Catalogue.make([adapter]).resolve("NEAR_DELIVERY")?.manifest.key, "neardelivery")
     })

@@ -88,10 +88,12 @@ describe("Procolis", () => {
         rates: true,
         label: false,
         cancel: false,
+        dispatch: false,
         trackBatch: true,
         stopDesks: false,
         communes: false,
-        checkCredentials: true
+        checkCredentials: true,
+        push: false
       })
       assert.isTrue(CONFIRM_ON_CREATE)
     })

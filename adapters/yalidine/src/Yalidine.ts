@@ -5,12 +5,14 @@
  * until the courier collects it), tracked by its history, priced per destination commune, and its label is the
  * PDF at `/labels/{tracking}`. It can also be deleted while still "En préparation" (cancel), tracked a hundred at a
  * time, and the network's centers (stop desks) and communes listed. The documented quotas (5 a second, 50 a minute, 1 000 an hour, 10 000 a day, per
- * account) are declared, for the core to enforce.
+ * account) are declared, for the core to enforce. The engine also pushes status, payment and deletion events to a
+ * merchant's webhook, signed, after a CRC challenge (`push`, YalidinePush.ts).
  */
 import { CourierAdapter, type CourierError, CourierHttp, type Shipment } from "@tawsil/courier"
 import type { WilayaCode } from "@tawsil/domain"
 import { Clock, Effect, Redacted, type Result, Schema } from "effect"
 import * as Mapping from "./YalidineMapping.ts"
+import * as Push from "./YalidinePush.ts"
 import * as Status from "./YalidineStatus.ts"
 
 /**
@@ -221,6 +223,10 @@ export const adapter = CourierAdapter.define<Credentials>({
   couriers,
   credentials: Credentials,
   statuses: Status.statuses,
+  // Payment statuses arrive only by push (`parcel_payment_updated`): history rows carry none.
+  codStatuses: Status.codStatuses,
+  codTracked: false,
   operations: { create, track, rates, label, cancel, trackBatch, stopDesks, communes, checkCredentials },
+  push: Push.push,
   rateLimits
 })

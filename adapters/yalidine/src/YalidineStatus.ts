@@ -5,10 +5,11 @@
  * the mapping is its first reading; the alternatives are in README "Unverified". A status missing here becomes
  * `unknown` in the core and is logged once — never guessed.
  *
- * Payment is a separate field (`payment_status`), never a status: a Yalidine parcel's cash is not read from its
- * movement, so the adapter declares no `codStatuses`.
+ * Payment is a separate dimension (`payment_status` on a parcel, `parcel_payment_updated` pushed): its values are the
+ * cash table, `codStatuses`, so a payment never moves a parcel. The deletion Yalidine pushes is in the status table
+ * too (`parcel_deleted`, YalidinePush.ts): no status string exists for it.
  */
-import type { CanonicalStatus } from "@tawsil/courier/CanonicalStatus"
+import type { CanonicalStatus, CodStatus } from "@tawsil/courier/CanonicalStatus"
 
 export const statuses: Readonly<Record<string, CanonicalStatus>> = {
   "Pas encore expédié": "created",
@@ -46,7 +47,24 @@ export const statuses: Readonly<Record<string, CanonicalStatus>> = {
   "Retour groupé": "returning",
   "Retour vers vendeur": "returning",
   "Retour à retirer": "returning",
-  "Retourné au vendeur": "returned"
+  "Retourné au vendeur": "returned",
+  // Not a status string: the type of the event Yalidine pushes when a parcel is deleted, which it allows only while
+  // the parcel is "En préparation" (YalidinePush.ts).
+  parcel_deleted: "cancelled"
+}
+
+/** The pushed deletion, as a raw status. */
+export const deleted = "parcel_deleted"
+
+/**
+ * A parcel's payment status (research §1.1: `not-ready | ready | receivable | payed`): nothing collected yet; the
+ * courier holds the cash (ready to be paid out, or receivable by the merchant); paid to the merchant.
+ */
+export const codStatuses: Readonly<Record<string, CodStatus>> = {
+  "not-ready": "not_collected",
+  ready: "collected",
+  receivable: "collected",
+  payed: "remitted"
 }
 
 /**

@@ -2,6 +2,8 @@ import { Conformance, FakeCourier } from "@tawsil/courier/testing"
 import { WilayaCode } from "@tawsil/domain"
 import { adapter } from "../src/Yalidine.ts"
 import * as Fake from "./fake/YalidineFake.ts"
+import * as Pusher from "./fake/YalidinePusher.ts"
+import { pushSamples } from "./fixtures/pushes.ts"
 import { sent } from "./fixtures/statuses.ts"
 
 /** The API token, unique enough that finding it anywhere but in the fake's own records is a leak. */
@@ -21,6 +23,15 @@ Conformance.suite("Yalidine conformance", {
     rawStatuses: sent,
     // Yalidine needs the wilaya parcels ship from, in every call's options.
     fromWilaya: WilayaCode.WilayaCode.make(16)
+  },
+  push: {
+    secret: pushSamples.secret,
+    otherSecret: pushSamples.otherSecret,
+    sign: (body, secret) => Pusher.sign(body, secret),
+    authenticates: "body",
+    samples: pushSamples.samples,
+    malformed: pushSamples.malformed,
+    challenge: pushSamples.challenge
   },
   failures: [
     ...FakeCourier.standardFailures({ adapter, credentials }),

@@ -83,10 +83,12 @@ describe("Yalidine", () => {
         rates: true,
         label: true,
         cancel: true,
+        dispatch: false,
         trackBatch: true,
         stopDesks: true,
         communes: true,
-        checkCredentials: true
+        checkCredentials: true,
+        push: true
       })
       assert.deepStrictEqual(
         adapter.rateLimits.map(({ limit, window }) => [limit, Duration.toMillis(window)]),
@@ -97,7 +99,7 @@ describe("Yalidine", () => {
           [10_000, 86_400_000]
         ]
       )
-      assert.isUndefined(adapter.codStatuses, "payment is a field of its own, not a status")
+      assert.isFalse(adapter.codTracked, "payment is pushed, never in the history tracking reads")
     })
 
     it("pins each network to its own https origin", () => {

@@ -55,9 +55,20 @@ describe("YalidineStatus", () => {
     for (const [variant, of] of variants) assert.strictEqual(Status.statuses[variant], Status.statuses[of], variant)
   })
 
-  it("lists nothing beyond the vocabulary and its spellings", () => {
-    const known = new Set([...vocabulary, ...variants.map(([variant]) => variant)])
+  it("lists nothing beyond the vocabulary and its spellings, and the pushed deletion (cancelled)", () => {
+    const known = new Set([...vocabulary, ...variants.map(([variant]) => variant), Status.deleted])
     for (const raw of Object.keys(Status.statuses)) assert.isTrue(known.has(raw), raw)
+    assert.strictEqual(Status.statuses[Status.deleted], "cancelled")
+  })
+
+  it("reads the four payment statuses (§1.1) as cash, apart from movement", () => {
+    assert.deepStrictEqual(Status.codStatuses, {
+      "not-ready": "not_collected",
+      ready: "collected",
+      receivable: "collected",
+      payed: "remitted"
+    })
+    for (const raw of Object.keys(Status.codStatuses)) assert.notProperty(Status.statuses, raw)
   })
 
   it("maps only to canonical statuses, and never to unknown", () => {

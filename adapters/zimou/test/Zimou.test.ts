@@ -65,10 +65,12 @@ describe("Zimou", () => {
         rates: true,
         label: true,
         cancel: true,
+        dispatch: false,
         trackBatch: true,
         stopDesks: true,
         communes: true,
-        checkCredentials: true
+        checkCredentials: true,
+        push: false
       })
       assert.isUndefined(adapter.codStatuses)
       assert.deepStrictEqual(

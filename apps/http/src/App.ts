@@ -21,10 +21,12 @@ import * as Announcements from "./Announcements.ts"
 import type { AppConfig } from "./AppConfig.ts"
 import * as AdminListener from "./admin/AdminListener.ts"
 import * as AdminRequest from "./admin/AdminRequest.ts"
+import * as SecretKeys from "./admin/SecretKeys.ts"
 import * as Edge from "./Edge.ts"
 import * as EgressGuard from "./EgressGuard.ts"
 import * as Health from "./Health.ts"
 import { RunningInstance } from "./Health.ts"
+import * as HttpMetrics from "./HttpMetrics.ts"
 import * as JsonLogger from "./JsonLogger.ts"
 import * as MetricsListener from "./MetricsListener.ts"
 import * as ShippingServer from "./shipping/Server.ts"
@@ -193,9 +195,13 @@ export interface Options {
 
 export const layer = (config: AppConfig, options: Options = {}) => {
   const storage = Migrations.layer.pipe(Layer.provideMerge(databaseLayer(config)))
-  const runtime = Layer.mergeAll(instanceLayer(config), Announcements.accessEvents, Health.layerReadiness).pipe(
-    Layer.provideMerge(storage)
-  )
+  // The key file is created after the data directory's lock is taken (in the database's layer).
+  const runtime = Layer.mergeAll(
+    instanceLayer(config),
+    Announcements.accessEvents,
+    Health.layerReadiness,
+    SecretKeys.announce(config.secretKeys).pipe(Layer.provideMerge(SecretKeys.layer(config.secretKeys)))
+  ).pipe(Layer.provideMerge(storage))
   const servers = Layer.unwrap(
     Effect.map(catalogue(config), (catalogue) =>
       Layer.mergeAll(
@@ -223,6 +229,8 @@ export const layer = (config: AppConfig, options: Options = {}) => {
         purgeNonces,
         purgeWebhookEvents,
         adminListener(config),
+        // Every documented metric family at zero from the first scrape or export, not at its first event.
+        Layer.effectDiscard(HttpMetrics.zero),
         config.metrics === undefined ? Layer.empty : MetricsListener.layer(config.metrics)
       )
     ),

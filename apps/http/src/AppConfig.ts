@@ -5,6 +5,8 @@
 
 import { readFileSync } from "node:fs"
 import { Egress } from "@tawsil/egress"
+import { KeyFile, KeyRing } from "@tawsil/secrets"
+import { Poller } from "@tawsil/shipments"
 import { RetryPolicy, WebhookUrl } from "@tawsil/webhooks"
 import { Config, Duration, Effect, Redacted, Result, Schema } from "effect"
 
@@ -26,7 +28,7 @@ export interface AppConfig {
   readonly logLevel: LogLevel
   /** The communes dataset (CC0 format `[{ wilayaCode, name, nameAr }]`); without it `/v1/communes` answers 503. */
   readonly communesFile: string | undefined
-  /** Shipping API: requests per minute per client address on create, track and rates. */
+  /** Shipping API: requests per minute per client address on every call of the `shipping` group (docs/operations.md). */
   readonly shippingRateLimitPerMinute: number
   /** Shipping API: creates allowed to talk to couriers at once; more answer 503. */
   readonly shippingMaxConcurrentCreates: number
@@ -43,6 +45,13 @@ export interface AppConfig {
   readonly metrics: { readonly host: string; readonly port: number } | undefined
   /** OTLP export (the `OTEL_*` variables, docs/operations.md "Traces and metrics"); nothing is exported when unset. */
   readonly otlp: Otlp
+  /**
+   * Where the key sealing kept secrets comes from (docs/operations.md "Secret key"): `TAWSIL_SECRET_KEY` (and
+   * `TAWSIL_SECRET_KEY_PREVIOUS`); else, with the embedded database, the key file of the data directory; else none.
+   */
+  readonly secretKeys: SecretKeys
+  /** Orders' parcels (docs/cod-loop.md): the poller's cycle; undefined when polling is off. */
+  readonly shipments: { readonly poll: Poller.Options | undefined }
   /** Webhook delivery (docs/operations.md "Webhooks"). */
   readonly webhooks: {
     /** The delays after a delivery's attempts 1 to 4 (`WEBHOOK_RETRY_DELAYS`). */
@@ -53,6 +62,12 @@ export interface AppConfig {
     readonly timeout: Duration.Duration
   }
 }
+
+export type SecretKeys =
+  | { readonly kind: "variable"; readonly ring: KeyRing.KeyRing }
+  | { readonly kind: "file"; readonly path: string }
+  /** A server database and no variable: writes that must seal a secret are refused, naming the variable. */
+  | { readonly kind: "none" }
 
 /** Where one signal goes over OTLP/HTTP (JSON). The headers may hold a vendor's API key: never logged. */
 export interface OtlpTarget {
@@ -107,7 +122,7 @@ export const variables = {
   LOG_LEVEL: { default: "info", doc: "trace, debug, info, warn or error. Logs are JSON lines on stdout." },
   SHIPPING_RATE_LIMIT_PER_MINUTE: {
     default: "120",
-    doc: "Shipping API: requests per minute per client address on create, track and rates; more answer 429."
+    doc: "Shipping API: requests per minute per client address on every call that may reach a courier (create, track, rates, compare, labels, cancel, stop desks, credentials check, commune resolution; not the reference reads); more answer 429."
   },
   SHIPPING_MAX_CONCURRENT_CREATES: {
     default: "64",
@@ -120,6 +135,18 @@ export const variables = {
   TAWSIL_COURIER_ORIGINS: {
     default: "",
     doc: "Tests and local runs only: `https://origin=http://127.0.0.1:port,…` sends a courier's requests to a local fake."
+  },
+  SHIPMENT_POLL_INTERVAL_MS: {
+    default: "30000",
+    doc: "How often each instance claims the shipments due for a check and asks their couriers (docs/cod-loop.md); 0: this instance polls none."
+  },
+  TAWSIL_SECRET_KEY: {
+    default: "",
+    doc: "The key sealing the secrets a store keeps (courier credentials): 64 hex characters (`openssl rand -hex 32`); never logged. Unset: with the embedded database, a key file made in DATA_DIR at the first start; with DATABASE_URL, none, and storing a secret is refused."
+  },
+  TAWSIL_SECRET_KEY_PREVIOUS: {
+    default: "",
+    doc: "During a key rotation only: the former key(s), comma-separated, still read until `npm run admin -- secrets reseal` has re-sealed everything."
   },
   REDIS_URL: {
     default: "",
@@ -227,6 +254,9 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
   const maxBodyBytes = yield* Effect.flatMap(raw("MAX_BODY_BYTES"), (value) =>
     integer("MAX_BODY_BYTES", value, 1, 1024 ** 3, "a whole number of bytes from 1 to 1073741824")
   )
+  const pollMs = yield* Effect.flatMap(raw("SHIPMENT_POLL_INTERVAL_MS"), (value) =>
+    integer("SHIPMENT_POLL_INTERVAL_MS", value, 0, 86_400_000, "milliseconds from 0 (no polling) to 86400000")
+  )
   const shutdownMs = yield* Effect.flatMap(raw("SHUTDOWN_TIMEOUT_MS"), (value) =>
     integer("SHUTDOWN_TIMEOUT_MS", value, 0, 600_000, "milliseconds from 0 to 600000")
   )
@@ -262,6 +292,7 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
     )
     database = { kind: "server", url, poolSize }
   }
+  const secretKeys = yield* loadSecretKeys(database)
   const origins = Egress.parseOverrides(yield* raw("TAWSIL_COURIER_ORIGINS"))
   if (Result.isFailure(origins)) {
     return yield* new InvalidConfig({
@@ -333,8 +364,12 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
     logLevel,
     communesFile: (yield* raw("COMMUNES_FILE")).trim() || undefined,
     database,
+    secretKeys,
     metrics,
     otlp,
+    shipments: {
+      poll: pollMs === 0 ? undefined : { ...Poller.defaults, every: Duration.millis(pollMs) }
+    },
     webhooks: {
       retryDelays: retryDelays.success,
       allowHosts: allowHosts.success,
@@ -343,6 +378,51 @@ export const load: Effect.Effect<AppConfig, InvalidConfig | Config.ConfigError> 
     }
   }
 })
+
+const NOT_SHOWN = "value not shown: it is a key"
+
+/** `TAWSIL_SECRET_KEY` and its previous keys; the values are never echoed, not even in part. */
+const loadSecretKeys = (
+  database: AppConfig["database"]
+): Effect.Effect<SecretKeys, InvalidConfig | Config.ConfigError> =>
+  Effect.gen(function* () {
+    const secret = (name: Variable) => Config.Redacted(name).pipe(Config.withDefault(Redacted.make("")))
+    const currentText = Redacted.value(yield* secret("TAWSIL_SECRET_KEY")).trim()
+    const previousText = Redacted.value(yield* secret("TAWSIL_SECRET_KEY_PREVIOUS")).trim()
+    if (currentText === "") {
+      if (previousText !== "") {
+        return yield* new InvalidConfig({
+          variable: "TAWSIL_SECRET_KEY_PREVIOUS",
+          expected: "to be set only with TAWSIL_SECRET_KEY, during a key rotation"
+        })
+      }
+      return database.kind === "embedded" ? { kind: "file", path: KeyFile.pathIn(database.dataDir) } : { kind: "none" }
+    }
+    const current = Result.flatMap(KeyRing.parse(currentText), (bytes) => Result.map(KeyRing.key(bytes), () => bytes))
+    if (Result.isFailure(current)) {
+      return yield* new InvalidConfig({ variable: "TAWSIL_SECRET_KEY", expected: `${current.failure}; ${NOT_SHOWN}` })
+    }
+    const previous: Array<Redacted.Redacted<Uint8Array>> = []
+    for (const text of previousText.split(",").map((entry) => entry.trim())) {
+      if (text === "") continue
+      const key = KeyRing.parse(text)
+      if (Result.isFailure(key)) {
+        return yield* new InvalidConfig({
+          variable: "TAWSIL_SECRET_KEY_PREVIOUS",
+          expected: `keys of ${key.failure}, comma-separated; ${NOT_SHOWN}`
+        })
+      }
+      previous.push(key.success)
+    }
+    const ring = KeyRing.make(current.success, previous)
+    if (Result.isFailure(ring)) {
+      return yield* new InvalidConfig({
+        variable: "TAWSIL_SECRET_KEY_PREVIOUS",
+        expected: `${ring.failure}; ${NOT_SHOWN}`
+      })
+    }
+    return { kind: "variable", ring: ring.success }
+  })
 
 /** `OTEL_EXPORTER_OTLP_HEADERS`: `name=value` pairs, comma-separated, values percent-encoded (the OTel spec). */
 export const parseOtlpHeaders = (text: string): Record<string, string> | undefined => {

@@ -37,6 +37,8 @@ const main = Effect.gen(function* () {
     InvalidConfig: (error) => stop(EXIT_CONFIG, `invalid configuration: ${error.message}`),
     ConfigError: (error) => stop(EXIT_CONFIG, `invalid configuration: ${error.message}`),
     DatabaseStartError: (error) => stop(1, `cannot start: ${error.message}`),
+    // A key file others may read, or that is not one, is the operator's to fix: a configuration mistake.
+    KeyFileError: (error) => stop(error.reason === "Unusable" ? 1 : EXIT_CONFIG, `cannot start: ${error.message}`),
     InvalidAdapter: (error) => stop(1, `cannot start: ${error.message}`),
     MigrationError: (error) => stop(1, `cannot start: ${error.message}`),
     MetricsListenError: (error) => stop(1, `cannot start: ${error.message}`),

@@ -75,10 +75,12 @@ describe("the shipping API with the Maystro and NOEST adapters", () => {
         capabilities: {
           ...core,
           cancel: true,
+          dispatch: false,
           trackBatch: false,
           stopDesks: false,
           communes: true,
-          checkCredentials: true
+          checkCredentials: true,
+          push: true
         },
         endpoint: "https://backend.maystro-delivery.com"
       })
@@ -87,11 +89,13 @@ describe("the shipping API with the Maystro and NOEST adapters", () => {
         requiredCredentials: ["apiToken", "guid"],
         capabilities: {
           ...core,
-          cancel: false,
+          cancel: true,
+          dispatch: true,
           trackBatch: true,
           stopDesks: true,
           communes: true,
-          checkCredentials: true
+          checkCredentials: true,
+          push: false
         },
         endpoint: "https://app.noest-dz.com"
       })

@@ -87,10 +87,12 @@ describe("the shipping API with the Procolis and new ZR Express adapters", () =>
           rates: true,
           label: false,
           cancel: false,
+          dispatch: false,
           trackBatch: true,
           stopDesks: false,
           communes: false,
-          checkCredentials: true
+          checkCredentials: true,
+          push: false
         })
         assert.strictEqual(entry.endpoint, "https://procolis.com")
       }

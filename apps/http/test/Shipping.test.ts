@@ -185,10 +185,12 @@ layer(GatewayLive, { timeout: "60 seconds" })("the dzship client against our shi
         rates: true,
         label: true,
         cancel: true,
+        dispatch: false,
         trackBatch: true,
         stopDesks: true,
         communes: true,
-        checkCredentials: true
+        checkCredentials: true,
+        push: false
       })
       assert.isFalse(sandbox.requiresBaseUrl)
       assert.deepStrictEqual(
@@ -426,10 +428,12 @@ describe("courier adapters named in configuration", () => {
               rates: false,
               label: false,
               cancel: false,
+              dispatch: false,
               trackBatch: false,
               stopDesks: false,
               communes: false,
-              checkCredentials: false
+              checkCredentials: false,
+              push: false
             }
           ]
         ]

@@ -3,7 +3,10 @@
  * server with `DATABASE_URL`), listening on a loopback port; plus a small HTTP client for its envelope.
  */
 import { Admin } from "@tawsil/access"
+import type { CourierAdapter } from "@tawsil/courier"
 import { Egress } from "@tawsil/egress"
+import { Secrets } from "@tawsil/secrets"
+import type { Poller } from "@tawsil/shipments"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { RetryPolicy, WebhookUrl } from "@tawsil/webhooks"
 import { Duration, Effect, Layer, Redacted, References } from "effect"
@@ -34,6 +37,7 @@ const config: AppConfig = {
   courierOrigins: {} as AppConfig["courierOrigins"],
   redisUrl: undefined,
   database: { kind: "embedded", dataDir: "" },
+  secretKeys: { kind: "none" },
   metrics: undefined,
   otlp: {
     traces: undefined,
@@ -47,7 +51,9 @@ const config: AppConfig = {
     allowHosts: WebhookUrl.noHostsAllowed,
     connectTimeout: Duration.seconds(5),
     timeout: Duration.seconds(15)
-  }
+  },
+  // A test runs a poll cycle itself (`Poller.cycle`) where it needs one.
+  shipments: { poll: undefined }
 }
 
 const instance = Layer.succeed(
@@ -64,17 +70,28 @@ export interface ServerOptions {
   readonly resolver?: Layer.Layer<Egress.Resolver> | undefined
   /** Couriers' origins sent to loopback fakes (`TAWSIL_COURIER_ORIGINS`), for the courier rate sync. */
   readonly courierOrigins?: Egress.Overrides | undefined
+  /** The secret key sealing courier accounts: a random one unless told. */
+  readonly secrets?: Layer.Layer<Secrets.Secrets> | undefined
+  /** The shipments' poller and its loop (`SHIPMENT_POLL_INTERVAL_MS`); none unless told. */
+  readonly poll?: Poller.Options | undefined
+  /** Couriers a test defines, beside the installed ones. */
+  readonly couriers?: ReadonlyArray<CourierAdapter.Any> | undefined
 }
 
 /** The migrated database of `backend` and the store server on it. */
 export const storeServer = (backend: TestDatabase.Backend, options: ServerOptions = {}) => {
   const database = TestDatabase.migrated(backend)
-  const server = StoreServer.layer({ ...config, webhooks: { ...config.webhooks, ...options.webhooks } }).pipe(
+  const server = StoreServer.layer({
+    ...config,
+    webhooks: { ...config.webhooks, ...options.webhooks },
+    shipments: { poll: options.poll }
+  }).pipe(
     Layer.provide(options.resolver ?? Egress.Resolver.layer),
-    Layer.provide(Couriers.gateway(config, options.courierOrigins))
+    Layer.provide(Couriers.gateway(config, options.courierOrigins, options.couriers))
   )
   return Layer.mergeAll(server, Admin.layerSql).pipe(
     Layer.provide(Announcements.accessEvents),
+    Layer.provide(options.secrets ?? Secrets.layerTest),
     Layer.provideMerge(Layer.mergeAll(database, instance, quiet)),
     Layer.orDie
   )
@@ -85,7 +102,7 @@ export const originServer = (backend: TestDatabase.Backend) => {
   const database = TestDatabase.migrated(backend)
   const origin = StoreServer.listener(config, "store-origin", "origin", 0).pipe(
     Layer.provide(StoreServer.servicesLayer),
-    Layer.provide([Egress.Resolver.layer, Couriers.gateway(config)])
+    Layer.provide([Egress.Resolver.layer, Couriers.gateway(config), Secrets.layerTest])
   )
   return Layer.mergeAll(origin, Admin.layerSql).pipe(
     Layer.provide(Announcements.accessEvents),
@@ -121,6 +138,8 @@ export interface RequestOptions {
   readonly body?: unknown
   /** Sent as is (for malformed JSON). */
   readonly raw?: string | undefined
+  /** Sent as these exact bytes, with the headers given (a courier's push). */
+  readonly bytes?: Uint8Array | undefined
   readonly headers?: Readonly<Record<string, string>> | undefined
 }
 
@@ -130,8 +149,8 @@ export const call = (base: string, method: string, path: string, options: Reques
     const headers: Record<string, string> = { ...options.headers }
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
     if (options.key !== undefined) headers["idempotency-key"] = options.key
-    const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
-    if (body !== undefined) headers["content-type"] = "application/json"
+    const body = options.bytes ?? options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
+    if (body !== undefined && options.bytes === undefined) headers["content-type"] = "application/json"
     const response = await fetch(`${base}${path}`, body === undefined ? { method, headers } : { method, headers, body })
     const text = await response.text()
     let parsed: unknown

@@ -76,10 +76,12 @@ describe("the shipping API with the Yalidine-engine adapter", () => {
           rates: true,
           label: true,
           cancel: true,
+          dispatch: false,
           trackBatch: true,
           stopDesks: true,
           communes: true,
-          checkCredentials: true
+          checkCredentials: true,
+          push: true
         })
         assert.match(entry.endpoint, /^https:\/\/api\.[a-z]+\.(app|me)$/)
       }

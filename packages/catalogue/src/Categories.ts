@@ -37,7 +37,7 @@ export const NOT_FOUND = "Category not found"
 export const SLUG_PREFIX = "category"
 
 export interface ListParams {
-  readonly limit?: string | undefined
+  readonly limit?: string | number | undefined
   readonly cursor?: string | undefined
 }
 

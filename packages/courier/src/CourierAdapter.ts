@@ -1,8 +1,9 @@
 /**
  * What a courier plugin is: one platform (an API family) serving one or more couriers, declared with `define`.
  * The manifest (couriers, credentials, status map) is data the core validates at load; the operations are Effects
- * that may only reach their courier through `CourierHttp`. Capabilities are derived from the operations an adapter
- * implements, so a capability is true exactly when it works.
+ * that may only reach their courier through `CourierHttp`; `push`, when the courier pushes tracking events, is pure.
+ * Capabilities are derived from the operations an adapter implements (and from `push`), so a capability is true
+ * exactly when it works.
  */
 import type { WilayaCode } from "@tawsil/domain"
 import { Duration, type Effect, Option, Schema } from "effect"
@@ -10,6 +11,7 @@ import { CanonicalStatus, CodStatus } from "./CanonicalStatus.ts"
 import { type Capability, capabilities } from "./Capability.ts"
 import type { CourierErrorReason } from "./CourierError.ts"
 import type { CourierHttp } from "./CourierHttp.ts"
+import type { Push } from "./Push.ts"
 import type { ParcelOrder, RatesQuery, RatesResult } from "./Shipment.ts"
 
 /** One courier of a platform, as the catalogue lists it. */
@@ -50,6 +52,11 @@ export interface CreatedParcel {
   readonly rawStatus: string
 }
 
+/** A parcel handed over to the courier by `dispatch`: its raw status now, which the core maps. */
+export interface DispatchedParcel {
+  readonly rawStatus: string
+}
+
 /** A shipping label as the courier renders it (a PDF for every platform known so far). */
 export interface Label {
   readonly contentType: string
@@ -84,6 +91,13 @@ export interface Context<Credentials> {
   readonly credentials: Credentials
   /** The caller's origin wilaya (`options.fromWilaya`), when given. */
   readonly fromWilaya?: WilayaCode.WilayaCode | undefined
+  /**
+   * For `create` only: `false` asks for the parcel undispatched — created, but not yet handed over to the courier
+   * (not validated, not ready to ship), so that it can still be cancelled — to be dispatched later by `dispatch`.
+   * The core sends `false` only to an adapter that implements `dispatch`, which then skips its dispatch step and
+   * answers the raw status the parcel has before it (one its table maps to `created`). Absent: dispatched.
+   */
+  readonly dispatch?: boolean | undefined
 }
 
 type Operation<In, Out, Credentials> = (
@@ -103,6 +117,13 @@ export interface Operations<Credentials> {
    */
   readonly cancel?: Operation<string, void, Credentials>
   /**
+   * Hands a parcel created undispatched (`Context.dispatch` false) over to the courier, by tracking number: the step
+   * a dispatched create takes after creating it (validate, mark ready to ship). Declare it only for a platform that
+   * separates the two, and so that its `create` honours `dispatch: false`. A courier that refuses (the parcel is
+   * unknown, cancelled) fails with `Refused` and its words.
+   */
+  readonly dispatch?: Operation<string, DispatchedParcel, Credentials>
+  /**
    * The events of up to 100 parcels in one call, through the platform's batch endpoint. A number the courier does
    * not know is left out of the map. Without it the host tracks the numbers one by one.
    */
@@ -118,7 +139,7 @@ export interface Operations<Credentials> {
   readonly checkCredentials?: Operation<void, void, Credentials>
 }
 
-export { type Capability, capabilities } from "./Capability.ts"
+export { type Capability, capabilities, type OperationName, operations } from "./Capability.ts"
 
 /**
  * A limit the courier puts on one account: at most `limit` requests per `window`, for each credential (courier key
@@ -146,7 +167,15 @@ export interface Adapter<Credentials = unknown> {
    * from movement so a money event never overwrites where the parcel is. Absent: the platform reports no cash.
    */
   readonly codStatuses: Readonly<Record<string, CodStatus>> | undefined
+  /**
+   * Whether tracking can see the cash: true when `codStatuses` are declared, unless the adapter says they reach the
+   * host only by push. Without it, a tracked parcel reports no cash on delivery at all, rather than "not collected"
+   * for money it cannot see.
+   */
+  readonly codTracked: boolean
   readonly operations: Operations<Credentials>
+  /** How the adapter reads what its courier pushes (verify, challenge, events); absent when the courier pushes none. */
+  readonly push: Push | undefined
   readonly capabilities: Readonly<Record<Capability, boolean>>
   /** The courier's documented limits per account, enforced by the core on every request; empty when none. */
   readonly rateLimits: ReadonlyArray<RateLimit>
@@ -176,7 +205,10 @@ export const define = <Credentials>(input: {
   readonly credentials?: Schema.Struct<Record<string, Schema.Codec<unknown, string>>> | undefined
   readonly statuses: Readonly<Record<string, CanonicalStatus>>
   readonly codStatuses?: Readonly<Record<string, CodStatus>> | undefined
+  /** `false` when the cash statuses come only from what the courier pushes, never from tracking. */
+  readonly codTracked?: boolean | undefined
   readonly operations: Operations<Credentials>
+  readonly push?: Push | undefined
   readonly rateLimits?: ReadonlyArray<{ readonly limit: number; readonly window: Duration.Input }> | undefined
 }): Adapter<Credentials> => {
   const fail = (problem: string) => new InvalidAdapter({ platform: input.platform, problem })
@@ -190,6 +222,13 @@ export const define = <Credentials>(input: {
   }
   for (const [raw, status] of Object.entries(input.codStatuses ?? {})) {
     if (!Schema.is(CodStatus)(status)) throw fail(`raw cash status ${JSON.stringify(raw)} maps to ${status}`)
+  }
+  if (input.operations.dispatch !== undefined && input.operations.create === undefined) {
+    throw fail("declares dispatch without create: only a parcel it created undispatched can be dispatched")
+  }
+  const { push } = input
+  if (push !== undefined && (typeof push.receive !== "function" || !Schema.isSchema(push.secret))) {
+    throw fail("push needs a secret schema and a receive function")
   }
   const fields = input.credentials ? Object.keys(input.credentials.fields) : []
   if (fields.length > 8) throw fail("more than 8 credential fields")
@@ -211,9 +250,14 @@ export const define = <Credentials>(input: {
     requiredCredentials: fields,
     statuses: input.statuses,
     codStatuses: input.codStatuses,
+    codTracked: input.codStatuses !== undefined && input.codTracked !== false,
     operations: input.operations,
+    push,
     capabilities: Object.fromEntries(
-      capabilities.map((capability) => [capability, input.operations[capability] !== undefined])
+      capabilities.map((capability) => [
+        capability,
+        capability === "push" ? push !== undefined : input.operations[capability] !== undefined
+      ])
     ) as Record<Capability, boolean>,
     rateLimits
   }

@@ -5,7 +5,7 @@
 
 import { BlockedEgress } from "@tawsil/egress/Egress"
 import { Schema } from "effect"
-import { capabilities } from "./Capability.ts"
+import { operations } from "./Capability.ts"
 
 /**
  * The courier answered and refused the request for a reason the caller can act on (its message is passed on).
@@ -73,7 +73,7 @@ export type CourierErrorReason = typeof CourierErrorReason.Type
 
 export class CourierError extends Schema.TaggedError<CourierError>()("CourierError", {
   courier: Schema.String,
-  operation: Schema.Literals(capabilities),
+  operation: Schema.Literals(operations),
   reason: CourierErrorReason
 }) {
   override get message() {

@@ -71,6 +71,22 @@ export class ParcelCreated extends Schema.Opaque<ParcelCreated>()(
   }).annotate({ identifier: "ParcelCreated" })
 ) {}
 
+/** A parcel created undispatched, handed over to the courier (`dispatch`): its status now. */
+export class ParcelDispatched extends Schema.Opaque<ParcelDispatched>()(
+  Schema.Struct({
+    trackingNumber: Schema.String,
+    status: CanonicalStatus,
+    rawStatus: Schema.String
+  }).annotate({ identifier: "ParcelDispatched" })
+) {}
+
+/** What a cancel answers (and replays under its `Idempotency-Key`). */
+export const ParcelCancelled = Schema.Struct({
+  trackingNumber: Schema.String,
+  status: Schema.Literal("cancelled")
+}).annotate({ identifier: "ParcelCancelled" })
+export type ParcelCancelled = typeof ParcelCancelled.Type
+
 export const TrackingNumber = text(1, 80)
 
 export class TrackEvent extends Schema.Opaque<TrackEvent>()(

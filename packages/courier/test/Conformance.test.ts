@@ -1,14 +1,18 @@
 import * as Http from "node:http"
 import type * as Net from "node:net"
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Redacted, Schema } from "effect"
+import { Cause, Effect, Exit, Option, Redacted, Result, Schema } from "effect"
 import * as CourierAdapter from "../src/CourierAdapter.ts"
 import * as CourierError from "../src/CourierError.ts"
 import { CourierHttp, type CourierRequest, type CourierResponse } from "../src/CourierHttp.ts"
+import * as Push from "../src/Push.ts"
 import { Conformance } from "../src/testing/index.ts"
 
-// Parcelo, a courier small enough to read in one go: `POST /v1/parcels`, `GET /v1/parcels/:tracking/events`, a
-// bearer token, no rates. Its adapter takes quirks, each breaking one promise the kit must catch.
+// Parcelo, a courier small enough to read in one go: `POST /v1/parcels` (`hold: true` keeps it undispatched),
+// `POST /v1/parcels/:tracking/dispatch`, `DELETE /v1/parcels/:tracking` (while held), `GET
+// /v1/parcels/:tracking/events`, a bearer token, no rates; it pushes events signed with an HMAC over a timestamp and
+// the body, and checks a receiver with a `?challenge=` GET. Its adapter takes quirks, each breaking one promise the
+// kit must catch.
 
 const CANARY = "canary-parcelo-8d2f6b1e94"
 
@@ -29,6 +33,7 @@ const startFake = (token: string) =>
       const requests: Array<Conformance.RecordedRequest> = []
       const queue: Array<Misbehaviour> = []
       const parcels = new Map<string, Array<{ readonly status: string; readonly at: string }>>()
+      let issued = 0
       let minute = 0
       // One event a minute, so the core keeps them in the order the fake reports them.
       const event = (status: string) => ({ status, at: `2026-01-05T08:${String(minute++).padStart(2, "0")}:00+01:00` })
@@ -49,12 +54,27 @@ const startFake = (token: string) =>
           }
           if (request.headers.authorization !== `Bearer ${token}`) return json(response, 401, { error: "bad token" })
           if (request.method === "POST" && path === "/v1/parcels") {
-            const tracking = `PRC${parcels.size + 1}`
-            parcels.set(tracking, [event("registered")])
-            return json(response, 201, { tracking, status: "registered" })
+            const tracking = `PRC${++issued}`
+            const status =
+              new URL(request.url ?? "/", "http://fake").searchParams.get("hold") === "1" ? "registered" : "ready"
+            parcels.set(tracking, [event(status)])
+            return json(response, 201, { tracking, status })
           }
-          const events = parcels.get(/^\/v1\/parcels\/([A-Z0-9]+)\/events$/.exec(path)?.[1] ?? "")
-          if (request.method === "GET" && events !== undefined) return json(response, 200, { events })
+          const [, tracking = "", action] = /^\/v1\/parcels\/([A-Z0-9]+)(?:\/(events|dispatch))?$/.exec(path) ?? []
+          const events = parcels.get(tracking)
+          if (events === undefined) return json(response, 404, { error: "not found" })
+          const held = events.at(-1)?.status === "registered"
+          if (request.method === "GET" && action === "events") return json(response, 200, { events })
+          if (request.method === "POST" && action === "dispatch") {
+            if (!held) return json(response, 409, { error: "already dispatched" })
+            events.push(event("ready"))
+            return json(response, 200, { status: "ready" })
+          }
+          if (request.method === "DELETE" && action === undefined) {
+            if (!held) return json(response, 409, { error: "past the point it can be deleted" })
+            parcels.delete(tracking)
+            return json(response, 200, { deleted: true })
+          }
           return json(response, 404, { error: "not found" })
         })
       })
@@ -95,6 +115,18 @@ interface Quirks {
   readonly statuses?: Readonly<Record<string, "created" | "delivered">>
   /** Reports a status it does not know as the last one it knows. */
   readonly guessesStatuses?: boolean
+  /** Creates every parcel dispatched, whatever it is asked. */
+  readonly ignoresHold?: boolean
+  /** Reads a pushed body without checking its signature. */
+  readonly trustsPushes?: boolean
+  /** Accepts a push signed at any time. */
+  readonly ignoresPushWindow?: boolean
+  /** Parses a pushed body with `JSON.parse`, which throws on what is not JSON. */
+  readonly throwsOnPush?: boolean
+  /** Names the secret it expected when a signature does not match. */
+  readonly quotesPushSecret?: boolean
+  /** Reads a pushed status's note as the status. */
+  readonly misreadsPushes?: boolean
 }
 
 const Credentials = Schema.Struct({
@@ -150,7 +182,7 @@ const parcelo = (quirks: Quirks = {}) => {
       )
     }).pipe(Effect.withSpan("Parcelo.call"))
 
-  const statuses = quirks.statuses ?? { registered: "created", delivered: "delivered" }
+  const statuses = quirks.statuses ?? { registered: "created", ready: "pending_pickup", delivered: "delivered" }
   const guess = (status: string) => (quirks.guessesStatuses && !Object.hasOwn(statuses, status) ? "delivered" : status)
 
   return CourierAdapter.define<typeof Credentials.Type>({
@@ -158,12 +190,18 @@ const parcelo = (quirks: Quirks = {}) => {
     couriers: [{ key: "parcelo", name: "Parcelo", aliases: [], endpoint: { origin: "https://api.parcelo.test" } }],
     credentials: Credentials,
     statuses,
+    push: parceloPush(quirks),
     operations: {
-      create: (order, { credentials }) =>
+      create: (order, { credentials, dispatch }) =>
         Effect.map(
           call(
             credentials,
-            { method: "POST", path: "/v1/parcels", json: { name: order.recipient.fullName, cod: order.codAmount } },
+            {
+              method: "POST",
+              path: "/v1/parcels",
+              ...(dispatch === false && !quirks.ignoresHold ? { query: { hold: "1" } } : {}),
+              json: { name: order.recipient.fullName, cod: order.codAmount }
+            },
             Created
           ),
           ({ tracking, status }) => ({
@@ -179,9 +217,142 @@ const parcelo = (quirks: Quirks = {}) => {
             Events
           ),
           ({ events }) => events.map(({ status, at }) => ({ rawStatus: guess(status), timestamp: at }))
-        )
+        ),
+      dispatch: (trackingNumber, { credentials }) =>
+        call(
+          credentials,
+          { method: "POST", path: `/v1/parcels/${encodeURIComponent(trackingNumber)}/dispatch` },
+          Schema.fromJsonString(Schema.Struct({ status: Schema.String }))
+        ).pipe(Effect.map(({ status }) => ({ rawStatus: status }))),
+      cancel: (trackingNumber, { credentials }) =>
+        call(
+          credentials,
+          { method: "DELETE", path: `/v1/parcels/${encodeURIComponent(trackingNumber)}` },
+          Schema.fromJsonString(Schema.Struct({ deleted: Schema.Literal(true) }))
+        ).pipe(Effect.asVoid)
     }
   })
+}
+
+// --- Parcelo's push ----------------------------------------------------------------------------------------------
+
+const PushSecret = Schema.RedactedFromValue(Schema.String.check(Schema.isPattern(/^psk_[0-9a-f]{32}$/)))
+const PUSH_SECRET = "psk_6f1d0c3b9a8e7d6c5b4a39281706f5e4"
+const OTHER_PUSH_SECRET = "psk_00112233445566778899aabbccddeeff"
+const PushedBody = Schema.Struct({
+  events: Schema.Array(
+    Schema.Struct({
+      id: Schema.String,
+      tracking: Schema.String,
+      status: Schema.String,
+      at: Schema.String,
+      note: Schema.optionalKey(Schema.String)
+    })
+  )
+})
+
+/** How Parcelo signs a push: `x-parcelo-timestamp` (unix seconds) and the hex HMAC of `<timestamp>.<body>`. */
+const parceloSign = (body: Uint8Array, secret: string, now: number): Record<string, string> => {
+  const timestamp = String(Math.floor(now / 1000))
+  return {
+    "x-parcelo-timestamp": timestamp,
+    "x-parcelo-signature": Push.hmacSha256(secret, `${timestamp}.`, body).toString("hex")
+  }
+}
+
+const parceloPush = (quirks: Quirks): Push.Push => ({
+  secret: PushSecret,
+  receive: (request, secret, now) => {
+    if (request.method === "GET") {
+      const token = Push.parameter(request, "challenge")
+      return token !== undefined && /^[A-Za-z0-9]{1,64}$/.test(token)
+        ? Result.succeed(Push.challenge("text/plain", token))
+        : Result.fail(Push.malformed("a challenge needs a token of letters and digits"))
+    }
+    if (request.method !== "POST") return Result.fail(Push.malformed("Parcelo pushes with POST"))
+    const timestamp = Push.header(request, "x-parcelo-timestamp") ?? ""
+    const presented = Push.hex(Push.header(request, "x-parcelo-signature") ?? "", 32)
+    if (!quirks.trustsPushes) {
+      if (!/^\d{1,12}$/.test(timestamp) || presented === undefined) {
+        return Result.fail(Push.signature("the request is not signed"))
+      }
+      const expected = Push.hmacSha256(Redacted.value(secret), `${timestamp}.`, request.body)
+      if (!Push.sameBytes(expected, presented)) {
+        return Result.fail(
+          Push.signature(
+            quirks.quotesPushSecret
+              ? `the signature was not made with ${Redacted.value(secret)}`
+              : "the signature does not match"
+          )
+        )
+      }
+      if (!quirks.ignoresPushWindow && Math.abs(now / 1000 - Number(timestamp)) > 300) {
+        return Result.fail(Push.stale("the request was signed more than 5 minutes from now"))
+      }
+    }
+    const parsed = quirks.throwsOnPush
+      ? Option.some(JSON.parse(Buffer.from(request.body).toString()))
+      : Push.json(request.body)
+    const body = Option.flatMap(parsed, Schema.decodeUnknownOption(PushedBody))
+    if (Option.isNone(body)) return Result.fail(Push.malformed("the body is not Parcelo's"))
+    return Result.succeed(
+      Push.events(
+        body.value.events.map((event) => ({
+          eventId: event.id,
+          parcel: { trackingNumber: event.tracking },
+          rawStatus: quirks.misreadsPushes ? (event.note ?? event.status) : event.status,
+          occurredAt: event.at
+        }))
+      )
+    )
+  }
+})
+
+const deliveredPush = JSON.stringify({
+  events: [
+    { id: "evt_1", tracking: "PRC1", status: "ready", at: "2026-04-18T18:00:00+01:00" },
+    {
+      id: "evt_2",
+      tracking: "PRC1",
+      status: "delivered",
+      at: "2026-04-18T19:40:00+01:00",
+      note: "remis en main propre"
+    }
+  ]
+})
+
+const pushOptions: Conformance.PushOptions = {
+  secret: PUSH_SECRET,
+  otherSecret: OTHER_PUSH_SECRET,
+  sign: parceloSign,
+  authenticates: "body",
+  toleranceSeconds: 300,
+  samples: [
+    {
+      name: "ready, then delivered",
+      body: deliveredPush,
+      events: [
+        {
+          eventId: "evt_1",
+          parcel: { trackingNumber: "PRC1" },
+          rawStatus: "ready",
+          occurredAt: "2026-04-18T18:00:00+01:00"
+        },
+        {
+          eventId: "evt_2",
+          parcel: { trackingNumber: "PRC1" },
+          rawStatus: "delivered",
+          occurredAt: "2026-04-18T19:40:00+01:00"
+        }
+      ]
+    },
+    { name: "no event", body: JSON.stringify({ events: [] }), events: [] }
+  ],
+  malformed: [JSON.stringify({ events: [{ id: 1 }] }), "[]"],
+  challenge: {
+    request: { method: "GET", query: { challenge: "Zx81" }, headers: {}, body: new Uint8Array() },
+    answer: { contentType: "text/plain", body: "Zx81" }
+  }
 }
 
 const failures: ReadonlyArray<Conformance.Failure<ParceloFake>> = [
@@ -203,8 +374,9 @@ const optionsFor = (adapter: CourierAdapter.Any): Conformance.Options<ParceloFak
   fake: startFake(CANARY),
   addStatus: (fake, trackingNumber, rawStatus) => fake.addStatus(trackingNumber, rawStatus),
   credentials: { valid: { token: CANARY }, canary: CANARY },
-  fixtures: { rawStatuses: ["registered", "delivered"] },
-  failures
+  fixtures: { rawStatuses: ["registered", "ready", "delivered"] },
+  failures,
+  push: pushOptions
 })
 
 Conformance.suite("Conformance (a conforming adapter)", optionsFor(parcelo()))
@@ -271,6 +443,42 @@ describe("Conformance", () => {
     )
   )
 
+  it.live("fails an adapter that creates a parcel dispatched when asked to hold it", () =>
+    fails(
+      optionsFor(parcelo({ ignoresHold: true })),
+      "dispatch",
+      /an undispatched parcel's raw status \(ready\) maps to created/
+    )
+  )
+
+  it.live("fails an adapter that reads pushes without checking their signature", () =>
+    Effect.gen(function* () {
+      const options = optionsFor(parcelo({ trustsPushes: true }))
+      yield* fails(options, "push", /signed with another secret: it was accepted/, "another secret")
+      yield* fails(options, "push", /changed after signing|after signing: it was accepted/, "changed after")
+    })
+  )
+
+  it.live("fails an adapter that accepts a push signed at any time", () =>
+    fails(optionsFor(parcelo({ ignoresPushWindow: true })), "push", /signed too long ago: it was accepted/, "window")
+  )
+
+  it.live("fails an adapter that throws on a pushed body it cannot read", () =>
+    Effect.gen(function* () {
+      const options = optionsFor(parcelo({ throwsOnPush: true }))
+      yield* fails(options, "push", /a truncated object, signed with the secret: it threw/, "not the courier's")
+      yield* fails(options, "push", /it threw/, "never thrown")
+    })
+  )
+
+  it.live("fails an adapter whose refusal of a push names the secret", () =>
+    fails(optionsFor(parcelo({ quotesPushSecret: true })), "push", /a secret was shown|the secret was shown/, "shows")
+  )
+
+  it.live("fails an adapter that misreads what its courier pushes", () =>
+    fails(optionsFor(parcelo({ misreadsPushes: true })), "push", /sample "ready, then delivered" reads as expected/)
+  )
+
   it("refuses a suite too thin to prove conformance", () => {
     const options = optionsFor(parcelo())
     assert.throws(() => Conformance.checks({ ...options, failures: [] }), /no failure shows a 429/)
@@ -281,6 +489,16 @@ describe("Conformance", () => {
     assert.throws(
       () => Conformance.checks({ ...options, fixtures: { rawStatuses: [] } }),
       /fixtures.rawStatuses is empty/
+    )
+    const { push: _, ...withoutPush } = options
+    assert.throws(() => Conformance.checks(withoutPush), /the adapter reads pushes: give push/)
+    assert.throws(
+      () => Conformance.checks({ ...options, push: { ...pushOptions, otherSecret: "not-a-parcelo-secret" } }),
+      /push.otherSecret is not a secret push.secret decodes/
+    )
+    assert.throws(
+      () => Conformance.checks({ ...options, push: { ...pushOptions, samples: [] } }),
+      /push.samples is empty/
     )
   })
 })

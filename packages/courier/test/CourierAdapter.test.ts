@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Result, Schema } from "effect"
 import { define, InvalidAdapter } from "../src/CourierAdapter.ts"
+import * as Push from "../src/Push.ts"
 
 const base = {
   platform: "alpha",
@@ -58,6 +59,50 @@ describe("CourierAdapter", () => {
         assert.instanceOf(error, InvalidAdapter)
         assert.include((error as InvalidAdapter).message, says)
       }
+    })
+  })
+
+  describe("capabilities", () => {
+    const push: Push.Push = {
+      secret: Schema.RedactedFromValue(Schema.String),
+      receive: () => Result.succeed(Push.events([]))
+    }
+    const create = () => Effect.succeed({ trackingNumber: "T1", rawStatus: "held" })
+    const dispatch = () => Effect.succeed({ rawStatus: "ready" })
+
+    it("say push exactly when the adapter declares push, and dispatch when it implements it", () => {
+      const plain = define(base)
+      assert.isFalse(plain.capabilities.push)
+      assert.isFalse(plain.capabilities.dispatch)
+      assert.strictEqual(plain.push, undefined)
+      const full = define({ ...base, push, operations: { ...base.operations, create, dispatch } })
+      assert.isTrue(full.capabilities.push)
+      assert.isTrue(full.capabilities.dispatch)
+      assert.strictEqual(full.push, push)
+    })
+
+    it("say tracking sees the cash when cash statuses are declared, unless they come only by push", () => {
+      assert.isFalse(define(base).codTracked)
+      assert.isTrue(define({ ...base, codStatuses: { paid: "remitted" } }).codTracked)
+      assert.isFalse(define({ ...base, codStatuses: { paid: "remitted" }, codTracked: false }).codTracked)
+    })
+
+    it("refuse dispatch without create, and a push without its receive or secret, at define time", () => {
+      assert.throws(
+        () => define({ ...base, operations: { ...base.operations, dispatch } }),
+        InvalidAdapter,
+        /dispatch without create/
+      )
+      assert.throws(
+        () => define({ ...base, push: { secret: push.secret } as unknown as Push.Push }),
+        InvalidAdapter,
+        /push needs a secret schema and a receive function/
+      )
+      assert.throws(
+        () => define({ ...base, push: { receive: push.receive } as unknown as Push.Push }),
+        InvalidAdapter,
+        /push needs a secret schema and a receive function/
+      )
     })
   })
 })

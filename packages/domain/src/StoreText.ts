@@ -19,6 +19,20 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 /** Whether PostgreSQL keeps `text` as sent: no NUL character, no lone surrogate. */
 export const isStorable = (text: string): boolean => !text.includes("\u0000") && !LONE_SURROGATE.test(text)
 
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, "g")
+
+/**
+ * Text nobody can be asked to resend (what a courier reported, pushed or polled) made storable: each NUL character
+ * and lone surrogate replaced with U+FFFD, then cut to at most `maxLength` UTF-16 units without splitting a pair (a
+ * unique index holds it: PostgreSQL refuses an index entry over about 2.7 kB).
+ */
+export const toStorable = (text: string, maxLength: number): string => {
+  const kept = isStorable(text) ? text : text.replaceAll("\u0000", "\ufffd").replace(LONE_SURROGATES, "\ufffd")
+  if (kept.length <= maxLength) return kept
+  const last = kept.charCodeAt(maxLength - 1)
+  return kept.slice(0, last >= 0xd800 && last <= 0xdbff ? maxLength - 1 : maxLength)
+}
+
 /** The check of a text field: `isStorable`, failing with the field's own message when one is given. */
 export const storable = (annotations?: Schema.Annotations.Filter) =>
   Schema.makeFilter((text: string) => isStorable(text), {

@@ -38,6 +38,21 @@ describe("StoreText", () => {
     )
   })
 
+  it("makes any text storable: NUL and lone surrogates replaced, cut without splitting a pair", () => {
+    assert.strictEqual(StoreText.toStorable("a\u0000b\ud800c\udc00", 100), "a\ufffdb\ufffdc\ufffd")
+    assert.strictEqual(StoreText.toStorable("Livré 🇩🇿", 100), "Livré 🇩🇿")
+    assert.strictEqual(StoreText.toStorable("ab😀", 3), "ab")
+    assert.strictEqual(StoreText.toStorable("ab😀", 4), "ab😀")
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 60 }), fc.integer({ min: 1, max: 80 }), (text, max) => {
+        const kept = StoreText.toStorable(text, max)
+        assert.isTrue(StoreText.isStorable(kept), JSON.stringify(kept))
+        assert.isAtMost(kept.length, max)
+        if (StoreText.isStorable(text) && text.length <= max) assert.strictEqual(kept, text)
+      })
+    )
+  })
+
   it("checks every string and key of a JSON value bound for jsonb", () => {
     assert.isTrue(StoreText.isStorableJson({ a: ["x", 1, null, { "clé 🇩🇿": true }], b: 1e308 }))
     assert.isTrue(StoreText.isStorableJson(null))

@@ -35,6 +35,22 @@ export class CustomerNotFound extends Schema.TaggedError<CustomerNotFound>()("Cu
   message: Schema.String
 }) {}
 
+/** A shipment asked of an order that is not `confirmed` or `processing`. */
+export class NotShippable extends Schema.TaggedError<NotShippable>()("NotShippable", { message: Schema.String }) {}
+
+/** The order has a shipment already (one parcel per order; a cancelled order is final). */
+export class ShipmentExists extends Schema.TaggedError<ShipmentExists>()("ShipmentExists", {
+  message: Schema.String
+}) {}
+
+/** A shipment operation (label, cancel, dispatch) on an order that has none. */
+export class NoShipment extends Schema.TaggedError<NoShipment>()("NoShipment", { message: Schema.String }) {}
+
+/** A dispatch of a shipment that was dispatched already. */
+export class AlreadyDispatched extends Schema.TaggedError<AlreadyDispatched>()("AlreadyDispatched", {
+  message: Schema.String
+}) {}
+
 export const OrderErrorReason = Schema.Union([
   InvalidOrder,
   InvalidStatusChange,
@@ -42,7 +58,11 @@ export const OrderErrorReason = Schema.Union([
   ConcurrentChange,
   MonthlyCapReached,
   OrderNotFound,
-  CustomerNotFound
+  CustomerNotFound,
+  NotShippable,
+  ShipmentExists,
+  NoShipment,
+  AlreadyDispatched
 ])
 export type OrderErrorReason = typeof OrderErrorReason.Type
 

@@ -4,9 +4,12 @@
  * writes to the same database therefore commits or rolls back with the change itself: a rolled-back create tells
  * nothing, a committed one cannot be missed. By default nobody listens.
  *
- * `Orders` tells two things: an order was created (`POST /v1/orders`), and an order's status moved (PATCH or
- * cancel; a PATCH to the current status moves nothing). Which of them become webhook events is the listener's rule.
+ * `Orders` tells three things: an order was created (`POST /v1/orders`), an order's status moved (PATCH, cancel, or
+ * its shipment; a PATCH to the current status moves nothing), and an order's shipment changed status (docs/cod-loop.md).
+ * Which of them become webhook events is the listener's rule.
  */
+
+import type { CanonicalStatus } from "@tawsil/courier/CanonicalStatus"
 import type { Ids } from "@tawsil/domain"
 import { Context, Data, Effect } from "effect"
 import type { OrderStatus } from "./OrderStatus.ts"
@@ -28,7 +31,17 @@ export class OrderStatusChanged extends Data.TaggedClass("OrderStatusChanged")<{
   readonly order: OrderDetail
 }> {}
 
-export type OrderEvent = OrderCreated | OrderStatusChanged
+/**
+ * An order's shipment changed its canonical status (or its cash status): `order` as it stands after the change,
+ * its `shipment` holding the new status; `previous` the shipment's status before.
+ */
+export class ShipmentUpdated extends Data.TaggedClass("ShipmentUpdated")<{
+  readonly storeId: Ids.StoreId
+  readonly previous: CanonicalStatus | null
+  readonly order: OrderDetail
+}> {}
+
+export type OrderEvent = OrderCreated | OrderStatusChanged | ShipmentUpdated
 
 export interface Listener {
   /** Records `event` in the current unit of work; a failure is a defect that undoes the change with it. */

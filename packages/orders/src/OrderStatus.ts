@@ -23,12 +23,25 @@ export const transitions: { readonly [S in OrderStatus]: ReadonlyArray<OrderStat
   returned: []
 }
 
+/**
+ * The moves a courier's account of the parcel may make besides the table's (docs/cod-loop.md): a shipped order whose
+ * parcel the courier cancelled before it left goes to `cancelled`. `PATCH /v1/orders/{id}` keeps the spec's table.
+ */
+export const courierTransitions: { readonly [S in OrderStatus]: ReadonlyArray<OrderStatus> } = {
+  ...transitions,
+  shipped: [...transitions.shipped, "cancelled"]
+}
+
+/** Who asks for a move: the API's caller (the spec's table), or the courier through the order's shipment. */
+export type Mover = "api" | "courier"
+
 /** States in which the order's stock is taken out of the catalogue. */
 export const committed: ReadonlySet<OrderStatus> = new Set(["confirmed", "processing", "shipped", "delivered"])
 
 export const isTerminal = (status: OrderStatus): boolean => transitions[status].length === 0
 
-export const canMove = (from: OrderStatus, to: OrderStatus): boolean => transitions[from].includes(to)
+export const canMove = (from: OrderStatus, to: OrderStatus, by: Mover = "api"): boolean =>
+  (by === "api" ? transitions : courierTransitions)[from].includes(to)
 
 /**
  * What a move does to stock, from the order's `stock_committed` flag: the first entry into a committed state takes
@@ -82,10 +95,11 @@ export type Decision =
 
 export const decide = (
   current: { readonly status: OrderStatus; readonly stock_committed: boolean },
-  to: OrderStatus
+  to: OrderStatus,
+  by: Mover = "api"
 ): Result.Result<Decision, IllegalTransition> => {
   if (current.status === to) return Result.succeed({ _tag: "Unchanged" })
-  if (!canMove(current.status, to)) {
+  if (!canMove(current.status, to, by)) {
     return Result.fail(new IllegalTransition({ message: messages.transition(current.status, to) }))
   }
   return Result.succeed({ _tag: "Move", from: current.status, to, stock: stockMove(current.stock_committed, to) })

@@ -13,6 +13,7 @@ import type { Pricing } from "@tawsil/pricing"
 import { Clock, Context, DateTime, Effect, Layer, Schema, Semaphore } from "effect"
 import * as CustomerMatch from "./CustomerMatch.ts"
 import type * as OrderCreate from "./OrderCreate.ts"
+import * as OrderShipment from "./OrderShipment.ts"
 import type { OrderStatus, StockMove } from "./OrderStatus.ts"
 
 export const PaymentStatus = Schema.Literals(["pending", "paid", "refunded"])
@@ -40,6 +41,14 @@ export interface OrderSummaryRecord {
   readonly commune: string
   readonly delivery_type: OrderCreate.DeliveryType
   readonly created_at: DateTime.Utc
+  /** Who carries its parcel and where it is, once shipped. */
+  readonly shipment: ShipmentSummaryRecord | null
+}
+
+export interface ShipmentSummaryRecord {
+  readonly courier: string
+  readonly tracking_number: string
+  readonly status: OrderShipment.ShipmentRecord["status"]
 }
 
 /** An order with its customer snapshot, amounts and lines (`notes` is write-only and never read back). */
@@ -56,6 +65,8 @@ export interface OrderRecord extends OrderSummaryRecord {
   readonly payment_fee: StoreAmount.StoreAmount
   readonly updated_at: DateTime.Utc
   readonly items: ReadonlyArray<ItemRecord>
+  /** Its parcel, once shipped (`OrderShipment`), with its timeline. */
+  readonly shipment: OrderShipment.ShipmentRecord | null
 }
 
 export interface CustomerRecord {
@@ -105,7 +116,22 @@ export interface OrderFilter {
   readonly since?: DateTime.Utc | undefined
   readonly customerPhone?: string | undefined
   readonly customerId?: number | undefined
+  /** Orders whose shipment this courier carries (its key). */
+  readonly courier?: string | undefined
+  /** Orders whose shipment is in this canonical status. */
+  readonly shipmentStatus?: string | undefined
 }
+
+/** How a courier names a parcel in what it pushes: at least one of these. */
+export interface ParcelName {
+  readonly trackingNumber?: string | undefined
+  readonly courierReference?: string | undefined
+  /** Our reference: the order number. */
+  readonly reference?: string | undefined
+}
+
+/** An order's shipment as a follow-up reads it under its lock: the shipment without its timeline. */
+export type LockedShipment = Omit<OrderShipment.ShipmentRecord, "timeline"> & { readonly orderStatus: OrderStatus }
 
 export interface CustomerFilter {
   /** Compared case-insensitively. */
@@ -165,6 +191,40 @@ export class OrderStore extends Context.Service<
       filter: CustomerFilter,
       page: PageRequest
     ) => Effect.Effect<ReadonlyArray<CustomerRecord>>
+    /** The names of the store's products among `ids` (deleted ones too: an order keeps its lines). */
+    readonly productNames: (
+      storeId: Ids.StoreId,
+      ids: ReadonlyArray<number>
+    ) => Effect.Effect<ReadonlyMap<number, string>>
+    /**
+     * Adds an order's shipment with its first event; `false` when the order has one already (one per order). The
+     * caller holds the order (its status was just compare-and-set in the same unit).
+     */
+    readonly insertShipment: (
+      storeId: Ids.StoreId,
+      orderId: number,
+      shipment: OrderShipment.NewShipment,
+      first: OrderShipment.ShipmentEvent
+    ) => Effect.Effect<boolean>
+    /** An order's shipment and the order's status, locked until the unit ends (SQL: `FOR UPDATE`); undefined: none. */
+    readonly lockShipment: (storeId: Ids.StoreId, orderId: number) => Effect.Effect<LockedShipment | undefined>
+    /** Adds events to a shipment's timeline, each once (`OrderShipment.dedupeKey`); answers the ones that were new. */
+    readonly recordEvents: (
+      storeId: Ids.StoreId,
+      orderId: number,
+      events: ReadonlyArray<OrderShipment.ShipmentEvent>
+    ) => Effect.Effect<ReadonlyArray<OrderShipment.ShipmentEvent>>
+    /** Writes a shipment's state (and, when given, that it was dispatched); answers the new `updated_at`. */
+    readonly updateShipment: (
+      storeId: Ids.StoreId,
+      orderId: number,
+      state: OrderShipment.State & { readonly dispatched?: boolean | undefined }
+    ) => Effect.Effect<DateTime.Utc>
+    /** The order a courier account's parcel belongs to, by any of the names the courier uses for it. */
+    readonly findByParcel: (
+      accountId: number,
+      parcel: ParcelName
+    ) => Effect.Effect<{ readonly storeId: Ids.StoreId; readonly orderId: number } | undefined>
   }
 >()("@tawsil/orders/OrderStore") {}
 
@@ -174,6 +234,8 @@ export class OrderStore extends Context.Service<
 /** A catalogue product as the memory store keeps it (the SQL store reads the catalogue's tables instead). */
 export interface MemoryProduct {
   readonly id: number
+  /** Its name (what a parcel's product list shows); `Product <id>` when absent. */
+  readonly name?: string | undefined
   readonly store_id: number
   readonly price: StoreAmount.StoreAmount
   readonly digital: boolean
@@ -220,6 +282,39 @@ const byId = <A extends { readonly store_id: number }>(rows: Map<number, A>, sto
 
 const withoutStore = <A extends { readonly store_id: number }>({ store_id: _, ...rest }: A) => rest
 
+/** An order as a list shows it: its shipment summed up. */
+const summaryOf = (order: StoredOrder): OrderSummaryRecord => {
+  const { store_id: _, shipment, ...rest } = order
+  return {
+    ...rest,
+    shipment:
+      shipment === null
+        ? null
+        : { courier: shipment.courier, tracking_number: shipment.tracking_number, status: shipment.status }
+  }
+}
+
+const eventRecord = (event: OrderShipment.ShipmentEvent): OrderShipment.EventRecord => ({
+  kind: event.kind,
+  status: event.status,
+  raw_status: event.rawStatus,
+  reason: event.reason ?? null,
+  occurred_at: event.occurredAt,
+  source: event.source
+})
+
+/** Events of one report and one time: movement before cash, then by raw status. */
+const byKindAndRaw = (a: OrderShipment.EventRecord, b: OrderShipment.EventRecord) =>
+  a.kind === b.kind
+    ? a.raw_status < b.raw_status
+      ? -1
+      : a.raw_status > b.raw_status
+        ? 1
+        : 0
+    : a.kind === "movement"
+      ? -1
+      : 1
+
 /** Marks fibers inside a memory transaction, so a nested one does not wait on itself. */
 const InTransaction = Context.Reference<boolean>("@tawsil/orders/OrderStore/InTransaction", {
   defaultValue: () => false
@@ -235,6 +330,8 @@ export const layerMemory = (
       const customers = new Map<number, StoredCustomer>()
       const orders = new Map<number, StoredOrder>()
       const numbers = new Set<string>()
+      /** Each shipment's deduplication keys, by order id. */
+      const eventKeys = new Map<number, Set<string>>()
       let lastCustomer = 0
       let lastOrder = 0
       let lastItem = 0
@@ -344,7 +441,8 @@ export const layerMemory = (
             total: order.total,
             created_at: at,
             updated_at: at,
-            items: order.items.map((item) => ({ ...item, id: ++lastItem }))
+            items: order.items.map((item) => ({ ...item, id: ++lastItem })),
+            shipment: null
           }
           orders.set(stored.id, stored)
           return withoutStore(stored)
@@ -363,6 +461,96 @@ export const layerMemory = (
           orders.set(id, { ...order, status: move.to, stock_committed: committed, updated_at: at })
           return at
         }),
+        productNames: (storeId, ids) =>
+          Effect.sync(() => {
+            const names = new Map<number, string>()
+            for (const id of ids) {
+              const product = products.get(id)
+              if (product !== undefined && product.store_id === storeId) names.set(id, product.name ?? `Product ${id}`)
+            }
+            return names
+          }),
+        insertShipment: Effect.fnUntraced(function* (storeId, orderId, shipment, first) {
+          const order = byId(orders, storeId, orderId)
+          if (order === undefined || order.shipment !== null) return false
+          const at = yield* now
+          eventKeys.set(orderId, new Set([OrderShipment.dedupeKey(first), OrderShipment.sameAs(first)]))
+          orders.set(orderId, {
+            ...order,
+            shipment: {
+              account_id: shipment.accountId,
+              courier: shipment.courier,
+              tracking_number: shipment.trackingNumber,
+              courier_reference: shipment.courierReference ?? null,
+              status: shipment.status,
+              raw_status: shipment.rawStatus,
+              reason: null,
+              status_at: shipment.at,
+              cod_status: null,
+              cod_at: null,
+              dispatched: shipment.dispatched,
+              created_at: at,
+              updated_at: at,
+              timeline: [eventRecord(first)]
+            }
+          })
+          return true
+        }),
+        lockShipment: (storeId, orderId) =>
+          Effect.sync(() => {
+            const order = byId(orders, storeId, orderId)
+            if (order?.shipment == null) return undefined
+            const { timeline: _, ...shipment } = order.shipment
+            return { ...shipment, orderStatus: order.status }
+          }),
+        recordEvents: (storeId, orderId, events) =>
+          Effect.sync(() => {
+            const order = byId(orders, storeId, orderId)
+            if (order?.shipment == null) return []
+            const keys = eventKeys.get(orderId) ?? new Set<string>()
+            eventKeys.set(orderId, keys)
+            const fresh = events.filter((event) => {
+              const key = OrderShipment.dedupeKey(event)
+              const same = OrderShipment.sameAs(event)
+              if (keys.has(key) || keys.has(same)) return false
+              keys.add(key).add(same)
+              return true
+            })
+            // Oldest first; of one time, as they came, and within one report movement before cash (as SQL orders them).
+            const timeline = [...order.shipment.timeline, ...fresh.map(eventRecord).sort(byKindAndRaw)].sort(
+              (a, b) => DateTime.toEpochMillis(a.occurred_at) - DateTime.toEpochMillis(b.occurred_at)
+            )
+            orders.set(orderId, { ...order, shipment: { ...order.shipment, timeline } })
+            return fresh
+          }),
+        updateShipment: Effect.fnUntraced(function* (storeId, orderId, state) {
+          const at = yield* now
+          const order = byId(orders, storeId, orderId)
+          if (order?.shipment == null) return at
+          const { dispatched, ...moved } = state
+          orders.set(orderId, {
+            ...order,
+            shipment: {
+              ...order.shipment,
+              ...moved,
+              dispatched: dispatched ?? order.shipment.dispatched,
+              updated_at: at
+            }
+          })
+          return at
+        }),
+        findByParcel: (accountId, parcel) =>
+          Effect.sync(() => {
+            const candidates = [...orders.values()].filter((order) => order.shipment?.account_id === accountId)
+            const found =
+              (parcel.trackingNumber !== undefined &&
+                candidates.find((order) => order.shipment!.tracking_number === parcel.trackingNumber)) ||
+              (parcel.courierReference !== undefined &&
+                candidates.find((order) => order.shipment!.courier_reference === parcel.courierReference)) ||
+              (parcel.reference !== undefined && candidates.find((order) => order.order_number === parcel.reference)) ||
+              undefined
+            return found === undefined ? undefined : { storeId: found.store_id as Ids.StoreId, orderId: found.id }
+          }),
         listOrders: (storeId, filter, page) =>
           Effect.sync(() =>
             pageOf(
@@ -372,10 +560,12 @@ export const layerMemory = (
                   (filter.status === undefined || order.status === filter.status) &&
                   (filter.since === undefined || DateTime.isGreaterThanOrEqualTo(order.created_at, filter.since)) &&
                   (filter.customerPhone === undefined || order.customer_phone === filter.customerPhone) &&
-                  (filter.customerId === undefined || order.customer_id === filter.customerId)
+                  (filter.customerId === undefined || order.customer_id === filter.customerId) &&
+                  (filter.courier === undefined || order.shipment?.courier === filter.courier) &&
+                  (filter.shipmentStatus === undefined || order.shipment?.status === filter.shipmentStatus)
               ),
               page
-            ).map(withoutStore)
+            ).map(summaryOf)
           ),
         findCustomer: (storeId, id) =>
           Effect.sync(() => {

@@ -20,12 +20,15 @@
  *   effect first locks the store row, so the stock moves of one store run one at a time and two orders sharing
  *   products can never lock them in opposite orders (a deadlock would fail a status change over stock).
  */
+
+import { CanonicalStatus, CodStatus } from "@tawsil/courier/CanonicalStatus"
 import { type Ids, StoreAmount } from "@tawsil/domain"
 import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import * as CustomerMatch from "./CustomerMatch.ts"
 import { DeliveryType, PaymentMethod, type Product } from "./OrderCreate.ts"
+import * as OrderShipment from "./OrderShipment.ts"
 import { OrderStatus } from "./OrderStatus.ts"
 import {
   type CustomerRecord,
@@ -78,7 +81,53 @@ const summaryFields = {
   created_at: Timestamp
 }
 
-const SummaryRow = Schema.Struct(summaryFields)
+const JsonTime = Schema.DateTimeUtcFromString
+
+const SummaryRow = Schema.Struct({
+  ...summaryFields,
+  shipment: Schema.NullOr(
+    Schema.Struct({ courier: Schema.String, tracking_number: Schema.String, status: CanonicalStatus })
+  )
+})
+
+const shipmentFields = {
+  account_id: Schema.Int,
+  courier: Schema.String,
+  tracking_number: Schema.String,
+  courier_reference: Schema.NullOr(Schema.String),
+  status: CanonicalStatus,
+  raw_status: Schema.String,
+  reason: Schema.NullOr(Schema.String),
+  status_at: JsonTime,
+  cod_status: Schema.NullOr(CodStatus),
+  cod_at: Schema.NullOr(JsonTime),
+  dispatched: Schema.Boolean,
+  created_at: JsonTime,
+  updated_at: JsonTime
+}
+
+const ShipmentRow = Schema.Struct({
+  ...shipmentFields,
+  timeline: Schema.Array(
+    Schema.Struct({
+      kind: Schema.Literals(["movement", "cod"]),
+      status: Schema.String,
+      raw_status: Schema.String,
+      reason: Schema.NullOr(Schema.String),
+      occurred_at: JsonTime,
+      source: OrderShipment.EventSource
+    })
+  )
+})
+
+const LockedRow = Schema.Struct({
+  ...shipmentFields,
+  status_at: Timestamp,
+  cod_at: Schema.NullOr(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  order_status: OrderStatus
+})
 
 const OrderRow = Schema.Struct({
   ...summaryFields,
@@ -93,6 +142,7 @@ const OrderRow = Schema.Struct({
   discount: Amount,
   payment_fee: Amount,
   updated_at: Timestamp,
+  shipment: Schema.NullOr(ShipmentRow),
   items: Schema.Array(
     Schema.Struct({
       id: Schema.Int,
@@ -141,6 +191,10 @@ const decodeSummaries = decodeRows(SummaryRow)
 const decodeOrders = decodeRows(OrderRow)
 const decodeCustomers = decodeRows(CustomerRow)
 const decodeUpdated = decodeRows(UpdatedRow)
+const decodeLocked = decodeRows(LockedRow)
+const decodeNames = decodeRows(Schema.Struct({ id: Schema.Int, name: Schema.String }))
+const decodeFresh = decodeRows(Schema.Struct({ dedupe_key: Schema.String }))
+const decodeFound = decodeRows(Schema.Struct({ store_id: Schema.Int, order_id: Schema.Int }))
 
 const amountText = StoreAmount.format
 
@@ -156,6 +210,22 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
       "o.id, o.order_number, o.status, o.payment_status, o.payment_method, o.total, o.customer_name, " +
         "o.customer_phone, o.wilaya_id, o.commune, o.delivery_type, o.created_at"
     )
+
+    /** An order's shipment with its timeline, as one JSON value (null without one). */
+    const shipmentJson = sql.literal(`(
+      SELECT json_build_object(
+        'account_id', s.account_id, 'courier', s.courier, 'tracking_number', s.tracking_number,
+        'courier_reference', s.courier_reference, 'status', s.status, 'raw_status', s.raw_status, 'reason', s.reason,
+        'status_at', s.status_at, 'cod_status', s.cod_status, 'cod_at', s.cod_at, 'dispatched', s.dispatched,
+        'created_at', s.created_at, 'updated_at', s.updated_at,
+        'timeline', coalesce((
+          SELECT json_agg(json_build_object(
+            'kind', e.kind, 'status', e.status, 'raw_status', e.raw_status, 'reason', e.reason,
+            'occurred_at', e.occurred_at, 'source', e.source)
+            ORDER BY e.occurred_at, e.received_at, e.kind DESC, e.raw_status)
+          FROM order_shipment_events e WHERE e.order_id = s.order_id
+        ), '[]'::json))
+      FROM order_shipments s WHERE s.order_id = o.id)`)
 
     const customerColumns = sql.literal(
       "id, first_name, last_name, phone, email, wilaya_id, commune, address, notes, total_orders, total_spent, " +
@@ -306,7 +376,8 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
           payment_fee: order.payment_fee,
           created_at: inserted.created_at,
           updated_at: inserted.created_at,
-          items: order.items.map((item, position): ItemRecord => ({ ...item, id: itemIds.get(position)! }))
+          items: order.items.map((item, position): ItemRecord => ({ ...item, id: itemIds.get(position)! })),
+          shipment: null
         }
         return record
       }),
@@ -315,6 +386,7 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
         const [row] = yield* sql`
           SELECT ${summaryColumns}, o.stock_committed, o.customer_id, o.customer_email, o.address, o.desk_id,
             o.desk_name, o.subtotal, o.shipping_cost, o.discount, o.payment_fee, o.updated_at,
+            ${shipmentJson} AS shipment,
             coalesce((
               SELECT json_agg(json_build_object(
                 'id', i.id, 'product_id', i.product_id, 'price', i.price::text, 'quantity', i.quantity,
@@ -384,12 +456,115 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
           conditions.push(sql`o.created_at >= ${DateTime.formatIso(filter.since)}::timestamptz`)
         if (filter.customerPhone !== undefined) conditions.push(sql`o.customer_phone = ${filter.customerPhone}`)
         if (filter.customerId !== undefined) conditions.push(sql`o.customer_id = ${filter.customerId}`)
+        if (filter.courier !== undefined) conditions.push(sql`s.courier = ${filter.courier}`)
+        if (filter.shipmentStatus !== undefined) conditions.push(sql`s.status = ${filter.shipmentStatus}`)
         if (page.afterId !== undefined) conditions.push(sql`o.id < ${page.afterId}`)
         const rows = yield* sql`
-          SELECT ${summaryColumns} FROM orders o
+          SELECT ${summaryColumns},
+            CASE WHEN s.order_id IS NULL THEN NULL ELSE json_build_object(
+              'courier', s.courier, 'tracking_number', s.tracking_number, 'status', s.status) END AS shipment
+          FROM orders o LEFT JOIN order_shipments s ON s.order_id = o.id
           WHERE ${sql.and(conditions)}
           ORDER BY o.id DESC LIMIT ${page.limit}`.pipe(Effect.orDie, Effect.flatMap(decodeSummaries))
         return rows satisfies ReadonlyArray<OrderSummaryRecord>
+      }),
+
+      productNames: Effect.fnUntraced(function* (storeId, ids) {
+        if (ids.length === 0) return new Map<number, string>()
+        const rows = yield* sql`
+          SELECT id, name FROM products WHERE store_id = ${storeId} AND id = ANY(${intArray(ids)}::int[])`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeNames)
+        )
+        return new Map(rows.map((row) => [row.id, row.name] as const))
+      }),
+
+      insertShipment: Effect.fnUntraced(function* (storeId, orderId, shipment, first) {
+        const rows = yield* sql`
+          WITH added AS (
+            INSERT INTO order_shipments (order_id, store_id, account_id, courier, tracking_number, courier_reference,
+              status, raw_status, status_at, dispatched)
+            SELECT o.id, o.store_id, ${shipment.accountId}, ${shipment.courier}, ${shipment.trackingNumber},
+              ${shipment.courierReference ?? null}::text, ${shipment.status}, ${shipment.rawStatus},
+              ${DateTime.formatIso(shipment.at)}::timestamptz, ${shipment.dispatched}
+            FROM orders o WHERE o.store_id = ${storeId} AND o.id = ${orderId}
+            ON CONFLICT (order_id) DO NOTHING
+            RETURNING order_id
+          ), first AS (
+            INSERT INTO order_shipment_events (order_id, dedupe_key, kind, status, raw_status, reason, occurred_at,
+              source)
+            SELECT added.order_id, ${OrderShipment.dedupeKey(first)}, ${first.kind}, ${first.status},
+              ${first.rawStatus}, ${first.reason ?? null}::text, ${DateTime.formatIso(first.occurredAt)}::timestamptz,
+              ${first.source}
+            FROM added
+          )
+          SELECT order_id FROM added`.pipe(Effect.orDie)
+        return rows.length > 0
+      }),
+
+      lockShipment: Effect.fnUntraced(function* (storeId, orderId) {
+        const [row] = yield* sql`
+          SELECT s.account_id, s.courier, s.tracking_number, s.courier_reference, s.status, s.raw_status, s.reason,
+            s.status_at, s.cod_status, s.cod_at, s.dispatched, s.created_at, s.updated_at, o.status AS order_status
+          FROM order_shipments s JOIN orders o ON o.id = s.order_id
+          WHERE s.store_id = ${storeId} AND s.order_id = ${orderId}
+          FOR UPDATE OF s, o`.pipe(Effect.orDie, Effect.flatMap(decodeLocked))
+        if (row === undefined) return undefined
+        const { order_status, ...shipment } = row
+        return { ...shipment, orderStatus: order_status }
+      }),
+
+      recordEvents: Effect.fnUntraced(function* (storeId, orderId, events) {
+        if (events.length === 0) return []
+        const byKey = new Map(events.map((event) => [OrderShipment.dedupeKey(event), event] as const))
+        const rows = JSON.stringify(
+          [...byKey].map(([key, event]) => ({
+            dedupe_key: key,
+            kind: event.kind,
+            status: event.status,
+            raw_status: event.rawStatus,
+            reason: event.reason ?? null,
+            occurred_at: DateTime.formatIso(event.occurredAt),
+            source: event.source
+          }))
+        )
+        const fresh = yield* sql`
+          INSERT INTO order_shipment_events (order_id, dedupe_key, kind, status, raw_status, reason, occurred_at,
+            source)
+          SELECT s.order_id, e.dedupe_key, e.kind, e.status, e.raw_status, e.reason, e.occurred_at, e.source
+          FROM order_shipments s, jsonb_to_recordset(${rows}::jsonb) AS e(dedupe_key text, kind text, status text,
+            raw_status text, reason text, occurred_at timestamptz, source text)
+          WHERE s.store_id = ${storeId} AND s.order_id = ${orderId}
+          ON CONFLICT DO NOTHING
+          RETURNING dedupe_key`.pipe(Effect.orDie, Effect.flatMap(decodeFresh))
+        return fresh.map((row) => byKey.get(row.dedupe_key)!)
+      }),
+
+      updateShipment: Effect.fnUntraced(function* (storeId, orderId, state) {
+        const [row] = yield* sql`
+          UPDATE order_shipments SET status = ${state.status}, raw_status = ${state.raw_status},
+            reason = ${state.reason}::text, status_at = ${DateTime.formatIso(state.status_at)}::timestamptz,
+            cod_status = ${state.cod_status}::text,
+            cod_at = ${state.cod_at === null ? null : DateTime.formatIso(state.cod_at)}::timestamptz,
+            dispatched = coalesce(${state.dispatched ?? null}::boolean, dispatched), updated_at = now()
+          WHERE store_id = ${storeId} AND order_id = ${orderId}
+          RETURNING updated_at`.pipe(Effect.orDie, Effect.flatMap(decodeUpdated))
+        return row!.updated_at
+      }),
+
+      findByParcel: Effect.fnUntraced(function* (accountId, parcel) {
+        const tracking = parcel.trackingNumber ?? null
+        const reference = parcel.courierReference ?? null
+        const number = parcel.reference ?? null
+        // The courier's tracking number first, then its own reference, then ours (the order number).
+        const [found] = yield* sql`
+          SELECT s.store_id, s.order_id FROM order_shipments s JOIN orders o ON o.id = s.order_id
+          WHERE s.account_id = ${accountId} AND (s.tracking_number = ${tracking}::text
+            OR s.courier_reference = ${reference}::text OR o.order_number = ${number}::text)
+          ORDER BY s.tracking_number = ${tracking}::text DESC NULLS LAST,
+            s.courier_reference = ${reference}::text DESC NULLS LAST
+          LIMIT 1`.pipe(Effect.orDie, Effect.flatMap(decodeFound))
+        return found === undefined ? undefined : { storeId: found.store_id as Ids.StoreId, orderId: found.order_id }
       }),
 
       findCustomer: Effect.fnUntraced(function* (storeId, id) {

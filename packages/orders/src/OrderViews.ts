@@ -7,6 +7,7 @@
 import { AlgiersTime, StoreAmount } from "@tawsil/domain"
 import { Schema } from "effect"
 import { DeliveryType, PaymentMethod } from "./OrderCreate.ts"
+import * as OrderShipment from "./OrderShipment.ts"
 import { OrderStatus } from "./OrderStatus.ts"
 import { type CustomerRecord, type OrderRecord, type OrderSummaryRecord, PaymentStatus } from "./OrderStore.ts"
 
@@ -26,7 +27,9 @@ export const OrderSummary = Schema.Struct({
   wilaya_id: Schema.Int,
   commune: Schema.String,
   delivery_type: DeliveryType,
-  created_at: Timestamp
+  created_at: Timestamp,
+  /** Who carries the order's parcel and where it is; null until it is shipped (docs/cod-loop.md). */
+  shipment: Schema.NullOr(OrderShipment.Summary)
 }).annotate({ identifier: "OrderSummary" })
 export type OrderSummary = typeof OrderSummary.Type
 
@@ -74,6 +77,8 @@ export const OrderDetail = Schema.Struct({
     total: Amount
   }),
   items: Schema.Array(OrderItem),
+  /** The order's parcel with its timeline; null until it is shipped (docs/cod-loop.md). */
+  shipment: Schema.NullOr(OrderShipment.View),
   created_at: Timestamp,
   updated_at: Timestamp
 }).annotate({ identifier: "OrderDetail" })
@@ -140,7 +145,8 @@ export const orderSummary = (order: OrderSummaryRecord): OrderSummary => ({
   wilaya_id: order.wilaya_id,
   commune: order.commune,
   delivery_type: order.delivery_type,
-  created_at: time(order.created_at)
+  created_at: time(order.created_at),
+  shipment: order.shipment
 })
 
 export const orderDetail = (order: OrderRecord): OrderDetail => ({
@@ -179,6 +185,7 @@ export const orderDetail = (order: OrderRecord): OrderDetail => ({
       price_adjustment: StoreAmount.format(variant.price_adjustment)
     }))
   })),
+  shipment: order.shipment === null ? null : OrderShipment.view(order.id, order.shipment),
   created_at: time(order.created_at),
   updated_at: time(order.updated_at)
 })

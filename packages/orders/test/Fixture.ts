@@ -9,11 +9,14 @@ import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { BigDecimal, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
+import { type OrderEvent, OrderEvents } from "../src/OrderEvents.ts"
 import * as OrderStore from "../src/OrderStore.ts"
 import * as OrderStoreSql from "../src/OrderStoreSql.ts"
 import * as Orders from "../src/Orders.ts"
 
 export interface ProductSpec {
+  /** What a parcel's product list shows; `Product` when absent. */
+  readonly name?: string
   readonly price: string
   readonly digital?: boolean
   readonly stock?: number | null
@@ -64,6 +67,7 @@ const memoryFixture = Layer.effect(
           const id = ++nextProduct
           yield* catalogue.put({
             id,
+            name: spec.name ?? "Product",
             store_id: storeId,
             price: BigDecimal.fromStringUnsafe(spec.price),
             digital: spec.digital ?? false,
@@ -145,7 +149,7 @@ const sqlFixture = Layer.effect(
           Effect.gen(function* () {
             const [row] = yield* sql<{ readonly id: number }>`
               INSERT INTO products (store_id, name, price, digital, stock)
-              VALUES (${storeId}, 'Product', ${spec.price}::numeric, ${spec.digital ?? false}, ${spec.stock ?? null}::int)
+              VALUES (${storeId}, ${spec.name ?? "Product"}, ${spec.price}::numeric, ${spec.digital ?? false}, ${spec.stock ?? null}::int)
               RETURNING id`
             const productId = row!.id
             for (const [position, group] of (spec.groups ?? []).entries()) {
@@ -214,3 +218,30 @@ export const sql = (
   const store = OrderStoreSql.layer.pipe(Layer.provideMerge(database))
   return Layer.mergeAll(Orders.layer.pipe(Layer.provide(listener)), sqlFixture).pipe(Layer.provideMerge(store))
 }
+
+/** What `Orders` told its listener, by order: the suites read (and forget) what one order's calls told. */
+export class Heard extends Context.Service<
+  Heard,
+  {
+    /** The events told about order `orderId` since the last call, oldest first; forgets them. */
+    readonly take: (orderId: number) => Effect.Effect<ReadonlyArray<OrderEvent>>
+  }
+>()("test/orders/Heard") {}
+
+/** A listener that keeps what it hears in memory, and `Heard` to read it: provide it around `memory()` or `sql()`. */
+export const heard: Layer.Layer<Heard> = Layer.effectContext(
+  Effect.sync(() => {
+    const events: Array<OrderEvent> = []
+    return Context.make(
+      Heard,
+      Heard.of({
+        take: (orderId) =>
+          Effect.sync(() => {
+            const taken = events.filter((event) => event.order.id === orderId)
+            for (const event of taken) events.splice(events.indexOf(event), 1)
+            return taken
+          })
+      })
+    ).pipe(Context.add(OrderEvents, { record: (event) => Effect.sync(() => void events.push(event)) }))
+  })
+)

@@ -104,6 +104,38 @@ describe("OrderStatus", () => {
     assert.strictEqual(OrderStatus.stockCommittedAfter("none", true), true)
   })
 
+  it("lets the courier alone move a shipped order to cancelled; PATCH keeps the spec's table", () => {
+    for (const from of statuses) {
+      for (const to of statuses) {
+        const courierOnly = from === "shipped" && to === "cancelled"
+        assert.strictEqual(OrderStatus.canMove(from, to), legal.includes(`${from} -> ${to}`), `${from} -> ${to}`)
+        assert.strictEqual(
+          OrderStatus.canMove(from, to, "courier"),
+          legal.includes(`${from} -> ${to}`) || courierOnly,
+          `${from} -> ${to} by the courier`
+        )
+      }
+    }
+    const shipped = { status: "shipped" as const, stock_committed: true }
+    const refused = OrderStatus.decide(shipped, "cancelled")
+    assert.isTrue(Result.isFailure(refused))
+    if (Result.isFailure(refused)) {
+      assert.strictEqual(
+        refused.failure.message,
+        "Transition shipped -> cancelled not allowed; allowed: delivered, returned"
+      )
+    }
+    assert.deepStrictEqual(
+      OrderStatus.decide(shipped, "cancelled", "courier"),
+      Result.succeed({
+        _tag: "Move" as const,
+        from: "shipped" as const,
+        to: "cancelled" as const,
+        stock: "restore" as const
+      })
+    )
+  })
+
   it("reads the PATCH body with the spec's messages", () => {
     const failure = (body: unknown) => {
       const decoded = OrderStatus.decodePatch(body)

@@ -794,10 +794,12 @@ export const OrdersSuite = <R>(
         "order_number",
         "payment_method",
         "payment_status",
+        "shipment",
         "status",
         "total",
         "wilaya_id"
       ])
+      assert.strictEqual(summary.shipment, null)
       assert.strictEqual(summary.total, 300)
       assert.strictEqual(summary.customer_phone, "0661000001")
 

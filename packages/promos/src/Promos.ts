@@ -30,7 +30,7 @@ export interface Writer {
 
 export interface ListParams {
   readonly is_active?: string | undefined
-  readonly limit?: string | undefined
+  readonly limit?: string | number | undefined
   readonly cursor?: string | undefined
 }
 

@@ -6,6 +6,7 @@
  * - `create`: the key's claim (hashes only, never credentials), then the capacity guard (`CapacityGuard`), then
  *   the courier; afterwards the claim is completed with the parcel, released when the failure certainly created
  *   nothing (`createdNothing`), or kept until its lease runs out when the courier may have created the parcel.
+ * - `cancel`, `dispatch`: the courier core under an optional `Idempotency-Key`, as create (without the guard).
  * - `track`, `rates`, `label`: the courier core as is.
  *
  * A host decodes requests, calls these operations and encodes their answers; it holds no rule of its own.
@@ -22,18 +23,19 @@ import * as ClientWindow from "./ClientWindow.ts"
 import * as RateComparison from "./RateComparison.ts"
 import * as Shipping from "./Shipping.ts"
 
-export type CreateRequest = Shipping.CourierCall & { readonly order: Shipment.ParcelOrder }
+export type CreateRequest = Shipping.CourierCall & {
+  readonly order: Shipment.ParcelOrder
+  /** `false`: created undispatched, to be dispatched later (`dispatch`); for couriers with that capability only. */
+  readonly dispatch?: false | undefined
+}
 export type TrackRequest = Shipping.CourierCall & { readonly trackingNumber: string }
 export type RatesRequest = Shipping.CourierCall & { readonly query: Shipment.RatesQuery }
 export type BatchTrackRequest = Shipping.CourierCall & { readonly trackingNumbers: ReadonlyArray<string> }
 export type StopDesksRequest = Shipping.CourierCall & { readonly wilayaCode: WilayaCode.WilayaCode }
 
-/** What a cancel answers (and replays under its `Idempotency-Key`). */
-export const Cancelled = Schema.Struct({
-  trackingNumber: Schema.String,
-  status: Schema.Literal("cancelled")
-}).annotate({ identifier: "ParcelCancelled" })
-export type Cancelled = typeof Cancelled.Type
+/** What a cancel answers (and replays under its `Idempotency-Key`): the SDK's `Shipment.ParcelCancelled`. */
+export const Cancelled = Shipment.ParcelCancelled
+export type Cancelled = Shipment.ParcelCancelled
 
 /**
  * What the door does with a request (`Gateway.atDoor`): refuse it for its client's used-up window, or because creates
@@ -51,7 +53,7 @@ export const CreateError = Schema.Union([
 ])
 export type CreateError = typeof CreateError.Type
 
-/** Every failure of a cancel: the courier core's and the key's. */
+/** Every failure of a cancel (and of a dispatch): the courier core's and the key's. */
 export const CancelError = Schema.Union([
   ...Shipping.ShippingError.members,
   Idempotency.InvalidKey,
@@ -59,6 +61,10 @@ export const CancelError = Schema.Union([
   Idempotency.InFlight
 ])
 export type CancelError = typeof CancelError.Type
+
+/** Every failure of a dispatch: the courier core's and the key's, as a cancel's. */
+export const DispatchError = CancelError
+export type DispatchError = CancelError
 
 /** Every failure of the gateway's operations, for hosts that map them all in one place. */
 export const GatewayError = Schema.Union([...CreateError.members, ClientWindow.ClientRateLimited])
@@ -83,12 +89,13 @@ const courierCreatedNothing = (reason: CourierError.CourierErrorReason): boolean
 }
 
 /** The operations that change something at the courier; any other is a read, whose failure changed nothing. */
-const writes: ReadonlySet<CourierAdapter.Capability> = new Set(["create", "cancel"])
+const writes: ReadonlySet<CourierAdapter.OperationName> = new Set(["create", "cancel", "dispatch"])
 
 /**
- * Failures after which no parcel can exist at the courier: the request was refused before any courier call, a read
- * before the write failed (a create's commune-list read), or the courier refused the caller's credentials, its rate
- * or the parcel itself (a refusal that names no `created` parcel). Their key is freed, so a retry runs again.
+ * Failures after which no parcel can exist at the courier (for a cancel or a dispatch: after which the parcel is as it
+ * was): the request was refused before any courier call, a read before the write failed (a create's commune-list
+ * read), or the courier refused the caller's credentials, its rate or the request itself (a refusal that names no
+ * `created` parcel). Their key is freed, so a retry runs again.
  */
 export const createdNothing = (error: CreateError): boolean => {
   switch (error._tag) {
@@ -139,6 +146,14 @@ export class Gateway extends Context.Service<
       request: TrackRequest,
       idempotencyKey?: string | undefined
     ) => Effect.Effect<Cancelled, CancelError>
+    /**
+     * Dispatches a parcel created undispatched (`create` with `dispatch: false`); with an `idempotencyKey`, as
+     * cancel. The shipping API has no endpoint for it: hosts that hold parcels undispatched (a store) call it.
+     */
+    readonly dispatch: (
+      request: TrackRequest,
+      idempotencyKey?: string | undefined
+    ) => Effect.Effect<Shipment.ParcelDispatched, DispatchError>
     readonly trackBatch: (
       request: BatchTrackRequest
     ) => Effect.Effect<ReadonlyArray<Shipping.BatchItem>, Shipping.ShippingError>
@@ -261,6 +276,17 @@ export const layer = (
           return yield* idempotencyKey === undefined
             ? cancelled(request)
             : idempotent(idempotencyKey, { path: "/v1/cancel", request, answer: Cancelled, run: cancelled(request) })
+        }),
+        dispatch: method("Gateway.dispatch")(function* (request, idempotencyKey) {
+          return yield* idempotencyKey === undefined
+            ? shipping.dispatch(request)
+            : idempotent(idempotencyKey, {
+                // No route serves it: the path only keeps its keys apart from cancel's in the fingerprint.
+                path: "dispatch",
+                request,
+                answer: Shipment.ParcelDispatched,
+                run: shipping.dispatch(request)
+              })
         }),
         trackBatch: shipping.trackBatch,
         stopDesks: shipping.stopDesks,

@@ -9,9 +9,9 @@
 import { createHmac, randomBytes } from "node:crypto"
 import type {
   Any,
-  Capability,
   CourierManifest,
   Label,
+  OperationName,
   RateLimit,
   RawEvent,
   StopDesk
@@ -20,7 +20,8 @@ import { CourierError, type CourierErrorReason, Refused, Unsupported } from "@ta
 import { CourierHttp } from "@tawsil/courier/CourierHttp"
 import * as Redaction from "@tawsil/courier/Redaction"
 import type { ParcelOrder, RatesQuery, RatesResult } from "@tawsil/courier/Shipment"
-import { ParcelCreated, type TrackResult } from "@tawsil/courier/Shipment"
+import { ParcelCreated, ParcelDispatched, type TrackResult } from "@tawsil/courier/Shipment"
+import { InvalidCredentials, NotAMobile, ShippingError, UnknownCourier } from "@tawsil/courier/ShippingError"
 import { AlgerianMobile, FieldIssues, type WilayaCode } from "@tawsil/domain"
 import { BlockedEgress, type Origin, parseBaseUrl } from "@tawsil/egress/Egress"
 import type { Communes } from "@tawsil/reference"
@@ -50,42 +51,8 @@ export interface CourierCall {
     | undefined
 }
 
-export class UnknownCourier extends Schema.TaggedError<UnknownCourier>()("UnknownCourier", {
-  courier: Schema.String
-}) {
-  override get message() {
-    return `unknown courier ${JSON.stringify(this.courier)}; GET /v1/couriers lists the keys`
-  }
-}
-
-/** The credentials do not fit the courier: sent to one that takes none, fields missing or extra. */
-export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()("InvalidCredentials", {
-  message: Schema.String,
-  fields: Schema.optionalKey(FieldIssues.FieldIssues)
-}) {}
-
-/** A phone that is not an Algerian mobile (05, 06 or 07 and 8 digits). */
-export class NotAMobile extends Schema.TaggedError<NotAMobile>()("NotAMobile", {
-  field: Schema.String
-}) {
-  override get message() {
-    return `${this.field} is not an Algerian mobile number (05, 06 or 07 followed by 8 digits)`
-  }
-}
-
-export { BlockedEgress }
-
-/** Every failure of a courier call: the call refused before the courier, or the courier's own (`CourierError`). */
-export const ShippingError = Schema.Union([
-  UnknownCourier,
-  InvalidCredentials,
-  BlockedEgress,
-  NotAMobile,
-  CommuneCheck.UnknownCommune,
-  CommuneCheck.CommuneNotServed,
-  CourierError
-])
-export type ShippingError = typeof ShippingError.Type
+// The refusals and the failure union live in the SDK, where the API contract names them without installing the host.
+export { BlockedEgress, InvalidCredentials, NotAMobile, ShippingError, UnknownCourier }
 
 /**
  * Where the core sends an adapter's requests: HTTP bound to one origin and to one operation's deadline. The caller's
@@ -127,7 +94,7 @@ interface Prepared {
    */
   readonly run: <A>(
     effect: Effect.Effect<A, CourierErrorReason, CourierHttp>,
-    operation?: Capability
+    operation?: OperationName
   ) => Effect.Effect<A, CourierError>
   readonly context: {
     readonly credentials: unknown
@@ -139,9 +106,18 @@ export class Shipping extends Context.Service<
   Shipping,
   {
     readonly catalogue: Catalogue.Catalogue
+    /**
+     * Creates a parcel. `dispatch: false` creates it undispatched — the courier does not act on it, and it can still
+     * be cancelled — for a courier whose `dispatch` capability is true; any other refuses it as `Unsupported`
+     * before a request.
+     */
     readonly create: (
-      call: CourierCall & { readonly order: ParcelOrder }
+      call: CourierCall & { readonly order: ParcelOrder; readonly dispatch?: false | undefined }
     ) => Effect.Effect<ParcelCreated, ShippingError>
+    /** Hands a parcel created undispatched over to the courier (validates it, marks it ready to ship). */
+    readonly dispatch: (
+      call: CourierCall & { readonly trackingNumber: string }
+    ) => Effect.Effect<ParcelDispatched, ShippingError>
     readonly track: (
       call: CourierCall & { readonly trackingNumber: string }
     ) => Effect.Effect<TrackResult, ShippingError>
@@ -196,8 +172,15 @@ export class Shipping extends Context.Service<
         const unmappedSeen = new Set<string>()
         const { communes } = options
 
-        /** Resolves the courier and checks the call in the API's order: courier, credentials, baseUrl, operation. */
-        const prepare = Effect.fnUntraced(function* (call: CourierCall, operation: Capability) {
+        /**
+         * Resolves the courier and checks the call in the API's order: courier, credentials, baseUrl, operation (and
+         * `needs`, another operation the call relies on: an undispatched create, on `dispatch`).
+         */
+        const prepare = Effect.fnUntraced(function* (
+          call: CourierCall,
+          operation: OperationName,
+          needs?: OperationName
+        ) {
           const resolved = catalogue.resolve(call.courier)
           if (resolved === undefined) return yield* new UnknownCourier({ courier: call.courier })
           const { adapter, manifest } = resolved
@@ -210,9 +193,12 @@ export class Shipping extends Context.Service<
           }
           const credentials = yield* decodeCredentials(adapter, call.credentials)
           const tenantOrigin = yield* checkBaseUrl(manifest, call.options?.baseUrl)
-          const fail = (reason: CourierErrorReason, failed: Capability = operation) =>
+          const fail = (reason: CourierErrorReason, failed: OperationName = operation) =>
             new CourierError({ courier: manifest.key, operation: failed, reason })
           if (adapter.operations[operation] === undefined) return yield* fail(new Unsupported({ operation }))
+          if (needs !== undefined && adapter.operations[needs] === undefined) {
+            return yield* fail(new Unsupported({ operation: needs }))
+          }
           const timeout = call.options?.timeoutMs ? Duration.millis(call.options.timeoutMs) : DEFAULT_TIMEOUT
           // The caller's timeout bounds the whole operation, not each request alone: its deadline is fixed here.
           const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(timeout)
@@ -308,8 +294,10 @@ export class Shipping extends Context.Service<
         return Shipping.of({
           catalogue,
           create: method("Shipping.create")(function* (call) {
-            const prepared = yield* prepare(call, "create")
-            const { adapter, manifest, run, context } = prepared
+            // Only a courier that dispatches later can hold a parcel undispatched.
+            const prepared = yield* prepare(call, "create", call.dispatch === false ? "dispatch" : undefined)
+            const { adapter, manifest, run } = prepared
+            const context = call.dispatch === false ? { ...prepared.context, dispatch: false } : prepared.context
             yield* checkMobiles(call.order)
             const { order: toSend, commune } =
               call.options?.resolveCommune === false
@@ -332,6 +320,17 @@ export class Shipping extends Context.Service<
               ...(commune === undefined ? {} : { commune })
             })
           }),
+          dispatch: method("Shipping.dispatch")(function* (call) {
+            const { adapter, manifest, run, context } = yield* prepare(call, "dispatch")
+            const dispatched = yield* run(adapter.operations.dispatch!(call.trackingNumber, context))
+            const status = Tracking.statusOf(adapter.statuses, dispatched.rawStatus)
+            if (status === "unknown") yield* logUnmapped(manifest.key, [dispatched.rawStatus])
+            return ParcelDispatched.make({
+              trackingNumber: call.trackingNumber,
+              status,
+              rawStatus: dispatched.rawStatus
+            })
+          }),
           track: method("Shipping.track")(function* (call) {
             const { adapter, manifest, run, context } = yield* prepare(call, "track")
             const events = yield* run(adapter.operations.track!(call.trackingNumber, context))
@@ -339,7 +338,7 @@ export class Shipping extends Context.Service<
               call.trackingNumber,
               adapter.statuses,
               events,
-              adapter.codStatuses
+              adapter.codTracked ? adapter.codStatuses : undefined
             )
             yield* logUnmapped(manifest.key, unmapped)
             return result
@@ -365,7 +364,7 @@ export class Shipping extends Context.Service<
                 trackingNumber,
                 adapter.statuses,
                 events,
-                adapter.codStatuses
+                adapter.codTracked ? adapter.codStatuses : undefined
               )
               return Effect.as(logUnmapped(manifest.key, unmapped), { trackingNumber, result } as BatchItem)
             }

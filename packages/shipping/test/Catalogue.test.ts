@@ -31,10 +31,12 @@ describe("Catalogue", () => {
       rates: false,
       label: false,
       cancel: false,
+      dispatch: false,
       trackBatch: false,
       stopDesks: false,
       communes: false,
-      checkCredentials: false
+      checkCredentials: false,
+      push: false
     }
     assert.deepStrictEqual(
       catalogue.entries.map((entry) => [entry.key, entry.capabilities]),

@@ -88,10 +88,12 @@ describe("Discovery", () => {
           rates: false,
           label: false,
           cancel: false,
+          dispatch: false,
           trackBatch: false,
           stopDesks: false,
           communes: false,
-          checkCredentials: false
+          checkCredentials: false,
+          push: false
         })
       })
     )

@@ -22,12 +22,21 @@ const order = Schema.decodeUnknownSync(Shipment.ParcelOrder)({
 const testCourier = Effect.gen(function* () {
   const release = yield* Deferred.make<void>()
   let calls = 0
+  let dispatches = 0
   const adapter = CourierAdapter.define({
     platform: "test",
     couriers: [{ key: "testco", name: "Test Co", aliases: ["tc"], endpoint: { origin: "https://api.test.dz" } }],
-    statuses: { created: "pending_pickup" },
+    statuses: { created: "pending_pickup", held: "created" },
     operations: {
-      create: (parcel) =>
+      // `T-refuse` is refused; `T-down` gets no answer; any other is dispatched.
+      dispatch: (trackingNumber) =>
+        Effect.gen(function* () {
+          dispatches++
+          if (trackingNumber === "T-refuse") return yield* new CourierError.Refused({ message: "already validated" })
+          if (trackingNumber === "T-down") return yield* new CourierError.Unreachable({ message: "no answer" })
+          return { rawStatus: "created" }
+        }),
+      create: (parcel, { dispatch }) =>
         Effect.gen(function* () {
           const call = ++calls
           switch (parcel.notes) {
@@ -44,7 +53,7 @@ const testCourier = Effect.gen(function* () {
             case "hang":
               yield* Deferred.await(release)
           }
-          return { trackingNumber: `T-${call}`, rawStatus: "created" }
+          return { trackingNumber: `T-${call}`, rawStatus: dispatch === false ? "held" : "created" }
         })
     }
   })
@@ -62,7 +71,7 @@ const testCourier = Effect.gen(function* () {
       Layer.provide(Idempotency.layer({ wait: "100 millis" }).pipe(Layer.provide(IdempotencyStore.layerMemory))),
       Layer.provide(store)
     )
-  return { gateway, release, calls: () => calls }
+  return { gateway, release, calls: () => calls, dispatches: () => dispatches }
 })
 
 const withGateway = <A, E>(
@@ -229,6 +238,47 @@ describe("Gateway", () => {
     )
   })
 
+  describe("dispatch", () => {
+    it.effect("creates undispatched and dispatches later; the dispatch flag is part of what a key fingerprints", () =>
+      withGateway({}, (gateway, courier) =>
+        Effect.gen(function* () {
+          const created = yield* gateway.create({ ...create(), dispatch: false }, "k-held")
+          assert.strictEqual(created.status, "created")
+          const reused = yield* Effect.flip(gateway.create(create(), "k-held"))
+          assert.strictEqual(reused._tag, "KeyReused", "a dispatched create is another request than a held one")
+          const dispatched = yield* gateway.dispatch({ courier: "tc", trackingNumber: created.trackingNumber })
+          assert.deepStrictEqual(
+            { ...dispatched },
+            { trackingNumber: created.trackingNumber, status: "pending_pickup", rawStatus: "created" }
+          )
+          assert.strictEqual(courier.dispatches(), 1)
+        })
+      )
+    )
+
+    it.live("an Idempotency-Key replays the first dispatch; a refusal frees it, no answer keeps it", () =>
+      withGateway({}, (gateway, courier) =>
+        Effect.gen(function* () {
+          const first = yield* gateway.dispatch({ courier: "tc", trackingNumber: "T-9" }, "d-1")
+          const again = yield* gateway.dispatch({ courier: "tc", trackingNumber: "T-9" }, "d-1")
+          assert.deepStrictEqual({ ...again }, { ...first })
+          assert.strictEqual(courier.dispatches(), 1, "the replay did not reach the courier")
+          const other = yield* Effect.flip(gateway.dispatch({ courier: "tc", trackingNumber: "T-8" }, "d-1"))
+          assert.strictEqual(other._tag, "KeyReused")
+          const cancelled = yield* Effect.flip(gateway.cancel({ courier: "tc", trackingNumber: "T-9" }, "d-1"))
+          assert.strictEqual(cancelled._tag, "KeyReused", "a cancel with a dispatch's key is another request")
+          yield* Effect.flip(gateway.dispatch({ courier: "tc", trackingNumber: "T-refuse" }, "d-2"))
+          yield* Effect.flip(gateway.dispatch({ courier: "tc", trackingNumber: "T-refuse" }, "d-2"))
+          assert.strictEqual(courier.dispatches(), 3, "a refused dispatch changed nothing: the retry ran again")
+          yield* Effect.flip(gateway.dispatch({ courier: "tc", trackingNumber: "T-down" }, "d-3"))
+          const held = yield* Effect.flip(gateway.dispatch({ courier: "tc", trackingNumber: "T-down" }, "d-3"))
+          assert.strictEqual(held._tag, "InFlight", "a dispatch that got no answer may have happened: its key is kept")
+          assert.strictEqual(courier.dispatches(), 4)
+        })
+      )
+    )
+  })
+
   it("frees the key for the failures that certainly created nothing, and only those", () => {
     const samples: ReadonlyArray<[Gateway.CreateError, boolean]> = [
       [new Shipping.UnknownCourier({ courier: "x" }), true],
@@ -238,7 +288,23 @@ describe("Gateway", () => {
       [courierError(new CourierError.Refused({ message: "no" })), true],
       [courierError(new CourierError.Refused({ message: "made, not validated", created: "T-1" })), false],
       [courierError(new CourierError.CredentialsRejected({ message: "no" })), true],
-      [courierError(new CourierError.CourierRateLimited({ retryAfterSeconds: 3 })), true]
+      [courierError(new CourierError.CourierRateLimited({ retryAfterSeconds: 3 })), true],
+      [
+        new CourierError.CourierError({
+          courier: "testco",
+          operation: "dispatch",
+          reason: new CourierError.Unreachable({ message: "down" })
+        }),
+        false
+      ],
+      [
+        new CourierError.CourierError({
+          courier: "testco",
+          operation: "dispatch",
+          reason: new CourierError.Refused({ message: "unknown tracking" })
+        }),
+        true
+      ]
     ]
     for (const [error, expected] of samples) assert.strictEqual(Gateway.createdNothing(error), expected, error._tag)
   })

@@ -95,6 +95,37 @@ const echoing = define<{ readonly token: Redacted.Redacted<string> }>({
   }
 })
 
+/**
+ * A courier that separates creating from dispatching: `POST /orders` (with `hold=1` when asked to keep the parcel
+ * undispatched) and `POST /orders/{t}/validate`; the adapter answers the raw status each step leaves.
+ */
+const held: Array<{ readonly path: string; readonly query: Readonly<Record<string, string>> | undefined }> = []
+const dispatching = define({
+  platform: "delta",
+  couriers: [{ key: "delta", name: "Delta", aliases: [], endpoint: { origin: "https://api.delta.dz" } }],
+  statuses: { uploaded: "created", validated: "pending_pickup" },
+  // Its payments come only by push: tracking cannot say where the cash is.
+  codStatuses: { paid: "remitted" },
+  codTracked: false,
+  operations: {
+    create: (_order, { dispatch }) =>
+      Effect.gen(function* () {
+        const http = yield* CourierHttp
+        const query = dispatch === false ? { hold: "1" } : undefined
+        held.push({ path: "/orders", query })
+        yield* http.request({ method: "POST", path: "/orders", query })
+        return { trackingNumber: "D-1", rawStatus: dispatch === false ? "uploaded" : "validated" }
+      }),
+    dispatch: (trackingNumber) =>
+      Effect.gen(function* () {
+        held.push({ path: `/orders/${trackingNumber}/validate`, query: undefined })
+        if (trackingNumber === "D-GONE") return yield* new Refused({ message: "unknown tracking" })
+        return { rawStatus: trackingNumber === "D-ODD" ? "teleported" : "validated" }
+      }),
+    track: () => Effect.succeed([{ rawStatus: "validated", timestamp: "2026-11-21T10:00:00+01:00" }])
+  }
+})
+
 const ECHOED_TOKEN = 'tok/en+with="quotes"~1'
 
 const answer = (text: string) =>
@@ -124,7 +155,7 @@ const transport = Layer.succeed(
 )
 
 const accountSecret = Redacted.make("account-secret")
-const layer = Shipping.layer(Catalogue.make([pinned, tenant, echoing]), { accountSecret }).pipe(
+const layer = Shipping.layer(Catalogue.make([pinned, tenant, echoing, dispatching]), { accountSecret }).pipe(
   Layer.provide(transport)
 )
 const run = <A, E>(effect: Effect.Effect<A, E, Shipping>) => effect.pipe(Effect.provide(layer))
@@ -155,6 +186,71 @@ describe("Shipping", () => {
         assert.strictEqual(bound.deadline, 1_002_500, "the whole operation's budget ends 2.5 s after it began")
         yield* shipping.create({ courier: "alpha", credentials: { token: "secret-token-1" }, order })
         assert.strictEqual(seen.at(-1)!.deadline, 1_015_000, "15 s when the caller does not say")
+      })
+    )
+  )
+
+  it.effect("creates a parcel undispatched for a courier that dispatches later, and dispatches it", () =>
+    run(
+      Effect.gen(function* () {
+        const shipping = yield* Shipping
+        held.length = 0
+        const created = yield* shipping.create({ courier: "delta", order, dispatch: false })
+        assert.strictEqual(created.status, "created", "an undispatched parcel is created, not yet handed over")
+        const dispatched = yield* shipping.dispatch({ courier: "delta", trackingNumber: "D-1" })
+        assert.deepStrictEqual(
+          { ...dispatched },
+          { trackingNumber: "D-1", status: "pending_pickup", rawStatus: "validated" },
+          "dispatch answers the parcel's status after it"
+        )
+        assert.strictEqual((yield* shipping.create({ courier: "delta", order })).status, "pending_pickup")
+        assert.deepStrictEqual(held, [
+          { path: "/orders", query: { hold: "1" } },
+          { path: "/orders/D-1/validate", query: undefined },
+          { path: "/orders", query: undefined }
+        ])
+        const odd = yield* shipping.dispatch({ courier: "delta", trackingNumber: "D-ODD" })
+        assert.strictEqual(odd.status, "unknown", "an unmapped status after dispatch is unknown, never guessed")
+        const refused = yield* Effect.flip(shipping.dispatch({ courier: "delta", trackingNumber: "D-GONE" }))
+        assert.strictEqual(refused._tag, "CourierError")
+        if (refused._tag === "CourierError") {
+          assert.strictEqual(refused.operation, "dispatch")
+          assert.strictEqual(refused.reason._tag, "Refused")
+        }
+      })
+    )
+  )
+
+  it.effect("reports no cash on delivery for a courier whose cash statuses come only by push", () =>
+    run(
+      Effect.gen(function* () {
+        const shipping = yield* Shipping
+        const tracked = yield* shipping.track({ courier: "delta", trackingNumber: "D-1" })
+        assert.strictEqual(tracked.status, "pending_pickup")
+        assert.isUndefined(tracked.cod, "not `not_collected`: tracking cannot see the money")
+      })
+    )
+  )
+
+  it.effect("refuses an undispatched create, and dispatch, for a courier that cannot dispatch later", () =>
+    run(
+      Effect.gen(function* () {
+        const shipping = yield* Shipping
+        const before = seen.length
+        const refused = yield* Effect.flip(
+          shipping.create({ courier: "alpha", credentials: { token: "secret-token-1" }, order, dispatch: false })
+        )
+        assert.strictEqual(refused._tag, "CourierError")
+        if (refused._tag === "CourierError") {
+          assert.strictEqual(refused.operation, "create")
+          assert.strictEqual(refused.reason._tag, "Unsupported")
+          assert.strictEqual(refused.message, "alpha create: this courier does not offer dispatch")
+        }
+        const dispatch = yield* Effect.flip(
+          shipping.dispatch({ courier: "alpha", credentials: { token: "secret-token-1" }, trackingNumber: "A" })
+        )
+        assert.strictEqual(dispatch._tag === "CourierError" ? dispatch.reason._tag : dispatch._tag, "Unsupported")
+        assert.strictEqual(seen.length, before, "nothing was bound, so nothing was sent")
       })
     )
   )

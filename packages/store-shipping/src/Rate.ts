@@ -7,10 +7,10 @@
  * answer), how a body is read (`parseRatesBody`, `parseSyncBody`: every refusal names its field), the form the
  * change history records (`RatesValues`) and how a courier's quote becomes prices (`quotedPrices`).
  */
+import type { Shipment } from "@tawsil/courier"
 import { AlgiersTime, StoreAmount, StoreText, WilayaCode } from "@tawsil/domain"
 import { Wilayas } from "@tawsil/reference"
-import type { Gateway } from "@tawsil/shipping"
-import { type BigDecimal, type DateTime, type Effect, Option, Redacted, Result, Schema } from "effect"
+import { type BigDecimal, type DateTime, Option, Redacted, Result, Schema } from "effect"
 import { amountOf, amountRule, objectOf, sent, toNumber, wilayaOf } from "./internal/fields.ts"
 
 /** The wilayas a store can price: the 58 of the division couriers accept. */
@@ -340,7 +340,7 @@ export const RatesSynced = Schema.Struct({
 export type RatesSynced = typeof RatesSynced.Type
 
 /** What a courier answers for one route (the shipping API's `POST /v1/rates` answer). */
-export type Quote = Effect.Success<ReturnType<Gateway.Gateway["Service"]["rates"]>>
+export type Quote = Shipment.RatesResult
 
 /**
  * The prices a courier quoted for one destination: home and stop-desk delivery at `tier` (the quote's own tier when

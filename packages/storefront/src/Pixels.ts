@@ -50,7 +50,7 @@ export interface Writer {
 
 export interface ListParams {
   readonly pixel_type?: string | undefined
-  readonly limit?: string | undefined
+  readonly limit?: string | number | undefined
   readonly cursor?: string | undefined
 }
 

@@ -31,7 +31,7 @@ export const layer: Layer.Layer<never, never, WebhookStore | DeliverySignal> = L
             event: name,
             at: yield* AlgiersTime.now,
             storeId: event.storeId,
-            data: event.order
+            data: WebhookEvent.dataOf(event)
           })
         })
         if (queued > 0) yield* store.afterCommit(signal.notify)

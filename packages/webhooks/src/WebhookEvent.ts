@@ -1,38 +1,92 @@
 /**
- * The events webhooks carry (spec "Events"): `order.created` when an order is created through the API,
- * `order.confirmed` and `order.shipped` when a status change through the API moves an order into that state —
- * nothing else, from no other source. Each event becomes one delivery body, the same bytes on every attempt:
+ * The events webhooks carry (spec "Events", docs/webhooks.md): `order.created` when an order is created through the
+ * API; `order.confirmed`, `order.shipped`, `order.delivered`, `order.returned` and `order.cancelled` when an order
+ * moves into that state — through the API, or following its parcel (docs/cod-loop.md); `shipment.updated` when an
+ * order's parcel changes its canonical or cash status. Nothing else, from no other source (orders made on a
+ * storefront or changed in the dashboard fire nothing). Each event becomes one delivery body, the same bytes on every
+ * attempt:
  *
  * ```json
  * { "id": "evt_…", "event": "order.created", "created_at": "2026-11-21T12:30:00+01:00", "store_id": 1, "data": { … } }
  * ```
  *
  * `id` is the receiver's deduplication key (deliveries are at least once); `created_at` is when the change was made
- * (ISO 8601, Algiers time); `data` is the order as the API answered the change (the order detail).
+ * (ISO 8601, Algiers time); `data` is the order as the API answered the change (the order detail), or for
+ * `shipment.updated` the parcel's new state with its order's id, number and status (`shipmentData`).
  */
 import { randomBytes } from "node:crypto"
 import { AlgiersTime, type Ids } from "@tawsil/domain"
 import type { OrderEvents } from "@tawsil/orders"
 import type { DateTime } from "effect"
 
-export const names = ["order.created", "order.confirmed", "order.shipped"] as const
+export const names = [
+  "order.created",
+  "order.confirmed",
+  "order.shipped",
+  "order.delivered",
+  "order.returned",
+  "order.cancelled",
+  "shipment.updated"
+] as const
 export type Name = (typeof names)[number]
 
 export const isName = (text: unknown): text is Name =>
   typeof text === "string" && (names as ReadonlyArray<string>).includes(text)
 
-/** The webhook event an order event is, if any: a create, or a move into `confirmed` or `shipped`. */
+/**
+ * The webhook event an order event is, if any: a create, a move into any state but `pending` and `processing`, or a
+ * shipment's change.
+ */
 export const fromOrderEvent = (event: OrderEvents.OrderEvent): Name | undefined => {
-  if (event._tag === "OrderCreated") return "order.created"
-  switch (event.order.status) {
-    case "confirmed":
-      return "order.confirmed"
-    case "shipped":
-      return "order.shipped"
-    default:
-      return undefined
+  switch (event._tag) {
+    case "OrderCreated":
+      return "order.created"
+    case "ShipmentUpdated":
+      return "shipment.updated"
+    case "OrderStatusChanged":
+      switch (event.order.status) {
+        case "confirmed":
+          return "order.confirmed"
+        case "shipped":
+          return "order.shipped"
+        case "delivered":
+          return "order.delivered"
+        case "returned":
+          return "order.returned"
+        case "cancelled":
+          return "order.cancelled"
+        default:
+          return undefined
+      }
   }
 }
+
+/**
+ * The `data` of `shipment.updated`: the order it belongs to, and its parcel as it stands now (courier, numbers,
+ * canonical and raw status, the courier's reason, the COD status, when it happened) with the status it had before.
+ */
+export const shipmentData = (event: OrderEvents.ShipmentUpdated) => {
+  const { order } = event
+  const shipment = order.shipment!
+  return {
+    order_id: order.id,
+    order_number: order.order_number,
+    order_status: order.status,
+    courier: shipment.courier,
+    tracking_number: shipment.tracking_number,
+    courier_reference: shipment.courier_reference,
+    status: shipment.status,
+    previous_status: event.previous,
+    raw_status: shipment.raw_status,
+    reason: shipment.reason,
+    cod_status: shipment.cod_status,
+    at: shipment.status_at
+  }
+}
+
+/** The `data` of an order event's webhook. */
+export const dataOf = (event: OrderEvents.OrderEvent): unknown =>
+  event._tag === "ShipmentUpdated" ? shipmentData(event) : event.order
 
 /** A new event id: `evt_` and 24 random hex characters. */
 export const newId = (): string => `evt_${randomBytes(12).toString("hex")}`

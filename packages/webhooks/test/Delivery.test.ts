@@ -51,6 +51,7 @@ const order = (id: number, status: OrderViews.OrderDetail["status"] = "pending")
   delivery: { type: "home", desk_id: null, desk_name: null },
   amounts: { subtotal: 4500, shipping_cost: 400, discount: 0, payment_fee: 0, total: 4900 },
   items: [],
+  shipment: null,
   created_at: "2026-11-21 10:00:00",
   updated_at: "2026-11-21 10:00:00"
 })

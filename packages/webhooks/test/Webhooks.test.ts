@@ -64,7 +64,8 @@ describe("Webhooks", () => {
         const webhooks = yield* Webhooks.Webhooks
         const store = newStore()
         const create = (body: unknown) => reasonOf(webhooks.create(store, body))
-        const events = "order.created, order.confirmed, order.shipped"
+        const events =
+          "order.created, order.confirmed, order.shipped, order.delivered, order.returned, order.cancelled, shipment.updated"
         assert.deepStrictEqual(yield* create([]), ["InvalidWebhook", "Body must be a JSON object"])
         assert.deepStrictEqual(yield* create({ events: ["order.created"] }), [
           "InvalidWebhook",

@@ -17,6 +17,7 @@ import * as Announcements from "../Announcements.ts"
 import type { AppConfig } from "../AppConfig.ts"
 import { ADDRESS_FILE, Address, PATH, SECRET_FILE } from "./AdminListener.ts"
 import { type AdminRequest, execute, layerSql } from "./AdminRequest.ts"
+import * as SecretKeys from "./SecretKeys.ts"
 
 /** The operation was refused, or could not be run; `message` says why, without any secret. */
 export class AdminFailed extends Schema.TaggedError<AdminFailed>()("AdminFailed", { message: Schema.String }) {}
@@ -26,18 +27,22 @@ export const WAIT_FOR_LISTENER = Duration.seconds(30)
 
 const failed = (message: string) => new AdminFailed({ message })
 
-/** Runs `request` on a database this process opens itself. */
-const direct = (request: AdminRequest, database: Layer.Layer<Database.Services, Database.DatabaseStartError>) =>
+/** Runs `request` on a database this process opens itself, with the keys the configuration names. */
+const direct = (
+  request: AdminRequest,
+  database: Layer.Layer<Database.Services, Database.DatabaseStartError>,
+  secretKeys: AppConfig["secretKeys"]
+) =>
   execute(request).pipe(
     Effect.provide(
-      layerSql.pipe(
-        Layer.provide(Announcements.accessEvents),
+      Layer.mergeAll(layerSql.pipe(Layer.provide(Announcements.accessEvents)), SecretKeys.layer(secretKeys)).pipe(
         Layer.provideMerge(Migrations.layer),
         Layer.provide(database)
       )
     ),
     Effect.catchTags({
       AdminError: (error) => Effect.fail(failed(error.message)),
+      KeyFileError: (error) => Effect.fail(failed(error.message)),
       DatabaseStartError: (error) => Effect.fail(failed(`cannot open the database: ${error.message}`)),
       MigrationError: (error) => Effect.fail(failed(`cannot migrate the database: ${error.message}`)),
       SqlError: (error) => Effect.fail(failed(`database error: ${error.message}`))
@@ -80,7 +85,8 @@ const viaListener = (listener: { readonly url: string; readonly secret: string }
         method: "POST",
         headers: { authorization: `Bearer ${listener.secret}`, "content-type": "application/json" },
         body: JSON.stringify(request),
-        signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)])
+        // A key rotation re-seals every stored secret in the server: it may take longer than an operator's change.
+        signal: AbortSignal.any([signal, AbortSignal.timeout(request.op.startsWith("secrets.") ? 600_000 : 30_000)])
       })
       const body = (await response.json()) as { readonly error?: { readonly message?: string } }
       if (response.status === 200) return { _tag: "Answered", result: body as Record<string, unknown> }
@@ -104,7 +110,12 @@ const isFree = (dataDir: string) =>
     Effect.catchTag("DataDirInUse", () => Effect.succeed(false))
   )
 
-const embedded = (request: AdminRequest, dataDir: string, wait: Duration.Duration) =>
+const embedded = (
+  request: AdminRequest,
+  dataDir: string,
+  secretKeys: AppConfig["secretKeys"],
+  wait: Duration.Duration
+) =>
   Effect.gen(function* () {
     const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(wait)
     for (;;) {
@@ -115,7 +126,7 @@ const embedded = (request: AdminRequest, dataDir: string, wait: Duration.Duratio
         if (outcome._tag === "Refused") return yield* failed(outcome.message)
       } else if (yield* isFree(dataDir)) {
         // A server may take the directory in between: then opening it fails, and the next round finds it.
-        const outcome = yield* Effect.result(direct(request, Database.layerEmbedded({ dataDir })))
+        const outcome = yield* Effect.result(direct(request, Database.layerEmbedded({ dataDir }), secretKeys))
         if (outcome._tag === "Success") return outcome.success
         if (!outcome.failure.message.startsWith("cannot open the database") || (yield* isFree(dataDir))) {
           return yield* outcome.failure
@@ -133,10 +144,21 @@ const embedded = (request: AdminRequest, dataDir: string, wait: Duration.Duratio
 
 /** Runs `request` where the configuration says the database is. */
 export const run = (
-  database: AppConfig["database"],
+  config: Pick<AppConfig, "database" | "secretKeys">,
   request: AdminRequest,
   options: { readonly wait?: Duration.Input | undefined } = {}
-): Effect.Effect<Record<string, unknown>, AdminFailed> =>
-  database.kind === "server"
-    ? direct(request, Database.layerServer({ url: database.url, maxConnections: 2, connectTimeout: "5 seconds" }))
-    : embedded(request, Path.resolve(database.dataDir), Duration.fromInputUnsafe(options.wait ?? WAIT_FOR_LISTENER))
+): Effect.Effect<Record<string, unknown>, AdminFailed> => {
+  const database = config.database
+  return database.kind === "server"
+    ? direct(
+        request,
+        Database.layerServer({ url: database.url, maxConnections: 2, connectTimeout: "5 seconds" }),
+        config.secretKeys
+      )
+    : embedded(
+        request,
+        Path.resolve(database.dataDir),
+        config.secretKeys,
+        Duration.fromInputUnsafe(options.wait ?? WAIT_FOR_LISTENER)
+      )
+}

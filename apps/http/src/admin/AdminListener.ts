@@ -17,6 +17,7 @@ import type { PromoAddon } from "@tawsil/promos"
 import { ByteSize, Effect, Layer, Schema } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { AdminRequest, execute } from "./AdminRequest.ts"
+import type { SecretKeys } from "./SecretKeys.ts"
 
 export const SECRET_FILE = "admin.secret"
 export const ADDRESS_FILE = "admin.json"
@@ -105,7 +106,7 @@ const publish = (dataDir: string, secret: string) =>
 /** The listener for the embedded database in `dataDir` (which the database layer has already created). */
 export const layer = (options: {
   readonly dataDir: string
-}): Layer.Layer<never, never, Admin.Admin | PromoAddon.PromoAddon> =>
+}): Layer.Layer<never, never, Admin.Admin | PromoAddon.PromoAddon | SecretKeys> =>
   Layer.unwrap(
     Effect.sync(() => {
       const secret = randomBytes(32).toString("hex")

@@ -1,12 +1,16 @@
 /**
  * The operator's operations as data: what the admin CLI asks, whether it runs the operation itself or sends it to
- * the running server's admin listener. `execute` runs one with `Admin` (and `PromoAddon` for the store's add-on) and
- * answers the JSON object the CLI prints, secrets in clear (that is the point of minting them).
+ * the running server's admin listener. `execute` runs one with `Admin` (and `PromoAddon` for the store's add-on,
+ * `SecretKeys` for the secret key's re-seal and rotation) and answers the JSON object the CLI prints, minted secrets
+ * in clear (that is the point of minting them; a secret key never: only its id).
  */
 import { Admin, AdminError, Usage } from "@tawsil/access"
 import { Ids } from "@tawsil/domain"
 import { PromoAddon, PromoStoreSql } from "@tawsil/promos"
+import type { KeyRotation } from "@tawsil/secrets"
 import { Effect, Layer, Schema } from "effect"
+import type { SqlError } from "effect/sql"
+import { SecretKeys } from "./SecretKeys.ts"
 
 const StoreId = Schema.Int
 
@@ -23,7 +27,9 @@ export const AdminRequest = Schema.Union([
   Schema.Struct({ op: Schema.Literal("quota.set"), storeId: StoreId, input: Admin.QuotaInput }),
   Schema.Struct({ op: Schema.Literal("key.set-status"), keyId: Schema.String, status: Schema.String }),
   Schema.Struct({ op: Schema.Literal("key.set-pilot"), keyId: Schema.String, pilot: Schema.Boolean }),
-  Schema.Struct({ op: Schema.Literal("store.addon"), storeId: StoreId, promoCodes: Schema.Boolean })
+  Schema.Struct({ op: Schema.Literal("store.addon"), storeId: StoreId, promoCodes: Schema.Boolean }),
+  Schema.Struct({ op: Schema.Literal("secrets.reseal") }),
+  Schema.Struct({ op: Schema.Literal("secrets.rotate") })
 ])
 export type AdminRequest = typeof AdminRequest.Type
 
@@ -46,10 +52,31 @@ export const layerSql = Layer.mergeAll(Admin.layerSql, PromoAddon.layer.pipe(Lay
 const storeNotFound = (storeId: number) =>
   AdminError.fail(new AdminError.StoreNotFound({ message: `Store ${storeId} not found` }))
 
+/** What a re-seal did, for the operator: totals over its passes, and the values no key opens. */
+const resealReport = (resealed: KeyRotation.Resealed) => {
+  const reports = resealed.passes.flat()
+  return {
+    columns: [...new Set(reports.map((report) => report.column))],
+    resealed: reports.reduce((total, report) => total + report.resealed, 0),
+    passes: resealed.passes.length,
+    settled: resealed.settled,
+    unreadable: resealed.unreadable.map(({ column, id, reason, keyId }) => ({
+      column,
+      id,
+      reason,
+      ...(keyId === undefined ? {} : { key_id: keyId })
+    }))
+  }
+}
+
 /** Runs the operation; the answer is its result encoded for JSON. */
 export const execute = (
   request: AdminRequest
-): Effect.Effect<Record<string, unknown>, AdminError.AdminError, Admin.Admin | PromoAddon.PromoAddon> =>
+): Effect.Effect<
+  Record<string, unknown>,
+  AdminError.AdminError | SqlError.SqlError,
+  Admin.Admin | PromoAddon.PromoAddon | SecretKeys
+> =>
   Effect.gen(function* () {
     const admin = yield* Admin.Admin
     switch (request.op) {
@@ -74,6 +101,20 @@ export const execute = (
           return yield* storeNotFound(request.storeId)
         }
         return yield* encode(StoreAddons, { store_id: request.storeId, addons: { promo_codes: request.promoCodes } })
+      }
+      case "secrets.reseal": {
+        const keys = yield* SecretKeys
+        return resealReport(yield* keys.reseal)
+      }
+      case "secrets.rotate": {
+        const rotated = yield* (yield* SecretKeys).rotate
+        return {
+          key_id: rotated.keyId,
+          resumed: rotated.resumed,
+          finished: rotated.finished,
+          retired_key_ids: rotated.retired,
+          ...resealReport(rotated.resealed)
+        }
       }
     }
   })

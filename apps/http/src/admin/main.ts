@@ -23,7 +23,7 @@ const print = (value: unknown) => Console.log(JSON.stringify(value))
 const perform = (request: AdminRequest) =>
   Effect.gen(function* () {
     const config = yield* AppConfig.load
-    yield* print(yield* run(config.database, request))
+    yield* print(yield* run(config, request))
   })
 
 const storeId = Flag.Int("store").pipe(Flag.withDescription("The store's id"))
@@ -161,6 +161,18 @@ const quotaSet = Command.make(
   })
 ).pipe(Command.withDescription("Override a store's request limits"))
 
+const secretsReseal = Command.make("reseal", {}, () => perform({ op: "secrets.reseal" })).pipe(
+  Command.withDescription(
+    "Re-seal every stored secret under the current key (after TAWSIL_SECRET_KEY changed, the old key in TAWSIL_SECRET_KEY_PREVIOUS)"
+  )
+)
+
+const secretsRotate = Command.make("rotate", {}, () => perform({ op: "secrets.rotate" })).pipe(
+  Command.withDescription(
+    "Rotate the data directory's key file: a new key, every stored secret re-sealed, the old key retired (safe to run again)"
+  )
+)
+
 const admin = Command.make("admin").pipe(
   Command.withDescription("Tawsil's operator commands; each prints one JSON object"),
   Command.withSubcommands([
@@ -175,7 +187,8 @@ const admin = Command.make("admin").pipe(
       ])
     ),
     Command.make("app-token").pipe(Command.withSubcommands([appTokenCreate])),
-    Command.make("quota").pipe(Command.withSubcommands([quotaSet]))
+    Command.make("quota").pipe(Command.withSubcommands([quotaSet])),
+    Command.make("secrets").pipe(Command.withSubcommands([secretsReseal, secretsRotate]))
   ])
 )
 

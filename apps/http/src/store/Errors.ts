@@ -3,6 +3,7 @@
  * its status, its body, and `Retry-After` where it says when.
  */
 import { codes, Failure, metaOf } from "@tawsil/api/store/Errors"
+import { Idempotency } from "@tawsil/idempotency"
 import { Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 import type * as Edge from "../Edge.ts"
@@ -18,6 +19,15 @@ export const rendered = (failure: Failure): { readonly status: number; readonly 
   status: codes[failure.error.code][0],
   body: JSON.stringify(encodeFailure(failure))
 })
+
+/**
+ * Whether a write's failure is the answer its `Idempotency-Key` keeps (`Idempotency.isStored`: a 4xx but 429) — not
+ * when it says when to retry (`retry_after`): that answer holds for a while, not for good. A 409
+ * `idempotency_in_flight` of the shipping gateway's own key (a courier's create still unsettled) would otherwise be
+ * replayed to every retry long after the courier's create was settled.
+ */
+export const kept = (failure: Failure): boolean =>
+  Idempotency.isStored(codes[failure.error.code][0]) && failure.error.retry_after === undefined
 
 /** A failure as its response, with `Retry-After` (and the rate-limit headers of a 429) where it says when. */
 export const respond = (failure: Failure, headers: Readonly<Record<string, string>>) => {
@@ -50,5 +60,8 @@ export const envelope: Edge.Envelope = {
     500: "internal_error",
     503: "unavailable"
   },
-  render: (error, requestId) => ({ error, meta: metaOf(requestId) })
+  render: ({ code, message, retryAfter }, requestId) => ({
+    error: retryAfter === undefined ? { code, message } : { code, message, retry_after: retryAfter },
+    meta: metaOf(requestId)
+  })
 }

@@ -306,7 +306,7 @@ export const idempotent = (mode: Mode) =>
                     return storedOf(response)
                   }),
                   Effect.catchIf(
-                    (error) => Errors.isFailure(error) && Idempotency.isStored(Errors.rendered(error).status),
+                    (error) => Errors.isFailure(error) && Errors.kept(error),
                     (failure) => {
                       refusal = failure
                       const { status, body } = Errors.rendered(failure as Errors.Failure)
@@ -329,7 +329,7 @@ export const idempotent = (mode: Mode) =>
               {
                 stored: storedOf,
                 refused: (error) => {
-                  if (!Errors.isFailure(error)) return undefined
+                  if (!Errors.isFailure(error) || !Errors.kept(error)) return undefined
                   const { status, body } = Errors.rendered(error)
                   return stored(status, body)
                 }

@@ -23,6 +23,14 @@ import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Orders } from "@tawsil/orders"
 import { PromoEntity, PromoStoreSql, Promos } from "@tawsil/promos"
 import {
+  CourierAccountStoreSql,
+  CourierAccounts,
+  Poller,
+  PushIntake,
+  Shipments,
+  TrackingStoreSql
+} from "@tawsil/shipments"
+import {
   ShippingRates,
   ShippingRatesEntity,
   ShippingSettings,
@@ -62,6 +70,7 @@ import * as Server from "../Server.ts"
 import * as AccessHandlers from "./access/Handlers.ts"
 import * as CategoriesHandlers from "./categories/Handlers.ts"
 import * as ChangesHandlers from "./changes/Handlers.ts"
+import * as CourierHooksHandlers from "./courier-hooks/Handlers.ts"
 import * as CustomersHandlers from "./customers/Handlers.ts"
 import * as DesignHandlers from "./design/Handlers.ts"
 import { envelope } from "./Errors.ts"
@@ -76,11 +85,27 @@ import * as PixelsHandlers from "./pixels/Handlers.ts"
 import * as ProductsHandlers from "./products/Handlers.ts"
 import * as ProfileHandlers from "./profile/Handlers.ts"
 import * as PromoCodesHandlers from "./promo-codes/Handlers.ts"
+import * as ShipmentsHandlers from "./shipments/Handlers.ts"
 import * as ShippingHandlers from "./shipping/Handlers.ts"
 import * as StockHandlers from "./stock/Handlers.ts"
 import * as ThemesHandlers from "./themes/Handlers.ts"
 import * as TrackerHandlers from "./tracker/Handlers.ts"
 import * as WebhooksHandlers from "./webhooks/Handlers.ts"
+
+/**
+ * Orders meet parcels (docs/cod-loop.md): the store's courier accounts, shipping its orders through them, the
+ * receiver of courier push and the poller, over `Orders` (whose outbox tells what the parcels do to orders) and the
+ * shipping API's gateway; on the database, with the app's secret keys (`Secrets`) sealing the accounts' credentials.
+ */
+const shipmentsLayer = (config: Pick<AppConfig, "shipments">) =>
+  Layer.mergeAll(
+    Shipments.layer,
+    config.shipments.poll === undefined ? Layer.empty : Poller.layer(config.shipments.poll)
+  ).pipe(
+    Layer.provideMerge(PushIntake.layer),
+    Layer.provideMerge(CourierAccounts.layer),
+    Layer.provide(Layer.merge(CourierAccountStoreSql.layer, TrackingStoreSql.layer))
+  )
 
 /**
  * Webhooks: the API's operations, the outbox `Orders` tells its changes to, and (`dispatcher`) the delivery worker,
@@ -157,10 +182,10 @@ export const configurationLayer = Layer.mergeAll(
 )
 
 /** The domain services on the database (each needs only `SqlClient`), webhooks and configuration included. */
-export const services = (config: Pick<AppConfig, "webhooks">) =>
+export const services = (config: Pick<AppConfig, "webhooks" | "shipments">) =>
   Layer.mergeAll(
     Access.layerSql,
-    webhooksLayer(config),
+    shipmentsLayer(config).pipe(Layer.provideMerge(webhooksLayer(config))),
     signedLayer,
     Layer.mergeAll(Products.layer, LandingPages.layer).pipe(
       Layer.provide(ProductStoreSql.layer),
@@ -179,7 +204,8 @@ export const servicesLayer = services({
     retryDelays: RetryPolicy.defaultDelays,
     connectTimeout: Dispatcher.DEFAULT_CONNECT_TIMEOUT,
     timeout: Dispatcher.DEFAULT_TIMEOUT
-  }
+  },
+  shipments: { poll: undefined }
 })
 
 /** Every group of `StoreApi`, implemented. */
@@ -203,6 +229,8 @@ export const handlers = Layer.mergeAll(
   ThemesHandlers.handlers,
   PixelsHandlers.handlers,
   ShippingHandlers.handlers,
+  ShipmentsHandlers.handlers,
+  CourierHooksHandlers.handlers,
   ChangesHandlers.handlers,
   HttpApiBuilder.group(StoreApi, "health", (handlers) => handlers.handle("health", () => Health.check("store")))
 )

@@ -94,10 +94,12 @@ layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
           rates: true,
           label: true,
           cancel: true,
+          dispatch: false,
           trackBatch: true,
           stopDesks: true,
           communes: true,
-          checkCredentials: true
+          checkCredentials: true,
+          push: false
         })
         const found = yield* getJson(`${app.shippingUrl}/v1/couriers?q=zimou_express`)
         assert.deepStrictEqual(

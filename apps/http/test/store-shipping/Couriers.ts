@@ -5,6 +5,7 @@
  * in this process. And for the in-memory handler tests, a gateway over the sandbox and the test courier of
  * `@tawsil/store-shipping`'s suite, with no HTTP at all.
  */
+import type { CourierAdapter } from "@tawsil/courier"
 import { Egress } from "@tawsil/egress"
 import { Catalogue, ClientWindow, Discovery, HttpTransport } from "@tawsil/shipping"
 import { Effect, Layer } from "effect"
@@ -13,19 +14,23 @@ import * as ShippingServer from "../../src/shipping/Server.ts"
 
 export { gateway as memoryGateway } from "../../../../packages/store-shipping/test/TestCourier.ts"
 
-/** The installed adapters, found as the app finds them at start. */
-const catalogue = Effect.map(Discovery.discover(import.meta.url), (adapters) => Catalogue.make(adapters))
+/** The installed adapters, found as the app finds them at start, and `extra` ones a test defines. */
+const catalogue = (extra: ReadonlyArray<CourierAdapter.Any>) =>
+  Effect.map(Discovery.discover(import.meta.url), (adapters) => Catalogue.make([...adapters, ...extra]))
 
 /**
- * The gateway over the installed couriers on the database's idempotency records (needs `SqlClient`); `origins`
- * sends a courier's requests to a loopback fake.
+ * The gateway over the installed couriers (and `extra` ones) on the database's idempotency records (needs
+ * `SqlClient`); `origins` sends a courier's requests to a loopback fake.
  */
 export const gateway = (
   config: Pick<AppConfig, "shippingRateLimitPerMinute" | "shippingMaxConcurrentCreates" | "communesFile">,
-  origins: Egress.Overrides = new Map()
+  origins: Egress.Overrides = new Map(),
+  extra: ReadonlyArray<CourierAdapter.Any> = []
 ) => {
   const limits = ClientWindow.layerStoreMemory()
-  return Layer.unwrap(Effect.map(Effect.orDie(catalogue), (found) => ShippingServer.gatewayLayer(config, found))).pipe(
+  return Layer.unwrap(
+    Effect.map(Effect.orDie(catalogue(extra)), (found) => ShippingServer.gatewayLayer(config, found))
+  ).pipe(
     Layer.provide(HttpTransport.layer({ overrides: origins }).pipe(Layer.provide([Egress.Resolver.layer, limits]))),
     Layer.provide(limits)
   )

@@ -37,6 +37,9 @@ import { Egress } from "@tawsil/egress"
 import { Idempotency, IdempotencyStore } from "@tawsil/idempotency"
 import { OrderStore, Orders } from "@tawsil/orders"
 import { PromoStore, Promos } from "@tawsil/promos"
+import { Secrets } from "@tawsil/secrets"
+import { CourierAccountStore, CourierAccounts, PushIntake, Shipments, TrackingStore } from "@tawsil/shipments"
+import type { Gateway } from "@tawsil/shipping"
 import { Nonce, NonceStore, RequestSignature } from "@tawsil/signing"
 import { Database } from "@tawsil/storage"
 import { ShippingRates, ShippingSettings, ShippingStore } from "@tawsil/store-shipping"
@@ -81,6 +84,7 @@ const productStore = Layer.effect(
           onSome: (product) =>
             catalogue.put({
               id: product.id,
+              name: product.name,
               store_id: storeId,
               price: product.price,
               digital: product.digital,
@@ -127,6 +131,8 @@ const ports = Layer.mergeAll(
   NonceStore.layerMemory,
   WebhookStore.layerMemory,
   IdempotencyStore.layerMemory,
+  CourierAccountStore.layerMemory,
+  TrackingStore.layerMemory,
   DeliverySignal.layer,
   Layer.provideMerge(CategoryStore.layerMemory, Layer.provideMerge(productStore, OrderStore.layerMemory()))
 )
@@ -157,11 +163,24 @@ const health = Layer.mergeAll(
   Layer.succeed(RunningInstance, RunningInstance.of({ id: "memory", version: "test", startedAtMillis: 0 }))
 )
 
+/**
+ * Orders meet parcels, as `Server.services` composes them over `Orders`: the courier accounts (sealed by `Secrets`),
+ * shipping orders through them and the receiver of courier push.
+ */
+const shipments = Shipments.layer.pipe(Layer.provideMerge(PushIntake.layer), Layer.provideMerge(CourierAccounts.layer))
+
 export interface Options {
   /** Hosts exempt from the webhook URL rules (`WEBHOOK_ALLOW_HOSTS`); none unless told. */
   readonly allowHosts?: WebhookUrl.AllowList | undefined
   /** DNS as the test says it is; `resolver` unless told. */
   readonly resolver?: Layer.Layer<Egress.Resolver> | undefined
+  /**
+   * The shipping API's gateway (the courier rate sync, shipments): the sandbox and the test courier of
+   * `@tawsil/store-shipping`'s suite, with no HTTP, unless told.
+   */
+  readonly gateway?: Layer.Layer<Gateway.Gateway> | undefined
+  /** The secret key that seals courier accounts: a random one unless told (`Secrets.layer(undefined)`: none). */
+  readonly secrets?: Layer.Layer<Secrets.Secrets> | undefined
 }
 
 /** The domain services over the memory ports (each port exposed too, for fixtures), plus `Admin`. */
@@ -172,15 +191,22 @@ export const services = (options: Options = {}) =>
     PublicAccess.layer().pipe(Layer.provide([SignedCalls.layer, access])),
     Tracker.layer(),
     Webhooks.layer({ allowHosts: options.allowHosts ?? WebhookUrl.noHostsAllowed }),
-    Orders.layer.pipe(Layer.provide(Outbox.layer)),
+    shipments.pipe(Layer.provideMerge(Orders.layer.pipe(Layer.provide(Outbox.layer)))),
     Products.layer,
     LandingPages.layer,
     Idempotency.layer(),
     ReadCache.layer,
     configuration
   ).pipe(
-    // The courier rate sync's gateway: the sandbox and the test courier of @tawsil/store-shipping, no HTTP.
-    Layer.provideMerge(Layer.mergeAll(ports, options.resolver ?? resolver, health, memoryGateway))
+    Layer.provideMerge(
+      Layer.mergeAll(
+        ports,
+        options.resolver ?? resolver,
+        health,
+        options.gateway ?? memoryGateway,
+        options.secrets ?? Secrets.layerTest
+      )
+    )
   )
 
 // --- the clients ----------------------------------------------------------------------------------------------
@@ -243,6 +269,8 @@ export interface Answer {
   // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON bodies field by field
   readonly body: any
   readonly text: string
+  /** The body's exact bytes (a label's PDF). */
+  readonly bytes: Uint8Array
 }
 
 export interface RequestOptions {
@@ -251,6 +279,8 @@ export interface RequestOptions {
   readonly body?: unknown
   /** Sent as is (for malformed JSON). */
   readonly raw?: string | undefined
+  /** Sent as these exact bytes, with the headers given (a courier's push). */
+  readonly bytes?: Uint8Array | undefined
   readonly headers?: Readonly<Record<string, string>> | undefined
   /** The listener: the public one unless told. */
   readonly listener?: Pipeline.Mode | undefined
@@ -267,20 +297,38 @@ export const call = (method: string, path: string, options: RequestOptions = {})
     let request = HttpClientRequest.make(method as "GET")(`http://store.test${path}`).pipe(
       HttpClientRequest.setHeaders(headers)
     )
-    if (body !== undefined) request = HttpClientRequest.bodyText(request, body, "application/json")
+    if (options.bytes !== undefined) {
+      request = HttpClientRequest.bodyUint8Array(request, options.bytes, headers["content-type"])
+    } else if (body !== undefined) request = HttpClientRequest.bodyText(request, body, "application/json")
     const response = yield* http.execute(request)
-    const text = yield* response.text
+    const bytes = new Uint8Array(yield* response.arrayBuffer)
+    const text = Buffer.from(bytes).toString("utf8")
     let parsed: unknown
     try {
       parsed = JSON.parse(text)
     } catch {
       parsed = undefined
     }
-    const answer: Answer = { status: response.status, headers: new Headers(response.headers), body: parsed, text }
-    const broken = path.startsWith("/v1/") ? envelopeBreach(answer) : undefined
+    const answer: Answer = {
+      status: response.status,
+      headers: new Headers(response.headers),
+      body: parsed,
+      text,
+      bytes
+    }
+    const broken = path.startsWith("/v1/") && !outsideEnvelope(path, answer) ? envelopeBreach(answer) : undefined
     if (broken !== undefined) return yield* Effect.die(new Error(`${method} ${path}: ${broken}: ${text.slice(0, 300)}`))
     return answer
   }).pipe(Effect.orDie, Effect.scoped)
+
+/**
+ * The answers that are not the API's JSON by design: a label's PDF, and what a courier's push is answered (the
+ * courier's own format). Their refusals are in the envelope.
+ */
+const outsideEnvelope = (path: string, answer: Answer) =>
+  answer.status < 400 &&
+  (path.startsWith("/v1/hooks/couriers/") ||
+    (/^\/v1\/orders\/\d+\/shipment\/label$/.test(path) && answer.headers.get("content-type") === "application/pdf"))
 
 /**
  * How an answer of the store API breaks the envelope (spec "Response envelope"), if it does: JSON, exactly

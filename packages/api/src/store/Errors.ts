@@ -7,6 +7,8 @@
  * there is one wire class per status, whose `code` is one of that status's codes. How a domain module's reasons
  * reach these codes is `Reasons.ts`.
  */
+
+import { CommuneSuggestion } from "@tawsil/courier/ShippingError"
 import { PromoError } from "@tawsil/promos"
 import { Schema } from "effect"
 
@@ -85,7 +87,25 @@ export const codes = {
   courier_refused: [422, "The courier refused the request; its message is passed on"],
   credentials_rejected: [422, "The courier refused the credentials"],
   courier_unreachable: [502, "The courier could not be reached, or did not answer in time"],
-  courier_error: [502, "The courier answered something that cannot be read"]
+  courier_error: [502, "The courier answered something that cannot be read"],
+  // a parcel's own checks, as the shipping API answers them (docs/api/README.md)
+  invalid_phone: [422, "The recipient's phone is not an Algerian mobile"],
+  unknown_commune: [422, "The commune is not one of the wilaya's; suggestions lists the nearest"],
+  commune_not_served: [422, "The courier does not deliver to the commune that way"],
+  not_cancellable: [409, "The courier will not cancel the parcel any more (picked up, shipped)"],
+  // orders shipped through the store's courier accounts (docs/cod-loop.md)
+  not_shippable: [409, "Only a confirmed or processing order can be shipped"],
+  shipment_exists: [409, "The order has a shipment already"],
+  no_shipment: [404, "The order has no shipment"],
+  already_dispatched: [409, "The parcel was dispatched already"],
+  account_in_use: [409, "The courier account carries parcels still on their way"],
+  parcel_pending: [409, "An earlier attempt at this order's parcel is unsettled at the courier; retry later"],
+  // courier push (docs/cod-loop.md, "Push")
+  invalid_signature: [401, "The courier's signature is missing or does not verify"],
+  stale_request: [401, "The signed request is outside its time window: replayed, or a clock far off"],
+  // any call, while the service's database cannot be reached (docs/operations.md "Health"), or a courier account's
+  // call while no secret key is configured (docs/operations.md "Secret key")
+  unavailable: [503, "A part of the service this call needs is unavailable: the database for a moment, or a secret key"]
 } as const satisfies Record<string, readonly [number, string]>
 
 export type Code = keyof typeof codes
@@ -95,7 +115,7 @@ type CodesOf<S extends Status> = { readonly [C in Code]: (typeof codes)[C][0] ex
 const codesOf = <S extends Status>(status: S) =>
   (Object.keys(codes) as Array<Code>).filter((code) => codes[code][0] === status) as Array<CodesOf<S>>
 
-/** The envelope of a status: one of its codes, a message, `retry_after` where the answer says when (429, 409). */
+/** The envelope of a status: one of its codes, a message, `retry_after` where the answer says when (429, 409, 503). */
 const envelopeOf = <S extends Status, const Extra extends Schema.Struct.Fields = Record<never, never>>(
   status: S,
   extra?: Extra
@@ -103,7 +123,7 @@ const envelopeOf = <S extends Status, const Extra extends Schema.Struct.Fields =
   error: Schema.Struct({
     code: Schema.Literals(codesOf(status)),
     message: Schema.String,
-    /** Seconds to wait before retrying (429, 409); also sent as `Retry-After`. */
+    /** Seconds to wait before retrying (429, 409, 503); also sent as `Retry-After`. */
     retry_after: Schema.optionalKey(Schema.Int),
     ...(extra as Extra)
   }),
@@ -117,15 +137,17 @@ const optionsOf = (status: Status) => ({
     .join(". ")
 })
 
-/** What a 100% confirmation refusal carries beside its message (spec "100% discount flow"). */
-const confirmation = {
+/** What a 100% confirmation refusal carries beside its message (spec "100% discount flow"), and an unknown commune. */
+const unprocessableDetails = {
   /** Single use; send it back with the same body and a new `Idempotency-Key`. */
   confirm_token: Schema.optionalKey(Schema.String),
   /** Seconds the token stays valid: 600. */
   confirm_token_expires_in: Schema.optionalKey(Schema.Int),
   /** `promo.full_discount:new` on create, `promo.full_discount:<id>` on update. */
   action: Schema.optionalKey(Schema.String),
-  will_change: Schema.optionalKey(PromoError.WillChange)
+  will_change: Schema.optionalKey(PromoError.WillChange),
+  /** `unknown_commune`: the wilaya's communes nearest to the name sent. */
+  suggestions: Schema.optionalKey(Schema.Array(CommuneSuggestion))
 }
 
 export class BadRequest extends Schema.Error<BadRequest>("StoreBadRequest")(envelopeOf(400), optionsOf(400)) {}
@@ -143,11 +165,12 @@ export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("StorePayload
   optionsOf(413)
 ) {}
 export class Unprocessable extends Schema.Error<Unprocessable>("StoreUnprocessable")(
-  envelopeOf(422, confirmation),
+  envelopeOf(422, unprocessableDetails),
   optionsOf(422)
 ) {}
 export class RateLimited extends Schema.Error<RateLimited>("StoreRateLimited")(envelopeOf(429), optionsOf(429)) {}
 export class BadGateway extends Schema.Error<BadGateway>("StoreBadGateway")(envelopeOf(502), optionsOf(502)) {}
+export class Unavailable extends Schema.Error<Unavailable>("StoreUnavailable")(envelopeOf(503), optionsOf(503)) {}
 
 /** The wire class of each status. */
 const classes = {
@@ -161,7 +184,8 @@ const classes = {
   413: PayloadTooLarge,
   422: Unprocessable,
   429: RateLimited,
-  502: BadGateway
+  502: BadGateway,
+  503: Unavailable
 } as const satisfies Record<Status, unknown>
 
 type Classes = typeof classes
@@ -191,7 +215,7 @@ export const make = <C extends Code>(
     meta: metaOf(requestId)
   })
 
-/** The declared failures of the endpoints: every keyed call, reads, writes. */
-export const keyed = [Unauthorized, QuotaExceeded, Forbidden, RateLimited] as const
+/** The declared failures of the endpoints: every keyed call (each may meet a database that cannot be reached), reads, writes. */
+export const keyed = [Unauthorized, QuotaExceeded, Forbidden, RateLimited, Unavailable] as const
 export const reads = [...keyed, BadRequest, NotFound] as const
 export const writes = [...reads, Conflict, Unprocessable] as const

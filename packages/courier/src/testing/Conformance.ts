@@ -6,6 +6,9 @@
  * capabilities work and are the only ones; every request is a relative path that reaches the fake and nothing else;
  * its status tables cover the statuses the courier sends, and it passes on the ones it does not know unchanged;
  * courier failures become the right reasons; and the caller's credentials appear in no log, span, error or result.
+ * An adapter that dispatches later shows a parcel created undispatched cancelled, and another dispatched; an adapter
+ * that reads its courier's pushes shows, without a fake, each signed sample read as the courier means it, every
+ * forged, stale or malformed request refused for its reason, its challenge answered, and its secret never shown.
  * Every check runs under the process egress guard (`ProcessEgress`): an adapter that opens a connection or looks up
  * a name around `CourierHttp`, on any path a check exercises, fails that check. Adapters without HTTP run it with no
  * fake.
@@ -20,10 +23,17 @@ import { assert, describe, it } from "@effect/vitest"
 import { AlgerianMobile, type WilayaCode } from "@tawsil/domain"
 import { ProcessEgress } from "@tawsil/egress"
 import { Cause, Clock, Effect, Exit, Option, Schema, type Scope } from "effect"
-import { type Any, capabilities as allCapabilities, type Capability, type CourierManifest } from "../CourierAdapter.ts"
+import {
+  type Any,
+  operations as allOperations,
+  type CourierManifest,
+  type CreatedParcel,
+  type OperationName
+} from "../CourierAdapter.ts"
 import type { CourierErrorReason } from "../CourierError.ts"
 import { ParcelOrder, RatesQuery } from "../Shipment.ts"
 import * as Observers from "./internal/Observers.ts"
+import * as PushRows from "./internal/PushRows.ts"
 import * as Runner from "./internal/Runner.ts"
 
 /** A request as the fake courier received it; `path` without the query string. */
@@ -45,7 +55,7 @@ export interface Failure<F extends Fake = Fake> {
   /** What goes wrong, as the test output names it ("HTTP 500"). */
   readonly name: string
   /** The operation to run; the first declared one (create, track, rates) when omitted. */
-  readonly operation?: Capability
+  readonly operation?: OperationName
   /** Makes the fake misbehave on the next request. */
   readonly arrange?: (fake: F) => void
   /** Sent instead of `credentials.valid` (a token the fake does not know); must contain the canary too. */
@@ -88,10 +98,14 @@ export interface Options<F extends Fake = Fake> {
     readonly fromWilaya?: WilayaCode.WilayaCode
   }
   readonly failures?: ReadonlyArray<Failure<F>>
+  /** For an adapter with `push`: its secrets, how its courier signs, and what it pushes. */
+  readonly push?: PushOptions
 }
 
+export type PushOptions = PushRows.Options
+
 export interface Check {
-  readonly id: "capabilities" | "egress" | "statuses" | "errors" | "secrets"
+  readonly id: "capabilities" | "egress" | "statuses" | "errors" | "secrets" | "dispatch" | "push"
   readonly name: string
   readonly run: Effect.Effect<void, unknown>
 }
@@ -119,14 +133,14 @@ export const ratesQuery: RatesQuery = Schema.decodeUnknownSync(RatesQuery)({
   codAmount: 4500
 })
 
-const capabilityOrder: ReadonlyArray<Capability> = allCapabilities
+const operationOrder: ReadonlyArray<OperationName> = allOperations
 
 /**
  * The operation a failure without one runs: the first the adapter declares, in the order create, track, rates, label,
- * then the optional ones (`CourierAdapter.capabilities`).
+ * then the optional ones (`CourierAdapter.operations`).
  */
-export const firstDeclared = (adapter: Any): Capability =>
-  capabilityOrder.find((capability) => adapter.capabilities[capability]) ?? "create"
+export const firstDeclared = (adapter: Any): OperationName =>
+  operationOrder.find((operation) => adapter.capabilities[operation]) ?? "create"
 
 /** The canary of an adapter that takes no credentials: sent anyway, it must not come back. */
 const defaultCanary = "tawsil-canary-3f9c1e7a5b"
@@ -149,10 +163,15 @@ const clashes = (couriers: ReadonlyArray<CourierManifest>): ReadonlyArray<string
 export const problems = <F extends Fake>(options: Options<F>): ReadonlyArray<string> => {
   const { adapter, credentials, failures = [], fixtures } = options
   const found: Array<string> = []
-  const declared = capabilityOrder.filter((capability) => adapter.capabilities[capability])
+  const declared = operationOrder.filter((operation) => adapter.capabilities[operation])
   const hasCanary = (values: Readonly<Record<string, string>>) =>
     credentials !== undefined && Object.values(values).some((value) => value.includes(credentials.canary))
   if (declared.length === 0) found.push("the adapter declares no operation")
+  if (adapter.push !== undefined && options.push === undefined) {
+    found.push("the adapter reads pushes: give push (its secrets, how the courier signs, what it pushes)")
+  }
+  if (adapter.push === undefined && options.push !== undefined) found.push("the adapter declares no push: omit push")
+  if (adapter.push !== undefined && options.push !== undefined) found.push(...PushRows.problems(adapter, options.push))
   for (const name of clashes(adapter.couriers)) found.push(`two couriers of the adapter are named ${name}`)
   if (fixtures.rawStatuses.length === 0)
     found.push("fixtures.rawStatuses is empty: list the statuses the courier sends")
@@ -253,7 +272,7 @@ interface Inputs {
 
 const runOperation = <F extends Fake>(
   h: Harness<F>,
-  operation: Capability,
+  operation: OperationName,
   inputs: Inputs
 ): Effect.Effect<unknown, Runner.Failure> => {
   const call = h.call(inputs.credentials, inputs.timeoutMs)
@@ -268,6 +287,8 @@ const runOperation = <F extends Fake>(
       return h.runner.label(call, inputs.trackingNumber)
     case "cancel":
       return h.runner.cancel(call, inputs.trackingNumber)
+    case "dispatch":
+      return h.runner.dispatch(call, inputs.trackingNumber)
     case "trackBatch":
       return h.runner.trackBatch(call, [inputs.trackingNumber])
     case "stopDesks":
@@ -300,9 +321,30 @@ const runDeclared = <F extends Fake>(options: Options<F>, h: Harness<F>) =>
     const desks = adapter.capabilities.stopDesks ? yield* h.runner.stopDesks(h.call(credentials), wilaya) : undefined
     const communes = adapter.capabilities.communes ? yield* h.runner.communes(h.call(credentials), wilaya) : undefined
     if (adapter.capabilities.checkCredentials) yield* h.runner.checkCredentials(h.call(credentials))
+    // A courier that dispatches later is asked to cancel a parcel it holds undispatched, and to dispatch another.
+    const later = adapter.capabilities.dispatch ? yield* dispatchFlow(options, h) : undefined
     // Last: the parcel the other operations read is gone after it.
-    if (adapter.capabilities.cancel) yield* h.runner.cancel(h.call(credentials), trackingNumber)
-    return { created, trackingNumber, tracked, rated, labelled, batch, desks, communes, wilaya }
+    if (adapter.capabilities.cancel && later === undefined) yield* h.runner.cancel(h.call(credentials), trackingNumber)
+    return { created, trackingNumber, tracked, rated, labelled, batch, desks, communes, wilaya, later }
+  })
+
+/**
+ * What a caller that dispatches later does: creates a parcel undispatched and cancels it (when the adapter cancels),
+ * then creates another undispatched and dispatches it.
+ */
+const dispatchFlow = <F extends Fake>(options: Options<F>, h: Harness<F>) =>
+  Effect.gen(function* () {
+    const credentials = options.credentials?.valid
+    const toCreate = options.fixtures.order ?? order
+    const undispatched = { dispatch: false } as const
+    let cancelled: CreatedParcel | undefined
+    if (options.adapter.capabilities.cancel) {
+      cancelled = yield* h.runner.create(h.call(credentials), toCreate, undispatched)
+      yield* h.runner.cancel(h.call(credentials), cancelled.trackingNumber)
+    }
+    const held = yield* h.runner.create(h.call(credentials), toCreate, undispatched)
+    const dispatched = yield* h.runner.dispatch(h.call(credentials), held.trackingNumber)
+    return { cancelled, held, dispatched }
   })
 
 /** One failure case, run: the fake is told to misbehave just before the call (after any parcel it needs). */
@@ -336,6 +378,10 @@ const isRelative = (path: string) => path.startsWith("/") && !path.startsWith("/
 const errorOf = <E>(exit: Exit.Exit<unknown, E>): E | undefined =>
   Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
 
+/** The canonical status a raw status maps to, `unknown` when the status table lacks it. */
+const canonicalOf = (adapter: Any, rawStatus: string) =>
+  Object.hasOwn(adapter.statuses, rawStatus) ? adapter.statuses[rawStatus] : "unknown"
+
 /** Whether a raw status is in the adapter's tables: a movement status, or a cash status. */
 const isKnown = (adapter: Any, rawStatus: string) =>
   Object.hasOwn(adapter.statuses, rawStatus) ||
@@ -346,13 +392,14 @@ const isKnown = (adapter: Any, rawStatus: string) =>
 const capabilities = <F extends Fake>(options: Options<F>) =>
   Effect.gen(function* () {
     const { adapter } = options
-    for (const operation of capabilityOrder) {
+    for (const operation of operationOrder) {
       assert.strictEqual(
         adapter.capabilities[operation],
         adapter.operations[operation] !== undefined,
         `the ${operation} capability is declared exactly when the operation is implemented`
       )
     }
+    assert.strictEqual(adapter.capabilities.push, adapter.push !== undefined, "push is declared exactly with push")
     const h = yield* harness(options)
     const { created, tracked, rated, labelled, batch, desks, communes, trackingNumber, wilaya } = yield* runDeclared(
       options,
@@ -398,7 +445,7 @@ const capabilities = <F extends Fake>(options: Options<F>) =>
       assert.isNotEmpty(communes, `the courier lists communes in wilaya ${wilaya}`)
       for (const commune of communes) assert.isNotEmpty(commune.name, "a courier's commune has a name")
     }
-    for (const operation of capabilityOrder.filter((capability) => !adapter.capabilities[capability])) {
+    for (const operation of operationOrder.filter((operation) => !adapter.capabilities[operation])) {
       const before = { sent: h.runner.sent.length, received: h.fake?.requests.length ?? 0, outgoing: h.outgoing.length }
       const exit = yield* Effect.exit(
         runOperation(h, operation, {
@@ -484,6 +531,48 @@ const statuses = <F extends Fake>(options: Options<F>) =>
     }).pipe(Effect.scoped)
   })
 
+/**
+ * A parcel created undispatched has a raw status the table maps to `created` (the courier does not act on it yet);
+ * it can be cancelled, when the adapter cancels; another is dispatched, and is then past `created`, as a parcel
+ * created dispatched is.
+ */
+const dispatch = <F extends Fake>(options: Options<F>) =>
+  Effect.gen(function* () {
+    const { adapter } = options
+    const h = yield* harness(options)
+    const credentials = options.credentials?.valid
+    const toCreate = options.fixtures.order ?? order
+    const dispatchedAtOnce = yield* h.runner.create(h.call(credentials), toCreate)
+    assert.notStrictEqual(
+      canonicalOf(adapter, dispatchedAtOnce.rawStatus),
+      "created",
+      `a parcel created dispatched is past created (${dispatchedAtOnce.rawStatus})`
+    )
+    const held = () =>
+      Effect.tap(h.runner.create(h.call(credentials), toCreate, { dispatch: false }), (parcel) =>
+        Effect.sync(() => {
+          assert.isNotEmpty(parcel.trackingNumber, "an undispatched create answers a tracking number")
+          assert.strictEqual(
+            canonicalOf(adapter, parcel.rawStatus),
+            "created",
+            `an undispatched parcel's raw status (${parcel.rawStatus}) maps to created`
+          )
+        })
+      )
+    if (adapter.capabilities.cancel) {
+      const cancelled = yield* held()
+      yield* h.runner.cancel(h.call(credentials), cancelled.trackingNumber)
+    }
+    const later = yield* held()
+    const dispatched = yield* h.runner.dispatch(h.call(credentials), later.trackingNumber)
+    assert.isTrue(Object.hasOwn(adapter.statuses, dispatched.rawStatus), "dispatch answers a status in the table")
+    assert.notStrictEqual(
+      canonicalOf(adapter, dispatched.rawStatus),
+      "created",
+      `a dispatched parcel is past created (${dispatched.rawStatus})`
+    )
+  }).pipe(Effect.scoped)
+
 const failureCheck = <F extends Fake>(options: Options<F>, failure: Failure<F>) =>
   Effect.gen(function* () {
     const h = yield* harness(options)
@@ -535,7 +624,9 @@ const secrets = <F extends Fake>(options: Options<F>) =>
       ...h,
       runner: {
         ...h.runner,
-        create: (call, input) => observe(h.runner.create(call, input)),
+        create: (call, input, options) => observe(h.runner.create(call, input, options)),
+        dispatch: (call, input) => observe(h.runner.dispatch(call, input)),
+        cancel: (call, input) => observe(h.runner.cancel(call, input)),
         track: (call, input) => observe(h.runner.track(call, input)),
         rates: (call, input) => observe(h.runner.rates(call, input)),
         label: (call, input) => observe(h.runner.label(call, input))
@@ -631,6 +722,16 @@ export const checks = <F extends Fake>(options: Options<F>): ReadonlyArray<Check
       name: "every raw status in the fixtures maps; tracking passes on every status as the courier sent it",
       run: statuses(options)
     },
+    ...(options.adapter.capabilities.dispatch
+      ? [
+          {
+            id: "dispatch" as const,
+            name: "dispatch: a parcel created undispatched is cancelled; another is dispatched",
+            run: dispatch(options)
+          }
+        ]
+      : []),
+    ...(options.push === undefined ? [] : PushRows.checks(options.adapter, options.push)),
     ...(options.failures ?? []).map(
       (failure): Check => ({
         id: "errors",

@@ -8,11 +8,15 @@
  * business: DNS and public addresses, TLS, the circuit breaker. It connects under a permit of the process egress
  * guard (`ProcessEgress`), so tests and the conformance kit may run it with the guard installed.
  *
+ * `post` and `serve` are the other direction, for fake couriers that push (`FakePusher`): raw bytes to a loopback
+ * receiver's URL, and a loopback receiver that hands each request over as raw bytes.
+ *
  * Production HTTP is the host's transport (`HttpTransport` of `@tawsil/shipping`).
  */
 import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
 import { Egress, ProcessEgress } from "@tawsil/egress"
-import { type Duration, Effect, Layer, Result } from "effect"
+import { type Duration, Effect, Layer, Result, type Scope } from "effect"
 import * as CourierError from "../CourierError.ts"
 import * as CourierHttp from "../CourierHttp.ts"
 
@@ -36,17 +40,19 @@ const urlOf = (origin: string, request: CourierHttp.CourierRequest): Result.Resu
     return url
   })
 
-const exchange = (url: URL, request: CourierHttp.CourierRequest) =>
+const exchange = (url: URL, request: CourierHttp.CourierRequest) => {
+  const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json))
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    "user-agent": "tawsil",
+    ...Object.fromEntries(Object.entries(request.headers ?? {}).filter(([name]) => !RESERVED.has(name.toLowerCase()))),
+    ...(body === undefined ? {} : { "content-type": "application/json", "content-length": String(body.length) })
+  }
+  return exchangeBytes(url, request.method, headers, body)
+}
+
+const exchangeBytes = (url: URL, method: string, headers: Readonly<Record<string, string>>, body: Buffer | undefined) =>
   Effect.callback<CourierHttp.CourierResponse, CourierError.Unreachable | CourierError.BadResponse>((resume) => {
-    const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json))
-    const headers: Record<string, string> = {
-      accept: "application/json",
-      "user-agent": "tawsil",
-      ...Object.fromEntries(
-        Object.entries(request.headers ?? {}).filter(([name]) => !RESERVED.has(name.toLowerCase()))
-      ),
-      ...(body === undefined ? {} : { "content-type": "application/json", "content-length": String(body.length) })
-    }
     const respond = (incoming: Http.IncomingMessage) => {
       const chunks: Array<Buffer> = []
       let size = 0
@@ -84,7 +90,7 @@ const exchange = (url: URL, request: CourierHttp.CourierRequest) =>
     }
     // One connection per request, opened inside the permit (the egress guard lets exactly this one through).
     const outgoing = ProcessEgress.permit({ host: url.hostname, port: Number(url.port) || 80 }, () =>
-      Http.request(url, { method: request.method, headers, agent: false }, respond)
+      Http.request(url, { method, headers, agent: false }, respond)
     )
     outgoing.on("error", () =>
       resume(Effect.fail(new CourierError.Unreachable({ message: "the courier could not be reached" })))
@@ -113,6 +119,28 @@ export const send = (
     })
   )
 
+/**
+ * One request with a body of raw bytes to a loopback URL (`http://127.0.0.1:<port>/…?…`), as a courier that pushes
+ * sends it: its headers as given (plus `content-length`), given at most `timeout`.
+ */
+export const post = (
+  url: string,
+  request: {
+    readonly method: string
+    readonly headers: Readonly<Record<string, string>>
+    readonly body?: Uint8Array | undefined
+  },
+  timeout: Duration.Input = DEFAULT_TIMEOUT
+): Effect.Effect<CourierHttp.CourierResponse, CourierError.Unreachable | CourierError.BadResponse> => {
+  const target = new URL(url)
+  const body = request.body === undefined ? undefined : Buffer.from(request.body)
+  const headers = { ...request.headers, ...(body === undefined ? {} : { "content-length": String(body.length) }) }
+  return Effect.timeoutOrElse(exchangeBytes(target, request.method, headers, body), {
+    duration: timeout,
+    orElse: () => Effect.fail(new CourierError.Unreachable({ message: "the receiver did not answer in time" }))
+  })
+}
+
 /** The service bound to the fake at `origin`, each request given at most `timeout`. */
 export const make = (origin: string, timeout: Duration.Input = DEFAULT_TIMEOUT) =>
   CourierHttp.CourierHttp.of({ request: (request) => send(origin, request, timeout) })
@@ -126,3 +154,66 @@ export const layer = <R>(
     CourierHttp.CourierHttp,
     Effect.map(origin, (origin) => make(origin, options.timeout))
   )
+
+/** A request as a loopback receiver got it: nothing parsed, the body's bytes as sent. */
+export interface Received {
+  readonly method: string
+  /** Without the query string. */
+  readonly path: string
+  /** A parameter given without a value (`?subscribe`) is `""`. */
+  readonly query: Readonly<Record<string, string>>
+  /** Lower-case names; a repeated header's values joined with ", ". */
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: Uint8Array
+}
+
+/** What a loopback receiver answers. */
+export interface Answer {
+  readonly status: number
+  readonly contentType: string
+  readonly body: string
+}
+
+/**
+ * A loopback server on `127.0.0.1` (a random port) for the scope, answering each request with `handle`: the receiving
+ * end for a fake courier that pushes. Its URL is `http://127.0.0.1:<port>`.
+ */
+export const serve = (
+  handle: (request: Received) => Answer
+): Effect.Effect<{ readonly url: string; readonly received: ReadonlyArray<Received> }, never, Scope.Scope> => {
+  const received: Array<Received> = []
+  return Effect.acquireRelease(
+    Effect.callback<Http.Server>((resume) => {
+      const server = Http.createServer((incoming, response) => {
+        const chunks: Array<Buffer> = []
+        incoming.on("data", (chunk: Buffer) => chunks.push(chunk))
+        incoming.on("end", () => {
+          const url = new URL(incoming.url ?? "/", "http://127.0.0.1")
+          const bytes = Buffer.concat(chunks)
+          const request: Received = {
+            method: incoming.method ?? "",
+            path: url.pathname,
+            query: Object.fromEntries(url.searchParams),
+            headers: Object.fromEntries(
+              Object.entries(incoming.headers).map(([name, value]) => [
+                name,
+                Array.isArray(value) ? value.join(", ") : (value ?? "")
+              ])
+            ),
+            body: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+          }
+          received.push(request)
+          const answer = handle(request)
+          response.writeHead(answer.status, { "content-type": answer.contentType })
+          response.end(answer.body)
+        })
+      })
+      server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
+    }),
+    (server) =>
+      Effect.callback<void>((resume) => {
+        server.closeAllConnections()
+        server.close(() => resume(Effect.void))
+      })
+  ).pipe(Effect.map((server) => ({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received })))
+}

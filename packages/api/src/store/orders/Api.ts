@@ -6,7 +6,11 @@ import * as Endpoint from "../Endpoint.ts"
 import * as Errors from "../Errors.ts"
 import * as Reasons from "../Reasons.ts"
 
-/** The spec answers every refused order write with 400 (a transition, a concurrent change, the monthly cap too). */
+/**
+ * The spec answers every refused order write with 400 (a transition, a concurrent change, the monthly cap too). The
+ * shipment reasons never reach these endpoints (`../shipments/Api.ts` answers them); here they keep to the codes
+ * these endpoints declare.
+ */
 export const reasons = Reasons.of(OrderError.OrderErrorReason, {
   InvalidOrder: "bad_request",
   InvalidStatusChange: "bad_request",
@@ -14,7 +18,11 @@ export const reasons = Reasons.of(OrderError.OrderErrorReason, {
   ConcurrentChange: "bad_request",
   MonthlyCapReached: "bad_request",
   OrderNotFound: "not_found",
-  CustomerNotFound: "not_found"
+  CustomerNotFound: "not_found",
+  NotShippable: "bad_request",
+  ShipmentExists: "bad_request",
+  NoShipment: "not_found",
+  AlreadyDispatched: "bad_request"
 })
 
 const OrderStatusBody = Schema.Struct({ status: OrderStatus.OrderStatus }).annotate({ identifier: "OrderStatusChange" })
@@ -35,7 +43,11 @@ export class OrdersGroup extends HttpApiGroup.make("orders")
         ...listQuery,
         status: Schema.optionalKey(Schema.String),
         since: Schema.optionalKey(Schema.String),
-        customer_phone: Schema.optionalKey(Schema.String)
+        customer_phone: Schema.optionalKey(Schema.String),
+        /** Orders whose parcel this courier carries (a key of `GET /v1/couriers` of the shipping API). */
+        courier: Schema.optionalKey(Schema.String),
+        /** Orders whose parcel is in this canonical status (`delivered`, `in_transit`…); an unknown one is ignored. */
+        shipment_status: Schema.optionalKey(Schema.String)
       },
       success: ListOf(OrderViews.OrderSummary),
       error: reads

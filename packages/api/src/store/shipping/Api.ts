@@ -7,8 +7,10 @@
  * `../../shipping/Errors.ts`, in this API's envelope), never with a credential.
  */
 
-import type { Gateway } from "@tawsil/shipping"
-import { Rate, Settings, StoreShippingError } from "@tawsil/store-shipping"
+import type { ShippingError } from "@tawsil/courier"
+import * as Rate from "@tawsil/store-shipping/Rate"
+import * as Settings from "@tawsil/store-shipping/Settings"
+import * as StoreShippingError from "@tawsil/store-shipping/StoreShippingError"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import * as Endpoint from "../Endpoint.ts"
 import * as Errors from "../Errors.ts"
@@ -22,7 +24,7 @@ export const reasons = Reasons.of(StoreShippingError.StoreShippingErrorReason, {
   CourierFailed: "courier_error"
 })
 
-type Failure = Gateway.GatewayError
+type Failure = ShippingError.ShippingError
 type CourierReason = Extract<Failure, { readonly _tag: "CourierError" }>["reason"]
 
 /** Each reason a courier gives for a failed rates call, as the shipping API's code in this API's envelope. */
@@ -42,13 +44,10 @@ const courierReasons: {
   BadResponse: (_, message, requestId) => Errors.make("courier_error", requestId, message),
   Unsupported: (_, message, requestId) => Errors.make("unsupported", requestId, message),
   // A cancel's refusal: a rates call never meets it.
-  NotCancellable: (_, message, requestId) => Errors.make("courier_refused", requestId, message)
+  NotCancellable: (_, message, requestId) => Errors.make("not_cancellable", requestId, message)
 }
 
-/**
- * Each failure of the gateway, as this API answers it. A rates call fails only as the courier core does (the first
- * five rows); the gateway's create and window failures get the code of their meaning here.
- */
+/** Each failure of a courier call (a sync's rates calls fail as the courier core does), as this API answers it. */
 const gatewayFailures: {
   readonly [Tag in Failure["_tag"]]: (
     failure: Extract<Failure, { readonly _tag: Tag }>,
@@ -68,10 +67,11 @@ const gatewayFailures: {
     )
   },
   BlockedEgress: (failure, requestId) => Errors.make("blocked_egress", requestId, failure.message),
-  NotAMobile: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
-  // A create's commune checks: a rates call never meets them.
-  UnknownCommune: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
-  CommuneNotServed: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
+  // A create's checks: a rates call never meets them; a shipment's create answers them as the shipping API does.
+  NotAMobile: (failure, requestId) => Errors.make("invalid_phone", requestId, failure.message),
+  UnknownCommune: (failure, requestId) =>
+    Errors.make("unknown_commune", requestId, failure.message, { suggestions: failure.suggestions }),
+  CommuneNotServed: (failure, requestId) => Errors.make("commune_not_served", requestId, failure.message),
   CourierError: (failure, requestId) =>
     (
       courierReasons[failure.reason._tag] as (
@@ -79,23 +79,15 @@ const gatewayFailures: {
         message: string,
         requestId: string
       ) => Errors.Failure
-    )(failure.reason, failure.message, requestId),
-  ClientRateLimited: (failure, requestId) =>
-    Errors.make("rate_limited", requestId, failure.message, { retry_after: failure.retryAfterSeconds }),
-  Overloaded: (failure, requestId) =>
-    Errors.make("rate_limited", requestId, failure.message, { retry_after: failure.retryAfterSeconds }),
-  InvalidKey: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
-  KeyReused: (_, requestId) => Errors.make("idempotency_key_reuse", requestId),
-  InFlight: (failure, requestId) =>
-    Errors.make("idempotency_in_flight", requestId, undefined, { retry_after: failure.retryAfterSeconds })
+    )(failure.reason, failure.message, requestId)
 }
 
-/** A courier's failure during a sync, as the shipping API's code for it. */
+/** A courier's failure (during a sync, a shipment's create, label, cancel or dispatch), as the shipping API's code. */
 export const courierFailure = (failure: Failure, requestId: string): Errors.Failure =>
   (gatewayFailures[failure._tag] as (failure: Failure, requestId: string) => Errors.Failure)(failure, requestId)
 
-/** The wire classes a sync's courier failure can become. */
-const courierClasses = [Errors.BadRequest, Errors.Unprocessable, Errors.RateLimited, Errors.BadGateway, Errors.Conflict]
+/** The wire classes a courier's failure can become. */
+export const courierClasses = [Errors.BadRequest, Errors.Unprocessable, Errors.RateLimited, Errors.BadGateway]
 
 const { Data } = Endpoint
 const writes = [...Errors.writes, ...reasons.classes]

@@ -16,11 +16,12 @@ import { Clock, Duration, Effect, Schema, type Scope } from "effect"
 import { RateLimiter } from "effect/persistence"
 import type {
   Any,
-  Capability,
   CourierCommune,
   CourierManifest,
   CreatedParcel,
+  DispatchedParcel,
   Label,
+  OperationName,
   RawEvent,
   StopDesk
 } from "../../CourierAdapter.ts"
@@ -62,11 +63,17 @@ export interface Call {
 export type Failure = CourierError | CredentialsRefused
 
 export interface Runner {
-  readonly create: (call: Call, order: ParcelOrder) => Effect.Effect<CreatedParcel, Failure>
+  /** `dispatch: false` creates the parcel undispatched; refused as `Unsupported` by an adapter without `dispatch`. */
+  readonly create: (
+    call: Call,
+    order: ParcelOrder,
+    options?: { readonly dispatch?: false | undefined }
+  ) => Effect.Effect<CreatedParcel, Failure>
   readonly track: (call: Call, trackingNumber: string) => Effect.Effect<ReadonlyArray<RawEvent>, Failure>
   readonly rates: (call: Call, query: RatesQuery) => Effect.Effect<RatesResult, Failure>
   readonly label: (call: Call, trackingNumber: string) => Effect.Effect<Label, Failure>
   readonly cancel: (call: Call, trackingNumber: string) => Effect.Effect<void, Failure>
+  readonly dispatch: (call: Call, trackingNumber: string) => Effect.Effect<DispatchedParcel, Failure>
   readonly trackBatch: (
     call: Call,
     trackingNumbers: ReadonlyArray<string>
@@ -177,7 +184,7 @@ export const make = (
       })
 
     const run =
-      <In, Out>(operation: Capability) =>
+      <In, Out>(operation: OperationName, dispatch?: false) =>
       (call: Call, input: In): Effect.Effect<Out, Failure> =>
         Effect.gen(function* () {
           const credentials = yield* decodeCredentials(adapter, call.credentials)
@@ -186,26 +193,35 @@ export const make = (
             | ((input: In, context: unknown) => Effect.Effect<Out, CourierErrorReason, CourierHttp>)
             | undefined
           if (implementation === undefined) return yield* fail(new Unsupported({ operation }))
+          // As the host: an undispatched create goes only to an adapter that can dispatch it later.
+          if (dispatch === false && adapter.operations.dispatch === undefined) {
+            return yield* fail(new Unsupported({ operation: "dispatch" }))
+          }
           const timeout = call.timeoutMs === undefined ? DEFAULT_TIMEOUT : Duration.millis(call.timeoutMs)
           const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(timeout)
           const secrets = Redaction.secretsOf(call.credentials, credentials)
           const scrub = Redaction.scrubber(secrets)
           const bound = bind(deadline, accountOf(courier.key, call.credentials))
           const http = secrets.length === 0 ? bound : Redaction.scrubbing(bound, scrub)
-          return yield* implementation(input, { credentials, fromWilaya: call.fromWilaya }).pipe(
+          const context = { credentials, fromWilaya: call.fromWilaya, ...(dispatch === false ? { dispatch } : {}) }
+          return yield* implementation(input, context).pipe(
             Effect.provideService(CourierHttp, http),
             Effect.mapError((reason) => fail(Redaction.redactReason(scrub)(reason)))
           )
         })
 
-    const create = run<ParcelOrder, CreatedParcel>("create")
     return {
       // A parcel always carries a reference: the host makes one when the caller sends none.
-      create: (call, order) => create(call, order.reference ? order : { ...order, reference: REFERENCE }),
+      create: (call, order, options) =>
+        run<ParcelOrder, CreatedParcel>("create", options?.dispatch)(
+          call,
+          order.reference ? order : { ...order, reference: REFERENCE }
+        ),
       track: run<string, ReadonlyArray<RawEvent>>("track"),
       rates: run<RatesQuery, RatesResult>("rates"),
       label: run<string, Label>("label"),
       cancel: run<string, void>("cancel"),
+      dispatch: run<string, DispatchedParcel>("dispatch"),
       trackBatch: run<ReadonlyArray<string>, ReadonlyMap<string, ReadonlyArray<RawEvent>>>("trackBatch"),
       stopDesks: run<WilayaCode.WilayaCode, ReadonlyArray<StopDesk>>("stopDesks"),
       communes: run<WilayaCode.WilayaCode, ReadonlyArray<CourierCommune>>("communes"),

@@ -1,0 +1,200 @@
+/**
+ * The receiver of courier push (`POST` and `GET /v1/hooks/couriers/{account_id}`; docs/cod-loop.md, "Push"): a
+ * request is authenticated by the courier's signature only, with the account's webhook secret, through the
+ * adapter's `push` (pure: verify, challenge, read). Every event it carries is recorded once per account and applied
+ * to its shipment in the same unit, before the courier gets its 2xx: an acknowledged event is never lost, and a
+ * replayed one changes nothing. An event for a parcel not attached yet (a push that overtakes our own create's
+ * commit) waits, and is applied when the shipment is attached (`applyPending`).
+ *
+ * A refusal (`HookRefused`) echoes nothing of the request and changes nothing: an unknown account (or one whose
+ * courier does not push) is `unknown_account`, a bad or missing signature or an account without a webhook secret
+ * `signature`, a timestamped request outside its window `stale`, a body that is not the courier's `malformed`.
+ */
+
+import { createHash } from "node:crypto"
+import type { CourierAdapter } from "@tawsil/courier"
+import type { PushedEvent, PushRequest } from "@tawsil/courier/Push"
+import { type Ids, StoreText } from "@tawsil/domain"
+import { OrderShipment, Orders } from "@tawsil/orders"
+import { Gateway } from "@tawsil/shipping"
+import { ServiceSpans } from "@tawsil/tracing"
+import { Clock, Context, Effect, Layer, Result, Schema } from "effect"
+import { CourierAccounts } from "./CourierAccounts.ts"
+import * as Following from "./internal/follow.ts"
+import type { ShipmentsError } from "./ShipmentsError.ts"
+import { type PushedRow, TrackingStore } from "./TrackingStore.ts"
+
+/** Why a pushed request was refused. */
+export class HookRefused extends Schema.TaggedError<HookRefused>()("HookRefused", {
+  reason: Schema.Literals(["unknown_account", "signature", "stale", "malformed"]),
+  message: Schema.String
+}) {}
+
+/** What the courier is answered: 200 with this body. */
+export interface HookAnswer {
+  readonly contentType: string
+  readonly body: string
+}
+
+/** A parcel a shipment was just attached for: the names pushed events may use for it. */
+export interface Attached {
+  readonly accountId: number
+  readonly courier: string
+  readonly storeId: Ids.StoreId
+  readonly orderId: number
+  readonly trackingNumber: string
+  readonly courierReference: string | null
+  readonly reference: string
+}
+
+export class PushIntake extends Context.Service<
+  PushIntake,
+  {
+    readonly receive: (
+      accountId: number,
+      request: PushRequest
+    ) => Effect.Effect<HookAnswer, HookRefused | ShipmentsError>
+    /** Applies the account's waiting pushed events that name this parcel; true when there were some. */
+    readonly applyPending: (attached: Attached) => Effect.Effect<boolean>
+  }
+>()("@tawsil/shipments/PushIntake") {}
+
+const refused = (reason: HookRefused["reason"], message: string) => Effect.fail(new HookRefused({ reason, message }))
+
+/** The longest name of a parcel kept (an index holds it; tracking numbers are at most 80 characters). */
+const NAME_MAX = 200
+
+/**
+ * An event's key: the courier's id, else the parcel's name, raw status and time (the issue's dedup rule); one too
+ * long to index is kept as its SHA-256.
+ */
+const keyOf = (event: PushedEvent): string => {
+  const key =
+    event.eventId !== undefined && event.eventId !== ""
+      ? `id:${event.eventId}`
+      : `at:${event.parcel.trackingNumber ?? event.parcel.courierReference ?? event.parcel.reference ?? ""}|${
+          event.rawStatus
+        }|${event.occurredAt}`
+  const kept = StoreText.toStorable(key, Number.MAX_SAFE_INTEGER)
+  return kept.length <= OrderShipment.EVENT_ID_MAX ? kept : `sha256:${createHash("sha256").update(kept).digest("hex")}`
+}
+
+/** Text a courier pushed, as it can be kept (a signed request may still carry a NUL character or a huge field). */
+const name = (text: string | undefined) => (text === undefined ? null : StoreText.toStorable(text, NAME_MAX))
+
+const rowOf = (event: PushedEvent): PushedRow => ({
+  key: keyOf(event),
+  trackingNumber: name(event.parcel.trackingNumber),
+  courierReference: name(event.parcel.courierReference),
+  reference: name(event.parcel.reference),
+  rawStatus: StoreText.toStorable(event.rawStatus, OrderShipment.RAW_STATUS_MAX),
+  reason: event.reason === undefined ? null : StoreText.toStorable(event.reason, OrderShipment.REASON_MAX),
+  occurredAt: Following.timeOf(event.occurredAt)
+})
+
+const eventsOf = (adapter: CourierAdapter.Any, row: PushedRow): ReadonlyArray<OrderShipment.ShipmentEvent> =>
+  Following.classify(adapter, row.rawStatus).map((read) => ({
+    ...read,
+    eventId: row.key,
+    rawStatus: row.rawStatus,
+    ...(row.reason === null ? {} : { reason: row.reason }),
+    occurredAt: row.occurredAt,
+    source: "push" as const
+  }))
+
+const acknowledged = (received: number, recorded: number): HookAnswer => ({
+  contentType: "application/json",
+  body: JSON.stringify({ received, recorded })
+})
+
+export const layer: Layer.Layer<PushIntake, never, Orders.Orders | CourierAccounts | TrackingStore | Gateway.Gateway> =
+  Layer.effect(
+    PushIntake,
+    Effect.gen(function* () {
+      const method = yield* ServiceSpans.method
+      const orders = yield* Orders.Orders
+      const accounts = yield* CourierAccounts
+      const tracking = yield* TrackingStore
+      const { catalogue } = yield* Gateway.Gateway
+      const { follow } = Following.follower(orders, tracking, catalogue)
+
+      /** Applies recorded rows to the shipments they name; the rows of unknown parcels wait, and are answered. */
+      const apply = Effect.fnUntraced(function* (
+        accountId: number,
+        adapter: CourierAdapter.Any,
+        rows: ReadonlyArray<PushedRow>
+      ) {
+        const byOrder = new Map<number, { storeId: Ids.StoreId; rows: Array<PushedRow> }>()
+        const waiting: Array<PushedRow> = []
+        for (const row of rows) {
+          const found = yield* orders.findByParcel(accountId, {
+            trackingNumber: row.trackingNumber ?? undefined,
+            courierReference: row.courierReference ?? undefined,
+            reference: row.reference ?? undefined
+          })
+          if (found === undefined) {
+            waiting.push(row)
+            continue
+          }
+          const group = byOrder.get(found.orderId) ?? { storeId: found.storeId, rows: [] }
+          group.rows.push(row)
+          byOrder.set(found.orderId, group)
+        }
+        for (const [orderId, group] of byOrder) {
+          yield* follow(
+            { storeId: group.storeId, orderId },
+            group.rows.flatMap((row) => eventsOf(adapter, row)),
+            { pushes: true, checked: false }
+          )
+          yield* tracking.markApplied(
+            accountId,
+            group.rows.map((row) => row.key),
+            orderId
+          )
+        }
+        return waiting
+      })
+
+      return PushIntake.of({
+        receive: method("PushIntake.receive")(function* (accountId, request) {
+          const found = yield* accounts.forHook(accountId)
+          const adapter = found === undefined ? undefined : catalogue.resolve(found.account.courier)?.adapter
+          const push = adapter?.push
+          if (found === undefined || push === undefined) {
+            return yield* refused("unknown_account", "No courier account receives pushes here")
+          }
+          if (found.webhookSecret === undefined) {
+            return yield* refused(
+              "signature",
+              "This courier account has no webhook secret: pushes cannot be verified (set one on the account)"
+            )
+          }
+          const read = push.receive(request, found.webhookSecret, yield* Clock.currentTimeMillis)
+          if (Result.isFailure(read)) return yield* refused(read.failure.reason, read.failure.message)
+          const answer = read.success
+          if (answer._tag === "Challenge") return { contentType: answer.contentType, body: answer.body }
+          const rows = answer.events.map(rowOf)
+          const { fresh, waiting } = yield* tracking.transaction(
+            Effect.gen(function* () {
+              const fresh = yield* tracking.recordPushed(accountId, rows)
+              return { fresh, waiting: yield* apply(accountId, adapter!, fresh) }
+            })
+          )
+          // An event for a parcel not attached yet waits for the attach's `applyPending`, which reads what is
+          // committed: one whose attach committed, and looked, while this unit was still open would wait for ever.
+          // Looked for again now that this unit is committed, it is found in either order.
+          if (waiting.length > 0) yield* tracking.transaction(apply(accountId, adapter!, waiting))
+          return acknowledged(rows.length, fresh.length)
+        }),
+
+        applyPending: method("PushIntake.applyPending")(function* (attached) {
+          const adapter = catalogue.resolve(attached.courier)?.adapter
+          if (adapter === undefined) return false
+          const waiting = yield* tracking.pendingPushed(attached.accountId, attached)
+          if (waiting.length === 0) return false
+          yield* tracking.transaction(apply(attached.accountId, adapter, waiting))
+          return true
+        })
+      })
+    })
+  )

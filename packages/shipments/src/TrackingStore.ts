@@ -1,0 +1,168 @@
+/**
+ * What following parcels keeps (docs/cod-loop.md): the poller's due checks (`shipment_checks`: one per shipment on
+ * its way, claimed under a lease so that N instances check each parcel once per cycle and a killed instance's claims
+ * are taken over when their lease runs out) and the pushed events as the couriers sent them (`courier_push_events`:
+ * each recorded once per account, applied to its shipment in the same unit when the shipment is known, else kept
+ * until it is). The port and its in-memory implementation; `TrackingStoreSql` is the SQL one. Times are the store's
+ * clock (the database's on SQL), so every instance agrees on what is due.
+ */
+import { Clock, Context, type DateTime, Duration, Effect, Layer, Semaphore } from "effect"
+
+/** A shipment the poller follows. */
+export interface Check {
+  readonly orderId: number
+  readonly storeId: number
+  readonly accountId: number
+  readonly trackingNumber: string
+  /** The shipment's canonical status when it was last checked (what the schedule was made from). */
+  readonly status: string
+  /** Checks made so far. */
+  readonly checks: number
+}
+
+/** An event as a courier pushed it, before it reached a shipment. */
+export interface PushedRow {
+  /** The courier's event id, else tracking number + raw status + time. */
+  readonly key: string
+  readonly trackingNumber: string | null
+  readonly courierReference: string | null
+  readonly reference: string | null
+  readonly rawStatus: string
+  readonly reason: string | null
+  readonly occurredAt: DateTime.Utc
+}
+
+export class TrackingStore extends Context.Service<
+  TrackingStore,
+  {
+    /** Runs `effect` as one unit (SQL: one transaction, joining the caller's when there is one). */
+    readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+    /** Follows a shipment (or again, with a new status): due `dueIn` from now, unclaimed. */
+    readonly schedule: (check: Omit<Check, "checks">, dueIn: Duration.Duration) => Effect.Effect<void>
+    /**
+     * Claims up to `limit` due checks not claimed by another (or whose claim ran out), oldest due first, each for
+     * `lease`; another claimer skips them until then.
+     */
+    readonly claimDue: (limit: number, lease: Duration.Duration) => Effect.Effect<ReadonlyArray<Check>>
+    /** A check done: due again `dueIn` from now with its new status, the claim released. */
+    readonly checked: (orderId: number, status: string, dueIn: Duration.Duration) => Effect.Effect<void>
+    /** Claims given back unchecked (a courier that could not be asked): due as they were, claimable at once. */
+    readonly release: (orderIds: ReadonlyArray<number>) => Effect.Effect<void>
+    /** A shipment no longer followed (terminal). */
+    readonly finish: (orderId: number) => Effect.Effect<void>
+    /** How many shipments an account's parcels still being followed. */
+    readonly following: (accountId: number) => Effect.Effect<number>
+    /** Records pushed events, each once per account; answers the ones that were new. */
+    readonly recordPushed: (
+      accountId: number,
+      rows: ReadonlyArray<PushedRow>
+    ) => Effect.Effect<ReadonlyArray<PushedRow>>
+    /** The account's pushed events not yet applied that name a parcel by any of these names. */
+    readonly pendingPushed: (
+      accountId: number,
+      names: { readonly trackingNumber: string; readonly courierReference: string | null; readonly reference: string }
+    ) => Effect.Effect<ReadonlyArray<PushedRow>>
+    /** Pushed events applied to order `orderId`'s shipment. */
+    readonly markApplied: (accountId: number, keys: ReadonlyArray<string>, orderId: number) => Effect.Effect<void>
+  }
+>()("@tawsil/shipments/TrackingStore") {}
+
+interface StoredCheck extends Check {
+  readonly dueAt: number
+  readonly leaseUntil: number | null
+}
+
+interface StoredPush extends PushedRow {
+  readonly appliedTo: number | null
+}
+
+/** Marks fibers inside a memory transaction, so a nested one does not wait on itself. */
+const InTransaction = Context.Reference<boolean>("@tawsil/shipments/TrackingStore/InTransaction", {
+  defaultValue: () => false
+})
+
+export const layerMemory: Layer.Layer<TrackingStore> = Layer.effect(
+  TrackingStore,
+  Effect.gen(function* () {
+    const checks = new Map<number, StoredCheck>()
+    const pushed = new Map<number, Map<string, StoredPush>>()
+    const lock = yield* Semaphore.make(1)
+    const now = Clock.currentTimeMillis
+    return TrackingStore.of({
+      transaction: (effect) =>
+        Effect.flatMap(InTransaction, (inside) =>
+          inside ? effect : lock.withPermits(1)(Effect.provideService(effect, InTransaction, true))
+        ),
+      schedule: (check, dueIn) =>
+        Effect.map(now, (at) => {
+          checks.set(check.orderId, {
+            ...check,
+            checks: checks.get(check.orderId)?.checks ?? 0,
+            dueAt: at + Duration.toMillis(dueIn),
+            leaseUntil: null
+          })
+        }),
+      claimDue: (limit, lease) =>
+        Effect.map(now, (at) => {
+          const due = [...checks.values()]
+            .filter((check) => check.dueAt <= at && (check.leaseUntil === null || check.leaseUntil < at))
+            .sort((a, b) => a.dueAt - b.dueAt)
+            .slice(0, limit)
+          for (const check of due) checks.set(check.orderId, { ...check, leaseUntil: at + Duration.toMillis(lease) })
+          return due.map(({ dueAt: _, leaseUntil: __, ...check }) => check)
+        }),
+      checked: (orderId, status, dueIn) =>
+        Effect.map(now, (at) => {
+          const check = checks.get(orderId)
+          if (check === undefined) return
+          checks.set(orderId, {
+            ...check,
+            status,
+            checks: check.checks + 1,
+            dueAt: at + Duration.toMillis(dueIn),
+            leaseUntil: null
+          })
+        }),
+      release: (orderIds) =>
+        Effect.sync(() => {
+          for (const id of orderIds) {
+            const check = checks.get(id)
+            if (check !== undefined) checks.set(id, { ...check, leaseUntil: null })
+          }
+        }),
+      finish: (orderId) => Effect.sync(() => void checks.delete(orderId)),
+      following: (accountId) =>
+        Effect.sync(() => [...checks.values()].filter((check) => check.accountId === accountId).length),
+      recordPushed: (accountId, rows) =>
+        Effect.sync(() => {
+          const account = pushed.get(accountId) ?? new Map<string, StoredPush>()
+          pushed.set(accountId, account)
+          return rows.filter((row) => {
+            if (account.has(row.key)) return false
+            account.set(row.key, { ...row, appliedTo: null })
+            return true
+          })
+        }),
+      pendingPushed: (accountId, names) =>
+        Effect.sync(() =>
+          [...(pushed.get(accountId)?.values() ?? [])]
+            .filter(
+              (row) =>
+                row.appliedTo === null &&
+                (row.trackingNumber === names.trackingNumber ||
+                  (names.courierReference !== null && row.courierReference === names.courierReference) ||
+                  row.reference === names.reference)
+            )
+            .map(({ appliedTo: _, ...row }) => row)
+        ),
+      markApplied: (accountId, keys, orderId) =>
+        Effect.sync(() => {
+          const account = pushed.get(accountId)
+          for (const key of keys) {
+            const row = account?.get(key)
+            if (row !== undefined) account!.set(key, { ...row, appliedTo: orderId })
+          }
+        })
+    })
+  })
+)

@@ -1,0 +1,13 @@
+/** A store's orders shipped through its couriers: courier accounts (credentials sealed at rest), parcels built from orders and created through the shipping gateway, tracking fed back by courier push and by polling; CourierAccountStore and TrackingStore ports (memory and SQL). */
+export * as CourierAccount from "./CourierAccount.ts"
+export * as CourierAccountStore from "./CourierAccountStore.ts"
+export * as CourierAccountStoreSql from "./CourierAccountStoreSql.ts"
+export * as CourierAccounts from "./CourierAccounts.ts"
+export * as Parcel from "./Parcel.ts"
+export * as Poller from "./Poller.ts"
+export * as PushIntake from "./PushIntake.ts"
+export * as Shipments from "./Shipments.ts"
+export * as ShipmentsError from "./ShipmentsError.ts"
+export * as TrackingSchedule from "./TrackingSchedule.ts"
+export * as TrackingStore from "./TrackingStore.ts"
+export * as TrackingStoreSql from "./TrackingStoreSql.ts"
