@@ -137,7 +137,8 @@ const requiredImage: Reader = (value, path) =>
 const link: Reader = (value, path) =>
   Fields.optionalLink(
     value,
-    `${path} must be a storefront path such as /products/12 or an https URL (at most 500 characters), or null`
+    `${path} must be a storefront path such as /products/12 (not //) or an https URL of a public host ` +
+      "(at most 500 characters), or null"
   )
 
 const integer =

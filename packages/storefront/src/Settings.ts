@@ -192,7 +192,8 @@ export const apply = Effect.fnUntraced(function* (current: SettingsState, raw: u
         (value: unknown) =>
           Fields.optionalHttpsUrl(
             value,
-            `social_links.${network} must be an https URL of at most 500 characters, or null`
+            `social_links.${network} must be an https URL of a public host, without credentials, of at most 500 ` +
+              "characters, or null"
           )
       ])
     ) as { readonly [K in keyof SocialLinks]: (value: unknown) => Effect.Effect<string | null, string> }

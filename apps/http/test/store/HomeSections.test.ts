@@ -118,7 +118,13 @@ describe("home sections (memory)", () => {
           "testimonials.items[0].wilaya_id"
         ],
         [{ featured_products: { limit: 49 } }, "featured_products.limit must be a whole number from 1 to 48"],
-        [{ trust_badges: { badges: ["free_shipping"] } }, "trust_badges.badges must be a list of distinct badges"]
+        [{ trust_badges: { badges: ["free_shipping"] } }, "trust_badges.badges must be a list of distinct badges"],
+        // A storefront path is one `/` then the path: `//host` is another site to a browser.
+        [{ hero: { button_link: "//example.com/" } }, "hero.button_link must be"],
+        [{ hero: { button_link: "/\\example.com/" } }, "hero.button_link must be"],
+        [{ hero: { button_link: "https://127.0.0.1/" } }, "hero.button_link must be"],
+        [{ hero: { button_link: "https://metadata.google.internal/" } }, "hero.button_link must be"],
+        [{ hero: { button_link: "javascript:alert(1)" } }, "hero.button_link must be"]
       ]
       for (const [body, message] of cases) {
         const refused = yield* store.write("PATCH", "/v1/store/home-sections", body)

@@ -235,7 +235,23 @@ describe("store profile and settings (memory)", () => {
         [{ logo: "https://evil.example/logo.png" }, "logo must be a path such as stores/12/logo.png"],
         [{ contact: { email: "@" } }, "contact.email must be an email address of at most 254 characters, or null"],
         [{ contact: { wilaya_id: 1e308 } }, "contact.wilaya_id must be 1-58, or null"],
-        [{ social_links: { youtube: "ftp://youtube.com/x" } }, "social_links.youtube must be an https URL"]
+        [{ social_links: { youtube: "ftp://youtube.com/x" } }, "social_links.youtube must be an https URL"],
+        // Links to hosts that are not public (the address rules of @tawsil/egress): never stored.
+        ...[
+          "https://169.254.169.254/latest/meta-data/",
+          "https://127.0.0.1/",
+          "https://10.0.0.7/",
+          "https://192.168.1.1/admin",
+          "https://2130706433/",
+          "https://0x7f.1/",
+          "https://[::1]/",
+          "https://localhost./",
+          "https://localhost/",
+          "https://metadata.google.internal/computeMetadata/v1/",
+          "https://127.0.0.1#@example.com/",
+          "https://user:secret@facebook.com/shop",
+          "https://facebook.com:8443/shop"
+        ].map((link) => [{ social_links: { facebook: link } }, "social_links.facebook must be an https URL"] as const)
       ]
       for (const [body, message] of cases) {
         const key = InMemory.key()
