@@ -2,7 +2,7 @@
  * The E-COM Delivery platform (`https://ecom-dz.net/Api_v1/…`): a Procolis-like API with PascalCase French fields,
  * one origin, the merchant's key and token picking the account. A parcel is created with `POST Colis` ("En
  * Préparation", still editable) and then marked ready to ship with `PUT aExpédier` ("En Traitement"), which the
- * courier needs before it collects. Tracking reads the parcel's current state (`Colis/Tracking/{t}`), prices come
+ * courier needs before it collects; held undispatched, it is shipped later by `dispatch`. Tracking reads the parcel's current state (`Colis/Tracking/{t}`), prices come
  * from `Tarification`. E-COM has no label endpoint. The key and token travel as headers and never in an error.
  *
  * E-COM's page also documents `PUT Supprimer` (deletes parcels: `cancel`, before collection), `POST Colis/Liste`
@@ -72,11 +72,20 @@ const send = (credentials: Credentials, request: CourierHttp.CourierRequest) =>
     })
   )
 
-/** The create flow: `POST Colis`, then `aExpédier` when {@link SHIP_ON_CREATE}. */
+/** `PUT aExpédier { Colis: [{ Tracking }] }`: the parcel is ready for the courier to collect. */
+const ship = (credentials: Credentials, tracking: string) =>
+  send(credentials, { method: "PUT", path: SHIP_PATH, json: Mapping.trackingList(tracking) }).pipe(
+    Effect.flatMap((shipped) => Effect.fromResult(Mapping.fromShipped(shipped)))
+  )
+
+/**
+ * The create flow: `POST Colis`, then `aExpédier` when {@link SHIP_ON_CREATE} — unless the parcel is held
+ * undispatched (`dispatch: false`), to be shipped by `dispatch` later.
+ */
 export const createWith = (options: { readonly shipOnCreate: boolean }) =>
   Effect.fn("EcomDelivery.create")(function* (
     order: Shipment.ParcelOrder,
-    { credentials }: CourierAdapter.Context<Credentials>
+    { credentials, dispatch: dispatchNow }: CourierAdapter.Context<Credentials>
   ) {
     const response = yield* send(credentials, {
       method: "POST",
@@ -84,19 +93,32 @@ export const createWith = (options: { readonly shipOnCreate: boolean }) =>
       json: Mapping.toAddColis(Mapping.toColis(order))
     })
     const created = yield* Effect.fromResult(Mapping.fromCreated(response))
-    if (!options.shipOnCreate) return created
-    yield* send(credentials, {
-      method: "PUT",
-      path: SHIP_PATH,
-      json: Mapping.trackingList(created.trackingNumber)
-    }).pipe(
-      Effect.flatMap((shipped) => Effect.fromResult(Mapping.fromShipped(shipped))),
+    if (!options.shipOnCreate || dispatchNow === false) return created
+    yield* ship(credentials, created.trackingNumber).pipe(
       Effect.mapError((reason) => Mapping.notShipped(created.trackingNumber, reason))
     )
     return { trackingNumber: created.trackingNumber, rawStatus: Status.shipped }
   })
 
 export const create = createWith({ shipOnCreate: SHIP_ON_CREATE })
+
+/**
+ * A parcel held undispatched, shipped (`aExpédier`) so that E-COM collects it: read first (`Colis/Tracking/{t}`);
+ * one already past "En Préparation" answers where it is and is not sent again.
+ */
+export const dispatch = Effect.fn("EcomDelivery.dispatch")(function* (
+  trackingNumber: string,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const state = yield* send(credentials, {
+    method: "GET",
+    path: `/Api_v1/Colis/Tracking/${encodeURIComponent(trackingNumber)}`
+  })
+  const step = yield* Effect.fromResult(Mapping.dispatchStep(trackingNumber, state))
+  if (step !== "ship") return step
+  yield* ship(credentials, trackingNumber)
+  return { rawStatus: Status.shipped }
+})
 
 export const track = Effect.fn("EcomDelivery.track")(function* (
   trackingNumber: string,
@@ -191,5 +213,5 @@ export const adapter = CourierAdapter.define<Credentials>({
   statuses: Status.statuses,
   codStatuses: Status.codStatuses,
   rateLimits,
-  operations: { create, track, rates, cancel, trackBatch, checkCredentials }
+  operations: { create, dispatch, track, rates, cancel, trackBatch, checkCredentials }
 })

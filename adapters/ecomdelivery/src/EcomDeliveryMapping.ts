@@ -191,7 +191,19 @@ export const DELETABLE: ReadonlySet<string> = new Set(["En Préparation", Status
  * E-COM says it is. Else nothing: `PUT Supprimer` may go.
  */
 export const checkDeletable = (tracking: string, response: Response): Result.Result<void, Reason> =>
-  Result.flatMap(decode(Wire.Listing, response), (body): Result.Result<void, Reason> => {
+  Result.flatMap(avancementOf(tracking, response), (avancement) =>
+    DELETABLE.has(avancement)
+      ? Result.void
+      : Result.fail(
+          new CourierError.NotCancellable({
+            message: `the courier reports the parcel "${avancement}": past preparation, it can no longer be deleted`
+          })
+        )
+  )
+
+/** `GET Colis/Tracking/{t}` → where E-COM reports exactly this parcel (`Avancement`); unknown is refused. */
+const avancementOf = (tracking: string, response: Response): Result.Result<string, Reason> =>
+  Result.flatMap(decode(Wire.Listing, response), (body): Result.Result<string, Reason> => {
     const found = body.Colis.find((candidate) =>
       Option.exists(trackingOfRow(candidate), (read) => read.Tracking === tracking)
     )
@@ -201,20 +213,33 @@ export const checkDeletable = (tracking: string, response: Response): Result.Res
       )
     }
     const row = Schema.decodeUnknownOption(Wire.Row)(found)
-    if (Option.isNone(row)) {
-      return Result.fail(
-        new CourierError.BadResponse({ message: "the courier answered a parcel without a readable state" })
-      )
-    }
-    const avancement = clean(row.value.Avancement)
-    return DELETABLE.has(avancement)
-      ? Result.void
-      : Result.fail(
-          new CourierError.NotCancellable({
-            message: `the courier reports the parcel "${avancement}": past preparation, it can no longer be deleted`
-          })
-        )
+    return Option.isNone(row)
+      ? Result.fail(new CourierError.BadResponse({ message: "the courier answered a parcel without a readable state" }))
+      : Result.succeed(clean(row.value.Avancement))
   })
+
+/**
+ * `GET Colis/Tracking/{t}` before `aExpédier` → what dispatching the parcel takes: one still "En Préparation" is
+ * shipped (`"ship"`); one E-COM reports further along has been already, and answers where it is — `aExpédier` would
+ * not move it; one in a state the table does not know is refused.
+ */
+export const dispatchStep = (
+  tracking: string,
+  response: Response
+): Result.Result<"ship" | { readonly rawStatus: string }, Reason> =>
+  Result.flatMap(
+    avancementOf(tracking, response),
+    (avancement): Result.Result<"ship" | { readonly rawStatus: string }, Reason> => {
+      if (avancement === Status.created) return Result.succeed("ship")
+      return Object.hasOwn(Status.statuses, avancement)
+        ? Result.succeed({ rawStatus: avancement })
+        : Result.fail(
+            new CourierError.Refused({
+              message: `the courier reports the parcel "${avancement}", which this adapter does not know: dispatch it in the courier's dashboard`
+            })
+          )
+    }
+  )
 
 /** `PUT Supprimer` → done (no answer body is documented: any JSON object). */
 export const fromDeleted = (response: Response): Result.Result<void, Reason> =>

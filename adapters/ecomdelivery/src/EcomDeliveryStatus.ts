@@ -84,3 +84,6 @@ export const unexplained: ReadonlyArray<string> = ["BIZ"]
 
 /** What a parcel is once `aExpédier` has shipped it: ready, waiting for collection. */
 export const shipped = "En Traitement"
+
+/** What a parcel is once created, before `aExpédier`: editable, not yet for the courier to collect. */
+export const created = "En Préparation"

@@ -47,8 +47,11 @@ const order = (overrides: Record<string, unknown> = {}) =>
 
 const query = (input: Record<string, unknown>) => Schema.decodeUnknownSync(Shipment.RatesQuery)(input)
 
-const { create, track, rates, cancel, trackBatch, checkCredentials } = adapter.operations as Required<
-  Pick<typeof adapter.operations, "create" | "track" | "rates" | "cancel" | "trackBatch" | "checkCredentials">
+const { create, dispatch, track, rates, cancel, trackBatch, checkCredentials } = adapter.operations as Required<
+  Pick<
+    typeof adapter.operations,
+    "create" | "dispatch" | "track" | "rates" | "cancel" | "trackBatch" | "checkCredentials"
+  >
 >
 const createOnly = createWith({ shipOnCreate: false })
 
@@ -89,7 +92,7 @@ describe("EcomDelivery", () => {
         rates: true,
         label: false,
         cancel: true,
-        dispatch: false,
+        dispatch: true,
         trackBatch: true,
         stopDesks: false,
         communes: false,
@@ -294,6 +297,48 @@ describe("EcomDelivery", () => {
           )
           assert.strictEqual(reason._tag, "Refused")
           assert.lengthOf((yield* EcomDeliveryFake).requests, 0)
+        })
+      )
+    )
+  })
+
+  describe("dispatch", () => {
+    it.effect("holds a parcel in preparation when asked, and ships it later with aExpédier", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* EcomDeliveryFake
+          const held = yield* create(order(), { ...context, dispatch: false })
+          assert.strictEqual(held.rawStatus, "En Préparation")
+          assert.strictEqual(adapter.statuses[held.rawStatus], "created")
+          assert.deepStrictEqual(
+            fake.requests.map(({ method, path }) => `${method} ${path}`),
+            ["POST /Api_v1/Colis"],
+            "no aExpédier"
+          )
+          const dispatched = yield* dispatch(held.trackingNumber, context)
+          assert.deepStrictEqual(dispatched, { rawStatus: "En Traitement" })
+          assert.deepStrictEqual(
+            fake.requests.slice(1).map(({ method, path }) => `${method} ${path}`),
+            [`GET /Api_v1/Colis/Tracking/${held.trackingNumber}`, `PUT ${SHIP_PATH}`]
+          )
+          assert.strictEqual(fake.parcels.get(held.trackingNumber)?.avancement, "En Traitement")
+        })
+      )
+    )
+
+    it.effect("answers where a parcel already shipped or collected is, sending no aExpédier; refuses the unknown", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* EcomDeliveryFake
+          const { trackingNumber } = yield* create(order(), context)
+          const before = fake.requests.length
+          assert.deepStrictEqual(yield* dispatch(trackingNumber, context), { rawStatus: "En Traitement" })
+          fake.setState(trackingNumber, { avancement: "Dispatcher" })
+          assert.deepStrictEqual(yield* dispatch(trackingNumber, context), { rawStatus: "Dispatcher" })
+          assert.isFalse(fake.requests.slice(before).some(({ method }) => method === "PUT"))
+          fake.setState(trackingNumber, { avancement: "Téléporté" })
+          assert.strictEqual((yield* Effect.flip(dispatch(trackingNumber, context)))._tag, "Refused")
+          assert.strictEqual((yield* Effect.flip(dispatch("ECOM-NONE", context)))._tag, "Refused")
         })
       )
     )

@@ -2,10 +2,10 @@
  * The Ecotrack platform: one API (`/api/v1/…`) behind many couriers, each a tenant on its own origin. The generic
  * key `ecotrack` serves any `https://<tenant>.ecotrack.dz` the caller names in `options.baseUrl`; named tenants have
  * pinned origins. A parcel is created in two calls — `create/order`, then `valid/order`, without which the courier
- * never sees it. The caller's API token travels as `Authorization: Bearer` and as the `api_token` query parameter
+ * never sees it; held undispatched, it is created without the second, which `dispatch` makes later. The caller's API token travels as `Authorization: Bearer` and as the `api_token` query parameter
  * on every call (some endpoints read only the latter), and is never put in an error message. Also: batch tracking
  * (`get/trackings/info`), desks and communes (`get/communes`), the token check (`validate/token`), and cancel
- * (`delete/order`), which Ecotrack allows only before validation.
+ * (`delete/order`), which Ecotrack allows only before validation: a parcel held undispatched.
  */
 import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
 import type { WilayaCode } from "@tawsil/domain"
@@ -264,9 +264,16 @@ const send = (token: Redacted.Redacted<string>, request: CourierHttp.CourierRequ
     })
   )
 
+/** `POST valid/order`: makes the parcel visible to the courier and asks it to collect the parcel. */
+const validate = (token: Redacted.Redacted<string>, tracking: string) =>
+  send(token, { method: "POST", path: "/api/v1/valid/order", query: Mapping.validationQuery(tracking) }).pipe(
+    Effect.flatMap((validated) => Effect.fromResult(Mapping.fromValidated(validated)))
+  )
+
+/** `create/order`, then `valid/order` — unless held undispatched (`dispatch: false`): then created only. */
 export const create = Effect.fn("Ecotrack.create")(function* (
   order: Shipment.ParcelOrder,
-  { credentials }: CourierAdapter.Context<Credentials>
+  { credentials, dispatch: dispatchNow }: CourierAdapter.Context<Credentials>
 ) {
   const created = yield* send(credentials.token, {
     method: "POST",
@@ -274,15 +281,21 @@ export const create = Effect.fn("Ecotrack.create")(function* (
     json: Mapping.toCreateOrder(order)
   })
   const tracking = yield* Effect.fromResult(Mapping.fromCreated(created))
-  yield* send(credentials.token, {
-    method: "POST",
-    path: "/api/v1/valid/order",
-    query: Mapping.validationQuery(tracking)
-  }).pipe(
-    Effect.flatMap((validated) => Effect.fromResult(Mapping.fromValidated(validated))),
-    Effect.mapError((reason) => Mapping.notValidated(tracking, reason))
-  )
+  if (dispatchNow === false) return { trackingNumber: tracking, rawStatus: Status.unvalidated }
+  yield* validate(credentials.token, tracking).pipe(Effect.mapError((reason) => Mapping.notValidated(tracking, reason)))
   return { trackingNumber: tracking, rawStatus: Status.validated }
+})
+
+/**
+ * `POST valid/order` of a parcel held undispatched. Ecotrack validates once: a parcel validated already is refused
+ * with its `10001` ("not modifiable"), in its words.
+ */
+export const dispatch = Effect.fn("Ecotrack.dispatch")(function* (
+  trackingNumber: string,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  yield* validate(credentials.token, trackingNumber)
+  return { rawStatus: Status.validated }
 })
 
 export const track = Effect.fn("Ecotrack.track")(function* (
@@ -334,9 +347,9 @@ export const trackBatch = Effect.fn("Ecotrack.trackBatch")(function* (
 })
 
 /**
- * `DELETE delete/order`: Ecotrack deletes an order only before `valid/order`. `create` validates at once, so a
- * parcel it made answers `NotCancellable` (10001); what can be cancelled is an order left unvalidated (a create
- * whose validation failed, or one made in the dashboard).
+ * `DELETE delete/order`: Ecotrack deletes an order only before `valid/order`, so what can be cancelled is a parcel
+ * held undispatched (or left unvalidated by a create whose validation failed, or made in the dashboard); a validated
+ * one answers `NotCancellable` (10001).
  */
 export const cancel = Effect.fn("Ecotrack.cancel")(function* (
   trackingNumber: string,
@@ -392,5 +405,5 @@ export const adapter = CourierAdapter.define<Credentials>({
   credentials: Credentials,
   statuses: Status.statuses,
   codStatuses: Status.codStatuses,
-  operations: { create, track, rates, label, cancel, trackBatch, stopDesks, communes, checkCredentials }
+  operations: { create, dispatch, track, rates, label, cancel, trackBatch, stopDesks, communes, checkCredentials }
 })

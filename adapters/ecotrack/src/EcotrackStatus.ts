@@ -64,3 +64,9 @@ export const notStatuses: ReadonlySet<string> = new Set(["notification_on_order"
 
 /** What a parcel is once created and validated (`valid/order`): ready to ship, waiting for collection. */
 export const validated = "prete_a_expedier"
+
+/**
+ * What a parcel is once created and not yet validated: the courier does not see it (research §3.2: created). Ecotrack
+ * names no key for that stage; `en_preparation`, the order-status key the table reads as created, stands for it.
+ */
+export const unvalidated = "en_preparation"

@@ -6,18 +6,15 @@ import { trackingPairs } from "./fixtures/responses.ts"
 /** The API token, unique enough that finding it anywhere but in the fake's own records is a leak. */
 const CANARY = "canary-ecotrack-4b7e1d93a0c6"
 const credentials = { valid: { token: CANARY }, canary: CANARY }
-const PENDING = "ECTPND0000000001"
 
 Conformance.suite("Ecotrack conformance", {
   adapter,
-  // Ecotrack deletes an order only before `valid/order`, and the adapter's create validates at once: the parcel the
-  // kit reads and cancels last is one left unvalidated (as a create whose validation failed leaves it). A parcel
-  // created here is cancelled with `NotCancellable` (Ecotrack.test.ts).
-  fake: Fake.make({ tokens: [CANARY], pending: [PENDING] }),
+  // Ecotrack deletes an order only before `valid/order`: the kit cancels a parcel it created undispatched, and
+  // dispatches another (a validated parcel is cancelled with `NotCancellable`: Ecotrack.test.ts).
+  fake: Fake.make({ tokens: [CANARY] }),
   addStatus: (fake, trackingNumber, rawStatus) => fake.addActivity(trackingNumber, rawStatus),
   credentials,
   fixtures: {
-    trackingNumber: PENDING,
     // Every status the reviewed fixtures carry, except the undocumented one they keep to show it stays unknown.
     rawStatuses: trackingPairs
       .flatMap(([, , events]) => events.map(({ rawStatus }) => rawStatus))

@@ -155,7 +155,7 @@ describe("Ecotrack", () => {
         rates: true,
         label: true,
         cancel: true,
-        dispatch: false,
+        dispatch: true,
         trackBatch: true,
         stopDesks: true,
         communes: true,

@@ -17,9 +17,8 @@ import * as Loopback from "./LoopbackHttp.ts"
 const context = { credentials: Schema.decodeUnknownSync(Credentials)({ token: TOKEN }) }
 const alger = WilayaCode.WilayaCode.make(16)
 
-const { create, track, cancel, trackBatch, stopDesks, communes, checkCredentials } = adapter.operations as Required<
-  typeof adapter.operations
->
+const { create, dispatch, track, cancel, trackBatch, stopDesks, communes, checkCredentials } =
+  adapter.operations as Required<typeof adapter.operations>
 
 const withFake = <A, E>(effect: Effect.Effect<A, E, EcotrackFake | CourierHttp.CourierHttp>, fake: Options = {}) =>
   Effect.provide(effect, Loopback.layer().pipe(Layer.provideMerge(EcotrackFake.layer(fake))))
@@ -207,6 +206,38 @@ describe("Ecotrack optional operations", () => {
         assert.strictEqual(unknown._tag, "Refused")
       }),
       { pending: ["ECTPND0000000001"] }
+    )
+  )
+
+  it.live("dispatch: a parcel created undispatched stays cancellable until valid/order, which dispatch sends", () =>
+    withFake(
+      Effect.gen(function* () {
+        const fake = yield* EcotrackFake
+        const held = yield* create(order, { ...context, dispatch: false })
+        assert.strictEqual(held.rawStatus, "en_preparation")
+        assert.strictEqual(adapter.statuses[held.rawStatus], "created")
+        assert.isFalse(fake.parcels.get(held.trackingNumber)?.validated, "the courier does not see it yet")
+        assert.deepStrictEqual(
+          fake.requests.map((request) => `${request.method} ${request.path}`),
+          ["POST /api/v1/create/order"],
+          "no valid/order"
+        )
+        const dispatched = yield* dispatch(held.trackingNumber, context)
+        assert.deepStrictEqual(dispatched, { rawStatus: "prete_a_expedier" })
+        assert.isTrue(fake.parcels.get(held.trackingNumber)?.validated)
+        const call = fake.requests.at(-1)!
+        assert.strictEqual(`${call.method} ${call.path}`, "POST /api/v1/valid/order")
+        assert.deepInclude(call.query, { tracking: held.trackingNumber, ask_collection: "1" })
+        assertAuthenticated(call)
+        const again = yield* Effect.flip(dispatch(held.trackingNumber, context))
+        assert.strictEqual(again._tag, "Refused", "validated already: Ecotrack's 10001, in its words")
+        assert.strictEqual(again._tag === "Refused" ? again.courierCode : undefined, "10001")
+        const gone = yield* Effect.flip(cancel(held.trackingNumber, context))
+        assert.strictEqual(gone._tag, "NotCancellable", "once dispatched it can no longer be deleted")
+        const other = yield* create(order, { ...context, dispatch: false })
+        yield* cancel(other.trackingNumber, context)
+        assert.isFalse(fake.parcels.has(other.trackingNumber), "held, it is deleted")
+      })
     )
   )
 

@@ -5,13 +5,15 @@
  * second order for the same customer name and phone on the same day; that refusal reaches the caller as Maystro
  * words it (README "Duplicates"). Also: the communes of a wilaya (the same cached list), cancel (`PATCH
  * shared/status/{id}/` to 50, refused past pickup) and the key check (`shared/wilayas/`). The caller's API key travels
- * as `Authorization: Token <key>` (DRF's scheme, not Bearer) and is never put in an error message.
+ * as `Authorization: Token <key>` (DRF's scheme, not Bearer) and is never put in an error message. Maystro's webhooks
+ * (its orders' JSON, base64-encoded twice) are read by `push` (MaystroPush.ts).
  */
 import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
 import type { WilayaCode } from "@tawsil/domain"
 import { Duration, Effect, Redacted, Result, Schema } from "effect"
 import * as CommuneCache from "./internal/CommuneCache.ts"
 import * as Mapping from "./MaystroMapping.ts"
+import * as Push from "./MaystroPush.ts"
 import * as Status from "./MaystroStatus.ts"
 
 /**
@@ -174,7 +176,8 @@ export const make = (options: { readonly communesTtl?: Duration.Input } = {}) =>
     couriers,
     credentials: Credentials,
     statuses: Status.statuses,
-    operations: { create, track, rates, label, cancel, communes, checkCredentials }
+    operations: { create, track, rates, label, cancel, communes, checkCredentials },
+    push: Push.push
   })
 }
 

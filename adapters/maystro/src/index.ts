@@ -3,5 +3,6 @@
 export * as Maystro from "./Maystro.ts"
 export { adapter } from "./Maystro.ts"
 export * as MaystroMapping from "./MaystroMapping.ts"
+export * as MaystroPush from "./MaystroPush.ts"
 export * as MaystroStatus from "./MaystroStatus.ts"
 export * as MaystroWire from "./MaystroWire.ts"

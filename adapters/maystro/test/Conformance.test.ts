@@ -1,6 +1,8 @@
 import { Conformance, FakeCourier } from "@tawsil/courier/testing"
 import { adapter } from "../src/Maystro.ts"
 import * as Fake from "./fake/MaystroFake.ts"
+import * as Pusher from "./fake/MaystroPusher.ts"
+import { pushSamples } from "./fixtures/pushes.ts"
 import { historyPairs } from "./fixtures/responses.ts"
 
 /** The API key, unique enough that finding it anywhere but in the fake's own records is a leak. */
@@ -24,6 +26,12 @@ Conformance.suite("Maystro conformance", {
         historyPairs.flatMap(([, , events]) => events.map(({ rawStatus }) => rawStatus)).filter((raw) => raw !== "77")
       )
     ]
+  },
+  push: {
+    ...pushSamples,
+    sign: (body, secret) => Pusher.sign(body, secret),
+    // A shared secret header: it proves the sender, not the body (README "Push").
+    authenticates: "sender"
   },
   failures: [
     ...FakeCourier.standardFailures({ adapter, credentials }),

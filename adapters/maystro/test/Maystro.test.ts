@@ -98,7 +98,7 @@ describe("Maystro", () => {
         stopDesks: false,
         communes: true,
         checkCredentials: true,
-        push: false
+        push: true
       })
       assert.isUndefined(adapter.codStatuses, "Maystro reports no cash events")
       const catalogue = Catalogue.make([adapter])

@@ -4,11 +4,12 @@
  * `create/order`, then `valid/order`, without which NOEST never sees it. Its event feed mixes movement, cash and
  * admin edits: cash events are read apart through `codStatuses`, admin edits are dropped, so neither moves a parcel.
  * The caller's API token and user GUID travel as the documented `api_token` + `user_guid` (in the body of a POST,
- * the query of a GET), the token also as `Authorization: Bearer`; neither is ever put in an error message.
+ * the query of a GET), the token also as `Authorization: Bearer`; neither is ever put in an error message. A parcel
+ * can be held undispatched (created, not validated) and dispatched later; until then NOEST deletes it (`cancel`).
  */
 import { CourierAdapter, CourierHttp, type Shipment } from "@tawsil/courier"
 import type { WilayaCode } from "@tawsil/domain"
-import { Effect, Redacted, Schema } from "effect"
+import { Effect, Redacted, Result, Schema } from "effect"
 import * as Mapping from "./NoestMapping.ts"
 import * as Status from "./NoestStatus.ts"
 import type * as Wire from "./NoestWire.ts"
@@ -72,9 +73,16 @@ const send = (credentials: Credentials, request: NoestRequest) => {
   )
 }
 
+/** `POST valid/order`: the parcel becomes visible to NOEST, which can no longer edit or delete it. */
+const validate = (credentials: Credentials, tracking: string) =>
+  send(credentials, { method: "POST", path: "/api/public/valid/order", body: Mapping.validationBody(tracking) }).pipe(
+    Effect.flatMap((validated) => Effect.fromResult(Mapping.fromValidated(validated)))
+  )
+
+/** `create/order`, then `valid/order` — unless held undispatched (`dispatch: false`): then created only (`upload`). */
 export const create = Effect.fn("Noest.create")(function* (
   order: Shipment.ParcelOrder,
-  { credentials }: CourierAdapter.Context<Credentials>
+  { credentials, dispatch: dispatchNow }: CourierAdapter.Context<Credentials>
 ) {
   const created = yield* send(credentials, {
     method: "POST",
@@ -82,15 +90,43 @@ export const create = Effect.fn("Noest.create")(function* (
     body: Mapping.toCreateOrder(order)
   })
   const tracking = yield* Effect.fromResult(Mapping.fromCreated(created))
-  yield* send(credentials, {
-    method: "POST",
-    path: "/api/public/valid/order",
-    body: Mapping.validationBody(tracking)
-  }).pipe(
-    Effect.flatMap((validated) => Effect.fromResult(Mapping.fromValidated(validated))),
-    Effect.mapError((reason) => Mapping.notValidated(tracking, reason))
-  )
+  if (dispatchNow === false) return { trackingNumber: tracking, rawStatus: Status.uploaded }
+  yield* validate(credentials, tracking).pipe(Effect.mapError((reason) => Mapping.notValidated(tracking, reason)))
   return { trackingNumber: tracking, rawStatus: Status.validated }
+})
+
+/** `POST valid/order` of a parcel held undispatched; one validated already is refused in NOEST's words. */
+export const dispatch = Effect.fn("Noest.dispatch")(function* (
+  trackingNumber: string,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  yield* validate(credentials, trackingNumber)
+  return { rawStatus: Status.validated }
+})
+
+/**
+ * `POST delete/order { tracking }`: NOEST deletes a parcel only before `valid/order` — one held undispatched. When it
+ * refuses, the parcel's events say why: past `upload` it is validated, `NotCancellable`; else the refusal as is.
+ */
+export const cancel = Effect.fn("Noest.cancel")(function* (
+  trackingNumber: string,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const response = yield* send(credentials, {
+    method: "POST",
+    path: "/api/public/delete/order",
+    body: Mapping.validationBody(trackingNumber)
+  })
+  const deleted = Mapping.fromDeleted(response)
+  if (Result.isSuccess(deleted)) return
+  if (deleted.failure._tag !== "Refused") return yield* Effect.fail(deleted.failure)
+  const tracked = yield* send(credentials, {
+    method: "POST",
+    path: "/api/public/get/trackings/info",
+    body: Mapping.trackingBody(trackingNumber)
+  })
+  const events = yield* Effect.fromResult(Mapping.fromTracking(trackingNumber, tracked))
+  return yield* Effect.fail(Mapping.whyNotDeleted(events, deleted.failure))
 })
 
 export const track = Effect.fn("Noest.track")(function* (
@@ -189,5 +225,5 @@ export const adapter = CourierAdapter.define<Credentials>({
   statuses: Status.statuses,
   codStatuses: Status.codStatuses,
   rateLimits,
-  operations: { create, track, rates, label, trackBatch, stopDesks, communes, checkCredentials }
+  operations: { create, dispatch, track, rates, label, cancel, trackBatch, stopDesks, communes, checkCredentials }
 })

@@ -79,6 +79,22 @@ export const fromCreated = (response: Response): Result.Result<string, Reason> =
 export const fromValidated = (response: Response): Result.Result<void, Reason> =>
   Result.map(decode(Wire.Validated, response), () => undefined)
 
+/** `POST delete/order` → done. */
+export const fromDeleted = (response: Response): Result.Result<void, Reason> =>
+  Result.map(decode(Wire.Deleted, response), () => undefined)
+
+/**
+ * Why NOEST refused to delete a parcel, from its events: one that has gone past `upload` has been validated (or
+ * further), which NOEST never deletes — `NotCancellable`, in its words; one still only uploaded was refused for
+ * another reason, passed on as it is.
+ */
+export const whyNotDeleted = (events: ReadonlyArray<CourierAdapter.RawEvent>, refusal: CourierError.Refused): Reason =>
+  events.some((event) => event.rawStatus !== Status.uploaded)
+    ? new CourierError.NotCancellable({
+        message: `NOEST deletes a parcel only before it is validated, and this one is: ${refusal.message}`
+      })
+    : refusal
+
 /**
  * The create call succeeded but `valid/order` did not: the parcel exists on the caller's account, unvalidated and
  * invisible to the courier. Whatever went wrong, the caller gets a refusal naming the tracking number — never a

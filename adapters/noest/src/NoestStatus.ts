@@ -97,3 +97,6 @@ export const notStatuses: ReadonlySet<string> = new Set([
 
 /** What a parcel is once created and validated (`valid/order`): waiting for the courier to collect it. */
 export const validated = "customer_validation"
+
+/** What a parcel is once created and not yet validated ("Uploadé sur le système"): the courier does not see it. */
+export const uploaded = "upload"

@@ -50,6 +50,9 @@ export const Validated = Schema.Struct({
   message: Schema.optionalKey(Schema.NullOr(Schema.String))
 })
 
+/** `POST delete/order` done: the same `{ success: true }` as the other writes (assumed: README "Unverified"). */
+export const Deleted = Validated
+
 /**
  * One event of `get/trackings/info`: its key (the vocabulary of the PDF's "Liste des evenements") and its Algiers
  * time. The other members (`event`, `causer`, `badge-class`, `by`, `name`, `driver`, `fdr`) are not read.

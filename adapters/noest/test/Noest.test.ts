@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { type CourierError, CourierHttp, Shipment } from "@tawsil/courier"
+import { CourierError, CourierHttp, Shipment } from "@tawsil/courier"
 import { WilayaCode } from "@tawsil/domain"
 import * as Egress from "@tawsil/egress/Egress"
 import { Catalogue, Shipping } from "@tawsil/shipping"
@@ -47,7 +47,7 @@ const query = (input: Record<string, unknown>) => Schema.decodeUnknownSync(Shipm
 
 const wilaya = (code: number) => Schema.decodeUnknownSync(WilayaCode.WilayaCode)(code)
 
-const { create, track, rates, label, trackBatch, stopDesks, communes, checkCredentials } =
+const { create, dispatch, cancel, track, rates, label, trackBatch, stopDesks, communes, checkCredentials } =
   adapter.operations as Required<typeof adapter.operations>
 
 /** Runs `effect` against a fresh fake on a random port, through the loopback `CourierHttp`. */
@@ -89,8 +89,8 @@ describe("Noest", () => {
         track: true,
         rates: true,
         label: true,
-        cancel: false,
-        dispatch: false,
+        cancel: true,
+        dispatch: true,
         trackBatch: true,
         stopDesks: true,
         communes: true,
@@ -250,6 +250,77 @@ describe("Noest", () => {
           { timeout: "300 millis" }
         )
     )
+  })
+
+  describe("dispatch and cancel", () => {
+    it.live("holds a parcel uploaded, not validated; dispatch validates it; until then cancel deletes it", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* NoestFake
+          const held = yield* create(order(), { ...context, dispatch: false })
+          assert.strictEqual(held.rawStatus, "upload")
+          assert.strictEqual(adapter.statuses[held.rawStatus], "created")
+          assert.isFalse(fake.parcels.get(held.trackingNumber)?.validated)
+          assert.deepStrictEqual(paths(fake.requests), ["POST /api/public/create/order"])
+          const dispatched = yield* dispatch(held.trackingNumber, context)
+          assert.deepStrictEqual(dispatched, { rawStatus: "customer_validation" })
+          assert.isTrue(fake.parcels.get(held.trackingNumber)?.validated)
+          assertAuthenticated(fake.requests.at(-1)!)
+          const again = yield* Effect.flip(dispatch(held.trackingNumber, context))
+          assert.strictEqual(again._tag, "Refused", "NOEST validates once")
+
+          const other = yield* create(order(), { ...context, dispatch: false })
+          const before = fake.requests.length
+          yield* cancel(other.trackingNumber, context)
+          assert.deepStrictEqual(paths(fake.requests.slice(before)), ["POST /api/public/delete/order"])
+          assert.deepStrictEqual(fake.requests.at(-1)?.body, {
+            api_token: TOKEN,
+            user_guid: GUID,
+            tracking: other.trackingNumber
+          })
+          assert.isFalse(fake.parcels.has(other.trackingNumber), "deleted")
+        })
+      )
+    )
+
+    it.live("a validated parcel is NotCancellable, told from its events; an unknown one is refused", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* NoestFake
+          const created = yield* create(order(), context)
+          const before = fake.requests.length
+          const refused = yield* Effect.flip(cancel(created.trackingNumber, context))
+          assert.strictEqual(refused._tag, "NotCancellable")
+          assert.include(refused.message, "Impossible de supprimer une commande déjà validée.")
+          assert.deepStrictEqual(paths(fake.requests.slice(before)), [
+            "POST /api/public/delete/order",
+            "POST /api/public/get/trackings/info"
+          ])
+          assert.isTrue(fake.parcels.has(created.trackingNumber), "nothing was deleted")
+          const unknown = yield* Effect.flip(cancel("NOE000000999FK", context))
+          assert.strictEqual(unknown._tag, "Refused")
+          assertNoSecret(unknown)
+        })
+      )
+    )
+
+    it("reads a refusal of a parcel only uploaded as the refusal it is", () => {
+      const refusal = new CourierError.Refused({ message: "Suppression momentanément indisponible." })
+      assert.strictEqual(
+        Mapping.whyNotDeleted([{ rawStatus: "upload", timestamp: "2026-04-18T19:45:06+01:00" }], refusal),
+        refusal
+      )
+      assert.strictEqual(
+        Mapping.whyNotDeleted(
+          [
+            { rawStatus: "upload", timestamp: "2026-04-18T19:45:06+01:00" },
+            { rawStatus: "customer_validation", timestamp: "2026-04-18T19:46:00+01:00" }
+          ],
+          refusal
+        )._tag,
+        "NotCancellable"
+      )
+    })
   })
 
   describe("track", () => {

@@ -5,7 +5,9 @@
  * (its id from `workflows/search`, cached too), read back for its tracking number, and moved to ReadyToDispatch if
  * the platform created it anywhere else — a parcel left in OrderReceived is never collected. Tracking reads the
  * parcel's state history, prices come from the tenant's rate table. Labels are files behind expiring signed URLs on
- * another host, so this adapter offers none. The key and tenant id never appear in an error message.
+ * another host, so this adapter offers none. The key and tenant id never appear in an error message. A parcel can
+ * also be held in OrderReceived and dispatched later (`dispatch`), and the platform's Svix-signed webhooks are read
+ * by `push` (ZrExpressPush.ts).
  */
 import { CourierAdapter, type CourierError, CourierHttp, type Shipment } from "@tawsil/courier"
 import type { WilayaCode } from "@tawsil/domain"
@@ -14,6 +16,7 @@ import * as TenantCache from "./internal/TenantCache.ts"
 import * as Mapping from "./ZrExpressNewMapping.ts"
 import * as Status from "./ZrExpressNewStatus.ts"
 import type * as Wire from "./ZrExpressNewWire.ts"
+import * as Push from "./ZrExpressPush.ts"
 
 /**
  * The merchant's API key and tenant id, named as the public dzship catalogue names them. The key: 8–1024 visible
@@ -142,14 +145,20 @@ const randomBytes = Effect.forEach(Array.from({ length: 16 }), () => Random.next
 
 const isReady = Status.isReadyToDispatch
 
+/**
+ * `POST parcels` in ReadyToDispatch, the parcel read back for its tracking number, and moved to ReadyToDispatch if
+ * the platform put it elsewhere. Held undispatched (`dispatch: false`), it is created without a state — the
+ * platform's OrderReceived, which the hub does not collect — and answered in the state it is in.
+ */
 export const create = Effect.fn("ZrExpressNew.create")(function* (
   order: Shipment.ParcelOrder,
-  { credentials }: CourierAdapter.Context<Credentials>
+  { credentials, dispatch: dispatchNow }: CourierAdapter.Context<Credentials>
 ) {
   const tenant = Redacted.value(credentials.tenantId)
   yield* Effect.fromResult(Mapping.checkStopDesk(order))
   const places = yield* placesOf(credentials, order.recipient.wilayaCode, order.recipient.communeName)
-  const stateId = yield* readyStateOf(credentials)
+  const held = dispatchNow === false
+  const stateId = held ? undefined : yield* readyStateOf(credentials)
   const customerId = Mapping.uuidFrom(yield* randomBytes)
   const parcelId = yield* send(credentials, {
     method: "POST",
@@ -161,7 +170,7 @@ export const create = Effect.fn("ZrExpressNew.create")(function* (
     Effect.tapError((reason) =>
       Effect.sync(() => {
         if (reason._tag !== "Refused") return
-        readyStates.invalidate(tenant, "ready")
+        if (stateId !== undefined) readyStates.invalidate(tenant, "ready")
         territories.invalidate(tenant, "wilayas")
         territories.invalidate(tenant, `communes:${places.cityTerritoryId}`)
       })
@@ -172,20 +181,51 @@ export const create = Effect.fn("ZrExpressNew.create")(function* (
     Effect.flatMap((response) => Effect.fromResult(Mapping.fromParcel(response))),
     Effect.mapError((reason) => Mapping.notReady(parcelId, reason))
   )
+  if (stateId === undefined) {
+    return {
+      trackingNumber: parcel.trackingNumber,
+      courierReference: parcelId,
+      rawStatus: Status.spellingOf(parcel.state.name)
+    }
+  }
   if (!isReady(parcel.state.name)) {
-    yield* send(credentials, {
-      method: "PATCH",
-      path: `${Mapping.parcelPath(parcelId)}/state`,
-      json: Mapping.toUpdateState(parcelId, stateId)
-    }).pipe(
-      Effect.flatMap((response) => Effect.fromResult(Mapping.fromStateChanged(stateId, response))),
-      Effect.tapError((reason) =>
-        Effect.sync(() => (reason._tag === "Refused" ? readyStates.invalidate(tenant, "ready") : undefined))
-      ),
+    yield* toReady(credentials, parcelId, stateId).pipe(
       Effect.mapError((reason) => Mapping.notReady(parcel.trackingNumber, reason))
     )
   }
   return { trackingNumber: parcel.trackingNumber, courierReference: parcelId, rawStatus: Status.readyToDispatch }
+})
+
+/** `PATCH parcels/{id}/state` to ReadyToDispatch; a refusal forgets the cached state id. */
+const toReady = (credentials: Credentials, parcelId: string, stateId: string) =>
+  send(credentials, {
+    method: "PATCH",
+    path: `${Mapping.parcelPath(parcelId)}/state`,
+    json: Mapping.toUpdateState(parcelId, stateId)
+  }).pipe(
+    Effect.flatMap((response) => Effect.fromResult(Mapping.fromStateChanged(stateId, response))),
+    Effect.tapError((reason) =>
+      Effect.sync(() =>
+        reason._tag === "Refused" ? readyStates.invalidate(Redacted.value(credentials.tenantId), "ready") : undefined
+      )
+    )
+  )
+
+/**
+ * A parcel created undispatched, by tracking number, moved to ReadyToDispatch so that the hub collects it: read
+ * first (`GET parcels/{trackingNumber}`); one already ReadyToDispatch or past it answers its state and is not moved.
+ */
+export const dispatch = Effect.fn("ZrExpressNew.dispatch")(function* (
+  trackingNumber: string,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const parcel = yield* send(credentials, { method: "GET", path: Mapping.parcelPath(trackingNumber) }).pipe(
+    Effect.flatMap((response) => Effect.fromResult(Mapping.fromTrackedParcel(trackingNumber, response)))
+  )
+  const step = yield* Effect.fromResult(Mapping.dispatchStep(parcel.state.name))
+  if (step !== "move") return step
+  yield* toReady(credentials, parcel.id, yield* readyStateOf(credentials))
+  return { rawStatus: Status.readyToDispatch }
 })
 
 export const track = Effect.fn("ZrExpressNew.track")(function* (
@@ -269,5 +309,6 @@ export const adapter = CourierAdapter.define<Credentials>({
   credentials: Credentials,
   statuses: Status.statuses,
   codStatuses: Status.codStatuses,
-  operations: { create, track, rates, cancel, stopDesks, communes, checkCredentials }
+  operations: { create, dispatch, track, rates, cancel, stopDesks, communes, checkCredentials },
+  push: Push.push
 })

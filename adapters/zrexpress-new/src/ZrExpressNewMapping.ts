@@ -76,13 +76,14 @@ export interface Places {
 }
 
 /**
- * `POST parcels`, created straight in the ReadyToDispatch state (`stateId`). The notes, when given, are the parcel's
+ * `POST parcels`, created straight in the ReadyToDispatch state (`stateId`), or without a state for a parcel held
+ * undispatched (the platform creates it in OrderReceived; `dispatch` moves it on). The notes, when given, are the parcel's
  * `description`; otherwise the product list is. `hubId` is the pickup point of a stop-desk delivery (`stopDeskId`).
  * `declaredValue`, `freeShipping`, `isExchange` and `hasOpenPackage` have no field here and are not sent (README).
  */
 export const toCreateParcel = (
   order: Shipment.ParcelOrder,
-  ids: Places & { readonly stateId: string; readonly customerId: string }
+  ids: Places & { readonly stateId: string | undefined; readonly customerId: string }
 ): Wire.CreateParcel => {
   const { recipient } = order
   const stopdesk = order.deliveryType === "stopdesk"
@@ -107,7 +108,7 @@ export const toCreateParcel = (
     amount: order.codAmount,
     ...(present(order.reference) ? { externalId: order.reference } : {}),
     ...(order.weightKg === undefined ? {} : { weight: { weight: order.weightKg } }),
-    stateId: ids.stateId
+    ...(ids.stateId === undefined ? {} : { stateId: ids.stateId })
   }
 }
 
@@ -530,3 +531,27 @@ export const notReady = (parcel: string, reason: Reason): CourierError.Refused =
     },
     reason
   )
+
+/**
+ * What dispatching a parcel in the state `name` takes: a parcel still being created (a state the table maps to
+ * `created`) is moved to ReadyToDispatch (`"move"`); one in ReadyToDispatch or past it is dispatched already, and
+ * answers its state as is — it is never moved back; a cancelled parcel, or one in a state the table does not know,
+ * is refused.
+ */
+export const dispatchStep = (name: string): Result.Result<"move" | { readonly rawStatus: string }, Reason> => {
+  const state = Status.spellingOf(name)
+  if (Status.isReadyToDispatch(state)) return Result.succeed({ rawStatus: state })
+  const status = Object.hasOwn(Status.statuses, state) ? Status.statuses[state] : undefined
+  if (status === "created") return Result.succeed("move")
+  if (status === "cancelled") {
+    return Result.fail(new CourierError.Refused({ message: "the parcel is cancelled: it cannot be dispatched" }))
+  }
+  if (status === undefined) {
+    return Result.fail(
+      new CourierError.Refused({
+        message: `the parcel is in a state this adapter does not know (${CourierAnswer.clean(name, 80)}): dispatch it in the courier's dashboard`
+      })
+    )
+  }
+  return Result.succeed({ rawStatus: state })
+}

@@ -56,8 +56,11 @@ export const CreateParcel = Schema.Struct({
   externalId: Schema.optionalKey(Schema.String),
   /** Kilograms. */
   weight: Schema.optionalKey(Schema.Struct({ weight: Schema.Number })),
-  /** The workflow state to create the parcel in: ReadyToDispatch, or the hub never picks it up. */
-  stateId: Uuid
+  /**
+   * The workflow state to create the parcel in: ReadyToDispatch, or the hub never picks it up. Absent for a parcel
+   * held undispatched, which the platform creates in OrderReceived.
+   */
+  stateId: Schema.optionalKey(Uuid)
 })
 export type CreateParcel = typeof CreateParcel.Type
 

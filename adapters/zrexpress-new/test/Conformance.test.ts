@@ -1,6 +1,9 @@
 import { Conformance, FakeCourier } from "@tawsil/courier/testing"
 import { adapter } from "../src/ZrExpressNew.ts"
+import { TOLERANCE_SECONDS } from "../src/ZrExpressPush.ts"
 import * as Fake from "./fake/ZrExpressNewFake.ts"
+import * as Pusher from "./fake/ZrExpressPusher.ts"
+import { MESSAGE_ID, pushSamples } from "./fixtures/pushes.ts"
 import { stateNames } from "./fixtures/responses.ts"
 
 /** The API key, unique enough that finding it anywhere but in the fake's own records is a leak. */
@@ -17,6 +20,13 @@ Conformance.suite("ZR Express (new platform) conformance", {
   addStatus: (fake, trackingNumber, rawStatus) => fake.addState(trackingNumber, rawStatus),
   credentials,
   fixtures: { rawStatuses: stateNames },
+  push: {
+    ...pushSamples,
+    // Signed by the Standard Webhooks reference library, as the fake's sender signs.
+    sign: (body, secret, now) => Pusher.sign(body, secret, now, MESSAGE_ID),
+    authenticates: "body",
+    toleranceSeconds: TOLERANCE_SECONDS
+  },
   failures: [
     ...FakeCourier.standardFailures({ adapter, credentials }),
     {

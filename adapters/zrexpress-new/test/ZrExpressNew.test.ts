@@ -56,12 +56,13 @@ const recipient = (overrides: Record<string, unknown>) => ({ ...order().recipien
 
 const query = (input: Record<string, unknown>) => Schema.decodeUnknownSync(Shipment.RatesQuery)(input)
 
-const { create, track, rates, cancel, stopDesks, communes, checkCredentials } = adapter.operations as Required<
-  Pick<
-    typeof adapter.operations,
-    "create" | "track" | "rates" | "cancel" | "stopDesks" | "communes" | "checkCredentials"
+const { create, dispatch, track, rates, cancel, stopDesks, communes, checkCredentials } =
+  adapter.operations as Required<
+    Pick<
+      typeof adapter.operations,
+      "create" | "dispatch" | "track" | "rates" | "cancel" | "stopDesks" | "communes" | "checkCredentials"
+    >
   >
->
 
 const wilaya = (code: number) => Schema.decodeUnknownSync(WilayaCode.WilayaCode)(code)
 
@@ -128,12 +129,12 @@ describe("ZrExpressNew", () => {
         rates: true,
         label: false,
         cancel: true,
-        dispatch: false,
+        dispatch: true,
         trackBatch: false,
         stopDesks: true,
         communes: true,
         checkCredentials: true,
-        push: false
+        push: true
       })
       const catalogue = Catalogue.make([adapter])
       assert.strictEqual(catalogue.resolve("zrexpressnew")?.manifest.key, "zrexpress_new")
@@ -628,6 +629,77 @@ describe("ZrExpressNew", () => {
           assert.strictEqual(reason._tag, "NotCancellable")
           assert.include(reason.message, "ne peut plus être supprimé")
           assert.isDefined(fake.byTracking(created.trackingNumber), "nothing was deleted")
+        })
+      )
+    )
+  })
+
+  describe("dispatch", () => {
+    it.live("holds a parcel in OrderReceived when asked, with no state lookup, and dispatches it later", () =>
+      withFake((context) =>
+        Effect.gen(function* () {
+          const fake = yield* ZrExpressNewFake
+          const held = yield* create(order(), { ...context, dispatch: false })
+          const parcel = fake.byTracking(held.trackingNumber)
+          assert.strictEqual(held.rawStatus, "OrderReceived")
+          assert.strictEqual(adapter.statuses[held.rawStatus], "created")
+          assert.strictEqual(parcel?.state, "OrderReceived", "the hub will not collect it yet")
+          assert.deepStrictEqual(calls(fake.requests), [
+            "POST /api/v1/territories/search",
+            "POST /api/v1/territories/search",
+            "POST /api/v1/parcels",
+            `GET /api/v1/parcels/${parcel?.id}`
+          ])
+          assert.notProperty(fake.requests[2]?.body as object, "stateId")
+          const before = fake.requests.length
+          const dispatched = yield* dispatch(held.trackingNumber, context)
+          assert.deepStrictEqual(dispatched, { rawStatus: "ReadyToDispatch" })
+          assert.strictEqual(fake.byTracking(held.trackingNumber)?.state, "ReadyToDispatch")
+          assert.deepStrictEqual(calls(fake.requests.slice(before)), [
+            `GET /api/v1/parcels/${held.trackingNumber}`,
+            "POST /api/v1/workflows/search",
+            `PATCH /api/v1/parcels/${parcel?.id}/state`
+          ])
+        })
+      )
+    )
+
+    it.live(
+      "never moves a parcel back: one ready or past it answers its state; a cancelled or unknown one is refused",
+      () =>
+        withFake((context) =>
+          Effect.gen(function* () {
+            const fake = yield* ZrExpressNewFake
+            const ready = yield* create(order(), context)
+            const before = fake.requests.length
+            assert.deepStrictEqual(yield* dispatch(ready.trackingNumber, context), { rawStatus: "ReadyToDispatch" })
+            fake.addState(ready.trackingNumber, "Dispatched")
+            assert.deepStrictEqual(yield* dispatch(ready.trackingNumber, context), { rawStatus: "Dispatched" })
+            assert.isFalse(
+              fake.requests.slice(before).some((request) => request.method === "PATCH"),
+              "a parcel already handed over is not moved"
+            )
+            fake.addState(ready.trackingNumber, "Cancelled")
+            const cancelled = yield* Effect.flip(dispatch(ready.trackingNumber, context))
+            assert.strictEqual(cancelled._tag, "Refused")
+            assert.include(cancelled.message, "cancelled")
+            fake.addState(ready.trackingNumber, "Téléporté")
+            const odd = yield* Effect.flip(dispatch(ready.trackingNumber, context))
+            assert.strictEqual(odd._tag, "Refused")
+            assert.include(odd.message, "Téléporté")
+            const unknown = yield* Effect.flip(dispatch("16-ZZZZZZ-ZR", context))
+            assert.strictEqual(unknown._tag, "Refused")
+          })
+        )
+    )
+
+    it.live("a held parcel is still deleted by cancel", () =>
+      withFake((context) =>
+        Effect.gen(function* () {
+          const fake = yield* ZrExpressNewFake
+          const held = yield* create(order(), { ...context, dispatch: false })
+          yield* cancel(held.trackingNumber, context)
+          assert.isUndefined(fake.byTracking(held.trackingNumber))
         })
       )
     )

@@ -26,6 +26,7 @@ import * as Edge from "./Edge.ts"
 import * as EgressGuard from "./EgressGuard.ts"
 import * as Health from "./Health.ts"
 import { RunningInstance } from "./Health.ts"
+import * as HttpMetrics from "./HttpMetrics.ts"
 import * as JsonLogger from "./JsonLogger.ts"
 import * as MetricsListener from "./MetricsListener.ts"
 import * as ShippingServer from "./shipping/Server.ts"
@@ -199,7 +200,7 @@ export const layer = (config: AppConfig, options: Options = {}) => {
     instanceLayer(config),
     Announcements.accessEvents,
     Health.layerReadiness,
-    SecretKeys.layer(config.secretKeys)
+    SecretKeys.announce(config.secretKeys).pipe(Layer.provideMerge(SecretKeys.layer(config.secretKeys)))
   ).pipe(Layer.provideMerge(storage))
   const servers = Layer.unwrap(
     Effect.map(catalogue(config), (catalogue) =>
@@ -228,6 +229,8 @@ export const layer = (config: AppConfig, options: Options = {}) => {
         purgeNonces,
         purgeWebhookEvents,
         adminListener(config),
+        // Every documented metric family at zero from the first scrape or export, not at its first event.
+        Layer.effectDiscard(HttpMetrics.zero),
         config.metrics === undefined ? Layer.empty : MetricsListener.layer(config.metrics)
       )
     ),

@@ -28,7 +28,7 @@ export interface AppConfig {
   readonly logLevel: LogLevel
   /** The communes dataset (CC0 format `[{ wilayaCode, name, nameAr }]`); without it `/v1/communes` answers 503. */
   readonly communesFile: string | undefined
-  /** Shipping API: requests per minute per client address on create, track and rates. */
+  /** Shipping API: requests per minute per client address on every call of the `shipping` group (docs/operations.md). */
   readonly shippingRateLimitPerMinute: number
   /** Shipping API: creates allowed to talk to couriers at once; more answer 503. */
   readonly shippingMaxConcurrentCreates: number
@@ -122,7 +122,7 @@ export const variables = {
   LOG_LEVEL: { default: "info", doc: "trace, debug, info, warn or error. Logs are JSON lines on stdout." },
   SHIPPING_RATE_LIMIT_PER_MINUTE: {
     default: "120",
-    doc: "Shipping API: requests per minute per client address on create, track and rates; more answer 429."
+    doc: "Shipping API: requests per minute per client address on every call that may reach a courier (create, track, rates, compare, labels, cancel, stop desks, credentials check, commune resolution; not the reference reads); more answer 429."
   },
   SHIPPING_MAX_CONCURRENT_CREATES: {
     default: "64",

@@ -1,14 +1,18 @@
 /**
  * The outermost layer of each server, around every request: it gives each request an id (the caller's valid
- * `X-Request-Id`, else a new one) echoed in `X-Request-Id`, writes one JSON access-log line per request, and makes
+ * `X-Request-Id`, else a new one) echoed in `X-Request-Id` — except on an idempotent replay, whose answer carries the
+ * id of the request it first answered (`replayOf` in the access line, `tawsil.replay_of` on the span, beside this
+ * request's own id) — writes one JSON access-log line per request, and makes
  * sure that every error leaves in the server's envelope — including the ones no handler produced: unknown routes
- * (404), bodies over the limit (413), unsupported media types (415) and defects (500, logged with the request id,
- * never sent). The access log carries method, path without the query string, status and duration: query strings
+ * (404), bodies over the limit (413), unsupported media types (415), a database that cannot be reached (503 with
+ * `Retry-After`: infrastructure failures are defects, and this one is not a bug) and other defects (500, logged with
+ * the request id, never sent). The access log carries method, path without the query string, status and duration: query strings
  * and bodies may hold personal data or credentials and are never logged. Each answer is counted and timed by route
  * template (`HttpMetrics`), and where a tracer opened the request's server span, the span gets the request id.
  */
 
 import { randomBytes } from "node:crypto"
+import { Database } from "@tawsil/storage"
 import { Cause, Clock, Context, Effect, References, Tracer } from "effect"
 import { Headers, HttpRouter, HttpServerRequest, HttpServerRespondable, HttpServerResponse } from "effect/http"
 import * as HttpMetrics from "./HttpMetrics.ts"
@@ -18,8 +22,15 @@ import * as JsonLogger from "./JsonLogger.ts"
 export interface Envelope {
   /** The wire code of an error the HTTP layer itself produced, by status; others fall back to a generic code. */
   readonly codes: Readonly<Record<number, string>>
-  readonly render: (error: { readonly code: string; readonly message: string }, requestId: string) => unknown
+  /** The body; `retryAfter` (seconds, also sent as `Retry-After`) where the answer says when to try again. */
+  readonly render: (
+    error: { readonly code: string; readonly message: string; readonly retryAfter?: number | undefined },
+    requestId: string
+  ) => unknown
 }
+
+/** Seconds a request refused because the database cannot be reached is told to wait (`Retry-After`). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5
 
 /** The wire code of an error the HTTP layer itself produced. */
 export const codeOf = (envelope: Envelope, status: number) =>
@@ -138,12 +149,16 @@ const around =
     httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
     const requestId = arrival?.requestId ?? requestIdOf(request.requestId)
+    const traced: { span?: Tracer.Span } = {}
     return Effect.updateContext(
-      withEnvelope(options, server, request, requestId, arrival)(httpEffect),
+      withEnvelope(options, server, request, requestId, arrival, traced)(httpEffect),
       (context: Context.Context<R>) => {
         // The request's server span, opened by effect's HTTP server where a tracer is installed (none otherwise).
         const span = Context.getOrUndefined(context, Tracer.ParentSpan)
-        if (span !== undefined && span._tag === "Span" && span.sampled) span.attribute("tawsil.request_id", requestId)
+        if (span !== undefined && span._tag === "Span" && span.sampled) {
+          span.attribute("tawsil.request_id", requestId)
+          traced.span = span
+        }
         return withRequestId(context, requestId)
       }
     )
@@ -156,7 +171,8 @@ const withEnvelope =
     server: Served,
     request: Pick<Incoming, "method" | "url">,
     requestId: string,
-    arrival: Arrival | undefined
+    arrival: Arrival | undefined,
+    traced: { readonly span?: Tracer.Span }
   ) =>
   <E, R>(
     httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
@@ -177,6 +193,18 @@ const withEnvelope =
         options.envelope.render({ code: codeOf(options.envelope, status), message }, requestId),
         { status }
       )
+    const unavailable = () =>
+      HttpServerResponse.jsonUnsafe(
+        options.envelope.render(
+          {
+            code: codeOf(options.envelope, 503),
+            message: `The service's database cannot be reached; retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds`,
+            retryAfter: DATABASE_RETRY_AFTER_SECONDS
+          },
+          requestId
+        ),
+        { status: 503, headers: { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) } }
+      )
     const finish = (response: HttpServerResponse.HttpServerResponse) => {
       let answer = response
       const allowed = response.status === 404 && response.body._tag === "Empty" ? options.allowedMethods(path) : []
@@ -195,6 +223,21 @@ const withEnvelope =
       const durationMs = server.clock.currentTimeMillisUnsafe() - started
       const route = arrival === undefined ? options.routeOf?.(request.method, path) : arrival.route
       recordMetrics(server.context, options, request.method, route, answer.status, durationMs)
+      // A replay is an earlier request's answer and carries that request's id (its `meta.request_id`) already: the
+      // access line and the span keep this request's own id, and name the one it answered as.
+      const replayOf = answer.headers["x-request-id"]
+      if (replayOf !== undefined) {
+        traced.span?.attribute("tawsil.replay_of", replayOf)
+        server.logInfo("request", {
+          requestId,
+          method: request.method,
+          path,
+          status: answer.status,
+          durationMs,
+          replayOf
+        })
+        return Effect.succeed(answer)
+      }
       server.logInfo("request", { requestId, method: request.method, path, status: answer.status, durationMs })
       return Effect.succeed(HttpServerResponse.setHeader(answer, "x-request-id", requestId))
     }
@@ -209,6 +252,15 @@ const withEnvelope =
           const error = Cause.squash(cause)
           if (HttpServerRespondable.isRespondable(error)) {
             return Effect.flatMap(HttpServerRespondable.toResponse(error), finish)
+          }
+          // The database is down or unreachable for a moment: the same request succeeds once it is back.
+          if (Database.isUnreachable(error)) {
+            return Effect.flatMap(
+              Effect.logWarning("database unavailable").pipe(
+                Effect.annotateLogs({ error: error instanceof Error ? error.message : String(error) })
+              ),
+              () => finish(unavailable())
+            )
           }
           return Effect.flatMap(Effect.logError("unhandled failure", cause), () => finish(envelope(500)))
         }

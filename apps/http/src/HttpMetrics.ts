@@ -7,7 +7,12 @@
  * Written for the request path (it runs on every request, traced or not): one `Map` lookup per request finds the
  * series' two metrics, made once per (api, method, route, status).
  */
-import { type Context, Metric } from "effect"
+import { AccessMetrics } from "@tawsil/access"
+import { IdempotencyMetrics } from "@tawsil/idempotency"
+import * as ShippingMetrics from "@tawsil/shipping/ShippingMetrics"
+import { TrackerMetrics } from "@tawsil/tracker"
+import { WebhookMetrics } from "@tawsil/webhooks"
+import { type Context, Effect, Metric } from "effect"
 
 const requestsWith = (attributes?: Readonly<Record<string, string>>) =>
   Metric.counter("http_server_requests_total", {
@@ -60,3 +65,22 @@ export const record = (
   found.requests.updateUnsafe(1, context)
   found.duration.updateUnsafe(durationMs / 1000, context)
 }
+
+/**
+ * Every documented family of the process at zero (docs/operations.md "Traces and metrics"), registered at start: a
+ * scraper sees each family from the first scrape, not at its first event. Requests' families without labels (their
+ * routes and statuses come with requests); the circuit gauge appears at an origin's first transition, as documented.
+ */
+export const zero = Effect.all(
+  [
+    Metric.value(requests),
+    Metric.value(duration),
+    ShippingMetrics.zero,
+    AccessMetrics.zero,
+    IdempotencyMetrics.zero,
+    WebhookMetrics.zero,
+    // Until the tracker's writer registers its reading of the queue.
+    Metric.value(TrackerMetrics.queueRows)
+  ],
+  { discard: true }
+)

@@ -6,7 +6,10 @@ import { assert, describe, it } from "@effect/vitest"
 import { AppInstance, Database } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Clock, Effect, Layer, Redacted, type Scope } from "effect"
+import { runAdminInProcess } from "./AdminInProcess.ts"
 import { cpuSeconds, getJson, spawnApp, startApp, waitForExit } from "./AppProcess.ts"
+import { validOrder } from "./ShippingBodies.ts"
+import { tcpProxy } from "./TcpProxy.ts"
 
 interface Backend {
   readonly name: Database.Kind
@@ -178,6 +181,24 @@ describe("bad configuration", () => {
   }
 })
 
+/** A request's answer, its body parsed when it is JSON. */
+const send = (url: string, init: RequestInit = {}) =>
+  Effect.promise(async () => {
+    const response = await fetch(url, init)
+    const text = await response.text()
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch {
+      json = undefined
+    }
+    // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON field by field
+    return { status: response.status, headers: response.headers, text, json: json as any }
+  })
+
+let idempotencyKeys = 0
+const freshKey = () => `outage-${process.pid}-${++idempotencyKeys}`
+
 if (TestDatabase.serverUrl) {
   const adminUrl = TestDatabase.serverUrl
 
@@ -205,6 +226,97 @@ if (TestDatabase.serverUrl) {
       }).pipe(Effect.scoped)
     )
 
+    // A database that goes away and comes back, as users meet it (the embedded one cannot be cut from its process; a
+    // closed one fails the same way: packages/storage/test/Database.test.ts).
+    it.live(
+      "answers 503 unavailable with Retry-After on both APIs while it is cut, and the same requests succeed once it is back",
+      () =>
+        Effect.gen(function* () {
+          const direct = Redacted.value(yield* TestDatabase.freshServerDatabase(adminUrl))
+          const url = new URL(direct)
+          const proxy = yield* tcpProxy(url.hostname, Number(url.port || 5432))
+          url.hostname = "127.0.0.1"
+          url.port = String(proxy.port)
+          const app = yield* startApp({ DATABASE_URL: url.toString(), DATABASE_POOL_SIZE: "3" })
+          // A store and its key, made by the admin CLI on the database directly (not through the proxy).
+          const created = yield* runAdminInProcess({ DATABASE_URL: direct }, "store", "create", "--name", "Outage")
+          const token: string = created.json.platform_key.bearer_token
+          const bearer = { authorization: `Bearer ${token}` }
+          const json = { "content-type": "application/json" }
+
+          /** The requests, each needing the database, each sent anew (writes with a new Idempotency-Key). */
+          const requests = {
+            "store GET /v1/orders": () => send(`${app.storeUrl}/v1/orders`, { headers: bearer }),
+            "store GET /v1/products/999999": () => send(`${app.storeUrl}/v1/products/999999`, { headers: bearer }),
+            "store POST /v1/products": () =>
+              send(`${app.storeUrl}/v1/products`, {
+                method: "POST",
+                headers: { ...bearer, ...json, "idempotency-key": freshKey() },
+                body: JSON.stringify({ name: "Robe kabyle", price: 4500, stock: 10 })
+              }),
+            "shipping POST /v1/orders with an Idempotency-Key": () =>
+              send(`${app.shippingUrl}/v1/orders`, {
+                method: "POST",
+                headers: { ...json, "idempotency-key": freshKey() },
+                body: JSON.stringify(validOrder)
+              })
+          }
+          const healthy = { ...requests }
+          const expectedUp: Record<keyof typeof requests, number> = {
+            "store GET /v1/orders": 200,
+            "store GET /v1/products/999999": 404,
+            "store POST /v1/products": 200,
+            "shipping POST /v1/orders with an Idempotency-Key": 200
+          }
+          for (const [name, request] of Object.entries(healthy)) {
+            const answer = yield* request()
+            assert.strictEqual(answer.status, expectedUp[name as keyof typeof requests], `${name}: ${answer.text}`)
+          }
+          const instance = (yield* getJson(`${app.storeUrl}/health`)).body.instance
+
+          yield* proxy.cut
+          for (let round = 0; round < 3; round++) {
+            for (const [name, request] of Object.entries(requests)) {
+              const answer = yield* request()
+              assert.strictEqual(answer.status, 503, `${name} during the cut: ${answer.text}`)
+              assert.strictEqual(answer.headers.get("retry-after"), "5", name)
+              assert.strictEqual(answer.json.error.code, "unavailable", name)
+              assert.notMatch(answer.text, /ECONNREFUSED|PgConnection|\bat [\w.]+ \(|5432|postgres:/, name)
+              if (name.startsWith("store")) {
+                assert.strictEqual(answer.json.error.retry_after, 5)
+                assert.strictEqual(answer.json.meta.request_id, answer.headers.get("x-request-id"))
+              } else {
+                assert.deepStrictEqual(Object.keys(answer.json), ["error"])
+              }
+            }
+          }
+          // What needs no database keeps working: the sandbox's rates, the reference data.
+          const rates = yield* send(`${app.shippingUrl}/v1/rates`, {
+            method: "POST",
+            headers: json,
+            body: JSON.stringify({ courier: "sandbox", query: { toWilaya: 16, deliveryType: "home" } })
+          })
+          assert.strictEqual(rates.status, 200, rates.text)
+          assert.strictEqual((yield* send(`${app.shippingUrl}/v1/wilayas`, {})).status, 200)
+
+          yield* proxy.restore
+          for (const [name, request] of Object.entries(requests)) {
+            const answer = yield* request()
+            assert.strictEqual(
+              answer.status,
+              expectedUp[name as keyof typeof requests],
+              `${name} restored: ${answer.text}`
+            )
+          }
+          assert.strictEqual((yield* getJson(`${app.storeUrl}/health`)).body.instance, instance, "the same process")
+          const logs = app.stdout()
+          assert.include(logs, '"message":"database unavailable"')
+          assert.notInclude(logs, "unhandled failure", "no request was answered as a bug")
+          assert.notInclude(logs + app.stderr(), url.password || "\u0000")
+        }).pipe(Effect.scoped),
+      180_000
+    )
+
     it.live("three instances starting at once migrate once; all serve", () =>
       Effect.gen(function* () {
         const url = Redacted.value(yield* TestDatabase.freshServerDatabase(adminUrl))
@@ -221,32 +333,3 @@ if (TestDatabase.serverUrl) {
     )
   })
 }
-
-/** A loopback TCP proxy to `host:port` that a test can cut (every connection dropped, new ones refused). */
-const tcpProxy = (host: string, port: number) =>
-  Effect.gen(function* () {
-    const sockets = new Set<Net.Socket>()
-    let listener: Net.Server | undefined
-    const listen = (onPort: number) =>
-      Effect.callback<number>((resume) => {
-        listener = Net.createServer((client) => {
-          const upstream = Net.connect(port, host)
-          for (const socket of [client, upstream]) {
-            sockets.add(socket)
-            socket.on("close", () => sockets.delete(socket))
-            socket.on("error", () => socket.destroy())
-          }
-          client.pipe(upstream).pipe(client)
-        })
-        listener.listen(onPort, "127.0.0.1", () =>
-          resume(Effect.succeed((listener!.address() as Net.AddressInfo).port))
-        )
-      })
-    const close = Effect.callback<void>((resume) => {
-      for (const socket of sockets) socket.destroy()
-      if (listener === undefined) return resume(Effect.void)
-      listener.close(() => resume(Effect.void))
-    })
-    const proxyPort = yield* Effect.acquireRelease(listen(0), () => close)
-    return { port: proxyPort, cut: close, restore: Effect.asVoid(listen(proxyPort)) }
-  })

@@ -7,6 +7,7 @@
  * serves nothing (no server part of `effect/http` beyond the router's path type, no platform, no app); and
  * `packages/client` may import `HttpApiClient` from it, the client side only.
  */
+import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -30,12 +31,18 @@ const domainSources = ["packages", "adapters"].flatMap((top) =>
 /** The wire definitions: `effect/http-api` and HTTP statuses, no server. */
 const WIRE = Path.join("packages", "api", "src")
 const isWire = (file: string) => file.startsWith(WIRE + Path.sep)
-/** The typed clients: `HttpApiClient` of `effect/http-api`, nothing that serves. */
+/**
+ * The typed clients: `HttpApiClient` of `effect/http-api`, the definitions it reads (`HttpApi`) and their types,
+ * nothing that serves.
+ */
 const CLIENT = Path.join("packages", "client", "src")
+const CLIENT_NAMES = new Set(["", "HttpApiClient", "HttpApi"])
 const onlyHttpApiClient = (file: string, text: string) =>
   file.startsWith(CLIENT + Path.sep) &&
-  [...text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+["']effect\/http-api["']/g)].every((match) =>
-    match[1]!.split(",").every((name) => ["", "HttpApiClient"].includes(name.replace(/^\s*type\s+/, "").trim()))
+  [...text.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s+from\s+["']effect\/http-api["']/g)].every(
+    (match) =>
+      match[1] !== undefined ||
+      match[2]!.split(",").every((name) => /^\s*type\s/.test(name) || CLIENT_NAMES.has(name.trim()))
   )
 
 const importsOf = (file: string) =>
@@ -133,5 +140,60 @@ describe("architecture", () => {
         )
     )
     expect(offences).toEqual([])
+  })
+
+  /**
+   * Whoever installs a client installs the contract, the domain's schemas and effect: nothing that serves or stores.
+   * Read from the manifests (what npm installs: dependencies and required peers, transitively) and from a real load
+   * of the clients in a process where resolving any of these packages throws.
+   */
+  const SERVES =
+    /^(@tawsil\/(shipping|storage|http|bench|adapter-.*)|@effect\/(platform-node|sql-pg)|@electric-sql\/.*)$/
+
+  it("the contract and the Effect clients install nothing that serves: no shipping host, storage or adapter", () => {
+    const manifests = new Map(
+      ["packages", "adapters", "apps"].flatMap((top) =>
+        Fs.readdirSync(Path.join(ROOT, top))
+          .filter((name) => Fs.existsSync(Path.join(ROOT, top, name, "package.json")))
+          .map((name) => {
+            const manifest = JSON.parse(Fs.readFileSync(Path.join(ROOT, top, name, "package.json"), "utf8"))
+            return [manifest.name as string, manifest] as const
+          })
+      )
+    )
+    const installed = (name: string, seen = new Set<string>()): ReadonlySet<string> => {
+      if (seen.has(name)) return seen
+      seen.add(name)
+      const manifest = manifests.get(name)
+      const optional = manifest?.peerDependenciesMeta ?? {}
+      const required = [
+        ...Object.keys(manifest?.dependencies ?? {}),
+        ...Object.keys(manifest?.peerDependencies ?? {}).filter((peer) => optional[peer]?.optional !== true)
+      ]
+      for (const dependency of required) installed(dependency, seen)
+      return seen
+    }
+    for (const root of ["@tawsil/api", "@tawsil/client"]) {
+      expect([...installed(root)].filter((name) => SERVES.test(name))).toEqual([])
+    }
+  })
+
+  it("the Effect clients load without the shipping host, storage or an adapter", () => {
+    const script = `
+      import { registerHooks } from "node:module"
+      registerHooks({
+        resolve(specifier, context, next) {
+          if (${SERVES}.test(specifier)) throw new Error("loaded " + specifier)
+          return next(specifier, context)
+        }
+      })
+      for (const entry of ["@tawsil/api", "@tawsil/client/shipping", "@tawsil/client/store"]) await import(entry)
+      console.log("loaded")`
+    const output = execFileSync(
+      process.execPath,
+      ["--conditions=@tawsil/source", "--input-type=module", "-e", script],
+      { cwd: Path.join(ROOT, "packages", "client"), encoding: "utf8" }
+    )
+    expect(output.trim()).toBe("loaded")
   })
 })

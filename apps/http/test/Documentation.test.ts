@@ -12,7 +12,10 @@ import {
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { assert, describe, it } from "@effect/vitest"
+import { ShippingApi } from "@tawsil/api/shipping"
+import { ClientRateLimit } from "@tawsil/api/shipping/Errors"
 import { Discovery } from "@tawsil/shipping"
+import { HttpApi } from "effect/http-api"
 import { variables } from "../src/AppConfig.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
@@ -25,6 +28,29 @@ describe("the documentation", () => {
       assert.isDefined(row, `README.md has no row for ${name}`)
       const cells = row!.split("|").map((cell) => cell.trim())
       assert.strictEqual(cells[2], fallback === "" ? "unset" : `\`${fallback}\``, `README.md's default for ${name}`)
+    }
+  })
+})
+
+describe("docs/operations.md", () => {
+  it("names every shipping call the client window counts, and says which it does not", () => {
+    const counted: Array<string> = []
+    const free: Array<string> = []
+    HttpApi.reflect(ShippingApi, {
+      onGroup: () => {},
+      onEndpoint: ({ endpoint, middleware }) =>
+        ([...middleware].some((tag) => tag.key === ClientRateLimit.key) ? counted : free).push(
+          endpoint.path.replace(/^\/v1/, "")
+        )
+    })
+    const limits = readFileSync(Path.join(ROOT, "docs/operations.md"), "utf8").split("**Limits**")[1]!.split("\n\n")[0]!
+    const named = [...limits.matchAll(/`(?:POST |GET )?(\/v1)?(\/[a-z/-]+)`/g)].map((match) => match[2]!)
+    const notCounted = limits.slice(limits.indexOf("not counted") - 200)
+    assert.isAbove(counted.length, 8)
+    for (const path of counted) assert.include(named, path, `the Limits paragraph names ${path}`)
+    for (const path of free.filter((path) => path.startsWith("/"))) {
+      if (path.startsWith("/health")) continue
+      assert.include(notCounted, path, `the Limits paragraph says ${path} is not counted`)
     }
   })
 })

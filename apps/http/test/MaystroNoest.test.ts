@@ -80,7 +80,7 @@ describe("the shipping API with the Maystro and NOEST adapters", () => {
           stopDesks: false,
           communes: true,
           checkCredentials: true,
-          push: false
+          push: true
         },
         endpoint: "https://backend.maystro-delivery.com"
       })
@@ -89,8 +89,8 @@ describe("the shipping API with the Maystro and NOEST adapters", () => {
         requiredCredentials: ["apiToken", "guid"],
         capabilities: {
           ...core,
-          cancel: false,
-          dispatch: false,
+          cancel: true,
+          dispatch: true,
           trackBatch: true,
           stopDesks: true,
           communes: true,

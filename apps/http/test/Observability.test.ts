@@ -294,6 +294,56 @@ describe("traces and metrics", () => {
     assert.strictEqual((await fetch(`${app.storeUrl}/metrics`)).status, 404)
   })
 
+  it("a store replay answers the first request id; its own is in its access line and server span, naming the first", async () => {
+    const run = await Effect.runPromise(runAdmin(env, "store", "create", "--name", "Boutique rejouée"))
+    assert.strictEqual(run.code, 0, run.stderr)
+    // biome-ignore lint/suspicious/noExplicitAny: the CLI's JSON, field by field
+    const auth = { authorization: `Bearer ${(run.json as any).platform_key.bearer_token}` }
+    const patch = (requestId: string) =>
+      fetch(`${app.storeUrl}/v1/store`, {
+        method: "PATCH",
+        headers: {
+          "content-type": "application/json",
+          ...auth,
+          "idempotency-key": "obs-replay",
+          "x-request-id": requestId
+        },
+        body: JSON.stringify({ name: "Boutique rejouée 2" })
+      }).then(async (response) => ({
+        headers: response.headers,
+        // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON bodies field by field
+        json: (await response.json()) as any
+      }))
+    const first = await patch("obs-replay-first")
+    const again = await patch("obs-replay-again")
+    assert.strictEqual(again.headers.get("idempotency-replay"), "1")
+    assert.deepStrictEqual(
+      [again.headers.get("x-request-id"), again.json.meta.request_id, first.json.meta.request_id],
+      ["obs-replay-first", "obs-replay-first", "obs-replay-first"]
+    )
+    // The replay's own request: its access line (by its id) names the one it answered as, and so does its span.
+    const line = await until(
+      () =>
+        app
+          .stdout()
+          .split("\n")
+          .filter((text) => text.includes('"requestId":"obs-replay-again"') && text.includes('"message":"request"'))
+          .map((text) => JSON.parse(text) as Json)[0],
+      "the replay's access line"
+    )
+    assert.deepInclude(line.annotations, {
+      method: "PATCH",
+      path: "/v1/store",
+      status: 200,
+      replayOf: "obs-replay-first"
+    })
+    const span = await until(
+      () => spans().find((span) => span.kind === SERVER && span.attrs["tawsil.request_id"] === "obs-replay-again"),
+      "the replay's server span"
+    )
+    assert.strictEqual(span.attrs["tawsil.replay_of"], "obs-replay-first")
+  })
+
   it("a webhook delivery carries a traceparent, is traced and counted, and the outbox is measured", async () => {
     const ok = (run: { readonly code: number | null; readonly stderr: string; readonly json: unknown }) => {
       assert.strictEqual(run.code, 0, JSON.stringify(run.json) + run.stderr)

@@ -1,8 +1,13 @@
 /**
- * A courier plugin written outside this repository, as its author would: scaffolded with `npm run new:adapter` into
- * a temporary folder, installed there against the packed SDK (never this workspace's module resolution), its
- * conformance test run with its own vitest, built, and loaded by the bundled app through `COURIER_ADAPTERS`, with
- * `TAWSIL_COURIER_ORIGINS` pointing its courier at the plugin's own loopback fake.
+ * Courier plugins written outside this repository, as their authors would: one scaffolded with
+ * `tawsil-new-adapter` (`effect` a peer in the SDK's range) and one whose manifest is written by hand (`effect` a
+ * plain dependency), each in a temporary folder, installed against the packed SDK (never this workspace's module
+ * resolution) with one copy of `effect`, its conformance test run with its own vitest, built, and both loaded by the
+ * bundled app through `COURIER_ADAPTERS`, with `TAWSIL_COURIER_ORIGINS` pointing each courier at the plugin's own
+ * loopback fake. The scaffolded plugin is also packed and loaded from its tarball installed into another project.
+ *
+ * Offline: the plugins take the `effect` of the repository's lockfile, from npm's cache. The same check against the
+ * registry's newest `effect` 4.x is a release step (`node scripts/pluginCheck.ts`, docs/publishing.md).
  *
  * The SDK comes from `TAWSIL_SDK_TARBALLS` (a folder of `tawsil-<name>-<version>.tgz`, as a release produces) when
  * set; otherwise from `npm pack` of the workspaces here (their `prepack` builds them and drops the source condition).
@@ -15,15 +20,23 @@ import { pathToFileURL } from "node:url"
 import { assert, describe, layer } from "@effect/vitest"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Context, Effect, Layer } from "effect"
+import { type Prepared, packSdk, preparePlugin } from "../../../scripts/pluginCheck.ts"
 import { type AppProcess, getJson, startApp } from "./AppProcess.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
-const NODE = process.execPath
-/** The SDK packages a plugin installs: what it imports, and what those depend on. */
-const SDK = ["@tawsil/courier", "@tawsil/domain", "@tawsil/egress"]
 const PLATFORM = "acme_post"
 const ORIGIN = "https://api.acme-post.example"
+/** The hand-written plugin's courier. */
+const BY_HAND = "zed_post"
+const BY_HAND_ORIGIN = "https://api.zed-post.example"
 const TOKEN = "canary-out-of-tree-5c1d9e"
+
+/** The version of `effect` the repository is built and tested with: in npm's cache, so the installs need no network. */
+const EFFECT = (
+  JSON.parse(Fs.readFileSync(Path.join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { version: string }>
+  }
+).packages["node_modules/effect"]!.version
 
 /** Runs a command; fails with everything it printed unless it exits 0. */
 const exec = (command: string, args: ReadonlyArray<string>, cwd: string) =>
@@ -52,21 +65,11 @@ const tempDir = Effect.acquireRelease(
 )
 
 /** A folder of SDK tarballs. */
-const sdkTarballs = (dir: string) =>
-  Effect.gen(function* () {
-    const given = process.env.TAWSIL_SDK_TARBALLS
-    if (given !== undefined && given !== "") return given
-    const out = Path.join(dir, "sdk")
-    Fs.mkdirSync(out)
-    yield* exec("npm", ["pack", ...SDK.flatMap((name) => ["-w", name]), "--pack-destination", out], ROOT)
-    return out
-  })
-
-/** The counts of vitest's JSON report. */
-interface Conformance {
-  readonly numPassedTests: number
-  readonly numFailedTests: number
-  readonly numPendingTests: number
+const sdkTarballs = (dir: string) => {
+  const given = process.env.TAWSIL_SDK_TARBALLS
+  return given !== undefined && given !== ""
+    ? Effect.succeed(given)
+    : Effect.promise(() => packSdk(Path.join(dir, "sdk")))
 }
 
 interface FakeCourier {
@@ -78,36 +81,48 @@ interface FakeCourier {
 class Plugin extends Context.Service<
   Plugin,
   {
-    readonly folder: string
-    readonly conformance: Conformance
+    readonly scaffolded: Prepared
+    readonly byHand: Prepared
     readonly fake: FakeCourier
-    /** The app loading the plugin's folder. */
+    readonly byHandFake: FakeCourier
+    /** The app loading both plugins' folders. */
     readonly app: AppProcess
-    /** The app loading the plugin installed from its tarball into another project. */
+    /** The app loading the scaffolded plugin installed from its tarball into another project. */
     readonly fromTarball: AppProcess
   }
 >()("test/OutOfTreePlugin") {}
 
+/** The plugin's own loopback fake (its `test/fake/<Name>Fake.ts`), answering `TOKEN`. */
+const startFake = (folder: string, name: string) =>
+  Effect.gen(function* () {
+    const module = (yield* Effect.promise(
+      () => import(pathToFileURL(Path.join(folder, `test/fake/${name}Fake.ts`)).href)
+    )) as { start: (options: { tokens: ReadonlyArray<string> }) => Promise<FakeCourier> }
+    return yield* Effect.acquireRelease(
+      Effect.promise(() => module.start({ tokens: [TOKEN] })),
+      (fake) => Effect.promise(() => fake.close())
+    )
+  })
+
 const setup = Effect.gen(function* () {
   const dir = yield* tempDir
   const sdk = yield* sdkTarballs(dir)
-  const folder = Path.join(dir, "acme-post")
-  yield* exec("npm", ["run", "new:adapter", "--", PLATFORM, "--out", folder, "--sdk", sdk], ROOT)
-  yield* exec("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], folder)
-  // The author's own toolchain, on this Node 22: type-check, the conformance kit, the build a host loads.
-  yield* exec(NODE, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.test.json"], folder)
-  const report = Path.join(dir, "conformance.json")
-  yield* exec(NODE, ["node_modules/vitest/vitest.mjs", "run", "--reporter=json", `--outputFile=${report}`], folder)
-  const conformance = JSON.parse(Fs.readFileSync(report, "utf8")) as Conformance
-  yield* exec(NODE, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json"], folder)
+  const prepare = (platform: string, style: Prepared["style"]) =>
+    Effect.promise(() => preparePlugin({ folder: Path.join(dir, platform), platform, style, sdk, effect: EFFECT }))
+  const [scaffolded, byHand] = yield* Effect.all([prepare(PLATFORM, "scaffold"), prepare(BY_HAND, "hand-written")], {
+    concurrency: 2
+  })
 
-  // The same plugin packed (its prepack builds it) and installed from the tarball into another project.
-  yield* exec("npm", ["pack", "--pack-destination", dir], folder)
+  // The scaffolded plugin packed (its prepack builds it) and installed from the tarball into another project.
+  yield* exec("npm", ["pack", "--pack-destination", dir], scaffolded.folder)
   const project = Path.join(dir, "project")
-  const manifest = JSON.parse(Fs.readFileSync(Path.join(folder, "package.json"), "utf8"))
+  const manifest = JSON.parse(Fs.readFileSync(Path.join(scaffolded.folder, "package.json"), "utf8"))
   Fs.mkdirSync(project)
   // Until the SDK is on the registry, the project takes its @tawsil packages from the tarballs too.
-  Fs.writeFileSync(Path.join(project, "package.json"), JSON.stringify({ private: true, overrides: manifest.overrides }))
+  Fs.writeFileSync(
+    Path.join(project, "package.json"),
+    JSON.stringify({ private: true, overrides: manifest.overrides, dependencies: { effect: EFFECT } })
+  )
   yield* exec(
     "npm",
     ["install", "--no-audit", "--no-fund", "--prefer-offline", Path.join(dir, "tawsil-adapter-acme-post-0.1.0.tgz")],
@@ -115,19 +130,20 @@ const setup = Effect.gen(function* () {
   )
   const installed = Path.join(project, "node_modules/tawsil-adapter-acme-post")
 
-  const module = (yield* Effect.promise(
-    () => import(pathToFileURL(Path.join(folder, "test/fake/AcmePostFake.ts")).href)
-  )) as { start: (options: { tokens: ReadonlyArray<string> }) => Promise<FakeCourier> }
-  const fake = yield* Effect.acquireRelease(
-    Effect.promise(() => module.start({ tokens: [TOKEN] })),
-    (fake) => Effect.promise(() => fake.close())
-  )
-  const start = (plugin: string) =>
+  const fake = yield* startFake(scaffolded.folder, "AcmePost")
+  const byHandFake = yield* startFake(byHand.folder, "ZedPost")
+  const start = (plugins: ReadonlyArray<string>) =>
     Effect.flatMap(TestDatabase.migratedDataDir, (dataDir) =>
-      startApp({ DATA_DIR: dataDir, COURIER_ADAPTERS: plugin, TAWSIL_COURIER_ORIGINS: `${ORIGIN}=${fake.origin}` })
+      startApp({
+        DATA_DIR: dataDir,
+        COURIER_ADAPTERS: plugins.join(","),
+        TAWSIL_COURIER_ORIGINS: `${ORIGIN}=${fake.origin},${BY_HAND_ORIGIN}=${byHandFake.origin}`
+      })
     )
-  const [app, fromTarball] = yield* Effect.all([start(folder), start(installed)], { concurrency: 2 })
-  return Plugin.of({ folder, conformance, fake, app, fromTarball })
+  const [app, fromTarball] = yield* Effect.all([start([scaffolded.folder, byHand.folder]), start([installed])], {
+    concurrency: 2
+  })
+  return Plugin.of({ scaffolded, byHand, fake, byHandFake, app, fromTarball })
 })
 
 const post = (app: AppProcess, path: string, body: unknown) =>
@@ -143,14 +159,23 @@ const post = (app: AppProcess, path: string, body: unknown) =>
 
 const call = { courier: PLATFORM, credentials: { apiToken: TOKEN } }
 
-describe("a courier plugin written outside the repository", () => {
-  layer(Layer.effect(Plugin, setup), { timeout: "100 seconds", excludeTestServices: true })((it) => {
-    it.effect("passes its conformance test as generated, against the packed SDK", () =>
+describe("courier plugins written outside the repository", () => {
+  layer(Layer.effect(Plugin, setup), { timeout: "300 seconds", excludeTestServices: true })((it) => {
+    it.effect("each passes its conformance test as written, against the packed SDK, with one copy of effect", () =>
       Effect.gen(function* () {
-        const { conformance, folder } = yield* Plugin
-        assert.deepInclude(conformance, { numPassedTests: 12, numFailedTests: 0, numPendingTests: 0 })
-        // Installed from the tarballs, not linked to this workspace.
-        assert.isFalse(Fs.lstatSync(Path.join(folder, "node_modules/@tawsil/courier")).isSymbolicLink())
+        const { byHand, scaffolded } = yield* Plugin
+        for (const plugin of [scaffolded, byHand]) {
+          assert.deepInclude(plugin.conformance, { numPassedTests: 12, numFailedTests: 0, numPendingTests: 0 })
+          assert.deepStrictEqual(plugin.effect, [EFFECT], `${plugin.style}: npm ls effect`)
+          // Installed from the tarballs, not linked to this workspace.
+          assert.isFalse(Fs.lstatSync(Path.join(plugin.folder, "node_modules/@tawsil/courier")).isSymbolicLink())
+          // The SDK has no effect of its own: it shares the plugin's.
+          assert.isFalse(Fs.existsSync(Path.join(plugin.folder, "node_modules/@tawsil/courier/node_modules/effect")))
+        }
+        const written = JSON.parse(Fs.readFileSync(Path.join(byHand.folder, "package.json"), "utf8"))
+        assert.strictEqual(written.dependencies.effect, EFFECT)
+        const scaffoldedManifest = JSON.parse(Fs.readFileSync(Path.join(scaffolded.folder, "package.json"), "utf8"))
+        assert.match(scaffoldedManifest.peerDependencies.effect, /^\^4\./)
       })
     )
 
@@ -230,6 +255,28 @@ describe("a courier plugin written outside the repository", () => {
           ]
         )
         assert.notInclude(app.stdout() + app.stderr(), TOKEN)
+      })
+    )
+
+    it.effect("the hand-written plugin is listed and prices through HTTP, reaching its own fake", () =>
+      Effect.gen(function* () {
+        const { app, byHandFake } = yield* Plugin
+        const listed = yield* getJson(`${app.shippingUrl}/v1/couriers?platform=${BY_HAND}`)
+        assert.deepStrictEqual(
+          listed.body.map((courier: { key: string; endpoint: string }) => [courier.key, courier.endpoint]),
+          [[BY_HAND, BY_HAND_ORIGIN]]
+        )
+        const rates = yield* post(app, "/v1/rates", {
+          courier: BY_HAND,
+          credentials: { apiToken: TOKEN },
+          query: { toWilaya: 31, deliveryType: "home" }
+        })
+        assert.strictEqual(rates.status, 200, rates.body)
+        assert.strictEqual(JSON.parse(rates.body).deliveryFee, 650)
+        assert.deepStrictEqual(
+          byHandFake.requests.map(({ method, path }) => `${method} ${path}`),
+          ["GET /v1/rates"]
+        )
       })
     )
 

@@ -2,18 +2,29 @@
  * Publishable packages, checked as a user of the registry would meet them: every workspace under `packages/` and
  * `adapters/` is packed with `npm pack` (its prepack builds it) and each tarball is read against the rules —
  * built ESM JS, `.d.ts`, README and LICENSE; no sources, tests, maps or `.tsbuildinfo`; a manifest without the
- * `@tawsil/source` condition whose internal dependencies pin the one workspace version. Then a project outside
- * the repository installs only the tarballs it needs (plus `effect` and `typescript` from npm's cache),
- * type-checks a host program with `tsc` and runs it with plain `node` (`packaging/host/main.ts`).
+ * `@tawsil/source` condition whose internal dependencies pin the one workspace version and which takes `effect` as a
+ * peer. Then one project outside the repository installs every tarball (plus `effect` and `typescript` from npm's
+ * cache) with one copy of `effect`, type-checks the host programs of `packaging/host/` with `tsc` and runs them
+ * with plain `node`.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync
+} from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { restoreAll } from "../../../scripts/publishManifest.ts"
-import { publishOrder, setVersion } from "../../../scripts/release.ts"
+import { isPeer, missingChangelogs, publishOrder, setVersion, withPeers } from "../../../scripts/release.ts"
 import {
   childEnv,
+  dependencyFields,
   internalDependencies,
   type Manifest,
   type Packed,
@@ -27,8 +38,19 @@ import {
 
 const SOURCE_CONDITION = "@tawsil/source"
 
-/** What the embedding test imports; the tarballs installed are these and their internal dependencies. */
-const EMBEDDED = ["@tawsil/domain", "@tawsil/pricing", "@tawsil/orders", "@tawsil/idempotency", "@tawsil/courier"]
+/** Every version of `name` in an `npm ls --json` tree. */
+const versionsOf = (name: string, tree: { dependencies?: Record<string, unknown> }): ReadonlyArray<string> => {
+  const found = new Set<string>()
+  const walk = (node: { dependencies?: Record<string, unknown> }) => {
+    for (const [dependency, child] of Object.entries(node.dependencies ?? {})) {
+      const inner = child as { version?: string; dependencies?: Record<string, unknown> }
+      if (dependency === name && inner.version !== undefined) found.add(inner.version)
+      walk(inner)
+    }
+  }
+  walk(tree)
+  return [...found]
+}
 
 const version = (): string => readManifest(Path.join(ROOT, "packages/domain/package.json")).version
 
@@ -60,6 +82,29 @@ describe("workspace versions", () => {
       const tsconfig = readFileSync(Path.join(ROOT, folder, "tsconfig.json"), "utf8")
       assert.notMatch(tsconfig, /"tsBuildInfoFile":\s*"dist\//, `${folder} keeps its .tsbuildinfo out of dist`)
     }
+  })
+
+  it("published workspaces take effect and @effect/* as peers ranged on the version the root pins", () => {
+    const pinned = readManifest(Path.join(ROOT, "package.json")).devDependencies ?? {}
+    for (const { folder, manifest } of publishable()) {
+      const runtime = Object.keys(manifest.dependencies ?? {}).filter(isPeer)
+      assert.deepStrictEqual(
+        runtime,
+        [],
+        `${folder} depends on ${runtime.join(", ")}: run node scripts/release.ts peers`
+      )
+      for (const [name, range] of Object.entries(manifest.peerDependencies ?? {}).filter(([name]) => isPeer(name))) {
+        assert.strictEqual(range, `^${pinned[name]}`, `${folder}'s peer ${name}`)
+      }
+      assert.deepStrictEqual(withPeers(manifest as never, pinned), manifest as never, `${folder} is as peers writes it`)
+    }
+    for (const name of ["effect", "@effect/sql-pg", "@effect/vitest", "@effect/platform-node"]) {
+      assert.match(pinned[name] ?? "", /^\d+\.\d+\.\d+$/, `the root pins ${name}`)
+    }
+  })
+
+  it("every publishable workspace has a CHANGELOG.md with a section for its version", () => {
+    assert.deepStrictEqual(missingChangelogs(version()), [])
   })
 
   it("npm start builds the app and every bundled courier adapter, then runs the built app", () => {
@@ -103,11 +148,18 @@ describe("scripts/release.ts", () => {
         writeFileSync(Path.join(root, folder, "package.json"), JSON.stringify(manifest))
       }
       write(".", { name: "root", private: true, workspaces: ["packages/*", "apps/*"] })
-      write("packages/a", { name: "@tawsil/a", version: "0.1.0", dependencies: { effect: "4.1.0" } })
+      write("packages/a", { name: "@tawsil/a", version: "0.1.0", peerDependencies: { effect: "^4.1.0" } })
       write("packages/b", { name: "@tawsil/b", version: "0.1.0", dependencies: { "@tawsil/a": "0.1.0" } })
       write("apps/c", { name: "@tawsil/c", version: "0.1.0", private: true, devDependencies: { "@tawsil/b": "0.1.0" } })
+      writeFileSync(Path.join(root, "packages/a/CHANGELOG.md"), "# @tawsil/a\n\n## 0.2.0\n\n- A change.\n")
+      // A publishable workspace whose changelog says nothing of the version stops the release.
+      assert.throws(() => setVersion("0.2.0", root), /CHANGELOG\.md of packages\/b/)
+      assert.strictEqual(readManifest(Path.join(root, "packages/a/package.json")).version, "0.1.0")
+      writeFileSync(Path.join(root, "packages/b/CHANGELOG.md"), "# @tawsil/b\n\n## 0.2.0 (2026-07-01)\n\n- Same.\n")
       setVersion("0.2.0", root)
-      assert.deepStrictEqual(readManifest(Path.join(root, "packages/a/package.json")).dependencies, { effect: "4.1.0" })
+      assert.deepStrictEqual(readManifest(Path.join(root, "packages/a/package.json")).peerDependencies, {
+        effect: "^4.1.0"
+      })
       assert.deepStrictEqual(readManifest(Path.join(root, "packages/b/package.json")).dependencies, {
         "@tawsil/a": "0.2.0"
       })
@@ -121,6 +173,35 @@ describe("scripts/release.ts", () => {
     } finally {
       rmSync(root, { recursive: true, force: true })
     }
+  })
+
+  it("peers: effect and @effect/* leave the dependencies for caret peers on the root's pins; the rest stays", () => {
+    const pinned = { effect: "4.1.0", "@effect/sql-pg": "4.0.5", "@effect/vitest": "4.0.5" }
+    assert.deepStrictEqual(
+      withPeers(
+        {
+          name: "@tawsil/a",
+          dependencies: { "@effect/sql-pg": "4.0.5", "@tawsil/b": "0.2.0", effect: "4.1.0", pg: "1.0.0" },
+          peerDependencies: { "@effect/vitest": "4.0.5", vitest: ">=5 <6" },
+          peerDependenciesMeta: { vitest: { optional: true } },
+          devDependencies: { "@tawsil/c": "0.2.0" }
+        },
+        pinned
+      ),
+      {
+        name: "@tawsil/a",
+        dependencies: { "@tawsil/b": "0.2.0", pg: "1.0.0" },
+        peerDependencies: {
+          "@effect/sql-pg": "^4.0.5",
+          "@effect/vitest": "^4.0.5",
+          effect: "^4.1.0",
+          vitest: ">=5 <6"
+        },
+        peerDependenciesMeta: { vitest: { optional: true } },
+        devDependencies: { "@tawsil/c": "0.2.0" }
+      }
+    )
+    assert.throws(() => withPeers({ name: "x", dependencies: { "@effect/ai": "4.1.0" } }, pinned), /pin it/)
   })
 })
 
@@ -197,6 +278,17 @@ describe("packed workspaces", () => {
     }
   })
 
+  it("the fetch client installs nothing else: no dependency of any kind, and a small tarball", async () => {
+    const tarball = packed.find((entry) => entry.name === "@tawsil/fetch-client")
+    assert.isDefined(tarball)
+    const manifest = (await packedManifest(tarball!)) as Manifest & Record<string, unknown>
+    for (const field of [...dependencyFields, "bundleDependencies"]) {
+      assert.isUndefined(manifest[field], `@tawsil/fetch-client has ${field}`)
+    }
+    // README says "about 20 kB packed".
+    assert.isBelow(tarball!.size, 30_000)
+  })
+
   it("the built JS imports no TypeScript sources", async () => {
     for (const tarball of packed) {
       const into = Path.join(scratch, "unpacked", tarball.name, "package")
@@ -208,22 +300,13 @@ describe("packed workspaces", () => {
     }
   })
 
-  it("embeds in a host outside the repository: installed from tarballs, type-checked by tsc, run by plain node", async () => {
-    const byName = new Map(packed.map((tarball) => [tarball.name, tarball]))
-    // The embedded packages and the internal packages they depend on, from the packed manifests.
-    const needed = new Set<string>()
-    const visit = async (name: string): Promise<void> => {
-      if (needed.has(name)) return
-      needed.add(name)
-      const tarball = byName.get(name)
-      assert.isDefined(tarball, `${name} was packed`)
-      const manifest = await packedManifest(tarball!)
-      for (const dependency of Object.keys(manifest.dependencies ?? {})) {
-        if (dependency.startsWith("@tawsil/")) await visit(dependency)
-      }
-    }
-    for (const name of EMBEDDED) await visit(name)
-
+  /**
+   * One project outside the repository installs every tarball (npm's cache serves `effect`, the peers and the
+   * toolchain, at the lockfile's versions), type-checks the host programs of `packaging/host/` with `tsc` (the
+   * embedding: `main.ts`; the clients with plain JSON: `clients.ts`), runs the embedding with plain `node`, and
+   * imports every package.
+   */
+  it("installs from tarballs outside the repository: one effect, type-checked by tsc, run and imported by plain node", async () => {
     const lock = JSON.parse(readFileSync(Path.join(ROOT, "package-lock.json"), "utf8")) as {
       packages: Record<string, { version: string }>
     }
@@ -238,11 +321,11 @@ describe("packed workspaces", () => {
           type: "module",
           dependencies: {
             ...Object.fromEntries(
-              [...needed].map((name) => [name, `file:${Path.join(scratch, byName.get(name)!.filename)}`])
+              packed.map((tarball) => [tarball.name, `file:${Path.join(scratch, tarball.filename)}`])
             ),
-            effect: registryVersion("effect"),
-            typescript: registryVersion("typescript"),
-            "@types/node": registryVersion("@types/node")
+            ...Object.fromEntries(
+              ["effect", "@effect/sql-pg", "typescript", "@types/node"].map((name) => [name, registryVersion(name)])
+            )
           }
         })
       )
@@ -251,6 +334,7 @@ describe("packed workspaces", () => {
         JSON.stringify({
           compilerOptions: {
             strict: true,
+            exactOptionalPropertyTypes: true,
             target: "ES2023",
             // effect's crypto typings name WebCrypto's CryptoKey, declared by the DOM library.
             lib: ["ES2023", "DOM"],
@@ -265,14 +349,20 @@ describe("packed workspaces", () => {
         })
       )
       mkdirSync(Path.join(host, "src"))
-      copyFileSync(Path.join(import.meta.dirname, "packaging", "host", "main.ts"), Path.join(host, "src", "main.ts"))
+      for (const file of readdirSync(Path.join(import.meta.dirname, "packaging", "host"))) {
+        copyFileSync(Path.join(import.meta.dirname, "packaging", "host", file), Path.join(host, "src", file))
+      }
 
       const env = childEnv()
       await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: host, env })
       // Nothing of the repository is reachable from the host: its @tawsil packages are real folders from tarballs.
-      for (const name of needed) {
+      for (const { name } of packed) {
         assert.isFalse(existsSync(Path.join(host, "node_modules", name, "src")), `${name} came from its tarball`)
       }
+      // One copy of effect for the host and every package.
+      const tree = await run("npm", ["ls", "effect", "--all", "--json"], { cwd: host, env })
+      assert.deepStrictEqual(versionsOf("effect", JSON.parse(tree.stdout)), [registryVersion("effect")], tree.stdout)
+
       await run(Path.join(host, "node_modules", ".bin", "tsc"), ["-p", "."], { cwd: host, env }).catch((error) => {
         throw new Error(`tsc failed:\n${String(error.stdout)}${String(error.stderr)}`)
       })
@@ -297,37 +387,17 @@ describe("packed workspaces", () => {
         confirmed: "confirmed",
         courierTerminal: ["cancelled", "delivered", "returned"]
       })
-    } finally {
-      rmSync(host, { recursive: true, force: true })
-    }
-  }, 120_000)
 
-  it("every tarball, installed from tarballs alone, imports on plain node", async () => {
-    const host = mkdtempSync(Path.join(Os.tmpdir(), "tawsil-import-"))
-    try {
-      writeFileSync(
-        Path.join(host, "package.json"),
-        JSON.stringify({
-          name: "tawsil-import",
-          private: true,
-          type: "module",
-          dependencies: Object.fromEntries(
-            packed.map((tarball) => [tarball.name, `file:${Path.join(scratch, tarball.filename)}`])
-          )
-        })
-      )
-      const env = childEnv()
-      await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--omit=peer"], { cwd: host, env })
       const names = packed.map((tarball) => tarball.name)
       const script = `for (const name of ${JSON.stringify(names)}) {
         const module = await import(name)
         if (Object.keys(module).length === 0) throw new Error(name + " exports nothing")
       }
       console.log("ok")`
-      const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: host, env })
-      assert.strictEqual(stdout.trim(), "ok")
+      const imported = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: host, env })
+      assert.strictEqual(imported.stdout.trim(), "ok")
     } finally {
       rmSync(host, { recursive: true, force: true })
     }
-  }, 120_000)
+  }, 180_000)
 })

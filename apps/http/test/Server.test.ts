@@ -3,6 +3,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Logger, Schema, Scope } from "effect"
 import { HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { SqlError } from "effect/sql"
 import * as Server from "../src/Server.ts"
 import { envelope as shippingEnvelope } from "../src/shipping/Errors.ts"
 import { envelope as storeEnvelope } from "../src/store/Errors.ts"
@@ -14,13 +15,33 @@ class TestApi extends HttpApi.make("test").add(
     .add(HttpApiEndpoint.post("echo", "/echo", { payload: Echo, success: Echo }))
     .add(HttpApiEndpoint.get("slow", "/slow", { success: Schema.String }))
     .add(HttpApiEndpoint.get("boom", "/boom", { success: Schema.String }))
+    .add(HttpApiEndpoint.get("databaseDown", "/database-down", { success: Schema.String }))
+    .add(HttpApiEndpoint.get("badQuery", "/bad-query", { success: Schema.String }))
 ) {}
+
+/** What the driver fails with when the database refuses the connection, and when a query is wrong (a bug). */
+const connectionRefused = new SqlError.SqlError({
+  reason: new SqlError.ConnectionError({
+    cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
+    message: "PgConnection: Failed to connect",
+    operation: "connect"
+  })
+})
+const syntaxError = new SqlError.SqlError({
+  reason: new SqlError.SqlSyntaxError({
+    cause: new Error("syntax error at or near"),
+    message: "PgConnection: Query failed"
+  })
+})
 
 const handlers = HttpApiBuilder.group(TestApi, "probe", (handlers) =>
   handlers
     .handle("echo", ({ payload }) => Effect.succeed(payload))
     .handle("slow", () => Effect.as(Effect.sleep("800 millis"), "done"))
     .handle("boom", () => Effect.die(new Error("kaboom at /secret/internal/path")))
+    // Infrastructure failures reach the edge as defects; one wrapping the driver's is the same failure.
+    .handle("databaseDown", () => Effect.die(new Error("the write failed", { cause: connectionRefused })))
+    .handle("badQuery", () => Effect.die(syntaxError))
 )
 
 const MAX_BODY = 1024
@@ -209,6 +230,48 @@ describe("Server", () => {
       assert.notInclude(response.text, "/secret/internal/path")
       const logged = lines.join("\n")
       assert.include(logged, "unhandled failure", "the defect is logged for the operator")
+      yield* Scope.close(scope, Exit.void)
+    })
+  )
+
+  it.live("answers a database that cannot be reached with 503 unavailable and Retry-After, in each envelope", () =>
+    Effect.gen(function* () {
+      for (const [envelope, name] of [
+        [shippingEnvelope, "shipping"],
+        [storeEnvelope, "store"]
+      ] as const) {
+        const scope = yield* Scope.make()
+        const { url, lines } = yield* startServer(scope, envelope)
+        const response = yield* request(`${url}/database-down`)
+        assert.strictEqual(response.status, 503, name)
+        assert.strictEqual(response.headers.get("retry-after"), "5")
+        assert.strictEqual(response.json.error.code, "unavailable")
+        assert.match(response.json.error.message, /database cannot be reached; retry in 5 seconds/)
+        assert.notInclude(response.text, "ECONNREFUSED")
+        assert.notInclude(response.text, "5432")
+        if (name === "store") {
+          assert.strictEqual(response.json.error.retry_after, 5)
+          assert.strictEqual(response.json.meta.request_id, response.headers.get("x-request-id"))
+        } else {
+          assert.deepStrictEqual(Object.keys(response.json.error).sort(), ["code", "message"])
+        }
+        const logged = lines.join("\n")
+        assert.include(logged, "database unavailable")
+        assert.notInclude(logged, "unhandled failure", "not logged as a bug")
+        yield* Scope.close(scope, Exit.void)
+      }
+    })
+  )
+
+  it.live("still answers any other database failure with 500: a bug", () =>
+    Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const { url, lines } = yield* startServer(scope, storeEnvelope)
+      const response = yield* request(`${url}/bad-query`)
+      assert.strictEqual(response.status, 500)
+      assert.strictEqual(response.json.error.code, "internal_error")
+      assert.isNull(response.headers.get("retry-after"))
+      assert.include(lines.join("\n"), "unhandled failure")
       yield* Scope.close(scope, Exit.void)
     })
   )

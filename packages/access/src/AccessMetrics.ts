@@ -5,9 +5,10 @@
  * label names a store or a key.
  */
 import { MetricSeries } from "@tawsil/tracing"
-import { Metric } from "effect"
+import { Effect, Metric } from "effect"
 
-export type Reason = "minute" | "signed_minute" | "month"
+export const reasons = ["minute", "signed_minute", "month"] as const
+export type Reason = (typeof reasons)[number]
 
 const refusalsWith = (attributes?: Readonly<Record<string, string>>) =>
   Metric.counter("tawsil_store_limit_refusals_total", {
@@ -22,3 +23,6 @@ const refusalSeries = MetricSeries.series(refusalsWith)
 
 /** Counts one refusal. */
 export const refused = (reason: Reason) => Metric.update(refusalSeries({ reason }), 1)
+
+/** Every reason's series at zero, so the family is on `/metrics` from the start, before any refusal. */
+export const zero = Effect.forEach(reasons, (reason) => Metric.value(refusalSeries({ reason })), { discard: true })

@@ -23,7 +23,8 @@ import {
   type CategoryDeleted,
   CategoryId,
   CategoryUpdateBody,
-  CategoryValues
+  CategoryValues,
+  LAYOUT
 } from "./Category.ts"
 import * as CategoryError from "./CategoryError.ts"
 import { type CategoryChanges, CategoryStore } from "./CategoryStore.ts"
@@ -36,7 +37,7 @@ export const NOT_FOUND = "Category not found"
 export const SLUG_PREFIX = "category"
 
 export interface ListParams {
-  readonly limit?: string | undefined
+  readonly limit?: string | number | undefined
   readonly cursor?: string | undefined
 }
 
@@ -139,7 +140,7 @@ export const layer: Layer.Layer<Categories, never, CategoryStore | ProductStore 
     const method = yield* ServiceSpans.method
     const store = yield* CategoryStore
     const products = yield* ProductStore
-    const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY)
+    const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY, LAYOUT)
 
     const existing = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number) {
       if (!Ids.isStorableId(id)) return yield* notFound()

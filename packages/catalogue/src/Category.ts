@@ -9,7 +9,7 @@
  * `position` orders the storefront's menu (lowest first) and is the one field the change history does not record.
  */
 import { AlgiersTime, Ids } from "@tawsil/domain"
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { bodyObject } from "./internal/body.ts"
 import { integer, nullable, required, text, withDefault } from "./internal/fields.ts"
 
@@ -56,6 +56,22 @@ export class CategoryValues extends Schema.Class<CategoryValues>("CategoryValues
   product_ids: Schema.Array(Schema.Int),
   ...times
 }) {}
+
+/** A category's recorded fields as a struct (what a create and a delete record whole). */
+export const CategoryFields = Schema.Struct(CategoryValues.fields)
+
+/**
+ * What a `category` change records: the whole category (a create, a delete), or the fields an update changed with
+ * the category's `id` (never `updated_at`, which every write moves).
+ */
+export const RecordedCategory = CategoryFields.mapFields((all) => ({
+  ...Struct.map(all, Schema.optionalKey),
+  id: CategoryId
+}))
+export type RecordedCategory = typeof RecordedCategory.Type
+
+/** How `category` changes lay out their values: `id` always; `updated_at` never. */
+export const LAYOUT = { kept: ["id"], ignored: ["updated_at"] }
 
 /** The answer of a delete. */
 export const CategoryDeleted = Schema.Struct({ deleted: Schema.Literal(true), id: CategoryId }).annotate({

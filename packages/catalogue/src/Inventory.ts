@@ -46,7 +46,7 @@ export const layer: Layer.Layer<Inventory, never, ProductStore | ChangeLog.Chang
   Effect.gen(function* () {
     const method = yield* ServiceSpans.method
     const store = yield* ProductStore
-    const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY)
+    const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY, Stock.LAYOUT)
 
     /** The product's stock, locked until the transaction ends; `ProductNotFound` when absent. */
     const locked = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: Ids.ProductId) {

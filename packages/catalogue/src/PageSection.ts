@@ -8,7 +8,7 @@
  * amounts, questions and answers). The type is fixed at creation.
  */
 import { AlgiersTime, Ids } from "@tawsil/domain"
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 
 export const PageSectionId = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).pipe(Schema.brand("PageSectionId"))
 export type PageSectionId = typeof PageSectionId.Type
@@ -123,6 +123,20 @@ export const SectionValues = Schema.Struct({
   former_ids: Schema.Array(Schema.Int)
 }).annotate({ identifier: "LandingPageSectionValues" })
 export type SectionValues = typeof SectionValues.Type
+
+/**
+ * What a section's change records: the whole section (a create, a delete), or what an update changed
+ * (`is_visible`, `settings`) with the section's `id` and page (never `updated_at`, which every write moves).
+ */
+export const RecordedSection = SectionValues.mapFields((fields) => ({
+  ...Struct.map(fields, Schema.optionalKey),
+  id: fields.id,
+  landing_page_id: fields.landing_page_id
+}))
+export type RecordedSection = typeof RecordedSection.Type
+
+/** How `lp.section` changes lay out their values: `id` and `landing_page_id` always; `updated_at` never. */
+export const LAYOUT = { kept: ["id", "landing_page_id"], ignored: ["updated_at"] }
 
 /** What a reorder records (entity id `lp:<page id>`): the page and its section ids, top first. */
 export const OrderValues = Schema.Struct({

@@ -5,8 +5,9 @@
  * Two kinds of entity id: a section's id (a create, PATCH or delete of that section) and `lp:<page id>` (a reorder of
  * the page's sections).
  *
- * - A section's update undo writes back `is_visible` and `settings` through the same checks as a PATCH; its place
- *   stays where later reorders put it (a reorder's undo moves it).
+ * - A section's update records what it changed of `is_visible` and `settings`; its undo writes those back through
+ *   the same checks as a PATCH, and leaves the other as later writes made it; its place stays where later reorders
+ *   put it (a reorder's undo moves it).
  * - A deleted section returns with a NEW id (spec rule 5), at its recorded place (the end when the page is now
  *   shorter), with its type, visibility, settings and creation time, through the page's section limit
  *   (`LimitReached`). It remembers the ids it had (`former_ids`), so the history still reaches it: an earlier change
@@ -20,11 +21,12 @@ import type { Entity } from "@tawsil/changes"
 import { Ids } from "@tawsil/domain"
 import { Effect, Option, Schema } from "effect"
 import {
+  LAYOUT,
   OrderValues,
   orderEntityId,
   orderSnapshot,
+  RecordedSection,
   SectionValues,
-  type SectionValues as SectionValuesType,
   type StoredSection,
   snapshot
 } from "./PageSection.ts"
@@ -33,11 +35,13 @@ import * as PageSectionRules from "./PageSectionRules.ts"
 import { PageSectionStore } from "./PageSectionStore.ts"
 import { ENTITY } from "./PageSections.ts"
 
-/** What an `lp.section` change records: a section, or a page's order. */
-export const Values = Schema.Union([SectionValues, OrderValues])
+/** What an `lp.section` change records: a section (whole, or what an update changed), or a page's order. */
+export const Values = Schema.Union([RecordedSection, OrderValues])
 export type Values = typeof Values.Type
 
 const refuse = (reason: PageSectionError.PageSectionErrorReason) => Effect.fail(PageSectionError.fail(reason))
+
+const isWhole = Schema.is(SectionValues)
 
 const ORDER_ID = /^lp:([0-9]{1,10})$/
 const SECTION_ID = /^[0-9]{1,10}$/
@@ -78,12 +82,15 @@ export const entity: Effect.Effect<Entity.Entity<Values>, never, PageSectionStor
 
     const restoreSection = Effect.fnUntraced(function* (
       storeId: Ids.StoreId,
-      values: SectionValuesType,
+      recorded: RecordedSection,
       how: Entity.Restore
     ) {
-      const settings = yield* PageSectionRules.readSettings(values.settings)
-      const pageId = Ids.LandingPageId.make(values.landing_page_id)
+      const pageId = Ids.LandingPageId.make(recorded.landing_page_id)
       if (how === "recreate") {
+        // A delete records the whole section.
+        if (!isWhole(recorded)) return yield* Effect.die(new Error("a section's delete recorded part of it"))
+        const values = recorded
+        const settings = yield* PageSectionRules.readSettings(values.settings)
         const created = yield* store.withPage(storeId, pageId, (sections, writes) =>
           Effect.gen(function* () {
             if (sections.length >= PageSectionRules.MAX_SECTIONS) {
@@ -109,15 +116,21 @@ export const entity: Effect.Effect<Entity.Entity<Values>, never, PageSectionStor
         }
         return String(created.value)
       }
-      const traced = yield* store.trace(storeId, values.id)
-      if (Option.isNone(traced)) return yield* gone(`Section #${values.id} no longer exists`)
+      const patch: PageSectionRules.SectionPatch = {
+        ...(recorded.is_visible === undefined ? {} : { is_visible: recorded.is_visible }),
+        ...(recorded.settings === undefined
+          ? {}
+          : { settings: yield* PageSectionRules.readSettings(recorded.settings) })
+      }
+      const traced = yield* store.trace(storeId, recorded.id)
+      if (Option.isNone(traced)) return yield* gone(`Section #${recorded.id} no longer exists`)
       const { section } = traced.value.section
       const updated = yield* store.withPage(storeId, section.landing_page_id, (sections, writes) =>
         sections.some((stored) => stored.section.id === section.id)
-          ? Effect.as(writes.update(section.id, { is_visible: values.is_visible, settings }), true)
+          ? Effect.as(writes.update(section.id, patch), true)
           : Effect.succeed(false)
       )
-      if (Option.isNone(updated) || !updated.value) return yield* gone(`Section #${values.id} no longer exists`)
+      if (Option.isNone(updated) || !updated.value) return yield* gone(`Section #${recorded.id} no longer exists`)
       return String(section.id)
     })
 
@@ -126,6 +139,7 @@ export const entity: Effect.Effect<Entity.Entity<Values>, never, PageSectionStor
       readScope: "landing_pages:read",
       undoScope: "landing_pages:write",
       values: Values,
+      layout: LAYOUT,
       snapshot: (storeId, entityId) => {
         const pageId = pageOf(entityId)
         if (pageId !== undefined) {

@@ -16,6 +16,7 @@ import { Ids } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option } from "effect"
 import {
+  LAYOUT,
   orderEntityId,
   orderSnapshot,
   type PageSection,
@@ -104,7 +105,7 @@ export const layer: Layer.Layer<PageSections, never, PageSectionStore | ChangeLo
   Effect.gen(function* () {
     const method = yield* ServiceSpans.method
     const store = yield* PageSectionStore
-    const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY)
+    const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY, LAYOUT)
 
     /** Runs a write on the store's page, or `PageNotFound`. */
     const onPage = <A, E>(

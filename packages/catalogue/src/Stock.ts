@@ -57,8 +57,8 @@ export const of = (product: Product): ProductStock =>
 
 /**
  * The values a `stock` change records: the quantities it changed, before or after. `stock` is present only when the
- * product's own quantity changed; `variants` holds only the options whose quantity changed. (An undo's own record
- * holds every quantity of the product, as it stood: `ProductStock`'s form, which this schema also reads.)
+ * product's own quantity changed; `variants` holds only the options whose quantity changed. An undo records the
+ * quantities it set (`touched`), before and after.
  */
 export const StockValues = Schema.Struct({
   product_id: Ids.ProductId,
@@ -211,6 +211,9 @@ export const plan = (current: ProductStock, body: StockBody): Plan => {
   }
 }
 
+/** How `stock` changes lay out their values: the product and its list of options, always. */
+export const LAYOUT = { kept: ["product_id", "variants"] }
+
 /** Whether a plan writes anything. */
 export const writesNothing = (write: StockWrite) => write.stock === undefined && write.options.length === 0
 
@@ -218,15 +221,31 @@ export const writesNothing = (write: StockWrite) => write.stock === undefined &&
  * What an undo writes back: each recorded quantity onto the product as it is now — an option by its id, else (the
  * product's variant groups were replaced since) by its group and option name; an option gone since is skipped.
  */
-export const restore = (current: ProductStock, values: StockValues): StockWrite => ({
+export const restore = (current: Pick<ProductStock, "variants">, values: StockValues): StockWrite => ({
   ...(values.stock === undefined ? {} : { stock: values.stock }),
   options: values.variants.flatMap((recorded) => {
-    const option =
-      current.variants.find((variant) => variant.option_id === recorded.option_id) ??
-      current.variants.find(
-        (variant) => variant.group_name === recorded.group_name && variant.option_name === recorded.option_name
-      )
+    const option = optionOf(current, recorded)
     return option === undefined ? [] : [{ id: option.option_id, stock: recorded.stock }]
+  })
+})
+
+/** The product's option a recorded one names now: by its id, else by its group and option name. */
+const optionOf = (current: Pick<ProductStock, "variants">, recorded: VariantStock) =>
+  current.variants.find((variant) => variant.option_id === recorded.option_id) ??
+  current.variants.find(
+    (variant) => variant.group_name === recorded.group_name && variant.option_name === recorded.option_name
+  )
+
+/**
+ * Of the product's stock now, the quantities an undo writing `values` sets (`restore`'s): what it records of the
+ * stock before it wrote, and after.
+ */
+export const touched = (current: StockValues, values: StockValues): StockValues => ({
+  product_id: current.product_id,
+  ...(values.stock === undefined || current.stock === undefined ? {} : { stock: current.stock }),
+  variants: values.variants.flatMap((recorded) => {
+    const option = optionOf(current, recorded)
+    return option === undefined ? [] : [option]
   })
 })
 

@@ -7,15 +7,18 @@
  * is never lost. An option is found by its id, else by its group and option name (the product's variant groups were
  * replaced since); an option gone since is skipped. A deleted product cannot be restored (`restore_target_missing`).
  *
- * `snapshot` reads every quantity of the product under that lock, so an undo's own record holds the product's whole
- * stock as the undo found it, exactly; undoing that undo sets every quantity back to it.
+ * `snapshot` reads every quantity of the product under that lock; an undo records, of those, the quantities it set
+ * (`Stock.touched`), as it found them and as it left them. Undoing that undo applies the original change's quantities
+ * again (the change history's rule), whatever orders took since.
  */
 import type { Entity } from "@tawsil/changes"
 import { Ids } from "@tawsil/domain"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { notFound, recorded } from "./Inventory.ts"
 import { ProductStore } from "./ProductStore.ts"
 import * as Stock from "./Stock.ts"
+
+const decode = Schema.decodeUnknownSync(Stock.StockValues)
 
 export const entity: Effect.Effect<Entity.Entity<Stock.StockValues>, never, ProductStore> = Effect.map(
   Effect.service(ProductStore),
@@ -24,6 +27,7 @@ export const entity: Effect.Effect<Entity.Entity<Stock.StockValues>, never, Prod
     readScope: "products:read",
     undoScope: "products:write",
     values: Stock.StockValues,
+    recorded: (now, values) => recorded(Stock.touched(decode(now), decode(values))),
     snapshot: (storeId, entityId) =>
       /^[0-9]{1,10}$/.test(entityId) && Ids.isStorableId(Number(entityId))
         ? Effect.map(store.lockStock(storeId, Ids.ProductId.make(Number(entityId))), Option.map(recorded))

@@ -192,8 +192,19 @@ export const PageSectionsSuite = (it: Vitest.MethodsNonLive<Services>) => {
         summary: `Updated faq section #${faq.id} of landing page #${pageId} (is_visible, settings)`,
         key_id: KEY
       })
-      assert.deepInclude(change.before as object, { is_visible: true, settings: { a: 1, b: [1, 2] }, former_ids: [] })
-      assert.deepInclude(change.after as object, { is_visible: false, settings: { a: 2 }, position: 1 })
+      // What it changed, with the section and its page.
+      assert.deepStrictEqual(change.before, {
+        id: faq.id,
+        landing_page_id: pageId,
+        is_visible: true,
+        settings: { a: 1, b: [1, 2] }
+      })
+      assert.deepStrictEqual(change.after, {
+        id: faq.id,
+        landing_page_id: pageId,
+        is_visible: false,
+        settings: { a: 2 }
+      })
     })
   )
 

@@ -47,9 +47,9 @@ export interface NewChange {
   readonly summary: string
   /** The key or app token that made the write (its id, never a secret); null for an undo from the dashboard. */
   readonly keyId: string | null
-  /** The values replaced: null for a create. */
+  /** The values replaced: null for a create; for an update, only the fields it changed (`Fields.changed`). */
   readonly before: unknown
-  /** The values written: null for a delete. */
+  /** The values written: null for a delete (and a courier rate sync); for an update, only the fields it wrote. */
   readonly after: unknown
 }
 
@@ -69,6 +69,8 @@ export interface ChangeRecord {
   readonly undoneAt: DateTime.Utc | null
   /** The change that undid this one. */
   readonly undoneById: ChangeId | null
+  /** For an undo, the change it undid (the original an undo of this undo applies again). */
+  readonly undoOf: ChangeId | null
   readonly createdAt: DateTime.Utc
 }
 

@@ -12,6 +12,7 @@ import { StoreText } from "@tawsil/domain"
 import { Context, Effect, Layer } from "effect"
 import { type ChangeId, MAX_VALUES_BYTES, type NewChange, sizeOf } from "./Change.ts"
 import { ChangeStore } from "./ChangeStore.ts"
+import * as Fields from "./Fields.ts"
 
 /** Whether changes are recorded; read once, when the log's layer is built. On by default. */
 export const Recording = Context.Reference<boolean>("@tawsil/changes/Recording", { defaultValue: () => true })
@@ -34,11 +35,12 @@ export class ChangeLog extends Context.Service<
 export type Writer = Pick<NewChange, "storeId" | "keyId">
 
 /**
- * How one entity's service records its writes: the entity named once, then for each write who made it, what it
- * did to which record, its summary and the values replaced and written.
+ * How one entity's service records its writes: the entity named once (with the layout of its values), then for
+ * each write who made it, what it did to which record, its summary and the values replaced and written. An update
+ * may hand the item's whole values before and after: only the fields it changed are recorded (`Fields.changed`).
  */
 export const recorder =
-  (log: ChangeLog["Service"], entity: string) =>
+  (log: ChangeLog["Service"], entity: string, layout?: Fields.Layout) =>
   (
     writer: Writer,
     action: NewChange["action"],
@@ -46,17 +48,19 @@ export const recorder =
     summary: string,
     before: unknown,
     after: unknown
-  ): Effect.Effect<ChangeId | null> =>
-    log.record({
+  ): Effect.Effect<ChangeId | null> => {
+    const values = action === "update" ? Fields.changed(before, after, layout) : { before, after }
+    return log.record({
       storeId: writer.storeId,
       entity,
       entityId: String(entityId),
       action,
       summary,
       keyId: writer.keyId,
-      before,
-      after
+      before: values.before,
+      after: values.after
     })
+  }
 
 export const layer: Layer.Layer<ChangeLog, never, ChangeStore> = Layer.effect(
   ChangeLog,

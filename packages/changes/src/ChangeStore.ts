@@ -32,8 +32,10 @@ export class ChangeStore extends Context.Service<
     readonly list: (storeId: Ids.StoreId, query: ListQuery) => Effect.Effect<ReadonlyArray<ChangeRecord>>
     readonly get: (storeId: Ids.StoreId, id: ChangeId) => Effect.Effect<Option.Option<ChangeRecord>>
     /**
-     * Whether a change of the same item newer than `id` still stands: not undone, and not the undo of a change newer
-     * than `id` (walking back newest first leaves only those).
+     * Whether a change of the same item newer than `id` still stands. A change stands until it is undone. An undo
+     * stands too (it changed the item after `id`), except one that walked a change newer than `id` back: an odd
+     * number of undos away from that change (its undo, the undo of its undo's undo…). An undo of an undo applies the
+     * change again, so it stands (spec undo rule 3: re-applications count).
      */
     readonly hasLaterChange: (
       storeId: Ids.StoreId,
@@ -55,19 +57,17 @@ export class ChangeStore extends Context.Service<
 
 /** Changes in a `Map`, on `Clock` time. Each operation is one synchronous step, so claims never race. */
 export const layerMemory: Layer.Layer<ChangeStore> = Layer.sync(ChangeStore, () => {
-  const changes = new Map<number, ChangeRecord & { readonly undoOf: ChangeId | null }>()
+  const changes = new Map<number, ChangeRecord>()
   let lastId = 0
   const now = Effect.map(Clock.currentTimeMillis, (millis) => DateTime.makeUnsafe(millis))
   const own = (storeId: Ids.StoreId, id: ChangeId) => {
     const change = changes.get(id)
     return change !== undefined && change.storeId === storeId ? change : undefined
   }
-  const strip = ({ undoOf: _, ...change }: ChangeRecord & { readonly undoOf: ChangeId | null }): ChangeRecord => change
-
   return ChangeStore.of({
     insert: (change) =>
       Effect.map(now, (createdAt) => {
-        const record = {
+        const record: ChangeRecord = {
           id: ChangeIdSchema.make(++lastId),
           storeId: change.storeId,
           entity: change.entity,
@@ -84,7 +84,7 @@ export const layerMemory: Layer.Layer<ChangeStore> = Layer.sync(ChangeStore, () 
           undoOf: change.undoOf
         }
         changes.set(record.id, record)
-        return strip(record)
+        return record
       }),
     list: (storeId, query) =>
       Effect.sync(() =>
@@ -97,21 +97,33 @@ export const layerMemory: Layer.Layer<ChangeStore> = Layer.sync(ChangeStore, () 
           )
           .sort((a, b) => b.id - a.id)
           .slice(0, query.limit)
-          .map(strip)
       ),
-    get: (storeId, id) => Effect.sync(() => Option.map(Option.fromNullishOr(own(storeId, id)), strip)),
+    get: (storeId, id) => Effect.sync(() => Option.fromNullishOr(own(storeId, id))),
     hasLaterChange: (storeId, entity, entityId, id) =>
-      Effect.sync(() =>
-        [...changes.values()].some(
+      Effect.sync(() => {
+        /** Whether a later change that is not undone stands: the walk back to the change it stems from. */
+        const stands = (change: ChangeRecord) => {
+          let undos = 0
+          let at = change
+          while (at.undoOf !== null) {
+            if (at.undoOf <= id) return true
+            const undone = own(storeId, at.undoOf)
+            if (undone === undefined) return true
+            at = undone
+            undos++
+          }
+          return undos % 2 === 0
+        }
+        return [...changes.values()].some(
           (change) =>
             change.storeId === storeId &&
             change.entity === entity &&
             change.entityId === entityId &&
             change.id > id &&
             change.undoneAt === null &&
-            !(change.undoOf !== null && change.undoOf > id)
+            stands(change)
         )
-      ),
+      }),
     claimUndo: (storeId, id) =>
       Effect.flatMap(now, (at) =>
         Effect.sync(() => {

@@ -2,6 +2,8 @@
  * Changes on PostgreSQL (table `changes` of storage migration 0008), needing only `SqlClient`. Every statement names
  * the store.
  *
+ * `hasLaterChange` walks an undo back to the change it stems from with a recursive query (`undo_of`).
+ *
  * The undo claim is one conditional `UPDATE … WHERE undone_at IS NULL`: of simultaneous claims the first takes the
  * row's lock, the others wait for its transaction and then find the row undone (READ COMMITTED re-checks the
  * condition on the committed row), so exactly one claims it. A claim rolled back with its transaction (the restore
@@ -26,6 +28,7 @@ const ChangeRow = Schema.Struct({
   values_recorded: Schema.Boolean,
   undone_at: Schema.NullOr(Schema.DateTimeUtcFromDate),
   undone_by_id: Schema.NullOr(ChangeId),
+  undo_of: Schema.NullOr(ChangeId),
   created_at: Schema.DateTimeUtcFromDate
 })
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(ChangeRow))
@@ -43,6 +46,7 @@ const toRecord = (row: typeof ChangeRow.Type): ChangeRecord => ({
   valuesRecorded: row.values_recorded,
   undoneAt: row.undone_at,
   undoneById: row.undone_by_id,
+  undoOf: row.undo_of,
   createdAt: row.created_at
 })
 
@@ -55,7 +59,7 @@ export const layer: Layer.Layer<ChangeStore, never, SqlClient.SqlClient> = Layer
     const sql = yield* SqlClient.SqlClient
     const columns = sql.literal(
       "id, store_id, entity, entity_id, action, summary, key_id, before, after, values_recorded, undone_at, " +
-        "undone_by_id, created_at"
+        "undone_by_id, undo_of, created_at"
     )
 
     return ChangeStore.of({
@@ -86,10 +90,21 @@ export const layer: Layer.Layer<ChangeStore, never, SqlClient.SqlClient> = Layer
         return Option.map(Option.fromNullishOr(row), toRecord)
       }, Effect.orDie),
       hasLaterChange: Effect.fnUntraced(function* (storeId, entity, entityId, id) {
+        // Each later change that is not undone, walked back through the changes it undid while they are later
+        // than `id` too: it stands when the walk leaves them (an undo of an earlier change) or ends on a change
+        // an even number of undos away (the change itself, or its re-application).
         const rows = yield* sql`
-          SELECT 1 FROM changes
-          WHERE store_id = ${storeId} AND entity = ${entity} AND entity_id = ${entityId} AND id > ${id}
-            AND undone_at IS NULL AND (undo_of IS NULL OR undo_of <= ${id})
+          WITH RECURSIVE walk (link, undos) AS (
+            SELECT undo_of, 0 FROM changes
+            WHERE store_id = ${storeId} AND entity = ${entity} AND entity_id = ${entityId} AND id > ${id}
+              AND undone_at IS NULL
+            UNION ALL
+            SELECT undone.undo_of, walk.undos + 1
+            FROM walk JOIN changes undone ON undone.store_id = ${storeId} AND undone.id = walk.link
+            WHERE walk.link > ${id}
+          )
+          SELECT 1 FROM walk
+          WHERE (link IS NULL AND undos % 2 = 0) OR link <= ${id}
           LIMIT 1`
         return rows.length > 0
       }, Effect.orDie),

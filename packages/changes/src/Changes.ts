@@ -5,14 +5,17 @@
  * An undo, in order:
  * 1. the change must exist in the caller's store (else `ChangeNotFound`) and the caller hold its entity's undo scope;
  * 2. its entity must be registered and its values recorded (else `NotUndoable`);
- * 3. a create, or a change whose `before` is null (an undo of a delete), has nothing to restore (`NothingToRestore`);
- * 4. an undone change is `AlreadyUndone`; an entity may refuse while a later change of the item stands;
- * 5. an update's item must still exist (`RestoreTargetMissing`);
- * 6. the change is claimed — atomically: of simultaneous undos exactly one gets past this point;
- * 7. the entity writes `before` back through its own checks (a refusal is the entity's error); a failure takes the
- *    claim back, so the change stays undoable;
- * 8. the undo is recorded as an `update` ("Undo of change #N") and linked from the change.
- * An undo of an undo writes the undo's `before` — the original change's values — so it applies the change again.
+ * 3. a create has nothing to restore (`NothingToRestore`); an undone change is `AlreadyUndone`;
+ * 4. the values to write: a change's `before` (the fields it replaced); for an undo, the `after` of the change it
+ *    undid — undoing an undo applies the original change again (spec rule 8) — and when that original wrote
+ *    nothing (a delete, a courier rate sync) there is nothing to restore (`NothingToRestore`);
+ * 5. an entity may refuse while a later change of the item stands (the home layout, rule 3);
+ * 6. an update's item must still exist (`RestoreTargetMissing`; an undo of an undo writes onto the item too);
+ * 7. the change is claimed — atomically: of simultaneous undos exactly one gets past this point;
+ * 8. the entity writes those fields back through its own checks (a refusal is the entity's error); a failure takes
+ *    the claim back, so the change stays undoable (rule 9);
+ * 9. the undo is recorded as an `update` ("Undo of change #N") — the fields it wrote (`after`) and their values
+ *    before (`before`), read from the item around the write (`Entity.recorded`) — and linked from the change.
  * Run an undo inside the caller's transaction: the claim, the write and both records then commit together.
  */
 import { Ids, Pagination } from "@tawsil/domain"
@@ -22,6 +25,7 @@ import {
   type ChangeDetail,
   ChangeId as ChangeIdSchema,
   type ChangeListItem,
+  type ChangeRecord,
   ENTITY_NAMES,
   toDetail,
   toListItem,
@@ -31,6 +35,7 @@ import * as ChangeError from "./ChangeError.ts"
 import { ChangeLog } from "./ChangeLog.ts"
 import { ChangeStore } from "./ChangeStore.ts"
 import { type AnyEntity, Entities, type EntityError } from "./Entity.ts"
+import * as Fields from "./Fields.ts"
 
 export const DEFAULT_LIMIT = 25
 export const MAX_LIMIT = 100
@@ -91,12 +96,36 @@ export const layer: Layer.Layer<Changes, never, ChangeStore | ChangeLog | Entiti
       return found.value
     })
 
+    const refuse = (reason: ChangeError.ChangeErrorReason) => Effect.fail(ChangeError.fail(reason))
+
+    /** What an undo of `change` writes: the values, and whether onto the item or re-creating it. */
+    const restoreOf = Effect.fnUntraced(function* (storeId: Ids.StoreId, change: ChangeRecord) {
+      if (change.undoOf === null) {
+        if (change.before === null) {
+          return yield* refuse(
+            new ChangeError.NothingToRestore({ message: `Change #${change.id} holds no values to restore` })
+          )
+        }
+        return { values: change.before, how: change.action === "delete" ? ("recreate" as const) : ("update" as const) }
+      }
+      const original = yield* store.get(storeId, change.undoOf)
+      if (Option.isNone(original) || original.value.after === null) {
+        return yield* refuse(
+          new ChangeError.NothingToRestore({
+            message:
+              `Change #${change.id} undid change #${change.undoOf}, which wrote no values to apply again ` +
+              "(a delete or a courier rate sync)"
+          })
+        )
+      }
+      return { values: original.value.after, how: "update" as const }
+    })
+
     const undo = method("Changes.undo")(function* (actor: Actor, id: number) {
       const change = yield* find(actor.storeId, id)
       const scope = scopesOf(change.entity).undoScope
       if (!actor.scopes.includes(scope)) return yield* missingScope(scope)
       const entity = entities.get(change.entity)
-      const refuse = (reason: ChangeError.ChangeErrorReason) => Effect.fail(ChangeError.fail(reason))
       if (entity === undefined) {
         return yield* refuse(new ChangeError.NotUndoable({ message: `Changes of ${change.entity} cannot be undone` }))
       }
@@ -117,10 +146,8 @@ export const layer: Layer.Layer<Changes, never, ChangeStore | ChangeLog | Entiti
       if (change.undoneAt !== null) {
         return yield* refuse(new ChangeError.AlreadyUndone({ message: `Change #${id} was already undone` }))
       }
-      if (change.before === null) {
-        return yield* refuse(new ChangeError.NothingToRestore({ message: `Change #${id} holds no values to restore` }))
-      }
-      const values = yield* Schema.decodeUnknownEffect(entity.values)(change.before).pipe(
+      const { values: recordedValues, how } = yield* restoreOf(actor.storeId, change)
+      const values = yield* Schema.decodeUnknownEffect(entity.values)(recordedValues).pipe(
         Effect.mapError(() =>
           ChangeError.fail(
             new ChangeError.NotUndoable({ message: `The values recorded by change #${id} can no longer be restored` })
@@ -133,7 +160,6 @@ export const layer: Layer.Layer<Changes, never, ChangeStore | ChangeLog | Entiti
       ) {
         return yield* refuse(new ChangeError.LaterChangeExists({ message: entity.laterChangesBlockUndo(id) }))
       }
-      const how = change.action === "delete" ? "recreate" : "update"
       const before = yield* entity.snapshot(actor.storeId, change.entityId)
       if (how === "update" && Option.isNone(before)) {
         return yield* refuse(
@@ -147,6 +173,14 @@ export const layer: Layer.Layer<Changes, never, ChangeStore | ChangeLog | Entiti
         .write(actor.storeId, change.entityId, values, how)
         .pipe(Effect.tapError(() => store.releaseUndo(actor.storeId, change.id)))
       const after = yield* entity.snapshot(actor.storeId, entityId)
+      const recorded = (snapshot: Option.Option<unknown>) =>
+        Option.match(snapshot, {
+          onNone: () => null,
+          onSome: (now) =>
+            entity.recorded === undefined
+              ? Fields.pick(now, recordedValues, entity.layout)
+              : entity.recorded(now, recordedValues)
+        })
       const undoChangeId = yield* log.record(
         {
           storeId: actor.storeId,
@@ -155,8 +189,8 @@ export const layer: Layer.Layer<Changes, never, ChangeStore | ChangeLog | Entiti
           action: "update",
           summary: `Undo of change #${id}`,
           keyId: actor.keyId,
-          before: Option.getOrNull(before),
-          after: Option.getOrNull(after)
+          before: recorded(before),
+          after: recorded(after)
         },
         { undoOf: change.id }
       )

@@ -3,12 +3,15 @@
  * its writes record changes under), the scopes that read and undo its changes, and how to read, validate and write
  * its values; `Changes` needs nothing else, so an entity is added by registering it, with no change to the engine.
  *
- * Values travel as the JSON the entity records (`ChangeLog.record`'s `before` and `after`): `snapshot` reads an
- * item's current values in that form, `values` decodes a recorded form back (a form that no longer decodes cannot be
- * restored), and `write` puts decoded values back through the same checks as the entity's own writes.
+ * Values travel as the JSON the entity records (`ChangeLog.record`'s `before` and `after`, field-level: an update
+ * records the fields it changed): `snapshot` reads an item's current values in that form, `values` decodes a
+ * recorded form back (a form that no longer decodes cannot be restored), `write` puts decoded values back through
+ * the same checks as the entity's own writes — those fields only — and `recorded` says which part of a snapshot
+ * an undo writing them records.
  */
 import type { Ids } from "@tawsil/domain"
 import { Context, Effect, Layer, type Option, type Schema } from "effect"
+import type * as Fields from "./Fields.ts"
 
 /**
  * An entity module's own error (`PromoError`, `PixelError`…), as its writes raise it: an undo whose values the
@@ -34,13 +37,24 @@ export interface Entity<Values> {
    * message then says why. Other entities let a caller walk back newest first.
    */
   readonly laterChangesBlockUndo?: ((changeId: number) => string) | undefined
-  /** Decodes recorded values (a change's `before`) for `write`. */
-  readonly values: Schema.Decoder<Values>
-  /** The item's current values as this entity records them; `None` when it does not exist. */
-  readonly snapshot: (storeId: Ids.StoreId, entityId: string) => Effect.Effect<Option.Option<unknown>>
   /**
-   * Writes `values` back through the entity's own checks and returns the id of the item written (a re-created item
-   * may get a new id when its old one is taken).
+   * Decodes recorded values for `write`: a change's `before` (its undo), or the `after` of the change an undo undid
+   * (the undo of that undo). An update's values hold only the fields it changed; a delete's, the whole item.
+   */
+  readonly values: Schema.Decoder<Values>
+  /** The item's current values as this entity records them, whole; `None` when it does not exist. */
+  readonly snapshot: (storeId: Ids.StoreId, entityId: string) => Effect.Effect<Option.Option<unknown>>
+  /** How the entity's values are laid out (`Fields.Layout`): what `recorded` reads by default. */
+  readonly layout?: Fields.Layout | undefined
+  /**
+   * What an undo writing `values` (as recorded) records of a snapshot — its `before` from the snapshot before the
+   * write, its `after` from the one after. Default: the fields `values` has (`Fields.pick` with `layout`); an
+   * entity whose values list items by key (stock's variants, the rates' wilayas) says which.
+   */
+  readonly recorded?: ((snapshot: unknown, values: unknown) => unknown) | undefined
+  /**
+   * Writes `values` back through the entity's own checks — the fields they hold, leaving the others as they are —
+   * and returns the id of the item written (a re-created item may get a new id when its old one is taken).
    */
   readonly write: (
     storeId: Ids.StoreId,

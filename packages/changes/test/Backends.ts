@@ -19,6 +19,7 @@ export const engine = <E, R>(store: Layer.Layer<ChangeStore.ChangeStore, E, R>) 
   Changes.layer.pipe(
     Layer.provideMerge(Fixtures.entitiesLayer),
     Layer.provideMerge(Fixtures.notesLayer),
+    Layer.provideMerge(Fixtures.cardsLayer),
     Layer.provideMerge(ChangeLog.layer),
     Layer.provideMerge(store)
   )

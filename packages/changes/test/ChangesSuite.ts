@@ -8,9 +8,9 @@ import { Effect, Option } from "effect"
 import { MAX_VALUES_BYTES } from "../src/Change.ts"
 import { ChangeLog } from "../src/ChangeLog.ts"
 import { type Actor, Changes } from "../src/Changes.ts"
-import { Fixtures, KEY_ID, Notes } from "./Fixtures.ts"
+import { Cards, Fixtures, KEY_ID, Notes } from "./Fixtures.ts"
 
-type Services = Changes | ChangeLog | Notes | Fixtures
+type Services = Changes | ChangeLog | Notes | Cards | Fixtures
 
 const actor = (storeId: Ids.StoreId, scopes = ["store:read", "notes:read", "notes:write"]): Actor => ({
   storeId,
@@ -134,7 +134,7 @@ export const ChangesSuite = (it: Vitest.MethodsNonLive<Services>) => {
     })
   )
 
-  it.effect("an undo of an undo applies the change again", () =>
+  it.effect("an undo of an undo applies the original change's after again, whatever came between", () =>
     Effect.gen(function* () {
       const changes = yield* Changes
       const notes = yield* Notes
@@ -143,12 +143,60 @@ export const ChangesSuite = (it: Vitest.MethodsNonLive<Services>) => {
       const id = yield* notes.create(store, "a")
       yield* notes.update(store, id, "b")
       const change = yield* newest(store)
+      yield* notes.update(store, id, "c")
       const first = yield* fixtures.transaction(changes.undo(actor(store), change.id))
+      assert.deepStrictEqual(yield* notes.read(store, id), Option.some({ text: "a" }))
+      // The undo replaced `c`, but undoing it applies the original change (`a` → `b`) again: `b`, not `c`.
+      const undo = yield* changes.get(actor(store), first.undo_change_id!)
+      assert.deepStrictEqual([undo.before, undo.after], [{ text: "c" }, { text: "a" }])
       const second = yield* fixtures.transaction(changes.undo(actor(store), first.undo_change_id!))
       assert.deepStrictEqual(yield* notes.read(store, id), Option.some({ text: "b" }))
-      const third = yield* fixtures.transaction(changes.undo(actor(store), second.undo_change_id!))
+      const reapplied = yield* changes.get(actor(store), second.undo_change_id!)
+      assert.deepStrictEqual([reapplied.before, reapplied.after], [{ text: "a" }, { text: "b" }])
+      // And the undo of that applies the first undo again.
+      yield* notes.update(store, id, "d")
+      yield* fixtures.transaction(changes.undo(actor(store), second.undo_change_id!))
       assert.deepStrictEqual(yield* notes.read(store, id), Option.some({ text: "a" }))
-      assert.notStrictEqual(third.undo_change_id, null)
+    })
+  )
+
+  it.effect("an update records the fields it changed; its undo writes back those only, keeping later ones", () =>
+    Effect.gen(function* () {
+      const changes = yield* Changes
+      const cards = yield* Cards
+      const fixtures = yield* Fixtures
+      const store = yield* fixtures.newStore
+      const id = yield* cards.create(store, { title: "T", color: "red", style: { font: "Inter", size: 12 } })
+      yield* cards.update(store, id, { title: "T", color: "blue", style: { size: 14 } })
+      const a = yield* newest(store)
+      assert.deepStrictEqual(
+        yield* Effect.map(changes.get(actor(store), a.id), (detail) => [detail.before, detail.after]),
+        [
+          { color: "red", style: { size: 12 } },
+          { color: "blue", style: { size: 14 } }
+        ]
+      )
+      yield* cards.update(store, id, { title: "U", style: { font: "Cairo" } })
+      const undone = yield* fixtures.transaction(changes.undo(actor(store), a.id))
+      assert.deepStrictEqual(
+        yield* cards.read(store, id),
+        Option.some({ title: "U", color: "red", style: { font: "Cairo", size: 12 } })
+      )
+      const undo = yield* changes.get(actor(store), undone.undo_change_id!)
+      assert.deepStrictEqual(
+        [undo.before, undo.after],
+        [
+          { color: "blue", style: { size: 14 } },
+          { color: "red", style: { size: 12 } }
+        ]
+      )
+      // A later change to the same field, then the undo of the undo: the original's values again.
+      yield* cards.update(store, id, { color: "green" })
+      yield* fixtures.transaction(changes.undo(actor(store), undone.undo_change_id!))
+      assert.deepStrictEqual(
+        yield* cards.read(store, id),
+        Option.some({ title: "U", color: "blue", style: { font: "Cairo", size: 14 } })
+      )
     })
   )
 
@@ -327,6 +375,49 @@ export const ChangesSuite = (it: Vitest.MethodsNonLive<Services>) => {
       yield* fixtures.transaction(changes.undo(actor(store), third.id))
       yield* fixtures.transaction(changes.undo(actor(store), second.id))
       assert.deepStrictEqual(yield* notes.read(store, id), Option.some({ text: "v1" }))
+    })
+  )
+
+  it.effect("a change re-applied by the undo of its undo counts as a later change; walking back still works", () =>
+    Effect.gen(function* () {
+      const changes = yield* Changes
+      const notes = yield* Notes
+      const fixtures = yield* Fixtures
+      const store = yield* fixtures.newStore
+      const undo = (id: number) => fixtures.transaction(changes.undo(actor(store), id))
+      const id = yield* notes.create(store, "v0", "layout")
+      yield* notes.update(store, id, "v1", "layout")
+      const c1 = yield* newest(store)
+      yield* notes.update(store, id, "v2", "layout")
+      const c2 = yield* newest(store)
+      const u1 = yield* undo(c2.id)
+      const u2 = yield* undo(u1.undo_change_id!)
+      assert.deepStrictEqual(yield* notes.read(store, id), Option.some({ text: "v2" }))
+      assert.strictEqual(yield* reasonOf(undo(c1.id)), "LaterChangeExists")
+      // The re-application walked back (an odd number of undos from c2): c1 is the newest standing change.
+      yield* undo(u2.undo_change_id!)
+      yield* undo(c1.id)
+      assert.deepStrictEqual(yield* notes.read(store, id), Option.some({ text: "v0" }))
+    })
+  )
+
+  it.effect("an undo of an older layout change made after the one undone counts as a later change", () =>
+    Effect.gen(function* () {
+      const changes = yield* Changes
+      const notes = yield* Notes
+      const fixtures = yield* Fixtures
+      const store = yield* fixtures.newStore
+      const undo = (id: number) => fixtures.transaction(changes.undo(actor(store), id))
+      const id = yield* notes.create(store, "v0", "layout")
+      yield* notes.update(store, id, "v1", "layout")
+      const c1 = yield* newest(store)
+      yield* notes.update(store, id, "v2", "layout")
+      const c2 = yield* newest(store)
+      yield* undo(c2.id)
+      yield* undo(c1.id)
+      // c1's undo reverted a change older than c2's undo: undoing c2's undo must wait for it.
+      const [, c2Undo] = (yield* changes.list(store, { limit: "3" })).items
+      assert.strictEqual(yield* reasonOf(undo(c2Undo!.id)), "LaterChangeExists")
     })
   )
 

@@ -1,12 +1,14 @@
 /**
  * What the suites need besides the engine: a fresh store per test, a transaction around a write like the HTTP
- * layer's (the SQL store's own; nothing for memory), and two recorded entities of our own making — `note`, undone
- * freely, and `layout`, whose undo a later change blocks — kept in memory like any entity's storage would be.
+ * layer's (the SQL store's own; nothing for memory), and three recorded entities of our own making — `note`, undone
+ * freely, `layout`, whose undo a later change blocks, and `card`, whose updates record the fields they changed —
+ * kept in memory like any entity's storage would be.
  */
 import { Ids } from "@tawsil/domain"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import * as ChangeLogModule from "../src/ChangeLog.ts"
 import { ChangeLog } from "../src/ChangeLog.ts"
 import type { Entities, Entity } from "../src/Entity.ts"
 import * as EntityModule from "../src/Entity.ts"
@@ -145,7 +147,97 @@ const noteEntity = (name: string, laterChangesBlockUndo?: (id: number) => string
     })
   )
 
-export const entitiesLayer: Layer.Layer<Entities, never, Notes> = EntityModule.layer(
+/** A card: two fields, and `style`, an object written key by key. */
+export interface Card {
+  readonly title: string
+  readonly color: string
+  readonly style: { readonly font: string; readonly size: number }
+}
+
+export const CARD_LAYOUT = { nested: ["style"] }
+
+const CardValues = Schema.Struct({
+  title: Schema.optionalKey(Schema.String),
+  color: Schema.optionalKey(Schema.String),
+  style: Schema.optionalKey(
+    Schema.Struct({ font: Schema.optionalKey(Schema.String), size: Schema.optionalKey(Schema.Int) })
+  )
+})
+type CardValues = typeof CardValues.Type
+
+/** Cards: updates patch some fields, and hand the whole card before and after to the entity's recorder. */
+export class Cards extends Context.Service<
+  Cards,
+  {
+    readonly create: (storeId: Ids.StoreId, card: Card) => Effect.Effect<string>
+    readonly update: (storeId: Ids.StoreId, id: string, patch: CardValues) => Effect.Effect<void>
+    readonly read: (storeId: Ids.StoreId, id: string) => Effect.Effect<Option.Option<Card>>
+    /** Writes a card without recording a change: what the entity's restore does (the engine records the undo). */
+    readonly put: (storeId: Ids.StoreId, id: string, card: Card) => Effect.Effect<void>
+  }
+>()("test/changes/Cards") {}
+
+const patched = (card: Card, patch: CardValues): Card => ({
+  ...card,
+  ...(patch.title === undefined ? {} : { title: patch.title }),
+  ...(patch.color === undefined ? {} : { color: patch.color }),
+  style: { ...card.style, ...patch.style }
+})
+
+export const cardsLayer: Layer.Layer<Cards, never, ChangeLog> = Layer.effect(
+  Cards,
+  Effect.gen(function* () {
+    const record = ChangeLogModule.recorder(yield* ChangeLog, "card", CARD_LAYOUT)
+    const cards = new Map<string, Card & { readonly storeId: Ids.StoreId }>()
+    let last = 0
+    const current = (storeId: Ids.StoreId, id: string): Card | undefined => {
+      const found = cards.get(id)
+      if (found === undefined || found.storeId !== storeId) return undefined
+      const { storeId: _, ...card } = found
+      return card
+    }
+    return Cards.of({
+      create: (storeId, card) =>
+        Effect.gen(function* () {
+          const id = `c${++last}`
+          cards.set(id, { ...card, storeId })
+          yield* record({ storeId, keyId: KEY_ID }, "create", id, `create card ${id}`, null, card)
+          return id
+        }),
+      update: (storeId, id, patch) =>
+        Effect.gen(function* () {
+          const before = current(storeId, id)!
+          const after = patched(before, patch)
+          cards.set(id, { ...after, storeId })
+          yield* record({ storeId, keyId: KEY_ID }, "update", id, `update card ${id}`, before, after)
+        }),
+      read: (storeId, id) => Effect.sync(() => Option.fromNullishOr(current(storeId, id))),
+      put: (storeId, id, card) =>
+        Effect.sync(() => {
+          cards.set(id, { ...card, storeId })
+        })
+    })
+  })
+)
+
+const cardEntity = Effect.map(
+  Effect.service(Cards),
+  (cards): Entity<CardValues> => ({
+    name: "card",
+    readScope: "notes:read",
+    undoScope: "notes:write",
+    values: CardValues,
+    layout: CARD_LAYOUT,
+    snapshot: (storeId, id) => cards.read(storeId, id),
+    write: (storeId, id, values) =>
+      Effect.flatMap(cards.read(storeId, id), (found) =>
+        Effect.as(cards.put(storeId, id, patched(Option.getOrThrow(found), values)), id)
+      )
+  })
+)
+
+export const entitiesLayer: Layer.Layer<Entities, never, Notes | Cards> = EntityModule.layer(
   noteEntity("note"),
-  noteEntity("layout", (id) => `Layout changed after change #${id}; undo newest first`)
+  noteEntity("layout", (id) => `Layout changed after change #${id}; undo newest first`),
+  cardEntity
 )

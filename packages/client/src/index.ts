@@ -1,8 +1,7 @@
 /**
- * Typed clients of Tawsil's two APIs: `ShippingClient` and `StoreClient` for Effect programs (effect's
- * `HttpApiClient` over the definitions in `@tawsil/api`), and `Fetch`, a plain `fetch` client with no runtime
- * dependency (also `@tawsil/client/fetch`).
+ * Typed Effect clients of Tawsil's two APIs: `ShippingClient` and `StoreClient` (effect's `HttpApiClient` over the
+ * definitions in `@tawsil/api`), taking requests as their JSON and answering decoded values. Callers without Effect
+ * use `@tawsil/fetch-client`, which has no runtime dependency.
  */
-export * as Fetch from "./fetch/index.ts"
 export * as ShippingClient from "./ShippingClient.ts"
 export * as StoreClient from "./StoreClient.ts"

@@ -80,6 +80,13 @@ export class ParcelDispatched extends Schema.Opaque<ParcelDispatched>()(
   }).annotate({ identifier: "ParcelDispatched" })
 ) {}
 
+/** What a cancel answers (and replays under its `Idempotency-Key`). */
+export const ParcelCancelled = Schema.Struct({
+  trackingNumber: Schema.String,
+  status: Schema.Literal("cancelled")
+}).annotate({ identifier: "ParcelCancelled" })
+export type ParcelCancelled = typeof ParcelCancelled.Type
+
 export const TrackingNumber = text(1, 80)
 
 export class TrackEvent extends Schema.Opaque<TrackEvent>()(

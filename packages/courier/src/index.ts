@@ -2,10 +2,13 @@
  * The courier adapter SDK: what an adapter is (`CourierAdapter`), the one request shape (`Shipment`), canonical
  * statuses (`CanonicalStatus`), the reasons an operation fails with (`CourierError`), the only way to reach the
  * courier (`CourierHttp`), reading its answers (`CourierAnswer`, `RetryAfter`), reading what it pushes (`Push`) and
- * the host's blanking of credentials (`Redaction`). The host that runs adapters is `@tawsil/shipping`; the conformance kit is
+ * the host's blanking of credentials (`Redaction`); and what a host answers around the adapters, named by the API
+ * contract: the catalogue entry (`CatalogueEntry`) and why a call fails (`ShippingError`). The host that runs adapters
+ * is `@tawsil/shipping`; the conformance kit is
  * `@tawsil/courier/testing`.
  */
 export * as CanonicalStatus from "./CanonicalStatus.ts"
+export * as CatalogueEntry from "./CatalogueEntry.ts"
 export * as CourierAdapter from "./CourierAdapter.ts"
 export * as CourierAnswer from "./CourierAnswer.ts"
 export * as CourierError from "./CourierError.ts"
@@ -14,3 +17,4 @@ export * as Push from "./Push.ts"
 export * as Redaction from "./Redaction.ts"
 export * as RetryAfter from "./RetryAfter.ts"
 export * as Shipment from "./Shipment.ts"
+export * as ShippingError from "./ShippingError.ts"

@@ -26,7 +26,7 @@ describe("the adapter scaffold (tawsil-new-adapter)", () => {
     assert.strictEqual(Fs.readFileSync(BUNDLE, "utf8"), text())
   })
 
-  it("writes a plugin package depending on the SDK's versions, with the repository's toolchain", () => {
+  it("writes a plugin package on the SDK's minor, effect as a peer in the SDK's range, the repository's toolchain", () => {
     const out = Path.join(tempDir(), "plugin")
     const run = scaffold("acme_post", "--out", out)
     assert.strictEqual(run.status, 0, run.stderr)
@@ -36,10 +36,11 @@ describe("the adapter scaffold (tawsil-new-adapter)", () => {
     assert.strictEqual(manifest.name, "tawsil-adapter-acme-post")
     assert.deepStrictEqual(manifest.tawsil, { courierAdapter: true })
     assert.deepStrictEqual(manifest.dependencies, {
-      "@tawsil/courier": sdk.version,
-      "@tawsil/domain": json(Path.join(ROOT, "packages/domain/package.json")).version,
-      effect: sdk.dependencies.effect
+      "@tawsil/courier": `^${sdk.version}`,
+      "@tawsil/domain": `^${json(Path.join(ROOT, "packages/domain/package.json")).version}`
     })
+    assert.deepStrictEqual(manifest.peerDependencies, { effect: sdk.peerDependencies.effect })
+    assert.strictEqual(sdk.peerDependencies.effect, `^${root.devDependencies.effect}`)
     for (const tool of ["typescript", "vitest", "@effect/vitest", "@types/node"]) {
       assert.strictEqual(manifest.devDependencies[tool], root.devDependencies[tool], tool)
     }

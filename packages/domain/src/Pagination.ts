@@ -4,18 +4,27 @@
  * dropped so the list restarts at the newest record. Every list pages by a descending integer id; the cursor is
  * the last id of the page, base64url-encoded so callers treat it as opaque.
  */
+import { Schema, SchemaTransformation } from "effect"
 import { MAX_ID } from "./Ids.ts"
 
 export const DEFAULT_LIMIT = 50
 export const MAX_LIMIT = 200
 
-/** The page size a raw `limit` query value asks for: non-numeric → 50, out of range → clamped to 1..200. */
-export const limitOf = (raw: string | undefined): number => {
-  if (raw === undefined || raw.trim() === "") return DEFAULT_LIMIT
+/** The page size a `limit` query value asks for: non-numeric → 50, out of range → clamped to 1..200. */
+export const limitOf = (raw: string | number | undefined): number => {
+  if (raw === undefined || (typeof raw === "string" && raw.trim() === "")) return DEFAULT_LIMIT
   const parsed = Number(raw)
   if (!Number.isFinite(parsed)) return DEFAULT_LIMIT
   return Math.min(MAX_LIMIT, Math.max(1, Math.trunc(parsed)))
 }
+
+/**
+ * A list's `limit` query parameter: any text is read (never refused, as the spec asks) and decoded to the page size
+ * it asks for, so a caller and the API reference see the integer it is.
+ */
+export const Limit = Schema.String.pipe(
+  Schema.decodeTo(Schema.Int, SchemaTransformation.transform({ decode: limitOf, encode: String }))
+)
 
 const PREFIX = "id:"
 

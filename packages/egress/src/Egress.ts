@@ -96,6 +96,37 @@ export const parseOrigin = (raw: string): Result.Result<Origin, BlockedEgress> =
 /** The host of an origin. */
 export const hostOf = (origin: Origin): string => origin.slice("https://".length)
 
+const LOCAL_SUFFIXES = [".localhost", ".local", ".internal", ".home.arpa"]
+
+/**
+ * Whether a host name is one that only a local network answers: `localhost`, `*.localhost`, `*.local`, `*.internal`
+ * (`metadata.google.internal`), `*.home.arpa`.
+ */
+export const isLocalName = (host: string): boolean =>
+  host === "localhost" || LOCAL_SUFFIXES.some((suffix) => host.endsWith(suffix))
+
+/**
+ * A link to a public web page that Tawsil stores and shows but never fetches (a store's social pages, a storefront
+ * button's target): an absolute `https` URL without credentials (nor an `@` before its path), on the default port,
+ * whose host passes the origin rules of {@link parseOrigin} — a domain name, never an IP address in any notation
+ * (`2130706433` is `127.0.0.1` to a browser), no trailing dot — and is not a local name ({@link isLocalName}). Its
+ * path, query and fragment are the page's. No DNS: the link is not ours to connect to, and a name's addresses may
+ * change after any check.
+ */
+export const parsePublicLink = (raw: string): Result.Result<URL, BlockedEgress> => {
+  if (!/^[^\s\p{Cc}]+$/u.test(raw)) return blocked("the link has spaces or control characters")
+  const url = URL.parse(raw)
+  if (url === null || url.protocol !== "https:" || !/^https:\/\//i.test(raw)) {
+    return blocked("the link must be an https URL")
+  }
+  const authority = /^https:\/\/([^/?#]*)/i.exec(raw)?.[1] ?? ""
+  if (url.username !== "" || url.password !== "" || authority.includes("@")) return blocked("the link has credentials")
+  if (url.port !== "") return blocked("the link must use the default https port")
+  return Result.flatMap(parseOrigin(url.origin), (origin) =>
+    isLocalName(hostOf(origin)) ? blocked("the link names a local host") : Result.succeed(url)
+  )
+}
+
 const isStrictSubdomain = (host: string, domain: string): boolean => host.endsWith(`.${domain}`)
 
 /**

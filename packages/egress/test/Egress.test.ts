@@ -122,6 +122,59 @@ describe("Egress", () => {
     )
   })
 
+  describe("parsePublicLink", () => {
+    it("accepts https links to public names, any path, query and fragment", () => {
+      for (const raw of [
+        "https://facebook.com/maisontlemcen",
+        "https://www.tiktok.com/@maison.tlemcen?lang=fr",
+        "https://WWW.Instagram.com/shop/#top",
+        "https://youtube.com/c/متجر"
+      ]) {
+        assert.isTrue(Result.isSuccess(Egress.parsePublicLink(raw)), raw)
+      }
+    })
+
+    it("refuses IP literals in any notation, local names, credentials, ports and other schemes", () => {
+      for (const raw of [
+        "https://169.254.169.254/latest/meta-data/",
+        "https://127.0.0.1/",
+        "https://10.0.0.7/admin",
+        "https://192.168.1.1/",
+        "https://2130706433/",
+        "https://0x7f.1/",
+        "https://017700000001/",
+        "https://[::1]/",
+        "https://[::ffff:127.0.0.1]/",
+        "https://localhost/",
+        "https://localhost./",
+        "https://example.com./",
+        "https://metadata.google.internal/computeMetadata/v1/",
+        "https://printer.local/",
+        "https://router.home.arpa/",
+        "https://intranet/",
+        "https://127.0.0.1#@example.com/",
+        "https://user:pass@example.com/",
+        "https://example.com@evil.com/",
+        "https://evil.com\\@example.com/",
+        "https://example.com:8443/",
+        "http://example.com/",
+        "javascript:alert(1)",
+        "//example.com/",
+        "https://exa mple.com/",
+        "https://example.com/\u0000",
+        ""
+      ]) {
+        assertBlocked(Egress.parsePublicLink(raw), raw)
+      }
+    })
+
+    it("never echoes credentials in its reason", () => {
+      const refused = Egress.parsePublicLink("https://admin:hunter2@127.0.0.1/")
+      assert.isTrue(Result.isFailure(refused))
+      if (Result.isFailure(refused)) assert.notInclude(refused.failure.reason, "hunter2")
+    })
+  })
+
   describe("isPublicAddress", () => {
     it("refuses every non-public range, IPv4 and IPv6", () => {
       for (const ip of [

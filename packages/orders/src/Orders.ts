@@ -41,7 +41,7 @@ export interface Store {
 
 /** The query of `GET /v1/orders`, raw. An invalid `status` or `since` is ignored (spec "Order rules" 3). */
 export interface OrderListQuery {
-  readonly limit?: string | undefined
+  readonly limit?: string | number | undefined
   readonly cursor?: string | undefined
   readonly status?: string | undefined
   /** ISO 8601; without an offset, Algiers time. */
@@ -62,14 +62,14 @@ export interface ToShip {
 
 /** The query of `GET /v1/customers`, raw. `phone` and `email` match exactly, ignoring case. */
 export interface CustomerListQuery {
-  readonly limit?: string | undefined
+  readonly limit?: string | number | undefined
   readonly cursor?: string | undefined
   readonly phone?: string | undefined
   readonly email?: string | undefined
 }
 
 export interface PageQuery {
-  readonly limit?: string | undefined
+  readonly limit?: string | number | undefined
   readonly cursor?: string | undefined
 }
 
@@ -402,7 +402,16 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
             const decision = yield* Effect.fromResult(OrderStatus.decide(order, to)).pipe(
               Effect.mapError(OrderError.fail)
             )
-            if (decision._tag === "Move") yield* moveHeld(storeId, order, decision)
+            // A compare-and-set even to its own status (an undispatched parcel of a processing order): it holds the
+            // order for the rest of the unit, so a concurrent cancel either fails or makes this attach fail, and a
+            // shipment is never attached to an order cancelled meanwhile.
+            yield* moveHeld(
+              storeId,
+              order,
+              decision._tag === "Move"
+                ? decision
+                : { _tag: "Move", from: order.status, to: order.status, stock: "none" }
+            )
             const first = OrderShipment.storable({
               kind: "movement",
               status: shipment.status,

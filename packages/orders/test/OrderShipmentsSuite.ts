@@ -6,11 +6,12 @@
  */
 import { assert, type Vitest } from "@effect/vitest"
 import { AlgiersTime, type Ids } from "@tawsil/domain"
-import { DateTime, Effect } from "effect"
+import { DateTime, Effect, Layer } from "effect"
 import * as OrderError from "../src/OrderError.ts"
 import type { OrderEvent } from "../src/OrderEvents.ts"
 import * as OrderShipment from "../src/OrderShipment.ts"
-import type { OrderStore } from "../src/OrderStore.ts"
+import { OrderStore } from "../src/OrderStore.ts"
+import * as OrdersModule from "../src/Orders.ts"
 import { type OrderListQuery, Orders } from "../src/Orders.ts"
 import { Fixture, Heard } from "./Fixture.ts"
 
@@ -236,6 +237,38 @@ export const OrderShipmentsSuite = <R>(it: Vitest.MethodsNonLive<Orders | Fixtur
       assert.deepStrictEqual([after.status, after.shipment], ["cancelled", null])
       assert.deepStrictEqual(yield* told(order.id), [])
       assert.deepStrictEqual(yield* told(cancelled.order.id), [])
+    })
+  )
+
+  it.effect("attachShipment: fails, attaching nothing, when the order was cancelled after it was read", () =>
+    Effect.gen(function* () {
+      const real = yield* OrderStore
+      const orders = yield* Orders
+      const { store, order } = yield* anOrder("processing")
+      // A cancel commits between the attach's read of the order and its write, for an undispatched parcel too
+      // (the order stays in processing: no move of its own to lose the race).
+      let raced = false
+      const racing = OrderStore.of({
+        ...real,
+        findOrder: (storeId, id) =>
+          Effect.tap(real.findOrder(storeId, id), () => {
+            if (raced) return Effect.void
+            raced = true
+            return real.moveOrder(storeId, id, { from: "processing", to: "cancelled", stock: "restore" })
+          })
+      })
+      const refused = yield* reasonOf(
+        Effect.flatMap(Orders, (o) =>
+          o.attachShipment(
+            store,
+            order.id,
+            parcel({ dispatched: false, status: "created", rawStatus: "order_created" })
+          )
+        ).pipe(Effect.provide(Layer.fresh(OrdersModule.layer).pipe(Layer.provide(Layer.succeed(OrderStore, racing)))))
+      )
+      assert.strictEqual(refused._tag, "ConcurrentChange")
+      // Nothing attached (on SQL the simulated cancel, made inside the attach's own unit, is undone with it).
+      assert.isNull((yield* orders.get(store, order.id)).shipment)
     })
   )
 

@@ -4,7 +4,7 @@
  * `YYYY-MM-DD HH:MM:SS`.
  */
 import { AlgiersTime, StoreAmount } from "@tawsil/domain"
-import { type BigDecimal, type DateTime, Schema } from "effect"
+import { type BigDecimal, type DateTime, Schema, Struct } from "effect"
 
 export const PromoCodeId = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).pipe(Schema.brand("PromoCodeId"))
 export type PromoCodeId = typeof PromoCodeId.Type
@@ -32,6 +32,22 @@ export class PromoCode extends Schema.Class<PromoCode>("PromoCode")({
   created_at: AlgiersTime.SqlTimestamp,
   updated_at: AlgiersTime.SqlTimestamp
 }) {}
+
+/** A code's fields as a struct (what a delete records whole). */
+export const PromoCodeFields = Schema.Struct(PromoCode.fields)
+
+/**
+ * What a `promo_code` change records: the whole code (a create, a delete), or the fields an update changed, with the
+ * code's `id` (never `updated_at`, which every write moves).
+ */
+export const RecordedPromo = PromoCodeFields.mapFields((fields) => ({
+  ...Struct.map(fields, Schema.optionalKey),
+  id: PromoCodeId
+}))
+export type RecordedPromo = typeof RecordedPromo.Type
+
+/** How `promo_code` changes lay out their values: `id` always; `updated_at` never. */
+export const LAYOUT = { kept: ["id"], ignored: ["updated_at"] }
 
 /** The values a create sets and a PATCH may change (`used_count` is never written by a caller). */
 export interface PromoValues {

@@ -177,6 +177,16 @@ export const parsePatch = Effect.fnUntraced(function* (body: unknown, current: P
   return { patch: patch as PromoPatch, approval: approvalOf(fields) }
 })
 
+/**
+ * What the values an update's undo leaves (its recorded fields over the code's current ones) must still satisfy:
+ * the pair rule and the date window. Not the confirmation, nor the future-expiry rule: an undo restores what was,
+ * even a 100% discount or a passed expiry (spec undo rule 6).
+ */
+export const checkRestored = Effect.fnUntraced(function* (values: PromoValues) {
+  yield* checkPair(values.discount_type, values.discount_value)
+  yield* checkWindow(values.starts_at, values.expires_at)
+})
+
 /** Whether values make orders free: a 100% percentage code. */
 export const isFullDiscount = (values: Pick<PromoValues, "discount_type" | "discount_value">): boolean =>
   values.discount_type === "percentage" && BigDecimal.equals(values.discount_value, HUNDRED)

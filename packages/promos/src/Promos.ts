@@ -13,7 +13,7 @@ import { ServiceSpans } from "@tawsil/tracing"
 import { Clock, Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import { identity } from "effect/Function"
 import * as Confirmation from "./Confirmation.ts"
-import { PromoCode, type PromoCodeDeleted, PromoCodeId, type PromoCodeList } from "./PromoCode.ts"
+import { LAYOUT, PromoCode, type PromoCodeDeleted, PromoCodeId, type PromoCodeList } from "./PromoCode.ts"
 import * as PromoError from "./PromoError.ts"
 import * as PromoRules from "./PromoRules.ts"
 import { PromoStore } from "./PromoStore.ts"
@@ -30,7 +30,7 @@ export interface Writer {
 
 export interface ListParams {
   readonly is_active?: string | undefined
-  readonly limit?: string | undefined
+  readonly limit?: string | number | undefined
   readonly cursor?: string | undefined
 }
 
@@ -137,7 +137,7 @@ export const layer: Layer.Layer<Promos, never, PromoStore | ChangeLog.ChangeLog>
       )
     })
 
-    const record = ChangeLog.recorder(log, ENTITY)
+    const record = ChangeLog.recorder(log, ENTITY, LAYOUT)
 
     const existing = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number) {
       if (!Ids.isStorableId(id)) return yield* notFound()

@@ -288,4 +288,41 @@ export const PromosSuite = (it: Vitest.MethodsNonLive<Services>) => {
       assert.isFalse((yield* changes.get(actor, removal!.id)).undone)
     })
   )
+
+  it.effect("an update records the fields it changed; its undo writes back those only, through the pair rule", () =>
+    Effect.gen(function* () {
+      const promos = yield* Promos
+      const changes = yield* Changes.Changes
+      const fixtures = yield* Fixtures
+      const store = yield* fixtures.newStore
+      const actor = { storeId: store, keyId: null, scopes: ["promos:read", "promos:write"] }
+      const code = yield* promos.create(writer(store), { code: "TEN", discount_type: "fixed", discount_value: 500 })
+      yield* promos.update(writer(store), code.id, { discount_value: 600, max_uses: 5 })
+      const [a] = (yield* changes.list(store, { limit: "1" })).items
+      const detail = yield* changes.get(actor, a!.id)
+      assert.deepStrictEqual(
+        [detail.before, detail.after],
+        [
+          { id: code.id, discount_value: 500, max_uses: null },
+          { id: code.id, discount_value: 600, max_uses: 5 }
+        ]
+      )
+      // A later change of another field is kept by the undo.
+      yield* promos.update(writer(store), code.id, { is_active: false })
+      const undone = yield* fixtures.transaction(changes.undo(actor, a!.id))
+      const [after] = (yield* promos.list(store)).items
+      assert.deepStrictEqual([wire(after!).discount_value, after!.max_uses, after!.is_active], [500, null, false])
+      // The undo of the undo applies the update again; a later switch to a percentage makes its 600 refused.
+      yield* promos.update(writer(store), code.id, { discount_type: "percentage", discount_value: 50 })
+      assert.strictEqual(
+        yield* reasonOf(fixtures.transaction(changes.undo(actor, undone.undo_change_id!))),
+        "InvalidDiscountValue"
+      )
+      assert.isFalse((yield* changes.get(actor, undone.undo_change_id!)).undone, "refused: still undoable")
+      yield* promos.update(writer(store), code.id, { discount_type: "fixed" })
+      yield* fixtures.transaction(changes.undo(actor, undone.undo_change_id!))
+      const [again] = (yield* promos.list(store)).items
+      assert.deepStrictEqual([wire(again!).discount_value, again!.max_uses], [600, 5])
+    })
+  )
 }

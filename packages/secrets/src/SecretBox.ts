@@ -9,7 +9,7 @@
  * bytes copied to another row or column do not open. The header (version and key id) is authenticated with it.
  * `open` never throws and its failures never hold the plaintext or a key.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto"
 import { Redacted, Result } from "effect"
 import * as KeyRing from "./KeyRing.ts"
 import { Malformed, type OpenFailure, Tampered, UnknownKey } from "./SecretsError.ts"
@@ -134,4 +134,16 @@ export const reseal = (
     return Result.isFailure(parsed) ? Result.fail(parsed.failure) : Result.succeed(sealed)
   }
   return Result.map(open(ring, sealed, associatedData), (plaintext) => seal(ring, plaintext, associatedData))
+}
+
+/**
+ * A short fingerprint of a secret, to tell stored secrets apart without showing them: the first 12 hex characters of
+ * an HMAC-SHA256 keyed by the ring's current key (through a label, so the key itself is never used twice), prefixed
+ * by that key's id (`<key id>:<12 hex>`). Keyed, so a fingerprint read from a dump cannot be checked against guessed
+ * passwords without the key, which is never in the database; two equal secrets fingerprinted under one key match.
+ */
+export const fingerprint = (ring: KeyRing.KeyRing, secret: Redacted.Redacted<string>): string => {
+  const key = createHmac("sha256", Redacted.value(ring.current.bytes)).update("tawsil/secrets fingerprint").digest()
+  const mac = createHmac("sha256", key).update(Redacted.value(secret), "utf8").digest("hex")
+  return `${ring.current.id}:${mac.slice(0, 12)}`
 }

@@ -18,6 +18,8 @@ export class Secrets extends Context.Service<
     readonly seal: (plaintext: Redacted.Redacted<string>, associatedData: string) => Effect.Effect<string, SecretsError>
     /** The plaintext of a value sealed with the same `associatedData`, under the current or a previous key. */
     readonly open: (sealed: string, associatedData: string) => Effect.Effect<Redacted.Redacted<string>, SecretsError>
+    /** A short keyed fingerprint of a secret (`SecretBox.fingerprint`): tells stored secrets apart, shows nothing. */
+    readonly fingerprint: (secret: Redacted.Redacted<string>) => Effect.Effect<string, SecretsError>
     /** The value sealed under the current key (itself when it already is). */
     readonly reseal: (sealed: string, associatedData: string) => Effect.Effect<string, SecretsError>
     /** Whether the value names a key other than the current one; false with no key configured. */
@@ -46,6 +48,9 @@ export const make = (keys: Ref.Ref<KeyRing.KeyRing | undefined>) =>
       }),
       open: method("Secrets.open")(function* (sealed, associatedData) {
         return yield* answer(SecretBox.open(yield* ringOrFail, sealed, associatedData))
+      }),
+      fingerprint: method("Secrets.fingerprint")(function* (secret) {
+        return SecretBox.fingerprint(yield* ringOrFail, secret)
       }),
       reseal: method("Secrets.reseal")(function* (sealed, associatedData) {
         return yield* answer(SecretBox.reseal(yield* ringOrFail, sealed, associatedData))

@@ -20,6 +20,18 @@ const failureOf = <A, E>(result: Result.Result<A, E>): E => {
 const text = fc.string({ unit: "binary", maxLength: 300 })
 
 describe("SecretBox", () => {
+  it("fingerprints a secret under the current key: stable, named by the key, another key another fingerprint", () => {
+    const secret = Redacted.make("token-0123456789")
+    const print = SecretBox.fingerprint(ring, secret)
+    assert.match(print, new RegExp(`^${ring.current.id}:[0-9a-f]{12}$`))
+    assert.strictEqual(SecretBox.fingerprint(ring, Redacted.make("token-0123456789")), print)
+    assert.notStrictEqual(SecretBox.fingerprint(ring, Redacted.make("token-0123456788")), print)
+    const other = Result.getOrThrow(KeyRing.make(KeyRing.generate()))
+    assert.notStrictEqual(SecretBox.fingerprint(other, secret).split(":")[1], print.split(":")[1])
+    // Not the secret's bare hash: without the key a guess cannot be checked against it.
+    assert.notInclude(print, "token")
+  })
+
   it("opens what it sealed, for any text and associated data", () => {
     fc.assert(
       fc.property(text, text, (plaintext, associatedData) => {

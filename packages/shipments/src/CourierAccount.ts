@@ -4,7 +4,6 @@
  * before they are stored and never shown again; an account shows its courier, its label, a fingerprint of its
  * credentials and its dates.
  */
-import { createHash } from "node:crypto"
 import { AlgiersTime, StoreText } from "@tawsil/domain"
 import { type DateTime, type Result, Schema } from "effect"
 import { decodeBody } from "./internal/body.ts"
@@ -39,7 +38,10 @@ export const View = Schema.Struct({
   courier: Schema.String,
   label: Schema.String,
   base_url: Schema.NullOr(Schema.String),
-  /** The first 12 hex characters of the SHA-256 of the credentials (fields sorted by name): tells two apart. */
+  /**
+   * Tells credentials apart without showing them: `<key id>:<12 hex>`, an HMAC of the credentials (fields sorted by
+   * name) under the secret key of the moment (never in the database), so it cannot be checked against guesses.
+   */
   fingerprint: Schema.String,
   /** Whether the courier pushes tracking, and where: set the URL and the secret in its dashboard. */
   push: Schema.Struct({
@@ -89,9 +91,6 @@ export const canonical = (credentials: Readonly<Record<string, string>>): string
         .map((name) => [name, credentials[name]])
     )
   )
-
-export const fingerprintOf = (credentials: Readonly<Record<string, string>>): string =>
-  createHash("sha256").update(canonical(credentials)).digest("hex").slice(0, 12)
 
 /** Where a sealed value of an account belongs: the associated data that binds it to its store, courier and column. */
 export const sealedAt = (storeId: number, courier: string, column: "credentials" | "webhook_secret") =>

@@ -141,12 +141,11 @@ export const layer: Layer.Layer<
           }
           webhookSecret = decoded.success
         }
+        const canonical = Redacted.make(CourierAccount.canonical(credentials))
         const sealedCredentials = yield* secrets
-          .seal(
-            Redacted.make(CourierAccount.canonical(credentials)),
-            CourierAccount.sealedAt(storeId, key, "credentials")
-          )
+          .seal(canonical, CourierAccount.sealedAt(storeId, key, "credentials"))
           .pipe(Effect.mapError(unavailable))
+        const fingerprint = yield* secrets.fingerprint(canonical).pipe(Effect.mapError(unavailable))
         const sealedSecret =
           webhookSecret === undefined
             ? null
@@ -160,7 +159,7 @@ export const layer: Layer.Layer<
           baseUrl: base_url ?? null,
           credentials: sealedCredentials,
           webhookSecret: sealedSecret,
-          fingerprint: CourierAccount.fingerprintOf(credentials)
+          fingerprint
         })
         return viewOf(account)
       }),

@@ -118,20 +118,24 @@ export const layer: Layer.Layer<PushIntake, never, Orders.Orders | CourierAccoun
       const { catalogue } = yield* Gateway.Gateway
       const { follow } = Following.follower(orders, tracking, catalogue)
 
-      /** Applies recorded rows to the shipments they name; the rows of unknown parcels wait. */
+      /** Applies recorded rows to the shipments they name; the rows of unknown parcels wait, and are answered. */
       const apply = Effect.fnUntraced(function* (
         accountId: number,
         adapter: CourierAdapter.Any,
         rows: ReadonlyArray<PushedRow>
       ) {
         const byOrder = new Map<number, { storeId: Ids.StoreId; rows: Array<PushedRow> }>()
+        const waiting: Array<PushedRow> = []
         for (const row of rows) {
           const found = yield* orders.findByParcel(accountId, {
             trackingNumber: row.trackingNumber ?? undefined,
             courierReference: row.courierReference ?? undefined,
             reference: row.reference ?? undefined
           })
-          if (found === undefined) continue
+          if (found === undefined) {
+            waiting.push(row)
+            continue
+          }
           const group = byOrder.get(found.orderId) ?? { storeId: found.storeId, rows: [] }
           group.rows.push(row)
           byOrder.set(found.orderId, group)
@@ -148,6 +152,7 @@ export const layer: Layer.Layer<PushIntake, never, Orders.Orders | CourierAccoun
             orderId
           )
         }
+        return waiting
       })
 
       return PushIntake.of({
@@ -169,13 +174,16 @@ export const layer: Layer.Layer<PushIntake, never, Orders.Orders | CourierAccoun
           const answer = read.success
           if (answer._tag === "Challenge") return { contentType: answer.contentType, body: answer.body }
           const rows = answer.events.map(rowOf)
-          const fresh = yield* tracking.transaction(
+          const { fresh, waiting } = yield* tracking.transaction(
             Effect.gen(function* () {
               const fresh = yield* tracking.recordPushed(accountId, rows)
-              yield* apply(accountId, adapter!, fresh)
-              return fresh
+              return { fresh, waiting: yield* apply(accountId, adapter!, fresh) }
             })
           )
+          // An event for a parcel not attached yet waits for the attach's `applyPending`, which reads what is
+          // committed: one whose attach committed, and looked, while this unit was still open would wait for ever.
+          // Looked for again now that this unit is committed, it is found in either order.
+          if (waiting.length > 0) yield* tracking.transaction(apply(accountId, adapter!, waiting))
           return acknowledged(rows.length, fresh.length)
         }),
 

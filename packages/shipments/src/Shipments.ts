@@ -96,7 +96,7 @@ export const layer: Layer.Layer<
             },
             `order-${orderId}`
           )
-          .pipe(Effect.mapError(ShipmentsError.courierFailed))
+          .pipe(Effect.mapError(ShipmentsError.fromGateway))
         const at = DateTime.makeUnsafe(yield* Clock.currentTimeMillis)
         const pushes = adapter?.push !== undefined
         const attached = yield* tracking
@@ -165,7 +165,7 @@ export const layer: Layer.Layer<
         const { shipment, opened } = yield* shipmentOf(storeId, orderId)
         return yield* gateway
           .label({ ...opened.call, trackingNumber: shipment.tracking_number })
-          .pipe(Effect.mapError(ShipmentsError.courierFailed))
+          .pipe(Effect.mapError(ShipmentsError.fromGateway))
       }),
 
       cancel: method("Shipments.cancel")(function* (storeId, orderId) {
@@ -181,7 +181,7 @@ export const layer: Layer.Layer<
         }
         yield* gateway
           .cancel({ ...opened.call, trackingNumber: shipment.tracking_number }, `cancel-order-${orderId}`)
-          .pipe(Effect.mapError(ShipmentsError.courierFailed))
+          .pipe(Effect.mapError(ShipmentsError.fromGateway))
         const at = DateTime.makeUnsafe(yield* Clock.currentTimeMillis)
         yield* follow(
           { storeId, orderId },
@@ -201,7 +201,7 @@ export const layer: Layer.Layer<
         }
         const dispatched = yield* gateway
           .dispatch({ ...opened.call, trackingNumber: shipment.tracking_number }, `dispatch-order-${orderId}`)
-          .pipe(Effect.mapError(ShipmentsError.courierFailed))
+          .pipe(Effect.mapError(ShipmentsError.fromGateway))
         const detail = yield* orders.markDispatched(storeId, orderId, {
           at: DateTime.makeUnsafe(yield* Clock.currentTimeMillis),
           status: dispatched.status,

@@ -1,10 +1,12 @@
 /**
  * Why a courier account or a shipment operation failed: `ShipmentsError`, whose `reason` names the rule.
  * Transport-agnostic: an API decides the status and code of each reason. A courier's failure is carried as the
- * shipping gateway raised it (`CourierFailed`), so the host answers it as its shipping API answers that failure; the
- * order's own refusals stay `OrderError`s of `@tawsil/orders`.
+ * courier core raised it (`CourierFailed`: the SDK's `ShippingError`), so the host answers it as its shipping API
+ * answers that failure; the shipping gateway's own refusals around a create (its capacity, the order's create still
+ * unsettled) have reasons of their own; the order's refusals stay `OrderError`s of `@tawsil/orders`. No host is
+ * imported here: the API contract names this module.
  */
-import { Gateway } from "@tawsil/shipping"
+import * as ShippingError from "@tawsil/courier/ShippingError"
 import { Schema } from "effect"
 
 /** The body is not a JSON object, or a field breaks its rule (the message names the field). */
@@ -40,12 +42,28 @@ export class SecretsUnavailable extends Schema.TaggedError<SecretsUnavailable>()
 }) {}
 
 /**
- * The courier failed the call: the shipping gateway's failure as it is (unknown courier, credentials, egress, the
+ * The courier failed the call: the courier core's failure as it is (unknown courier, credentials, egress, the
  * commune, the courier's refusal, limit or silence). It carries no credential: the courier core blanks them out.
  */
 export class CourierFailed extends Schema.TaggedError<CourierFailed>()("CourierFailed", {
-  failure: Gateway.GatewayError,
+  failure: ShippingError.ShippingError,
   message: Schema.String
+}) {}
+
+/** Too many parcels are being created right now (the shipping gateway's capacity guard): retry after a while. */
+export class Busy extends Schema.TaggedError<Busy>()("Busy", {
+  message: Schema.String,
+  retryAfterSeconds: Schema.Int
+}) {}
+
+/**
+ * An earlier attempt to create this order's parcel is unsettled: still running, or it got no answer from the courier
+ * and may have created the parcel (the gateway keeps its claim until its lease runs out). Retried after that, the
+ * courier's parcel is found or created once.
+ */
+export class ParcelPending extends Schema.TaggedError<ParcelPending>()("ParcelPending", {
+  message: Schema.String,
+  retryAfterSeconds: Schema.optionalKey(Schema.Int)
 }) {}
 
 /** A cancel of a parcel that already arrived or came back: nothing to ask the courier. */
@@ -61,6 +79,8 @@ export const ShipmentsErrorReason = Schema.Union([
   Unsupported,
   SecretsUnavailable,
   CourierFailed,
+  Busy,
+  ParcelPending,
   NotCancellable
 ])
 export type ShipmentsErrorReason = typeof ShipmentsErrorReason.Type
@@ -75,6 +95,42 @@ export class ShipmentsError extends Schema.TaggedError<ShipmentsError>()("Shipme
 
 export const fail = (reason: ShipmentsErrorReason) => new ShipmentsError({ reason })
 
-/** A gateway failure as this package's error. */
-export const courierFailed = (failure: CourierFailed["failure"]) =>
+/** A courier core's failure as this package's error. */
+export const courierFailed = (failure: ShippingError.ShippingError) =>
   fail(new CourierFailed({ failure, message: failure.message }))
+
+/** What the shipping gateway may refuse a create, cancel or dispatch with besides the courier core's failures. */
+export type GatewayRefusal =
+  | { readonly _tag: "Overloaded"; readonly retryAfterSeconds: number; readonly message: string }
+  | { readonly _tag: "InFlight"; readonly retryAfterSeconds: number; readonly message: string }
+  | { readonly _tag: "KeyReused"; readonly message: string }
+  | { readonly _tag: "InvalidKey"; readonly message: string }
+  | { readonly _tag: "ClientRateLimited"; readonly retryAfterSeconds: number; readonly message: string }
+
+const isShippingError = Schema.is(ShippingError.ShippingError)
+
+/** A failure of the shipping gateway's create, cancel or dispatch as this package's error. */
+export const fromGateway = (failure: ShippingError.ShippingError | GatewayRefusal): ShipmentsError => {
+  if (isShippingError(failure)) return courierFailed(failure)
+  switch (failure._tag) {
+    case "Overloaded":
+    case "ClientRateLimited":
+      return fail(new Busy({ message: failure.message, retryAfterSeconds: failure.retryAfterSeconds }))
+    case "InFlight":
+      return fail(
+        new ParcelPending({
+          message: "An earlier attempt at this order's parcel is unsettled at the courier; retry after Retry-After",
+          retryAfterSeconds: failure.retryAfterSeconds
+        })
+      )
+    case "KeyReused":
+    case "InvalidKey":
+      return fail(
+        new ParcelPending({
+          message:
+            "An earlier attempt at this order's parcel, with other details, got no answer from the courier and may " +
+            "have created it: look it up at the courier, or retry with the same details"
+        })
+      )
+  }
+}

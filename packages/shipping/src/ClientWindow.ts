@@ -1,6 +1,6 @@
 /**
  * The shipping API's per-client request window: each client (its network address) may make `limit` requests per
- * `window` on create, track, rates and labels; past that it is told how long to wait. Effect's fixed window
+ * `window` on every call of the shipping API that may reach a courier; past that it is told how long to wait. Effect's fixed window
  * counts, over a `RateLimiterStore`: in the process (`layerStoreMemory`), or shared by every instance
  * through Redis (effect's `RateLimiter.layerStoreRedis`), so that N instances behind a load balancer still give a
  * client its limit once, not N times.

@@ -6,50 +6,11 @@
  */
 import type { CourierCommune } from "@tawsil/courier/CourierAdapter"
 import type { DeliveryType } from "@tawsil/courier/Shipment"
+import { CommuneNotServed, type CommuneSuggestion, UnknownCommune } from "@tawsil/courier/ShippingError"
 import { CommuneResolver, type Communes, NameFolding } from "@tawsil/reference"
-import { Option, Schema } from "effect"
+import { Option } from "effect"
 
-export const Suggestion = Schema.Struct({
-  nameFr: Schema.String,
-  nameAr: Schema.String,
-  /** How close the name is to what was sent, from 0 to 1. */
-  score: Schema.Number
-}).annotate({ identifier: "CommuneSuggestion" })
-export type Suggestion = typeof Suggestion.Type
-
-/** The commune sent is not one of the wilaya's, or could be several: the caller must say which. */
-export class UnknownCommune extends Schema.TaggedError<UnknownCommune>()("UnknownCommune", {
-  wilayaCode: Schema.Int,
-  communeName: Schema.String,
-  ambiguous: Schema.Boolean,
-  suggestions: Schema.Array(Suggestion)
-}) {
-  override get message() {
-    const what = this.ambiguous
-      ? `${JSON.stringify(this.communeName)} could be several communes of wilaya ${this.wilayaCode}`
-      : `${JSON.stringify(this.communeName)} is not a commune of wilaya ${this.wilayaCode}`
-    const hint =
-      this.suggestions.length === 0
-        ? "GET /v1/communes?wilaya= lists them"
-        : `did you mean ${this.suggestions.map((suggestion) => suggestion.nameFr).join(", ")}?`
-    return `${what}: ${hint}`
-  }
-}
-
-/** The courier lists the commune but does not deliver there the way the order asks (or does not list it). */
-export class CommuneNotServed extends Schema.TaggedError<CommuneNotServed>()("CommuneNotServed", {
-  courier: Schema.String,
-  commune: Schema.String,
-  deliveryType: Schema.optionalKey(Schema.Literals(["home", "stopdesk"]))
-}) {
-  override get message() {
-    return this.deliveryType === undefined
-      ? `${this.courier} lists no commune ${this.commune} in this wilaya`
-      : this.deliveryType === "home"
-        ? `${this.courier} does not deliver to the door in ${this.commune}`
-        : `${this.courier} has no desk in ${this.commune}`
-  }
-}
+export { CommuneNotServed, CommuneSuggestion as Suggestion, UnknownCommune } from "@tawsil/courier/ShippingError"
 
 /** A commune as resolved for a courier: the dataset's, and the courier's own entry when it lists its communes. */
 export interface Resolved {
@@ -59,7 +20,7 @@ export interface Resolved {
   readonly courier?: CourierCommune | undefined
 }
 
-export const suggestionsOf = (candidates: ReadonlyArray<CommuneResolver.Candidate>): ReadonlyArray<Suggestion> =>
+export const suggestionsOf = (candidates: ReadonlyArray<CommuneResolver.Candidate>): ReadonlyArray<CommuneSuggestion> =>
   candidates.map(({ commune, score }) => ({
     nameFr: commune.name,
     nameAr: commune.nameAr,

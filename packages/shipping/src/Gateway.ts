@@ -33,12 +33,9 @@ export type RatesRequest = Shipping.CourierCall & { readonly query: Shipment.Rat
 export type BatchTrackRequest = Shipping.CourierCall & { readonly trackingNumbers: ReadonlyArray<string> }
 export type StopDesksRequest = Shipping.CourierCall & { readonly wilayaCode: WilayaCode.WilayaCode }
 
-/** What a cancel answers (and replays under its `Idempotency-Key`). */
-export const Cancelled = Schema.Struct({
-  trackingNumber: Schema.String,
-  status: Schema.Literal("cancelled")
-}).annotate({ identifier: "ParcelCancelled" })
-export type Cancelled = typeof Cancelled.Type
+/** What a cancel answers (and replays under its `Idempotency-Key`): the SDK's `Shipment.ParcelCancelled`. */
+export const Cancelled = Shipment.ParcelCancelled
+export type Cancelled = Shipment.ParcelCancelled
 
 /**
  * What the door does with a request (`Gateway.atDoor`): refuse it for its client's used-up window, or because creates

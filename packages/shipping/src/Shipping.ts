@@ -21,6 +21,7 @@ import { CourierHttp } from "@tawsil/courier/CourierHttp"
 import * as Redaction from "@tawsil/courier/Redaction"
 import type { ParcelOrder, RatesQuery, RatesResult } from "@tawsil/courier/Shipment"
 import { ParcelCreated, ParcelDispatched, type TrackResult } from "@tawsil/courier/Shipment"
+import { InvalidCredentials, NotAMobile, ShippingError, UnknownCourier } from "@tawsil/courier/ShippingError"
 import { AlgerianMobile, FieldIssues, type WilayaCode } from "@tawsil/domain"
 import { BlockedEgress, type Origin, parseBaseUrl } from "@tawsil/egress/Egress"
 import type { Communes } from "@tawsil/reference"
@@ -50,42 +51,8 @@ export interface CourierCall {
     | undefined
 }
 
-export class UnknownCourier extends Schema.TaggedError<UnknownCourier>()("UnknownCourier", {
-  courier: Schema.String
-}) {
-  override get message() {
-    return `unknown courier ${JSON.stringify(this.courier)}; GET /v1/couriers lists the keys`
-  }
-}
-
-/** The credentials do not fit the courier: sent to one that takes none, fields missing or extra. */
-export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()("InvalidCredentials", {
-  message: Schema.String,
-  fields: Schema.optionalKey(FieldIssues.FieldIssues)
-}) {}
-
-/** A phone that is not an Algerian mobile (05, 06 or 07 and 8 digits). */
-export class NotAMobile extends Schema.TaggedError<NotAMobile>()("NotAMobile", {
-  field: Schema.String
-}) {
-  override get message() {
-    return `${this.field} is not an Algerian mobile number (05, 06 or 07 followed by 8 digits)`
-  }
-}
-
-export { BlockedEgress }
-
-/** Every failure of a courier call: the call refused before the courier, or the courier's own (`CourierError`). */
-export const ShippingError = Schema.Union([
-  UnknownCourier,
-  InvalidCredentials,
-  BlockedEgress,
-  NotAMobile,
-  CommuneCheck.UnknownCommune,
-  CommuneCheck.CommuneNotServed,
-  CourierError
-])
-export type ShippingError = typeof ShippingError.Type
+// The refusals and the failure union live in the SDK, where the API contract names them without installing the host.
+export { BlockedEgress, InvalidCredentials, NotAMobile, ShippingError, UnknownCourier }
 
 /**
  * Where the core sends an adapter's requests: HTTP bound to one origin and to one operation's deadline. The caller's

@@ -73,9 +73,26 @@ export const recordRequest = (
     Metric.update(courierRequestSecondsSeries({ courier: labels.courier, platform: labels.platform }), seconds)
   )
 
+export const refusalReasons = ["client_window", "capacity"] as const
+export type RefusalReason = (typeof refusalReasons)[number]
+
 /** Counts one refusal of the shipping API. */
-export const refused = (reason: "client_window" | "capacity") => Metric.update(refusalSeries({ reason }), 1)
+export const refused = (reason: RefusalReason) => Metric.update(refusalSeries({ reason }), 1)
 
 /** `refused` as a plain call, in the metrics of `context`: for code that runs with no fiber (the server's door). */
-export const refusedIn = (context: Context.Context<never>, reason: "client_window" | "capacity") =>
+export const refusedIn = (context: Context.Context<never>, reason: RefusalReason) =>
   refusalSeries({ reason }).updateUnsafe(1, context)
+
+/**
+ * The families at zero, so they are on `/metrics` from the start: each refusal reason's series, and the courier
+ * families' series without labels (their couriers and outcomes are only known as requests happen). The circuit gauge
+ * appears at an origin's first transition.
+ */
+export const zero = Effect.all(
+  [
+    Metric.value(courierRequests),
+    Metric.value(courierRequestSeconds),
+    Effect.forEach(refusalReasons, (reason) => Metric.value(refusalSeries({ reason })), { discard: true })
+  ],
+  { discard: true }
+)

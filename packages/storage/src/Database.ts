@@ -10,7 +10,7 @@ import * as Path from "node:path"
 import { PgClient } from "@effect/sql-pg"
 import type { PGlite } from "@electric-sql/pglite"
 import { Context, Duration, Effect, Layer, Redacted, Schedule, Schema } from "effect"
-import type { SqlClient } from "effect/sql"
+import { type SqlClient, SqlError } from "effect/sql"
 import * as DataDirLock from "./DataDirLock.ts"
 import { pgliteStream } from "./internal/pgliteStream.ts"
 import * as Notifications from "./Notifications.ts"
@@ -29,6 +29,24 @@ export class DatabaseStartError extends Schema.TaggedError<DatabaseStartError>()
   override get message() {
     return this.reason
   }
+}
+
+/**
+ * Whether a failure means that the database cannot be reached for now — a connection refused, reset, closed or timed
+ * out (the pool could not open one), the embedded database closed — rather than a bug: a request that meets it is
+ * answered "unavailable, retry later" (503), and the same request succeeds once the database is back. The driver's
+ * `SqlError` with a `ConnectionError` reason, or the ping's `DatabaseUnavailable`, found on the error or along its
+ * `cause` links (an error that wraps the driver's). Anything else the database answers (a syntax error, a constraint)
+ * is not.
+ */
+export const isUnreachable = (failure: unknown): boolean => {
+  let error = failure
+  for (let depth = 0; depth < 8 && typeof error === "object" && error !== null; depth++) {
+    if (SqlError.isSqlError(error)) return error.reason._tag === "ConnectionError"
+    if (error instanceof DatabaseUnavailable) return true
+    error = (error as { readonly cause?: unknown }).cause
+  }
+  return false
 }
 
 export class Database extends Context.Service<

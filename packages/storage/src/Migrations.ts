@@ -22,6 +22,7 @@ import storeConfiguration from "./migrations/0011_store_configuration.ts"
 import categoriesStock from "./migrations/0012_categories_stock.ts"
 import storeShipping from "./migrations/0013_store_shipping.ts"
 import landingPageSections from "./migrations/0014_landing_page_sections.ts"
+import fieldLevelChanges from "./migrations/0015_field_level_changes.ts"
 import orderShipments from "./migrations/0016_order_shipments.ts"
 import shipments from "./migrations/0017_shipments.ts"
 
@@ -42,6 +43,7 @@ export const loader = Migrator.fromRecord({
   "0012_categories_stock": categoriesStock,
   "0013_store_shipping": storeShipping,
   "0014_landing_page_sections": landingPageSections,
+  "0015_field_level_changes": fieldLevelChanges,
   "0016_order_shipments": orderShipments,
   "0017_shipments": shipments
 })

@@ -1,11 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { readdirSync } from "node:fs"
+import * as Net from "node:net"
 import * as Path from "node:path"
+import { PgClient } from "@effect/sql-pg"
 import { assert, describe, it, layer } from "@effect/vitest"
 import { AppInstance, Database, DataDirLock, Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Context, Effect, Exit, Layer, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { pgliteStream } from "../src/internal/pgliteStream.ts"
 
 /** The ids of every migration in `migrations/` (0001_…, 0002_…, …), counted from the directory. */
 const ALL_MIGRATIONS = readdirSync(Path.join(import.meta.dirname, "..", "src", "migrations"))
@@ -141,6 +144,58 @@ describe("Database.layerEmbedded", () => {
       const sql = Context.get(context, SqlClient.SqlClient)
       const rows = yield* sql<{ readonly size: string }>`SELECT current_setting('shared_buffers') AS size`
       assert.strictEqual(rows[0]?.size, "32MB")
+    }).pipe(Effect.scoped)
+  )
+})
+
+describe("Database.isUnreachable", () => {
+  const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.flip(effect)
+  const clientOf = (config: Parameters<typeof PgClient.make>[0]) =>
+    Effect.map(Layer.build(PgClient.layerFrom(PgClient.make(config))), (context) =>
+      Context.get(context, PgClient.PgClient)
+    )
+
+  it.live("is true of the embedded database once closed, and false of a bad query", () =>
+    Effect.gen(function* () {
+      const dataDir = yield* TestDatabase.freshDataDir
+      const { PGlite } = yield* Effect.promise(() => import("@electric-sql/pglite"))
+      const db = new PGlite({ dataDir })
+      yield* Effect.promise(() => db.waitReady)
+      const client = yield* clientOf({
+        stream: pgliteStream(db),
+        username: "postgres",
+        database: "postgres",
+        maxConnections: 1
+      })
+      const bad = yield* failureOf(client`SELEC 1`)
+      assert.isFalse(Database.isUnreachable(bad), "a query the database refused is a bug")
+      yield* client`SELECT 1`
+      yield* Effect.promise(() => db.close())
+      const closed = yield* failureOf(client`SELECT 1`)
+      assert.isTrue(Database.isUnreachable(closed), String(closed))
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("is true of a server that refuses connections, also behind a wrapping error; false of other failures", () =>
+    Effect.gen(function* () {
+      // A port nothing listens on: bound, then closed.
+      const port = yield* Effect.callback<number>((resume) => {
+        const probe = Net.createServer().listen(0, "127.0.0.1", () => {
+          const { port } = probe.address() as Net.AddressInfo
+          probe.close(() => resume(Effect.succeed(port)))
+        })
+      })
+      const client = yield* clientOf({
+        url: Redacted.make(`postgres://postgres@127.0.0.1:${port}/none`),
+        maxConnections: 1
+      })
+      const refused = yield* failureOf(client`SELECT 1`)
+      assert.isTrue(Database.isUnreachable(refused))
+      assert.isTrue(Database.isUnreachable(new Error("the write failed", { cause: refused })))
+      assert.isTrue(Database.isUnreachable(new Database.DatabaseUnavailable({ reason: "no answer within 2s" })))
+      assert.isFalse(Database.isUnreachable(new Error("kaboom")))
+      assert.isFalse(Database.isUnreachable("a string"))
+      assert.isFalse(Database.isUnreachable(undefined))
     }).pipe(Effect.scoped)
   )
 })

@@ -7,10 +7,10 @@
  * answer), how a body is read (`parseRatesBody`, `parseSyncBody`: every refusal names its field), the form the
  * change history records (`RatesValues`) and how a courier's quote becomes prices (`quotedPrices`).
  */
+import type { Shipment } from "@tawsil/courier"
 import { AlgiersTime, StoreAmount, StoreText, WilayaCode } from "@tawsil/domain"
 import { Wilayas } from "@tawsil/reference"
-import type { Gateway } from "@tawsil/shipping"
-import { type BigDecimal, type DateTime, type Effect, Option, Redacted, Result, Schema } from "effect"
+import { type BigDecimal, type DateTime, Option, Redacted, Result, Schema } from "effect"
 import { amountOf, amountRule, objectOf, sent, toNumber, wilayaOf } from "./internal/fields.ts"
 
 /** The wilayas a store can price: the 58 of the division couriers accept. */
@@ -161,17 +161,17 @@ export type RateValues = typeof RateValues.Type
  *   none) and after.
  * - A courier rate sync records in `before` the prices it overwrote, with the `courier` it read (its `after` is
  *   null, spec): its undo puts those back and keeps the wilayas it added.
- * - The whole table, as an undo records it, lists all 58 wilayas (priced in `rates`, the others in `absent`) with
- *   its `revision`: the count of rate writes the store has made, which tells an undo of a sync's undo (nothing to
- *   apply again) from any other.
+ * - An undo records the wilayas it wrote (`touched`): their prices as it found them, and as it left them.
  */
 export const RatesValues = Schema.Struct({
-  revision: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))),
   courier: Schema.optionalKey(Schema.String),
   rates: Schema.Array(RateValues),
   absent: Schema.optionalKey(Schema.Array(WilayaCode.WilayaCode))
 })
 export type RatesValues = typeof RatesValues.Type
+
+/** How `shipping.rates` changes lay out their values: `rates` always (a write may leave only `absent` changed). */
+export const LAYOUT = { kept: ["rates"] }
 
 export const valuesOf = (prices: Pick<Prices, "wilaya_id" | "home_price" | "desk_price">): RateValues => ({
   wilaya_id: prices.wilaya_id,
@@ -179,13 +179,21 @@ export const valuesOf = (prices: Pick<Prices, "wilaya_id" | "home_price" | "desk
   desk_price: toNumber(prices.desk_price)
 })
 
-/** The whole table in the recorded form. */
-export const snapshotOf = (revision: number, rates: ReadonlyArray<StoredRate>): RatesValues => {
+/** The whole table in the recorded form: every wilaya, priced in `rates`, the others `absent`. */
+export const snapshotOf = (rates: ReadonlyArray<StoredRate>): RatesValues => {
   const priced = new Set(rates.map((rate) => rate.wilaya_id as number))
   return {
-    revision,
     rates: rates.map(valuesOf),
     absent: WILAYA_CODES.filter((code) => !priced.has(code))
+  }
+}
+
+/** Of a table (`snapshotOf`), the wilayas `values` lists: what an undo writing `values` records of it. */
+export const touched = (table: RatesValues, values: RatesValues): RatesValues => {
+  const listed = new Set<number>([...values.rates.map((rate) => rate.wilaya_id), ...(values.absent ?? [])])
+  return {
+    rates: table.rates.filter((rate) => listed.has(rate.wilaya_id)),
+    absent: (table.absent ?? []).filter((wilaya) => listed.has(wilaya))
   }
 }
 
@@ -332,7 +340,7 @@ export const RatesSynced = Schema.Struct({
 export type RatesSynced = typeof RatesSynced.Type
 
 /** What a courier answers for one route (the shipping API's `POST /v1/rates` answer). */
-export type Quote = Effect.Success<ReturnType<Gateway.Gateway["Service"]["rates"]>>
+export type Quote = Shipment.RatesResult
 
 /**
  * The prices a courier quoted for one destination: home and stop-desk delivery at `tier` (the quote's own tier when

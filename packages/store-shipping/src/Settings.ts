@@ -8,7 +8,7 @@
  * and the form the change history records (`SettingsValues`).
  */
 import { AlgiersTime, StoreText, WilayaCode } from "@tawsil/domain"
-import { BigDecimal, type DateTime, Option, Result, Schema } from "effect"
+import { BigDecimal, type DateTime, Option, Result, Schema, Struct } from "effect"
 import { amountOf, amountRule, objectOf, sameAmount, sent, toNumber, wilayaOf } from "./internal/fields.ts"
 
 export const DeliveryType = Schema.Literals(["home", "desk"])
@@ -96,6 +96,13 @@ export const SettingsValues = Schema.Struct({
   cod_fee_percent: Schema.Number
 })
 export type SettingsValues = typeof SettingsValues.Type
+
+/** What a `shipping.settings` change records: the settings it changed, as `GET /v1/shipping/settings` shows them. */
+export const RecordedSettings = SettingsValues.mapFields(Struct.map(Schema.optionalKey))
+export type RecordedSettings = typeof RecordedSettings.Type
+
+/** How `shipping.settings` changes lay out their values: `updated_at` never. */
+export const LAYOUT = { ignored: ["updated_at"] }
 
 export const settingsOf = (stored: StoredSettings): Settings => ({
   ...valuesOf(stored),

@@ -21,6 +21,7 @@ import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option, Redacted, Result } from "effect"
 import { amountOf, sameAmount } from "./internal/fields.ts"
 import {
+  LAYOUT,
   type Prices,
   parseRatesBody,
   parseSyncBody,
@@ -132,7 +133,7 @@ export const layer: Layer.Layer<ShippingRates, never, ShippingStore | ChangeLog.
       const method = yield* ServiceSpans.method
       const store = yield* ShippingStore
       const gateway = yield* Gateway.Gateway
-      const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY)
+      const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY, LAYOUT)
       const limit = yield* SnapshotLimit
 
       const list = (storeId: Ids.StoreId) => Effect.map(store.rates(storeId), tableOf)

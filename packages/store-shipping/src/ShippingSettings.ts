@@ -9,7 +9,7 @@ import type { Ids } from "@tawsil/domain"
 import { Gateway } from "@tawsil/shipping"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Result } from "effect"
-import { changedNames, parseSettingsPatch, type Settings, type SettingsFields, settingsOf } from "./Settings.ts"
+import { changedNames, LAYOUT, parseSettingsPatch, type Settings, type SettingsFields, settingsOf } from "./Settings.ts"
 import { ShippingStore } from "./ShippingStore.ts"
 import * as StoreShippingError from "./StoreShippingError.ts"
 
@@ -44,7 +44,7 @@ export const layer: Layer.Layer<ShippingSettings, never, ShippingStore | ChangeL
       const method = yield* ServiceSpans.method
       const store = yield* ShippingStore
       const courier = courierKey(yield* Gateway.Gateway)
-      const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY)
+      const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY, LAYOUT)
 
       return ShippingSettings.of({
         get: method("ShippingSettings.get")(function* (storeId) {

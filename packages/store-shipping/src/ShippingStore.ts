@@ -1,13 +1,10 @@
 /**
- * Where a store's shipping configuration lives: its rates, its settings, and the bookkeeping an undo of a courier
- * rate sync needs. The port, and its in-memory implementation (tests, one-process runs).
+ * Where a store's shipping configuration lives: its rates and its settings. The port, and its in-memory
+ * implementation (tests, one-process runs).
  *
  * The writes of one store are serialised: `lock` takes the store's shipping row for the caller's transaction before
- * a write reads the values it will replace, so two writes never record the same "before". Each rate write
- * moves the store's rates `revision` on by one; `markSyncUndo` notes that the write from a revision was the undo of
- * a courier rate sync, which `isSyncUndo` answers later (spec "Undo rules" 8: that undo's own undo has nothing to
- * apply). Everything else — the rules, the messages, the change history — is `ShippingRates`'s and
- * `ShippingSettings`'s.
+ * a write reads the values it will replace, so two writes never record the same "before". Everything else — the
+ * rules, the messages, the change history — is `ShippingRates`'s and `ShippingSettings`'s.
  */
 import type { Ids } from "@tawsil/domain"
 import { Context, DateTime, Effect, Layer } from "effect"
@@ -19,26 +16,15 @@ export class ShippingStore extends Context.Service<
   {
     /** The store's rates, by wilaya code. */
     readonly rates: (storeId: Ids.StoreId) => Effect.Effect<ReadonlyArray<StoredRate>>
-    /** How many rate writes the store has made (0 for none). */
-    readonly revision: (storeId: Ids.StoreId) => Effect.Effect<number>
-    /**
-     * Serialises the store's shipping writes (rates and settings) for the caller's transaction; answers the rates'
-     * current revision.
-     */
-    readonly lock: (storeId: Ids.StoreId) => Effect.Effect<number>
+    /** Serialises the store's shipping writes (rates and settings) for the caller's transaction. */
+    readonly lock: (storeId: Ids.StoreId) => Effect.Effect<void>
     /**
      * Runs `effect` as one transaction of the store (joining the caller's, if one is open): a courier rate sync asks
      * the courier first, outside any transaction, and only then writes in one. In memory it runs as is.
      */
     readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-    /**
-     * Writes each wilaya's prices (a wilaya left with neither is removed) and moves the revision on; answers the new
-     * revision.
-     */
-    readonly putRates: (storeId: Ids.StoreId, prices: ReadonlyArray<Prices>) => Effect.Effect<number>
-    /** Notes that the rate write from `revision` undid a courier rate sync. */
-    readonly markSyncUndo: (storeId: Ids.StoreId, revision: number) => Effect.Effect<void>
-    readonly isSyncUndo: (storeId: Ids.StoreId, revision: number) => Effect.Effect<boolean>
+    /** Writes each wilaya's prices (a wilaya left with neither is removed). */
+    readonly putRates: (storeId: Ids.StoreId, prices: ReadonlyArray<Prices>) => Effect.Effect<void>
     /** The store's settings; the defaults for a store that never changed one. */
     readonly settings: (storeId: Ids.StoreId) => Effect.Effect<StoredSettings>
     readonly putSettings: (storeId: Ids.StoreId, settings: SettingsFields) => Effect.Effect<StoredSettings>
@@ -47,8 +33,6 @@ export class ShippingStore extends Context.Service<
 
 interface Shipping {
   readonly rates: Map<number, StoredRate>
-  revision: number
-  readonly syncUndos: Set<number>
   settings: StoredSettings
 }
 
@@ -57,15 +41,14 @@ export const layerMemory: Layer.Layer<ShippingStore> = Layer.sync(ShippingStore,
   const of = (storeId: Ids.StoreId): Shipping => {
     let found = stores.get(storeId)
     if (found === undefined) {
-      found = { rates: new Map(), revision: 0, syncUndos: new Set(), settings: { ...DEFAULTS, updated_at: null } }
+      found = { rates: new Map(), settings: { ...DEFAULTS, updated_at: null } }
       stores.set(storeId, found)
     }
     return found
   }
   return ShippingStore.of({
     rates: (storeId) => Effect.sync(() => [...of(storeId).rates.values()].sort((a, b) => a.wilaya_id - b.wilaya_id)),
-    revision: (storeId) => Effect.sync(() => of(storeId).revision),
-    lock: (storeId) => Effect.sync(() => of(storeId).revision),
+    lock: (storeId) => Effect.sync(() => void of(storeId)),
     transaction: (effect) => effect,
     putRates: (storeId, prices) =>
       Effect.map(DateTime.now, (now) => {
@@ -74,11 +57,7 @@ export const layerMemory: Layer.Layer<ShippingStore> = Layer.sync(ShippingStore,
           if (hasPrice(price)) shipping.rates.set(price.wilaya_id, { ...price, updated_at: now })
           else shipping.rates.delete(price.wilaya_id)
         }
-        shipping.revision += 1
-        return shipping.revision
       }),
-    markSyncUndo: (storeId, revision) => Effect.sync(() => void of(storeId).syncUndos.add(revision)),
-    isSyncUndo: (storeId, revision) => Effect.sync(() => of(storeId).syncUndos.has(revision)),
     settings: (storeId) => Effect.sync(() => of(storeId).settings),
     putSettings: (storeId, settings) =>
       Effect.map(DateTime.now, (now) => {

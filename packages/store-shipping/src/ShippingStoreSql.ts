@@ -1,6 +1,8 @@
 /**
- * A store's shipping configuration on PostgreSQL (tables `shipping_settings`, `shipping_rates` and
- * `shipping_rate_sync_undos` of storage migration 0013), needing only `SqlClient`. Every statement names the store.
+ * A store's shipping configuration on PostgreSQL (tables `shipping_settings` and `shipping_rates` of storage
+ * migration 0013), needing only `SqlClient`. Every statement names the store. (The table
+ * `shipping_rate_sync_undos` and the column `rates_revision` of that migration are no longer read or written: the
+ * change history tells an undo of a sync's undo by itself since migration 0015.)
  *
  * `lock` upserts the store's `shipping_settings` row and keeps its lock for the caller's transaction (the
  * store API runs each write in one), so the rate writes of a store run one at a time. Amounts travel as decimal
@@ -61,18 +63,11 @@ export const layer: Layer.Layer<ShippingStore, never, SqlClient.SqlClient> = Lay
           WHERE store_id = ${storeId} ORDER BY wilaya_id`.pipe(Effect.flatMap(decodeRates))
         return rows as ReadonlyArray<StoredRate>
       }, Effect.orDie),
-      revision: Effect.fnUntraced(function* (storeId) {
-        const [row] = yield* sql<{ readonly rates_revision: number }>`
-          SELECT rates_revision FROM shipping_settings WHERE store_id = ${storeId}`
-        return row?.rates_revision ?? 0
-      }, Effect.orDie),
       lock: Effect.fnUntraced(function* (storeId) {
         // A no-op update of an existing row still takes its lock, held until the caller's transaction ends.
-        const [row] = yield* sql<{ readonly rates_revision: number }>`
+        yield* sql`
           INSERT INTO shipping_settings (store_id) VALUES (${storeId})
-          ON CONFLICT (store_id) DO UPDATE SET rates_revision = shipping_settings.rates_revision
-          RETURNING rates_revision`
-        return row!.rates_revision
+          ON CONFLICT (store_id) DO UPDATE SET updated_at = shipping_settings.updated_at`
       }, Effect.orDie),
       putRates: Effect.fnUntraced(function* (storeId, prices) {
         const kept: Array<Record<string, unknown>> = prices.filter(hasPrice).map((price) => ({
@@ -93,21 +88,6 @@ export const layer: Layer.Layer<ShippingStore, never, SqlClient.SqlClient> = Lay
             DELETE FROM shipping_rates
             WHERE store_id = ${storeId} AND wilaya_id = ANY(${`{${removed.join(",")}}`}::smallint[])`
         }
-        const [row] = yield* sql<{ readonly rates_revision: number }>`
-          INSERT INTO shipping_settings (store_id, rates_revision) VALUES (${storeId}, 1)
-          ON CONFLICT (store_id) DO UPDATE SET rates_revision = shipping_settings.rates_revision + 1
-          RETURNING rates_revision`
-        return row!.rates_revision
-      }, Effect.orDie),
-      markSyncUndo: Effect.fnUntraced(function* (storeId, revision) {
-        yield* sql`
-          INSERT INTO shipping_rate_sync_undos (store_id, revision) VALUES (${storeId}, ${revision})
-          ON CONFLICT DO NOTHING`
-      }, Effect.orDie),
-      isSyncUndo: Effect.fnUntraced(function* (storeId, revision) {
-        const rows = yield* sql`
-          SELECT 1 FROM shipping_rate_sync_undos WHERE store_id = ${storeId} AND revision = ${revision}`
-        return rows.length > 0
       }, Effect.orDie),
       settings: Effect.fnUntraced(function* (storeId) {
         const [row] = yield* sql`SELECT ${settingsColumns} FROM shipping_settings WHERE store_id = ${storeId}`.pipe(

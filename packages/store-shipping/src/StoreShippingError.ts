@@ -3,7 +3,7 @@
  * an API decides which status and code each reason gets. A courier's failure during a rate sync is carried as it is
  * (`CourierFailed`), so the host answers it as its shipping API answers that failure.
  */
-import { Gateway } from "@tawsil/shipping"
+import { ShippingError } from "@tawsil/courier"
 import { Schema } from "effect"
 
 /** The body is not a JSON object, or a field breaks its rule (the message names the field). */
@@ -23,16 +23,11 @@ export class SnapshotTooLarge extends Schema.TaggedError<SnapshotTooLarge>()("Sn
 
 /**
  * The courier's prices could not be read: the shipping API's gateway failed for one of the destinations (unknown
- * courier, credentials, egress, the courier's refusal, limit or silence). Nothing was written. The failure carries no
- * credential: the courier core blanks them out of every failure.
+ * courier, credentials, egress, the courier's refusal, limit or silence) as a rates call fails. Nothing was written.
+ * The failure carries no credential: the courier core blanks them out of every failure.
  */
 export class CourierFailed extends Schema.TaggedError<CourierFailed>()("CourierFailed", {
-  failure: Gateway.GatewayError,
-  message: Schema.String
-}) {}
-
-/** An undo that would apply a courier rate sync again: the sync recorded no values to apply (spec "Undo rules" 8). */
-export class NothingToRestore extends Schema.TaggedError<NothingToRestore>()("NothingToRestore", {
+  failure: ShippingError.ShippingError,
   message: Schema.String
 }) {}
 
@@ -40,8 +35,7 @@ export const StoreShippingErrorReason = Schema.Union([
   InvalidShippingBody,
   OriginWilayaMissing,
   SnapshotTooLarge,
-  CourierFailed,
-  NothingToRestore
+  CourierFailed
 ])
 export type StoreShippingErrorReason = typeof StoreShippingErrorReason.Type
 

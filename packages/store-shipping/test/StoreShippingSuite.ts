@@ -155,9 +155,21 @@ export const StoreShippingSuite = (it: Vitest.MethodsNonLive<Services>) => {
       assert.deepStrictEqual(yield* prices, start)
       const undoChange = yield* detail(undone.undo_change_id!)
       assert.strictEqual(undoChange.summary, `Undo of change #${change.id}`)
-      // The undo records the whole table: every wilaya, priced or absent.
-      const recorded = undoChange.before as { rates: ReadonlyArray<unknown>; absent: ReadonlyArray<number> }
-      assert.strictEqual(recorded.rates.length + recorded.absent.length, 58)
+      // The undo records the wilayas it wrote, as it found them and as it left them.
+      assert.deepStrictEqual(undoChange.before, {
+        rates: [
+          { wilaya_id: 16, home_price: 450, desk_price: 250 },
+          { wilaya_id: 31, home_price: 600, desk_price: 350 }
+        ],
+        absent: [9]
+      })
+      assert.deepStrictEqual(undoChange.after, {
+        rates: [
+          { wilaya_id: 9, home_price: 500, desk_price: null },
+          { wilaya_id: 16, home_price: 400, desk_price: 250 }
+        ],
+        absent: [31]
+      })
       yield* undo(undone.undo_change_id!)
       assert.deepStrictEqual(yield* prices, after, "undoing the undo applies the change again")
       assert.strictEqual(yield* reasonOf(undo(change.id)), "AlreadyUndone")
@@ -405,9 +417,18 @@ export const StoreShippingSuite = (it: Vitest.MethodsNonLive<Services>) => {
         change.summary,
         "Updated shipping settings (default_delivery_type, cod_fee_payer, cod_fee_percent)"
       )
+      // The settings it changed.
       const recorded = yield* detail(change.id)
-      assert.deepInclude(recorded.before as object, { cod_fee_payer: "merchant", origin_wilaya: 16 })
-      assert.deepInclude(recorded.after as object, { cod_fee_payer: "customer", cod_fee_percent: 1.5 })
+      assert.deepStrictEqual(recorded.before, {
+        default_delivery_type: "home",
+        cod_fee_payer: "merchant",
+        cod_fee_percent: 0
+      })
+      assert.deepStrictEqual(recorded.after, {
+        default_delivery_type: "desk",
+        cod_fee_payer: "customer",
+        cod_fee_percent: 1.5
+      })
       yield* patch({ cod_fee_payer: "customer" })
       assert.strictEqual((yield* newest)!.id, change.id, "a PATCH that changes nothing records nothing")
       const undone = yield* undo(change.id)

@@ -14,7 +14,7 @@
  *
  * Only sent fields change (`colors` colour by colour); the first field that breaks its rule refuses the whole body.
  * The theme choices, `is_digital` and `color_mode` are shown, never written here: sent, they are ignored, like
- * unknown fields. A PATCH that changes nothing records nothing.
+ * unknown fields. A PATCH that changes nothing records nothing; one that does records the fields it changed.
  */
 import { ChangeLog } from "@tawsil/changes"
 import type { Ids } from "@tawsil/domain"
@@ -106,10 +106,6 @@ export const DesignView = Schema.Struct({
 }).annotate({ identifier: "Design" })
 export type DesignView = typeof DesignView.Type
 
-/** What `store.design` changes record: the design, and whether the store was digital then (which palette). */
-export const DesignValues = Schema.Struct({ is_digital: Schema.Boolean, ...designFields })
-export type DesignValues = typeof DesignValues.Type
-
 const colorPatch = Object.fromEntries(
   [...PALETTE_COLORS, ...OTHER_COLORS].map((name) => [name, Schema.optionalKey(Schema.NullOr(Schema.String))])
 ) as { readonly [K in keyof DesignColors]: Schema.optionalKey<Schema.NullOr<Schema.String>> }
@@ -131,6 +127,16 @@ export const DesignPatch = Schema.Struct({
   /** `square`, `portrait` or `landscape`. */
   product_image_ratio: Schema.optionalKey(Schema.String)
 }).annotate({ identifier: "DesignPatch" })
+
+/**
+ * What `store.design` changes record: the fields a PATCH changed (in `colors`, the colours it changed), and whether
+ * the store was digital then (`is_digital`: which palette the colours were written under).
+ */
+export const DesignValues = Schema.Struct({ is_digital: Schema.Boolean, ...DesignPatch.fields })
+export type DesignValues = typeof DesignValues.Type
+
+/** How `store.design` changes lay out their values: `is_digital` always, `colors` colour by colour. */
+export const LAYOUT = { kept: ["is_digital"], nested: ["colors"] }
 
 /** The stock palette of a store, digital or not. */
 export const paletteOf = (isDigital: boolean): Catalogue.Colors =>
@@ -231,9 +237,8 @@ export const viewOf = (theme: ThemeState, design: DesignState): DesignView => ({
  */
 export const restoredBody = (values: DesignValues, isDigitalNow: boolean) => {
   const { is_digital, ...design } = values
-  if (is_digital === isDigitalNow) return design
-  const palette = Catalogue.switchColors(values.colors, paletteOf(is_digital), paletteOf(isDigitalNow))
-  return { ...design, colors: { ...design.colors, ...palette } }
+  if (is_digital === isDigitalNow || design.colors === undefined) return design
+  return { ...design, colors: Catalogue.switchColors(design.colors, paletteOf(is_digital), paletteOf(isDigitalNow)) }
 }
 
 export class Design extends Context.Service<
@@ -259,7 +264,7 @@ export const layer: Layer.Layer<Design, never, StorefrontStore | ChangeLog.Chang
   Effect.gen(function* () {
     const method = yield* ServiceSpans.method
     const store = yield* StorefrontStore
-    const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY)
+    const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY, LAYOUT)
 
     return Design.of({
       get: method("Design.get")(function* (storeId) {

@@ -1,11 +1,12 @@
 /**
  * The store's design as an entity of the change history (`store.design`, entity id `design`, scopes `store:read` /
- * `store:write`): an undo writes the earlier design back through the checks of `PATCH /v1/store/design`, its palette
- * colours moved to the store's palette now when a theme switch changed it since (`Design.restoredBody`).
+ * `store:write`): an undo writes the recorded fields back through the checks of `PATCH /v1/store/design` — the others
+ * keep what later writes made them — its palette colours moved to the store's palette now when a theme switch
+ * changed it since (`Design.restoredBody`).
  */
 import type { Entity } from "@tawsil/changes"
 import { Effect, Option } from "effect"
-import { apply, current, DesignValues, ENTITY, ENTITY_ID, paletteOf, restoredBody } from "./Design.ts"
+import { apply, current, DesignValues, ENTITY, ENTITY_ID, LAYOUT, paletteOf, restoredBody } from "./Design.ts"
 import * as StoreConfigError from "./StoreConfigError.ts"
 import { StorefrontStore } from "./StorefrontStore.ts"
 
@@ -16,6 +17,7 @@ export const entity: Effect.Effect<Entity.Entity<DesignValues>, never, Storefron
     readScope: "store:read",
     undoScope: "store:write",
     values: DesignValues,
+    layout: LAYOUT,
     snapshot: (storeId, entityId) =>
       entityId === ENTITY_ID
         ? current(store, storeId).pipe(

@@ -2,7 +2,7 @@
  * The theme's standard home page (`GET /v1/store/home-sections`, `PATCH /v1/store/home-sections`): one section of
  * each standard type (`HomeSection.STANDARD_TYPES`), each shown or hidden (`enabled`) with its settings, in the
  * order the theme gives them. A PATCH is recorded in the change history (entity `store.home_sections`, entity id
- * `home_sections`) in the same transaction, the whole set before and after.
+ * `home_sections`) in the same transaction: the sections it changed, each with the keys it changed, before and after.
  *
  * A PATCH sends the sections it changes, each with the keys it changes (`{ "faq": { "enabled": true, "items":
  * [...] } }`); a list is replaced whole. A section name that is not a standard one is refused (a `banner` or a
@@ -14,7 +14,7 @@
 import { ChangeLog } from "@tawsil/changes"
 import type { Ids } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema, Struct } from "effect"
 import * as HomeSection from "./HomeSection.ts"
 import * as Fields from "./internal/Fields.ts"
 import * as StoreConfigError from "./StoreConfigError.ts"
@@ -30,7 +30,7 @@ const section = <T extends HomeSection.StandardType>(type: T) =>
     ...HomeSection.SettingsSchemas[type].fields
   })
 
-/** `GET /v1/store/home-sections`, and what `store.home_sections` changes record. */
+/** `GET /v1/store/home-sections`. */
 export const HomeSectionsValues = Schema.Struct({
   hero: section("hero"),
   categories: section("categories"),
@@ -40,6 +40,23 @@ export const HomeSectionsValues = Schema.Struct({
   trust_badges: section("trust_badges")
 }).annotate({ identifier: "HomeSections" })
 export type HomeSectionsValues = typeof HomeSectionsValues.Type
+
+/** How `store.home_sections` changes lay out their values: each section key by key. */
+export const LAYOUT = { nested: HomeSection.STANDARD_TYPES }
+
+const changedSection = <T extends HomeSection.StandardType>(type: T) =>
+  Schema.optionalKey(section(type).mapFields(Struct.map(Schema.optionalKey)))
+
+/** What `store.home_sections` changes record: the sections a PATCH changed, each with the keys it changed. */
+export const RecordedSections = Schema.Struct({
+  hero: changedSection("hero"),
+  categories: changedSection("categories"),
+  featured_products: changedSection("featured_products"),
+  testimonials: changedSection("testimonials"),
+  faq: changedSection("faq"),
+  trust_badges: changedSection("trust_badges")
+})
+export type RecordedSections = typeof RecordedSections.Type
 
 /** `PATCH /v1/store/home-sections` body, as documented: the sections to change, each with the keys to change. */
 export const HomeSectionsPatch = Schema.Struct(
@@ -110,7 +127,7 @@ export const layer: Layer.Layer<HomeSections, never, StorefrontStore | ChangeLog
   Effect.gen(function* () {
     const method = yield* ServiceSpans.method
     const store = yield* StorefrontStore
-    const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY)
+    const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY, LAYOUT)
 
     const read = Effect.fnUntraced(function* (storeId: Ids.StoreId) {
       const found = yield* store.homeSections(storeId)

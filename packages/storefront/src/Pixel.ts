@@ -18,7 +18,7 @@
  * | `google_ads` | Google Ads conversion id | `AW-` and 9 to 11 digits, upper-cased |
  */
 import { AlgiersTime, type Plans, StoreText } from "@tawsil/domain"
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 
 export const PIXEL_TYPES = [
   "facebook",
@@ -283,7 +283,8 @@ export type PixelDeleted = typeof PixelDeleted.Type
 
 /**
  * A pixel as the change history records it: its fields, the token as the mask (or null), and which pixel of its
- * type was the default then (`default_pixel_id`), so that undoing a write that took the default gives it back.
+ * type was the default then (`default_pixel_id`), so that undoing a write that took the default gives it back. A
+ * create and a delete record the whole pixel; an update the fields it changed, with `id` and `default_pixel_id`.
  */
 const { has_token: _, ...recorded } = recordFields
 
@@ -293,6 +294,16 @@ export const PixelValues = Schema.Struct({
   default_pixel_id: Schema.NullOr(Schema.Int)
 })
 export type PixelValues = typeof PixelValues.Type
+
+/** What a `pixels` change records: the whole pixel (a delete), or some of its fields (an update). */
+export const RecordedPixel = PixelValues.mapFields((fields) => ({
+  ...Struct.map(fields, Schema.optionalKey),
+  id: PixelId
+}))
+export type RecordedPixel = typeof RecordedPixel.Type
+
+/** How `pixels` changes lay out their values: `id` and `default_pixel_id` always; `updated_at` never. */
+export const LAYOUT = { kept: ["id", "default_pixel_id"], ignored: ["updated_at"] }
 
 const pixelFields = {
   /** Up to 100 characters (cut); `name` is accepted as an alias. On PATCH null or `""` clears it. */

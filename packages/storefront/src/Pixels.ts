@@ -20,6 +20,7 @@ import {
   cleanToken,
   cut,
   fits,
+  LAYOUT,
   limitsOf,
   limitsView,
   MASK,
@@ -49,7 +50,7 @@ export interface Writer {
 
 export interface ListParams {
   readonly pixel_type?: string | undefined
-  readonly limit?: string | undefined
+  readonly limit?: string | number | undefined
   readonly cursor?: string | undefined
 }
 
@@ -152,7 +153,7 @@ export const layer: Layer.Layer<Pixels, never, StorefrontStore | ChangeLog.Chang
     const snapshot = (storeId: Ids.StoreId, pixel: Pixel) =>
       Effect.map(store.defaultPixel(storeId, pixel.pixel_type), (holder) => snapshotOf(pixel, Option.getOrNull(holder)))
 
-    const record = ChangeLog.recorder(log, ENTITY)
+    const record = ChangeLog.recorder(log, ENTITY, LAYOUT)
 
     const existing = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number) {
       if (!Ids.isStorableId(id)) return yield* notFound()

@@ -2,7 +2,8 @@
  * The store's settings (`GET /v1/store`, `PATCH /v1/store`): its name, description and language, its logo, favicon
  * and banner, how buyers reach it (`contact`), its social pages and how prices show — what a merchant's dashboard
  * has under "Settings". A PATCH is recorded in the change history (entity `store.settings`, entity id `settings`) in
- * the same transaction; its undo writes the earlier settings back through the same checks.
+ * the same transaction, the fields it changed before and after; its undo writes those fields back through the same
+ * checks.
  *
  * A PATCH changes only the fields it sends (`contact`, `social_links` and `currency` key by key); the first field
  * that breaks its rule refuses the whole body (`InvalidBody`, the message naming the field). Fields the API only
@@ -13,7 +14,7 @@
 import { ChangeLog } from "@tawsil/changes"
 import type { Ids } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema, Struct } from "effect"
 import * as Fields from "./internal/Fields.ts"
 import {
   type Contact,
@@ -39,8 +40,8 @@ export const DESCRIPTION_MAX = 1000
 export const ADDRESS_MAX = 255
 export const EMAIL_MAX = 254
 
-/** What `store.settings` changes record: the settings as `GET /v1/store` shows them. */
-export const SettingsValues = Schema.Struct({
+/** The store's settings as `GET /v1/store` shows them. */
+export const SettingsState = Schema.Struct({
   name: Schema.String,
   description: Schema.NullOr(Schema.String),
   language: StoreLanguage,
@@ -51,14 +52,22 @@ export const SettingsValues = Schema.Struct({
   social_links: SocialLinksSchema,
   currency: CurrencySchema
 })
-export type SettingsValues = typeof SettingsValues.Type
+export type SettingsState = typeof SettingsState.Type
 
-const partial = <F extends Schema.Struct.Fields>(fields: F) =>
-  Schema.Struct(
-    Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, Schema.optionalKey(schema)])) as {
-      readonly [K in keyof F]: Schema.optionalKey<F[K]>
-    }
-  )
+/** How `store.settings` changes lay out their values: `contact`, `social_links` and `currency` key by key. */
+export const LAYOUT = { nested: ["contact", "social_links", "currency"] }
+
+/**
+ * What `store.settings` changes record: the fields a PATCH changed (in `contact`, `social_links` and `currency`, the
+ * keys it changed), before and after.
+ */
+export const SettingsValues = SettingsState.mapFields((fields) => ({
+  ...Struct.map(fields, Schema.optionalKey),
+  contact: Schema.optionalKey(ContactSchema.mapFields(Struct.map(Schema.optionalKey))),
+  social_links: Schema.optionalKey(SocialLinksSchema.mapFields(Struct.map(Schema.optionalKey))),
+  currency: Schema.optionalKey(CurrencySchema.mapFields(Struct.map(Schema.optionalKey)))
+}))
+export type SettingsValues = typeof SettingsValues.Type
 
 /** `PATCH /v1/store` body, as documented: any of these; only sent fields change. */
 export const SettingsPatch = Schema.Struct({
@@ -79,11 +88,11 @@ export const SettingsPatch = Schema.Struct({
    * Key by key: `phone` and `whatsapp` 6 to 20 digits (spaces and a leading `+` allowed; stored without spaces),
    * `email` up to 254 characters, `address` up to 255, `wilaya_id` 1 to 58; null or `""` clears one.
    */
-  contact: Schema.optionalKey(partial(ContactSchema.fields)),
+  contact: Schema.optionalKey(ContactSchema.mapFields(Struct.map(Schema.optionalKey))),
   /** Key by key, `https` URLs up to 500 characters; null or `""` clears one. */
-  social_links: Schema.optionalKey(partial(SocialLinksSchema.fields)),
+  social_links: Schema.optionalKey(SocialLinksSchema.mapFields(Struct.map(Schema.optionalKey))),
   /** Key by key: `symbol` `DA`, `DZD` or `د.ج`; `position` `before` or `after`; `decimals` 0 or 2. */
-  currency: Schema.optionalKey(partial(CurrencySchema.fields))
+  currency: Schema.optionalKey(CurrencySchema.mapFields(Struct.map(Schema.optionalKey)))
 }).annotate({ identifier: "StoreSettingsPatch" })
 
 /** Who writes: the store and the key's id (recorded on the change). */
@@ -132,7 +141,7 @@ const group = Effect.fnUntraced(function* <A extends object>(
  * The settings after `body`, read over `current`, or the message of the first field that breaks its rule. An undo
  * passes its recorded settings as the body: the same checks.
  */
-export const apply = Effect.fnUntraced(function* (current: SettingsValues, raw: unknown) {
+export const apply = Effect.fnUntraced(function* (current: SettingsState, raw: unknown) {
   const body = yield* Fields.object(raw, BODY)
   const read = <A>(name: string, reader: (value: unknown) => Effect.Effect<A, string>, otherwise: A) =>
     Fields.sent(body, name) ? reader(body[name]) : Effect.succeed(otherwise)
@@ -197,11 +206,11 @@ export const apply = Effect.fnUntraced(function* (current: SettingsValues, raw: 
 })
 
 /** The settings fields whose values differ (`contact`, not `contact.phone`), in the body's order. */
-export const changedFields = (before: SettingsValues, after: SettingsValues): ReadonlyArray<string> =>
-  (Object.keys(after) as Array<keyof SettingsValues>).filter((key) => !Fields.same(before[key], after[key]))
+export const changedFields = (before: SettingsState, after: SettingsState): ReadonlyArray<string> =>
+  (Object.keys(after) as Array<keyof SettingsState>).filter((key) => !Fields.same(before[key], after[key]))
 
 /** The settings part of a store. */
-export const valuesOf = (store: Store | SettingsValues): SettingsValues => ({
+export const valuesOf = (store: Store | SettingsState): SettingsState => ({
   name: store.name,
   description: store.description,
   language: store.language,
@@ -228,7 +237,7 @@ export const layer: Layer.Layer<Settings, never, StorefrontStore | ChangeLog.Cha
   Effect.gen(function* () {
     const method = yield* ServiceSpans.method
     const store = yield* StorefrontStore
-    const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY)
+    const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY, LAYOUT)
 
     const profile = Effect.fnUntraced(function* (storeId: Ids.StoreId) {
       const found = yield* store.profile(storeId)

@@ -14,7 +14,7 @@ import type { LayoutState } from "./HomeLayout.ts"
 import * as HomeSection from "./HomeSection.ts"
 import type { HomeSectionsValues } from "./HomeSections.ts"
 import { type Counts, emptyCounts, type Pixel, PixelId, type PixelType, pixelOf } from "./Pixel.ts"
-import type { SettingsValues } from "./Settings.ts"
+import type { SettingsState } from "./Settings.ts"
 import { defaultCurrency, emptyContact, emptySocialLinks, StoreRecord, Theme } from "./Store.ts"
 import { type Colors, DEFAULTS, LIGHT_PALETTE } from "./ThemeCatalogue.ts"
 
@@ -91,7 +91,7 @@ export class StorefrontStore extends Context.Service<
     /** The store as `GET /v1/store` shows it (but `public_url`). */
     readonly profile: (storeId: Ids.StoreId) => Effect.Effect<Option.Option<StoreRecord>>
     /** Saves the settings; false when the store is gone. */
-    readonly writeSettings: (storeId: Ids.StoreId, values: SettingsValues) => Effect.Effect<boolean>
+    readonly writeSettings: (storeId: Ids.StoreId, values: SettingsState) => Effect.Effect<boolean>
     readonly design: (storeId: Ids.StoreId) => Effect.Effect<Option.Option<DesignState>>
     /** Saves the design (its palette colours are the theme's colours); false when the store is gone. */
     readonly writeDesign: (storeId: Ids.StoreId, design: DesignState) => Effect.Effect<boolean>
@@ -206,7 +206,7 @@ interface MemoryStore {
   readonly name: string
   readonly slug: string
   readonly createdAt: DateTime.Utc
-  readonly settings: SettingsValues
+  readonly settings: SettingsState
   readonly choices: Omit<ThemeState, "colors">
   readonly design: DesignState
   readonly homeSections: HomeSectionsValues

@@ -140,12 +140,18 @@ const KEYS = ["primary_color", "secondary_color", "background_color"] as const
 /**
  * The colours after a switch (spec rule 2): becoming digital, each colour still holding its stock light value takes
  * the digital palette's; becoming physical again, each colour still holding the digital palette's value goes back
- * to the stock light one. Colours the merchant chose are kept either way; hex case does not matter.
+ * to the stock light one. Colours the merchant chose are kept either way; hex case does not matter. Colours not
+ * given (a design change's record names only those it changed) stay not given.
  */
-export const switchColors = (colors: Colors, from: Colors, to: Colors): Colors => {
-  const next = { ...colors }
+export const switchColors = <C extends Partial<Record<keyof Colors, string | null>>>(
+  colors: C,
+  from: Colors,
+  to: Colors
+): C => {
+  const next: Record<string, unknown> = { ...colors }
   for (const key of KEYS) {
-    if (colors[key].toLowerCase() === from[key].toLowerCase()) next[key] = to[key]
+    const color = colors[key]
+    if (typeof color === "string" && color.toLowerCase() === from[key].toLowerCase()) next[key] = to[key]
   }
-  return next
+  return next as C
 }

@@ -50,17 +50,33 @@ export const VariantStyleSwitched = Schema.Struct({ variant_card_style: Schema.S
   identifier: "VariantStyleSwitched"
 })
 
-/** What `store.theme` changes record: the three choices, whether the store is digital, and its colours. */
+/**
+ * What `store.theme` changes record: of the three choices, whether the store is digital and its palette colours,
+ * those a switch changed (a switch to the current choice changes nothing, and is recorded all the same).
+ */
 export const ThemeValues = Schema.Struct({
-  theme: Schema.String,
-  fast_checkout_theme: Schema.String,
-  variant_card_style: Schema.String,
-  is_digital: Schema.Boolean,
-  colors: Schema.Struct({
-    primary_color: Schema.String,
-    secondary_color: Schema.String,
-    background_color: Schema.String
-  })
+  theme: Schema.optionalKey(Schema.String),
+  fast_checkout_theme: Schema.optionalKey(Schema.String),
+  variant_card_style: Schema.optionalKey(Schema.String),
+  is_digital: Schema.optionalKey(Schema.Boolean),
+  colors: Schema.optionalKey(
+    Schema.Struct({
+      primary_color: Schema.optionalKey(Schema.String),
+      secondary_color: Schema.optionalKey(Schema.String),
+      background_color: Schema.optionalKey(Schema.String)
+    })
+  )
+})
+export type ThemeValues = typeof ThemeValues.Type
+
+/** How `store.theme` changes lay out their values: `colors` colour by colour. */
+export const LAYOUT = { nested: ["colors"] }
+
+/** The theme state after writing recorded values over `current`. */
+export const restored = (current: ThemeState, values: ThemeValues): ThemeState => ({
+  ...current,
+  ...values,
+  colors: { ...current.colors, ...values.colors }
 })
 
 /** Who switches: the store and the key's id (recorded on the change). */
@@ -142,7 +158,7 @@ export const layer: Layer.Layer<Themes, never, StorefrontStore | ChangeLog.Chang
   Effect.gen(function* () {
     const method = yield* ServiceSpans.method
     const store = yield* StorefrontStore
-    const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY)
+    const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY, LAYOUT)
 
     const settingsOf = Effect.fnUntraced(function* (storeId: Ids.StoreId) {
       const found = yield* store.settings(storeId)

@@ -240,9 +240,26 @@ export const StoreConfigSuite = (it: Vitest.MethodsNonLive<Services>) => {
           "Updated design (colors.primary_color, colors.text_color, font_family, heading_font, border_radius, " +
           "button_style, product_image_ratio)"
       })
-      assert.deepInclude(change.before as object, { is_digital: false, font_family: "Cairo" })
-      const { theme: _, fast_checkout_theme: __, variant_card_style: ___, color_mode: ____, ...values } = updated
-      assert.deepStrictEqual(change.after, values)
+      // The fields it changed (colours by name), and the palette they were written under.
+      const changedColors = { primary_color: "#0f766e", text_color: "#111111" }
+      assert.deepStrictEqual(change.before, {
+        is_digital: false,
+        colors: { primary_color: initialDesign.colors.primary_color, text_color: initialDesign.colors.text_color },
+        font_family: initialDesign.font_family,
+        heading_font: initialDesign.heading_font,
+        border_radius: initialDesign.border_radius,
+        button_style: initialDesign.button_style,
+        product_image_ratio: initialDesign.product_image_ratio
+      })
+      assert.deepStrictEqual(change.after, {
+        is_digital: false,
+        colors: changedColors,
+        font_family: "Tajawal",
+        heading_font: "El Messiri",
+        border_radius: 0,
+        button_style: "outline",
+        product_image_ratio: "portrait"
+      })
       // The theme switch writes the same colours.
       yield* fixtures.transaction((yield* Themes).switchTheme(writer, { theme: "souk" }))
       assert.strictEqual((yield* design.get(store)).colors.primary_color, "#0f766e")
@@ -393,8 +410,19 @@ export const StoreConfigSuite = (it: Vitest.MethodsNonLive<Services>) => {
         entity_id: "home_sections",
         summary: "Updated home sections (hero, featured_products, faq, trust_badges)"
       })
-      assert.deepStrictEqual(change.before, start)
-      assert.deepStrictEqual(change.after, updated)
+      // The sections it changed, each with the keys it changed.
+      assert.deepStrictEqual(change.before, {
+        hero: { title: null, image: null, button_link: null },
+        featured_products: { source: "newest", limit: 8 },
+        faq: { enabled: false, items: [] },
+        trust_badges: { badges: (start.trust_badges as { readonly badges: unknown }).badges }
+      })
+      assert.deepStrictEqual(change.after, {
+        hero: { title: "Soldes d'hiver", image: "stores/3/hero.jpg", button_link: "/categories/manteaux" },
+        featured_products: { source: "best_selling", limit: 12 },
+        faq: { enabled: true, items: (updated.faq as { readonly items: unknown }).items },
+        trust_badges: { badges: ["cash_on_delivery", "easy_returns"] }
+      })
       yield* undo(store, change.id)
       assert.deepStrictEqual(yield* sections.get(store), start)
       yield* undo(store, (yield* newest(store)).id)

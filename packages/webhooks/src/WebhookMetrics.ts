@@ -32,3 +32,18 @@ export const recordAttempt = (outcome: AttemptOutcome, seconds: number) =>
 /** Shows the outbox as last read. */
 export const recordBacklog = (backlog: Backlog) =>
   Effect.andThen(Metric.update(outboxPending, backlog.pending), Metric.update(outboxLag, backlog.lagSeconds))
+
+const outcomes: ReadonlyArray<AttemptOutcome> = ["succeeded", "failed", "refused"]
+
+/** The families at zero, so they are on `/metrics` from the start, before the first delivery and the first read. */
+export const zero = Effect.all(
+  [
+    Effect.forEach(outcomes, (outcome) => Metric.value(Metric.withAttributes(attempts, { outcome })), {
+      discard: true
+    }),
+    Metric.value(attemptSeconds),
+    Metric.value(outboxPending),
+    Metric.value(outboxLag)
+  ],
+  { discard: true }
+)

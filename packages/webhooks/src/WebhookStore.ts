@@ -136,7 +136,9 @@ export class WebhookStore extends Context.Service<
     /**
      * Claims up to `limit` pending deliveries that are due and not leased, for `lease` under `token`, oldest due
      * first. On any number of instances a delivery is claimed by one at a time; a claim whose lease ran out (its
-     * dispatcher died) can be claimed again.
+     * dispatcher died) can be claimed again. A subscription's deliveries go in the order of their events: one is
+     * claimed only when no older one of its subscription is due or in flight (an older one waiting for its retry
+     * does not hold it back).
      */
     readonly claim: (limit: number, lease: Duration.Duration, token: string) => Effect.Effect<ReadonlyArray<Claimed>>
     /** Records an attempt and the delivery's new state; false (nothing written) when the claim is no longer held. */
@@ -309,9 +311,18 @@ export const layerMemory: Layer.Layer<WebhookStore> = Layer.sync(WebhookStore, (
     afterCommit: (effect) => effect,
     claim: (limit, lease, token) =>
       Effect.map(now, (millis) => {
-        const due = [...deliveries.values()]
-          .filter((delivery) => delivery.status === "pending" && delivery.nextAttemptAt <= millis)
-          .filter((delivery) => delivery.leasedUntil <= millis)
+        const pending = [...deliveries.values()].filter((delivery) => delivery.status === "pending")
+        // Older deliveries of a subscription that are due or in flight hold its newer ones back.
+        const heldBack = (delivery: (typeof pending)[number]) =>
+          pending.some(
+            (older) =>
+              older.subscriptionId === delivery.subscriptionId &&
+              older.id < delivery.id &&
+              (older.nextAttemptAt <= millis || older.leasedUntil > millis)
+          )
+        const due = pending
+          .filter((delivery) => delivery.nextAttemptAt <= millis && delivery.leasedUntil <= millis)
+          .filter((delivery) => !heldBack(delivery))
           .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id)
           .slice(0, limit)
         return due.map((delivery): Claimed => {

@@ -7,8 +7,9 @@
  *   roll back with the order they describe. `afterCommit` wakes this process's dispatcher once that commit is done
  *   (`SqlClient.afterCommit`); other instances find the delivery when they next poll.
  * - `claim` is one statement: `FOR UPDATE SKIP LOCKED` picks due, unleased deliveries that no concurrent claimer is
- *   picking, and leases them (`leased_until`, `lease_token`) in the same statement, which commits at once; the HTTP
- *   call happens outside any transaction. A dispatcher that dies leaves its leases to run out, and the deliveries
+ *   picking and that no older due or leased delivery of their subscription holds back (a subscription's events go
+ *   in order, one at a time), and leases them (`leased_until`, `lease_token`) in the same statement, which commits
+ *   at once; the HTTP call happens outside any transaction. A dispatcher that dies leaves its leases to run out, and the deliveries
  *   are claimed again (at least once).
  * - `finishAttempt` writes only where `lease_token` is still the claim's own.
  * - the subscription limit locks the store's row (`FOR NO KEY UPDATE`) before counting, as keys do.
@@ -234,10 +235,15 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient> = Laye
       claim: Effect.fnUntraced(function* (limit, lease, token) {
         const rows = yield* sql`
           WITH due AS (
-            SELECT id FROM webhook_deliveries
-            WHERE status = 'pending' AND next_attempt_at <= now()
-              AND (leased_until IS NULL OR leased_until <= now())
-            ORDER BY next_attempt_at, id
+            SELECT d.id FROM webhook_deliveries d
+            WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+              AND (d.leased_until IS NULL OR d.leased_until <= now())
+              AND NOT EXISTS (
+                SELECT 1 FROM webhook_deliveries o
+                WHERE o.subscription_id = d.subscription_id AND o.id < d.id AND o.status = 'pending'
+                  AND (o.next_attempt_at <= now() OR o.leased_until > now())
+              )
+            ORDER BY d.next_attempt_at, d.id
             LIMIT ${limit}
             FOR UPDATE SKIP LOCKED
           ), leased AS (

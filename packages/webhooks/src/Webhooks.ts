@@ -40,7 +40,7 @@ export class Webhooks extends Context.Service<
     readonly deliveries: (
       storeId: Ids.StoreId,
       id: number,
-      query: { readonly limit?: string | undefined; readonly cursor?: string | undefined }
+      query: { readonly limit?: string | number | undefined; readonly cursor?: string | undefined }
     ) => Effect.Effect<Pagination.Page<Subscription.Delivery>, WebhookError.WebhookError>
     /** `POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry`: due now, with one more attempt if it had none left. */
     readonly retry: (

@@ -239,6 +239,32 @@ export const WebhookStoreSuite = <R>(
     })
   )
 
+  it.effect(
+    "claims a subscription's deliveries in the order of their events, one at a time; a retry holds none back",
+    () =>
+      Effect.gen(function* () {
+        const store = yield* WebhookStore
+        const storeId = yield* newStore
+        const id = Ids.StoreId.make(storeId)
+        const a = yield* store.insertSubscription(id, subscription(), 20)
+        const b = yield* store.insertSubscription(id, subscription(), 20)
+        const events = [event(storeId), event(storeId), event(storeId)]
+        for (const recorded of events) yield* store.recordEvent(recorded)
+        const bySubscription = (claimed: ReadonlyArray<Claimed>) =>
+          Object.fromEntries(claimed.map((delivery) => [delivery.subscriptionId, delivery]))
+        // The first event of each subscription, and nothing newer while they are in flight.
+        const first = bySubscription(yield* claimOf(storeId, "order-1"))
+        assert.deepStrictEqual([first[a.id]?.eventId, first[b.id]?.eventId], [events[0]!.id, events[0]!.id])
+        assert.deepStrictEqual(yield* claimOf(storeId, "order-2"), [])
+        // a's succeeds: its second event is next. b's fails, to be retried in an hour: its newer events do not wait.
+        yield* store.finishAttempt(finished(first[a.id]!, "succeeded", "succeeded"))
+        yield* store.finishAttempt(finished(first[b.id]!, "failed", "pending", 3_600_000))
+        const second = bySubscription(yield* claimOf(storeId, "order-3"))
+        assert.deepStrictEqual([second[a.id]?.eventId, second[b.id]?.eventId], [events[1]!.id, events[1]!.id])
+        assert.deepStrictEqual(yield* claimOf(storeId, "order-4"), [])
+      })
+  )
+
   it.effect("purges old events once none of their deliveries is pending, with their logs", () =>
     Effect.gen(function* () {
       const store = yield* WebhookStore
@@ -247,9 +273,12 @@ export const WebhookStoreSuite = <R>(
       const hook = yield* store.insertSubscription(id, subscription(), 20)
       yield* store.recordEvent(event(storeId))
       yield* store.recordEvent(event(storeId))
-      const claimed = yield* claimOf(storeId, "claim-purge")
-      yield* store.finishAttempt(finished(claimed[0]!, "succeeded", "succeeded"))
-      yield* store.finishAttempt(finished(claimed[1]!, "failed", "pending", 3_600_000))
+      // A subscription's deliveries are claimed in order, the next once the one before is done.
+      const [first] = yield* claimOf(storeId, "claim-purge")
+      yield* store.finishAttempt(finished(first!, "succeeded", "succeeded"))
+      const [second] = yield* claimOf(storeId, "claim-purge")
+      yield* store.finishAttempt(finished(second!, "failed", "pending", 3_600_000))
+      const claimed = [first!, second!]
       yield* elapse(Duration.days(31))
       assert.isAtLeast(yield* store.purgeFinished(Duration.days(30)), 1)
       const left = yield* store.listDeliveries(id, hook.id, { afterId: undefined, limit: 10 })

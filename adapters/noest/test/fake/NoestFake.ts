@@ -10,6 +10,8 @@
  *   `{success:true, tracking}`, the parcel unvalidated, its only event `upload`.
  * - `POST valid/order {tracking}`: validates once (again: `{success:false}`), adding `customer_validation`. Until
  *   then the label is refused: the courier does not see the parcel.
+ * - `POST delete/order {tracking}`: deletes a parcel not yet validated (`{success:true}`); a validated one is
+ *   `{success:false, message}` (NOEST: once validated it can no longer be edited or deleted); unknown: 422.
  * - `POST get/trackings/info {trackings:[…]}`: an object keyed by each known tracking number, with `OrderInfo` and
  *   the `activity` events (`date` as Laravel prints it, Algiers time); unknown numbers are simply absent.
  * - `GET fees`: `{tarifs:{delivery:{"16":{tarif, tarif_stopdesk}}, return:{…}}}`, amounts as strings.
@@ -99,6 +101,8 @@ export interface Fake extends FakeCourier.FakeCourier<Own> {
   readonly parcels: ReadonlyMap<string, Parcel>
   /** Appends an event to a parcel, stamped with the fake's clock. */
   readonly addEvent: (tracking: string, eventKey: string) => void
+  /** A parcel created and never validated (`upload` only), as if created undispatched earlier. */
+  readonly upload: (tracking: string) => void
   /** The Algiers wall-clock date and time the fake stamps events with. */
   readonly setClock: (date: string, time: string) => void
 }
@@ -176,6 +180,7 @@ const validateCreate = (fields: Readonly<Record<string, unknown>>): Record<strin
 const routes: Readonly<Record<string, string>> = {
   "/api/public/create/order": "POST",
   "/api/public/valid/order": "POST",
+  "/api/public/delete/order": "POST",
   "/api/public/get/trackings/info": "POST",
   "/api/public/fees": "GET",
   "/api/public/get/order/label": "GET",
@@ -265,6 +270,19 @@ const start = (accounts: Accounts) =>
           if (parcel.validated) return json(response, 200, { success: false, message: "La commande est déjà validée." })
           parcel.validated = true
           parcel.activity.push({ event_key: "customer_validation", date: stamp() })
+          return json(response, 200, { success: true })
+        }
+        case "/api/public/delete/order": {
+          const parcel = parcels.get(tracking)
+          if (parcel === undefined)
+            return json(response, 422, invalid({ tracking: ["Le tracking sélectionné est invalide."] }))
+          if (parcel.validated) {
+            return json(response, 200, {
+              success: false,
+              message: "Impossible de supprimer une commande déjà validée."
+            })
+          }
+          parcels.delete(tracking)
           return json(response, 200, { success: true })
         }
         case "/api/public/get/trackings/info": {
@@ -419,6 +437,14 @@ const start = (accounts: Accounts) =>
       ...fake,
       parcels,
       addEvent: (tracking, eventKey) => parcels.get(tracking)?.activity.push({ event_key: eventKey, date: stamp() }),
+      upload: (tracking) => {
+        parcels.set(tracking, {
+          tracking,
+          fields: {},
+          validated: false,
+          activity: [{ event_key: "upload", date: stamp() }]
+        })
+      },
       setClock: (date, time) => {
         clock = { date, time }
       }

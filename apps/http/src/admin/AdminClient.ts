@@ -85,7 +85,8 @@ const viaListener = (listener: { readonly url: string; readonly secret: string }
         method: "POST",
         headers: { authorization: `Bearer ${listener.secret}`, "content-type": "application/json" },
         body: JSON.stringify(request),
-        signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)])
+        // A key rotation re-seals every stored secret in the server: it may take longer than an operator's change.
+        signal: AbortSignal.any([signal, AbortSignal.timeout(request.op.startsWith("secrets.") ? 600_000 : 30_000)])
       })
       const body = (await response.json()) as { readonly error?: { readonly message?: string } }
       if (response.status === 200) return { _tag: "Answered", result: body as Record<string, unknown> }

@@ -41,6 +41,19 @@ const initialRing = (keys: AppConfig["secretKeys"]) => {
   }
 }
 
+/** The server's line at start: which key seals (by id), or a warning that none does. */
+export const announce = (keys: AppConfig["secretKeys"]) =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const ring = yield* (yield* Secrets.Secrets).ring
+      yield* ring === undefined
+        ? Effect.logWarning(
+            "no secret key: storing courier credentials is refused until TAWSIL_SECRET_KEY is set (docs/operations.md)"
+          )
+        : Effect.logInfo("secret key").pipe(Effect.annotateLogs({ source: keys.kind, ...describe(ring) }))
+    })
+  )
+
 export const layer = (
   keys: AppConfig["secretKeys"],
   pass: Effect.Effect<
@@ -53,11 +66,6 @@ export const layer = (
     Effect.gen(function* () {
       const initial = yield* initialRing(keys)
       const ring = yield* Ref.make<KeyRing.KeyRing | undefined>(initial)
-      yield* initial === undefined
-        ? Effect.logWarning(
-            "no secret key: storing courier credentials is refused until TAWSIL_SECRET_KEY is set (docs/operations.md)"
-          )
-        : Effect.logInfo("secret key").pipe(Effect.annotateLogs({ source: keys.kind, ...describe(initial) }))
       const operations = Layer.effect(
         SecretKeys,
         Effect.gen(function* () {

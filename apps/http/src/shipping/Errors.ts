@@ -9,8 +9,8 @@ import {
   CourierFailed,
   InFlight,
   InvalidInput,
-  Overloaded,
   RateLimited,
+  ServiceUnavailable,
   Unprocessable,
   Validation
 } from "@tawsil/api/shipping/Errors"
@@ -25,7 +25,7 @@ import type * as Edge from "../Edge.ts"
 
 export * from "@tawsil/api/shipping/Errors"
 
-type Wire = InvalidInput | Unprocessable | Conflict | CourierFailed | RateLimited | Overloaded | InFlight
+type Wire = InvalidInput | Unprocessable | Conflict | CourierFailed | RateLimited | ServiceUnavailable | InFlight
 
 const invalidInput = (code: typeof InvalidInput.Type.error.code, message: string, fields?: FieldIssues.FieldIssues) =>
   new InvalidInput({ error: { code, message, ...(fields === undefined ? {} : { fields }) } })
@@ -88,7 +88,8 @@ export const gatewayFailures: {
       ) => Wire
     )(error.reason, error),
   ClientRateLimited: (error) => new RateLimited({ retryAfterSeconds: error.retryAfterSeconds, message: error.message }),
-  Overloaded: (error) => new Overloaded({ retryAfterSeconds: error.retryAfterSeconds, message: error.message }),
+  Overloaded: (error) =>
+    new ServiceUnavailable({ code: "overloaded", retryAfterSeconds: error.retryAfterSeconds, message: error.message }),
   InvalidKey: (error) =>
     invalidInput("invalid_input", "Request validation failed", {
       "headers.idempotency-key": `${error.reason}: expected 1-64 of A-Z a-z 0-9 _ - : .`
@@ -118,7 +119,7 @@ export const itemError = (
   if (error._tag === "TimedOut") return { code: "courier_timeout", message: error.message }
   const wire = (gatewayFailures[error._tag] as (error: Gateway.GatewayError) => Wire)(error)
   if (wire instanceof RateLimited) return { code: "rate_limited", message: wire.message }
-  if (wire instanceof Overloaded) return { code: "overloaded", message: wire.message }
+  if (wire instanceof ServiceUnavailable) return { code: wire.code, message: wire.message }
   if (wire instanceof InFlight) return { code: "idempotency_in_flight", message: wire.message }
   return { code: wire.error.code, message: wire.error.message }
 }
@@ -140,7 +141,7 @@ export const fromCancel = <E extends Gateway.CancelError>(error: E) =>
 type WireOf<E> = E extends { readonly _tag: "ClientRateLimited" }
   ? RateLimited
   : E extends { readonly _tag: "Overloaded" }
-    ? Overloaded
+    ? ServiceUnavailable
     : E extends { readonly _tag: "InFlight" }
       ? InFlight
       : E extends { readonly _tag: "NotAMobile" | "KeyReused" | "UnknownCommune" | "CommuneNotServed" }
@@ -200,5 +201,6 @@ export const envelope: Edge.Envelope = {
     500: "internal_error",
     503: "unavailable"
   },
-  render: (error) => ({ error })
+  // When to retry is said by the `Retry-After` header alone, as the 429 and the capacity guard's 503 say it.
+  render: ({ code, message }) => ({ error: { code, message } })
 }

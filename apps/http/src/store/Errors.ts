@@ -60,5 +60,8 @@ export const envelope: Edge.Envelope = {
     500: "internal_error",
     503: "unavailable"
   },
-  render: (error, requestId) => ({ error, meta: metaOf(requestId) })
+  render: ({ code, message, retryAfter }, requestId) => ({
+    error: retryAfter === undefined ? { code, message } : { code, message, retry_after: retryAfter },
+    meta: metaOf(requestId)
+  })
 }

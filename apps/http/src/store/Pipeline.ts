@@ -29,7 +29,7 @@ import * as TrackerApi from "@tawsil/api/store/tracker/Api"
 import { FieldIssues } from "@tawsil/domain"
 import { Idempotency, IdempotencyStore } from "@tawsil/idempotency"
 import { SigningError } from "@tawsil/signing"
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type HttpApiEndpoint, HttpApiError } from "effect/http-api"
 import { pathOf, RequestId } from "../Edge.ts"
@@ -212,6 +212,27 @@ const idempotencyFailure = (
 
 const stored = (status: number, body: string) => new Idempotency.StoredResponse({ status, headers: {}, body })
 
+const decodeMeta = Schema.decodeUnknownOption(
+  Schema.fromJsonString(Schema.Struct({ meta: Schema.Struct({ request_id: Schema.String }) }))
+)
+
+/** The `meta.request_id` of a stored envelope. */
+const requestIdOf = (body: string): string | undefined =>
+  Option.getOrUndefined(Option.map(decodeMeta(body), (envelope) => envelope.meta.request_id))
+
+/**
+ * A replay: the first answer byte for byte, with `Idempotency-Replay: 1` and the first answer's request id (its
+ * `meta.request_id`) in `X-Request-Id` too (spec: it "equals `meta.request_id`"). The edge logs and traces this
+ * request under its own id, naming the one it answered as.
+ */
+const replay = (response: Idempotency.StoredResponse) => {
+  const first = requestIdOf(response.body)
+  return json(response.status, response.body, {
+    "idempotency-replay": "1",
+    ...(first === undefined ? {} : { "x-request-id": first })
+  })
+}
+
 export const idempotent = (mode: Mode) =>
   Layer.effect(
     Idempotent,
@@ -295,7 +316,7 @@ export const idempotent = (mode: Mode) =>
                 )
               )
               .pipe(Effect.catch(refusals))
-            if (replayed) return json(response.status, response.body, { "idempotency-replay": "1" })
+            if (replayed) return replay(response)
             if (refusal !== undefined) return yield* Effect.fail(refusal)
             return sent!
           }
@@ -322,9 +343,7 @@ export const idempotent = (mode: Mode) =>
             case "Refused":
               return yield* Effect.fail(outcome.error)
             case "Replay":
-              // A replay is the first answer, byte for byte (its `meta.request_id` too); this call's id is in the
-              // header.
-              return json(outcome.response.status, outcome.response.body, { "idempotency-replay": "1" })
+              return replay(outcome.response)
           }
         })
       )

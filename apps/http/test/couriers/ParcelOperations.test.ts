@@ -65,6 +65,8 @@ const CANARIES: ReadonlyArray<string> = Object.values(C)
 const ZR_TENANT = "3c0b8e2f-6a1d-4f7e-9b25-0d4c8a6e1f93"
 /** An Ecotrack order left unvalidated, the only kind the platform still deletes. */
 const ECOTRACK_PENDING = "ECTPND0000000021"
+/** A NOEST parcel created and never validated: through the shipping API every parcel is validated at once. */
+const NOEST_PENDING = "NOEPND000000021FK"
 
 /** The fakes, the app pointed at all of them, its data directory, and every body the app answered. */
 interface Fakes {
@@ -98,7 +100,9 @@ const HarnessLive = Layer.effect(
         ]
       }),
       ecotrack: yield* Ecotrack.make({ tokens: [C.ecotrack, Ecotrack.TOKEN], pending: [ECOTRACK_PENDING] }),
-      noest: yield* Noest.make({ accounts: [[C.noestToken, C.noestGuid]] }),
+      noest: yield* Noest.make({ accounts: [[C.noestToken, C.noestGuid]] }).pipe(
+        Effect.tap((noest) => Effect.sync(() => noest.upload(NOEST_PENDING)))
+      ),
       zr: yield* ZrExpressNew.make({ accounts: [{ tenantId: ZR_TENANT, apiKey: C.zrKey }] }),
       near: yield* NearDelivery.make({ accounts: [[C.nearKey, C.nearSecret]] }),
       mdm: yield* Mdm.make({ keys: [C.mdm] }),
@@ -223,7 +227,7 @@ const platforms: ReadonlyArray<Platform> = [
     fake: (fakes) => fakes.ecotrack,
     credentials: { token: C.ecotrack },
     refused: { token: `${C.ecotrack}-revoked` },
-    declares: all,
+    declares: plus(all, "dispatch"),
     misspelt: "Bab Ezouar",
     sent: "Bab Ezzouar",
     delivery: { deliveryType: "home" },
@@ -240,20 +244,24 @@ const platforms: ReadonlyArray<Platform> = [
     fake: (fakes) => fakes.noest,
     credentials: { apiToken: C.noestToken, guid: C.noestGuid },
     refused: { apiToken: `${C.noestToken}-revoked`, guid: C.noestGuid },
-    declares: without("cancel"),
+    declares: plus(all, "dispatch"),
     misspelt: "Bab Ezouar",
     sent: "Bab Ezzouar",
     delivery: { deliveryType: "home" },
     unknownTracking: "NOEST-NONE-0001",
     algiersDesks: ["16A", "16B"],
-    babEzzouar: { name: "Bab Ezzouar", home: true, stopdesk: true }
+    babEzzouar: { name: "Bab Ezzouar", home: true, stopdesk: true },
+    isDelete: ({ method, path }) => method === "POST" && path === "/api/public/delete/order",
+    // NOEST validates every parcel the shipping API creates; a validated parcel is never deleted.
+    late: () => undefined,
+    cancellable: NOEST_PENDING
   },
   {
     courier: "zrexpress_new",
     fake: (fakes) => fakes.zr,
     credentials: { apiKey: C.zrKey, tenantId: ZR_TENANT },
     refused: { apiKey: `${C.zrKey}-revoked`, tenantId: ZR_TENANT },
-    declares: without("label", "trackBatch"),
+    declares: plus(without("label", "trackBatch"), "dispatch", "push"),
     misspelt: "Bir Mourad Rai",
     sent: "Bir Mourad Raïs",
     delivery: { deliveryType: "home" },
@@ -301,7 +309,7 @@ const platforms: ReadonlyArray<Platform> = [
     fake: (fakes) => fakes.ecom,
     credentials: { apiKey: C.ecomKey, apiToken: C.ecomToken },
     refused: { apiKey: C.ecomKey, apiToken: `${C.ecomToken}-revoked` },
-    declares: without("label", "stopDesks", "communes"),
+    declares: plus(without("label", "stopDesks", "communes"), "dispatch"),
     misspelt: "Bab Ezouar",
     sent: "Bab Ezzouar",
     delivery: { deliveryType: "home" },

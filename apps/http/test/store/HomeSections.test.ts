@@ -50,7 +50,7 @@ describe("home sections (memory)", () => {
   )
 
   test(
-    "PATCH changes the sections and keys sent, recorded whole as store.home_sections; undo and its undo",
+    "PATCH changes the sections and keys sent, recorded as store.home_sections; undo and its undo",
     Effect.gen(function* () {
       const store = yield* createStore()
       const start = (yield* store.get("/v1/store/home-sections")).body.data
@@ -76,7 +76,19 @@ describe("home sections (memory)", () => {
         summary: "Updated home sections (hero, categories, testimonials, faq)"
       })
       const detail = (yield* store.get(`/v1/changes/${change.id}`)).body.data
-      assert.deepStrictEqual([detail.before, detail.after], [start, patched.body.data])
+      // The sections it changed, each with the keys it changed.
+      assert.deepStrictEqual(detail.before, {
+        hero: { title: start.hero.title, button_text: start.hero.button_text, button_link: start.hero.button_link },
+        categories: { enabled: true },
+        testimonials: { enabled: start.testimonials.enabled, items: [] },
+        faq: { enabled: start.faq.enabled, title: null, items: [] }
+      })
+      assert.deepStrictEqual(detail.after, {
+        hero: { title: "Nouvelle collection", button_text: "Commander", button_link: "/categories/robes" },
+        categories: { enabled: false },
+        testimonials: { enabled: true, items: patched.body.data.testimonials.items },
+        faq: { enabled: true, title: "Questions", items: faq }
+      })
       assert.strictEqual((yield* store.write("POST", `/v1/changes/${change.id}/undo`)).status, 200)
       yield* afterTheWindow
       assert.deepStrictEqual((yield* store.get("/v1/store/home-sections")).body.data, start)

@@ -333,7 +333,7 @@ const outsideEnvelope = (path: string, answer: Answer) =>
 /**
  * How an answer of the store API breaks the envelope (spec "Response envelope"), if it does: JSON, exactly
  * `{ data, meta }` or `{ error: { code, message, … }, meta }`, `meta` being `{ request_id, api_version: "v1" }` with
- * this call's `X-Request-Id` (a replay keeps the first call's).
+ * the request id of its `X-Request-Id` (a replay's is the first call's, in both).
  */
 const envelopeBreach = (answer: Answer): string | undefined => {
   const body = answer.body as Record<string, unknown> | undefined
@@ -343,8 +343,7 @@ const envelopeBreach = (answer: Answer): string | undefined => {
   if (keys !== (answer.status < 400 ? "data,meta" : "error,meta")) return `keys ${keys}`
   const meta = body.meta as Record<string, unknown>
   if (Object.keys(meta).sort().join(",") !== "api_version,request_id" || meta.api_version !== "v1") return "meta"
-  const replay = answer.headers.get("idempotency-replay") === "1"
-  if (!replay && meta.request_id !== answer.headers.get("x-request-id")) return "meta.request_id"
+  if (meta.request_id !== answer.headers.get("x-request-id")) return "meta.request_id"
   if (answer.status >= 400) {
     const error = body.error as Record<string, unknown>
     if (typeof error.code !== "string" || typeof error.message !== "string" || error.message === "") return "error"

@@ -271,8 +271,9 @@ layer(InMemory.layer(), { excludeTestServices: true })("landing page sections (m
       assert.deepStrictEqual((yield* store.get("/v1/changes?entity=lp.page")).body.data.items, [])
       const update = (yield* store.get(`/v1/changes/${listed[2].id}`)).body.data
       assert.deepInclude(update, { key_id: store.keyId, undone: false, undone_by_id: null })
-      assert.deepStrictEqual(update.before, { ...a, former_ids: [] })
-      assert.deepInclude(update.after, { id: a.id, settings: { t: 2 }, position: 1, former_ids: [] })
+      // What the PATCH changed, with the section and its page.
+      assert.deepStrictEqual(update.before, { id: a.id, landing_page_id: pageId, settings: a.settings })
+      assert.deepStrictEqual(update.after, { id: a.id, landing_page_id: pageId, settings: { t: 2 } })
       const reorder = (yield* store.get(`/v1/changes/${listed[1].id}`)).body.data
       assert.deepStrictEqual(
         [reorder.before, reorder.after],

@@ -207,11 +207,18 @@ layer(InMemory.layer(), { excludeTestServices: true })("stock (memory)", (it) =>
       ])
       const undo = (yield* store.get(`/v1/changes/${undone.body.data.undo_change_id}`)).body.data
       assert.deepInclude(undo, { summary: `Undo of change #${change.id}`, entity: "stock", action: "update" })
-      assert.deepInclude(undo.before, { stock: 96 })
+      // The quantities it set, as it found them (after the sale) and as it left them.
+      assert.deepStrictEqual(undo.before, {
+        product_id: product.id,
+        stock: 96,
+        variants: [{ option_id: m, group_name: "Taille", option_name: "M", stock: 30 }]
+      })
+      assert.deepStrictEqual(undo.after, detail.before)
+      // The undo of the undo applies the original change again (spec undo rule 8): 100, not the 96 it replaced.
       const again = yield* store.write("POST", `/v1/changes/${undone.body.data.undo_change_id}/undo`)
       assert.strictEqual(again.status, 200, again.text)
       assert.deepStrictEqual(yield* levels(store, product.id), {
-        product: 96,
+        product: 100,
         "Taille/M": 30,
         "Taille/XL": 5,
         "Couleur/Rouge": null

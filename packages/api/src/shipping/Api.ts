@@ -2,13 +2,13 @@
  * The shipping API's definition (spec: shipping-service.md): interface version 1.1.0, tag `shipping` for create,
  * track and rates, tag `reference` for couriers, wilayas and communes. Definitions only: no handlers, no services.
  */
-import { Shipment } from "@tawsil/courier"
+import { CatalogueEntry, Shipment } from "@tawsil/courier"
 import { WilayaCode } from "@tawsil/domain"
 import { Wilayas } from "@tawsil/reference"
-import { Catalogue, Gateway } from "@tawsil/shipping"
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { HealthGroup } from "../Health.ts"
+import * as Parameters from "../Parameters.ts"
 import * as Errors from "./Errors.ts"
 
 /** The caller's own credentials for the courier: 1 to 8 string fields, never stored. Omitted for `sandbox`. */
@@ -148,7 +148,7 @@ export class ShippingGroup extends HttpApiGroup.make("shipping")
        */
       headers: { "idempotency-key": Schema.optionalKey(Schema.String) },
       success: Shipment.ParcelCreated,
-      error: [...courierErrors, Errors.OverloadedResponse, Errors.InFlightResponse]
+      error: [...courierErrors, Errors.ServiceUnavailableResponse, Errors.InFlightResponse]
     }),
     /**
      * One parcel (`trackingNumber`: its timeline), or up to 100 (`trackingNumbers`: one result or failure each, in
@@ -177,8 +177,8 @@ export class ShippingGroup extends HttpApiGroup.make("shipping")
     HttpApiEndpoint.post("cancel", "/v1/cancel", {
       payload: CancelRequest,
       headers: { "idempotency-key": Schema.optionalKey(Schema.String) },
-      success: Gateway.Cancelled,
-      error: [...courierErrors, Errors.Conflict]
+      success: Shipment.ParcelCancelled,
+      error: [...courierErrors, Errors.Conflict, Errors.ServiceUnavailableResponse]
     }),
     /** The courier's desks in a wilaya: send one's `id` as `order.stopDeskId`. */
     HttpApiEndpoint.post("stopDesks", "/v1/stop-desks", {
@@ -228,7 +228,7 @@ export class ReferenceGroup extends HttpApiGroup.make("reference")
         platform: Schema.optionalKey(Schema.String),
         q: Schema.optionalKey(Schema.String)
       },
-      success: Schema.Array(Catalogue.CatalogueEntry)
+      success: Schema.Array(CatalogueEntry.CatalogueEntry)
     }),
     HttpApiEndpoint.get("wilayas", "/v1/wilayas", {
       query: {
@@ -257,17 +257,19 @@ export class ReferenceGroup extends HttpApiGroup.make("reference")
   )
   .annotateMerge(OpenApi.annotations({ title: "reference", description: "Couriers, wilayas and communes." })) {}
 
-export class ShippingApi extends HttpApi.make("shipping")
-  .add(ShippingGroup)
-  .add(ReferenceGroup)
-  .add(HealthGroup)
-  .middleware(Errors.Validation)
-  .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })
-  .annotate(HttpApi.QueryParseOptions, { errors: "all" })
-  .annotateMerge(
-    OpenApi.annotations({
-      title: "Tawsil shipping API",
-      version: "1.1.0",
-      description: "One request shape to create, track and price cash-on-delivery parcels with Algerian couriers."
-    })
-  ) {}
+export class ShippingApi extends Parameters.described(
+  HttpApi.make("shipping")
+    .add(ShippingGroup)
+    .add(ReferenceGroup)
+    .add(HealthGroup)
+    .middleware(Errors.Validation)
+    .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })
+    .annotate(HttpApi.QueryParseOptions, { errors: "all" })
+    .annotateMerge(
+      OpenApi.annotations({
+        title: "Tawsil shipping API",
+        version: "1.1.0",
+        description: "One request shape to create, track and price cash-on-delivery parcels with Algerian couriers."
+      })
+    )
+) {}

@@ -5,8 +5,9 @@
  * them. Only these classes reach the wire; how each failure of the gateway reaches one is the app's
  * (`apps/http/src/shipping/Errors.ts`).
  */
+
+import { ShippingError } from "@tawsil/courier"
 import { FieldIssues } from "@tawsil/domain"
-import { CommuneCheck } from "@tawsil/shipping"
 import { Schema } from "effect"
 import { HttpApiMiddleware, HttpApiSchema } from "effect/http-api"
 
@@ -38,7 +39,7 @@ export class Unprocessable extends Schema.Error<Unprocessable>("Unprocessable")(
         "credentials_rejected",
         "idempotency_key_reuse"
       ]).fields,
-      suggestions: Schema.optionalKey(Schema.Array(CommuneCheck.Suggestion))
+      suggestions: Schema.optionalKey(Schema.Array(ShippingError.CommuneSuggestion))
     })
   },
   { httpApiStatus: 422 }
@@ -88,9 +89,35 @@ const withRetryAfter =
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", retryAfterFields) {}
 export const RateLimitedResponse = withRetryAfter("rate_limited", 429)(RateLimited)
 
-/** 503 with `Retry-After`: the capacity guard on create tripped (too many creates in flight). */
-export class Overloaded extends Schema.TaggedError<Overloaded>()("Overloaded", retryAfterFields) {}
-export const OverloadedResponse = withRetryAfter("overloaded", 503)(Overloaded)
+/**
+ * 503 with `Retry-After`: too many creates are in flight (`overloaded`: the capacity guard on create), or the
+ * service's database cannot be reached for a moment (`unavailable`: a create or cancel with an `Idempotency-Key`
+ * needs it; the calls that store nothing do not). One class for both: an endpoint has one 503 with headers.
+ */
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
+  code: Schema.Literals(["overloaded", "unavailable"]),
+  ...retryAfterFields
+}) {}
+export const ServiceUnavailableResponse = ServiceUnavailable.pipe(
+  HttpApiSchema.encodeToWithHeaders(
+    {
+      body: Schema.Struct({ error: Body(["overloaded", "unavailable"]) }).pipe(HttpApiSchema.status(503)),
+      headers: { "retry-after": Schema.NumberFromString }
+    },
+    {
+      decode: ({ body, headers }) =>
+        new ServiceUnavailable({
+          code: body.error.code,
+          retryAfterSeconds: headers["retry-after"],
+          message: body.error.message
+        }),
+      encode: (error) => ({
+        body: { error: { code: error.code, message: error.message } },
+        headers: { "retry-after": error.retryAfterSeconds }
+      })
+    }
+  )
+)
 
 /** 409 with `Retry-After`: a create with this `Idempotency-Key` is still in flight. */
 export class InFlight extends Schema.TaggedError<InFlight>()("InFlight", retryAfterFields) {}
@@ -108,7 +135,7 @@ export class Unavailable extends Schema.Error<Unavailable>("Unavailable")(
   { httpApiStatus: 503 }
 ) {}
 
-/** The per-client rate limit, applied to create, track and rates. */
+/** The per-client window, on every endpoint of the `shipping` group (every call that may reach a courier). */
 export class ClientRateLimit extends HttpApiMiddleware.Service<ClientRateLimit>()(
   "@tawsil/http/shipping/ClientRateLimit",
   {

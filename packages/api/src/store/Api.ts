@@ -5,6 +5,7 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { HealthGroup } from "../Health.ts"
+import * as Parameters from "../Parameters.ts"
 import { AccessGroup } from "./access/Api.ts"
 import { CategoriesGroup } from "./categories/Api.ts"
 import { ChangesGroup } from "./changes/Api.ts"
@@ -27,38 +28,40 @@ import { ThemesGroup } from "./themes/Api.ts"
 import { TrackerGroup } from "./tracker/Api.ts"
 import { WebhooksGroup } from "./webhooks/Api.ts"
 
-export class StoreApi extends HttpApi.make("store")
-  .add(PingGroup)
-  .add(AccessGroup)
-  .add(OrdersGroup)
-  .add(CustomersGroup)
-  .add(ProductsGroup)
-  .add(StockGroup)
-  .add(CategoriesGroup)
-  .add(LandingPagesGroup)
-  .add(LandingPageSectionsGroup)
-  .add(StoreGroup)
-  .add(DesignGroup)
-  .add(HomeSectionsGroup)
-  .add(HomeLayoutGroup)
-  .add(WebhooksGroup)
-  .add(TrackerGroup)
-  .add(PromoCodesGroup)
-  .add(ThemesGroup)
-  .add(PixelsGroup)
-  .add(ShippingGroup)
-  .add(ShipmentsGroup)
-  .add(CourierHooksGroup)
-  .add(ChangesGroup)
-  .add(HealthGroup)
-  .annotateMerge(
-    OpenApi.annotations({
-      title: "Tawsil store API",
-      version: "v1",
-      description:
-        "Orders, customers, products, store, landing pages, keys, usage and quotas, webhooks, signups and events, " +
-        "promo codes, themes, pixels, the change history, courier accounts and shipments for a merchant's store. Authenticate with " +
-        "`Authorization: Bearer <key_id>.<secret>`; every write needs an `Idempotency-Key`. Signups and events are " +
-        "signed with a public key (`TW-Public`)."
-    })
-  ) {}
+export class StoreApi extends Parameters.described(
+  HttpApi.make("store")
+    .add(PingGroup)
+    .add(AccessGroup)
+    .add(OrdersGroup)
+    .add(CustomersGroup)
+    .add(ProductsGroup)
+    .add(StockGroup)
+    .add(CategoriesGroup)
+    .add(LandingPagesGroup)
+    .add(LandingPageSectionsGroup)
+    .add(StoreGroup)
+    .add(DesignGroup)
+    .add(HomeSectionsGroup)
+    .add(HomeLayoutGroup)
+    .add(WebhooksGroup)
+    .add(TrackerGroup)
+    .add(PromoCodesGroup)
+    .add(ThemesGroup)
+    .add(PixelsGroup)
+    .add(ShippingGroup)
+    .add(ShipmentsGroup)
+    .add(CourierHooksGroup)
+    .add(ChangesGroup)
+    .add(HealthGroup)
+    .annotateMerge(
+      OpenApi.annotations({
+        title: "Tawsil store API",
+        version: "v1",
+        description:
+          "Orders, customers, products, store, landing pages, keys, usage and quotas, webhooks, signups and events, " +
+          "promo codes, themes, pixels, the change history, courier accounts and shipments for a merchant's store. Authenticate with " +
+          "`Authorization: Bearer <key_id>.<secret>`; every write needs an `Idempotency-Key`. Signups and events are " +
+          "signed with a public key (`TW-Public`)."
+      })
+    )
+) {}

@@ -6,7 +6,7 @@
  * implemented in `Pipeline.ts`.
  */
 import type { Principal } from "@tawsil/access"
-import { Ids } from "@tawsil/domain"
+import { Ids, Pagination } from "@tawsil/domain"
 import { Context, Schema } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiEndpoint, HttpApiMiddleware } from "effect/http-api"
@@ -25,7 +25,7 @@ export const ListOf = <S extends Schema.Top>(item: S) => Data(Page(item))
 export const Id = { id: Ids.PathId }
 
 /** A list's paging: `limit` and the `cursor` of the previous page's `next_cursor`. */
-export const listQuery = { limit: Schema.optionalKey(Schema.String), cursor: Schema.optionalKey(Schema.String) }
+export const listQuery = { limit: Schema.optionalKey(Pagination.Limit), cursor: Schema.optionalKey(Schema.String) }
 
 // --- what an endpoint needs ----------------------------------------------------------------------------------
 
@@ -97,7 +97,16 @@ export class Idempotent extends HttpApiMiddleware.Service<Idempotent, { provides
  */
 export class Signed extends HttpApiMiddleware.Service<Signed, { provides: Caller | RequestBody | CallNonce }>()(
   "@tawsil/http/store/Signed",
-  { error: [Errors.Unauthorized, Errors.Forbidden, Errors.RateLimited, Errors.BadRequest, Errors.NotFound] }
+  {
+    error: [
+      Errors.Unauthorized,
+      Errors.Forbidden,
+      Errors.RateLimited,
+      Errors.BadRequest,
+      Errors.NotFound,
+      Errors.Unavailable
+    ]
+  }
 ) {}
 
 // --- writes ---------------------------------------------------------------------------------------------------

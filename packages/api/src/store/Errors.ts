@@ -7,8 +7,9 @@
  * there is one wire class per status, whose `code` is one of that status's codes. How a domain module's reasons
  * reach these codes is `Reasons.ts`.
  */
+
+import { CommuneSuggestion } from "@tawsil/courier/ShippingError"
 import { PromoError } from "@tawsil/promos"
-import { CommuneCheck } from "@tawsil/shipping"
 import { Schema } from "effect"
 
 export const API_VERSION = "v1"
@@ -98,11 +99,13 @@ export const codes = {
   no_shipment: [404, "The order has no shipment"],
   already_dispatched: [409, "The parcel was dispatched already"],
   account_in_use: [409, "The courier account carries parcels still on their way"],
+  parcel_pending: [409, "An earlier attempt at this order's parcel is unsettled at the courier; retry later"],
   // courier push (docs/cod-loop.md, "Push")
   invalid_signature: [401, "The courier's signature is missing or does not verify"],
   stale_request: [401, "The signed request is outside its time window: replayed, or a clock far off"],
-  // the service itself
-  unavailable: [503, "A part of the service this call needs is unavailable; retry later"]
+  // any call, while the service's database cannot be reached (docs/operations.md "Health"), or a courier account's
+  // call while no secret key is configured (docs/operations.md "Secret key")
+  unavailable: [503, "A part of the service this call needs is unavailable: the database for a moment, or a secret key"]
 } as const satisfies Record<string, readonly [number, string]>
 
 export type Code = keyof typeof codes
@@ -112,7 +115,7 @@ type CodesOf<S extends Status> = { readonly [C in Code]: (typeof codes)[C][0] ex
 const codesOf = <S extends Status>(status: S) =>
   (Object.keys(codes) as Array<Code>).filter((code) => codes[code][0] === status) as Array<CodesOf<S>>
 
-/** The envelope of a status: one of its codes, a message, `retry_after` where the answer says when (429, 409). */
+/** The envelope of a status: one of its codes, a message, `retry_after` where the answer says when (429, 409, 503). */
 const envelopeOf = <S extends Status, const Extra extends Schema.Struct.Fields = Record<never, never>>(
   status: S,
   extra?: Extra
@@ -120,7 +123,7 @@ const envelopeOf = <S extends Status, const Extra extends Schema.Struct.Fields =
   error: Schema.Struct({
     code: Schema.Literals(codesOf(status)),
     message: Schema.String,
-    /** Seconds to wait before retrying (429, 409); also sent as `Retry-After`. */
+    /** Seconds to wait before retrying (429, 409, 503); also sent as `Retry-After`. */
     retry_after: Schema.optionalKey(Schema.Int),
     ...(extra as Extra)
   }),
@@ -144,7 +147,7 @@ const unprocessableDetails = {
   action: Schema.optionalKey(Schema.String),
   will_change: Schema.optionalKey(PromoError.WillChange),
   /** `unknown_commune`: the wilaya's communes nearest to the name sent. */
-  suggestions: Schema.optionalKey(Schema.Array(CommuneCheck.Suggestion))
+  suggestions: Schema.optionalKey(Schema.Array(CommuneSuggestion))
 }
 
 export class BadRequest extends Schema.Error<BadRequest>("StoreBadRequest")(envelopeOf(400), optionsOf(400)) {}
@@ -212,7 +215,7 @@ export const make = <C extends Code>(
     meta: metaOf(requestId)
   })
 
-/** The declared failures of the endpoints: every keyed call, reads, writes. */
-export const keyed = [Unauthorized, QuotaExceeded, Forbidden, RateLimited] as const
+/** The declared failures of the endpoints: every keyed call (each may meet a database that cannot be reached), reads, writes. */
+export const keyed = [Unauthorized, QuotaExceeded, Forbidden, RateLimited, Unavailable] as const
 export const reads = [...keyed, BadRequest, NotFound] as const
 export const writes = [...reads, Conflict, Unprocessable] as const

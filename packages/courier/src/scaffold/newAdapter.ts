@@ -19,8 +19,7 @@ import templates from "./templates.json" with { type: "json" }
 
 interface Manifest {
   readonly version: string
-  readonly dependencies: Readonly<Record<string, string>>
-  readonly peerDependencies?: Readonly<Record<string, string>>
+  readonly peerDependencies: Readonly<Record<string, string>>
 }
 
 /** The SDK's package.json, two folders up from `src/scaffold/` and from `dist/scaffold/` alike. */
@@ -29,7 +28,7 @@ const SDK_MANIFEST = JSON.parse(
 ) as Manifest
 
 /** The toolchain the SDK is built and tested with (the repository's root devDependencies; a test keeps them equal). */
-export const TOOLCHAIN = { typescript: "7.0.2", vitest: "5.1.1", "@types/node": "^22" }
+export const TOOLCHAIN = { typescript: "7.0.2", vitest: "5.1.1", "@effect/vitest": "4.0.5", "@types/node": "^22" }
 
 const usage = `usage: tawsil-new-adapter <platform> --out <dir> [--name <package>] [--label <courier name>] [--sdk <folder of tarballs>]
   <platform>  the platform key: lowercase letters, digits and _, 2 to 40 characters, starting with a letter`
@@ -41,15 +40,17 @@ const fail: (message: string) => never = (message) => {
 
 const isVersion = (spec: string | undefined): spec is string => typeof spec === "string" && /^\d+\.\d+\.\d+/.test(spec)
 
-/** The SDK's own versions: `@tawsil/*` move together, so a `*` workspace range means the SDK's version. */
+/**
+ * What the plugin asks for: the SDK's own minor (`^0.2.0`: a 0.x minor may break, a patch may not; `@tawsil/*`
+ * move together), and `effect` in the range the SDK takes it as a peer, so the plugin and the SDK share one copy.
+ */
 const sdkVersions = () => {
   const own = SDK_MANIFEST.version
-  const domain = SDK_MANIFEST.dependencies?.["@tawsil/domain"]
+  if (!isVersion(own)) fail(`the SDK's version ${JSON.stringify(own)} is not x.y.z`)
   return {
-    "@tawsil/courier": own,
-    "@tawsil/domain": isVersion(domain) ? domain : own,
-    effect: SDK_MANIFEST.dependencies.effect ?? fail("the SDK names no effect version"),
-    "@effect/vitest": SDK_MANIFEST.peerDependencies?.["@effect/vitest"] ?? "4.0.5"
+    "@tawsil/courier": `^${own}`,
+    "@tawsil/domain": `^${own}`,
+    effect: SDK_MANIFEST.peerDependencies.effect ?? fail("the SDK names no effect peer range")
   }
 }
 
@@ -95,11 +96,12 @@ export const packageJson = ({
     },
     dependencies: {
       "@tawsil/courier": spec("@tawsil/courier"),
-      "@tawsil/domain": spec("@tawsil/domain"),
-      effect: versions.effect
+      "@tawsil/domain": spec("@tawsil/domain")
     },
+    // The host that loads the plugin brings effect; npm installs a peer for the plugin's own build and tests.
+    peerDependencies: { effect: versions.effect },
     devDependencies: {
-      "@effect/vitest": versions["@effect/vitest"],
+      "@effect/vitest": TOOLCHAIN["@effect/vitest"],
       "@types/node": TOOLCHAIN["@types/node"],
       typescript: TOOLCHAIN.typescript,
       vitest: TOOLCHAIN.vitest

@@ -25,6 +25,8 @@ export interface Outgoing {
 export interface Attempt {
   /** Epoch milliseconds (the wall clock, as the courier's). */
   readonly at: number
+  /** The headers this attempt carried (a courier that signs each attempt at its time sends new ones each time). */
+  readonly headers: Readonly<Record<string, string>>
   /** The status the receiver answered; absent when it did not answer (a timeout, a reset). */
   readonly status?: number | undefined
   /** What it answered, as text. */
@@ -54,8 +56,15 @@ export interface Options {
 export interface FakePusher {
   /** Every delivery, oldest first, kept up to date as attempts happen. */
   readonly deliveries: ReadonlyArray<Delivery>
-  /** Delivers one request: tries, waits and tries again on the schedule; ends delivered or given up. */
-  readonly deliver: (outgoing: Outgoing) => Effect.Effect<Delivery>
+  /**
+   * Delivers one request: tries, waits and tries again on the schedule; ends delivered or given up. `sign`, when
+   * given, makes each attempt's headers from its time (a courier that signs every attempt anew), added to the
+   * request's own.
+   */
+  readonly deliver: (
+    outgoing: Outgoing,
+    sign?: ((at: number) => Readonly<Record<string, string>>) | undefined
+  ) => Effect.Effect<Delivery>
   /** Sends one request once, unrecorded (a challenge): the receiver's status and answer, or why there was none. */
   readonly once: (outgoing: Outgoing) => Effect.Effect<Attempt>
 }
@@ -64,28 +73,35 @@ export const make = (options: Options): FakePusher => {
   const now = options.now ?? Date.now
   const deliveries: Array<Delivery> = []
 
-  const once = (outgoing: Outgoing): Effect.Effect<Attempt> => {
-    const at = now()
-    return LoopbackHttp.post(
-      outgoing.url,
-      { method: outgoing.method, headers: outgoing.headers, body: outgoing.body },
-      options.timeout
-    ).pipe(
-      Effect.map((response): Attempt => ({ at, status: response.status, answer: response.text })),
-      Effect.catch((error) => Effect.succeed<Attempt>({ at, error: error.message }))
-    )
-  }
+  const attempt = (
+    outgoing: Outgoing,
+    sign?: ((at: number) => Readonly<Record<string, string>>) | undefined
+  ): Effect.Effect<Attempt> =>
+    Effect.suspend(() => {
+      const at = now()
+      const headers = sign === undefined ? outgoing.headers : { ...outgoing.headers, ...sign(at) }
+      return LoopbackHttp.post(
+        outgoing.url,
+        { method: outgoing.method, headers, body: outgoing.body },
+        options.timeout
+      ).pipe(
+        Effect.map((response): Attempt => ({ at, headers, status: response.status, answer: response.text })),
+        Effect.catch((error) => Effect.succeed<Attempt>({ at, headers, error: error.message }))
+      )
+    })
 
-  const deliver = (outgoing: Outgoing) =>
+  const once = (outgoing: Outgoing) => attempt(outgoing)
+
+  const deliver = (outgoing: Outgoing, sign?: ((at: number) => Readonly<Record<string, string>>) | undefined) =>
     Effect.gen(function* () {
       const attempts: Array<Attempt> = []
       const record = { sent: outgoing, attempts, delivered: false }
       deliveries.push(record)
       for (let index = 0; index <= options.retryDelays.length; index++) {
         if (index > 0) yield* Effect.sleep(options.retryDelays[index - 1]!)
-        const attempt = yield* once(outgoing)
-        attempts.push(attempt)
-        if (attempt.status !== undefined && options.accepted(attempt.status)) {
+        const tried = yield* attempt(outgoing, sign)
+        attempts.push(tried)
+        if (tried.status !== undefined && options.accepted(tried.status)) {
           record.delivered = true
           break
         }

@@ -21,13 +21,19 @@ export const pgliteStream = (db: PGlite) => (): Duplex => {
 
   const execute = (message: Uint8Array) => {
     queue = queue
-      .then(() =>
-        db.runExclusive(() =>
+      .then(() => {
+        // A closed PGlite neither answers nor fails a message (it throws from inside its module, out of reach):
+        // the connection is ended instead, which the driver reports as lost (`Database.isUnreachable`).
+        if (db.closed) throw new Error("the embedded database is closed")
+        return db.runExclusive(() =>
           db.execProtocolRawStream(message, { onRawData: (data) => server.write(Buffer.from(data)) })
         )
-      )
+      })
       .catch((error: unknown) => {
-        server.destroy(error instanceof Error ? error : new Error(String(error)))
+        // The driver's end gets the error (a pair does not pass one across: it would wait for an answer forever);
+        // ours, which nobody listens to for errors, just closes.
+        client.destroy(error instanceof Error ? error : new Error(String(error)))
+        server.destroy()
       })
   }
 
@@ -35,10 +41,12 @@ export const pgliteStream = (db: PGlite) => (): Duplex => {
   // transaction must not leave that transaction open for the next one.
   const release = () => {
     queue = queue.then(() =>
-      db.exec("ROLLBACK").then(
-        () => undefined,
-        () => undefined
-      )
+      db.closed
+        ? undefined
+        : db.exec("ROLLBACK").then(
+            () => undefined,
+            () => undefined
+          )
     )
   }
 

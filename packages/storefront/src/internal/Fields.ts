@@ -5,7 +5,8 @@
  * numbers are whole and bounded, so `1e308` and `1e309` are refused like a word.
  */
 import { StoreText } from "@tawsil/domain"
-import { Effect, Option, Schema } from "effect"
+import * as Egress from "@tawsil/egress/Egress"
+import { Effect, Option, Result, Schema } from "effect"
 
 export type Body = Readonly<Record<string, unknown>>
 
@@ -86,12 +87,13 @@ export const optionalPath = (value: unknown, message: string): Effect.Effect<str
       ? Effect.succeed(value.trim())
       : Effect.fail(message)
 
-/** An `https` URL of a public host name (a dot in it), at most 500 characters, without spaces. */
-export const isHttpsUrl = (text: string): boolean => {
-  if (text.length > 500 || /\s/.test(text) || !StoreText.isStorable(text) || !URL.canParse(text)) return false
-  const url = new URL(text)
-  return url.protocol === "https:" && url.hostname.includes(".") && url.username === "" && url.password === ""
-}
+/**
+ * An `https` link to a public web page, at most 500 characters: the address rules of `@tawsil/egress`
+ * (`Egress.parsePublicLink`: a domain name, never an IP address in any notation or a local name, no credentials,
+ * the default port).
+ */
+export const isHttpsUrl = (text: string): boolean =>
+  text.length <= 500 && StoreText.isStorable(text) && Result.isSuccess(Egress.parsePublicLink(text))
 
 /** `isHttpsUrl`, where null and an empty string mean none. */
 export const optionalHttpsUrl = (value: unknown, message: string): Effect.Effect<string | null, string> =>
@@ -102,10 +104,11 @@ export const optionalHttpsUrl = (value: unknown, message: string): Effect.Effect
       : Effect.fail(message)
 
 /**
- * Where a storefront button or banner leads: a path of the storefront (`/products/12`, `/categories/shoes`, letters,
- * digits and `/ - _ . ? = & #`) or an `https` URL; at most 500 characters.
+ * Where a storefront button or banner leads: a path of the storefront — one `/`, then letters, digits and
+ * `/ - _ . ? = & # %`, never a second `/` first (`//host` is another site to a browser) — or a public `https` link
+ * (`isHttpsUrl`); at most 500 characters.
  */
-const STOREFRONT_PATH = /^\/[A-Za-z0-9/_.?=&#%-]{0,499}$/
+const STOREFRONT_PATH = /^\/(?!\/)[A-Za-z0-9/_.?=&#%-]{0,499}$/
 
 export const optionalLink = (value: unknown, message: string): Effect.Effect<string | null, string> => {
   if (value === null || value === "") return Effect.succeed(null)

@@ -21,7 +21,8 @@ export const reasons = Reasons.of(ShipmentsError.ShipmentsErrorReason, {
   InvalidShipmentsBody: "bad_request",
   AccountNotFound: "not_found",
   SecretsUnavailable: "unavailable",
-  CourierFailed: "courier_error"
+  CourierFailed: "courier_error",
+  Busy: "unavailable"
 })
 
 /** An order's refusals around its shipment, by name where they are named after a code. */

@@ -7,14 +7,16 @@
  * `../../shipping/Errors.ts`, in this API's envelope), never with a credential.
  */
 
-import type { Gateway } from "@tawsil/shipping"
-import { Rate, Settings, StoreShippingError } from "@tawsil/store-shipping"
+import type { ShippingError } from "@tawsil/courier"
+import * as Rate from "@tawsil/store-shipping/Rate"
+import * as Settings from "@tawsil/store-shipping/Settings"
+import * as StoreShippingError from "@tawsil/store-shipping/StoreShippingError"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import * as Endpoint from "../Endpoint.ts"
 import * as Errors from "../Errors.ts"
 import * as Reasons from "../Reasons.ts"
 
-/** `SnapshotTooLarge` and `NothingToRestore` are named after their codes. */
+/** `SnapshotTooLarge` is named after its code. */
 export const reasons = Reasons.of(StoreShippingError.StoreShippingErrorReason, {
   InvalidShippingBody: "bad_request",
   OriginWilayaMissing: "bad_request",
@@ -22,7 +24,7 @@ export const reasons = Reasons.of(StoreShippingError.StoreShippingErrorReason, {
   CourierFailed: "courier_error"
 })
 
-type Failure = Gateway.GatewayError
+type Failure = ShippingError.ShippingError
 type CourierReason = Extract<Failure, { readonly _tag: "CourierError" }>["reason"]
 
 /** Each reason a courier gives for a failed rates call, as the shipping API's code in this API's envelope. */
@@ -45,10 +47,7 @@ const courierReasons: {
   NotCancellable: (_, message, requestId) => Errors.make("not_cancellable", requestId, message)
 }
 
-/**
- * Each failure of the gateway, as this API answers it. A rates call fails only as the courier core does (the first
- * five rows); the gateway's create and window failures get the code of their meaning here.
- */
+/** Each failure of a courier call (a sync's rates calls fail as the courier core does), as this API answers it. */
 const gatewayFailures: {
   readonly [Tag in Failure["_tag"]]: (
     failure: Extract<Failure, { readonly _tag: Tag }>,
@@ -80,15 +79,7 @@ const gatewayFailures: {
         message: string,
         requestId: string
       ) => Errors.Failure
-    )(failure.reason, failure.message, requestId),
-  ClientRateLimited: (failure, requestId) =>
-    Errors.make("rate_limited", requestId, failure.message, { retry_after: failure.retryAfterSeconds }),
-  Overloaded: (failure, requestId) =>
-    Errors.make("rate_limited", requestId, failure.message, { retry_after: failure.retryAfterSeconds }),
-  InvalidKey: (failure, requestId) => Errors.make("bad_request", requestId, failure.message),
-  KeyReused: (_, requestId) => Errors.make("idempotency_key_reuse", requestId),
-  InFlight: (failure, requestId) =>
-    Errors.make("idempotency_in_flight", requestId, undefined, { retry_after: failure.retryAfterSeconds })
+    )(failure.reason, failure.message, requestId)
 }
 
 /** A courier's failure (during a sync, a shipment's create, label, cancel or dispatch), as the shipping API's code. */
@@ -96,13 +87,7 @@ export const courierFailure = (failure: Failure, requestId: string): Errors.Fail
   (gatewayFailures[failure._tag] as (failure: Failure, requestId: string) => Errors.Failure)(failure, requestId)
 
 /** The wire classes a courier's failure can become. */
-export const courierClasses = [
-  Errors.BadRequest,
-  Errors.Unprocessable,
-  Errors.RateLimited,
-  Errors.BadGateway,
-  Errors.Conflict
-]
+export const courierClasses = [Errors.BadRequest, Errors.Unprocessable, Errors.RateLimited, Errors.BadGateway]
 
 const { Data } = Endpoint
 const writes = [...Errors.writes, ...reasons.classes]

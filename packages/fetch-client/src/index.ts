@@ -1,5 +1,5 @@
 /**
- * The plain `fetch` client of both APIs (`@tawsil/client/fetch`), for callers that do not use Effect: no runtime
+ * The plain `fetch` client of both APIs (`@tawsil/fetch-client`), for callers that do not use Effect: no runtime
  * dependency, types generated from the OpenAPI documents (decision 0023).
  *
  * ```ts

@@ -139,10 +139,10 @@ export const render = (document: OpenApiDocument, generator: string): string => 
   return lines.join("\n")
 }
 
-export const GENERATOR = "packages/client/src/scripts/writeFetchOperations.ts"
+export const GENERATOR = "packages/fetch-client/src/scripts/writeFetchOperations.ts"
 
 /** Each document and the module written from it, from the repository's root. */
 export const targets = [
-  { document: "docs/api/shipping.openapi.json", module: "packages/client/src/fetch/ShippingOperations.ts" },
-  { document: "docs/api/store.openapi.json", module: "packages/client/src/fetch/StoreOperations.ts" }
+  { document: "docs/api/shipping.openapi.json", module: "packages/fetch-client/src/ShippingOperations.ts" },
+  { document: "docs/api/store.openapi.json", module: "packages/fetch-client/src/StoreOperations.ts" }
 ] as const

@@ -1,5 +1,5 @@
 /**
- * `npm run client:fetch`: writes `src/fetch/ShippingOperations.ts` and `src/fetch/StoreOperations.ts` from
+ * `npm run client:fetch`: writes `src/ShippingOperations.ts` and `src/StoreOperations.ts` from
  * `docs/api/*.openapi.json` (run `npm run docs:api` first when the definitions changed).
  */
 import { readFileSync, writeFileSync } from "node:fs"
