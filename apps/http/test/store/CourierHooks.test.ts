@@ -64,6 +64,7 @@ const withFakes = Layer.unwrap(
   )
 )
 
+let customers = 0
 const customer = { name: "Amina Benali", phone: "0555123456", wilaya_id: 16, commune: "Bab Ezzouar", address: "Cité 5" }
 
 /** A store with a shipped order through a new account of `courier`; the order's id and tracking number. */
@@ -72,8 +73,9 @@ const shippedThrough = (store: InMemory.Caller, account: Record<string, unknown>
     const created = yield* store.write("POST", "/v1/shipping/accounts", { label: "Compte", ...account })
     assert.strictEqual(created.status, 200, created.text)
     const product = (yield* store.write("POST", "/v1/products", { name: "Robe", price: 3000, stock: 50 })).body.data
+    // A customer of its own: Maystro refuses a second order of one customer in a day.
     const order = (yield* store.write("POST", "/v1/orders", {
-      customer,
+      customer: { ...customer, name: `${customer.name} ${++customers}` },
       items: [{ product_id: product.id, quantity: 1 }]
     })).body.data
     yield* store.write("PATCH", `/v1/orders/${order.id}`, { status: "confirmed" })
@@ -422,14 +424,29 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("courier
         const store = yield* createStore()
         const viaPushco = yield* shippedThrough(store, pushcoAccount)
         const viaYalidine = yield* shippedThrough(store, yalidineAccount)
+        const zrSecret = ZrExpressPusher.newSecret()
+        const viaZr = yield* shippedThrough(store, {
+          courier: "zrexpress_new",
+          credentials: { apiKey: ZR_ACCOUNT.apiKey, tenantId: ZR_ACCOUNT.tenantId },
+          webhook_secret: zrSecret
+        })
+        const maystroSecret = `maystro-hook-${randomBytes(8).toString("hex")}`
+        const viaMaystro = yield* shippedThrough(store, {
+          courier: "maystro",
+          credentials: { apiKey: MAYSTRO_KEY },
+          webhook_secret: maystroSecret
+        })
         const silent = (yield* store.write("POST", "/v1/shipping/accounts", { courier: "sandbox", label: "S" })).body
           .data.id
         const targets: PushRequests.Targets = {
           pushco: { id: viaPushco.accountId, secret: Couriers.PUSH_SECRET },
           yalidine: { id: viaYalidine.accountId, secret: YALIDINE_SECRET },
+          zr: { id: viaZr.accountId, secret: zrSecret },
+          maystro: { id: viaMaystro.accountId, secret: maystroSecret },
           silent
         }
-        const before = [yield* detailOf(store, viaPushco.orderId), yield* detailOf(store, viaYalidine.orderId)]
+        const shipped = [viaPushco, viaYalidine, viaZr, viaMaystro]
+        const before = yield* Effect.forEach(shipped, (via) => detailOf(store, via.orderId))
         const shapes = fc.sample(PushRequests.shape, { numRuns: FUZZ_RUNS, seed: PushRequests.SEED })
         const problems: Array<string> = []
         const statuses = new Map<number, number>()
@@ -463,10 +480,7 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("courier
         assert.isAbove(count(400), FUZZ_RUNS / 20, JSON.stringify([...statuses]))
         assert.isAbove(count(404), 0, JSON.stringify([...statuses]))
         // The real parcels were named only in requests that could not be accepted: nothing moved them.
-        assert.deepStrictEqual(
-          [yield* detailOf(store, viaPushco.orderId), yield* detailOf(store, viaYalidine.orderId)],
-          before
-        )
+        assert.deepStrictEqual(yield* Effect.forEach(shipped, (via) => detailOf(store, via.orderId)), before)
       }),
     120_000
   )
