@@ -3,7 +3,8 @@
  * with fast-check, and the rule each answer must keep: shared by the fuzz in memory (`store/CourierHooks.test.ts`,
  * full count) and over sockets on each database (`shipments/ShipmentsSql.test.ts`, which also counts the rows).
  *
- * A request goes to an account that pushes (`pushco`, the Yalidine engine) or one that cannot receive (a courier
+ * A request goes to an account that pushes (`pushco`, the Yalidine engine, ZR Express, Maystro) or one that cannot
+ * receive (a courier
  * that does not push, an id no account has, a path that is no id), with bytes that are anything: random bytes with
  * NUL and control characters, text that is not JSON, any JSON, nesting 50 000 deep, huge numbers, or the courier's
  * own shape with hostile values; its headers are signed right, signed with another secret, garbled, stale, missing,
@@ -21,6 +22,9 @@ export const SEED = 20_261_206
 export interface Targets {
   readonly pushco: { readonly id: number; readonly secret: string }
   readonly yalidine: { readonly id: number; readonly secret: string }
+  /** ZR Express: a `whsec_` secret. */
+  readonly zr: { readonly id: number; readonly secret: string }
+  readonly maystro: { readonly id: number; readonly secret: string }
   /** An account of a courier that does not push. */
   readonly silent: number
 }
@@ -33,7 +37,7 @@ export interface Request {
   readonly headers: Readonly<Record<string, string>>
   readonly body: Uint8Array
   /** The account the request names, when it is one that receives. */
-  readonly account: "pushco" | "yalidine" | undefined
+  readonly account: Pushing | undefined
   readonly accountId: number | undefined
   /** Text the answer must not hold unless it accepted the request. */
   readonly marker: string
@@ -43,7 +47,10 @@ export interface Request {
   readonly signedRight: boolean
 }
 
-type Target = "pushco" | "yalidine" | "silent" | "unknown" | "notAnId"
+type Pushing = "pushco" | "yalidine" | "zr" | "maystro"
+type Target = Pushing | "silent" | "unknown" | "notAnId"
+
+const pushing: ReadonlyArray<string> = ["pushco", "yalidine", "zr", "maystro"]
 
 /** Where the probe and the marker go in a generated body (replaced once the request's index is known). */
 const PROBE = "\u0002probe"
@@ -145,7 +152,76 @@ const yalidineBody = fc.record(
   { requiredKeys: [] }
 )
 
-type Body = { readonly kind: "bytes"; readonly bytes: Uint8Array } | { readonly kind: "text"; readonly text: string }
+/** An event in ZR Express's own shape (Svix's message), its fields what ZR sends or hostile. */
+const zrBody = fc.record(
+  {
+    eventType: field(
+      fc.constantFrom("parcel.state.updated", "parcel.state.situation.created", "parcel.isReturn.updated")
+    ),
+    occurredAt: field(fc.constantFrom("2026-12-06T10:00:00.000Z", "1969-12-31T23:59:59Z")),
+    data: fc.oneof(
+      {
+        weight: 6,
+        arbitrary: fc.record(
+          {
+            id: field(fc.uuid()),
+            trackingNumber: probe,
+            externalId: reason,
+            isReturn: field(fc.boolean()),
+            state: fc.oneof(
+              fc.record({ name: field(fc.constantFrom("Delivered", "Returned", "OrderReceived")) }),
+              nasty
+            ),
+            situation: fc.oneof(fc.record({ name: reason, description: reason }), nasty)
+          },
+          { requiredKeys: [] }
+        )
+      },
+      { weight: 1, arbitrary: nasty }
+    )
+  },
+  { requiredKeys: [] }
+)
+
+/** A Maystro order (or a list of them), its fields what Maystro sends or hostile. */
+const maystroOrder = fc.record(
+  {
+    id: probe,
+    display_id_order: field(fc.integer({ min: 1, max: 99_999 })),
+    external_order_id: reason,
+    status: field(fc.constantFrom(8, 41, "41", 52, 999)),
+    updated_at: field(fc.constantFrom("2026-12-06 10:00:00", "0000-00-00 00:00:00"))
+  },
+  { requiredKeys: [] }
+)
+
+/** Maystro's body: JSON base64-encoded twice, as is or wrapped (or once, or three times). Encoded once filled. */
+const maystroBody = fc.record({
+  json: fc.oneof(maystroOrder, fc.array(maystroOrder, { maxLength: 4 }), nasty).map(serialise),
+  wrapping: fc.constantFrom<"raw" | "json-string" | "data" | "payload">("raw", "json-string", "data", "payload"),
+  times: fc.constantFrom(2, 2, 2, 1, 3)
+})
+
+/** The text Maystro sends for a JSON text. */
+const maystroText = (json: string, wrapping: "raw" | "json-string" | "data" | "payload", times: number) => {
+  let encoded = json
+  for (let round = 0; round < times; round++) encoded = Buffer.from(encoded, "utf8").toString("base64")
+  return wrapping === "raw"
+    ? encoded
+    : wrapping === "json-string"
+      ? JSON.stringify(encoded)
+      : JSON.stringify({ [wrapping]: encoded })
+}
+
+type Body =
+  | { readonly kind: "bytes"; readonly bytes: Uint8Array }
+  | { readonly kind: "text"; readonly text: string }
+  | {
+      readonly kind: "maystro"
+      readonly json: string
+      readonly wrapping: "raw" | "json-string" | "data" | "payload"
+      readonly times: number
+    }
 
 const body: fc.Arbitrary<Body> = fc.oneof(
   { weight: 2, arbitrary: fc.uint8Array({ maxLength: 2048 }).map((bytes): Body => ({ kind: "bytes", bytes })) },
@@ -169,7 +245,9 @@ const body: fc.Arbitrary<Body> = fc.oneof(
       )
   },
   { weight: 3, arbitrary: pushcoBody.map((value): Body => ({ kind: "text", text: serialise(value) })) },
-  { weight: 3, arbitrary: yalidineBody.map((value): Body => ({ kind: "text", text: serialise(value) })) }
+  { weight: 3, arbitrary: yalidineBody.map((value): Body => ({ kind: "text", text: serialise(value) })) },
+  { weight: 3, arbitrary: zrBody.map((value): Body => ({ kind: "text", text: serialise(value) })) },
+  { weight: 3, arbitrary: maystroBody.map((parts): Body => ({ kind: "maystro", ...parts })) }
 )
 
 /** How a request is signed. */
@@ -183,7 +261,18 @@ const headerValue = fc.oneof(
 )
 
 const junkHeaders = fc.dictionary(
-  fc.constantFrom("x-pushco-signature", "x-yalidine-signature", "x-pushco-timestamp", "x-extra", "content-type"),
+  fc.constantFrom(
+    "x-pushco-signature",
+    "x-yalidine-signature",
+    "x-pushco-timestamp",
+    "svix-id",
+    "svix-timestamp",
+    "svix-signature",
+    "webhook-signature",
+    "x-webhook-secret",
+    "x-extra",
+    "content-type"
+  ),
   headerValue,
   { maxKeys: 3 }
 )
@@ -216,7 +305,7 @@ export const shape: fc.Arbitrary<Shape> = fc.record({
     { weight: 1, arbitrary: fc.constant("GET" as const) }
   ),
   target: fc.oneof(
-    { weight: 6, arbitrary: fc.constantFrom<Target>("pushco", "yalidine") },
+    { weight: 8, arbitrary: fc.constantFrom<Target>("pushco", "yalidine", "zr", "maystro") },
     { weight: 1, arbitrary: fc.constantFrom<Target>("silent", "unknown", "notAnId") }
   ),
   body,
@@ -230,9 +319,19 @@ export const shape: fc.Arbitrary<Shape> = fc.record({
     "stale",
     "hostileTimestamp"
   ),
-  contentType: fc.option(fc.constantFrom("application/json", "text/plain", "application/json; charset=utf-16", "*/*"), {
-    nil: undefined
-  }),
+  // Whatever a courier sends its body as, the receiver reads the bytes: a media type is never refused.
+  contentType: fc.option(
+    fc.constantFrom(
+      "application/json",
+      "text/plain",
+      "application/json; charset=utf-16",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "application/octet-stream",
+      "*/*"
+    ),
+    { nil: undefined }
+  ),
   junk: junkHeaders,
   junkFirst: fc.boolean(),
   query,
@@ -242,10 +341,10 @@ export const shape: fc.Arbitrary<Shape> = fc.record({
   )
 })
 
-const hmacHex = (secret: string, ...parts: ReadonlyArray<string | Uint8Array>) => {
+const hmac = (secret: string | Buffer, ...parts: ReadonlyArray<string | Uint8Array>) => {
   const mac = createHmac("sha256", secret)
   for (const part of parts) mac.update(part)
-  return mac.digest("hex")
+  return mac.digest()
 }
 
 /** The request a shape is, for the `index`-th case of a run (its marker and probe), at `now` (epoch ms). */
@@ -253,9 +352,15 @@ export const materialise = (shape: Shape, targets: Targets, index: number, now: 
   const marker = `ECHO${index}q${now % 1000}`
   const probe = `FZ${now}x${index}`
   const fill = (text: string) => text.replaceAll(PROBE, probe).replaceAll(MARKER, marker)
-  const bytes =
-    shape.body.kind === "bytes" ? shape.body.bytes : new Uint8Array(Buffer.from(fill(shape.body.text), "utf8"))
-  const account = shape.target === "pushco" || shape.target === "yalidine" ? shape.target : undefined
+  const text =
+    shape.body.kind === "bytes"
+      ? undefined
+      : shape.body.kind === "maystro"
+        ? // Maystro's ids are in its body once decoded: filled before the encoding.
+          maystroText(fill(shape.body.json), shape.body.wrapping, shape.body.times)
+        : fill(shape.body.text)
+  const bytes = shape.body.kind === "bytes" ? shape.body.bytes : new Uint8Array(Buffer.from(text!, "utf8"))
+  const account = pushing.includes(shape.target) ? (shape.target as Pushing) : undefined
   const accountId =
     account !== undefined
       ? targets[account].id
@@ -268,10 +373,24 @@ export const materialise = (shape: Shape, targets: Targets, index: number, now: 
   const seconds = Math.floor(now / 1000)
   const signed: Record<string, string> = {}
   const signWith = (key: string, timestamp: string) => {
-    if (account === "yalidine") signed["x-yalidine-signature"] = hmacHex(key, bytes)
-    else {
-      signed["x-pushco-timestamp"] = timestamp
-      signed["x-pushco-signature"] = hmacHex(key, `${timestamp}.`, bytes)
+    switch (account) {
+      case "yalidine":
+        signed["x-yalidine-signature"] = hmac(key, bytes).toString("hex")
+        break
+      case "zr": {
+        const id = `msg_${marker}`
+        signed["svix-id"] = id
+        signed["svix-timestamp"] = timestamp
+        const raw = Buffer.from(key.replace(/^whsec_/, ""), "base64")
+        signed["svix-signature"] = `v1,${hmac(raw, `${id}.${timestamp}.`, bytes).toString("base64")}`
+        break
+      }
+      case "maystro":
+        signed["x-webhook-secret"] = key
+        break
+      default:
+        signed["x-pushco-timestamp"] = timestamp
+        signed["x-pushco-signature"] = hmac(key, `${timestamp}.`, bytes).toString("hex")
     }
   }
   switch (shape.signing) {
@@ -279,19 +398,22 @@ export const materialise = (shape: Shape, targets: Targets, index: number, now: 
       signWith(secret, String(seconds))
       break
     case "otherSecret":
-      signWith(`${secret}x`, String(seconds))
+      // A whsec_ secret of other bytes (the same length), another text for the others.
+      signWith(account === "zr" ? `whsec_${Buffer.alloc(24, 7).toString("base64")}` : `${secret}x`, String(seconds))
       break
     case "garbled":
       signWith(secret, String(seconds))
       for (const name of Object.keys(signed)) {
-        if (name.endsWith("signature")) signed[name] = `${signed[name]!.slice(0, -2)}zz`
+        if (name.endsWith("signature") || name === "x-webhook-secret") {
+          signed[name] = `${signed[name]!.slice(0, -2)}z~`
+        }
       }
       break
     case "stale":
       signWith(secret, String(seconds - 3600))
       break
     case "hostileTimestamp":
-      signWith(secret, fill(shape.junk["x-pushco-timestamp"] ?? "1e309"))
+      signWith(secret, fill(shape.junk["x-pushco-timestamp"] ?? shape.junk["svix-timestamp"] ?? "1e309"))
       break
     case "missing":
       break
@@ -316,9 +438,10 @@ export const materialise = (shape: Shape, targets: Targets, index: number, now: 
     probe,
     signedRight:
       account !== undefined &&
-      // Yalidine signs no time: a stale or odd timestamp header is nothing to it.
+      // Yalidine and Maystro sign no time: a stale or odd timestamp is nothing to them.
       (shape.signing === "right" ||
-        (account === "yalidine" && (shape.signing === "stale" || shape.signing === "hostileTimestamp"))) &&
+        ((account === "yalidine" || account === "maystro") &&
+          (shape.signing === "stale" || shape.signing === "hostileTimestamp"))) &&
       // Junk sent after the signature replaces it.
       (shape.junkFirst || !Object.keys(shape.junk).some((name) => Object.hasOwn(signed, name)))
   }
@@ -354,14 +477,15 @@ export const problemOf = (request: Request, answer: Answered): string | undefine
       if (!request.signedRight) return `accepted without the right signature: ${answer.text}`
       return undefined
     }
-    // A challenge: answered with its own token, in the courier's shape.
+    // A challenge: answered with its own token, in the courier's shape (ZR Express and Maystro send none).
+    if (request.account !== "yalidine" && request.account !== "pushco") return `a GET answered ${answer.status}`
     const token = new URL(`http://x${request.url}`).searchParams.get(
       request.account === "yalidine" ? "crc_token" : "challenge"
     )
     const expected = JSON.stringify(request.account === "yalidine" ? { crc_token: token } : { challenge: token })
     return answer.text === expected ? undefined : `a challenge answered ${answer.text.slice(0, 200)}`
   }
-  if (![400, 401, 404, 413, 415].includes(answer.status)) return `unexpected ${answer.status}: ${answer.text}`
+  if (![400, 401, 404, 413].includes(answer.status)) return `unexpected ${answer.status}: ${answer.text}`
   if (answer.text.includes(request.marker)) return `echoed the request: ${answer.text.slice(0, 200)}`
   if (answer.text.includes(request.probe)) return `echoed the request's parcel: ${answer.text.slice(0, 200)}`
   return undefined

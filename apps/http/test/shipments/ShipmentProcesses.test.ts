@@ -497,7 +497,10 @@ describe("shipments in app processes", () => {
           const recordedAgain = again.map((delivery) => JSON.parse(delivery.attempts.at(-1)!.answer ?? "{}").recorded)
           for (const [index, event] of pushes.entries()) {
             assert.strictEqual(again[index]!.delivered, true)
-            assert.strictEqual(recordedAgain[index], acked.includes(event) ? 0 : 1, `${event.event_id} recorded once`)
+            // An acknowledged event was recorded: not again. One the kill left unanswered may have been recorded
+            // before the answer was lost; recorded once either way (counted in the database below).
+            if (acked.includes(event)) assert.strictEqual(recordedAgain[index], 0, `${event.event_id} recorded once`)
+            else assert.include([0, 1], recordedAgain[index], event.event_id)
           }
           for (const order of pushedOrders) {
             const shown = yield* detail(order.id)
@@ -618,7 +621,9 @@ describe("shipments in app processes", () => {
             "the DHD canary did reach its courier"
           )
           console.log(
-            `${backend.name}: killed after ${acked.length} of ${pushes.length} pushes acknowledged, with ` +
+            `${backend.name}: killed after ${acked.length} of ${pushes.length} pushes acknowledged ` +
+              `(${pushes.filter((event, index) => !acked.includes(event) && recordedAgain[index] === 0).length} more ` +
+              "recorded with their answer lost), with " +
               `${appliedBeforeKill.size} of ${polledOrders.length} polled parcels applied and ${hungTrackings.size} ` +
               `in a read left hanging; ${receiver.received.length} webhook deliveries`
           )

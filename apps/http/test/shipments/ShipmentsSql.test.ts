@@ -15,8 +15,14 @@ import type * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Duration, Effect, Layer, Result } from "effect"
 import fc from "fast-check"
 import { EcotrackFake, TOKEN } from "../../../../adapters/ecotrack/test/fake/EcotrackFake.ts"
+import { KEY as MAYSTRO_KEY, MaystroFake } from "../../../../adapters/maystro/test/fake/MaystroFake.ts"
 import { API_ID, API_TOKEN, YalidineFake } from "../../../../adapters/yalidine/test/fake/YalidineFake.ts"
 import * as YalidinePusher from "../../../../adapters/yalidine/test/fake/YalidinePusher.ts"
+import {
+  ACCOUNT as ZR_ACCOUNT,
+  ZrExpressNewFake
+} from "../../../../adapters/zrexpress-new/test/fake/ZrExpressNewFake.ts"
+import * as ZrExpressPusher from "../../../../adapters/zrexpress-new/test/fake/ZrExpressPusher.ts"
 import * as Receiver from "../../../../packages/webhooks/test/Receiver.ts"
 import { codeOf, dashboardStore } from "../ConfigHarness.ts"
 import * as PushRequests from "../PushRequests.ts"
@@ -36,10 +42,13 @@ const withFakes = (backend: TestDatabase.Backend) =>
     Effect.gen(function* () {
       const ecotrack = yield* EcotrackFake
       const yalidine = yield* YalidineFake
+      const zr = yield* ZrExpressNewFake
+      const maystro = yield* MaystroFake
       return storeServer(backend, {
         courierOrigins: Result.getOrThrow(
           Egress.parseOverrides(
-            `https://platform.dhd-dz.com=${ecotrack.origin},https://api.yalidine.app=${yalidine.origin}`
+            `https://platform.dhd-dz.com=${ecotrack.origin},https://api.yalidine.app=${yalidine.origin},` +
+              `https://api.zrexpress.app=${zr.origin},https://backend.maystro-delivery.com=${maystro.origin}`
           )
         ),
         poll: { ...Poller.defaults, every: Duration.millis(200) },
@@ -51,7 +60,9 @@ const withFakes = (backend: TestDatabase.Backend) =>
     Layer.provideMerge(
       Layer.mergeAll(
         EcotrackFake.layer({ tokens: [TOKEN] }),
-        YalidineFake.layer({ accounts: [{ apiId: API_ID, apiToken: API_TOKEN, quotas: { second: 50, minute: 500 } }] })
+        YalidineFake.layer({ accounts: [{ apiId: API_ID, apiToken: API_TOKEN, quotas: { second: 50, minute: 500 } }] }),
+        ZrExpressNewFake.layer(),
+        MaystroFake.layer()
       )
     )
   )
@@ -244,6 +255,20 @@ for (const backend of backends) {
             credentials: { apiId: API_ID, apiToken: API_TOKEN },
             webhook_secret: YALIDINE_SECRET
           })
+          const zrSecret = ZrExpressPusher.newSecret()
+          const zr = yield* dashboard.write("POST", "/v1/shipping/accounts", {
+            courier: "zrexpress_new",
+            label: "ZR",
+            credentials: { apiKey: ZR_ACCOUNT.apiKey, tenantId: ZR_ACCOUNT.tenantId },
+            webhook_secret: zrSecret
+          })
+          const maystroSecret = "maystro-webhook-secret-5e21"
+          const maystro = yield* dashboard.write("POST", "/v1/shipping/accounts", {
+            courier: "maystro",
+            label: "Maystro",
+            credentials: { apiKey: MAYSTRO_KEY },
+            webhook_secret: maystroSecret
+          })
           const silent = yield* dashboard.write("POST", "/v1/shipping/accounts", { courier: "sandbox", label: "S" })
           const rows = Effect.map(
             db<{ count: number }>`SELECT count(*)::int AS count FROM courier_push_events`.pipe(Effect.orDie),
@@ -264,6 +289,8 @@ for (const backend of backends) {
           const targets: PushRequests.Targets = {
             pushco: { id: pushco.body.data.id, secret: Couriers.PUSH_SECRET },
             yalidine: { id: yalidine.body.data.id, secret: YALIDINE_SECRET },
+            zr: { id: zr.body.data.id, secret: zrSecret },
+            maystro: { id: maystro.body.data.id, secret: maystroSecret },
             silent: silent.body.data.id
           }
           const shapes = fc.sample(PushRequests.shape, { numRuns: SOCKET_RUNS, seed: PushRequests.SEED })

@@ -1,14 +1,16 @@
 /**
  * The receiver of courier push through the store API in memory (`src/store/courier-hooks`; docs/cod-loop.md, "Push"):
  * `POST` and `GET /v1/hooks/couriers/{account_id}`, authenticated by the courier's signature alone. For `pushco` (a
- * courier defined in `ShipmentCouriers.ts`: timestamped HMAC, a GET challenge) and the Yalidine engine (its CRC
- * challenge and `X-YALIDINE-SIGNATURE`, bodies built by its fake pusher's own code): events recorded once and applied
- * to their order, a repeat acknowledged and changing nothing, an event that overtakes our own create applied when the
- * shipment is attached; every refusal (404 unknown account, 401 bad, missing or stale signature, 400 malformed)
- * changes nothing and echoes nothing (413 over 1 MB is the listener's: over a socket, in `../shipments/`); and fast-check's hostile requests (bytes with NUL and control
- * characters, deep nesting, huge numbers, wrong headers, signed garbage): never a 5xx, nothing recorded from a
- * refused request, nothing echoed. The same receiver over a socket, in an app process killed mid-burst, is
- * `../shipments/`'s.
+ * courier defined in `ShipmentCouriers.ts`: timestamped HMAC, a GET challenge) and the three platforms that push,
+ * each shipped through its loopback fake and pushed to with its fake pusher's own code: the Yalidine engine (its CRC
+ * challenge, `X-YALIDINE-SIGNATURE`), ZR Express (Svix signatures, stale ones refused) and Maystro (twice base64, its
+ * secret header). Events recorded once and applied to their order, a repeat acknowledged and changing nothing, an
+ * event that overtakes our own create applied when the shipment is attached; every refusal (404 unknown account, 401
+ * bad, missing or stale signature, 400 malformed) changes nothing and echoes nothing (413 over 1 MB is the
+ * listener's: over a socket, in `../shipments/`); and fast-check's hostile requests (`../PushRequests.ts`: bytes with
+ * NUL and control characters, deep nesting, huge numbers, wrong headers, signed garbage): never a 5xx, nothing
+ * recorded from a refused request, nothing echoed. The same receiver over a socket, and in an app process killed
+ * mid-burst, is `../shipments/`'s.
  */
 import { randomBytes } from "node:crypto"
 import { assert, layer } from "@effect/vitest"
@@ -16,8 +18,15 @@ import { Egress } from "@tawsil/egress"
 import { TrackingStore } from "@tawsil/shipments"
 import { Effect, Layer, Result } from "effect"
 import fc from "fast-check"
+import { KEY as MAYSTRO_KEY, MaystroFake } from "../../../../adapters/maystro/test/fake/MaystroFake.ts"
+import * as MaystroPusher from "../../../../adapters/maystro/test/fake/MaystroPusher.ts"
 import { API_ID, API_TOKEN, YalidineFake } from "../../../../adapters/yalidine/test/fake/YalidineFake.ts"
 import * as YalidinePusher from "../../../../adapters/yalidine/test/fake/YalidinePusher.ts"
+import {
+  ACCOUNT as ZR_ACCOUNT,
+  ZrExpressNewFake
+} from "../../../../adapters/zrexpress-new/test/fake/ZrExpressNewFake.ts"
+import * as ZrExpressPusher from "../../../../adapters/zrexpress-new/test/fake/ZrExpressPusher.ts"
 import * as PushRequests from "../PushRequests.ts"
 import * as InMemory from "./InMemory.ts"
 import * as Couriers from "./ShipmentCouriers.ts"
@@ -30,19 +39,32 @@ const FUZZ_RUNS = 1_000
 const YALIDINE_SECRET = "yal-webhook-secret-7c1e9a40d2b8"
 
 /** The store API in memory over `pushco` and Yalidine's loopback fake. */
+/** The store API in memory over `pushco` and the loopback fakes of the three platforms that push. */
 const withFakes = Layer.unwrap(
-  Effect.map(YalidineFake, (yalidine) =>
-    InMemory.layer({
-      gateway: Couriers.gateway(Result.getOrThrow(Egress.parseOverrides(`https://api.yalidine.app=${yalidine.origin}`)))
-    })
-  )
+  Effect.gen(function* () {
+    const yalidine = yield* YalidineFake
+    const zr = yield* ZrExpressNewFake
+    const maystro = yield* MaystroFake
+    const origins = Result.getOrThrow(
+      Egress.parseOverrides(
+        `https://api.yalidine.app=${yalidine.origin},https://api.zrexpress.app=${zr.origin},` +
+          `https://backend.maystro-delivery.com=${maystro.origin}`
+      )
+    )
+    return InMemory.layer({ gateway: Couriers.gateway(origins) })
+  })
 ).pipe(
-  // The fake's fixed windows open with its first request, ours with our first: the fake is told to count loosely.
   Layer.provideMerge(
-    YalidineFake.layer({ accounts: [{ apiId: API_ID, apiToken: API_TOKEN, quotas: { second: 50, minute: 500 } }] })
+    Layer.mergeAll(
+      // The fake's fixed windows open with its first request, ours with our first: the fake is told to count loosely.
+      YalidineFake.layer({ accounts: [{ apiId: API_ID, apiToken: API_TOKEN, quotas: { second: 50, minute: 500 } }] }),
+      ZrExpressNewFake.layer(),
+      MaystroFake.layer()
+    )
   )
 )
 
+let customers = 0
 const customer = { name: "Amina Benali", phone: "0555123456", wilaya_id: 16, commune: "Bab Ezzouar", address: "Cité 5" }
 
 /** A store with a shipped order through a new account of `courier`; the order's id and tracking number. */
@@ -51,8 +73,9 @@ const shippedThrough = (store: InMemory.Caller, account: Record<string, unknown>
     const created = yield* store.write("POST", "/v1/shipping/accounts", { label: "Compte", ...account })
     assert.strictEqual(created.status, 200, created.text)
     const product = (yield* store.write("POST", "/v1/products", { name: "Robe", price: 3000, stock: 50 })).body.data
+    // A customer of its own: Maystro refuses a second order of one customer in a day.
     const order = (yield* store.write("POST", "/v1/orders", {
-      customer,
+      customer: { ...customer, name: `${customer.name} ${++customers}` },
       items: [{ product_id: product.id, quantity: 1 }]
     })).body.data
     yield* store.write("PATCH", `/v1/orders/${order.id}`, { status: "confirmed" })
@@ -242,6 +265,75 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("courier
     })
   )
 
+  it.effect("ZR Express (Svix signatures, stale ones refused) and Maystro (twice base64, its secret header)", () =>
+    Effect.gen(function* () {
+      const store = yield* createStore()
+      const zrSecret = ZrExpressPusher.newSecret()
+      const zr = yield* shippedThrough(store, {
+        courier: "zrexpress_new",
+        credentials: { apiKey: ZR_ACCOUNT.apiKey, tenantId: ZR_ACCOUNT.tenantId },
+        webhook_secret: zrSecret
+      })
+      const zrShipment = (yield* detailOf(store, zr.orderId)).shipment
+      const parcel = { id: zrShipment.courier_reference ?? zr.tracking, trackingNumber: zr.tracking }
+      const event = ZrExpressPusher.stateUpdated(parcel, "Delivered", Date.now() + 5_000)
+      const body = new Uint8Array(Buffer.from(JSON.stringify(event)))
+      const forged = yield* post(
+        zr.accountId,
+        body,
+        ZrExpressPusher.sign(body, ZrExpressPusher.newSecret(), Date.now())
+      )
+      assert.deepStrictEqual(codeOf(forged), [401, "invalid_signature"])
+      const replayed = yield* post(zr.accountId, body, ZrExpressPusher.sign(body, zrSecret, Date.now() - 3_600_000))
+      assert.deepStrictEqual(codeOf(replayed), [401, "stale_request"])
+      assert.strictEqual((yield* detailOf(store, zr.orderId)).status, "shipped", "nothing applied")
+      const headers = ZrExpressPusher.sign(body, zrSecret, Date.now())
+      const accepted = yield* post(zr.accountId, body, { "content-type": "application/json", ...headers })
+      assert.deepStrictEqual([accepted.status, JSON.parse(accepted.text)], [200, { received: 1, recorded: 1 }])
+      // Svix delivers a message again under its id: acknowledged, nothing new.
+      const again = yield* post(
+        zr.accountId,
+        body,
+        ZrExpressPusher.sign(body, zrSecret, Date.now(), headers["svix-id"])
+      )
+      assert.deepStrictEqual(JSON.parse(again.text), { received: 1, recorded: 0 })
+      assert.deepInclude((yield* detailOf(store, zr.orderId)).shipment, {
+        status: "delivered",
+        raw_status: "Delivered"
+      })
+
+      const maystroSecret = `maystro-hook-${randomBytes(8).toString("hex")}`
+      const maystro = yield* shippedThrough(store, {
+        courier: "maystro",
+        credentials: { apiKey: MAYSTRO_KEY },
+        webhook_secret: maystroSecret
+      })
+      const order = (status: number, seconds: number) => ({
+        id: maystro.tracking,
+        display_id_order: 4242,
+        status,
+        updated_at: MaystroPusher.algiersTime(Date.now() + seconds * 1000)
+      })
+      const picked = MaystroPusher.bodyOf(order(8, 60), "json-string")
+      const wrong = yield* post(maystro.accountId, picked, MaystroPusher.sign(picked, `${maystroSecret}x`))
+      assert.deepStrictEqual(codeOf(wrong), [401, "invalid_signature"])
+      const missing = yield* post(maystro.accountId, picked, { "content-type": "application/json" })
+      assert.deepStrictEqual(codeOf(missing), [401, "invalid_signature"])
+      for (const [body, status] of [
+        [picked, "picked_up"],
+        [MaystroPusher.bodyOf(order(41, 120), "raw"), "delivered"]
+      ] as const) {
+        const answer = yield* post(maystro.accountId, body, MaystroPusher.sign(body, maystroSecret))
+        assert.strictEqual(answer.status, 200, answer.text)
+        assert.strictEqual((yield* detailOf(store, maystro.orderId)).shipment.status, status)
+      }
+      assert.strictEqual((yield* detailOf(store, maystro.orderId)).status, "delivered")
+      const notBase64 = new Uint8Array(Buffer.from("{not twice base64}"))
+      const malformed = yield* post(maystro.accountId, notBase64, MaystroPusher.sign(notBase64, maystroSecret))
+      assert.deepStrictEqual(codeOf(malformed), [400, "bad_request"])
+    })
+  )
+
   // 413 over 1 MB is the listener's (its body limit): `../shipments/ShipmentsSql.test.ts`, over a socket.
   it.effect("refusals: 404 unknown account, 401 bad, missing or stale signature, 400 malformed", () =>
     Effect.gen(function* () {
@@ -332,14 +424,29 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("courier
         const store = yield* createStore()
         const viaPushco = yield* shippedThrough(store, pushcoAccount)
         const viaYalidine = yield* shippedThrough(store, yalidineAccount)
+        const zrSecret = ZrExpressPusher.newSecret()
+        const viaZr = yield* shippedThrough(store, {
+          courier: "zrexpress_new",
+          credentials: { apiKey: ZR_ACCOUNT.apiKey, tenantId: ZR_ACCOUNT.tenantId },
+          webhook_secret: zrSecret
+        })
+        const maystroSecret = `maystro-hook-${randomBytes(8).toString("hex")}`
+        const viaMaystro = yield* shippedThrough(store, {
+          courier: "maystro",
+          credentials: { apiKey: MAYSTRO_KEY },
+          webhook_secret: maystroSecret
+        })
         const silent = (yield* store.write("POST", "/v1/shipping/accounts", { courier: "sandbox", label: "S" })).body
           .data.id
         const targets: PushRequests.Targets = {
           pushco: { id: viaPushco.accountId, secret: Couriers.PUSH_SECRET },
           yalidine: { id: viaYalidine.accountId, secret: YALIDINE_SECRET },
+          zr: { id: viaZr.accountId, secret: zrSecret },
+          maystro: { id: viaMaystro.accountId, secret: maystroSecret },
           silent
         }
-        const before = [yield* detailOf(store, viaPushco.orderId), yield* detailOf(store, viaYalidine.orderId)]
+        const shipped = [viaPushco, viaYalidine, viaZr, viaMaystro]
+        const before = yield* Effect.forEach(shipped, (via) => detailOf(store, via.orderId))
         const shapes = fc.sample(PushRequests.shape, { numRuns: FUZZ_RUNS, seed: PushRequests.SEED })
         const problems: Array<string> = []
         const statuses = new Map<number, number>()
@@ -373,10 +480,7 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("courier
         assert.isAbove(count(400), FUZZ_RUNS / 20, JSON.stringify([...statuses]))
         assert.isAbove(count(404), 0, JSON.stringify([...statuses]))
         // The real parcels were named only in requests that could not be accepted: nothing moved them.
-        assert.deepStrictEqual(
-          [yield* detailOf(store, viaPushco.orderId), yield* detailOf(store, viaYalidine.orderId)],
-          before
-        )
+        assert.deepStrictEqual(yield* Effect.forEach(shipped, (via) => detailOf(store, via.orderId)), before)
       }),
     120_000
   )

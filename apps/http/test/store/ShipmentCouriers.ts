@@ -5,9 +5,10 @@
  * them at start; a test points their origins at loopback fakes) and `pushco`, a courier defined here.
  *
  * `pushco` is a platform no adapter serves, written for the receiver's tests before the real push modules existed and
- * kept for what no real platform offers yet: it pushes (a signed, timestamped JSON body, a challenge by GET) and
- * separates creating a parcel from dispatching it. It keeps its parcels in this process (no HTTP): what a test
- * reads of it is `parcels`. Its push scheme:
+ * kept for what a test needs to choose or see: it pushes (a signed, timestamped JSON body, a challenge by GET),
+ * separates creating a parcel from dispatching it, numbers its parcels in order (so a push can name one before it is
+ * created), keeps them in this process with no HTTP (`parcels`) and counts its calls (`pushcoCalls`). Its push
+ * scheme:
  *
  * - `GET ?challenge=<token>` (1 to 64 letters or digits) is answered `{"challenge":"<token>"}`;
  * - `POST` carries `X-Pushco-Timestamp` (Unix seconds, within 300 s of now, else stale) and `X-Pushco-Signature`, the

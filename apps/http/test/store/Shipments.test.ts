@@ -4,9 +4,9 @@
  * key), orders shipped through them (the parcel built from the order, every failure class in the envelope with the
  * order left as it was), their label, cancel and dispatch, the idempotency of each write, the orders list's
  * shipment filters and the webhook events they queue. Couriers: the sandbox, Ecotrack's loopback fake (DHD, whose
- * token check refuses a token it does not know), Yalidine's loopback fake, and `pushco` (`ShipmentCouriers.ts`), a
- * courier defined for these tests that separates creating a parcel from dispatching it. The receiver of courier push
- * is `CourierHooks.test.ts`'s; processes and databases are `../shipments/`'s.
+ * token check refuses a token it does not know, and which holds a parcel undispatched until it is dispatched),
+ * Yalidine's loopback fake, and `pushco` (`ShipmentCouriers.ts`), a courier defined for these tests. The receiver of
+ * courier push is `CourierHooks.test.ts`'s; processes and databases are `../shipments/`'s.
  */
 import { assert, layer } from "@effect/vitest"
 import { Egress } from "@tawsil/egress"
@@ -782,6 +782,51 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("shipmen
         "shipment.updated"
       ])
     })
+  )
+
+  it.effect(
+    "DHD (Ecotrack) holds a parcel undispatched: the order stays processing, cancellable until dispatched",
+    () =>
+      Effect.gen(function* () {
+        const store = yield* createStore()
+        const fake = yield* EcotrackFake
+        const dhd = yield* accountOf(store, { courier: "dhd", credentials: { token: TOKEN } })
+        const validations = () => fake.requests.filter((request) => request.path === "/api/v1/valid/order").length
+
+        const kept = yield* orderOf(store)
+        const before = validations()
+        const held = yield* ship(store, kept.id, { account_id: dhd, dispatch: false })
+        assert.strictEqual(held.status, 200, held.text)
+        assert.strictEqual(held.body.data.status, "processing")
+        assert.deepInclude(held.body.data.shipment, { dispatched: false, status: "created" })
+        const tracking = held.body.data.shipment.tracking_number
+        assert.strictEqual(validations(), before, "created at DHD, not validated")
+        assert.strictEqual(fake.parcels.get(tracking)?.validated, false)
+        const cancelled = yield* store.write("POST", `/v1/orders/${kept.id}/shipment/cancel`)
+        assert.strictEqual(cancelled.status, 200, cancelled.text)
+        assert.deepStrictEqual(
+          [cancelled.body.data.status, cancelled.body.data.shipment.status],
+          ["cancelled", "cancelled"]
+        )
+        assert.isTrue(
+          fake.requests.some(
+            (request) => request.path === "/api/v1/delete/order" && request.query.tracking === tracking
+          ),
+          "deleted at DHD"
+        )
+
+        const sent = yield* orderOf(store)
+        const sentTracking = (yield* ship(store, sent.id, { account_id: dhd, dispatch: false })).body.data.shipment
+          .tracking_number
+        const dispatched = yield* store.write("POST", `/v1/orders/${sent.id}/shipment/dispatch`)
+        assert.strictEqual(dispatched.status, 200, dispatched.text)
+        assert.strictEqual(dispatched.body.data.status, "shipped")
+        assert.deepInclude(dispatched.body.data.shipment, { dispatched: true })
+        assert.strictEqual(fake.parcels.get(sentTracking)?.validated, true, "validated at DHD by the dispatch")
+        const refused = yield* store.write("POST", `/v1/orders/${sent.id}/shipment/cancel`)
+        assert.deepStrictEqual(codeOf(refused), [409, "not_cancellable"])
+        assert.strictEqual((yield* detailOf(store, sent.id)).status, "shipped")
+      })
   )
 
   it.effect("GET /v1/orders filters by courier and shipment status; the detail and the list show the shipment", () =>
