@@ -113,6 +113,14 @@ export const dedupeKey = (event: ShipmentEvent): string =>
 export const sameAs = (event: ShipmentEvent): string =>
   `${event.kind}:${DateTime.toEpochMillis(event.occurredAt)}:${event.rawStatus}`
 
+/** Where a shipment stands after a follow-up, for the poller and the push receiver. */
+export interface Tracked {
+  readonly courier: string
+  readonly accountId: number
+  readonly trackingNumber: string
+  readonly status: CanonicalStatus
+}
+
 /** The part of a shipment events move. */
 export interface State {
   readonly status: CanonicalStatus
@@ -180,7 +188,7 @@ export const orderMove = (order: OrderStatus, shipment: CanonicalStatus): OrderS
   }
 }
 
-const Timestamp = Schema.String.annotate({ description: "ISO 8601, Algiers time (UTC+01:00)" })
+const Timestamp = Schema.String.annotate({ description: "YYYY-MM-DD HH:MM:SS, Algiers time (UTC+01:00)" })
 
 export const TimelineEvent = Schema.Struct({
   kind: Schema.Literals(["movement", "cod"]).annotate({
@@ -222,7 +230,8 @@ export const Summary = Schema.Struct({
 }).annotate({ identifier: "OrderShipmentSummary" })
 export type Summary = typeof Summary.Type
 
-const iso = AlgiersTime.formatIso
+// The order's own format for times (its `created_at`): one format in one answer.
+const time = AlgiersTime.formatSql
 
 export const view = (orderId: number, shipment: ShipmentRecord): View => ({
   courier: shipment.courier,
@@ -232,18 +241,18 @@ export const view = (orderId: number, shipment: ShipmentRecord): View => ({
   status: shipment.status,
   raw_status: shipment.raw_status,
   reason: shipment.reason,
-  status_at: iso(shipment.status_at),
+  status_at: time(shipment.status_at),
   cod_status: shipment.cod_status,
   dispatched: shipment.dispatched,
   label_url: `/v1/orders/${orderId}/shipment/label`,
-  created_at: iso(shipment.created_at),
-  updated_at: iso(shipment.updated_at),
+  created_at: time(shipment.created_at),
+  updated_at: time(shipment.updated_at),
   timeline: shipment.timeline.map((event) => ({
     kind: event.kind,
     status: event.status,
     raw_status: event.raw_status,
     reason: event.reason,
-    at: iso(event.occurred_at),
+    at: time(event.occurred_at),
     source: event.source
   }))
 })

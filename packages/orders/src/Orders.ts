@@ -127,6 +127,15 @@ export class Orders extends Context.Service<
       events: ReadonlyArray<OrderShipment.ShipmentEvent>
     ) => Effect.Effect<OrderViews.OrderDetail, OrderError.OrderError>
     /**
+     * `followShipment` for the poller and the push receiver: the same follow-up, answering only where the shipment
+     * stands after it (no order is read when nothing was new).
+     */
+    readonly trackShipment: (
+      storeId: Ids.StoreId,
+      id: number,
+      events: ReadonlyArray<OrderShipment.ShipmentEvent>
+    ) => Effect.Effect<OrderShipment.Tracked, OrderError.OrderError>
+    /**
      * An undispatched parcel handed to the courier at `at`, with the status it has now: the shipment says so, the
      * order goes to `shipped`.
      */
@@ -180,6 +189,9 @@ const shippingRefusal = (order: OrderRecord): OrderError.OrderErrorReason | unde
     return new OrderError.ShipmentExists({
       message: `Order ${order.id} has a shipment already (${order.shipment.courier} ${order.shipment.tracking_number})`
     })
+  }
+  if (order.delivery_type === "digital") {
+    return new OrderError.NotShippable({ message: `Order ${order.id} is a digital order: it has no parcel to ship` })
   }
   if (!shippable.has(order.status)) {
     return new OrderError.NotShippable({
@@ -272,6 +284,36 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
       }
       return detail
     })
+
+    /**
+     * A follow-up under the shipment's lock: the new events recorded, the shipment's state written when it moved, and
+     * the order following it (`follow`) when there was anything new. Answers the shipment's state after, and the
+     * order's detail where it was read anyway: a poll that finds nothing new reads no order.
+     */
+    const applyTracking = (storeId: Ids.StoreId, id: number, reported: ReadonlyArray<OrderShipment.ShipmentEvent>) =>
+      store.transaction(
+        Effect.gen(function* () {
+          const locked = yield* store.lockShipment(storeId, id)
+          if (locked === undefined) return yield* noShipment(id)
+          const fresh = yield* store.recordEvents(storeId, id, reported.map(OrderShipment.storable))
+          const next = OrderShipment.latest(locked, fresh)
+          const statusChanged = next.status !== locked.status || next.cod_status !== locked.cod_status
+          const changed =
+            statusChanged ||
+            next.raw_status !== locked.raw_status ||
+            next.reason !== locked.reason ||
+            !DateTime.Equivalence(next.status_at, locked.status_at)
+          if (changed) yield* store.updateShipment(storeId, id, next)
+          const shipment: OrderShipment.Tracked = {
+            courier: locked.courier,
+            accountId: locked.account_id,
+            trackingNumber: locked.tracking_number,
+            status: next.status
+          }
+          if (fresh.length === 0) return { shipment, detail: undefined }
+          return { shipment, detail: yield* follow(storeId, id, locked.status, statusChanged) }
+        })
+      )
 
     const move = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number, to: OrderStatus.OrderStatus) {
       const order = yield* findOrder(storeId, id)
@@ -435,23 +477,12 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
       }),
 
       followShipment: method("Orders.followShipment")(function* (storeId, id, reported) {
-        return yield* store.transaction(
-          Effect.gen(function* () {
-            const locked = yield* store.lockShipment(storeId, id)
-            if (locked === undefined) return yield* noShipment(id)
-            const fresh = yield* store.recordEvents(storeId, id, reported.map(OrderShipment.storable))
-            const next = OrderShipment.latest(locked, fresh)
-            const statusChanged = next.status !== locked.status || next.cod_status !== locked.cod_status
-            const changed =
-              statusChanged ||
-              next.raw_status !== locked.raw_status ||
-              next.reason !== locked.reason ||
-              !DateTime.Equivalence(next.status_at, locked.status_at)
-            if (changed) yield* store.updateShipment(storeId, id, next)
-            if (fresh.length === 0) return OrderViews.orderDetail(yield* findOrder(storeId, id))
-            return yield* follow(storeId, id, locked.status, statusChanged)
-          })
-        )
+        const followed = yield* applyTracking(storeId, id, reported)
+        return followed.detail ?? OrderViews.orderDetail(yield* findOrder(storeId, id))
+      }),
+
+      trackShipment: method("Orders.trackShipment")(function* (storeId, id, reported) {
+        return (yield* applyTracking(storeId, id, reported)).shipment
       }),
 
       markDispatched: method("Orders.markDispatched")(function* (storeId, id, dispatched) {

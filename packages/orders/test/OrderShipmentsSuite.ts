@@ -167,7 +167,7 @@ export const OrderShipmentsSuite = <R>(it: Vitest.MethodsNonLive<Orders | Fixtur
           status: "pending_pickup",
           raw_status: "ready_for_pickup",
           reason: null,
-          status_at: AlgiersTime.formatIso(at(0)),
+          status_at: AlgiersTime.formatSql(at(0)),
           cod_status: null,
           dispatched: true,
           label_url: `/v1/orders/${order.id}/shipment/label`,
@@ -179,7 +179,7 @@ export const OrderShipmentsSuite = <R>(it: Vitest.MethodsNonLive<Orders | Fixtur
               status: "pending_pickup",
               raw_status: "ready_for_pickup",
               reason: null,
-              at: AlgiersTime.formatIso(at(0)),
+              at: AlgiersTime.formatSql(at(0)),
               source: "create"
             }
           ]
@@ -345,7 +345,7 @@ export const OrderShipmentsSuite = <R>(it: Vitest.MethodsNonLive<Orders | Fixtur
       assert.strictEqual(detail.status, "delivered")
       assert.deepStrictEqual(
         [detail.shipment!.status, detail.shipment!.raw_status, detail.shipment!.reason, detail.shipment!.status_at],
-        ["delivered", "raw delivered", "Remis au client", AlgiersTime.formatIso(at(45))]
+        ["delivered", "raw delivered", "Remis au client", AlgiersTime.formatSql(at(45))]
       )
       assert.deepStrictEqual(yield* told(order.id), [
         "shipment pending_pickup -> delivered",
@@ -455,15 +455,15 @@ export const OrderShipmentsSuite = <R>(it: Vitest.MethodsNonLive<Orders | Fixtur
         assert.strictEqual(late.status, "shipped")
         assert.deepStrictEqual(
           [late.shipment!.status, late.shipment!.status_at],
-          ["out_for_delivery", AlgiersTime.formatIso(at(30))]
+          ["out_for_delivery", AlgiersTime.formatSql(at(30))]
         )
         assert.deepStrictEqual(
           late.shipment!.timeline.map((step) => [step.status, step.at]),
           [
-            ["pending_pickup", AlgiersTime.formatIso(at(0))],
-            ["picked_up", AlgiersTime.formatIso(at(10))],
-            ["in_transit", AlgiersTime.formatIso(at(20))],
-            ["out_for_delivery", AlgiersTime.formatIso(at(30))]
+            ["pending_pickup", AlgiersTime.formatSql(at(0))],
+            ["picked_up", AlgiersTime.formatSql(at(10))],
+            ["in_transit", AlgiersTime.formatSql(at(20))],
+            ["out_for_delivery", AlgiersTime.formatSql(at(30))]
           ]
         )
         assert.deepStrictEqual(yield* told(order.id), [])
@@ -670,7 +670,7 @@ export const OrderShipmentsSuite = <R>(it: Vitest.MethodsNonLive<Orders | Fixtur
           status: "pending_pickup",
           raw_status: "ready_for_pickup",
           reason: null,
-          at: AlgiersTime.formatIso(at(0)),
+          at: AlgiersTime.formatSql(at(0)),
           source: "create"
         },
         {
@@ -678,7 +678,7 @@ export const OrderShipmentsSuite = <R>(it: Vitest.MethodsNonLive<Orders | Fixtur
           status: "picked_up",
           raw_status: "raw picked_up",
           reason: "Ramassé",
-          at: AlgiersTime.formatIso(at(5)),
+          at: AlgiersTime.formatSql(at(5)),
           source: "poll"
         },
         {
@@ -686,7 +686,7 @@ export const OrderShipmentsSuite = <R>(it: Vitest.MethodsNonLive<Orders | Fixtur
           status: "in_transit",
           raw_status: "raw in_transit",
           reason: null,
-          at: AlgiersTime.formatIso(at(20)),
+          at: AlgiersTime.formatSql(at(20)),
           source: "push"
         },
         {
@@ -694,7 +694,7 @@ export const OrderShipmentsSuite = <R>(it: Vitest.MethodsNonLive<Orders | Fixtur
           status: "out_for_delivery",
           raw_status: "raw out_for_delivery",
           reason: null,
-          at: AlgiersTime.formatIso(at(30)),
+          at: AlgiersTime.formatSql(at(30)),
           source: "poll"
         }
       ])

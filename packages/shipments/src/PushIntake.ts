@@ -173,6 +173,13 @@ export const layer: Layer.Layer<PushIntake, never, Orders.Orders | CourierAccoun
           if (Result.isFailure(read)) return yield* refused(read.failure.reason, read.failure.message)
           const answer = read.success
           if (answer._tag === "Challenge") return { contentType: answer.contentType, body: answer.body }
+          if (answer.unread > 0) {
+            // Acknowledged all the same (a refused batch is retried for days, then the webhook disabled): polling
+            // catches those parcels up.
+            yield* Effect.logWarning("courier push: events the adapter could not read").pipe(
+              Effect.annotateLogs({ courier: found.account.courier, account: accountId, unread: answer.unread })
+            )
+          }
           const rows = answer.events.map(rowOf)
           const { fresh, waiting } = yield* tracking.transaction(
             Effect.gen(function* () {

@@ -105,7 +105,7 @@ describe("Shipments", () => {
         const noParcel = yield* reasonOf(shipments.ship(storeId, digital.id, { account_id: accountId }))
         assert.deepStrictEqual(
           [noParcel._tag, noParcel.message],
-          ["InvalidShipmentsBody", `Order ${digital.id} is a digital order: it has no parcel`]
+          ["NotShippable", `Order ${digital.id} is a digital order: it has no parcel to ship`]
         )
         // Another store's account is not found.
         const other = yield* setUp("sandbox")

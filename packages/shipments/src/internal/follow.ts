@@ -84,12 +84,11 @@ export const follower = (
   follow: (target, events, options) =>
     tracking.transaction(
       Effect.gen(function* () {
-        const detail = yield* orders.followShipment(target.storeId, target.orderId, events).pipe(
+        const shipment = yield* orders.trackShipment(target.storeId, target.orderId, events).pipe(
           // The shipment is gone (its order deleted with its store): nothing to follow any more.
           Effect.catch(() => Effect.succeed(undefined))
         )
-        const shipment = detail?.shipment
-        if (shipment === undefined || shipment === null) {
+        if (shipment === undefined) {
           yield* tracking.finish(target.orderId)
           return undefined
         }
@@ -102,8 +101,8 @@ export const follower = (
             {
               orderId: target.orderId,
               storeId: target.storeId,
-              accountId: shipment.account_id,
-              trackingNumber: shipment.tracking_number,
+              accountId: shipment.accountId,
+              trackingNumber: shipment.trackingNumber,
               status: shipment.status
             },
             next

@@ -32,7 +32,8 @@ export default Effect.gen(function* () {
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
     )`
-  yield* sql`CREATE UNIQUE INDEX order_shipments_tracking ON order_shipments (account_id, tracking_number)`
+  // Not unique: a courier that hands out one number twice must not make our write fail; the newest wins a lookup.
+  yield* sql`CREATE INDEX order_shipments_tracking ON order_shipments (account_id, tracking_number)`
   yield* sql`CREATE INDEX order_shipments_reference ON order_shipments (account_id, courier_reference)`
   yield* sql`CREATE INDEX order_shipments_store ON order_shipments (store_id, courier, status)`
   yield* sql`
