@@ -57,6 +57,8 @@ export class ParcelCreated extends Schema.Opaque<ParcelCreated>()(
     courierReference: Schema.optionalKey(Schema.String),
     labelUrl: Schema.optionalKey(Schema.String),
     status: CanonicalStatus,
+    /** The courier's own word for the status, which `status` maps (absent from answers replayed from before it). */
+    rawStatus: Schema.optionalKey(Schema.String),
     /** The caller's `order.reference`, or the one the service made when none was sent (`TW-` and 10 characters). */
     reference: Schema.String,
     /**

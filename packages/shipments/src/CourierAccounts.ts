@@ -12,7 +12,7 @@
  *   never answered, logged or traced: an account shows its courier, label, fingerprint and dates.
  */
 
-import { type Resealing, Secrets, type SecretsError } from "@tawsil/secrets"
+import { type Resealing, Secrets, SecretsError } from "@tawsil/secrets"
 import { Gateway, type Shipping } from "@tawsil/shipping"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Redacted, Result, Schema } from "effect"
@@ -96,6 +96,14 @@ export const layer: Layer.Layer<
           return yield* refuse(new ShipmentsError.InvalidShipmentsBody({ message: parsed.failure }))
         }
         const { courier, label, credentials = {}, webhook_secret, base_url } = parsed.success
+        // Without a key nothing can be kept: refused before the courier is asked anything.
+        if ((yield* secrets.ring) === undefined) {
+          return yield* refuse(
+            new ShipmentsError.SecretsUnavailable({
+              message: new SecretsError.KeyMissing({ variable: SecretsError.KEY_VARIABLE }).message
+            })
+          )
+        }
         const resolved = gateway.catalogue.resolve(courier)
         const call = {
           courier,

@@ -33,7 +33,7 @@ export const ShipBody = Schema.Struct({
   is_exchange: Schema.optionalKey(Schema.Boolean),
   /** For the courier's driver. */
   notes: Schema.optionalKey(text(0, 255)),
-  /** Where parcels leave from, for couriers that price by origin; the store's `origin_wilaya` is not read here. */
+  /** Where the parcel leaves from, for couriers that route or price by origin; the store's `origin_wilaya` if absent. */
   from_wilaya: Schema.optionalKey(WilayaCode.WilayaCode)
 }).annotate({ identifier: "ShipOrder" })
 export type ShipBody = typeof ShipBody.Type

@@ -24,6 +24,7 @@ import * as Following from "./internal/follow.ts"
 import * as Parcel from "./Parcel.ts"
 import * as PushIntake from "./PushIntake.ts"
 import * as ShipmentsError from "./ShipmentsError.ts"
+import { StoreOrigin } from "./StoreOrigin.ts"
 import * as TrackingSchedule from "./TrackingSchedule.ts"
 import { TrackingStore } from "./TrackingStore.ts"
 
@@ -58,6 +59,7 @@ export const layer: Layer.Layer<
     const tracking = yield* TrackingStore
     const gateway = yield* Gateway.Gateway
     const intake = yield* PushIntake.PushIntake
+    const origins = yield* StoreOrigin
     const { follow } = Following.follower(orders, tracking, gateway.catalogue)
 
     /** The order's shipment, its account opened for a courier call. */
@@ -85,7 +87,8 @@ export const layer: Layer.Layer<
         const adapter = gateway.catalogue.resolve(opened.account.courier)?.adapter
         // A courier that creates and dispatches in one step refuses `dispatch: false` as unsupported.
         const dispatch = request.success.dispatch ?? true
-        const { from_wilaya } = request.success
+        // Where the parcel leaves from: the request's, else the store's own (its shipping settings).
+        const from_wilaya = request.success.from_wilaya ?? (yield* origins.of(storeId))
         const created = yield* gateway
           .create(
             {
@@ -108,7 +111,7 @@ export const layer: Layer.Layer<
                 trackingNumber: created.trackingNumber,
                 courierReference: created.courierReference,
                 status: created.status,
-                rawStatus: created.status,
+                rawStatus: created.rawStatus ?? created.status,
                 dispatched: dispatch,
                 at
               })

@@ -316,6 +316,7 @@ export class Shipping extends Context.Service<
                 ? {}
                 : { labelUrl: created.labelUrl }),
               status,
+              rawStatus: created.rawStatus,
               reference: order.reference!,
               ...(commune === undefined ? {} : { commune })
             })

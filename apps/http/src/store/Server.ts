@@ -28,6 +28,7 @@ import {
   Poller,
   PushIntake,
   Shipments,
+  StoreOrigin,
   TrackingStoreSql
 } from "@tawsil/shipments"
 import {
@@ -35,6 +36,7 @@ import {
   ShippingRatesEntity,
   ShippingSettings,
   ShippingSettingsEntity,
+  ShippingStore,
   ShippingStoreSql
 } from "@tawsil/store-shipping"
 import {
@@ -62,7 +64,7 @@ import {
   WebhookStoreSql,
   Webhooks
 } from "@tawsil/webhooks"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type { AppConfig } from "../AppConfig.ts"
 import * as Health from "../Health.ts"
@@ -97,6 +99,14 @@ import * as WebhooksHandlers from "./webhooks/Handlers.ts"
  * receiver of courier push and the poller, over `Orders` (whose outbox tells what the parcels do to orders) and the
  * shipping API's gateway; on the database, with the app's secret keys (`Secrets`) sealing the accounts' credentials.
  */
+/** The store's own origin wilaya (its shipping settings), where a ship request names none. */
+export const storeOrigin = Layer.effect(
+  StoreOrigin.StoreOrigin,
+  Effect.map(ShippingStore.ShippingStore, (store) => ({
+    of: (storeId) => Effect.map(store.settings(storeId), (settings) => settings.origin_wilaya ?? undefined)
+  }))
+)
+
 const shipmentsLayer = (config: Pick<AppConfig, "shipments">) =>
   Layer.mergeAll(
     Shipments.layer,
@@ -104,7 +114,13 @@ const shipmentsLayer = (config: Pick<AppConfig, "shipments">) =>
   ).pipe(
     Layer.provideMerge(PushIntake.layer),
     Layer.provideMerge(CourierAccounts.layer),
-    Layer.provide(Layer.merge(CourierAccountStoreSql.layer, TrackingStoreSql.layer))
+    Layer.provide(
+      Layer.mergeAll(
+        CourierAccountStoreSql.layer,
+        TrackingStoreSql.layer,
+        storeOrigin.pipe(Layer.provide(ShippingStoreSql.layer))
+      )
+    )
   )
 
 /**

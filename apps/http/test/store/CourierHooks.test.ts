@@ -251,7 +251,8 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("courier
       assert.deepStrictEqual(
         detail.shipment.timeline.map((event: { kind: string; raw_status: string }) => [event.kind, event.raw_status]),
         [
-          ["movement", "created"],
+          // The create's answer in the courier's own words.
+          ["movement", "En préparation"],
           ["movement", "Ramassé"],
           ["movement", "Sorti en livraison"],
           ["movement", "Livré"],

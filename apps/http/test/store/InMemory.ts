@@ -167,7 +167,12 @@ const health = Layer.mergeAll(
  * Orders meet parcels, as `Server.services` composes them over `Orders`: the courier accounts (sealed by `Secrets`),
  * shipping orders through them and the receiver of courier push.
  */
-const shipments = Shipments.layer.pipe(Layer.provideMerge(PushIntake.layer), Layer.provideMerge(CourierAccounts.layer))
+const shipments = Shipments.layer.pipe(
+  Layer.provideMerge(PushIntake.layer),
+  Layer.provideMerge(CourierAccounts.layer),
+  // The store's own origin wilaya, from its shipping settings, as the app provides it.
+  Layer.provide(StoreServer.storeOrigin)
+)
 
 export interface Options {
   /** Hosts exempt from the webhook URL rules (`WEBHOOK_ALLOW_HOSTS`); none unless told. */
