@@ -29,7 +29,11 @@
  * The receivers run pinned to CPU 0 and this process to CPU 1 when `taskset` exists; PostgreSQL is not pinned.
  *
  *   npm run bench:push -- [--rate 1000] [--seconds 60] [--batch 1,10] [--connections 64] [--parcels 100000]
- *                         [--warmup 10] [--skip-baseline] [--node-option <flag>]...
+ *                         [--warmup 10] [--skip-baseline] [--statements <events>] [--node-option <flag>]...
+ *
+ * `--statements <events>`: instead of the above, the statements the app sends per acknowledged event, by shape
+ * (`log_statement = 'all'` on the scratch database, read from the server's log), over `<events>` events of each
+ * batch size after as many of warm-up.
  *
  * Needs `psql`, and a server where it may create a scratch database (dropped at the end): `DATABASE_URL`, default
  * postgres://postgres@127.0.0.1:5432/test. Never part of `npm test`.
@@ -54,10 +58,11 @@ import {
   setUpStore,
   sleep,
   startApp,
+  statementsPer,
   stopChild,
   trackingOf
 } from "./shipments/setup.ts"
-import { scratchDatabase } from "./store/postgres.ts"
+import { logOffset, scratchDatabase } from "./store/postgres.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
 
@@ -70,6 +75,7 @@ const { values } = parseArgs({
     parcels: { type: "string", default: "100000" },
     warmup: { type: "string", default: "10" },
     "skip-baseline": { type: "boolean", default: false },
+    statements: { type: "string" },
     "node-option": { type: "string", multiple: true, default: [] }
   }
 })
@@ -353,17 +359,14 @@ const main = async () => {
   pinSelfToCpu1()
   const database = scratchDatabase(adminUrl)
   const yalidine = await FakeCouriers.yalidine()
+  const appEnv = {
+    TAWSIL_SECRET_KEY: secretKey(),
+    TAWSIL_COURIER_ORIGINS: `https://api.yalidine.app=${yalidine.origin}`,
+    SHIPMENT_POLL_INTERVAL_MS: "0"
+  }
   let app: App | undefined
   try {
-    app = await startApp(
-      database.url,
-      {
-        TAWSIL_SECRET_KEY: secretKey(),
-        TAWSIL_COURIER_ORIGINS: `https://api.yalidine.app=${yalidine.origin}`,
-        SHIPMENT_POLL_INTERVAL_MS: "0"
-      },
-      values["node-option"]
-    )
+    app = await startApp(database.url, appEnv, values["node-option"])
     const store = await setUpStore(database.url, app)
     const secrets = [randomBytes(24).toString("hex"), randomBytes(24).toString("hex")]
     const [ours, theirs] = (await createAccounts(
@@ -392,6 +395,31 @@ const main = async () => {
           .map((l) => l.toFixed(1))
           .join(" ")}`
     )
+    if (values.statements !== undefined) {
+      // The app's connections log their statements once opened after this: a new app.
+      await stopChild(app.child)
+      database.logStatements("all")
+      app = await startApp(database.url, appEnv, values["node-option"])
+      const traced: Target = {
+        name: "tawsil",
+        url: `${app.url}/v1/hooks/couriers/${ours}`,
+        accountId: ours,
+        secret: secrets[0]!,
+        pid: app.child.pid!
+      }
+      const events = Number(values.statements)
+      for (const batch of batchSizes) {
+        await drive(seed, traced, batch, events / rate)
+        await sleep(500)
+        const offset = logOffset()
+        const load = await drive(seed, traced, batch, events / rate)
+        await sleep(500)
+        const counted = statementsPer(database.name, offset, load.acknowledged.length, "an acknowledged event")
+        console.log(`tawsil, ${batch} event(s) a request, ${load.acknowledged.length} events: ${counted}`)
+      }
+      database.logStatements(null)
+      return
+    }
     const target: Target = {
       name: "tawsil",
       url: `${app.url}/v1/hooks/couriers/${ours}`,

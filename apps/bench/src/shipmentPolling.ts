@@ -26,7 +26,11 @@
  * PostgreSQL is not pinned.
  *
  *   npm run bench:polling -- [--parcels 100000] [--accounts 1,100] [--delay 50] [--interval 10] [--rounds 2]
- *                            [--skip-baseline] [--project-only] [--node-option <flag>]...
+ *                            [--skip-baseline] [--project-only] [--statements] [--node-option <flag>]...
+ *
+ * `--statements`: instead of measuring, one sweep of each kind with `log_statement = 'all'` on the scratch database:
+ * the statements the app sends per parcel checked, by shape, read from the server's log (a few thousand parcels are
+ * enough: `--parcels 2000`). The empty claims of the poller's last cycles (every `--interval`) are among them.
  *
  * `--interval` is the app's `SHIPMENT_POLL_INTERVAL_MS` (and the baseline's): the pause between cycles of 2 000.
  *
@@ -54,9 +58,10 @@ import {
   setUpStore,
   sleep,
   startApp,
+  statementsPer,
   stopChild
 } from "./shipments/setup.ts"
-import { psql, scratchDatabase } from "./store/postgres.ts"
+import { logOffset, psql, scratchDatabase } from "./store/postgres.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
 
@@ -69,6 +74,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "2" },
     "skip-baseline": { type: "boolean", default: false },
     "project-only": { type: "boolean", default: false },
+    statements: { type: "boolean", default: false },
     "node-option": { type: "string", multiple: true, default: [] }
   }
 })
@@ -194,6 +200,13 @@ const makeDue = (databaseUrl: string) =>
     "UPDATE shipment_checks SET due_at = now() - interval '1 hour' + order_id * interval '1 microsecond', lease_until = NULL"
   )
 
+/** The bench's own statements on the database (`makeDue`, `remaining`, `backends`, the count), left out of a trace. */
+const OWN = [
+  /^UPDATE shipment_checks SET due_at = now\(\) - interval/,
+  /^SELECT count\(\*\) FROM shipment_checks/,
+  /pg_stat_activity/
+]
+
 const remaining = (databaseUrl: string, sweep: number) =>
   Number(psql(databaseUrl, `SELECT count(*) FROM shipment_checks WHERE checks < ${sweep}`))
 
@@ -288,17 +301,14 @@ const startBaseline = (databaseUrl: string, origin: string) =>
 const scenario = async (accounts: number) => {
   const database = scratchDatabase(adminUrl)
   const fake = await FakeCouriers.ecotrack({ delayMs })
+  const appEnv = {
+    TAWSIL_SECRET_KEY: secretKey(),
+    TAWSIL_COURIER_ORIGINS: `https://platform.dhd-dz.com=${fake.origin}`,
+    SHIPMENT_POLL_INTERVAL_MS: String(intervalMs)
+  }
   let app: App | undefined
   try {
-    app = await startApp(
-      database.url,
-      {
-        TAWSIL_SECRET_KEY: secretKey(),
-        TAWSIL_COURIER_ORIGINS: `https://platform.dhd-dz.com=${fake.origin}`,
-        SHIPMENT_POLL_INTERVAL_MS: String(intervalMs)
-      },
-      values["node-option"]
-    )
+    app = await startApp(database.url, appEnv, values["node-option"])
     const store = await setUpStore(database.url, app)
     const accountIds = await createAccounts(
       app,
@@ -326,6 +336,22 @@ const scenario = async (accounts: number) => {
           .map((l) => l.toFixed(1))
           .join(" ")}`
     )
+    if (values.statements) {
+      // The app's connections log their statements once opened after this: a new app.
+      await stopChild(app.child)
+      database.logStatements("all")
+      app = await startApp(database.url, appEnv, values["node-option"])
+      for (const [number, kind] of [
+        [1, "every parcel moves"],
+        [2, "nothing new"]
+      ] as const) {
+        const offset = logOffset()
+        await sweep(database.url, app.child.pid!, fake, number)
+        console.log(`sweep ${number}, ${kind}: ${statementsPer(database.name, offset, parcels, "a parcel", OWN)}`)
+      }
+      database.logStatements(null)
+      return
+    }
     const pid = app.child.pid!
     report("sweep 1, every parcel moves (tawsil poller)", await sweep(database.url, pid, fake, 1))
     const moved = psql(

@@ -15,7 +15,7 @@ import { randomBytes } from "node:crypto"
 import * as Path from "node:path"
 import { admin } from "../adminCli.ts"
 import { freePort, onCpu0 } from "../host.ts"
-import { psql } from "../store/postgres.ts"
+import { loggedStatements, psql, SERVER_LOG, shapeOf } from "../store/postgres.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../../..")
 
@@ -214,3 +214,29 @@ export const backends = (databaseUrl: string) =>
 
 export const percentile = (sorted: ArrayLike<number>, p: number) =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+
+/**
+ * The statements `database` logged since `offset` (`log_statement = 'all'` on it), by shape, per `units` of work;
+ * those matching `own` (the bench's own queries) left out.
+ */
+export const statementsPer = (
+  database: string,
+  offset: number | undefined,
+  units: number,
+  unit: string,
+  own: ReadonlyArray<RegExp> = []
+) => {
+  if (offset === undefined) return `(no server log at ${SERVER_LOG}: statements not counted)`
+  const shapes = new Map<string, number>()
+  let total = 0
+  for (const statement of loggedStatements(database, offset)) {
+    const shape = shapeOf(statement)
+    if (own.some((pattern) => pattern.test(shape))) continue
+    total++
+    shapes.set(shape.slice(0, 110), (shapes.get(shape.slice(0, 110)) ?? 0) + 1)
+  }
+  return [
+    `${(total / units).toFixed(2)} statements ${unit}:`,
+    ...[...shapes].sort((a, b) => b[1] - a[1]).map(([shape, n]) => `  ${(n / units).toFixed(3)} × ${shape}`)
+  ].join("\n")
+}
