@@ -134,6 +134,8 @@ interface Target {
 }
 
 interface Load {
+  /** What every event id of the run starts with. */
+  readonly tag: string
   readonly requests: number
   readonly events: number
   readonly sendMs: number
@@ -149,7 +151,10 @@ interface Load {
   readonly answers: ReadonlyMap<string, number>
 }
 
-/** Sends `durationS` seconds of events, `batch` a request, at `rate` events a second, and waits for every answer (or timeout). */
+/**
+ * Sends `durationS` seconds of events, `batch` a request, at `rate` events a second; waits for every answer (or its
+ * timeout).
+ */
 const drive = async (seed: Seed, target: Target, batch: number, durationS: number): Promise<Load> => {
   const tag = randomBytes(4).toString("hex")
   const agent = new Http.Agent({ keepAlive: true, maxSockets: connections })
@@ -215,6 +220,7 @@ const drive = async (seed: Seed, target: Target, batch: number, durationS: numbe
   const doneMs = performance.now() - started
   agent.destroy()
   return {
+    tag,
     requests,
     events: requests * batch,
     sendMs,
@@ -236,7 +242,6 @@ const verify = (databaseUrl: string, target: Target, load: Load, applied: boolea
   const keys = Path.join(dir, "acknowledged.txt")
   const script = Path.join(dir, "verify.sql")
   Fs.writeFileSync(keys, load.acknowledged.map((id) => `${id}\n`).join(""))
-  const tag = load.acknowledged[0]?.split("-")[0] ?? "none"
   Fs.writeFileSync(
     script,
     `CREATE TEMP TABLE acknowledged (id text PRIMARY KEY);
@@ -251,7 +256,7 @@ SELECT
   (SELECT count(DISTINCT e.dedupe_key) FROM order_shipment_events e JOIN acknowledged a
     ON e.dedupe_key = 'id:movement:id:' || a.id),
   (SELECT count(*) FROM courier_push_events
-    WHERE account_id = ${target.accountId} AND event_key LIKE 'id:${tag}-%');
+    WHERE account_id = ${target.accountId} AND event_key LIKE 'id:${load.tag}-%');
 `
   )
   try {

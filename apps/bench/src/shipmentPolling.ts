@@ -329,6 +329,9 @@ const scenario = async (accounts: number) => {
       status: "pending_pickup"
     }
     const seededMs = seedParcels(database.url, seed)
+    if (ecotrackAdapter.rateLimits.length > 0) {
+      console.log("note: the Ecotrack adapter now declares rate limits: the sweeps below are paced by them")
+    }
     console.log(
       `\n${parcels} parcels over ${accounts} DHD account(s) (Ecotrack), seeded in ${(seededMs / 1000).toFixed(1)} s; ` +
         `batch reads answered after ${delayMs} ms; SHIPMENT_POLL_INTERVAL_MS=${intervalMs}; ` +

@@ -3,12 +3,12 @@
  * accounts made through the API (their credentials sealed by the app, checked at the loopback courier), and the
  * parcels seeded straight in SQL: a template order made through the API, then `parcels` copies of it, shipped, each
  * with its shipment, the shipment's first event and its poller's check, in one transaction of `INSERT … SELECT
- * generate_series` (seconds for 100 000, where the API would take an hour).
+ * generate_series` (seconds for 100 000).
  *
  * A seeded parcel is what `POST /v1/orders/{id}/shipment` leaves: the order `shipped`, the shipment in the status the
- * courier's create answers (Ecotrack's `prete_a_expedier`, Yalidine's `En préparation`) since a week ago, its first event (`source = 'create'`) in the
- * timeline, and a check row — due never, until a benchmark makes it due. Accounts take the parcels in turn (parcel n
- * goes to account n mod accounts), as orders of a store's couriers interleave.
+ * courier's create answers (Ecotrack's `prete_a_expedier`, Yalidine's `En préparation`) since a week ago, its first
+ * event (`source = 'create'`) in the timeline, and a check row — due never, until a benchmark makes it due. Accounts
+ * take the parcels in turn (parcel n goes to account n mod accounts), as orders of a store's couriers interleave.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
