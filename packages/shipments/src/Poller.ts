@@ -12,7 +12,7 @@
 import type { Ids } from "@tawsil/domain"
 import { Orders } from "@tawsil/orders"
 import { Gateway, type Shipping } from "@tawsil/shipping"
-import { Context, Duration, Effect, Layer, Schedule } from "effect"
+import { Context, Duration, Effect, Layer } from "effect"
 import { CourierAccounts } from "./CourierAccounts.ts"
 import * as Following from "./internal/follow.ts"
 import * as TrackingSchedule from "./TrackingSchedule.ts"
@@ -23,6 +23,8 @@ export interface Options {
   readonly every: Duration.Duration
   /** Checks claimed per cycle, at most. */
   readonly claim: number
+  /** Checks claimed per account and cycle, at most: whole batch reads of a few accounts, not a parcel of many. */
+  readonly perAccount: number
   /** How long a claim holds: a killed instance's claims are taken over after it. */
   readonly lease: Duration.Duration
   /** The deadline of one courier read. */
@@ -32,6 +34,7 @@ export interface Options {
 export const defaults: Options = {
   every: Duration.seconds(30),
   claim: 2000,
+  perAccount: 500,
   lease: Duration.minutes(5),
   timeout: Duration.seconds(60)
 }
@@ -153,7 +156,7 @@ export const make = (options: Options = defaults) =>
     })
 
     const cycle = Effect.gen(function* () {
-      const claimed = yield* tracking.claimDue(options.claim, options.lease)
+      const claimed = yield* tracking.claimDue(options.claim, options.lease, options.perAccount)
       const byAccount = new Map<number, Array<Check>>()
       for (const check of claimed) {
         const group = byAccount.get(check.accountId) ?? []
@@ -177,17 +180,26 @@ export const make = (options: Options = defaults) =>
 /** The poller, without its loop (tests and tools run `cycle` themselves). */
 export const layerNoLoop = (options: Options = defaults) => Layer.effect(Poller, make(options))
 
-/** The poller and its loop: a cycle every `options.every`, in the layer's scope; a failing cycle is logged, not fatal. */
+/**
+ * The poller and its loop, in the layer's scope: a cycle every `options.every`, or at once after a cycle that
+ * claimed all it may and read it all (more is due and the accounts allow it: a backlog is worked through without
+ * waiting); a failing cycle is logged, not fatal.
+ */
 export const layer = (options: Options = defaults) =>
   Layer.effect(
     Poller,
     Effect.gen(function* () {
       const poller = yield* make(options)
-      yield* poller.cycle.pipe(
-        Effect.catchCause((cause) => Effect.logError("shipment poll cycle failed", cause)),
-        Effect.repeat(Schedule.spaced(options.every)),
-        Effect.forkScoped
+      const next = poller.cycle.pipe(
+        Effect.catchCause((cause) => Effect.as(Effect.logError("shipment poll cycle failed", cause), undefined)),
+        Effect.flatMap((report) =>
+          // A full claim all read (nothing given back for an account's limits or a failure): go on at once.
+          report !== undefined && report.claimed >= options.claim && report.released === 0
+            ? Effect.void
+            : Effect.sleep(options.every)
+        )
       )
+      yield* Effect.forkScoped(Effect.forever(next))
       return poller
     })
   )

@@ -40,10 +40,16 @@ export class TrackingStore extends Context.Service<
     /** Follows a shipment (or again, with a new status): due `dueIn` from now, unclaimed. */
     readonly schedule: (check: Omit<Check, "checks">, dueIn: Duration.Duration) => Effect.Effect<void>
     /**
-     * Claims up to `limit` due checks not claimed by another (or whose claim ran out), oldest due first, each for
-     * `lease`; another claimer skips them until then.
+     * Claims up to `limit` due checks not claimed by another (or whose claim ran out), each for `lease`; another
+     * claimer skips them until then. By account: the accounts whose oldest check is the most overdue first, up to
+     * `perAccount` checks of each (oldest due first), so that a cycle fills whole batch reads of a few accounts
+     * rather than asking many accounts for a parcel or two each.
      */
-    readonly claimDue: (limit: number, lease: Duration.Duration) => Effect.Effect<ReadonlyArray<Check>>
+    readonly claimDue: (
+      limit: number,
+      lease: Duration.Duration,
+      perAccount?: number | undefined
+    ) => Effect.Effect<ReadonlyArray<Check>>
     /** A check done: due again `dueIn` from now with its new status, the claim released. */
     readonly checked: (orderId: number, status: string, dueIn: Duration.Duration) => Effect.Effect<void>
     /** Claims given back unchecked (a courier that could not be asked): due as they were, claimable at once. */
@@ -102,12 +108,19 @@ export const layerMemory: Layer.Layer<TrackingStore> = Layer.effect(
             leaseUntil: null
           })
         }),
-      claimDue: (limit, lease) =>
+      claimDue: (limit, lease, perAccount = limit) =>
         Effect.map(now, (at) => {
-          const due = [...checks.values()]
-            .filter((check) => check.dueAt <= at && (check.leaseUntil === null || check.leaseUntil < at))
-            .sort((a, b) => a.dueAt - b.dueAt)
-            .slice(0, limit)
+          const byAccount = new Map<number, Array<StoredCheck>>()
+          for (const check of checks.values()) {
+            if (check.dueAt > at || (check.leaseUntil !== null && check.leaseUntil >= at)) continue
+            const group = byAccount.get(check.accountId) ?? []
+            group.push(check)
+            byAccount.set(check.accountId, group)
+          }
+          const accounts = [...byAccount.values()]
+            .map((group) => group.sort((a, b) => a.dueAt - b.dueAt))
+            .sort((a, b) => a[0]!.dueAt - b[0]!.dueAt)
+          const due = accounts.flatMap((group) => group.slice(0, perAccount)).slice(0, limit)
           for (const check of due) checks.set(check.orderId, { ...check, leaseUntil: at + Duration.toMillis(lease) })
           return due.map(({ dueAt: _, leaseUntil: __, ...check }) => check)
         }),

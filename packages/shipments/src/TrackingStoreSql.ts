@@ -63,13 +63,21 @@ export const layer: Layer.Layer<TrackingStore, never, SqlClient.SqlClient> = Lay
             now() + ${interval(dueIn)}::interval)
           ON CONFLICT (order_id) DO UPDATE SET status = excluded.status, due_at = excluded.due_at,
             lease_until = NULL`.pipe(Effect.orDie, Effect.asVoid),
-      claimDue: (limit, lease) =>
+      claimDue: (limit, lease, perAccount = limit) =>
         sql`
-          WITH due AS (
-            SELECT order_id FROM shipment_checks
+          WITH accounts AS (
+            SELECT account_id FROM shipment_checks
             WHERE due_at <= now() AND (lease_until IS NULL OR lease_until < now())
-            ORDER BY due_at LIMIT ${limit}
-            FOR UPDATE SKIP LOCKED
+            GROUP BY account_id ORDER BY min(due_at) LIMIT ${limit}
+          ), due AS (
+            SELECT claimable.order_id FROM accounts a CROSS JOIN LATERAL (
+              SELECT c.order_id FROM shipment_checks c
+              WHERE c.account_id = a.account_id AND c.due_at <= now()
+                AND (c.lease_until IS NULL OR c.lease_until < now())
+              ORDER BY c.due_at LIMIT ${perAccount}
+              FOR UPDATE SKIP LOCKED
+            ) claimable
+            LIMIT ${limit}
           )
           UPDATE shipment_checks c SET lease_until = now() + ${interval(lease)}::interval
           FROM due WHERE c.order_id = due.order_id

@@ -205,6 +205,34 @@ export const StoresSuite = <R>(
       })
     )
 
+    it.effect("claims by account: the most overdue accounts first, at most perAccount checks of each", () =>
+      Effect.gen(function* () {
+        const tracking = yield* TrackingStore
+        const fixture = yield* Fixture
+        yield* fixture.elapse("1 day")
+        yield* claimIds()
+        const oldest = yield* followed(3, Duration.zero)
+        yield* fixture.elapse("1 minute")
+        const middle = yield* followed(3, Duration.zero)
+        yield* fixture.elapse("1 minute")
+        const newest = yield* followed(3, Duration.zero)
+        // Two of each account, the oldest account first, cut at the limit: no parcel of the newest account yet.
+        const claimed = yield* tracking.claimDue(4, lease, 2)
+        const accountOf = new Map(claimed.map((check) => [check.orderId, check.accountId]))
+        assert.deepStrictEqual(
+          [oldest, middle, newest].map((group) => group.orderIds.filter((id) => accountOf.has(id)).length),
+          [2, 2, 0]
+        )
+        const rest = yield* tracking.claimDue(100, lease, 2)
+        assert.deepStrictEqual(
+          [oldest, middle, newest].map(
+            (group) => rest.filter((check) => group.orderIds.includes(check.orderId)).length
+          ),
+          [1, 1, 2]
+        )
+      })
+    )
+
     it.effect(
       options.concurrentClaims
         ? "never lets two claimers take the same check, claiming concurrently on separate connections"

@@ -40,7 +40,7 @@ export default Effect.gen(function* () {
       lease_until timestamptz
     )`
   yield* sql`CREATE INDEX shipment_checks_due ON shipment_checks (due_at)`
-  yield* sql`CREATE INDEX shipment_checks_account ON shipment_checks (account_id)`
+  yield* sql`CREATE INDEX shipment_checks_account ON shipment_checks (account_id, due_at)`
   yield* sql`
     CREATE TABLE courier_push_events (
       account_id integer NOT NULL REFERENCES courier_accounts (id) ON DELETE CASCADE,
