@@ -2,9 +2,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { type CourierError, CourierHttp, Shipment } from "@tawsil/courier"
 import { WilayaCode } from "@tawsil/domain"
 import * as Egress from "@tawsil/egress/Egress"
-import { Catalogue, HttpTransport, Shipping } from "@tawsil/shipping"
+import { Catalogue, CourierPacer, HttpTransport, Shipping } from "@tawsil/shipping"
 import { Context, Duration, Effect, Layer, Redacted, Result, Schema } from "effect"
-import { RateLimiter } from "effect/persistence"
 import { adapter, Credentials } from "../src/Yalidine.ts"
 import * as Mapping from "../src/YalidineMapping.ts"
 import {
@@ -692,7 +691,7 @@ describe("Yalidine", () => {
         yield* Layer.build(
           Shipping.Shipping.layer(Catalogue.make([adapter])).pipe(
             Layer.provide(HttpTransport.layer({ overrides })),
-            Layer.provide([Egress.Resolver.layerTest({}), RateLimiter.layerStoreMemory])
+            Layer.provide([Egress.Resolver.layerTest({}), CourierPacer.layerMemory])
           )
         ),
         Shipping.Shipping
@@ -703,39 +702,45 @@ describe("Yalidine", () => {
       { apiId: "second-account-0001", apiToken: "second-token-6tDv0VDFh5" }
     ]
 
-    // Each call may wait only 200 ms, so a sixth request in the same second cannot wait for the next one.
-    it.live("holds each account to the declared quota: a sixth request in a second is refused unsent", () =>
-      Effect.gen(function* () {
-        const fake = yield* YalidineFake
-        const shipping = yield* core
-        const price = (courier: string, account: (typeof accounts)[number]) =>
-          Effect.map(
-            Effect.result(
-              shipping.rates({
-                courier,
-                credentials: account,
-                options: { fromWilaya: alger, timeoutMs: 200 },
-                query: query({ toWilaya: 31, deliveryType: "home" })
-              })
-            ),
-            (result) =>
-              Result.isSuccess(result)
-                ? "priced"
-                : result.failure._tag === "CourierError" && result.failure.reason._tag === "CourierRateLimited"
-                  ? `limited ${result.failure.reason.retryAfterSeconds}s`
-                  : result.failure._tag
+    // Paced at 4 a second, an account's next call is 250 ms after its last: a call that may wait only 200 ms is
+    // refused unsent.
+    it.live(
+      "paces each account under the declared quotas: a call that cannot wait for its slot is refused unsent",
+      () =>
+        Effect.gen(function* () {
+          const fake = yield* YalidineFake
+          const shipping = yield* core
+          const price = (courier: string, account: (typeof accounts)[number]) =>
+            Effect.map(
+              Effect.result(
+                shipping.rates({
+                  courier,
+                  credentials: account,
+                  options: { fromWilaya: alger, timeoutMs: 200 },
+                  query: query({ toWilaya: 31, deliveryType: "home" })
+                })
+              ),
+              (result) =>
+                Result.isSuccess(result)
+                  ? "priced"
+                  : result.failure._tag === "CourierError" && result.failure.reason._tag === "CourierRateLimited"
+                    ? `limited ${result.failure.reason.retryAfterSeconds}s`
+                    : result.failure._tag
+            )
+          const first = yield* Effect.forEach([1, 2], () => price("yalidine", accounts[0]!))
+          assert.deepStrictEqual(first, ["priced", "limited 1s"])
+          assert.lengthOf(fake.requests, 1, "the second was never sent")
+          assert.strictEqual(yield* price("yalidine", accounts[1]!), "priced", "another account has its own pace")
+          assert.strictEqual(
+            yield* price("guepex", accounts[0]!),
+            "priced",
+            "so has the same account on another network"
           )
-        const first = yield* Effect.forEach([1, 2, 3, 4, 5, 6], () => price("yalidine", accounts[0]!))
-        assert.deepStrictEqual(first, ["priced", "priced", "priced", "priced", "priced", "limited 1s"])
-        assert.lengthOf(fake.requests, 5, "the sixth was never sent")
-        assert.strictEqual(yield* price("yalidine", accounts[1]!), "priced", "another account has its own quota")
-        assert.strictEqual(yield* price("guepex", accounts[0]!), "priced", "so has the same account on another network")
-        assert.strictEqual(yield* price("yalidine", accounts[0]!), "limited 1s")
-      }).pipe(
-        Effect.provide(
-          YalidineFake.layer({ accounts: accounts.map((account) => ({ ...account, quotas: { second: 100 } })) })
+        }).pipe(
+          Effect.provide(
+            YalidineFake.layer({ accounts: accounts.map((account) => ({ ...account, quotas: { second: 100 } })) })
+          )
         )
-      )
     )
   })
 })
