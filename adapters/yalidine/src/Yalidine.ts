@@ -2,10 +2,11 @@
  * The Yalidine engine: one API (`/v1/…`) behind six courier networks — Yalidine, Yalitec, Guepex, Economiqua,
  * Easy & Speed and We Can — each on its own pinned origin, with its own accounts. Every request carries the
  * caller's `X-API-ID` and `X-API-TOKEN`. A parcel is created in one call (no follow-up step: it is "En préparation"
- * until the courier collects it), tracked by its history, priced per destination commune, and its label is the
- * PDF at `/labels/{tracking}`. It can also be deleted while still "En préparation" (cancel), tracked a hundred at a
- * time, and the network's centers (stop desks) and communes listed. The documented quotas (5 a second, 50 a minute, 1 000 an hour, 10 000 a day, per
- * account) are declared, for the core to enforce.
+ * until the courier collects it), tracked by its whole history (every page), priced per destination commune, and
+ * its label is the public link the courier gives each parcel. It can also be deleted while still "En préparation"
+ * (cancel), tracked a hundred at a time, and the network's centers (stop desks) and communes listed. The documented
+ * quotas (5 a second, 50 a minute, 1 000 an hour, 10 000 a day, per account) are declared, for the core to pace
+ * every account under.
  */
 import { CourierAdapter, type CourierError, CourierHttp, type Shipment } from "@tawsil/courier"
 import type { WilayaCode } from "@tawsil/domain"
@@ -90,22 +91,6 @@ export const create = Effect.fn("Yalidine.create")(function* (
   }
 })
 
-/**
- * The parcel's history, exactly this tracking number's rows. A parcel with no history yet answers its current
- * status instead, read from the parcel itself; that second call also tells an unknown tracking number apart.
- */
-export const track = Effect.fn("Yalidine.track")(function* (
-  trackingNumber: string,
-  { credentials }: CourierAdapter.Context<Credentials>
-) {
-  const tracking = yield* Effect.fromResult(Mapping.checkTracking(trackingNumber))
-  const history = yield* send(credentials, { method: "GET", path: Mapping.historiesPath(tracking) })
-  const events = yield* Effect.fromResult(Mapping.fromHistories(tracking, history))
-  if (events !== undefined) return events
-  const parcel = yield* send(credentials, { method: "GET", path: Mapping.parcelPath(tracking) })
-  return yield* Effect.fromResult(Mapping.fromParcel(tracking, parcel))
-})
-
 export const rates = Effect.fn("Yalidine.rates")(function* (
   query: Shipment.RatesQuery,
   { credentials, fromWilaya }: CourierAdapter.Context<Credentials>
@@ -117,15 +102,6 @@ export const rates = Effect.fn("Yalidine.rates")(function* (
     query: Mapping.feesQuery(origin, query.toWilaya)
   })
   return yield* Effect.fromResult(Mapping.fromFees(query, response))
-})
-
-export const label = Effect.fn("Yalidine.label")(function* (
-  trackingNumber: string,
-  { credentials }: CourierAdapter.Context<Credentials>
-) {
-  const tracking = yield* Effect.fromResult(Mapping.checkTracking(trackingNumber))
-  const response = yield* send(credentials, { method: "GET", path: Mapping.labelPath(tracking) }, "application/pdf")
-  return yield* Effect.fromResult(Mapping.fromLabel(response))
 })
 
 /**
@@ -148,6 +124,41 @@ const everyRow = <A>(
     }
     return yield* Effect.fail(Mapping.tooManyPages)
   })
+
+/**
+ * The parcel's whole history, every page of `GET /v1/histories/{tracking}` (a parcel's history runs past the 100
+ * rows of a default page), exactly this tracking number's rows. A parcel with no history yet answers its current
+ * status instead, read from the parcel itself; that second call also tells an unknown tracking number apart.
+ */
+export const track = Effect.fn("Yalidine.track")(function* (
+  trackingNumber: string,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const tracking = yield* Effect.fromResult(Mapping.checkTracking(trackingNumber))
+  const rows = yield* everyRow(credentials, Mapping.historiesPath(tracking), {}, Mapping.fromHistoryPage)
+  const events = Mapping.fromHistories(tracking, rows)
+  if (events !== undefined) return events
+  const parcel = yield* send(credentials, { method: "GET", path: Mapping.parcelPath(tracking) })
+  return yield* Effect.fromResult(Mapping.fromParcel(tracking, parcel))
+})
+
+/**
+ * The parcel's label, from the link the courier gives it (`GET /v1/parcels/{tracking}`, its `label`): the PDF when
+ * the link is the API's own `/labels/{tracking}` (the 2026 docs); a refusal naming the host when it is elsewhere
+ * (the docs' `yalidine.app/app/bordereau.php?…`), whose link the create answered as `labelUrl`.
+ */
+export const label = Effect.fn("Yalidine.label")(function* (
+  trackingNumber: string,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const tracking = yield* Effect.fromResult(Mapping.checkTracking(trackingNumber))
+  const parcel = yield* send(credentials, { method: "GET", path: Mapping.parcelPath(tracking) })
+  const link = yield* Effect.fromResult(Mapping.labelLinkOf(tracking, parcel))
+  const path = Mapping.labelPathOf(link, tracking)
+  if (path === undefined) return yield* Effect.fail(Mapping.labelElsewhere(link))
+  const response = yield* send(credentials, { method: "GET", path }, "application/pdf")
+  return yield* Effect.fromResult(Mapping.fromLabel(response))
+})
 
 /**
  * The histories of up to 100 parcels in one list (`GET /v1/histories/?tracking=a,b`); the parcels with no history

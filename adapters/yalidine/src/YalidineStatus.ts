@@ -5,6 +5,10 @@
  * the mapping is its first reading; the alternatives are in README "Unverified". A status missing here becomes
  * `unknown` in the core and is logged once — never guessed.
  *
+ * `Alerte résolue`, a documented history status, is not mapped: it says an alert was lifted, not where the parcel
+ * is (§3.3: "keep the previous status", which no table can say). It reads `unknown` in the timeline — never left out —
+ * until the parcel's next movement.
+ *
  * Payment is a separate field (`payment_status`), never a status: a Yalidine parcel's cash is not read from its
  * movement, so the adapter declares no `codStatuses`.
  */
@@ -48,13 +52,6 @@ export const statuses: Readonly<Record<string, CanonicalStatus>> = {
   "Retour à retirer": "returning",
   "Retourné au vendeur": "returned"
 }
-
-/**
- * History rows that are not a status of their own: `Alerte résolue` says an alert (`En alerte`) was lifted, and the
- * parcel keeps the status it had before (§3.3). Tracking leaves such rows out, so the parcel's status stays the
- * one before the alert's resolution instead of becoming a guess.
- */
-export const notStatuses: ReadonlySet<string> = new Set(["Alerte résolue"])
 
 /** What a parcel is when it has just been created: editable, not yet handed over ("En préparation"). */
 export const created = "En préparation"
