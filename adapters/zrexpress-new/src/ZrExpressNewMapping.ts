@@ -100,7 +100,7 @@ export const toCreateParcel = (
       districtTerritoryId: ids.districtTerritoryId,
       street: present(recipient.addressLine) ? recipient.addressLine : recipient.communeName
     },
-    orderedProducts: [{ productName: order.productList, unitPrice: order.codAmount, quantity: 1 }],
+    orderedProducts: [{ productName: order.productList, unitPrice: order.codAmount, quantity: 1, stockType: "none" }],
     deliveryType: stopdesk ? "pickup-point" : "home",
     ...(stopdesk && order.stopDeskId !== undefined ? { hubId: order.stopDeskId.trim() } : {}),
     description: present(order.notes) ? order.notes : order.productList,
@@ -356,7 +356,11 @@ export const fromStateHistory = (
     (rows): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> => {
       const entries =
         rows.length > 0
-          ? rows.map((row) => ({ rawStatus: Status.spellingOf(row.stateName), at: row.stateDate }))
+          ? rows.map((row) =>
+              "newState" in row
+                ? { rawStatus: Status.spellingOf(row.newState.name), at: row.createdAt }
+                : { rawStatus: Status.spellingOf(row.stateName), at: row.stateDate }
+            )
           : [
               {
                 rawStatus: Status.spellingOf(parcel.state.name),
@@ -402,8 +406,8 @@ export const rateFor = (
 
 /**
  * `GET delivery-pricing/rates` → the fees to the destination: `home` to the door, `pickup-point` to a stop desk
- * (absent: none there), `return` for a parcel that comes back (0 when absent). No fee on collected cash is
- * documented.
+ * (absent: none there), `return` for a parcel that comes back (0 when absent), each at its `discountedPrice` when the
+ * account has one. No fee on collected cash is documented.
  */
 export const fromRates = (
   query: Shipment.RatesQuery,
@@ -419,8 +423,11 @@ export const fromRates = (
         })
       )
     }
-    const price = (type: string) =>
-      rate.deliveryPrices.find((entry) => entry.deliveryType.toLowerCase() === type)?.price
+    // The price the account pays: the documented `discountedPrice` where it has a discount, else `price`.
+    const price = (type: string) => {
+      const entry = rate.deliveryPrices.find((candidate) => candidate.deliveryType.toLowerCase() === type)
+      return entry === undefined ? undefined : (entry.discountedPrice ?? entry.price)
+    }
     const home = price("home")
     const desk = price("pickup-point")
     const returnFee = price("return") ?? zero

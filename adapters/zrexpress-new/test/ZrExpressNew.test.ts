@@ -9,6 +9,7 @@ import {
   type Account,
   BAB_EZZOUAR_TARIFF,
   communeId,
+  DISCOUNTED_HOME_16,
   HUBS,
   LAST_DELETABLE,
   type Misbehaviour,
@@ -447,7 +448,12 @@ describe("ZrExpressNew", () => {
 
   describe("rates", () => {
     it.live.each<readonly [string, Record<string, unknown>, readonly [number, number | null, number], number]>([
-      ["home to Algiers", { toWilaya: 16, deliveryType: "home" }, tariff(16), 1],
+      [
+        "home to Algiers, at the account's discountedPrice",
+        { toWilaya: 16, deliveryType: "home" },
+        [DISCOUNTED_HOME_16, tariff(16)[1], tariff(16)[2]],
+        1
+      ],
       ["a pickup point in Oran", { toWilaya: 31, deliveryType: "stopdesk" }, tariff(31), 1],
       ["home where there is no pickup point", { toWilaya: NO_DESK[0], deliveryType: "home" }, tariff(NO_DESK[0]!), 1],
       [
@@ -456,7 +462,12 @@ describe("ZrExpressNew", () => {
         BAB_EZZOUAR_TARIFF,
         3
       ],
-      ["home to Hydra, priced as its wilaya", { toWilaya: 16, toCommune: "Hydra", deliveryType: "home" }, tariff(16), 3]
+      [
+        "home to Hydra, priced as its wilaya",
+        { toWilaya: 16, toCommune: "Hydra", deliveryType: "home" },
+        [DISCOUNTED_HOME_16, tariff(16)[1], tariff(16)[2]],
+        3
+      ]
     ])("prices %s from the tenant's rate table", ([, asked, [home, desk, back], requests]) =>
       withFake((context, account) =>
         Effect.gen(function* () {
