@@ -318,13 +318,25 @@ export const labelLinkOf = (tracking: string, response: Response): Result.Result
       : Result.succeed(link)
   })
 
-/** A label link on a host the adapter may not call: the label is that link, the create answer's `labelUrl`. */
-export const labelElsewhere = (link: string): Reason => {
+/**
+ * A label link off the network's own domain, or one that answers no PDF: the label is that link, the create
+ * answer's `labelUrl`.
+ */
+export const labelElsewhere = (link: string, status?: number): Reason => {
   const host = URL.parse(link)?.hostname ?? "another host"
   return new CourierError.Refused({
-    message: `this courier serves the label only at the parcel's public link on ${host}, which Tawsil does not call: it is the labelUrl the create answered`
+    message:
+      status === undefined
+        ? `this courier serves the label only at the parcel's public link on ${host}, which Tawsil does not call: it is the labelUrl the create answered`
+        : `the parcel's public label link on ${host} answered no PDF (HTTP ${status}): the label is that link, the labelUrl the create answered`
   })
 }
+
+/** The answer of a parcel's label link on the network's domain: its PDF, else the link is the label. */
+export const fromLinkedLabel = (link: string, response: Response): Result.Result<CourierAdapter.Label, Reason> =>
+  response.status === 200 && CourierAnswer.isPdf(response.bytes)
+    ? Result.succeed({ contentType: "application/pdf", bytes: response.bytes })
+    : Result.fail(labelElsewhere(link, response.status))
 
 /**
  * The destination commune to price: the one the query names (compared by folded name, so accents and case do not

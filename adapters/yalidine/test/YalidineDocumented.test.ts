@@ -15,7 +15,7 @@ import { TestClock } from "effect/testing"
 import { adapter, Credentials } from "../src/Yalidine.ts"
 import * as Mapping from "../src/YalidineMapping.ts"
 import * as Status from "../src/YalidineStatus.ts"
-import { API_ID, API_TOKEN, feesOf, make as makeFake, YalidineFake } from "./fake/YalidineFake.ts"
+import { API_ID, API_TOKEN, BORDEREAU_TOKEN, feesOf, make as makeFake, YalidineFake } from "./fake/YalidineFake.ts"
 import { response } from "./fixtures/responses.ts"
 import * as Loopback from "./LoopbackHttp.ts"
 
@@ -102,26 +102,59 @@ describe("the Yalidine engine, as its documentation answers", () => {
   )
 
   it.live(
-    "the label: each parcel's documented `label` link is on another host: passed on at create, never guessed at",
+    "the label: each parcel's documented `label` link, on the network's own domain, is read as it is, never guessed at",
     () =>
       // The docs' parcel and create answers: `"label": "https://yalidine.app/app/bordereau.php?tracking=…&token=…"`,
-      // "publicly accessible"; the API documents no label endpoint of its own.
-      withFake(
-        Effect.gen(function* () {
-          const fake = yield* YalidineFake
-          const created = yield* create(order(), context)
-          assert.match(created.labelUrl ?? "", /^https:\/\/yalidine\.app\/app\/bordereau\.php\?tracking=yal-/)
-          const refused = yield* Effect.flip(label(created.trackingNumber, context))
-          assert.strictEqual(refused._tag, "Refused")
-          assert.include(refused.message, "yalidine.app")
-          assert.include(refused.message, "labelUrl")
-          assert.isFalse(
-            fake.requests.some((request) => request.path.startsWith("/labels/")),
-            "no call to an endpoint the docs do not show"
-          )
-          assert.strictEqual((yield* Effect.flip(label("yal-NOPE00", context)))._tag, "Refused", "no parcel: refused")
-        })
-      )
+      // "publicly accessible"; the API documents no label endpoint of its own. Through the host's transport: the
+      // link's host is one the network declares, and it is sent neither the API id nor the token.
+      Effect.gen(function* () {
+        const fake = yield* makeFake()
+        fake.addParcel("yal-LBL001")
+        const overrides = Result.getOrThrow(
+          Egress.parseOverrides(`https://api.yalidine.app=${fake.origin},https://yalidine.app=${fake.origin}`)
+        )
+        const shipping = Context.get(
+          yield* Layer.build(
+            Shipping.Shipping.layer(Catalogue.make([adapter])).pipe(
+              Layer.provide(HttpTransport.layer({ overrides })),
+              Layer.provide([Egress.Resolver.layerTest({}), CourierPacer.layerMemory])
+            )
+          ),
+          Shipping.Shipping
+        )
+        const call = { courier: "yalidine", credentials: { apiId: API_ID, apiToken: API_TOKEN } }
+        const printed = yield* shipping.label({ ...call, trackingNumber: "yal-LBL001" })
+        assert.strictEqual(printed.contentType, "application/pdf")
+        assert.include(new TextDecoder().decode(printed.bytes), "bordereau yal-LBL001")
+        const link = fake.requests.at(-1)!
+        assert.deepStrictEqual(
+          [link.path, link.query.tracking, link.query.token],
+          ["/app/bordereau.php", "yal-LBL001", BORDEREAU_TOKEN]
+        )
+        assert.notProperty(link.headers, "x-api-id")
+        assert.notProperty(link.headers, "x-api-token")
+        assert.isFalse(
+          fake.requests.some((request) => request.path.startsWith("/labels/")),
+          "no call to an endpoint the docs do not show"
+        )
+        const unknown = yield* Effect.flip(shipping.label({ ...call, trackingNumber: "yal-NOPE00" }))
+        assert.isTrue(unknown._tag === "CourierError" && unknown.reason._tag === "Refused", "no parcel: refused")
+      }).pipe(Effect.scoped)
+  )
+
+  it.live("a label link that answers no PDF (the docs do not say it is one) is refused naming it: it is labelUrl", () =>
+    withFake(
+      Effect.gen(function* () {
+        const created = yield* create(order(), context)
+        assert.match(created.labelUrl ?? "", /^https:\/\/yalidine\.app\/app\/bordereau\.php\?tracking=yal-/)
+        const refused = yield* Effect.flip(label(created.trackingNumber, context))
+        assert.strictEqual(refused._tag, "Refused")
+        assert.include(refused.message, "yalidine.app")
+        assert.include(refused.message, "HTTP 200")
+        assert.include(refused.message, "labelUrl")
+      }),
+      { bordereau: "html" }
+    )
   )
 
   it.live("rates without a tier quote economic, the tier a create without one is made in", () =>

@@ -210,6 +210,27 @@ export type Rate = typeof Rate.Type
 
 export const Rates = Schema.Struct({ rates: Schema.Array(Rate) })
 
+/** `POST parcels/labels/individual/pdf`: the parcels to label. */
+export interface LabelsRequest {
+  readonly trackingNumbers: ReadonlyArray<string>
+}
+
+/**
+ * Its answer: a file per labelled parcel (`fileUrl`, a pre-signed address on a storage host, the PDF), and the
+ * numbers it could not label. The shape every integration found reads (`parcelLabelFiles[].fileUrl`,
+ * `failedTrackingNumbers`).
+ */
+export const LabelFiles = Schema.Struct({
+  parcelLabelFiles: Schema.Array(
+    Schema.Struct({
+      trackingNumber: Schema.optionalKey(Schema.NullOr(Schema.String)),
+      fileUrl: Schema.String
+    })
+  ),
+  failedTrackingNumbers: Schema.optionalKey(Schema.NullOr(Schema.Array(Schema.String)))
+})
+export type LabelFiles = typeof LabelFiles.Type
+
 /**
  * ASP.NET's error body (RFC 9457 problem details): `title`, `detail`, and for a validation failure `errors`, either
  * `{ field: [messages] }` or a list of `{ name, reason }`-like entries.

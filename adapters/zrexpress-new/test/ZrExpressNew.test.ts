@@ -112,14 +112,15 @@ const HUB_ORAN = Object.keys(PICKUP_POINTS).find((hub) => PICKUP_POINTS[hub] ===
 
 describe("ZrExpressNew", () => {
   describe("manifest", () => {
-    it("declares the platform, its courier (not the legacy zrexpress key), the key and tenant, and no label", () => {
+    it("declares the platform, its courier (not the legacy zrexpress key), its label host, the key and tenant", () => {
       assert.strictEqual(adapter.platform, "zrexpress_new")
       assert.deepStrictEqual(adapter.couriers, [
         {
           key: "zrexpress_new",
           name: "ZR Express (new platform)",
           aliases: ["zrexpressnew"],
-          endpoint: { origin: "https://api.zrexpress.app" }
+          endpoint: { origin: "https://api.zrexpress.app" },
+          documents: ["*.blob.core.windows.net"]
         }
       ])
       assert.deepStrictEqual(adapter.requiredCredentials, ["apiKey", "tenantId"])
@@ -127,7 +128,7 @@ describe("ZrExpressNew", () => {
         create: true,
         track: true,
         rates: true,
-        label: false,
+        label: true,
         cancel: true,
         trackBatch: false,
         stopDesks: true,

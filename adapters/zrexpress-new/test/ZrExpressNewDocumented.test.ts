@@ -7,20 +7,27 @@
  * production API captured them. None of it was checked against the live platform.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { type CourierHttp, Shipment } from "@tawsil/courier"
+import { CourierHttp, Shipment } from "@tawsil/courier"
 import { Tracking } from "@tawsil/shipping"
 import { Effect, Layer, Result, Schema } from "effect"
 import { adapter, Credentials } from "../src/ZrExpressNew.ts"
 import * as Mapping from "../src/ZrExpressNewMapping.ts"
 import * as Status from "../src/ZrExpressNewStatus.ts"
-import { ACCOUNT, DEFAULT_WORKFLOW, DISCOUNTED_HOME_16, ZrExpressNewFake } from "./fake/ZrExpressNewFake.ts"
+import {
+  ACCOUNT,
+  DEFAULT_WORKFLOW,
+  DISCOUNTED_HOME_16,
+  LABEL_HOST,
+  LABEL_SIGNATURE,
+  ZrExpressNewFake
+} from "./fake/ZrExpressNewFake.ts"
 import { parcel, response } from "./fixtures/responses.ts"
 import * as Loopback from "./LoopbackHttp.ts"
 
 const context = { credentials: Schema.decodeUnknownSync(Credentials)(ACCOUNT) }
 const FRENCH_TENANT = { tenantId: "3c9d2e1f-4a5b-4c6d-8e7f-901234567abc", apiKey: "fake-zr-api-key-default-workflow" }
 const frenchContext = { credentials: Schema.decodeUnknownSync(Credentials)(FRENCH_TENANT) }
-const { create, track, rates } = adapter.operations as Required<typeof adapter.operations>
+const { create, track, rates, label } = adapter.operations as Required<typeof adapter.operations>
 
 const order = (overrides: Record<string, unknown> = {}) =>
   Schema.decodeUnknownSync(Shipment.ParcelOrder)({
@@ -171,4 +178,80 @@ describe("the new ZR Express platform, as its documentation answers", () => {
       })
     )
   )
+
+  describe("the documented PDF label (GenerateIndividualLabelsPdfEndpoint)", () => {
+    // The OpenAPI's `POST parcels/labels/individual/pdf { trackingNumbers }`, answering `parcelLabelFiles` (each a
+    // `trackingNumber` and a `fileUrl`) and `failedTrackingNumbers`: the shape every integrator found reads, its
+    // `fileUrl` a pre-signed (SAS) link to the PDF on Azure Blob Storage (research §1.4).
+    const link = `https://${LABEL_HOST}/labels/16-JUKYSI-ZR.pdf?sv=2024-08-04&sr=b&sp=r&sig=${LABEL_SIGNATURE}`
+
+    it("reads the file named for the parcel as a bare GET of its link on the storage host", () => {
+      const answer = response(200, {
+        parcelLabelFiles: [
+          { trackingNumber: "16-OTHER1-ZR", fileUrl: "https://elsewhere.blob.core.windows.net/labels/x.pdf?sig=a" },
+          { trackingNumber: "16-JUKYSI-ZR", fileUrl: link }
+        ],
+        failedTrackingNumbers: []
+      })
+      const request = Result.getOrThrow(Mapping.fromLabelFiles("16-JUKYSI-ZR", answer))
+      assert.deepStrictEqual(request, {
+        method: "GET",
+        host: LABEL_HOST,
+        path: "/labels/16-JUKYSI-ZR.pdf",
+        query: { sv: "2024-08-04", sr: "b", sp: "r", sig: LABEL_SIGNATURE }
+      })
+      assert.isTrue(CourierHttp.declaresDocumentHost(adapter.couriers[0]!.documents, request.host!))
+    })
+
+    it("a number ZR lists as failed, or no file, is no label; a link that is not plain https is a bad answer", () => {
+      const failed = Mapping.fromLabelFiles(
+        "16-JUKYSI-ZR",
+        response(200, { parcelLabelFiles: [], failedTrackingNumbers: ["16-JUKYSI-ZR"] })
+      )
+      assert.isTrue(Result.isFailure(failed) && failed.failure._tag === "Refused")
+      const plain = Mapping.fromLabelFiles(
+        "16-JUKYSI-ZR",
+        response(200, { parcelLabelFiles: [{ trackingNumber: "16-JUKYSI-ZR", fileUrl: "http://host.example/x.pdf" }] })
+      )
+      assert.isTrue(Result.isFailure(plain) && plain.failure._tag === "BadResponse")
+    })
+
+    it("a file that is not a PDF (Azure's XML error for an expired signature) is a bad answer, never a label", () => {
+      const expired = Mapping.fromLabelFile(
+        response(403, "<Error><Code>AuthenticationFailed</Code></Error>", { "content-type": "application/xml" })
+      )
+      assert.isTrue(Result.isFailure(expired) && expired.failure._tag === "BadResponse")
+    })
+
+    it.live("prints a created parcel's label: the PDF from its link, sent neither the key nor the tenant", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* ZrExpressNewFake
+          const created = yield* create(order(), context)
+          const printed = yield* label(created.trackingNumber, context)
+          assert.strictEqual(printed.contentType, "application/pdf")
+          assert.include(new TextDecoder().decode(printed.bytes), created.trackingNumber)
+          const file = fake.requests.at(-1)!
+          assert.strictEqual(file.path, `/labels/${created.trackingNumber}.pdf`)
+          assert.strictEqual(file.query.sig, LABEL_SIGNATURE)
+          assert.notProperty(file.headers, "x-api-key")
+          assert.notProperty(file.headers, "x-tenant")
+        })
+      )
+    )
+
+    it.live("an unknown number is refused as no label, nothing fetched", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* ZrExpressNewFake
+          const error = yield* Effect.flip(label("16-NOSUCH-ZR", context))
+          assert.strictEqual(error._tag, "Refused")
+          assert.notInclude(
+            fake.requests.map((request) => request.path),
+            "/labels/16-NOSUCH-ZR.pdf"
+          )
+        })
+      )
+    )
+  })
 })

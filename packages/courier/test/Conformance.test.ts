@@ -4,7 +4,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Redacted, Schema } from "effect"
 import * as CourierAdapter from "../src/CourierAdapter.ts"
 import * as CourierError from "../src/CourierError.ts"
-import { CourierHttp, type CourierRequest, type CourierResponse } from "../src/CourierHttp.ts"
+import { CourierHttp, type CourierRequest, type CourierResponse, documentRequest } from "../src/CourierHttp.ts"
 import { Conformance } from "../src/testing/index.ts"
 
 // Parcelo, a courier small enough to read in one go: `POST /v1/parcels`, `GET /v1/parcels/:tracking/events`, a
@@ -92,6 +92,8 @@ interface Quirks {
   readonly bypassesHttp?: boolean
   /** Maps a 5xx to BadResponse. */
   readonly misreads5xx?: boolean
+  /** Reads a document its manifest does not declare the host of. */
+  readonly readsUndeclaredDocument?: boolean
   readonly statuses?: Readonly<Record<string, "created" | "delivered">>
   /** Reports a status it does not know as the last one it knows. */
   readonly guessesStatuses?: boolean
@@ -143,6 +145,9 @@ const parcelo = (quirks: Quirks = {}) => {
       if (quirks.tracesToken) yield* Effect.annotateCurrentSpan("parcelo.token", token)
       if (quirks.bypassesHttp) yield* smuggled
       const http = yield* CourierHttp
+      if (quirks.readsUndeclaredDocument) {
+        yield* http.request(documentRequest("https://files.parcelo.test/receipt.pdf")!)
+      }
       const response = yield* http.request({ ...request, headers: { authorization: `Bearer ${token}` } })
       if (response.status < 200 || response.status >= 300) return yield* Effect.fail(reasonOf(response, token))
       return yield* Schema.decodeUnknownEffect(schema)(response.text).pipe(
@@ -244,6 +249,16 @@ describe("Conformance", () => {
   it.live("fails an adapter that sends a request around CourierHttp", () =>
     // The egress guard refuses the connection before the check's own comparison of requests runs.
     fails(optionsFor(parcelo({ bypassesHttp: true })), "egress", /went around CourierHttp: the egress guard refused/)
+  )
+
+  it.live(
+    "fails an adapter that reads a document on a host its manifest does not declare, as the host refuses it",
+    () =>
+      fails(
+        optionsFor(parcelo({ readsUndeclaredDocument: true })),
+        "capabilities",
+        /files\.parcelo\.test is not a document host of parcelo/
+      )
   )
 
   it.live("fails an adapter whose status table misses a status the courier sends", () =>

@@ -19,6 +19,10 @@
  * process, or shared by every instance through Redis): a request waits for its account's next slot when that slot
  * comes before its deadline, and otherwise fails as `CourierRateLimited` without being sent.
  *
+ * A document request (`CourierHttp.documentRequest`: a label on a storage host, linked from the courier's answer)
+ * goes to its host only when the courier's manifest declares it (`documents`), as a GET without the adapter's
+ * headers or a body, checked, resolved and bounded like any other request, and unpaced (the limits are the API's).
+ *
  * Loopback overrides (`TAWSIL_COURIER_ORIGINS`, process configuration only) send an origin's requests to a local
  * fake over plain HTTP, skipping DNS: that is how tests and local runs reach fake couriers.
  *
@@ -33,7 +37,12 @@ import * as Https from "node:https"
 import * as Net from "node:net"
 import type { CourierManifest, RateLimit } from "@tawsil/courier/CourierAdapter"
 import { BadResponse, type CourierRateLimited, Unreachable } from "@tawsil/courier/CourierError"
-import { CourierHttp, type CourierRequest, type CourierResponse } from "@tawsil/courier/CourierHttp"
+import {
+  CourierHttp,
+  type CourierRequest,
+  type CourierResponse,
+  declaresDocumentHost
+} from "@tawsil/courier/CourierHttp"
 import { Egress, ProcessEgress } from "@tawsil/egress"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Clock, Duration, Effect, Exit, Layer, Metric, Option, Schedule, Stream } from "effect"
@@ -89,10 +98,11 @@ const adapterHeaders = (headers: Readonly<Record<string, string>> | undefined) =
 const send = (request: CourierRequest, target: Target, courier: string) =>
   Effect.callback<CourierResponse, Unreachable | BadResponse>((resume) => {
     const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json))
+    // A document host gets none of the adapter's headers: they carry the courier's credentials.
     const headers: Record<string, string> = {
-      accept: "application/json",
+      accept: request.host === undefined ? "application/json" : "*/*",
       "user-agent": "tawsil",
-      ...adapterHeaders(request.headers),
+      ...(request.host === undefined ? adapterHeaders(request.headers) : {}),
       ...(body ? { "content-type": "application/json", "content-length": String(body.length) } : {})
     }
     const options: Https.RequestOptions = {
@@ -246,14 +256,42 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
             ? { kind: "exact", origin: courier.endpoint.origin as Egress.Origin }
             : { kind: "tenant", domain: courier.endpoint.tenantDomain }
         // The caller's tenant host that does not resolve (or not to public addresses) is the caller's to fix: refused
-        // egress, a 400. The pinned host of a courier that does not is the courier being out of reach: a 502, counted
-        // by the breaker like any other failure to reach it.
-        const resolve = (host: string) =>
-          pinned === undefined
+        // egress, a 400. The pinned host of a courier that does not, or a document host its answer named, is the
+        // courier being out of reach: a 502, counted by the breaker like any other failure to reach it.
+        const resolve = (host: string, document: boolean) =>
+          pinned === undefined && !document
             ? Egress.resolvePublic(host)
             : Egress.resolvePublic(host).pipe(
                 Effect.catchTag("BlockedEgress", (error) => Effect.fail(new Unreachable({ message: error.reason })))
               )
+        /**
+         * Where a request goes: the courier's origin, or a document host its manifest declares, reached by a bare GET
+         * (`CourierHttp.documentRequest`).
+         */
+        const destinationOf = (
+          request: CourierRequest
+        ): Effect.Effect<
+          { readonly origin: Egress.Origin; readonly allowance: Egress.Allowance },
+          Egress.BlockedEgress
+        > => {
+          if (request.host === undefined) {
+            return origin === undefined
+              ? Effect.fail(new Egress.BlockedEgress({ reason: `${courier.key} needs options.baseUrl` }))
+              : Effect.succeed({ origin, allowance })
+          }
+          if (!declaresDocumentHost(courier.documents, request.host)) {
+            return Effect.fail(
+              new Egress.BlockedEgress({ reason: `${request.host} is not a document host of ${courier.key}` })
+            )
+          }
+          if (request.method !== "GET" || request.json !== undefined) {
+            return Effect.fail(new Egress.BlockedEgress({ reason: "a document host is only read, by a bare GET" }))
+          }
+          return Effect.map(Effect.fromResult(Egress.parseOrigin(`https://${request.host}`)), (document) => ({
+            origin: document,
+            allowance: { kind: "exact", origin: document } as const
+          }))
+        }
         const timedOut = () =>
           new Unreachable({ message: `${courier.name} did not answer within ${Duration.format(timeout)}` })
         const limited = account !== undefined && rateLimits.length > 0
@@ -263,23 +301,22 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
         ): Effect.Effect<CourierResponse, Unreachable | BadResponse | Egress.BlockedEgress | CourierRateLimited> => {
           // Why a request got no answer, where the failure alone does not tell (all three are `Unreachable`).
           let missed: "timeout" | "circuit_open" | undefined
+          const document = request.host !== undefined
           const call = Effect.gen(function* () {
-            if (origin === undefined) {
-              return yield* new Egress.BlockedEgress({ reason: `${courier.key} needs options.baseUrl` })
-            }
-            const url = yield* Effect.fromResult(Egress.requestUrl(origin, request.path))
+            const destination = yield* destinationOf(request)
+            const url = yield* Effect.fromResult(Egress.requestUrl(destination.origin, request.path))
             for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value)
-            yield* Effect.fromResult(Egress.checkRequestUrl(url, allowance))
+            yield* Effect.fromResult(Egress.checkRequestUrl(url, destination.allowance))
             // The operation's budget is shared by its requests: this one gets what the earlier ones left. Once it
             // is spent nothing more is sent, and the breaker, which judges the courier, never hears of it.
             if (deadline - (yield* Clock.currentTimeMillis) <= 0) return yield* timedOut()
             // The account's pace, before anything leaves: a refusal sends nothing and the breaker never hears of
             // it. The wait for a slot comes out of the request's budget.
-            if (limited) {
+            if (limited && !document) {
               yield* pacer.take({ key: CourierPacer.keyOf(courier.key, account), limits: rateLimits, deadline })
             }
             const left = deadline - (yield* Clock.currentTimeMillis)
-            const override = Egress.overrideFor(options.overrides, origin)
+            const override = Egress.overrideFor(options.overrides, destination.origin)
             // One timer per call. A call given the longest timeout a caller may ask is judged by the breaker: a
             // courier silent that long counts as failing. A call with less left ends at the caller's deadline
             // instead, an interruption the breaker ignores (it judges the courier, not the caller's patience).
@@ -287,7 +324,7 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
             const exchange = Effect.gen(function* () {
               const target: Target =
                 override === undefined
-                  ? { url, addresses: yield* resolve(url.hostname) }
+                  ? { url, addresses: yield* resolve(url.hostname, document) }
                   : { url: overrideUrl(override, url), addresses: undefined }
               return yield* send(request, target, courier.name)
             }).pipe(
@@ -302,7 +339,7 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
                       }
                     })
                   : call,
-              breaker.execute({ key: origin, classify: outcomeOf }),
+              breaker.execute({ key: destination.origin, classify: outcomeOf }),
               Effect.catchTag("CircuitBreakerError", (error) => {
                 missed = "circuit_open"
                 return Effect.fail(
@@ -351,7 +388,11 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
                   "tawsil.courier": labels.courier,
                   "tawsil.courier.platform": labels.platform,
                   "http.request.method": request.method,
-                  ...(origin === undefined ? {} : { "server.address": new URL(origin).hostname })
+                  ...(document
+                    ? { "server.address": request.host }
+                    : origin === undefined
+                      ? {}
+                      : { "server.address": new URL(origin).hostname })
                 }
               })
             : measured

@@ -3,7 +3,7 @@ import type * as Net from "node:net"
 import { assert, describe, it } from "@effect/vitest"
 import type { CourierManifest, RateLimit } from "@tawsil/courier/CourierAdapter"
 import type { CourierErrorReason } from "@tawsil/courier/CourierError"
-import type { CourierHttp } from "@tawsil/courier/CourierHttp"
+import { type CourierHttp, documentRequest } from "@tawsil/courier/CourierHttp"
 import { Egress } from "@tawsil/egress"
 import { Clock, Context, Duration, Effect, Fiber, Layer, Metric, Tracer } from "effect"
 import { TestClock } from "effect/testing"
@@ -304,6 +304,78 @@ describe("HttpTransport", () => {
     }).pipe(Effect.scoped)
   )
 
+  describe("document hosts", () => {
+    const withLabels: CourierManifest = { ...dhd, documents: ["*.blob.core.windows.net", "files.dhd-dz.com"] }
+    const link = "https://labels.blob.core.windows.net/labels/16-AB.pdf?sv=2024-08-04&sig=s%2Bg%3D"
+
+    it.live("fetches a link on a declared host as a bare GET: none of the adapter's headers, unpaced", () =>
+      Effect.gen(function* () {
+        const fake = yield* fakeCourier
+        const transport = yield* transportFor(
+          `https://platform.dhd-dz.com=http://127.0.0.1:${fake.port},https://*.blob.core.windows.net=http://127.0.0.1:${fake.port}`
+        )
+        const http = yield* bindNow(transport, {
+          courier: withLabels,
+          tenantOrigin: undefined,
+          timeout: Duration.seconds(5),
+          rateLimits: [{ limit: 1, window: Duration.minutes(1) }],
+          account: "dhd:one"
+        })
+        // The account's one slot of the minute goes to the API; the document does not wait for the next.
+        yield* http.request({ method: "GET", path: "/api/v1/get/orders" })
+        const document = documentRequest(link)!
+        const response = yield* http.request({ ...document, headers: { authorization: "Bearer t0k3n" } })
+        assert.strictEqual(response.status, 200)
+        assert.deepStrictEqual(fake.seen[1], {
+          method: "GET",
+          url: "/labels/16-AB.pdf?sv=2024-08-04&sig=s%2Bg%3D",
+          body: "",
+          auth: undefined,
+          host: `127.0.0.1:${fake.port}`
+        })
+        const next = yield* Effect.flip(http.request({ method: "GET", path: "/api/v1/get/orders" }))
+        assert.strictEqual(next._tag, "CourierRateLimited", "the API's next slot is past the deadline")
+      }).pipe(Effect.scoped)
+    )
+
+    it.live("refuses an undeclared host, a write, and a declared name on a private address, sending nothing", () =>
+      Effect.gen(function* () {
+        const fake = yield* fakeCourier
+        const transport = yield* transportFor(
+          `https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`,
+          Egress.Resolver.layerTest({ "files.dhd-dz.com": ["10.0.0.7"] })
+        )
+        const http = yield* bindNow(transport, {
+          courier: withLabels,
+          tenantOrigin: undefined,
+          timeout: Duration.seconds(5)
+        })
+        const elsewhere = yield* Effect.flip(http.request(documentRequest("https://evil.example/x.pdf")!))
+        assert.strictEqual(elsewhere._tag, "BlockedEgress")
+        const bare = yield* Effect.flip(http.request(documentRequest("https://blob.core.windows.net/x.pdf")!))
+        assert.strictEqual(bare._tag, "BlockedEgress", "*.domain is its subdomains, not the domain itself")
+        const write = yield* Effect.flip(http.request({ ...documentRequest(link)!, method: "POST", json: { a: 1 } }))
+        assert.strictEqual(write._tag, "BlockedEgress")
+        const inside = yield* Effect.flip(http.request(documentRequest("https://files.dhd-dz.com/x.pdf")!))
+        assert.strictEqual(inside._tag, "Unreachable", "the courier's link to a private address is the courier's fault")
+        assert.lengthOf(fake.seen, 0)
+        const undeclared = yield* bindNow(transport, {
+          courier: dhd,
+          tenantOrigin: undefined,
+          timeout: Duration.seconds(5)
+        })
+        assert.strictEqual((yield* Effect.flip(undeclared.request(documentRequest(link)!)))._tag, "BlockedEgress")
+      }).pipe(Effect.scoped)
+    )
+
+    it("reads only plain https links", () => {
+      assert.isUndefined(documentRequest("http://labels.blob.core.windows.net/x.pdf"))
+      assert.isUndefined(documentRequest("https://user:pw@labels.blob.core.windows.net/x.pdf"))
+      assert.isUndefined(documentRequest("https://labels.blob.core.windows.net:8443/x.pdf"))
+      assert.isUndefined(documentRequest("not a link"))
+    })
+  })
+
   it.live("does not let an adapter set Host or framing headers", () =>
     Effect.gen(function* () {
       const fake = yield* fakeCourier
@@ -438,6 +510,8 @@ describe("HttpTransport", () => {
         const requests = yield* Effect.forEach(["/1", "/2", "/3"] as const, (path) =>
           Effect.forkChild(http.request({ method: "GET", path }))
         )
+        // Sent at once, on the test clock: only the loopback exchange takes real time.
+        yield* eventually(() => fake.seen.length >= 1)
         yield* settle
         assert.deepStrictEqual(
           fake.seen.map(({ url }) => url),
@@ -448,6 +522,7 @@ describe("HttpTransport", () => {
         yield* settle
         assert.lengthOf(fake.seen, 1)
         yield* TestClock.adjust("1 millis")
+        yield* eventually(() => fake.seen.length >= 2)
         yield* settle
         assert.deepStrictEqual(
           fake.seen.map(({ url }) => url),

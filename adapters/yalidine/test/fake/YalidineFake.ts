@@ -26,7 +26,8 @@
  * - `GET /v1/wilayas/`, `/v1/communes/?wilaya_id=`, `/v1/centers/?wilaya_id=`: the reference lists behind all this
  *   (centers with the documented `center_id, name, address, gps, commune_id, commune_name, wilaya_id, wilaya_name`).
  * - Label links as the docs print them: `https://yalidine.app/app/bordereau.php?tracking=…&token=…`, a host of its
- *   own (the API has no label endpoint); or, told to (`labelLinks: "api"`), the 2026 transcription's
+ *   own (the API has no label endpoint), which the fake serves too (requests reach it on loopback), public: a PDF,
+ *   or, told to (`bordereau: "html"`), an HTML page; or, told to (`labelLinks: "api"`), the 2026 transcription's
  *   `<API host>/labels/{tracking}`, which the fake then serves, a PDF, public like the link.
  * - Any other method on these routes: 405; any other path: 404.
  *
@@ -231,11 +232,16 @@ export interface Options {
   readonly accounts?: ReadonlyArray<Account>
   /** The form of label links: the docs' tokenised one on `yalidine.app` (default), or the 2026 `…/labels/<tracking>`. */
   readonly labelLinks?: "api" | "bordereau"
+  /** What a bordereau link answers: a PDF (default) or an HTML page (the docs do not say which). */
+  readonly bordereau?: "pdf" | "html"
   /** The origin the network is known by in its own links (the fake listens on loopback). */
   readonly publicOrigin?: string
   /** The fake's clock for its quotas, in milliseconds: real time unless a test gives its own. */
   readonly now?: () => number
 }
+
+/** The token of the fake's bordereau links (the docs' links carry one per parcel; one for all is enough here). */
+export const BORDEREAU_TOKEN = "dFNOSDlLazJQYWY1eDlhN01EbFRJQT09"
 
 /** Starts the fake on a random loopback port; it stops when the scope closes. */
 export const make = (options: Options = {}): Effect.Effect<Fake, never, Scope.Scope> => start(options)
@@ -353,7 +359,7 @@ const start = (options: Options) =>
     const labelOf = (tracking: string) =>
       options.labelLinks === "api"
         ? `${publicOrigin}/labels/${tracking}`
-        : `https://yalidine.app/app/bordereau.php?tracking=${tracking}&token=dFNOSDlLazJQYWY1eDlhN01EbFRJQT09`
+        : `https://yalidine.app/app/bordereau.php?tracking=${tracking}&token=${BORDEREAU_TOKEN}`
     let clock = "2026-04-18 19:45:06"
     let issued = 0
     let imports = 0
@@ -659,6 +665,21 @@ const start = (options: Options) =>
       response.end(`%PDF-1.4\n% bordereau ${parcel.tracking} ${String(parcel.fields.to_commune_name)}\n%%EOF\n`)
     }
 
+    /** `GET yalidine.app/app/bordereau.php?tracking=…&token=…`: public, the link's token is its key. */
+    const bordereau = (method: string, query: Readonly<Record<string, string>>, response: Http.ServerResponse) => {
+      const parcel = query.tracking === undefined ? undefined : parcels.get(query.tracking)
+      if (method !== "GET" || parcel === undefined || query.token !== BORDEREAU_TOKEN) {
+        response.writeHead(404, { "content-type": "text/html" })
+        return response.end("<html><body>Bordereau introuvable</body></html>")
+      }
+      if (options.bordereau === "html") {
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+        return response.end(`<html><body><h1>Bordereau ${parcel.tracking}</h1></body></html>`)
+      }
+      response.writeHead(200, { "content-type": "application/pdf" })
+      response.end(`%PDF-1.4\n% bordereau ${parcel.tracking} ${String(parcel.fields.to_commune_name)}\n%%EOF\n`)
+    }
+
     /** Yalidine's own misbehaviours: its 429 with quota headers, a refused parcel, a refusal quoting the token. */
     const misbehave = (misbehaviour: Misbehaviour, request: RecordedRequest, response: Http.ServerResponse) => {
       switch (misbehaviour.kind) {
@@ -694,6 +715,7 @@ const start = (options: Options) =>
         const refuse = refusing
         refusing = undefined
         if (path.startsWith("/labels/") && options.labelLinks === "api") return label(method, path, response)
+        if (path === "/app/bordereau.php") return bordereau(method, query, response)
         const account = accounts.find(
           (candidate) => candidate.apiId === headers["x-api-id"] && candidate.apiToken === headers["x-api-token"]
         )

@@ -198,6 +198,15 @@ export const stateId = (name: string) => uuidOf(`state:${name}`)
 
 export type RecordedRequest = FakeCourier.Request
 
+/**
+ * The storage host the fake's label links name (ZR keeps label files on Azure Blob Storage; which account is not
+ * documented, so this name is the fake's own). Its files are served by the fake itself, under `/labels/`.
+ */
+export const LABEL_HOST = "zrexpresslabels.blob.core.windows.net"
+
+/** The signature the fake's label links carry (a SAS token's `sig`): a request without it is refused, as Azure does. */
+export const LABEL_SIGNATURE = "fake-sas-signature"
+
 /** ZR's own misbehaviours, besides the standard ones (`FakeCourier.Misbehaviour`). */
 export type Own = { readonly kind: "refuse"; readonly detail: string } | { readonly kind: "echoToken" }
 
@@ -528,6 +537,27 @@ const start = (options: Options) =>
         parcels.set(id, parcel)
         return json(response, 201, { id })
       }
+      // Labels: a file per parcel (`parcelLabelFiles`), a number it cannot label listed in `failedTrackingNumbers`
+      // (integrators' code against the live API: `parcelLabelFiles[0].fileUrl`, then the PDF at that link).
+      if (path === "/api/v1/parcels/labels/individual/pdf") {
+        if (method !== "POST") return notAllowed()
+        const asked = isRecord(body) && Array.isArray(body.trackingNumbers) ? body.trackingNumbers : undefined
+        if (asked === undefined || asked.length === 0 || !asked.every((item) => typeof item === "string")) {
+          return problem(response, 400, "One or more validation errors occurred.", {
+            errors: { trackingNumbers: ["'Tracking Numbers' must not be empty."] }
+          })
+        }
+        const known = (asked as ReadonlyArray<string>).filter((tracking) => byTracking(tracking) !== undefined)
+        return json(response, 200, {
+          parcelLabelFiles: known.map((tracking) => ({
+            trackingNumber: tracking,
+            fileUrl:
+              `https://${LABEL_HOST}/labels/${encodeURIComponent(tracking)}.pdf` +
+              `?sv=2024-08-04&se=2026-04-18T19%3A00%3A00Z&sr=b&sp=r&sig=${LABEL_SIGNATURE}`
+          })),
+          failedTrackingNumbers: (asked as ReadonlyArray<string>).filter((tracking) => !known.includes(tracking))
+        })
+      }
       const one = /^\/api\/v1\/parcels\/([^/]+)(\/state|\/state-history)?$/.exec(path)
       if (one !== null) {
         const reference = decodeURIComponent(one[1]!)
@@ -608,7 +638,22 @@ const start = (options: Options) =>
           ? problemOf(status, "An error occurred while processing your request.")
           : problemOf(status, message),
       misbehave,
-      handle: ({ body, headers, method, path }, response) => {
+      handle: ({ body, headers, method, path, query }, response) => {
+        // The storage host's label files: signed links, no ZR headers (Azure answers its XML error otherwise).
+        const file = /^\/labels\/([^/]+)\.pdf$/.exec(path)
+        if (file !== null) {
+          const parcel = byTracking(decodeURIComponent(file[1]!))
+          if (method !== "GET" || query.sig !== LABEL_SIGNATURE || parcel === undefined) {
+            response.writeHead(query.sig === LABEL_SIGNATURE ? 404 : 403, { "content-type": "application/xml" })
+            return response.end(
+              query.sig === LABEL_SIGNATURE
+                ? '<?xml version="1.0" encoding="utf-8"?><Error><Code>BlobNotFound</Code></Error>'
+                : '<?xml version="1.0" encoding="utf-8"?><Error><Code>AuthenticationFailed</Code></Error>'
+            )
+          }
+          response.writeHead(200, { "content-type": "application/pdf" })
+          return response.end(`%PDF-1.4\n% ZR Express label ${parcel.trackingNumber}\n%%EOF\n`)
+        }
         const known = accounts.some(
           (account) => account.tenantId === headers["x-tenant"] && account.apiKey === headers["x-api-key"]
         )

@@ -13,6 +13,7 @@
  */
 import { createHash } from "node:crypto"
 import { FieldIssues, type WilayaCode } from "@tawsil/domain"
+import { Egress } from "@tawsil/egress"
 import { Clock, Duration, Effect, Schema, type Scope } from "effect"
 import type {
   Any,
@@ -31,7 +32,7 @@ import {
   Unreachable,
   Unsupported
 } from "../../CourierError.ts"
-import { CourierHttp, type CourierRequest } from "../../CourierHttp.ts"
+import { CourierHttp, type CourierRequest, declaresDocumentHost } from "../../CourierHttp.ts"
 import * as Pace from "../../Pace.ts"
 import * as Redaction from "../../Redaction.ts"
 import type { ParcelOrder, RatesQuery, RatesResult } from "../../Shipment.ts"
@@ -165,7 +166,17 @@ export const make = (
             }
             const timedOut = new Unreachable({ message: "the courier did not answer in time" })
             if (deadline - (yield* Clock.currentTimeMillis) <= 0) return yield* timedOut
-            if (adapter.rateLimits.length > 0) yield* admit(account, paceDeadline)
+            if (request.host !== undefined) {
+              // A document link: only on a host the courier declares, by a bare GET, never paced (as the host does).
+              if (!declaresDocumentHost(courier.documents, request.host)) {
+                return yield* new Egress.BlockedEgress({
+                  reason: `${request.host} is not a document host of ${courier.key}`
+                })
+              }
+              if (request.method !== "GET" || request.json !== undefined) {
+                return yield* new Egress.BlockedEgress({ reason: "a document host is only read, by a bare GET" })
+              }
+            } else if (adapter.rateLimits.length > 0) yield* admit(account, paceDeadline)
             const left = deadline - (yield* Clock.currentTimeMillis)
             if (left <= 0) return yield* timedOut
             return yield* LoopbackHttp.send(origin, request, Duration.millis(left))
