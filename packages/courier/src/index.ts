@@ -2,8 +2,9 @@
  * The courier adapter SDK: what an adapter is (`CourierAdapter`), the one request shape (`Shipment`), canonical
  * statuses (`CanonicalStatus`), the reasons an operation fails with (`CourierError`), the only way to reach the
  * courier (`CourierHttp`), reading its answers (`CourierAnswer`, `RetryAfter`), how the host paces an account's
- * calls under the declared limits (`Pace`) and the host's blanking of credentials (`Redaction`). The host that runs
- * adapters is `@tawsil/shipping`; the conformance kit is `@tawsil/courier/testing`.
+ * calls under the declared limits (`Pace`), the host's blanking of credentials (`Redaction`) and the live answers
+ * recorded for tests to replay (`Recorded`). The host that runs adapters is `@tawsil/shipping`; the conformance kit
+ * is `@tawsil/courier/testing`.
  */
 export * as CanonicalStatus from "./CanonicalStatus.ts"
 export * as CourierAdapter from "./CourierAdapter.ts"
@@ -11,6 +12,7 @@ export * as CourierAnswer from "./CourierAnswer.ts"
 export * as CourierError from "./CourierError.ts"
 export * as CourierHttp from "./CourierHttp.ts"
 export * as Pace from "./Pace.ts"
+export * as Recorded from "./Recorded.ts"
 export * as Redaction from "./Redaction.ts"
 export * as RetryAfter from "./RetryAfter.ts"
 export * as Shipment from "./Shipment.ts"
