@@ -94,6 +94,11 @@ interface Quirks {
   readonly misreads5xx?: boolean
   /** Reads a document its manifest does not declare the host of. */
   readonly readsUndeclaredDocument?: boolean
+  /**
+   * Tracks in batches, a read a number; `whole` fails the batch when one number is unknown (as Ecotrack's batch read
+   * answers), `apart` leaves that number out.
+   */
+  readonly batch?: "whole" | "apart"
   readonly statuses?: Readonly<Record<string, "created" | "delivered">>
   /** Reports a status it does not know as the last one it knows. */
   readonly guessesStatuses?: boolean
@@ -184,7 +189,35 @@ const parcelo = (quirks: Quirks = {}) => {
             Events
           ),
           ({ events }) => events.map(({ status, at }) => ({ rawStatus: guess(status), timestamp: at }))
-        )
+        ),
+      ...(quirks.batch === undefined
+        ? {}
+        : {
+            trackBatch: (numbers, { credentials }) =>
+              Effect.map(
+                Effect.forEach(numbers, (trackingNumber) =>
+                  call(
+                    credentials,
+                    { method: "GET", path: `/v1/parcels/${encodeURIComponent(trackingNumber)}/events` },
+                    Events
+                  ).pipe(
+                    Effect.map(({ events }) => [trackingNumber, events] as const),
+                    Effect.catchIf(
+                      (reason) => quirks.batch === "apart" && reason._tag === "Refused",
+                      () => Effect.succeed(undefined)
+                    )
+                  )
+                ),
+                (read) =>
+                  new Map(
+                    read.flatMap((entry) =>
+                      entry === undefined
+                        ? []
+                        : [[entry[0], entry[1].map(({ status, at }) => ({ rawStatus: status, timestamp: at }))]]
+                    )
+                  )
+              )
+          })
     }
   })
 }
@@ -259,6 +292,16 @@ describe("Conformance", () => {
         "capabilities",
         /files\.parcelo\.test is not a document host of parcelo/
       )
+  )
+
+  it.live("fails an adapter whose batch track loses the known parcels to one unknown number", () =>
+    Effect.gen(function* () {
+      yield* fails(optionsFor(parcelo({ batch: "whole" })), "capabilities", /PRC404, which the courier does not know/)
+      const [check] = Conformance.checks(optionsFor(parcelo({ batch: "apart" }))).filter(
+        (check) => check.id === "capabilities"
+      )
+      yield* check!.run
+    })
   )
 
   it.live("fails an adapter whose status table misses a status the courier sends", () =>
