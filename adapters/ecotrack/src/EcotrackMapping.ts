@@ -8,7 +8,7 @@
  * a courier ever quote it back.
  */
 import { type CourierAdapter, CourierAnswer, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
-import { AlgerianMobile, type Dzd, type WilayaCode } from "@tawsil/domain"
+import { AlgerianMobile, AlgiersTime, type Dzd, type WilayaCode } from "@tawsil/domain"
 import { Option, Result, Schema } from "effect"
 import * as Status from "./EcotrackStatus.ts"
 import * as Wire from "./EcotrackWire.ts"
@@ -24,25 +24,35 @@ const { clean } = CourierAnswer
 const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== ""
 
 /**
- * `POST create/order`. Ecotrack requires `adresse`; a stop-desk parcel has none to give, so the commune name stands
- * in. `freeShipping`, `declaredValue` and `hasOpenPackage` have no Ecotrack field and are not sent (README).
+ * Text cut to what a create field takes ({@link Wire.MAX_TEXT} characters, counted as the platform counts them:
+ * code points), ending with "…" when it was cut: the courier would refuse the whole order for it.
+ */
+export const capped = (text: string): string => {
+  const points = Array.from(text)
+  return points.length <= Wire.MAX_TEXT ? text : `${points.slice(0, Wire.MAX_TEXT - 1).join("")}…`
+}
+
+/**
+ * `POST create/order`. Ecotrack requires `adresse`: without an address line (a stop-desk parcel has none to give;
+ * neither may a home delivery in a village) the commune name stands in. The product list is cut to the 255
+ * characters the field takes. `freeShipping`, `declaredValue` and `hasOpenPackage` have no Ecotrack field and are
+ * not sent (README).
  */
 export const toCreateOrder = (order: Shipment.ParcelOrder): Wire.CreateOrder => {
   const { recipient } = order
   const stopdesk = order.deliveryType === "stopdesk"
-  const address = present(recipient.addressLine) ? recipient.addressLine : stopdesk ? recipient.communeName : undefined
   return {
     ...(present(order.reference) ? { reference: order.reference } : {}),
     nom_client: recipient.fullName,
     telephone: AlgerianMobile.nationalOrAsSent(recipient.phone),
     ...(present(recipient.phoneAlt) ? { telephone_2: AlgerianMobile.nationalOrAsSent(recipient.phoneAlt) } : {}),
-    ...(address === undefined ? {} : { adresse: address }),
+    adresse: present(recipient.addressLine) ? recipient.addressLine.trim() : recipient.communeName,
     ...(stopdesk && order.stopDeskId !== undefined ? { code_postal: order.stopDeskId } : {}),
     commune: recipient.communeName,
     code_wilaya: recipient.wilayaCode,
     montant: order.codAmount,
     ...(present(order.notes) ? { remarque: order.notes } : {}),
-    produit: order.productList,
+    produit: capped(order.productList),
     type: order.isExchange === true ? 2 : 1,
     stop_desk: stopdesk ? 1 : 0,
     ...(order.weightKg === undefined ? {} : { weight: order.weightKg })
@@ -105,36 +115,87 @@ export const fromLabel = (response: Response): Result.Result<CourierAdapter.Labe
     : Result.fail(new CourierError.BadResponse({ message: "the courier answered a label that is not a PDF" }))
 }
 
-/** `GET get/tracking/info` → the parcel's events, remarks (`notification_on_order`) left out. */
-export const fromTracking = (response: Response): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> =>
-  Result.map(decode(Wire.TrackingInfo, response), (body) =>
-    body.activity
-      .filter((activity) => !Status.notStatuses.has(activity.status))
-      .map((activity) => ({ rawStatus: activity.status, timestamp: timestampOf(activity) }))
-  )
+/** The activity as raw events, remarks (`notification_on_order`) left out. */
+const activityEvents = (activity: ReadonlyArray<Wire.Activity>): Array<CourierAdapter.RawEvent> =>
+  activity
+    .filter((step) => !Status.notStatuses.has(step.status))
+    .map((step) => ({ rawStatus: step.status, timestamp: timestampOf(step) }))
+
+/** When the order's record was last changed (or made), when the answer carries it. */
+const recordTime = (answer: Wire.TrackingsEntry): string | undefined =>
+  [answer.updated_at, answer.created_at, answer.OrderInfo?.updated_at, answer.OrderInfo?.created_at]
+    .map((text) => (text === undefined || text === null ? undefined : AlgiersTime.fromCourierText(text)))
+    .find((time) => time !== undefined)
 
 /**
- * `GET get/trackings/info` → the events of each asked parcel the courier knows, exactly those numbers (remarks left
- * out, as in `track`). When it knows none, the courier answers 404 "Trackings non trouvés": an empty map.
+ * A tracking answer → the parcel's events: its activity, remarks left out, then the order status the answer gives
+ * (`status`: a key, or a label read back to its key, {@link Status.keyOfLabel}) as the newest event, at the newest
+ * activity's time — or, with no activity yet, at the order record's time. The status says what the activity may
+ * not: a parcel suspended after its last move ("Suspendus"), one ready to ship before any activity ("Prêt à
+ * expédier"). When the activity already ends on that status, or the parcel has no time at all to give it, nothing
+ * is added.
  */
-export const fromTrackings = (
-  asked: ReadonlyArray<string>,
-  response: Response
-): Result.Result<Map<string, ReadonlyArray<CourierAdapter.RawEvent>>, Reason> => {
-  if (response.status === 404 && noneFound(response)) return Result.succeed(new Map())
+export const eventsOf = (answer: Wire.TrackingsEntry): ReadonlyArray<CourierAdapter.RawEvent> => {
+  const events = activityEvents(answer.activity ?? [])
+  const said = answer.status?.trim() ?? ""
+  if (said === "") return events
+  const current = Status.keyOfLabel(said)
+  const newest = events.reduce<string | undefined>(
+    (latest, event) => (latest === undefined || event.timestamp > latest ? event.timestamp : latest),
+    undefined
+  )
+  const at = newest ?? recordTime(answer)
+  if (at === undefined || events.findLast((event) => event.timestamp === at)?.rawStatus === current) return events
+  return [...events, { rawStatus: current, timestamp: at }]
+}
+
+/** `GET get/tracking/info` → the parcel's events ({@link eventsOf}). */
+export const fromTracking = (response: Response): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> =>
+  Result.map(decode(Wire.TrackingInfo, response), eventsOf)
+
+/** A batch read's answer: the events of the numbers the courier knows, or which of the asked it refused. */
+export type BatchAnswer =
+  | { readonly _tag: "Found"; readonly events: Map<string, ReadonlyArray<CourierAdapter.RawEvent>> }
+  /** It refused the batch for these numbers, unknown to it: the rest can be asked again. */
+  | { readonly _tag: "Unknown"; readonly trackings: ReadonlyArray<string> }
+  /** It refused the batch for a number it does not know, without saying which. */
+  | { readonly _tag: "SomeUnknown" }
+
+/** `trackings.3` or `trackings[3]`: the index of the asked number a validation error names. */
+const indexOf = (field: string): number | undefined => {
+  const index = /^trackings(?:\.|\[)(\d+)\]?(?:\.|$)/.exec(field)?.[1]
+  return index === undefined ? undefined : Number(index)
+}
+
+/**
+ * `GET get/trackings/info` → the events of each asked parcel the courier knows, exactly those numbers (read as
+ * `track` reads one). A number it does not know is left out; but the documented answer to a batch holding one is a
+ * 422 for the whole call (Laravel's validation: `errors: { "trackings.3": […] }`): the numbers it names are unknown
+ * and the others can be asked again; a 422 that names none says only that some number is unknown. When it knows
+ * none, it answers 404 "Trackings non trouvés": an empty map.
+ */
+export const fromTrackings = (asked: ReadonlyArray<string>, response: Response): Result.Result<BatchAnswer, Reason> => {
+  if (response.status === 404 && noneFound(response)) return Result.succeed({ _tag: "Found", events: new Map() })
+  if (response.status === 422) {
+    const body = CourierAnswer.json(response.text)
+    const validation = Option.isSome(body)
+      ? Schema.decodeUnknownOption(Wire.ValidationErrors)(body.value)
+      : Option.none()
+    const named = Option.isSome(validation)
+      ? Object.keys(validation.value.errors).flatMap((field) => {
+          const index = indexOf(field)
+          return index === undefined || asked[index] === undefined ? [] : [asked[index]!]
+        })
+      : []
+    return Result.succeed(named.length > 0 ? { _tag: "Unknown", trackings: named } : { _tag: "SomeUnknown" })
+  }
   return Result.map(decode(Wire.TrackingsInfo, response), (byTracking) => {
     const events = new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
     for (const tracking of asked) {
       const entry = Object.hasOwn(byTracking, tracking) ? byTracking[tracking] : undefined
-      if (entry === undefined) continue
-      events.set(
-        tracking,
-        entry.activity
-          .filter((activity) => !Status.notStatuses.has(activity.status))
-          .map((activity) => ({ rawStatus: activity.status, timestamp: timestampOf(activity) }))
-      )
+      if (entry !== undefined) events.set(tracking, eventsOf(entry))
     }
-    return events
+    return { _tag: "Found", events }
   })
 }
 
@@ -219,6 +280,14 @@ interface WilayaFees {
   readonly returnStopdesk: Dzd.Dzd | undefined
 }
 
+/**
+ * A desk tariff: absent, null or 0 is no desk there. The documented fee list gives `tarif_stopdesk: "0"` for the
+ * wilayas a tenant has no desk in (23 of them in the documentation's data): quoted, a 0 DA desk delivery would top
+ * every comparison.
+ */
+const deskFee = (fee: Dzd.Dzd | null | undefined): Dzd.Dzd | undefined =>
+  fee === undefined || fee === null || fee === 0 ? undefined : fee
+
 const feesFor = (fees: Wire.Fees, wilaya: number): WilayaFees | undefined => {
   if ("livraison" in fees) {
     const delivery = fees.livraison.find((row) => row.wilaya_id === wilaya)
@@ -226,7 +295,7 @@ const feesFor = (fees: Wire.Fees, wilaya: number): WilayaFees | undefined => {
     return (
       delivery && {
         home: delivery.tarif,
-        stopdesk: delivery.tarif_stopdesk ?? undefined,
+        stopdesk: deskFee(delivery.tarif_stopdesk),
         returnHome: back?.tarif,
         returnStopdesk: back?.tarif_stopdesk ?? back?.tarif
       }
@@ -236,7 +305,7 @@ const feesFor = (fees: Wire.Fees, wilaya: number): WilayaFees | undefined => {
   return (
     row && {
       home: row.livraison.tarif,
-      stopdesk: row.livraison.tarif_stopdesk ?? undefined,
+      stopdesk: deskFee(row.livraison.tarif_stopdesk),
       returnHome: row.retour?.tarif,
       returnStopdesk: row.retour?.tarif_stopdesk ?? row.retour?.tarif
     }

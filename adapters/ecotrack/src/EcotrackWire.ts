@@ -6,13 +6,17 @@
 import { Dzd } from "@tawsil/domain"
 import { Schema } from "effect"
 
+/** The longest text a create field takes (the documentation's validation rules: `max:255`). */
+export const MAX_TEXT = 255
+
 /** The body of `POST create/order` (sent as JSON). `type` 1 is a delivery, 2 an exchange. */
 export const CreateOrder = Schema.Struct({
   reference: Schema.optionalKey(Schema.String),
   nom_client: Schema.String,
   telephone: Schema.String,
   telephone_2: Schema.optionalKey(Schema.String),
-  adresse: Schema.optionalKey(Schema.String),
+  /** Required by the platform. */
+  adresse: Schema.String,
   /** With `stop_desk` 1: the stop-desk station code (`get/communes` `code_postal`). */
   code_postal: Schema.optionalKey(Schema.String),
   /** A commune name, not a code. */
@@ -21,6 +25,7 @@ export const CreateOrder = Schema.Struct({
   /** What the courier collects from the recipient, in DZD. */
   montant: Schema.Number,
   remarque: Schema.optionalKey(Schema.String),
+  /** At most {@link MAX_TEXT} characters, as every text field of the create. */
   produit: Schema.String,
   type: Schema.Literals([1, 2]),
   stop_desk: Schema.Literals([0, 1]),
@@ -50,10 +55,27 @@ export const Activity = Schema.Struct({
 })
 export type Activity = typeof Activity.Type
 
-/** `GET get/tracking/info`: no top-level status, only the activity list (other members are not read). */
+/** A Laravel time as the platform prints it (`2026-04-18 19:45:06`), or null. */
+const Time = Schema.optionalKey(Schema.NullOr(Schema.String))
+
+/**
+ * What a tracking answer says of the parcel besides its activity: `status`, the order status (its key, or the
+ * tenant's label: "Prêt à expédier", "Suspendus"), and the order's record (`OrderInfo`), whose times are read when the
+ * parcel has no activity yet. Other members (names, cities, stations) are not read.
+ */
+const Current = {
+  status: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  created_at: Time,
+  updated_at: Time,
+  OrderInfo: Schema.optionalKey(Schema.NullOr(Schema.Struct({ created_at: Time, updated_at: Time })))
+}
+
+/** `GET get/tracking/info`: the activity list, and the order status when the answer gives it. */
 export const TrackingInfo = Schema.Struct({
-  activity: Schema.Array(Activity)
+  activity: Schema.Array(Activity),
+  ...Current
 })
+export type TrackingInfo = typeof TrackingInfo.Type
 
 /** Amounts arrive as numbers or as numeric strings (`"400"`, `"400.00"`); both decode to whole dinars. */
 const Amount = Schema.Union([Schema.Finite, Schema.FiniteFromString]).pipe(Schema.decodeTo(Dzd.Dzd))
@@ -124,8 +146,12 @@ export const Deleted = Schema.Union([
 /** The legacy refusal of `delete/order`, which gives no reason. */
 export const NotDeleted = Schema.Struct({ delete: Schema.Literal("fail") })
 
-/** One parcel of `get/trackings/info`: the activity, as `get/tracking/info` gives it (other members not read). */
-export const TrackingsEntry = Schema.Struct({ activity: Schema.Array(Activity) })
+/**
+ * One parcel of `get/trackings/info`: its order status and its activity, as `get/tracking/info` gives them; a tenant
+ * may answer the status alone (no `activity`).
+ */
+export const TrackingsEntry = Schema.Struct({ activity: Schema.optionalKey(Schema.Array(Activity)), ...Current })
+export type TrackingsEntry = typeof TrackingsEntry.Type
 
 /**
  * `GET get/trackings/info?trackings[]=…`: the parcels it knows, keyed by tracking number (README "Unverified": no

@@ -298,8 +298,20 @@ describe("Ecotrack", () => {
     it.live("passes the courier's validation errors on under Tawsil's field names", () =>
       withFake(
         Effect.gen(function* () {
-          const { addressLine: _, ...recipient } = order().recipient
-          const reason = yield* Effect.flip(create(order({ recipient, productList: "p".repeat(300) }), context))
+          const fake = yield* EcotrackFake
+          // A request the adapter would not send (it shapes both fields), to see how the courier's words come back.
+          fake.misbehaveNext({
+            kind: "json",
+            status: 422,
+            body: {
+              message: "The given data was invalid.",
+              errors: {
+                adresse: ["Le champ adresse est obligatoire."],
+                produit: ["Le texte produit ne peut contenir plus de 255 caractères."]
+              }
+            }
+          })
+          const reason = yield* Effect.flip(create(order(), context))
           assert.strictEqual(reason._tag, "Refused")
           assert.include(reason.message, "order.recipient.addressLine: Le champ adresse est obligatoire.")
           assert.include(reason.message, "order.productList: Le texte produit ne peut contenir plus de 255 caractères.")

@@ -48,12 +48,16 @@ const activityKeys = [
 /** The payment keys: cash only (they move nothing), although §3.3 files them under delivered (issue 19). */
 const paymentKeys = ["encaisse_non_paye", "paiements_prets", "paye_et_archive", "encaissed", "payed"]
 
-/** couriers.md §3.3, the Ecotrack table, row by row. */
+/**
+ * couriers.md §3.3, the Ecotrack table, row by row — but for `en_preparation`, which the table files under created
+ * and the official order-status documentation shows on a parcel after failed delivery attempts at its destination
+ * (between `vers_wilaya` and `en_livraison` in the documented list): the destination agency preparing it for delivery.
+ */
 const researchTable: ReadonlyArray<readonly [CanonicalStatus.CanonicalStatus, ReadonlyArray<string>]> = [
-  ["created", ["en_preparation", "en_preparation_stock", "order_information_received_by_carrier"]],
+  ["created", ["en_preparation_stock", "order_information_received_by_carrier"]],
   ["pending_pickup", ["prete_a_expedier", "en_ramassage"]],
   ["picked_up", ["picked"]],
-  ["in_transit", ["accepted_by_carrier", "vers_hub", "en_hub", "vers_wilaya"]],
+  ["in_transit", ["accepted_by_carrier", "vers_hub", "en_hub", "vers_wilaya", "en_preparation"]],
   ["out_for_delivery", ["en_livraison", "dispatched_to_driver"]],
   ["failed_attempt", ["attempt_delivery"]],
   ["on_hold", ["suspendu"]],
@@ -84,7 +88,9 @@ describe("EcotrackStatus", () => {
         keys.filter((key) => !paymentKeys.includes(key)).map((key) => [key, status])
       )
     )
-    assert.deepStrictEqual(Status.statuses, expected)
+    // The official documentation's accented spellings of the same keys, beside the plain ones.
+    const accented = { livré_non_encaissé: "delivered", retour_reçu: "returned" } as const
+    assert.deepStrictEqual(Status.statuses, { ...expected, ...accented })
     for (const key of paymentKeys) {
       assert.isFalse(Object.hasOwn(Status.statuses, key), key)
       assert.isTrue(Object.hasOwn(Status.codStatuses, key), key)

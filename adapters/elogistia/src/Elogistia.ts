@@ -42,7 +42,7 @@ export const couriers: ReadonlyArray<CourierAdapter.CourierManifest> = [
 
 /**
  * The courier's documented limit ("Taux limite" in its Postman collection, as a public integration quotes it: 100
- * requests a minute), taken to be per API key; the core counts every request and holds back one past it.
+ * requests a minute), taken to be per API key; the core paces every request of an account under it.
  */
 export const rateLimits = [{ limit: 100, window: "1 minute" }] as const
 

@@ -175,15 +175,20 @@ export const wilayasQuery = { country: "1" } as const
 
 // --- Responses --------------------------------------------------------------------------------------------------
 
-/** `POST stores/orders/` → the tracking number (the order's id), its display number and its first status. */
+/**
+ * `POST stores/orders/` → the tracking number (the order's id), its display number as the courier's reference
+ * (`display_id`, else `display_id_order`: what the label prints and Maystro's push names the order by) and its
+ * first status.
+ */
 export const fromCreated = (response: Response): Result.Result<CreatedOrder, Reason> =>
-  Result.map(decode(Wire.Created, response), (body) => ({
-    trackingNumber: body.id.toLowerCase(),
-    ...(body.display_id_order === undefined || body.display_id_order === null
-      ? {}
-      : { courierReference: String(body.display_id_order) }),
-    rawStatus: body.status === undefined ? Status.created : rawStatusOf(body.status)
-  }))
+  Result.map(decode(Wire.Created, response), (body) => {
+    const display = String(body.display_id ?? body.display_id_order ?? "").trim()
+    return {
+      trackingNumber: body.id.toLowerCase(),
+      ...(display === "" ? {} : { courierReference: display }),
+      rawStatus: body.status === undefined ? Status.created : rawStatusOf(body.status)
+    }
+  })
 
 /** A status as the status table keys it: the number's decimal text (`"041"` and `41` are `"41"`). */
 export const rawStatusOf = (status: Wire.StatusCode): string =>

@@ -44,13 +44,18 @@ export type StatusCode = typeof StatusCode.Type
 /** An order's `id`: a UUID. */
 export const orderIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+const DisplayId = Schema.optionalKey(Schema.NullOr(Schema.Union([Schema.Int, Schema.String])))
+
 /**
  * `POST stores/orders/`, accepted (HTTP 201): the order as Maystro stored it. `id` (a UUID) keys every per-order
- * endpoint; `display_id_order` is the short number merchants see in Maystro's dashboard.
+ * endpoint; the short number merchants see in Maystro's dashboard, printed on the label and naming the order in
+ * Maystro's push, is `display_id` in the create answer four public integrations read, and `display_id_order` in the
+ * one whose webhook handling shows it: both are read.
  */
 export const Created = Schema.Struct({
   id: Schema.String.check(Schema.isPattern(orderIdPattern)),
-  display_id_order: Schema.optionalKey(Schema.NullOr(Schema.Union([Schema.Int, Schema.String]))),
+  display_id: DisplayId,
+  display_id_order: DisplayId,
   status: Schema.optionalKey(StatusCode)
 })
 

@@ -84,6 +84,7 @@ export const create = Effect.fn("Noest.create")(function* (
   order: Shipment.ParcelOrder,
   { credentials, dispatch: dispatchNow }: CourierAdapter.Context<Credentials>
 ) {
+  yield* Effect.fromResult(Mapping.checkOrder(order))
   const created = yield* send(credentials, {
     method: "POST",
     path: "/api/public/create/order",

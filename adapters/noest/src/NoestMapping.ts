@@ -26,21 +26,36 @@ const present = (text: string | undefined): text is string => text !== undefined
 /** `poids` when the order gives no weight: the PDF spec makes the field required (README "Unverified"). */
 export const DEFAULT_WEIGHT_KG = 1
 
+/** The shortest reference NOEST takes (its specification: at least 5 characters). */
+export const MIN_REFERENCE = 5
+
 /**
- * `POST create/order`. NOEST requires `adresse`; a stop-desk parcel has none to give, so the commune name stands in,
- * and a home delivery without one leaves it out for NOEST to refuse. `freeShipping` and `declaredValue` have no
+ * What NOEST would refuse of an order, refused here first: a reference shorter than {@link MIN_REFERENCE}
+ * characters (the host makes one of 13 when the caller sends none).
+ */
+export const checkOrder = (order: Shipment.ParcelOrder): Result.Result<void, Reason> =>
+  present(order.reference) && Array.from(order.reference.trim()).length < MIN_REFERENCE
+    ? Result.fail(
+        new CourierError.Refused({
+          message: `order.reference: NOEST takes references of at least ${MIN_REFERENCE} characters`
+        })
+      )
+    : Result.void
+
+/**
+ * `POST create/order`. NOEST requires `adresse`: without an address line (a stop-desk parcel has none to give;
+ * neither may a home delivery in a village) the commune name stands in. `freeShipping` and `declaredValue` have no
  * NOEST field and are not sent (README).
  */
 export const toCreateOrder = (order: Shipment.ParcelOrder): Wire.CreateOrder => {
   const { recipient } = order
   const stopdesk = order.deliveryType === "stopdesk"
-  const address = present(recipient.addressLine) ? recipient.addressLine : stopdesk ? recipient.communeName : undefined
   return {
-    ...(present(order.reference) ? { reference: order.reference } : {}),
+    ...(present(order.reference) ? { reference: order.reference.trim() } : {}),
     client: recipient.fullName,
     phone: AlgerianMobile.nationalOrAsSent(recipient.phone),
     ...(present(recipient.phoneAlt) ? { phone_2: AlgerianMobile.nationalOrAsSent(recipient.phoneAlt) } : {}),
-    ...(address === undefined ? {} : { adresse: address }),
+    adresse: present(recipient.addressLine) ? recipient.addressLine.trim() : recipient.communeName,
     wilaya_id: recipient.wilayaCode,
     commune: recipient.communeName,
     montant: order.codAmount,
@@ -118,73 +133,92 @@ export const notValidated = (tracking: string, reason: Reason): CourierError.Ref
  */
 export const timestampOf = AlgiersTime.fromCourierText
 
+const unknownTracking = new CourierError.Refused({ message: "trackingNumber: NOEST knows no parcel with this number" })
+
+/**
+ * NOEST's answer when it knows none of the numbers asked, `{ "message": "Trackings not found" }`: on HTTP 404 in the
+ * v2.3 specification (its words read here; a 404 without them is a route NOEST does not have).
+ */
+const noneFound = (response: Response) => {
+  if (response.status !== 404) return false
+  const body = CourierAnswer.json(response.text)
+  const said = Option.isSome(body) ? Schema.decodeUnknownOption(Wire.Message)(body.value) : Option.none()
+  return Option.isSome(said) && /trackings? (?:not found|non trouv)/i.test(said.value.message)
+}
+
 /**
  * `POST get/trackings/info` → the events of exactly `tracking`, admin edits left out; cash events are kept (the
- * core reads them apart, through `codStatuses`). A tracking number NOEST does not return is unknown: refused.
+ * core reads them apart, through `codStatuses`). A tracking number NOEST does not return, or answers "Trackings not
+ * found" for (404), is unknown: refused.
  */
 export const fromTracking = (
   tracking: string,
   response: Response
 ): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> =>
-  Result.flatMap(
-    decode(Wire.TrackingInfo, response),
-    (body): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> => {
-      const entry = isEmptyList(body) || !Object.hasOwn(body, tracking) ? undefined : body[tracking]
-      if (entry === undefined) {
-        return Result.fail(
-          new CourierError.Refused({ message: "trackingNumber: NOEST knows no parcel with this number" })
-        )
-      }
-      return eventsOf(entry, response.status)
-    }
-  )
+  noneFound(response)
+    ? Result.fail(unknownTracking)
+    : Result.flatMap(
+        decode(Wire.TrackingInfo, response),
+        (body): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> => {
+          const entry = isEmptyList(body) || !Object.hasOwn(body, tracking) ? undefined : body[tracking]
+          if (entry === undefined) return Result.fail(unknownTracking)
+          return eventsOf(entry, response.status)
+        }
+      )
 
-/** One parcel's entry of `get/trackings/info` → its events, admin edits left out; cash events kept. */
+/**
+ * One parcel's entry of `get/trackings/info` → its events (each row's key, or the key its label stands for:
+ * `Status.keyOf`), admin edits left out; cash events kept.
+ */
 const eventsOf = (entry: unknown, status: number): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> => {
   const decoded = Schema.decodeUnknownOption(Wire.TrackingEntry)(entry)
   if (Option.isNone(decoded)) return Result.fail(CourierAnswer.undocumented(status))
   const events: Array<CourierAdapter.RawEvent> = []
   for (const activity of decoded.value.activity) {
-    if (Status.notStatuses.has(activity.event_key)) continue
+    const key = Status.keyOf(activity)
+    if (Status.notStatuses.has(key)) continue
     const timestamp = timestampOf(activity.date)
     if (timestamp === undefined) {
       return Result.fail(
         new CourierError.BadResponse({ message: "the courier answered an event time it does not document" })
       )
     }
-    events.push({ rawStatus: activity.event_key, timestamp })
+    events.push({ rawStatus: key, timestamp })
   }
   return Result.succeed(events)
 }
 
 /**
  * `POST get/trackings/info` for several parcels → the events of each asked number NOEST returns, read as `track`
- * reads one; a number it does not return is left out, and entries for numbers not asked are not read. One asked
- * parcel's undocumented entry makes the whole answer a `BadResponse`; `{ success: false }` is NOEST's refusal.
+ * reads one; a number it does not return is left out, and entries for numbers not asked are not read; "Trackings
+ * not found" (404) is none of them. One asked parcel's undocumented entry makes the whole answer a `BadResponse`;
+ * `{ success: false }` is NOEST's refusal.
  */
 export const fromTrackingBatch = (
   trackings: ReadonlyArray<string>,
   response: Response
 ): Result.Result<ReadonlyMap<string, ReadonlyArray<CourierAdapter.RawEvent>>, Reason> =>
-  Result.flatMap(decode(Wire.TrackingInfo, response), (body) => {
-    const found = new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
-    if (isEmptyList(body)) return Result.succeed(found)
-    // `{ success: false, message }` is an object too: a refusal, never "none of them known".
-    if (Option.isSome(Schema.decodeUnknownOption(Wire.Failure)(body))) {
-      return Result.fail(refusalOf(response.status, body) ?? CourierAnswer.undocumented(response.status))
-    }
-    // Every member is a parcel's entry, an object: anything else (a bare `{ message }`) is no documented answer.
-    if (Object.values(body).some((entry) => typeof entry !== "object" || entry === null || Array.isArray(entry))) {
-      return Result.fail(CourierAnswer.undocumented(response.status))
-    }
-    for (const tracking of trackings) {
-      if (!Object.hasOwn(body, tracking) || found.has(tracking)) continue
-      const events = eventsOf(body[tracking], response.status)
-      if (Result.isFailure(events)) return Result.fail(events.failure)
-      found.set(tracking, events.success)
-    }
-    return Result.succeed(found)
-  })
+  noneFound(response)
+    ? Result.succeed(new Map())
+    : Result.flatMap(decode(Wire.TrackingInfo, response), (body) => {
+        const found = new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
+        if (isEmptyList(body)) return Result.succeed(found)
+        // `{ success: false, message }` is an object too: a refusal, never "none of them known".
+        if (Option.isSome(Schema.decodeUnknownOption(Wire.Failure)(body))) {
+          return Result.fail(refusalOf(response.status, body) ?? CourierAnswer.undocumented(response.status))
+        }
+        // Every member is a parcel's entry, an object: anything else (a bare `{ message }`) is no documented answer.
+        if (Object.values(body).some((entry) => typeof entry !== "object" || entry === null || Array.isArray(entry))) {
+          return Result.fail(CourierAnswer.undocumented(response.status))
+        }
+        for (const tracking of trackings) {
+          if (!Object.hasOwn(body, tracking) || found.has(tracking)) continue
+          const events = eventsOf(body[tracking], response.status)
+          if (Result.isFailure(events)) return Result.fail(events.failure)
+          found.set(tracking, events.success)
+        }
+        return Result.succeed(found)
+      })
 
 /** PHP's empty answer: `[]` where an object keyed by tracking number was expected. */
 const isEmptyList = (body: typeof Wire.TrackingInfo.Type): body is readonly [] => Array.isArray(body)

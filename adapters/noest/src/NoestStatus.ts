@@ -100,3 +100,63 @@ export const validated = "customer_validation"
 
 /** What a parcel is once created and not yet validated ("Uploadé sur le système"): the courier does not see it. */
 export const uploaded = "upload"
+
+/** A label compared without case, accents, spaces or punctuation (`Uploadé sur le système` = `uploade sur le systeme`). */
+const fold = (label: string) =>
+  label
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "")
+
+/**
+ * The PDF's "Liste des evenements", label → key: what an event is when a row gives only its label (`event`), as
+ * the official examples print them. Where several keys share a label, the first one the list gives for it stands
+ * (they map alike, but "En livraison": `fdr_activated`, with a driver, over `sent_to_redispatch`).
+ */
+const labels: ReadonlyArray<readonly [label: string, key: string]> = [
+  ["Uploadé sur le système", "upload"],
+  ["Validé", "customer_validation"],
+  ["Colis Ramassé", "validation_collect_colis"],
+  ["Reception validé", "validation_reception_admin"],
+  ["Enlevé par le livreur", "validation_reception"],
+  ["En livraison", "fdr_activated"],
+  ["Nouvelle tentative demandée par le vendeur", "nouvel_tentative_asked_by_customer"],
+  ["Retour demandé par le partenaire", "return_asked_by_customer"],
+  ["Retour En transit", "return_asked_by_hub"],
+  ["Retour transmis au partenaire", "retour_dispatched_to_partenaires"],
+  ["Pick-UP transmis au partenaire", "colis_pickup_transmit_to_partner"],
+  ["Transmission du retour au partenaire annulée", "annulation_dispatch_retour"],
+  ["Retour reçu par le partenaire", "livraison_echoue_recu"],
+  ["Retour validé par le partenaire", "return_validated_by_partener"],
+  ["Retour remis en livraison", "return_redispatched_to_livraison"],
+  ["Retour transmis vers entrepôt", "return_dispatched_to_warehouse"],
+  ["Pick-Up collecté", "pickedup"],
+  ["Pick-Up validé", "valid_return_pickup"],
+  ["Pick-Up reçu par le partenaire", "pickup_picked_recu"],
+  ["Suspendu", "colis_suspendu"],
+  ["Livré", "livre"],
+  ["Montant transmis au partenaire", "verssement_admin_cust"],
+  ["Versement annulé", "verssement_admin_cust_canceled"],
+  ["Montant reçu par le partenaire", "validation_reception_cash_by_partener"],
+  ["Échange validé", "echange_valide"],
+  ["Demande de suppression", "ask_to_delete_by_admin"],
+  ["Informations modifiées", "edited_informations"],
+  ["Prix modifié", "edit_price"],
+  ["Changement de wilaya", "edit_wilaya"],
+  ["Surfacturation du colis", "extra_fee"],
+  ["Tentative de livraison", "mise_a_jour"]
+]
+
+const keysByLabel = new Map(labels.map(([label, key]) => [fold(label), key] as const))
+
+/**
+ * An event's key: the row's `event_key` when it gives one, else the key its label stands for in the PDF's list; a
+ * label not in the list is kept as sent (the core maps it to `unknown`).
+ */
+export const keyOf = (row: { readonly event_key?: string | null; readonly event?: string | null }): string => {
+  const key = row.event_key?.trim() ?? ""
+  if (key !== "") return key
+  const label = row.event?.trim() ?? ""
+  return keysByLabel.get(fold(label)) ?? label
+}

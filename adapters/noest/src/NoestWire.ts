@@ -54,13 +54,18 @@ export const Validated = Schema.Struct({
 export const Deleted = Validated
 
 /**
- * One event of `get/trackings/info`: its key (the vocabulary of the PDF's "Liste des evenements") and its Algiers
- * time. The other members (`event`, `causer`, `badge-class`, `by`, `name`, `driver`, `fdr`) are not read.
+ * One event of `get/trackings/info`: its key (the vocabulary of the PDF's "Liste des evenements"), or only its label
+ * (`event`: "Uploadé sur le système"), as both official examples (the v2.3 specification and the 2024 PDF) print
+ * the rows; and its Algiers time. The other members (`causer`, `badge-class`, `by`, `name`, `driver`, `fdr`) are not
+ * read. A row with neither a key nor a label is no documented event.
  */
 export const Activity = Schema.Struct({
-  event_key: Schema.String.check(Schema.isNonEmpty()),
+  event_key: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  event: Schema.optionalKey(Schema.NullOr(Schema.String)),
   date: Schema.String.check(Schema.isNonEmpty())
-})
+}).check(
+  Schema.makeFilter((row) => (row.event_key ?? row.event ?? "").trim() !== "" || "an event needs its key or its label")
+)
 export type Activity = typeof Activity.Type
 
 /** One parcel of `get/trackings/info`: `OrderInfo`, names and cities (not read) and the events. */

@@ -199,7 +199,17 @@ describe("Noest", () => {
     it.live("passes NOEST's validation errors on under Tawsil's field names", () =>
       withFake(
         Effect.gen(function* () {
-          const reason = yield* Effect.flip(create(order({}, { addressLine: undefined }), context))
+          const fake = yield* NoestFake
+          // What NOEST answers a create without `adresse` (the adapter sends the commune in its place).
+          fake.misbehaveNext({
+            kind: "json",
+            status: 422,
+            body: {
+              message: "Le champ adresse est obligatoire.",
+              errors: { adresse: ["Le champ adresse est obligatoire."] }
+            }
+          })
+          const reason = yield* Effect.flip(create(order(), context))
           assert.strictEqual(reason._tag, "Refused")
           assert.include(reason.message, "order.recipient.addressLine: Le champ adresse est obligatoire.")
         })

@@ -2,11 +2,12 @@
  * The Yalidine engine: one API (`/v1/…`) behind six courier networks — Yalidine, Yalitec, Guepex, Economiqua,
  * Easy & Speed and We Can — each on its own pinned origin, with its own accounts. Every request carries the
  * caller's `X-API-ID` and `X-API-TOKEN`. A parcel is created in one call (no follow-up step: it is "En préparation"
- * until the courier collects it), tracked by its history, priced per destination commune, and its label is the
- * PDF at `/labels/{tracking}`. It can also be deleted while still "En préparation" (cancel), tracked a hundred at a
- * time, and the network's centers (stop desks) and communes listed. The documented quotas (5 a second, 50 a minute, 1 000 an hour, 10 000 a day, per
- * account) are declared, for the core to enforce. The engine also pushes status, payment and deletion events to a
- * merchant's webhook, signed, after a CRC challenge (`push`, YalidinePush.ts).
+ * until the courier collects it), tracked by its whole history (every page), priced per destination commune, and
+ * its label is read from the public link the courier gives each parcel. It can also be deleted while still "En
+ * préparation" (cancel), tracked a hundred at a time, and the network's centers (stop desks) and communes listed.
+ * The documented quotas (5 a second, 50 a minute, 1 000 an hour, 10 000 a day, per account) are declared, for the
+ * core to pace every account under. The engine also pushes status, payment and deletion events to a merchant's
+ * webhook, signed, after a CRC challenge (`push`, YalidinePush.ts).
  */
 import { CourierAdapter, type CourierError, CourierHttp, type Shipment } from "@tawsil/courier"
 import type { WilayaCode } from "@tawsil/domain"
@@ -33,24 +34,31 @@ const Secret = (what: string) =>
 export const Credentials = Schema.Struct({ apiId: Secret("API id"), apiToken: Secret("API token") })
 export type Credentials = typeof Credentials.Type
 
+/**
+ * A network on its API host `api.<domain>`: its label links are on its own domain (the docs' are on `yalidine.app`,
+ * the API's on `api.yalidine.app`), so that domain and its subdomains are its document hosts.
+ */
+const network = (
+  key: string,
+  name: string,
+  aliases: ReadonlyArray<string>,
+  domain: string
+): CourierAdapter.CourierManifest => ({
+  key,
+  name,
+  aliases,
+  endpoint: { origin: `https://api.${domain}` },
+  documents: [domain, `*.${domain}`]
+})
+
 /** One engine, six networks: each has its own API host and accounts (research §1.1, §2; dzship keys). */
 export const couriers: ReadonlyArray<CourierAdapter.CourierManifest> = [
-  { key: "yalidine", name: "Yalidine", aliases: [], endpoint: { origin: "https://api.yalidine.app" } },
-  { key: "yalitec", name: "Yalitec", aliases: [], endpoint: { origin: "https://api.yalitec.me" } },
-  { key: "guepex", name: "Guepex", aliases: ["goupex"], endpoint: { origin: "https://api.guepex.app" } },
-  { key: "economiqua", name: "Economiqua", aliases: [], endpoint: { origin: "https://api.economiqua.app" } },
-  {
-    key: "easyandspeed",
-    name: "Easy & Speed",
-    aliases: ["easy_and_speed", "easy_speed"],
-    endpoint: { origin: "https://api.easyandspeed.app" }
-  },
-  {
-    key: "wecan",
-    name: "We Can Services",
-    aliases: ["wecan_services", "wecanservices"],
-    endpoint: { origin: "https://api.wecanservices.me" }
-  }
+  network("yalidine", "Yalidine", [], "yalidine.app"),
+  network("yalitec", "Yalitec", [], "yalitec.me"),
+  network("guepex", "Guepex", ["goupex"], "guepex.app"),
+  network("economiqua", "Economiqua", [], "economiqua.app"),
+  network("easyandspeed", "Easy & Speed", ["easy_and_speed", "easy_speed"], "easyandspeed.app"),
+  network("wecan", "We Can Services", ["wecan_services", "wecanservices"], "wecanservices.me")
 ]
 
 /** The documented default quotas of every account (§1.1 "Rate limits"). */
@@ -92,22 +100,6 @@ export const create = Effect.fn("Yalidine.create")(function* (
   }
 })
 
-/**
- * The parcel's history, exactly this tracking number's rows. A parcel with no history yet answers its current
- * status instead, read from the parcel itself; that second call also tells an unknown tracking number apart.
- */
-export const track = Effect.fn("Yalidine.track")(function* (
-  trackingNumber: string,
-  { credentials }: CourierAdapter.Context<Credentials>
-) {
-  const tracking = yield* Effect.fromResult(Mapping.checkTracking(trackingNumber))
-  const history = yield* send(credentials, { method: "GET", path: Mapping.historiesPath(tracking) })
-  const events = yield* Effect.fromResult(Mapping.fromHistories(tracking, history))
-  if (events !== undefined) return events
-  const parcel = yield* send(credentials, { method: "GET", path: Mapping.parcelPath(tracking) })
-  return yield* Effect.fromResult(Mapping.fromParcel(tracking, parcel))
-})
-
 export const rates = Effect.fn("Yalidine.rates")(function* (
   query: Shipment.RatesQuery,
   { credentials, fromWilaya }: CourierAdapter.Context<Credentials>
@@ -119,15 +111,6 @@ export const rates = Effect.fn("Yalidine.rates")(function* (
     query: Mapping.feesQuery(origin, query.toWilaya)
   })
   return yield* Effect.fromResult(Mapping.fromFees(query, response))
-})
-
-export const label = Effect.fn("Yalidine.label")(function* (
-  trackingNumber: string,
-  { credentials }: CourierAdapter.Context<Credentials>
-) {
-  const tracking = yield* Effect.fromResult(Mapping.checkTracking(trackingNumber))
-  const response = yield* send(credentials, { method: "GET", path: Mapping.labelPath(tracking) }, "application/pdf")
-  return yield* Effect.fromResult(Mapping.fromLabel(response))
 })
 
 /**
@@ -150,6 +133,51 @@ const everyRow = <A>(
     }
     return yield* Effect.fail(Mapping.tooManyPages)
   })
+
+/**
+ * The parcel's whole history, every page of `GET /v1/histories/{tracking}` (a parcel's history runs past the 100
+ * rows of a default page), exactly this tracking number's rows. A parcel with no history yet answers its current
+ * status instead, read from the parcel itself; that second call also tells an unknown tracking number apart.
+ */
+export const track = Effect.fn("Yalidine.track")(function* (
+  trackingNumber: string,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const tracking = yield* Effect.fromResult(Mapping.checkTracking(trackingNumber))
+  const rows = yield* everyRow(credentials, Mapping.historiesPath(tracking), {}, Mapping.fromHistoryPage)
+  const events = Mapping.fromHistories(tracking, rows)
+  if (events !== undefined) return events
+  const parcel = yield* send(credentials, { method: "GET", path: Mapping.parcelPath(tracking) })
+  return yield* Effect.fromResult(Mapping.fromParcel(tracking, parcel))
+})
+
+/**
+ * The parcel's label, from the link the courier gives it (`GET /v1/parcels/{tracking}`, its `label`): on the API's
+ * own `/labels/{tracking}` (the 2026 docs), the PDF there; elsewhere (the docs' `yalidine.app/app/bordereau.php?…`),
+ * the link is fetched as it is from the network's own domain (a document host: a bare GET, no credentials), and
+ * its PDF is the label. A link that answers no PDF, or lies off the network's domain, is refused naming its host:
+ * the label is then that link, which the create answered as `labelUrl`.
+ */
+export const label = Effect.fn("Yalidine.label")(function* (
+  trackingNumber: string,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const tracking = yield* Effect.fromResult(Mapping.checkTracking(trackingNumber))
+  const parcel = yield* send(credentials, { method: "GET", path: Mapping.parcelPath(tracking) })
+  const link = yield* Effect.fromResult(Mapping.labelLinkOf(tracking, parcel))
+  const path = Mapping.labelPathOf(link, tracking)
+  if (path !== undefined) {
+    const response = yield* send(credentials, { method: "GET", path }, "application/pdf")
+    return yield* Effect.fromResult(Mapping.fromLabel(response))
+  }
+  const document = CourierHttp.documentRequest(link)
+  if (document === undefined) return yield* Effect.fail(Mapping.labelElsewhere(link))
+  const http = yield* CourierHttp.CourierHttp
+  const response = yield* http
+    .request(document)
+    .pipe(Effect.catchTag("BlockedEgress", () => Effect.fail(Mapping.labelElsewhere(link))))
+  return yield* Effect.fromResult(Mapping.fromLinkedLabel(link, response))
+})
 
 /**
  * The histories of up to 100 parcels in one list (`GET /v1/histories/?tracking=a,b`); the parcels with no history

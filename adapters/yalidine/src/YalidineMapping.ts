@@ -19,7 +19,6 @@ import {
 import { AlgerianMobile, type Dzd, type WilayaCode } from "@tawsil/domain"
 import { NameFolding } from "@tawsil/reference"
 import { Option, Result, Schema } from "effect"
-import * as Status from "./YalidineStatus.ts"
 import * as Wire from "./YalidineWire.ts"
 
 type Reason = CourierError.CourierErrorReason
@@ -63,8 +62,17 @@ export const orderIdOf = (order: Shipment.ParcelOrder, nowMillis: number): strin
   present(order.reference) ? order.reference.trim() : `tawsil-${nowMillis.toString(36)}`
 
 /**
- * `POST /v1/parcels/`, one parcel. Yalidine has no field for `notes` or `hasOpenPackage`, and needs sizes the order
- * does not carry: they are sent as 0 (README). A stop desk is a numeric center id.
+ * The service a call without a tier gets: economic, the one every single-tier courier's option is, and the cheaper
+ * of Yalidine's two. A parcel is created in the tier it was quoted in.
+ */
+export const DEFAULT_TIER: Shipment.Tier = "economic"
+
+export const tierOf = (tier: Shipment.Tier | undefined): Shipment.Tier => tier ?? DEFAULT_TIER
+
+/**
+ * `POST /v1/parcels/`, one parcel, in the order's tier (`economic`: {@link DEFAULT_TIER} unless the order asks for
+ * express). Yalidine has no field for `notes` or `hasOpenPackage`, and needs sizes the order does not carry: they
+ * are sent as 0 (README). A stop desk is a numeric center id.
  */
 export const toParcel = (
   order: Shipment.ParcelOrder,
@@ -104,6 +112,7 @@ export const toParcel = (
     weight: Math.ceil(order.weightKg ?? 0),
     freeshipping: order.freeShipping === true,
     is_stopdesk: stopdesk,
+    economic: tierOf(order.tier) === "economic",
     ...(stopdesk ? { stopdesk_id: Number(center) } : {}),
     has_exchange: order.isExchange === true,
     ...(order.isExchange === true ? { product_to_collect: order.productList } : {})
@@ -121,7 +130,6 @@ export const checkTracking = (tracking: string): Result.Result<string, Reason> =
 
 export const historiesPath = (tracking: string): `/${string}` => `/v1/histories/${encodeURIComponent(tracking)}`
 export const parcelPath = (tracking: string): `/${string}` => `/v1/parcels/${encodeURIComponent(tracking)}`
-export const labelPath = (tracking: string): `/${string}` => `/labels/${encodeURIComponent(tracking)}`
 
 /** `GET /v1/fees/`: both wilayas are required. */
 export const feesQuery = (from: WilayaCode.WilayaCode, to: WilayaCode.WilayaCode) => ({
@@ -178,17 +186,35 @@ export const credentialCheckQuery = { page_size: "1" } as const
 // --- Responses --------------------------------------------------------------------------------------------------
 
 /**
- * The label link the create answer gives, passed on only when it embeds nothing secret: https, no user info, no
- * query string or fragment (the older form `bordereau.php?tracking=…&token=…` carries a token anyone holding it
- * could use), and none of the caller's credentials. Otherwise the label is fetched through `GET /v1/labels`.
+ * The label link the create answer gives, passed on as `labelUrl`: the documented way to a parcel's label, a public
+ * link ("anyone with this link can see the label, even without logging in"), often with the label's own token
+ * (`bordereau.php?tracking=…&token=…`), which is the label's, not the caller's API credentials. It is dropped when
+ * it is not https, carries user info, or quotes one of the caller's credentials (the core blanks them out of every
+ * answer: a link that held one holds the placeholder now).
  */
 export const publicLabelUrl = (link: string | null | undefined): string | undefined => {
   if (link === null || link === undefined) return undefined
-  const url = URL.parse(link)
+  const url = URL.parse(link.trim())
   if (url === null || url.protocol !== "https:" || url.username !== "" || url.password !== "") return undefined
-  if (url.search !== "" || url.hash !== "" || link.includes("?") || link.includes("#")) return undefined
-  // The core blanks the caller's credentials out of every answer: a link that held one holds the placeholder now.
   return link.includes(Redaction.PLACEHOLDER) ? undefined : url.href
+}
+
+/**
+ * Where a parcel's label link can be read: the 2026 form, `<the API's own host>/labels/<tracking>`, is a path on the
+ * origin the adapter is pinned to; any other (the docs' `https://yalidine.app/app/bordereau.php?…`) is on a host the
+ * adapter may not call, and the label is the link itself (`labelUrl`). Read from the parcel, never guessed: the docs
+ * show no label endpoint of the API.
+ */
+export const labelPathOf = (link: string, tracking: string): `/${string}` | undefined => {
+  const url = URL.parse(link.trim())
+  const expected: `/${string}` = `/labels/${encodeURIComponent(tracking)}`
+  return url !== null &&
+    url.protocol === "https:" &&
+    /^api\./.test(url.hostname) &&
+    url.pathname === expected &&
+    url.search === ""
+    ? expected
+    : undefined
 }
 
 /**
@@ -230,22 +256,19 @@ export const fromCreated = (
 export const timestampOf = (local: string): string => `${local.slice(0, 10)}T${local.slice(11)}+01:00`
 
 /**
- * `GET /v1/histories/{tracking}` → the parcel's events: only rows of exactly this tracking number (a list answer
- * may hold others), without the rows that are not statuses (`Alerte résolue`). `undefined` when no row is this
- * parcel's: a parcel with no history yet, or no such parcel.
+ * Every page of `GET /v1/histories/{tracking}` → the parcel's events: only rows of exactly this tracking number (a
+ * list answer may hold others), every one of them (`Alerte résolue` too: unmapped, it reads `unknown`).
+ * `undefined` when no row is this parcel's: a parcel with no history yet, or no such parcel.
  */
 export const fromHistories = (
   tracking: string,
-  response: Response
-): Result.Result<ReadonlyArray<CourierAdapter.RawEvent> | undefined, Reason> =>
-  Result.map(decode(Wire.List(Wire.History), response), ({ data }) => {
-    const rows = data.filter((row) => row.tracking === tracking)
-    return rows.length === 0
-      ? undefined
-      : rows
-          .filter((row) => !Status.notStatuses.has(row.status))
-          .map((row) => ({ rawStatus: row.status, timestamp: timestampOf(row.date_status) }))
-  })
+  rows: ReadonlyArray<Wire.History>
+): ReadonlyArray<CourierAdapter.RawEvent> | undefined => {
+  const own = rows.filter((row) => row.tracking === tracking)
+  return own.length === 0
+    ? undefined
+    : own.map((row) => ({ rawStatus: row.status, timestamp: timestampOf(row.date_status) }))
+}
 
 /**
  * `GET /v1/parcels/{tracking}` → the parcel's current status as its one event (a parcel with no history yet), or
@@ -278,6 +301,44 @@ const feeOf = (commune: Wire.CommuneFees, deliveryType: Shipment.DeliveryType, t
 }
 
 /**
+ * `GET /v1/parcels/{tracking}` → the parcel's label link, or a refusal when the courier has no parcel of exactly
+ * this tracking number, or gives it no link.
+ */
+export const labelLinkOf = (tracking: string, response: Response): Result.Result<string, Reason> =>
+  Result.flatMap(decode(Wire.List(Wire.ParcelRow), response), ({ data }) => {
+    const parcel = data.find((row) => row.tracking === tracking)
+    if (parcel === undefined) {
+      return Result.fail(
+        new CourierError.Refused({ message: "trackingNumber: the courier has no parcel with this number" })
+      )
+    }
+    const link = parcel.label?.trim() ?? ""
+    return link === ""
+      ? Result.fail(new CourierError.Refused({ message: "the courier gives this parcel no label link yet" }))
+      : Result.succeed(link)
+  })
+
+/**
+ * A label link off the network's own domain, or one that answers no PDF: the label is that link, the create
+ * answer's `labelUrl`.
+ */
+export const labelElsewhere = (link: string, status?: number): Reason => {
+  const host = URL.parse(link)?.hostname ?? "another host"
+  return new CourierError.Refused({
+    message:
+      status === undefined
+        ? `this courier serves the label only at the parcel's public link on ${host}, which Tawsil does not call: it is the labelUrl the create answered`
+        : `the parcel's public label link on ${host} answered no PDF (HTTP ${status}): the label is that link, the labelUrl the create answered`
+  })
+}
+
+/** The answer of a parcel's label link on the network's domain: its PDF, else the link is the label. */
+export const fromLinkedLabel = (link: string, response: Response): Result.Result<CourierAdapter.Label, Reason> =>
+  response.status === 200 && CourierAnswer.isPdf(response.bytes)
+    ? Result.succeed({ contentType: "application/pdf", bytes: response.bytes })
+    : Result.fail(labelElsewhere(link, response.status))
+
+/**
  * The destination commune to price: the one the query names (compared by folded name, so accents and case do not
  * matter), else the wilaya's first by Yalidine's numbering — its seat, `<wilaya>01` (README "Unverified").
  */
@@ -306,9 +367,10 @@ const communeFor = (
 }
 
 /**
- * `GET /v1/fees/` → the fees of the asked delivery type and tier to the destination commune (express unless the
- * query asks for economic), every option offered there, the return fee of the route, and the courier's fee on the
- * cash: `cod_percentage` of `codAmount`, rounded to the dinar.
+ * `GET /v1/fees/` → the fees of the asked delivery type and tier to the destination commune (economic unless the
+ * query asks for express: {@link DEFAULT_TIER}, the tier a create without one is made in), every option offered
+ * there, the return fee of the route, and the courier's fee on the cash: `cod_percentage` of `codAmount`, rounded to
+ * the dinar.
  */
 export const fromFees = (query: Shipment.RatesQuery, response: Response): Result.Result<Shipment.RatesResult, Reason> =>
   Result.flatMap(decode(Wire.Fees, response), (fees) =>
@@ -321,7 +383,7 @@ export const fromFees = (query: Shipment.RatesQuery, response: Response): Result
             : [Shipment.RateOption.make({ deliveryType, tier, deliveryFee, returnFee: fees.retour_fee })]
         })
       )
-      const tier = query.tier ?? "express"
+      const tier = tierOf(query.tier)
       const asked = options.find((option) => option.deliveryType === query.deliveryType && option.tier === tier)
       if (asked === undefined) {
         return Result.fail(
@@ -346,7 +408,7 @@ export const fromFees = (query: Shipment.RatesQuery, response: Response): Result
     })
   )
 
-/** `GET /labels/{tracking}` answers the PDF itself; 404 is an unknown parcel; anything else on 200 is no label. */
+/** `GET /labels/{tracking}` (the 2026 link) answers the PDF itself; 404 is no label; anything else on 200 is none. */
 export const fromLabel = (response: Response): Result.Result<CourierAdapter.Label, Reason> => {
   if (response.status === 404) {
     return Result.fail(
@@ -393,7 +455,7 @@ export const tooManyPages = new CourierError.BadResponse({
 
 /**
  * History rows of a batch → the events of each asked parcel that has any: only rows of exactly an asked tracking
- * number (a list answer may hold others), without the rows that are not statuses.
+ * number (a list answer may hold others), every one of them (`Alerte résolue` too, as in `track`).
  */
 export const eventsByTracking = (
   asked: ReadonlyArray<string>,
@@ -405,9 +467,7 @@ export const eventsByTracking = (
     if (!wanted.has(row.tracking)) continue
     const list = events.get(row.tracking) ?? []
     events.set(row.tracking, list)
-    if (!Status.notStatuses.has(row.status)) {
-      list.push({ rawStatus: row.status, timestamp: timestampOf(row.date_status) })
-    }
+    list.push({ rawStatus: row.status, timestamp: timestampOf(row.date_status) })
   }
   return events
 }

@@ -5,9 +5,14 @@
  * the mapping is its first reading; the alternatives are in README "Unverified". A status missing here becomes
  * `unknown` in the core and is logged once — never guessed.
  *
- * Payment is a separate dimension (`payment_status` on a parcel, `parcel_payment_updated` pushed): its values are the
- * cash table, `codStatuses`, so a payment never moves a parcel. The deletion Yalidine pushes is in the status table
- * too (`parcel_deleted`, YalidinePush.ts): no status string exists for it.
+ * `Alerte résolue`, a documented history status, is not mapped: it says an alert was lifted, not where the parcel
+ * is (§3.3: "keep the previous status", which no table can say). It reads `unknown` in the timeline — never left out —
+ * until the parcel's next movement.
+ *
+ * Payment is a separate dimension (`payment_status` on a parcel, `parcel_payment_updated` pushed), never a movement
+ * status: its values are the cash table, `codStatuses`, read from pushes only (tracking reads no cash for Yalidine:
+ * `codTracked: false`), so a payment never moves a parcel. The deletion Yalidine pushes is in the status table too
+ * (`parcel_deleted`, YalidinePush.ts): no status string exists for it.
  */
 import type { CanonicalStatus, CodStatus } from "@tawsil/courier/CanonicalStatus"
 
@@ -66,13 +71,6 @@ export const codStatuses: Readonly<Record<string, CodStatus>> = {
   receivable: "collected",
   payed: "remitted"
 }
-
-/**
- * History rows that are not a status of their own: `Alerte résolue` says an alert (`En alerte`) was lifted, and the
- * parcel keeps the status it had before (§3.3). Tracking leaves such rows out, so the parcel's status stays the
- * one before the alert's resolution instead of becoming a guess.
- */
-export const notStatuses: ReadonlySet<string> = new Set(["Alerte résolue"])
 
 /** What a parcel is when it has just been created: editable, not yet handed over ("En préparation"). */
 export const created = "En préparation"

@@ -40,6 +40,11 @@ export const Parcel = Schema.Struct({
   /** A center id (`GET /v1/centers/`), required when `is_stopdesk`. */
   stopdesk_id: Schema.optionalKey(Schema.Int),
   has_exchange: Schema.Boolean,
+  /**
+   * The service: the economic tier when true, express when false. Absent from the older docs' table; in the
+   * 2026 transcription and the feeef SDK's types (README "Unverified").
+   */
+  economic: Schema.optionalKey(Schema.Boolean),
   /** What the driver takes back, required when `has_exchange`. */
   product_to_collect: Schema.optionalKey(Schema.String)
 })
@@ -91,7 +96,9 @@ export type History = typeof History.Type
 export const ParcelRow = Schema.Struct({
   tracking: Schema.String,
   last_status: Schema.String.check(Schema.isNonEmpty()),
-  date_last_status: LocalTime
+  date_last_status: LocalTime,
+  /** The public link of the parcel's label (the docs: "Anyone with this link can see the label"). */
+  label: Schema.optionalKey(Schema.NullOr(Schema.String))
 })
 export type ParcelRow = typeof ParcelRow.Type
 

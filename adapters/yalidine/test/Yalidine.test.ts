@@ -2,9 +2,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { type CourierError, CourierHttp, Shipment } from "@tawsil/courier"
 import { WilayaCode } from "@tawsil/domain"
 import * as Egress from "@tawsil/egress/Egress"
-import { Catalogue, HttpTransport, Shipping } from "@tawsil/shipping"
+import { Catalogue, CourierPacer, HttpTransport, Shipping } from "@tawsil/shipping"
 import { Context, Duration, Effect, Layer, Redacted, Result, Schema } from "effect"
-import { RateLimiter } from "effect/persistence"
 import { adapter, Credentials } from "../src/Yalidine.ts"
 import * as Mapping from "../src/YalidineMapping.ts"
 import {
@@ -288,11 +287,17 @@ describe("Yalidine", () => {
           const limited = yield* send({ method: "GET", path: "/v1/wilayas/", headers: auth })
           assert.strictEqual(limited.status, 429)
           assert.strictEqual(limited.headers["x-minute-quota-left"], "0")
-          assert.isAtLeast(Number(limited.headers["retry-after"]), 59)
+          // The minute started on the clock's own boundary ("every new minute"): 30 s of it are left.
+          assert.strictEqual(limited.headers["retry-after"], "30")
           const reason = Mapping.errorOf(limited)
-          assert.strictEqual(reason._tag === "CourierRateLimited" && reason.retryAfterSeconds >= 59, true)
+          assert.strictEqual(reason._tag === "CourierRateLimited" && reason.retryAfterSeconds, 30)
         }),
-        { fake: { accounts: [{ apiId: API_ID, apiToken: API_TOKEN, quotas: { minute: 2 } }] } }
+        {
+          fake: {
+            accounts: [{ apiId: API_ID, apiToken: API_TOKEN, quotas: { minute: 2 } }],
+            now: () => Date.UTC(2026, 3, 18, 18, 45, 30)
+          }
+        }
       )
     )
   })
@@ -304,7 +309,10 @@ describe("Yalidine", () => {
           const fake = yield* YalidineFake
           const created = yield* create(order(), context)
           assert.match(created.trackingNumber, /^yal-[0-9A-Z]{6}$/)
-          assert.strictEqual(created.labelUrl, `https://api.yalidine.app/labels/${created.trackingNumber}`)
+          assert.match(
+            created.labelUrl ?? "",
+            new RegExp(`^https://yalidine\\.app/app/bordereau\\.php\\?tracking=${created.trackingNumber}&token=`)
+          )
           assert.strictEqual(created.rawStatus, "En préparation")
           assert.strictEqual(adapter.statuses[created.rawStatus], "created")
           const [request, ...rest] = fake.requests
@@ -322,13 +330,13 @@ describe("Yalidine", () => {
       )
     )
 
-    it.live("keeps a label link that carries a token to itself", () =>
+    it.live("passes on the 2026 transcription's label link as given", () =>
       withFake(
         Effect.gen(function* () {
           const created = yield* create(order(), context)
-          assert.isUndefined(created.labelUrl)
+          assert.strictEqual(created.labelUrl, `https://api.yalidine.app/labels/${created.trackingNumber}`)
         }),
-        { fake: { labelLinks: "bordereau" } }
+        { fake: { labelLinks: "api" } }
       )
     )
 
@@ -415,7 +423,7 @@ describe("Yalidine", () => {
       )
     )
 
-    it.live("reads the history in Algiers time, one call, leaving out the alert's resolution", () =>
+    it.live("reads the history in Algiers time, one call, the alert's resolution kept (unmapped: unknown)", () =>
       withFake(
         Effect.gen(function* () {
           const fake = yield* YalidineFake
@@ -437,6 +445,7 @@ describe("Yalidine", () => {
             [
               { rawStatus: "Ramassé", timestamp: "2026-04-19T09:12:40+01:00" },
               { rawStatus: "En alerte", timestamp: "2026-04-19T18:00:00+01:00" },
+              { rawStatus: "Alerte résolue", timestamp: "2026-04-20T08:00:00+01:00" },
               { rawStatus: "Sorti en livraison", timestamp: "2026-04-20T08:05:12+01:00" },
               { rawStatus: "Livré", timestamp: "2026-04-20T14:02:33+01:00" }
             ]
@@ -480,11 +489,14 @@ describe("Yalidine", () => {
   })
 
   describe("rates", () => {
-    it.live("prices express home delivery to the wilaya's seat, with the return and COD fees", () =>
+    it.live("prices express home delivery to the wilaya's seat when asked, with the return and COD fees", () =>
       withFake(
         Effect.gen(function* () {
           const fake = yield* YalidineFake
-          const result = yield* rates(query({ toWilaya: 31, deliveryType: "home", codAmount: 9000 }), context)
+          const result = yield* rates(
+            query({ toWilaya: 31, deliveryType: "home", tier: "express", codAmount: 9000 }),
+            context
+          )
           const expected = feesOf(16, oran)
           assert.strictEqual(result.tier, "express")
           assert.strictEqual(result.deliveryFee, expected.express_home)
@@ -542,28 +554,34 @@ describe("Yalidine", () => {
           assert.strictEqual(undeliverable._tag, "Refused")
           const deepSouth = yield* Effect.flip(rates(query({ toWilaya: 33, deliveryType: "stopdesk" }), context))
           assert.strictEqual(deepSouth._tag, "Refused")
-          assert.include(deepSouth.message, "no express stop-desk delivery")
+          assert.include(deepSouth.message, "no economic stop-desk delivery")
         })
       )
     )
   })
 
   describe("label", () => {
-    it.live("streams the parcel's PDF from its label path", () =>
+    it.live("reads the parcel's label link, and streams the PDF when it is the API's own /labels path (2026)", () =>
       withFake(
         Effect.gen(function* () {
           const fake = yield* YalidineFake
           const { trackingNumber } = yield* create(order(), context)
+          const before = fake.requests.length
           const pdf = yield* label(trackingNumber, context)
           assert.strictEqual(pdf.contentType, "application/pdf")
           const text = new TextDecoder().decode(pdf.bytes)
           assert.isTrue(text.startsWith("%PDF-"))
           assert.include(text, trackingNumber)
-          assert.strictEqual(fake.requests.at(-1)?.path, `/labels/${trackingNumber}`)
+          assert.deepStrictEqual(
+            fake.requests.slice(before).map((request) => request.path),
+            [`/v1/parcels/${trackingNumber}`, `/labels/${trackingNumber}`]
+          )
           assert.strictEqual(fake.requests.at(-1)?.headers.accept, "application/pdf")
           const unknown = yield* Effect.flip(label("yal-NOPE00", context))
           assert.strictEqual(unknown._tag, "Refused")
-        })
+          assert.include(unknown.message, "trackingNumber")
+        }),
+        { fake: { labelLinks: "api" } }
       )
     )
   })
@@ -651,7 +669,7 @@ describe("Yalidine", () => {
           const created = yield* shipping.create({ ...call, courier: "goupex", order: order() })
           assert.strictEqual(created.status, "created")
           assert.strictEqual(created.reference, "CMD-7")
-          assert.strictEqual(created.labelUrl, `https://api.yalidine.app/labels/${created.trackingNumber}`)
+          assert.isTrue(created.labelUrl?.startsWith("https://yalidine.app/app/bordereau.php?"))
           for (const [at, status] of [
             ["2026-04-19 09:12:40", "Ramassé"],
             ["2026-04-19 11:00:00", "En attente du client"]
@@ -694,7 +712,7 @@ describe("Yalidine", () => {
         yield* Layer.build(
           Shipping.Shipping.layer(Catalogue.make([adapter])).pipe(
             Layer.provide(HttpTransport.layer({ overrides })),
-            Layer.provide([Egress.Resolver.layerTest({}), RateLimiter.layerStoreMemory])
+            Layer.provide([Egress.Resolver.layerTest({}), CourierPacer.layerMemory])
           )
         ),
         Shipping.Shipping
@@ -705,39 +723,45 @@ describe("Yalidine", () => {
       { apiId: "second-account-0001", apiToken: "second-token-6tDv0VDFh5" }
     ]
 
-    // Each call may wait only 200 ms, so a sixth request in the same second cannot wait for the next one.
-    it.live("holds each account to the declared quota: a sixth request in a second is refused unsent", () =>
-      Effect.gen(function* () {
-        const fake = yield* YalidineFake
-        const shipping = yield* core
-        const price = (courier: string, account: (typeof accounts)[number]) =>
-          Effect.map(
-            Effect.result(
-              shipping.rates({
-                courier,
-                credentials: account,
-                options: { fromWilaya: alger, timeoutMs: 200 },
-                query: query({ toWilaya: 31, deliveryType: "home" })
-              })
-            ),
-            (result) =>
-              Result.isSuccess(result)
-                ? "priced"
-                : result.failure._tag === "CourierError" && result.failure.reason._tag === "CourierRateLimited"
-                  ? `limited ${result.failure.reason.retryAfterSeconds}s`
-                  : result.failure._tag
+    // Paced at 4 a second, an account's next call is 250 ms after its last: a call that may wait only 200 ms is
+    // refused unsent. On the test clock, so that a slow machine's answer is never taken for a timeout.
+    it.effect(
+      "paces each account under the declared quotas: a call that cannot wait for its slot is refused unsent",
+      () =>
+        Effect.gen(function* () {
+          const fake = yield* YalidineFake
+          const shipping = yield* core
+          const price = (courier: string, account: (typeof accounts)[number]) =>
+            Effect.map(
+              Effect.result(
+                shipping.rates({
+                  courier,
+                  credentials: account,
+                  options: { fromWilaya: alger, timeoutMs: 200 },
+                  query: query({ toWilaya: 31, deliveryType: "home" })
+                })
+              ),
+              (result) =>
+                Result.isSuccess(result)
+                  ? "priced"
+                  : result.failure._tag === "CourierError" && result.failure.reason._tag === "CourierRateLimited"
+                    ? `limited ${result.failure.reason.retryAfterSeconds}s`
+                    : result.failure._tag
+            )
+          const first = yield* Effect.forEach([1, 2], () => price("yalidine", accounts[0]!))
+          assert.deepStrictEqual(first, ["priced", "limited 1s"])
+          assert.lengthOf(fake.requests, 1, "the second was never sent")
+          assert.strictEqual(yield* price("yalidine", accounts[1]!), "priced", "another account has its own pace")
+          assert.strictEqual(
+            yield* price("guepex", accounts[0]!),
+            "priced",
+            "so has the same account on another network"
           )
-        const first = yield* Effect.forEach([1, 2, 3, 4, 5, 6], () => price("yalidine", accounts[0]!))
-        assert.deepStrictEqual(first, ["priced", "priced", "priced", "priced", "priced", "limited 1s"])
-        assert.lengthOf(fake.requests, 5, "the sixth was never sent")
-        assert.strictEqual(yield* price("yalidine", accounts[1]!), "priced", "another account has its own quota")
-        assert.strictEqual(yield* price("guepex", accounts[0]!), "priced", "so has the same account on another network")
-        assert.strictEqual(yield* price("yalidine", accounts[0]!), "limited 1s")
-      }).pipe(
-        Effect.provide(
-          YalidineFake.layer({ accounts: accounts.map((account) => ({ ...account, quotas: { second: 100 } })) })
+        }).pipe(
+          Effect.provide(
+            YalidineFake.layer({ accounts: accounts.map((account) => ({ ...account, quotas: { second: 100 } })) })
+          )
         )
-      )
     )
   })
 })

@@ -120,7 +120,6 @@ describe("YalidineMapping", () => {
     it("builds the paths with the tracking number as one segment", () => {
       assert.strictEqual(Mapping.historiesPath("yal-1"), "/v1/histories/yal-1")
       assert.strictEqual(Mapping.parcelPath("yal-1"), "/v1/parcels/yal-1")
-      assert.strictEqual(Mapping.labelPath("yal-1"), "/labels/yal-1")
     })
   })
 
@@ -132,10 +131,15 @@ describe("YalidineMapping", () => {
       })
     })
 
-    it("drops a label link that carries a token", () => {
+    it("passes on the documented label link with the label's own token: the link is the label", () => {
+      // The docs' create answer (`label: "https://yalidine.app/app/bordereau.php?tracking=…&token=…"`): "publicly
+      // accessible. Anyone with this link can see the label".
       const created = success(Mapping.fromCreated("MyFirstOrder", response(200, createdAnswerTokenised)))
       assert.strictEqual(created.tracking, "yal-12345A")
-      assert.isUndefined(created.labelUrl)
+      assert.strictEqual(
+        created.labelUrl,
+        "https://yalidine.app/app/bordereau.php?tracking=yal-12345A&token=eVIzd0lCdFRGdXlmbkcwK1JBOWlHUT09"
+      )
     })
 
     it("reads a parcel refused inside an HTTP 200 as a refusal with the courier's words, never a success", () => {
@@ -161,9 +165,11 @@ describe("YalidineMapping", () => {
   describe("publicLabelUrl", () => {
     it.each<readonly [string, string | null, string | undefined]>([
       ["the 2026 form", "https://api.guepex.app/labels/gpx-1", "https://api.guepex.app/labels/gpx-1"],
-      ["a tokenised link", "https://yalidine.app/app/bordereau.php?tracking=yal-1&token=abc", undefined],
-      ["any query", "https://api.yalidine.app/labels/yal-1?download=1", undefined],
-      ["a fragment", "https://api.yalidine.app/labels/yal-1#t=secret", undefined],
+      [
+        "the docs' tokenised link",
+        "https://yalidine.app/app/bordereau.php?tracking=yal-1&token=abc",
+        "https://yalidine.app/app/bordereau.php?tracking=yal-1&token=abc"
+      ],
       ["plain http", "http://api.yalidine.app/labels/yal-1", undefined],
       ["user info", "https://user:pass@api.yalidine.app/labels/yal-1", undefined],
       ["a credential the core blanked out", "https://api.yalidine.app/labels/<redacted>/yal-1", undefined],
@@ -175,16 +181,18 @@ describe("YalidineMapping", () => {
   })
 
   describe("fromHistories", () => {
+    const rowsOf = (answer: ReturnType<typeof response>) => success(Mapping.fromHistoryPage(answer)).rows
+
     it.each(historyPairs)("%s", (_name, answer, events) => {
-      assert.deepStrictEqual(success(Mapping.fromHistories("yal-337AAS", answer)), events)
+      assert.deepStrictEqual(Mapping.fromHistories("yal-337AAS", rowsOf(answer)), events)
     })
 
     it("says there is no row of this parcel (for the parcel read to decide) rather than answering nothing", () => {
-      assert.isUndefined(success(Mapping.fromHistories("yal-337AAS", response(200, { data: [] }))))
+      assert.isUndefined(Mapping.fromHistories("yal-337AAS", rowsOf(response(200, { data: [] }))))
       const others = response(200, {
         data: [{ date_status: "2022-12-17 01:48:09", tracking: "yal-337AASX", status: "Livré" }]
       })
-      assert.isUndefined(success(Mapping.fromHistories("yal-337AAS", others)))
+      assert.isUndefined(Mapping.fromHistories("yal-337AAS", rowsOf(others)))
     })
 
     it.each([
@@ -196,7 +204,7 @@ describe("YalidineMapping", () => {
       ["an empty status", { data: [{ date_status: "2022-12-17 01:48:09", tracking: "yal-337AAS", status: "" }] }],
       ["no list", { tracking: "yal-337AAS" }]
     ])("answers BadResponse for %s", (_name, body) => {
-      assert.strictEqual(failure(Mapping.fromHistories("yal-337AAS", response(200, body)))._tag, "BadResponse")
+      assert.strictEqual(failure(Mapping.fromHistoryPage(response(200, body)))._tag, "BadResponse")
     })
   })
 
@@ -217,9 +225,12 @@ describe("YalidineMapping", () => {
   describe("fromFees", () => {
     const fees = response(200, feesAnswer)
 
-    it("prices express home delivery to the wilaya's seat by default, with the COD fee and every option there", () => {
+    it("prices express home delivery to the wilaya's seat when asked, with the COD fee and every option there", () => {
       const result = success(
-        Mapping.fromFees(query({ fromWilaya: 5, toWilaya: 1, deliveryType: "home", codAmount: 4500 }), fees)
+        Mapping.fromFees(
+          query({ fromWilaya: 5, toWilaya: 1, deliveryType: "home", tier: "express", codAmount: 4500 }),
+          fees
+        )
       )
       assert.deepStrictEqual(
         { ...result, options: result.options.map((option) => ({ ...option })) },
@@ -255,7 +266,7 @@ describe("YalidineMapping", () => {
         ]
       )
       const akabli = success(
-        Mapping.fromFees(query({ toWilaya: 1, toCommune: "akabli", deliveryType: "stopdesk" }), fees)
+        Mapping.fromFees(query({ toWilaya: 1, toCommune: "akabli", deliveryType: "stopdesk", tier: "express" }), fees)
       )
       assert.strictEqual(akabli.deliveryFee, 1100)
     })
@@ -268,10 +279,11 @@ describe("YalidineMapping", () => {
       ],
       [
         "a stop desk where there is none",
-        { toWilaya: 1, toCommune: "Tamest", deliveryType: "stopdesk" },
+        { toWilaya: 1, toCommune: "Tamest", deliveryType: "stopdesk", tier: "express" },
         "no express stop-desk"
       ],
-      ["a tier the account does not have", { toWilaya: 1, deliveryType: "home", tier: "economic" }, "no economic home"]
+      ["a tier the account does not have", { toWilaya: 1, deliveryType: "home", tier: "economic" }, "no economic home"],
+      ["the default tier where it is not sold", { toWilaya: 1, deliveryType: "home" }, "no economic home"]
     ])("refuses %s", (_name, input, says) => {
       assertReason(failure(Mapping.fromFees(query(input), fees)), { _tag: "Refused", says: [says] }, says)
     })
@@ -331,7 +343,7 @@ describe("YalidineMapping", () => {
 
     it("turns an error answer to a read into that reason", () => {
       for (const [name, answer, expected] of errorPairs) {
-        assertReason(failure(Mapping.fromHistories("yal-1", answer)), expected, name)
+        assertReason(failure(Mapping.fromHistoryPage(answer)), expected, name)
       }
     })
   })

@@ -75,7 +75,13 @@ describe("Yalidine optional operations", () => {
             assert.deepStrictEqual(
               [...events].sort(([a], [b]) => a.localeCompare(b)),
               [
-                ["yal-ABC1", [{ rawStatus: "Ramassé", timestamp: "2026-04-19T09:00:00+01:00" }]],
+                [
+                  "yal-ABC1",
+                  [
+                    { rawStatus: "Alerte résolue", timestamp: "2026-04-19T10:00:00+01:00" },
+                    { rawStatus: "Ramassé", timestamp: "2026-04-19T09:00:00+01:00" }
+                  ]
+                ],
                 ["yal-NEW1", [{ rawStatus: "En préparation", timestamp: "2026-04-18T19:45:06+01:00" }]]
               ]
             )

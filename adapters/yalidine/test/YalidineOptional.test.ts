@@ -75,7 +75,7 @@ describe("YalidineMapping, optional operations", () => {
   })
 
   describe("eventsByTracking and currentByTracking", () => {
-    it("groups history rows by exact tracking number, leaving out others and rows that are no status", () => {
+    it("groups history rows by exact tracking number, leaving out other parcels' rows, none of its own", () => {
       const page = success(
         Mapping.fromHistoryPage(
           response(
@@ -94,7 +94,13 @@ describe("YalidineMapping, optional operations", () => {
       assert.deepStrictEqual(
         [...events],
         [
-          ["yal-A1", [{ rawStatus: "Expédié", timestamp: "2026-04-19T10:00:00+01:00" }]],
+          [
+            "yal-A1",
+            [
+              { rawStatus: "Expédié", timestamp: "2026-04-19T10:00:00+01:00" },
+              { rawStatus: "Alerte résolue", timestamp: "2026-04-18T20:00:00+01:00" }
+            ]
+          ],
           ["yal-B2", [{ rawStatus: "Centre", timestamp: "2026-04-18T19:00:00+01:00" }]]
         ]
       )

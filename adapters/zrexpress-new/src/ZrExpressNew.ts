@@ -4,8 +4,8 @@
  * (`territories/search`) and cached per tenant; a parcel is created straight in the ReadyToDispatch workflow state
  * (its id from `workflows/search`, cached too), read back for its tracking number, and moved to ReadyToDispatch if
  * the platform created it anywhere else — a parcel left in OrderReceived is never collected. Tracking reads the
- * parcel's state history, prices come from the tenant's rate table. Labels are files behind expiring signed URLs on
- * another host, so this adapter offers none. The key and tenant id never appear in an error message. A parcel can
+ * parcel's state history, prices come from the tenant's rate table. A label is a PDF file behind an expiring signed
+ * link on ZR's storage host, fetched from there. The key and tenant id never appear in an error message. A parcel can
  * also be held in OrderReceived and dispatched later (`dispatch`), and the platform's Svix-signed webhooks are read
  * by `push` (ZrExpressPush.ts).
  */
@@ -45,11 +45,23 @@ export type Credentials = typeof Credentials.Type
 export const origin = "https://api.zrexpress.app"
 
 /**
+ * Where ZR keeps its label files: Azure Blob Storage (research §1.4: "a file on Azure Blob behind a SAS URL that
+ * expires"). Which account is not documented, so any Blob host.
+ */
+export const labelHosts = ["*.blob.core.windows.net"]
+
+/**
  * `zrexpress` is the legacy ZR Express on Procolis (adapters/procolis), as the public dzship catalogue keys it; this
  * platform takes research §2's `zrexpress_new`, and answers to dzship's `zrexpressnew` too.
  */
 export const couriers: ReadonlyArray<CourierAdapter.CourierManifest> = [
-  { key: "zrexpress_new", name: "ZR Express (new platform)", aliases: ["zrexpressnew"], endpoint: { origin } }
+  {
+    key: "zrexpress_new",
+    name: "ZR Express (new platform)",
+    aliases: ["zrexpressnew"],
+    endpoint: { origin },
+    documents: labelHosts
+  }
 ]
 
 /** Territory UUIDs change when ZR redraws its map, which is rare: a day. Empty answers are not kept. */
@@ -251,6 +263,25 @@ export const rates = Effect.fn("ZrExpressNew.rates")(function* (
 })
 
 /**
+ * The label: `POST parcels/labels/individual/pdf` for the parcel's file, then that file, a PDF behind a pre-signed
+ * link on ZR's storage host (a document host the manifest declares): fetched by a bare GET, without the key or
+ * tenant, and never handed out (the link's signature is a credential until it expires).
+ */
+export const label = Effect.fn("ZrExpressNew.label")(function* (
+  trackingNumber: string,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const files = yield* send(credentials, {
+    method: "POST",
+    path: "/api/v1/parcels/labels/individual/pdf",
+    json: Mapping.toLabels(trackingNumber)
+  })
+  const file = yield* Effect.fromResult(Mapping.fromLabelFiles(trackingNumber, files))
+  const http = yield* CourierHttp.CourierHttp
+  return yield* Effect.fromResult(Mapping.fromLabelFile(yield* http.request(file)))
+})
+
+/**
  * The pickup points of a wilaya: its territory (cached), then every hub (`POST hubs/search`, paged), those that are
  * pickup points with their address in that territory. A wilaya the platform does not list has none.
  */
@@ -309,6 +340,6 @@ export const adapter = CourierAdapter.define<Credentials>({
   credentials: Credentials,
   statuses: Status.statuses,
   codStatuses: Status.codStatuses,
-  operations: { create, dispatch, track, rates, cancel, stopDesks, communes, checkCredentials },
+  operations: { create, dispatch, track, rates, label, cancel, stopDesks, communes, checkCredentials },
   push: Push.push
 })

@@ -7,7 +7,7 @@
  * Error messages are built from the courier's own words and status codes only, never from the request; the host
  * blanks the API key and tenant id out of every answer should a courier ever quote them back.
  */
-import { type CourierAdapter, CourierAnswer, CourierError, type CourierHttp, Shipment } from "@tawsil/courier"
+import { type CourierAdapter, CourierAnswer, CourierError, CourierHttp, Shipment } from "@tawsil/courier"
 import { AlgerianMobile, AlgiersTime, type Dzd, type WilayaCode } from "@tawsil/domain"
 import { DateTime, Option, Result, Schema } from "effect"
 import * as Names from "./internal/Names.ts"
@@ -101,7 +101,7 @@ export const toCreateParcel = (
       districtTerritoryId: ids.districtTerritoryId,
       street: present(recipient.addressLine) ? recipient.addressLine : recipient.communeName
     },
-    orderedProducts: [{ productName: order.productList, unitPrice: order.codAmount, quantity: 1 }],
+    orderedProducts: [{ productName: order.productList, unitPrice: order.codAmount, quantity: 1, stockType: "none" }],
     deliveryType: stopdesk ? "pickup-point" : "home",
     ...(stopdesk && order.stopDeskId !== undefined ? { hubId: order.stopDeskId.trim() } : {}),
     description: present(order.notes) ? order.notes : order.productList,
@@ -306,6 +306,52 @@ export const fromTrackedParcel = (tracking: string, response: Response): Result.
         parcel.trackingNumber === tracking ? Result.succeed(parcel) : Result.fail(unknownTracking)
       )
 
+/** `POST parcels/labels/individual/pdf`: one parcel's label, as a PDF file. */
+export const toLabels = (trackingNumber: string): Wire.LabelsRequest => ({ trackingNumbers: [trackingNumber] })
+
+const noLabel = new CourierError.Refused({
+  message: "trackingNumber: the courier made no label for this tracking number"
+})
+
+/**
+ * `POST parcels/labels/individual/pdf` → the request for the parcel's label file: its `fileUrl` (the file named for
+ * this number, else the only one), fetched from its storage host as it is. A number listed as failed, or no file,
+ * is no label for it; a link that is not a plain https address is a bad answer.
+ */
+export const fromLabelFiles = (
+  tracking: string,
+  response: Response
+): Result.Result<CourierHttp.CourierRequest, Reason> =>
+  Result.flatMap(decode(Wire.LabelFiles, response), (body): Result.Result<CourierHttp.CourierRequest, Reason> => {
+    const named = body.parcelLabelFiles.find((file) => file.trackingNumber?.trim() === tracking)
+    const file = named ?? (body.parcelLabelFiles.length === 1 ? body.parcelLabelFiles[0] : undefined)
+    if (file === undefined || (named === undefined && (body.failedTrackingNumbers ?? []).includes(tracking))) {
+      return Result.fail(noLabel)
+    }
+    const request = CourierHttp.documentRequest(file.fileUrl)
+    return request === undefined
+      ? Result.fail(
+          new CourierError.BadResponse({ message: "the courier linked its label at an address it cannot be read from" })
+        )
+      : Result.succeed(request)
+  })
+
+/**
+ * The label file → the label: a PDF. An answer from the storage host that is not one (an expired signature's XML
+ * error, a missing file) is a bad answer, never a label.
+ */
+export const fromLabelFile = (response: Response): Result.Result<CourierAdapter.Label, Reason> =>
+  response.status === 200 && CourierAnswer.isPdf(response.bytes)
+    ? Result.succeed({ contentType: "application/pdf", bytes: response.bytes })
+    : Result.fail(
+        new CourierError.BadResponse({
+          message:
+            response.status === 200
+              ? "the courier's label file is not a PDF"
+              : `the courier's label file could not be read (HTTP ${response.status})`
+        })
+      )
+
 /** `PATCH parcels/{id}/state` → done, when the parcel is now in the asked state. */
 export const fromStateChanged = (stateId: string, response: Response): Result.Result<void, Reason> =>
   Result.flatMap(decode(Wire.StateChanged, response), (body) =>
@@ -357,7 +403,11 @@ export const fromStateHistory = (
     (rows): Result.Result<ReadonlyArray<CourierAdapter.RawEvent>, Reason> => {
       const entries =
         rows.length > 0
-          ? rows.map((row) => ({ rawStatus: Status.spellingOf(row.stateName), at: row.stateDate }))
+          ? rows.map((row) =>
+              "newState" in row
+                ? { rawStatus: Status.spellingOf(row.newState.name), at: row.createdAt }
+                : { rawStatus: Status.spellingOf(row.stateName), at: row.stateDate }
+            )
           : [
               {
                 rawStatus: Status.spellingOf(parcel.state.name),
@@ -403,8 +453,8 @@ export const rateFor = (
 
 /**
  * `GET delivery-pricing/rates` → the fees to the destination: `home` to the door, `pickup-point` to a stop desk
- * (absent: none there), `return` for a parcel that comes back (0 when absent). No fee on collected cash is
- * documented.
+ * (absent: none there), `return` for a parcel that comes back (0 when absent), each at its `discountedPrice` when the
+ * account has one. No fee on collected cash is documented.
  */
 export const fromRates = (
   query: Shipment.RatesQuery,
@@ -420,8 +470,11 @@ export const fromRates = (
         })
       )
     }
-    const price = (type: string) =>
-      rate.deliveryPrices.find((entry) => entry.deliveryType.toLowerCase() === type)?.price
+    // The price the account pays: the documented `discountedPrice` where it has a discount, else `price`.
+    const price = (type: string) => {
+      const entry = rate.deliveryPrices.find((candidate) => candidate.deliveryType.toLowerCase() === type)
+      return entry === undefined ? undefined : (entry.discountedPrice ?? entry.price)
+    }
     const home = price("home")
     const desk = price("pickup-point")
     const returnFee = price("return") ?? zero

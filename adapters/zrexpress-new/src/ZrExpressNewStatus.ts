@@ -6,6 +6,12 @@
  *
  * §1.4 also names three French equivalents (`commande_recue`, `pret_a_expedier`, `sortie_en_livraison`); each maps
  * like the English state it stands for. "Encaissé" (collected) is also read apart, from `codStatuses`.
+ *
+ * The live default workflow ("New Delivery Workflow") names its states in French slugs: the 22 states an
+ * integrator's audit of the production API captured (`POST workflows/search`) are here, each mapped as its
+ * description says (`livre`: Livré; `vers_wilaya`: towards the destination wilaya; `attente_recuperation_fournisseur`:
+ * a return waiting for the merchant to collect it). The English names no ZR document uses are kept for tenants that
+ * renamed theirs.
  */
 import type { CanonicalStatus, CodStatus } from "@tawsil/courier/CanonicalStatus"
 import * as Names from "./internal/Names.ts"
@@ -13,17 +19,46 @@ import * as Names from "./internal/Names.ts"
 const table: ReadonlyArray<readonly [CanonicalStatus, ReadonlyArray<string>]> = [
   [
     "created",
-    ["OrderReceived", "InProcessing", "ConfirmationCall", "OrderConfirmed", "InPreparation", "commande_recue"]
+    [
+      "OrderReceived",
+      "InProcessing",
+      "ConfirmationCall",
+      "OrderConfirmed",
+      "InPreparation",
+      "commande_recue",
+      "en_traitement",
+      "appel_confirmation",
+      "commande_confirmee",
+      "en_preparation"
+    ]
   ],
   ["pending_pickup", ["ReadyToDispatch", "pret_a_expedier"]],
-  ["in_transit", ["ConfirmedAtBranch", "Dispatched", "InterWilayaTransit", "InDelivery"]],
-  ["out_for_delivery", ["OutForDelivery", "sortie_en_livraison"]],
+  [
+    "in_transit",
+    [
+      "ConfirmedAtBranch",
+      "Dispatched",
+      "InterWilayaTransit",
+      "InDelivery",
+      "confirme_au_bureau",
+      "confirme_chez_partenaire",
+      "dispatch",
+      "vers_wilaya"
+    ]
+  ],
+  ["out_for_delivery", ["OutForDelivery", "sortie_en_livraison", "en_livraison"]],
   ["at_stopdesk", ["ReadyForPickup", "WaitingClient"]],
   ["failed_attempt", ["FailedDelivery"]],
-  ["returning", ["OrderRefused", "InReturn"]],
-  ["delivered", ["Delivered", "Collected", "Encaissé", "Encaisse"]],
-  ["returned", ["Returned", "ReturnConfirmed"]],
-  ["cancelled", ["Cancelled"]]
+  [
+    "returning",
+    ["OrderRefused", "InReturn", "retour_sous_traitant", "attente_recuperation_fournisseur", "colis_recupere"]
+  ],
+  ["delivered", ["Delivered", "Collected", "Encaissé", "Encaisse", "livre", "encaisse", "recouvert"]],
+  [
+    "returned",
+    ["Returned", "ReturnConfirmed", "recupere_par_fournisseur", "reinjecte_dans_stock", "remboursement_reinjecte"]
+  ],
+  ["cancelled", ["Cancelled", "colis_annule"]]
 ]
 
 export const statuses: Readonly<Record<string, CanonicalStatus>> = Object.fromEntries(
@@ -34,7 +69,9 @@ export const statuses: Readonly<Record<string, CanonicalStatus>> = Object.fromEn
 export const codStatuses: Readonly<Record<string, CodStatus>> = {
   Collected: "collected",
   Encaissé: "collected",
-  Encaisse: "collected"
+  Encaisse: "collected",
+  encaisse: "collected",
+  recouvert: "collected"
 }
 
 /** The state a parcel must be in for the hub to collect it; created in any other, it is stranded. */

@@ -45,7 +45,16 @@ export const CreateParcel = Schema.Struct({
     street: Schema.String
   }),
   orderedProducts: Schema.Array(
-    Schema.Struct({ productName: Schema.String, unitPrice: Schema.Number, quantity: Schema.Number })
+    Schema.Struct({
+      productName: Schema.String,
+      unitPrice: Schema.Number,
+      quantity: Schema.Number,
+      /**
+       * Whose stock the product leaves: required by the platform ("StockType is required."). `none`: no stock of the
+       * merchant's is kept at ZR (the OpenAPI's create description names `local` and `warehouse`).
+       */
+      stockType: Schema.Literals(["none", "local", "warehouse"])
+    })
   ),
   deliveryType: Schema.Literals(["home", "pickup-point"]),
   /** For `pickup-point`: the hub (pickup point) the customer collects the parcel from. */
@@ -153,11 +162,29 @@ export const StateChanged = Schema.Struct({
   newStateName: Schema.optionalKey(Schema.NullOr(Schema.String))
 })
 
-/** One row of `GET parcels/{id}/state-history`. */
-export const StateHistoryRow = Schema.Struct({
+/** A workflow state as ZR's answers carry it (the OpenAPI's state object; only its name is read). */
+const StateRef = Schema.Struct({
+  id: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  name: Schema.String.check(Schema.isNonEmpty())
+})
+
+/**
+ * One row of `GET parcels/{id}/state-history`, as the OpenAPI (`swagger/public-v1`) defines it, `ParcelStateHistoryDto`:
+ * the state the parcel moved to (`newState`) and when (`createdAt`); `previousState`, `modifiedBy`, `location`,
+ * `comment` and `situations` are not read.
+ */
+export const StateHistoryDto = Schema.Struct({
+  createdAt: Schema.String,
+  newState: StateRef
+})
+
+/** The same row as one integrator's types flatten it: `{ stateName, stateDate }`. */
+export const StateHistoryFlat = Schema.Struct({
   stateName: Schema.String.check(Schema.isNonEmpty()),
   stateDate: Schema.String
 })
+
+export const StateHistoryRow = Schema.Union([StateHistoryDto, StateHistoryFlat])
 export type StateHistoryRow = typeof StateHistoryRow.Type
 
 export const StateHistory = Schema.Array(StateHistoryRow)
@@ -170,12 +197,42 @@ export const Rate = Schema.Struct({
   toTerritoryCode: Schema.optionalKey(Schema.NullOr(Code)),
   toTerritoryName: Schema.optionalKey(Schema.NullOr(Schema.String)),
   toTerritoryLevel: Schema.String,
-  /** `deliveryType` is `home`, `pickup-point` or `return`. */
-  deliveryPrices: Schema.Array(Schema.Struct({ deliveryType: Schema.String, price: Amount }))
+  /**
+   * `deliveryType` is `home`, `pickup-point` or `return`; `discountedPrice`, when the account has a discount there,
+   * is what it pays.
+   */
+  deliveryPrices: Schema.Array(
+    Schema.Struct({
+      deliveryType: Schema.String,
+      price: Amount,
+      discountedPrice: Schema.optionalKey(Schema.NullOr(Amount))
+    })
+  )
 })
 export type Rate = typeof Rate.Type
 
 export const Rates = Schema.Struct({ rates: Schema.Array(Rate) })
+
+/** `POST parcels/labels/individual/pdf`: the parcels to label. */
+export interface LabelsRequest {
+  readonly trackingNumbers: ReadonlyArray<string>
+}
+
+/**
+ * Its answer: a file per labelled parcel (`fileUrl`, a pre-signed address on a storage host, the PDF), and the
+ * numbers it could not label. The shape every integration found reads (`parcelLabelFiles[].fileUrl`,
+ * `failedTrackingNumbers`).
+ */
+export const LabelFiles = Schema.Struct({
+  parcelLabelFiles: Schema.Array(
+    Schema.Struct({
+      trackingNumber: Schema.optionalKey(Schema.NullOr(Schema.String)),
+      fileUrl: Schema.String
+    })
+  ),
+  failedTrackingNumbers: Schema.optionalKey(Schema.NullOr(Schema.Array(Schema.String)))
+})
+export type LabelFiles = typeof LabelFiles.Type
 
 /**
  * ASP.NET's error body (RFC 9457 problem details): `title`, `detail`, and for a validation failure `errors`, either

@@ -9,6 +9,7 @@ import {
   type Account,
   BAB_EZZOUAR_TARIFF,
   communeId,
+  DISCOUNTED_HOME_16,
   HUBS,
   LAST_DELETABLE,
   type Misbehaviour,
@@ -112,14 +113,15 @@ const HUB_ORAN = Object.keys(PICKUP_POINTS).find((hub) => PICKUP_POINTS[hub] ===
 
 describe("ZrExpressNew", () => {
   describe("manifest", () => {
-    it("declares the platform, its courier (not the legacy zrexpress key), the key and tenant, and no label", () => {
+    it("declares the platform, its courier (not the legacy zrexpress key), its label host, the key and tenant", () => {
       assert.strictEqual(adapter.platform, "zrexpress_new")
       assert.deepStrictEqual(adapter.couriers, [
         {
           key: "zrexpress_new",
           name: "ZR Express (new platform)",
           aliases: ["zrexpressnew"],
-          endpoint: { origin: "https://api.zrexpress.app" }
+          endpoint: { origin: "https://api.zrexpress.app" },
+          documents: ["*.blob.core.windows.net"]
         }
       ])
       assert.deepStrictEqual(adapter.requiredCredentials, ["apiKey", "tenantId"])
@@ -127,7 +129,7 @@ describe("ZrExpressNew", () => {
         create: true,
         track: true,
         rates: true,
-        label: false,
+        label: true,
         cancel: true,
         dispatch: true,
         trackBatch: false,
@@ -450,7 +452,12 @@ describe("ZrExpressNew", () => {
 
   describe("rates", () => {
     it.live.each<readonly [string, Record<string, unknown>, readonly [number, number | null, number], number]>([
-      ["home to Algiers", { toWilaya: 16, deliveryType: "home" }, tariff(16), 1],
+      [
+        "home to Algiers, at the account's discountedPrice",
+        { toWilaya: 16, deliveryType: "home" },
+        [DISCOUNTED_HOME_16, tariff(16)[1], tariff(16)[2]],
+        1
+      ],
       ["a pickup point in Oran", { toWilaya: 31, deliveryType: "stopdesk" }, tariff(31), 1],
       ["home where there is no pickup point", { toWilaya: NO_DESK[0], deliveryType: "home" }, tariff(NO_DESK[0]!), 1],
       [
@@ -459,7 +466,12 @@ describe("ZrExpressNew", () => {
         BAB_EZZOUAR_TARIFF,
         3
       ],
-      ["home to Hydra, priced as its wilaya", { toWilaya: 16, toCommune: "Hydra", deliveryType: "home" }, tariff(16), 3]
+      [
+        "home to Hydra, priced as its wilaya",
+        { toWilaya: 16, toCommune: "Hydra", deliveryType: "home" },
+        [DISCOUNTED_HOME_16, tariff(16)[1], tariff(16)[2]],
+        3
+      ]
     ])("prices %s from the tenant's rate table", ([, asked, [home, desk, back], requests]) =>
       withFake((context, account) =>
         Effect.gen(function* () {

@@ -27,7 +27,7 @@ const french: ReadonlyArray<readonly [string, string]> = [
 ]
 
 describe("ZrExpressNewStatus", () => {
-  it("maps every state the research names, and nothing else", () => {
+  it("maps every state the research and the live default workflow name, and nothing else", () => {
     assert.sameMembers(Object.keys(Status.statuses), stateNames)
   })
 
@@ -57,7 +57,8 @@ describe("ZrExpressNewStatus", () => {
       assert.strictEqual(Status.statuses[Status.spellingOf(name)], "pending_pickup", name)
     }
     assert.strictEqual(Status.spellingOf("Out for delivery"), "OutForDelivery")
-    assert.strictEqual(Status.spellingOf("encaissé"), "Encaisse")
+    assert.strictEqual(Status.spellingOf("Encaisse"), "Encaisse", "a spelling of the table is kept as sent")
+    assert.strictEqual(Status.spellingOf("ENCAISSE"), "encaisse", "a variant reads as the default workflow's slug")
     assert.strictEqual(Status.spellingOf("Encaissé"), "Encaissé", "a spelling of the table is kept as sent")
     // A state the table does not know is kept as sent: the core maps it to unknown and logs it once.
     assert.strictEqual(Status.spellingOf("Perdu en route"), "Perdu en route")

@@ -11,7 +11,7 @@ import { UsageStore, UsageStoreSql } from "@tawsil/access"
 import type { CourierAdapter } from "@tawsil/courier"
 import { Egress } from "@tawsil/egress"
 import { IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
-import { Catalogue, ClientWindow, Discovery, HttpTransport } from "@tawsil/shipping"
+import { Catalogue, ClientWindow, CourierPacer, Discovery, HttpTransport } from "@tawsil/shipping"
 import { NonceStore, NonceStoreSql } from "@tawsil/signing"
 import { AppInstance, Database, Migrations } from "@tawsil/storage"
 import { Retention, WebhookStoreSql } from "@tawsil/webhooks"
@@ -166,13 +166,20 @@ const stopLines = (signal: () => string | undefined, drain: Duration.Duration) =
 }
 
 /**
- * Where rate windows are counted: in Redis when `REDIS_URL` is set, so every instance shares them (a client behind a
- * load balancer gets its limit once, not once per instance), else in this process.
+ * Where rate windows are counted and courier accounts paced: in Redis when `REDIS_URL` is set, so every instance
+ * shares them (a client behind a load balancer gets its limit once, not once per instance; a courier account is
+ * paced once in all), else in this process. One Redis client serves both.
  */
-export const rateLimiterStore = (config: AppConfig) =>
-  config.redisUrl === undefined
-    ? ClientWindow.layerStoreMemory()
-    : RateLimiter.layerStoreRedis({ prefix: "tawsil:ratelimit:" }).pipe(Layer.provide(redisClient(config.redisUrl)))
+export const limitLayers = (config: AppConfig) => {
+  if (config.redisUrl === undefined) {
+    return { windows: ClientWindow.layerStoreMemory(), pacer: CourierPacer.layerMemory }
+  }
+  const redis = redisClient(config.redisUrl)
+  return {
+    windows: RateLimiter.layerStoreRedis({ prefix: "tawsil:ratelimit:" }).pipe(Layer.provide(redis)),
+    pacer: CourierPacer.layerRedis({ prefix: "tawsil:pace:" }).pipe(Layer.provide(redis))
+  }
+}
 
 /**
  * The Redis client, imported only when `REDIS_URL` is set: the `redis` package is some 600 modules, held in memory
@@ -214,10 +221,10 @@ export const layer = (config: AppConfig, options: Options = {}) => {
       )
     )
   )
-  // One rate-limiter store for the client windows and the couriers' per-account limits.
-  const limits = rateLimiterStore(config)
+  // The client windows' store, and the pace of courier accounts.
+  const { windows: limits, pacer } = limitLayers(config)
   const transport = HttpTransport.layer({ overrides: config.courierOrigins }).pipe(
-    Layer.provide([Egress.Resolver.layer, limits])
+    Layer.provide([Egress.Resolver.layer, pacer])
   )
   const stop = stopLines(options.stopSignal ?? (() => undefined), config.shutdownDrain)
   return stop.began.pipe(

@@ -36,7 +36,10 @@ export interface AppConfig {
   readonly courierAdapters: ReadonlyArray<string>
   /** Loopback stand-ins for courier origins (tests and local runs only). */
   readonly courierOrigins: Egress.Overrides
-  /** Redis, where the shipping API's client windows are shared by every instance; undefined: each process counts. */
+  /**
+   * Redis, where the shipping API's client windows and the pace of courier accounts are shared by every instance;
+   * undefined: each process keeps its own.
+   */
   readonly redisUrl: Redacted.Redacted<string> | undefined
   readonly database:
     | { readonly kind: "embedded"; readonly dataDir: string }
@@ -150,7 +153,7 @@ export const variables = {
   },
   REDIS_URL: {
     default: "",
-    doc: "Redis URL (`redis://host:6379`): the shipping API's per-client windows are shared by every instance. Unset: per process."
+    doc: "Redis URL (`redis://host:6379`): the shipping API's per-client windows and the pace of courier accounts are shared by every instance. Unset: per process."
   },
   COMMUNES_FILE: {
     default: "",

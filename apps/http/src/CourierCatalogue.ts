@@ -6,7 +6,7 @@
  */
 import { CourierAdapter } from "@tawsil/courier"
 import { Catalogue, Discovery } from "@tawsil/shipping"
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
 
 /** An installed adapter package and the adapter it exports. */
 export interface Installed {
@@ -63,11 +63,14 @@ export const render = (installed: ReadonlyArray<Installed>): string => {
     "",
     "## Platforms",
     "",
-    "| platform | package | couriers | credentials | capabilities | unverified (section of the README) |",
-    "|---|---|---|---|---|---|",
+    "Limits are each account's, as its courier documents them; the host paces every account at or under " +
+      '80 % of each (docs/adapters.md, "Rate limits, as the host paces them").',
+    "",
+    "| platform | package | couriers | credentials | capabilities | limits per account | unverified (section of the README) |",
+    "|---|---|---|---|---|---|---|",
     ...packages.map(({ packageName, adapter }) => {
       const count = catalogue.entries.filter((entry) => entry.platform === adapter.platform).length
-      return `| ${code(adapter.platform)} | ${code(packageName)} | ${count} | ${credentials(adapter.requiredCredentials)} | ${capabilities(adapter.capabilities)} | ${readme.get(adapter.platform)} |`
+      return `| ${code(adapter.platform)} | ${code(packageName)} | ${count} | ${credentials(adapter.requiredCredentials)} | ${capabilities(adapter.capabilities)} | ${limits(adapter.rateLimits)} | ${readme.get(adapter.platform)} |`
     }),
     "",
     "## Couriers",
@@ -96,6 +99,28 @@ export const render = (installed: ReadonlyArray<Installed>): string => {
   ]
   return lines.join("\n")
 }
+
+const WINDOWS: ReadonlyArray<readonly [number, string]> = [
+  [86_400_000, "day"],
+  [3_600_000, "hour"],
+  [60_000, "minute"],
+  [1000, "second"]
+]
+
+/** `50 a minute`, `5 a second, 50 a minute`; `none documented` when the adapter declares none. */
+const limits = (rateLimits: ReadonlyArray<CourierAdapter.RateLimit>) =>
+  rateLimits.length === 0
+    ? "none documented"
+    : rateLimits
+        .map(({ limit, window }) => {
+          const millis = Duration.toMillis(window)
+          const unit = WINDOWS.find(([size]) => millis === size)
+          const count = limit.toLocaleString("en").replace(/,/g, " ")
+          return unit === undefined
+            ? `${count} in ${Duration.format(window)}`
+            : `${count} ${unit[1] === "hour" ? "an" : "a"} ${unit[1]}`
+        })
+        .join(", ")
 
 const credentials = (fields: ReadonlyArray<string>) => (fields.length > 0 ? fields.map(code).join(", ") : "none")
 

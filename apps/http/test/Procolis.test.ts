@@ -53,7 +53,8 @@ const setup = Effect.gen(function* () {
   const dataDir = yield* TestDatabase.migratedDataDir
   const app = yield* startApp({
     DATA_DIR: dataDir,
-    TAWSIL_COURIER_ORIGINS: `https://procolis.com=${procolis.origin},https://api.zrexpress.app=${zr.origin}`,
+    // ZR's label files are on its storage host, a document host it declares (the fake serves them too).
+    TAWSIL_COURIER_ORIGINS: `https://procolis.com=${procolis.origin},https://api.zrexpress.app=${zr.origin},https://*.blob.core.windows.net=${zr.origin}`,
     SHIPPING_RATE_LIMIT_PER_MINUTE: "100000"
   })
   return { procolis, zr, app, dataDir }
@@ -107,7 +108,7 @@ describe("the shipping API with the Procolis and new ZR Express adapters", () =>
     }).pipe(Effect.scoped)
   )
 
-  it.live("creates, tracks and prices through zrexpress and zrexpress_new; a label is refused without a call", () =>
+  it.live("creates, tracks and prices through zrexpress and zrexpress_new; labels: Procolis none, ZR its PDF", () =>
     Effect.gen(function* () {
       const { procolis, zr, app } = yield* setup
       for (const [call, fake] of [
@@ -133,9 +134,15 @@ describe("the shipping API with the Procolis and new ZR Express adapters", () =>
 
         const before = fake.requests.length
         const label = yield* post(app, "/v1/labels", { ...call, trackingNumber: created.json.trackingNumber })
-        assert.strictEqual(label.status, 400, label.text)
-        assert.strictEqual(label.json.error.code, "unsupported")
-        assert.strictEqual(fake.requests.length, before, "no label request reached the courier")
+        if (call === procolisCall) {
+          assert.strictEqual(label.status, 400, label.text)
+          assert.strictEqual(label.json.error.code, "unsupported")
+          assert.strictEqual(fake.requests.length, before, "no label request reached the courier")
+        } else {
+          // ZR documents a PDF label (parcels/labels/individual/pdf, then the file at its link): issue 34.
+          assert.strictEqual(label.status, 200, label.text)
+          assert.isTrue(label.latin1.startsWith("%PDF-"))
+        }
       }
       assert.includeMembers(
         procolis.requests.map((request) => `${request.method} ${request.path}`),
@@ -267,9 +274,10 @@ describe("the shipping API with the Procolis and new ZR Express adapters", () =>
         (yield* Effect.promise(() => zrClient.track(zrCreated.trackingNumber))).status,
         "pending_pickup"
       )
+      // The account's documented discountedPrice (400) beside the list price (450): what it pays.
       assert.strictEqual(
         (yield* Effect.promise(() => zrClient.rates({ toWilaya: 16, deliveryType: "home" }))).deliveryFee,
-        450
+        400
       )
     }).pipe(Effect.scoped)
   )

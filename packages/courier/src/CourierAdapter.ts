@@ -30,6 +30,14 @@ export const CourierManifest = Schema.Struct({
     Schema.Struct({ tenantDomain: Schema.String.check(Schema.isPattern(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/)) })
   ]),
   /**
+   * Hosts of the documents the courier's answers link to (a label kept on a storage host), fetched with
+   * `CourierHttp.documentRequest`: an exact host name, or `*.domain` for any subdomain of it. No host but these and
+   * the origin is ever reached, and these only by a bare GET.
+   */
+  documents: Schema.optionalKey(
+    Schema.Array(Schema.String.check(Schema.isPattern(/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+$/)))
+  ),
+  /**
    * What is known to be uncertain about this courier alone (its origin, its name), one short sentence each, for
    * docs/couriers.md. Doubts shared by every courier of a platform belong in the adapter's README instead.
    */

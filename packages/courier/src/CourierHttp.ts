@@ -3,6 +3,9 @@
  * relative paths only — an adapter never holds a URL and never calls `fetch`. The core's implementation checks
  * every request against the egress rules (`Egress.ts`), bounds it with the caller's timeout, never follows a
  * redirect off the origin, and turns transport failures into `Unreachable` / `BadResponse`.
+ *
+ * One exception, for documents a courier keeps elsewhere (a label on a storage host): a link its answer gave is
+ * fetched with {@link documentRequest}, on a host the courier's manifest declares (`documents`), as a bare GET.
  */
 
 import type { BlockedEgress } from "@tawsil/egress/Egress"
@@ -17,7 +20,40 @@ export interface CourierRequest {
   readonly headers?: Readonly<Record<string, string>> | undefined
   /** Sent as JSON. */
   readonly json?: unknown
+  /**
+   * A document host instead of the courier's origin: one the courier's manifest declares in `documents` (any other
+   * is refused as blocked egress). Such a request is sent as a GET with no headers and no body, so the adapter's
+   * credentials never leave for another host, and the courier's rate limits do not pace it. Built from a link by
+   * {@link documentRequest}.
+   */
+  readonly host?: string | undefined
 }
+
+/**
+ * The request that fetches a document link a courier's answer gave (`https://host/path?query`, as a label's
+ * pre-signed address), or undefined when the link is not a plain https address (another scheme or port, userinfo).
+ * The transport sends it only to a host the courier's manifest declares in `documents`.
+ */
+export const documentRequest = (link: string): CourierRequest | undefined => {
+  if (!URL.canParse(link)) return undefined
+  const url = new URL(link)
+  if (url.protocol !== "https:" || url.port !== "" || url.username !== "" || url.password !== "") return undefined
+  return {
+    method: "GET",
+    host: url.hostname,
+    path: url.pathname as `/${string}`,
+    query: Object.fromEntries(url.searchParams)
+  }
+}
+
+/**
+ * Whether `host` is one of a courier's declared document hosts: an exact name, or under a `*.domain` entry (any
+ * strict subdomain of it).
+ */
+export const declaresDocumentHost = (documents: ReadonlyArray<string> | undefined, host: string): boolean =>
+  (documents ?? []).some((entry) =>
+    entry.startsWith("*.") ? host.endsWith(entry.slice(1)) && host.length > entry.length - 1 : host === entry
+  )
 
 export interface CourierResponse {
   readonly status: number
@@ -38,8 +74,8 @@ export class CourierHttp extends Context.Service<
   CourierHttp,
   {
     /**
-     * Sends one request to the courier. Fails `CourierRateLimited` without sending when the caller's account has used
-     * up a rate limit the adapter declares, and the wait would be too long.
+     * Sends one request to the courier, in its account's pace: it waits for the next slot the adapter's declared rate
+     * limits leave, and fails `CourierRateLimited` without sending when that slot comes after the caller's deadline.
      */
     readonly request: (
       request: CourierRequest

@@ -4,7 +4,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Option, Redacted, Result, Schema } from "effect"
 import * as CourierAdapter from "../src/CourierAdapter.ts"
 import * as CourierError from "../src/CourierError.ts"
-import { CourierHttp, type CourierRequest, type CourierResponse } from "../src/CourierHttp.ts"
+import { CourierHttp, type CourierRequest, type CourierResponse, documentRequest } from "../src/CourierHttp.ts"
 import * as Push from "../src/Push.ts"
 import { Conformance } from "../src/testing/index.ts"
 
@@ -112,6 +112,13 @@ interface Quirks {
   readonly bypassesHttp?: boolean
   /** Maps a 5xx to BadResponse. */
   readonly misreads5xx?: boolean
+  /** Reads a document its manifest does not declare the host of. */
+  readonly readsUndeclaredDocument?: boolean
+  /**
+   * Tracks in batches, a read a number; `whole` fails the batch when one number is unknown (as Ecotrack's batch read
+   * answers), `apart` leaves that number out.
+   */
+  readonly batch?: "whole" | "apart"
   readonly statuses?: Readonly<Record<string, "created" | "delivered">>
   /** Reports a status it does not know as the last one it knows. */
   readonly guessesStatuses?: boolean
@@ -175,6 +182,9 @@ const parcelo = (quirks: Quirks = {}) => {
       if (quirks.tracesToken) yield* Effect.annotateCurrentSpan("parcelo.token", token)
       if (quirks.bypassesHttp) yield* smuggled
       const http = yield* CourierHttp
+      if (quirks.readsUndeclaredDocument) {
+        yield* http.request(documentRequest("https://files.parcelo.test/receipt.pdf")!)
+      }
       const response = yield* http.request({ ...request, headers: { authorization: `Bearer ${token}` } })
       if (response.status < 200 || response.status >= 300) return yield* Effect.fail(reasonOf(response, token))
       return yield* Schema.decodeUnknownEffect(schema)(response.text).pipe(
@@ -229,7 +239,35 @@ const parcelo = (quirks: Quirks = {}) => {
           credentials,
           { method: "DELETE", path: `/v1/parcels/${encodeURIComponent(trackingNumber)}` },
           Schema.fromJsonString(Schema.Struct({ deleted: Schema.Literal(true) }))
-        ).pipe(Effect.asVoid)
+        ).pipe(Effect.asVoid),
+      ...(quirks.batch === undefined
+        ? {}
+        : {
+            trackBatch: (numbers, { credentials }) =>
+              Effect.map(
+                Effect.forEach(numbers, (trackingNumber) =>
+                  call(
+                    credentials,
+                    { method: "GET", path: `/v1/parcels/${encodeURIComponent(trackingNumber)}/events` },
+                    Events
+                  ).pipe(
+                    Effect.map(({ events }) => [trackingNumber, events] as const),
+                    Effect.catchIf(
+                      (reason) => quirks.batch === "apart" && reason._tag === "Refused",
+                      () => Effect.succeed(undefined)
+                    )
+                  )
+                ),
+                (read) =>
+                  new Map(
+                    read.flatMap((entry) =>
+                      entry === undefined
+                        ? []
+                        : [[entry[0], entry[1].map(({ status, at }) => ({ rawStatus: status, timestamp: at }))]]
+                    )
+                  )
+              )
+          })
     }
   })
 }
@@ -416,6 +454,26 @@ describe("Conformance", () => {
   it.live("fails an adapter that sends a request around CourierHttp", () =>
     // The egress guard refuses the connection before the check's own comparison of requests runs.
     fails(optionsFor(parcelo({ bypassesHttp: true })), "egress", /went around CourierHttp: the egress guard refused/)
+  )
+
+  it.live(
+    "fails an adapter that reads a document on a host its manifest does not declare, as the host refuses it",
+    () =>
+      fails(
+        optionsFor(parcelo({ readsUndeclaredDocument: true })),
+        "capabilities",
+        /files\.parcelo\.test is not a document host of parcelo/
+      )
+  )
+
+  it.live("fails an adapter whose batch track loses the known parcels to one unknown number", () =>
+    Effect.gen(function* () {
+      yield* fails(optionsFor(parcelo({ batch: "whole" })), "capabilities", /PRC404, which the courier does not know/)
+      const [check] = Conformance.checks(optionsFor(parcelo({ batch: "apart" }))).filter(
+        (check) => check.id === "capabilities"
+      )
+      yield* check!.run
+    })
   )
 
   it.live("fails an adapter whose status table misses a status the courier sends", () =>

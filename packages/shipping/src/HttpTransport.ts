@@ -14,12 +14,14 @@
  * calls (unreachable, silent for 30 s, or a 5xx answer — a caller's shorter timeout never counts) its circuit opens and calls fail at once as unreachable for
  * BREAKER_OPEN (doubling while it keeps failing, at most BREAKER_MAX_OPEN); then one probe call decides.
  *
- * The courier's declared rate limits (`CourierAdapter.define({ rateLimits })`) are counted per courier and account
- * (`Shipping.accountKey`) on every request before it is sent, by effect's `RateLimiter` over the
- * `RateLimiterStore` the layer is given (one per process today, shared by every instance through Redis later). A
- * request that would exceed a limit waits when the wait is at most MAX_RATE_LIMIT_WAIT and fits in what is left of
- * its deadline; otherwise it fails as `CourierRateLimited` without being sent. A store that fails admits the
- * request and logs a warning.
+ * The courier's declared rate limits (`CourierAdapter.define({ rateLimits })`) pace every request of an account
+ * (the courier key and `Shipping.accountKey`) before it is sent, through the `CourierPacer` the layer is given (in
+ * process, or shared by every instance through Redis): a request waits for its account's next slot when that slot
+ * comes before its deadline, and otherwise fails as `CourierRateLimited` without being sent.
+ *
+ * A document request (`CourierHttp.documentRequest`: a label on a storage host, linked from the courier's answer)
+ * goes to its host only when the courier's manifest declares it (`documents`), as a GET without the adapter's
+ * headers or a body, checked, resolved and bounded like any other request, and unpaced (the limits are the API's).
  *
  * Loopback overrides (`TAWSIL_COURIER_ORIGINS`, process configuration only) send an origin's requests to a local
  * fake over plain HTTP, skipping DNS: that is how tests and local runs reach fake couriers.
@@ -34,12 +36,18 @@ import * as Http from "node:http"
 import * as Https from "node:https"
 import * as Net from "node:net"
 import type { CourierManifest, RateLimit } from "@tawsil/courier/CourierAdapter"
-import { BadResponse, CourierRateLimited, Unreachable } from "@tawsil/courier/CourierError"
-import { CourierHttp, type CourierRequest, type CourierResponse } from "@tawsil/courier/CourierHttp"
+import { BadResponse, type CourierRateLimited, Unreachable } from "@tawsil/courier/CourierError"
+import {
+  CourierHttp,
+  type CourierRequest,
+  type CourierResponse,
+  declaresDocumentHost
+} from "@tawsil/courier/CourierHttp"
 import { Egress, ProcessEgress } from "@tawsil/egress"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Clock, Duration, Effect, Exit, Layer, Metric, Option, Schedule, Stream } from "effect"
-import { CircuitBreaker, RateLimiter } from "effect/persistence"
+import { CircuitBreaker } from "effect/persistence"
+import * as CourierPacer from "./CourierPacer.ts"
 import { Transport } from "./Shipping.ts"
 import * as ShippingMetrics from "./ShippingMetrics.ts"
 
@@ -50,14 +58,6 @@ export const BREAKER_MAX_OPEN = Duration.minutes(5)
 /** Only a courier silent this long (the longest `options.timeoutMs` a caller may ask) counts against its circuit. */
 export const BREAKER_TIMEOUT = Duration.seconds(30)
 const BREAKER_TIMEOUT_MILLIS = Duration.toMillis(BREAKER_TIMEOUT)
-/** The longest a request waits for its account's rate limit before it is refused as `CourierRateLimited`. */
-export const MAX_RATE_LIMIT_WAIT = Duration.seconds(1)
-const MAX_RATE_LIMIT_WAIT_MILLIS = Duration.toMillis(MAX_RATE_LIMIT_WAIT)
-
-/** Where one limit of one account is counted: shared by every instance on one store. */
-export const rateLimitKey = (courier: string, account: string, limit: RateLimit) =>
-  `tawsil:courier:${courier}:${account}:${limit.limit}/${Duration.toMillis(limit.window)}`
-
 interface Target {
   readonly url: URL
   /** The checked addresses to connect to, in the resolver's order, or undefined for a loopback override (no DNS). */
@@ -98,10 +98,11 @@ const adapterHeaders = (headers: Readonly<Record<string, string>> | undefined) =
 const send = (request: CourierRequest, target: Target, courier: string) =>
   Effect.callback<CourierResponse, Unreachable | BadResponse>((resume) => {
     const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json))
+    // A document host gets none of the adapter's headers: they carry the courier's credentials.
     const headers: Record<string, string> = {
-      accept: "application/json",
+      accept: request.host === undefined ? "application/json" : "*/*",
       "user-agent": "tawsil",
-      ...adapterHeaders(request.headers),
+      ...(request.host === undefined ? adapterHeaders(request.headers) : {}),
       ...(body ? { "content-type": "application/json", "content-length": String(body.length) } : {})
     }
     const options: Https.RequestOptions = {
@@ -213,7 +214,7 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
     Transport,
     Effect.gen(function* () {
       const resolver = yield* Egress.Resolver
-      const limiter = yield* RateLimiter.make
+      const pacer = yield* CourierPacer.CourierPacer
       const breaker = yield* CircuitBreaker.make({
         tripPolicy: CircuitBreaker.consecutive(BREAKER_FAILURES),
         openDuration: Schedule.exponential(BREAKER_OPEN),
@@ -229,50 +230,6 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
           )
         ),
         Effect.forkScoped
-      )
-
-      /**
-       * Takes one request from every limit of the account. A limit that is used up says how long until it admits
-       * again: the request waits that long when it is short and fits in the deadline, then tries every limit again
-       * (another request may have come first); else it is refused. Each limit is counted in turn, so a request
-       * refused by a later limit has already been counted by the earlier ones: the count errs towards the courier.
-       */
-      const admit: (
-        courier: CourierManifest,
-        account: string,
-        rateLimits: ReadonlyArray<RateLimit>,
-        deadline: number
-      ) => Effect.Effect<void, CourierRateLimited> = Effect.fnUntraced(
-        function* (courier, account, rateLimits, deadline) {
-          for (const limit of rateLimits) {
-            const exceeded = yield* limiter
-              .consume({
-                key: rateLimitKey(courier.key, account, limit),
-                limit: limit.limit,
-                window: limit.window,
-                algorithm: "fixed-window",
-                onExceeded: "fail"
-              })
-              .pipe(
-                Effect.as(undefined),
-                Effect.catchTag("RateLimiterError", ({ reason }) =>
-                  reason._tag === "RateLimitExceeded"
-                    ? Effect.succeed(Duration.toMillis(reason.retryAfter))
-                    : Effect.logWarning("courier rate limit store failed; request admitted").pipe(
-                        Effect.annotateLogs({ courier: courier.key, reason: reason.message }),
-                        Effect.as(undefined)
-                      )
-                )
-              )
-            if (exceeded === undefined) continue
-            const left = deadline - (yield* Clock.currentTimeMillis)
-            if (exceeded > MAX_RATE_LIMIT_WAIT_MILLIS || exceeded >= left) {
-              return yield* new CourierRateLimited({ retryAfterSeconds: Math.max(1, Math.ceil(exceeded / 1000)) })
-            }
-            yield* Effect.sleep(Duration.millis(exceeded))
-            return yield* admit(courier, account, rateLimits, deadline)
-          }
-        }
       )
 
       const bind = ({
@@ -299,14 +256,42 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
             ? { kind: "exact", origin: courier.endpoint.origin as Egress.Origin }
             : { kind: "tenant", domain: courier.endpoint.tenantDomain }
         // The caller's tenant host that does not resolve (or not to public addresses) is the caller's to fix: refused
-        // egress, a 400. The pinned host of a courier that does not is the courier being out of reach: a 502, counted
-        // by the breaker like any other failure to reach it.
-        const resolve = (host: string) =>
-          pinned === undefined
+        // egress, a 400. The pinned host of a courier that does not, or a document host its answer named, is the
+        // courier being out of reach: a 502, counted by the breaker like any other failure to reach it.
+        const resolve = (host: string, document: boolean) =>
+          pinned === undefined && !document
             ? Egress.resolvePublic(host)
             : Egress.resolvePublic(host).pipe(
                 Effect.catchTag("BlockedEgress", (error) => Effect.fail(new Unreachable({ message: error.reason })))
               )
+        /**
+         * Where a request goes: the courier's origin, or a document host its manifest declares, reached by a bare GET
+         * (`CourierHttp.documentRequest`).
+         */
+        const destinationOf = (
+          request: CourierRequest
+        ): Effect.Effect<
+          { readonly origin: Egress.Origin; readonly allowance: Egress.Allowance },
+          Egress.BlockedEgress
+        > => {
+          if (request.host === undefined) {
+            return origin === undefined
+              ? Effect.fail(new Egress.BlockedEgress({ reason: `${courier.key} needs options.baseUrl` }))
+              : Effect.succeed({ origin, allowance })
+          }
+          if (!declaresDocumentHost(courier.documents, request.host)) {
+            return Effect.fail(
+              new Egress.BlockedEgress({ reason: `${request.host} is not a document host of ${courier.key}` })
+            )
+          }
+          if (request.method !== "GET" || request.json !== undefined) {
+            return Effect.fail(new Egress.BlockedEgress({ reason: "a document host is only read, by a bare GET" }))
+          }
+          return Effect.map(Effect.fromResult(Egress.parseOrigin(`https://${request.host}`)), (document) => ({
+            origin: document,
+            allowance: { kind: "exact", origin: document } as const
+          }))
+        }
         const timedOut = () =>
           new Unreachable({ message: `${courier.name} did not answer within ${Duration.format(timeout)}` })
         const limited = account !== undefined && rateLimits.length > 0
@@ -316,21 +301,22 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
         ): Effect.Effect<CourierResponse, Unreachable | BadResponse | Egress.BlockedEgress | CourierRateLimited> => {
           // Why a request got no answer, where the failure alone does not tell (all three are `Unreachable`).
           let missed: "timeout" | "circuit_open" | undefined
+          const document = request.host !== undefined
           const call = Effect.gen(function* () {
-            if (origin === undefined) {
-              return yield* new Egress.BlockedEgress({ reason: `${courier.key} needs options.baseUrl` })
-            }
-            const url = yield* Effect.fromResult(Egress.requestUrl(origin, request.path))
+            const destination = yield* destinationOf(request)
+            const url = yield* Effect.fromResult(Egress.requestUrl(destination.origin, request.path))
             for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value)
-            yield* Effect.fromResult(Egress.checkRequestUrl(url, allowance))
+            yield* Effect.fromResult(Egress.checkRequestUrl(url, destination.allowance))
             // The operation's budget is shared by its requests: this one gets what the earlier ones left. Once it
             // is spent nothing more is sent, and the breaker, which judges the courier, never hears of it.
             if (deadline - (yield* Clock.currentTimeMillis) <= 0) return yield* timedOut()
-            // The account's limits, before anything leaves: a refusal sends nothing and the breaker never hears of
-            // it. A short wait comes out of the request's budget.
-            if (limited) yield* admit(courier, account, rateLimits, deadline)
+            // The account's pace, before anything leaves: a refusal sends nothing and the breaker never hears of
+            // it. The wait for a slot comes out of the request's budget.
+            if (limited && !document) {
+              yield* pacer.take({ key: CourierPacer.keyOf(courier.key, account), limits: rateLimits, deadline })
+            }
             const left = deadline - (yield* Clock.currentTimeMillis)
-            const override = Egress.overrideFor(options.overrides, origin)
+            const override = Egress.overrideFor(options.overrides, destination.origin)
             // One timer per call. A call given the longest timeout a caller may ask is judged by the breaker: a
             // courier silent that long counts as failing. A call with less left ends at the caller's deadline
             // instead, an interruption the breaker ignores (it judges the courier, not the caller's patience).
@@ -338,7 +324,7 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
             const exchange = Effect.gen(function* () {
               const target: Target =
                 override === undefined
-                  ? { url, addresses: yield* resolve(url.hostname) }
+                  ? { url, addresses: yield* resolve(url.hostname, document) }
                   : { url: overrideUrl(override, url), addresses: undefined }
               return yield* send(request, target, courier.name)
             }).pipe(
@@ -353,7 +339,7 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
                       }
                     })
                   : call,
-              breaker.execute({ key: origin, classify: outcomeOf }),
+              breaker.execute({ key: destination.origin, classify: outcomeOf }),
               Effect.catchTag("CircuitBreakerError", (error) => {
                 missed = "circuit_open"
                 return Effect.fail(
@@ -402,7 +388,11 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
                   "tawsil.courier": labels.courier,
                   "tawsil.courier.platform": labels.platform,
                   "http.request.method": request.method,
-                  ...(origin === undefined ? {} : { "server.address": new URL(origin).hostname })
+                  ...(document
+                    ? { "server.address": request.host }
+                    : origin === undefined
+                      ? {}
+                      : { "server.address": new URL(origin).hostname })
                 }
               })
             : measured

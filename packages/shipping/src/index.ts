@@ -1,13 +1,14 @@
 /**
  * The host of courier adapters and the shipping API's flow: the courier core (`Shipping`) over the egress-guarded
- * transport (`HttpTransport`), the couriers it serves (`Catalogue`), the plugins it finds (`Discovery`), events
- * mapped through an adapter's tables (`Tracking`); and around them the gateway, its per-client window and its
- * capacity guard.
+ * transport (`HttpTransport`) and the pace it keeps each courier account to (`CourierPacer`), the couriers it serves
+ * (`Catalogue`), the plugins it finds (`Discovery`), events mapped through an adapter's tables (`Tracking`); and
+ * around them the gateway, its per-client window and its capacity guard.
  */
 export * as CapacityGuard from "./CapacityGuard.ts"
 export * as Catalogue from "./Catalogue.ts"
 export * as ClientWindow from "./ClientWindow.ts"
 export * as CommuneCheck from "./CommuneCheck.ts"
+export * as CourierPacer from "./CourierPacer.ts"
 export * as Discovery from "./Discovery.ts"
 export * as Gateway from "./Gateway.ts"
 export * as HttpTransport from "./HttpTransport.ts"

@@ -3,11 +3,11 @@ import type * as Net from "node:net"
 import { assert, describe, it } from "@effect/vitest"
 import type { CourierManifest, RateLimit } from "@tawsil/courier/CourierAdapter"
 import type { CourierErrorReason } from "@tawsil/courier/CourierError"
-import type { CourierHttp } from "@tawsil/courier/CourierHttp"
+import { type CourierHttp, documentRequest } from "@tawsil/courier/CourierHttp"
 import { Egress } from "@tawsil/egress"
-import { Clock, Context, Duration, Effect, Fiber, Layer, Logger, Metric, Tracer } from "effect"
-import { RateLimiter } from "effect/persistence"
+import { Clock, Context, Duration, Effect, Fiber, Layer, Metric, Tracer } from "effect"
 import { TestClock } from "effect/testing"
+import * as CourierPacer from "../src/CourierPacer.ts"
 import * as HttpTransport from "../src/HttpTransport.ts"
 import { Transport } from "../src/Shipping.ts"
 import * as ShippingMetrics from "../src/ShippingMetrics.ts"
@@ -85,18 +85,14 @@ const tenant: CourierManifest = {
   endpoint: { tenantDomain: "ecotrack.dz" }
 }
 
-const transportFor = (
-  overrides: string,
-  resolver = Egress.Resolver.layerTest({}),
-  store: Layer.Layer<RateLimiter.RateLimiterStore> = RateLimiter.layerStoreMemory
-) =>
+const transportFor = (overrides: string, resolver = Egress.Resolver.layerTest({})) =>
   Effect.gen(function* () {
     const parsed = Egress.parseOverrides(overrides)
     assert.isTrue(parsed._tag === "Success")
     return yield* Transport.pipe(
       Effect.provide(
         HttpTransport.layer({ overrides: parsed._tag === "Success" ? parsed.success : new Map() }).pipe(
-          Layer.provide([resolver, store])
+          Layer.provide([resolver, CourierPacer.layerMemory])
         )
       )
     )
@@ -308,6 +304,78 @@ describe("HttpTransport", () => {
     }).pipe(Effect.scoped)
   )
 
+  describe("document hosts", () => {
+    const withLabels: CourierManifest = { ...dhd, documents: ["*.blob.core.windows.net", "files.dhd-dz.com"] }
+    const link = "https://labels.blob.core.windows.net/labels/16-AB.pdf?sv=2024-08-04&sig=s%2Bg%3D"
+
+    it.live("fetches a link on a declared host as a bare GET: none of the adapter's headers, unpaced", () =>
+      Effect.gen(function* () {
+        const fake = yield* fakeCourier
+        const transport = yield* transportFor(
+          `https://platform.dhd-dz.com=http://127.0.0.1:${fake.port},https://*.blob.core.windows.net=http://127.0.0.1:${fake.port}`
+        )
+        const http = yield* bindNow(transport, {
+          courier: withLabels,
+          tenantOrigin: undefined,
+          timeout: Duration.seconds(5),
+          rateLimits: [{ limit: 1, window: Duration.minutes(1) }],
+          account: "dhd:one"
+        })
+        // The account's one slot of the minute goes to the API; the document does not wait for the next.
+        yield* http.request({ method: "GET", path: "/api/v1/get/orders" })
+        const document = documentRequest(link)!
+        const response = yield* http.request({ ...document, headers: { authorization: "Bearer t0k3n" } })
+        assert.strictEqual(response.status, 200)
+        assert.deepStrictEqual(fake.seen[1], {
+          method: "GET",
+          url: "/labels/16-AB.pdf?sv=2024-08-04&sig=s%2Bg%3D",
+          body: "",
+          auth: undefined,
+          host: `127.0.0.1:${fake.port}`
+        })
+        const next = yield* Effect.flip(http.request({ method: "GET", path: "/api/v1/get/orders" }))
+        assert.strictEqual(next._tag, "CourierRateLimited", "the API's next slot is past the deadline")
+      }).pipe(Effect.scoped)
+    )
+
+    it.live("refuses an undeclared host, a write, and a declared name on a private address, sending nothing", () =>
+      Effect.gen(function* () {
+        const fake = yield* fakeCourier
+        const transport = yield* transportFor(
+          `https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`,
+          Egress.Resolver.layerTest({ "files.dhd-dz.com": ["10.0.0.7"] })
+        )
+        const http = yield* bindNow(transport, {
+          courier: withLabels,
+          tenantOrigin: undefined,
+          timeout: Duration.seconds(5)
+        })
+        const elsewhere = yield* Effect.flip(http.request(documentRequest("https://evil.example/x.pdf")!))
+        assert.strictEqual(elsewhere._tag, "BlockedEgress")
+        const bare = yield* Effect.flip(http.request(documentRequest("https://blob.core.windows.net/x.pdf")!))
+        assert.strictEqual(bare._tag, "BlockedEgress", "*.domain is its subdomains, not the domain itself")
+        const write = yield* Effect.flip(http.request({ ...documentRequest(link)!, method: "POST", json: { a: 1 } }))
+        assert.strictEqual(write._tag, "BlockedEgress")
+        const inside = yield* Effect.flip(http.request(documentRequest("https://files.dhd-dz.com/x.pdf")!))
+        assert.strictEqual(inside._tag, "Unreachable", "the courier's link to a private address is the courier's fault")
+        assert.lengthOf(fake.seen, 0)
+        const undeclared = yield* bindNow(transport, {
+          courier: dhd,
+          tenantOrigin: undefined,
+          timeout: Duration.seconds(5)
+        })
+        assert.strictEqual((yield* Effect.flip(undeclared.request(documentRequest(link)!)))._tag, "BlockedEgress")
+      }).pipe(Effect.scoped)
+    )
+
+    it("reads only plain https links", () => {
+      assert.isUndefined(documentRequest("http://labels.blob.core.windows.net/x.pdf"))
+      assert.isUndefined(documentRequest("https://user:pw@labels.blob.core.windows.net/x.pdf"))
+      assert.isUndefined(documentRequest("https://labels.blob.core.windows.net:8443/x.pdf"))
+      assert.isUndefined(documentRequest("not a link"))
+    })
+  })
+
   it.live("does not let an adapter set Host or framing headers", () =>
     Effect.gen(function* () {
       const fake = yield* fakeCourier
@@ -427,74 +495,111 @@ describe("HttpTransport", () => {
     /** Lets forked requests run up to their next wait on the test clock. */
     const settle = Effect.andThen(TestClock.withLive(Effect.sleep("20 millis")), Effect.yieldNow)
 
-    it.effect("waits for a limit that frees within a second and inside the deadline, then sends", () =>
+    it.effect("paces an account's requests under its limit, each sent when its slot comes", () =>
       Effect.gen(function* () {
         const fake = yield* fakeCourier
         const transport = yield* transportFor(overrides(fake))
         const http = yield* bindNow(transport, {
-          courier: dhd,
+          courier: yalidine,
           tenantOrigin: undefined,
           timeout: Duration.seconds(5),
-          rateLimits: limits([2, "1 second"]),
+          // Paced at 4 a second: one request every 250 ms.
+          rateLimits: limits([5, "1 second"]),
           account: "account-a"
         })
-        for (const path of ["/1", "/2"] as const)
-          assert.strictEqual((yield* http.request({ method: "GET", path })).status, 200)
-        const third = yield* Effect.forkChild(http.request({ method: "GET", path: "/3" }))
+        const requests = yield* Effect.forEach(["/1", "/2", "/3"] as const, (path) =>
+          Effect.forkChild(http.request({ method: "GET", path }))
+        )
+        // Sent at once, on the test clock: only the loopback exchange takes real time.
+        yield* eventually(() => fake.seen.length >= 1)
         yield* settle
-        yield* TestClock.adjust("999 millis")
-        yield* settle
-        assert.isUndefined(third.pollUnsafe(), "still waiting for the second to end")
-        assert.lengthOf(fake.seen, 2, "nothing sent while waiting")
-        yield* TestClock.adjust("1 millis")
-        assert.strictEqual((yield* Fiber.join(third)).status, 200)
         assert.deepStrictEqual(
           fake.seen.map(({ url }) => url),
-          ["/1", "/2", "/3"]
+          ["/1"],
+          "the first goes at once, the others wait for their slots"
+        )
+        yield* TestClock.adjust("249 millis")
+        yield* settle
+        assert.lengthOf(fake.seen, 1)
+        yield* TestClock.adjust("1 millis")
+        yield* eventually(() => fake.seen.length >= 2)
+        yield* settle
+        assert.deepStrictEqual(
+          fake.seen.map(({ url }) => url),
+          ["/1", "/2"]
+        )
+        yield* TestClock.adjust("250 millis")
+        for (const request of requests) assert.strictEqual((yield* Fiber.join(request)).status, 200)
+        assert.deepStrictEqual(
+          fake.seen.map(({ url }) => url),
+          ["/1", "/2", "/3"],
+          "in the order they asked"
         )
       }).pipe(Effect.scoped)
     )
 
-    it.effect("refuses as CourierRateLimited, sending nothing, when the wait is longer than a second", () =>
+    it.effect("queues a request for as long as its deadline allows, past a second", () =>
       Effect.gen(function* () {
         const fake = yield* fakeCourier
         const transport = yield* transportFor(overrides(fake))
-        const http = yield* bindNow(transport, {
-          courier: yalidine,
-          tenantOrigin: undefined,
-          timeout: Duration.seconds(15),
-          rateLimits: limits([5, "1 second"], [3, "1 minute"]),
-          account: "account-a"
-        })
-        for (const path of ["/1", "/2", "/3"] as const) yield* http.request({ method: "GET", path })
-        yield* TestClock.adjust("10 seconds")
-        const refused = yield* refusal(http.request({ method: "GET", path: "/4" }))
-        assert.strictEqual(refused._tag, "CourierRateLimited")
-        if (refused._tag === "CourierRateLimited") assert.strictEqual(refused.retryAfterSeconds, 50)
-        assert.lengthOf(fake.seen, 3, "the refused request was not sent")
+        // 2 a minute is paced at one a minute: the second request's slot is a minute away.
+        const bind = (timeout: Duration.Duration) =>
+          bindNow(transport, {
+            courier: dhd,
+            tenantOrigin: undefined,
+            timeout,
+            rateLimits: limits([2, "1 minute"]),
+            account: "account-a"
+          })
+        assert.strictEqual(
+          (yield* (yield* bind(Duration.seconds(5))).request({ method: "GET", path: "/1" })).status,
+          200
+        )
+        const patient = yield* Effect.forkChild(
+          (yield* bind(Duration.seconds(90))).request({ method: "GET", path: "/2" })
+        )
+        yield* settle
+        yield* TestClock.adjust("59 seconds")
+        yield* settle
+        assert.lengthOf(fake.seen, 1, "nothing sent before its slot")
+        yield* TestClock.adjust("1 second")
+        assert.strictEqual((yield* Fiber.join(patient)).status, 200)
+        assert.lengthOf(fake.seen, 2)
       }).pipe(Effect.scoped)
     )
 
-    it.effect("refuses at once when the wait does not fit in what is left of the deadline", () =>
-      Effect.gen(function* () {
-        const fake = yield* fakeCourier
-        const transport = yield* transportFor(overrides(fake))
-        const http = yield* bindNow(transport, {
-          courier: yalidine,
-          tenantOrigin: undefined,
-          timeout: Duration.millis(800),
-          rateLimits: limits([1, "1 second"]),
-          account: "account-a"
-        })
-        yield* http.request({ method: "GET", path: "/1" })
-        const refused = yield* refusal(http.request({ method: "GET", path: "/2" }))
-        assert.strictEqual(refused._tag, "CourierRateLimited")
-        if (refused._tag === "CourierRateLimited") assert.strictEqual(refused.retryAfterSeconds, 1)
-        assert.lengthOf(fake.seen, 1)
-      }).pipe(Effect.scoped)
+    it.effect(
+      "refuses as CourierRateLimited, sending nothing and keeping no slot, when the slot is past the deadline",
+      () =>
+        Effect.gen(function* () {
+          const fake = yield* fakeCourier
+          const transport = yield* transportFor(overrides(fake))
+          const bind = (timeout: Duration.Duration) =>
+            bindNow(transport, {
+              courier: yalidine,
+              tenantOrigin: undefined,
+              timeout,
+              rateLimits: limits([2, "1 minute"]),
+              account: "account-a"
+            })
+          yield* (yield* bind(Duration.seconds(5))).request({ method: "GET", path: "/1" })
+          yield* TestClock.adjust("10 seconds")
+          for (let i = 0; i < 3; i++) {
+            const refused = yield* refusal((yield* bind(Duration.seconds(15))).request({ method: "GET", path: "/2" }))
+            assert.strictEqual(refused._tag, "CourierRateLimited")
+            if (refused._tag === "CourierRateLimited") assert.strictEqual(refused.retryAfterSeconds, 50)
+          }
+          assert.lengthOf(fake.seen, 1, "the refused requests were not sent")
+          yield* TestClock.adjust("50 seconds")
+          assert.strictEqual(
+            (yield* (yield* bind(Duration.seconds(5))).request({ method: "GET", path: "/3" })).status,
+            200,
+            "the refusals kept no slot: the next one is free when the first's interval ends"
+          )
+        }).pipe(Effect.scoped)
     )
 
-    it.effect("counts each account of each courier apart, across operations", () =>
+    it.effect("paces each account of each courier apart, across operations", () =>
       Effect.gen(function* () {
         const fake = yield* fakeCourier
         const transport = yield* transportFor(overrides(fake))
@@ -515,61 +620,19 @@ describe("HttpTransport", () => {
         const b = yield* bind(yalidine, "account-b")
         const otherCourier = yield* bind(dhd, "account-a")
         assert.deepStrictEqual(
-          [yield* status(a1), yield* status(a2), yield* status(a1), yield* status(a2)],
-          ["sent", "sent", "CourierRateLimited", "CourierRateLimited"],
-          "two operations of one account share its budget"
+          [yield* status(a1), yield* status(a2)],
+          ["sent", "CourierRateLimited"],
+          "two operations of one account share its pace"
         )
-        assert.deepStrictEqual(
-          [yield* status(b), yield* status(b), yield* status(b)],
-          ["sent", "sent", "CourierRateLimited"]
-        )
-        assert.deepStrictEqual([yield* status(otherCourier), yield* status(otherCourier)], ["sent", "sent"])
-        assert.lengthOf(fake.seen, 6)
+        assert.deepStrictEqual([yield* status(b), yield* status(b)], ["sent", "CourierRateLimited"])
+        assert.deepStrictEqual([yield* status(otherCourier)], ["sent"])
+        assert.lengthOf(fake.seen, 3)
         const unlimited = yield* bindNow(transport, {
           courier: yalidine,
           tenantOrigin: undefined,
           timeout: Duration.seconds(15)
         })
         for (let i = 0; i < 5; i++) assert.strictEqual(yield* status(unlimited), "sent", "no declared limits")
-      }).pipe(Effect.scoped)
-    )
-
-    it.effect("admits the request and logs a warning when the store fails", () =>
-      Effect.gen(function* () {
-        const fake = yield* fakeCourier
-        const failing = RateLimiter.RateLimiterStore.of({
-          fixedWindow: () =>
-            Effect.fail(
-              new RateLimiter.RateLimiterError({
-                reason: new RateLimiter.RateLimitStoreError({ message: "the store is down" })
-              })
-            ),
-          tokenBucket: () => Effect.die("unused"),
-          adaptiveConsume: () => Effect.die("unused"),
-          adaptiveFeedback: () => Effect.die("unused")
-        })
-        const transport = yield* transportFor(
-          overrides(fake),
-          Egress.Resolver.layerTest({}),
-          Layer.succeed(RateLimiter.RateLimiterStore, failing)
-        )
-        const http = yield* bindNow(transport, {
-          courier: yalidine,
-          tenantOrigin: undefined,
-          timeout: Duration.seconds(5),
-          rateLimits: limits([1, "1 minute"]),
-          account: "account-a"
-        })
-        const lines: Array<string> = []
-        const logger = Logger.make(({ message }) => lines.push(String(message)))
-        for (const path of ["/1", "/2"] as const) {
-          assert.strictEqual(
-            (yield* http.request({ method: "GET", path }).pipe(Effect.provide(Logger.layer([logger])))).status,
-            200
-          )
-        }
-        assert.lengthOf(fake.seen, 2)
-        assert.isTrue(lines.some((line) => line.includes("courier rate limit store failed")))
       }).pipe(Effect.scoped)
     )
   })
@@ -593,7 +656,7 @@ describe("HttpTransport", () => {
           // Built in the test's scope, so that the breaker's transitions are followed while it runs.
           const context = yield* Layer.build(
             HttpTransport.layer({ overrides: parsed._tag === "Success" ? parsed.success : new Map() }).pipe(
-              Layer.provide([Egress.Resolver.layerTest({}), RateLimiter.layerStoreMemory])
+              Layer.provide([Egress.Resolver.layerTest({}), CourierPacer.layerMemory])
             )
           )
           const transport = Context.get(context, Transport)

@@ -1,20 +1,29 @@
 /**
  * A loopback Ecotrack tenant: a real HTTP server on 127.0.0.1 (random port) speaking the `/api/v1/…` API as the
- * research notes document it — and only as they document it; nothing here was checked against a live tenant.
+ * research notes and the platform's documentation (as issue 34 replays it) describe it; nothing here was checked
+ * against a live tenant.
  *
  * - Auth: `Authorization: Bearer <token>` or `?api_token=` (both, if both are sent, must agree); else 401
  *   `{"message":"Unauthenticated."}`.
- * - `POST create/order` (JSON body and/or query string): Laravel-style validation (422 with `errors`), then 200
- *   `{success:false, error:10002}` for a wilaya the tenant does not serve, else `{success:true, tracking}`.
+ * - Every token may make 50 requests a minute (the documented limit; Laravel's throttle, a window from the token's
+ *   first request): past it, 429 `{"message":"Too Many Attempts."}` with `Retry-After`. The fake's clock is real time
+ *   unless a test gives it another (`now`); every request's time is kept (`arrivals`).
+ * - `POST create/order` (JSON body and/or query string): Laravel-style validation (422 with `errors`; `adresse` is
+ *   required, every text at most 255 characters), then 200 `{success:false, error:10002}` for a wilaya the tenant
+ *   does not serve, else `{success:true, tracking}`.
  * - `POST valid/order?tracking=&ask_collection=`: validates once (again: 10001). Only then does the parcel get its
- *   first activity, `order_information_received_by_carrier`.
- * - `GET get/tracking/info?tracking=`: the activity (empty before validation); unknown tracking: 422.
+ *   first activity, `order_information_received_by_carrier`, and the order status "Prêt à expédier".
+ * - `GET get/tracking/info?tracking=`: the order status (its label) and the activity (empty before validation);
+ *   unknown tracking: 422.
  * - `GET get/order/label?tracking=`: the label as raw PDF bytes; unknown tracking: 422.
- * - `GET get/fees`: the tariff below, amounts as strings in `livraison`, numbers in `retours`.
+ * - `GET get/fees`: the tariff below, amounts as strings in `livraison`, numbers in `retours`; a wilaya without a
+ *   desk has `tarif_stopdesk: "0"`, as in the documented data.
  * - `DELETE delete/order?tracking=`: deletes an order not yet validated (`{success:true}`); a validated one is
  *   refused with 10001 "Commande non modifiable"; unknown tracking: 422.
- * - `GET get/trackings/info?trackings[]=…` (≤ 100; `trackings[0]=…` too, as Laravel reads both): the known parcels
- *   keyed by tracking number, each with its activity; none known: 404 "Trackings non trouvés".
+ * - `GET get/trackings/info?trackings[]=…` (≤ 100; `trackings[0]=…` too, as Laravel reads both): the parcels keyed
+ *   by tracking number, each with its order status (label), its record (`OrderInfo.created_at`) and its activity.
+ *   One unknown number refuses the whole call with 422, naming it (`errors: { "trackings.3": […] }`, the documented
+ *   error); none known: 404 "Trackings non trouvés".
  * - `GET get/communes?wilaya_id=`: an object keyed by index of `{nom, wilaya_id, code_postal, has_stop_desk}`.
  * - `GET validate/token?api_token=`: `VALID_TOKEN`, or `{success:false, message:"INVALID_TOKEN"}` (the token is read
  *   from the query only, as the platform does).
@@ -94,17 +103,25 @@ export interface Parcel {
   validated: boolean
   askCollection: string | undefined
   readonly activity: Array<ActivityRow>
+  /** The order status as the tracking answers word it (the tenant's label): "Prêt à expédier", "Suspendus", … */
+  status: string
+  /** When the order was made, Algiers wall-clock time (`OrderInfo.created_at`). */
+  readonly createdAt: string
 }
 
 export interface Fake extends FakeCourier.FakeCourier<Own> {
   readonly parcels: ReadonlyMap<string, Parcel>
   /**
-   * Appends an activity to a parcel, stamped with the fake's clock. A parcel the carrier moves has been validated:
-   * one that was not is validated first.
+   * Appends an activity to a parcel, stamped with the fake's clock, and makes it the order's status. A parcel the
+   * carrier moves has been validated: one that was not is validated first.
    */
   readonly addActivity: (tracking: string, status: string) => void
+  /** Sets a parcel's order status, as the tracking answers word it ("Suspendus"), without a new activity. */
+  readonly setStatus: (tracking: string, status: string) => void
   /** The Algiers wall-clock date and time the fake stamps activity with. */
   readonly setClock: (date: string, time: string) => void
+  /** The time of every request the fake received, by its clock (`Options.now`), oldest first. */
+  readonly arrivals: ReadonlyArray<number>
 }
 
 export interface Options {
@@ -114,6 +131,10 @@ export interface Options {
    * them), by tracking number: the ones `delete/order` still deletes.
    */
   readonly pending?: ReadonlyArray<string>
+  /** The fake's clock for its rate limit, in milliseconds: real time unless a test gives its own. */
+  readonly now?: () => number
+  /** Requests a minute per token before the 429: the documented 50 unless a test raises it. */
+  readonly perMinute?: number
 }
 
 export class EcotrackFake extends Context.Service<EcotrackFake, Fake>()("@tawsil/adapter-ecotrack/test/EcotrackFake") {
@@ -121,7 +142,8 @@ export class EcotrackFake extends Context.Service<EcotrackFake, Fake>()("@tawsil
 }
 
 /** Starts the fake on a random loopback port, accepting `tokens`; it stops when the scope closes. */
-export const make = (options: Options = {}) => start(options.tokens ?? [TOKEN], options.pending ?? [])
+export const make = (options: Options = {}) =>
+  start(options.tokens ?? [TOKEN], options.pending ?? [], options.now ?? Date.now, options.perMinute ?? 50)
 
 const { json } = FakeCourier
 
@@ -172,8 +194,9 @@ const validateCreate = (fields: Readonly<Record<string, unknown>>): Record<strin
 /** The caller's token: `Authorization: Bearer`, else `?api_token=`. */
 const bearerOf = (request: RecordedRequest) => /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1]
 
-const start = (tokens: ReadonlyArray<string>, pending: ReadonlyArray<string>) =>
+const start = (tokens: ReadonlyArray<string>, pending: ReadonlyArray<string>, now: () => number, perMinute: number) =>
   Effect.gen(function* () {
+    let clock = { date: "2026-04-18", time: "19:45:06" }
     const parcels = new Map<string, Parcel>(
       pending.map((tracking) => [
         tracking,
@@ -182,12 +205,35 @@ const start = (tokens: ReadonlyArray<string>, pending: ReadonlyArray<string>) =>
           fields: { nom_client: "Amina Benali", commune: "Bab Ezzouar", code_wilaya: "16" },
           validated: false,
           askCollection: undefined,
-          activity: []
+          activity: [],
+          status: "En préparation",
+          createdAt: `${clock.date} ${clock.time}`
         }
       ])
     )
-    let clock = { date: "2026-04-18", time: "19:45:06" }
     let issued = 0
+    const arrivals: Array<number> = []
+    /** Laravel's throttle: each token's window opens at its first request and lasts a minute. */
+    const windows = new Map<string, { readonly start: number; count: number }>()
+    const throttled = (token: string, response: Http.ServerResponse): boolean => {
+      const at = now()
+      const open = windows.get(token)
+      const window = open === undefined || at >= open.start + 60_000 ? { start: at, count: 0 } : open
+      windows.set(token, window)
+      window.count += 1
+      if (window.count <= perMinute) return false
+      json(
+        response,
+        429,
+        { message: "Too Many Attempts." },
+        {
+          "retry-after": String(Math.max(1, Math.ceil((window.start + 60_000 - at) / 1000))),
+          "x-ratelimit-limit": String(perMinute),
+          "x-ratelimit-remaining": "0"
+        }
+      )
+      return true
+    }
 
     const unknownTracking = (response: Http.ServerResponse) =>
       json(response, 422, invalid({ tracking: ["Le tracking sélectionné est invalide."] }))
@@ -231,7 +277,15 @@ const start = (tokens: ReadonlyArray<string>, pending: ReadonlyArray<string>) =>
         }
         issued += 1
         const tracking = `ECTFAK${String(issued).padStart(10, "0")}`
-        parcels.set(tracking, { tracking, fields, validated: false, askCollection: undefined, activity: [] })
+        parcels.set(tracking, {
+          tracking,
+          fields,
+          validated: false,
+          askCollection: undefined,
+          activity: [],
+          status: "En préparation",
+          createdAt: `${clock.date} ${clock.time}`
+        })
         return json(response, 200, { success: true, tracking })
       }
       if (endpoint === "POST /api/v1/valid/order") {
@@ -241,6 +295,7 @@ const start = (tokens: ReadonlyArray<string>, pending: ReadonlyArray<string>) =>
           return json(response, 200, { success: false, error: 10001, message: "Commande non modifiable" })
         parcel.validated = true
         parcel.askCollection = text(fields.ask_collection)
+        parcel.status = "Prêt à expédier"
         parcel.activity.push({ ...clock, status: "order_information_received_by_carrier", station: "" })
         return json(response, 200, { success: true, message: "Commande expedier avec succès" })
       }
@@ -253,6 +308,7 @@ const start = (tokens: ReadonlyArray<string>, pending: ReadonlyArray<string>) =>
           originCity: 16,
           destLocationCity: Number(text(parcel.fields.code_wilaya)),
           currentStation: "Alger",
+          status: parcel.status,
           activity: parcel.validated ? parcel.activity : [],
           reasons: []
         })
@@ -269,7 +325,7 @@ const start = (tokens: ReadonlyArray<string>, pending: ReadonlyArray<string>) =>
         return json(response, 200, {
           livraison: served.map((wilaya_id) => {
             const [home, desk] = tariff(wilaya_id)
-            return { wilaya_id, tarif: String(home), tarif_stopdesk: desk === null ? null : String(desk) }
+            return { wilaya_id, tarif: String(home), tarif_stopdesk: String(desk ?? 0) }
           }),
           pickup: [],
           echange: [],
@@ -300,23 +356,38 @@ const start = (tokens: ReadonlyArray<string>, pending: ReadonlyArray<string>) =>
         if (asked.length > 100) {
           return json(response, 422, invalid({ trackings: ["Le champ trackings ne peut avoir plus de 100 éléments."] }))
         }
-        const known = asked.flatMap((tracking) => {
-          const parcel = parcels.get(tracking)
-          return parcel === undefined ? [] : [parcel]
-        })
-        if (known.length === 0) return json(response, 404, { message: "Trackings non trouvés" })
+        const unknown = asked.flatMap((tracking, index) => (parcels.has(tracking) ? [] : [index]))
+        if (unknown.length === asked.length) return json(response, 404, { message: "Trackings non trouvés" })
+        if (unknown.length > 0) {
+          return json(
+            response,
+            422,
+            invalid(
+              Object.fromEntries(
+                unknown.map((index) => [
+                  `trackings.${index}`,
+                  [`Le champ trackings.${index} sélectionné est invalide.`]
+                ])
+              )
+            )
+          )
+        }
         return json(
           response,
           200,
           Object.fromEntries(
-            known.map((parcel) => [
-              parcel.tracking,
-              {
-                tracking: parcel.tracking,
-                status: parcel.validated ? "En ramassage" : "Prêt à expédier",
-                activity: parcel.validated ? parcel.activity : []
-              }
-            ])
+            asked.map((tracking) => {
+              const parcel = parcels.get(tracking)!
+              return [
+                parcel.tracking,
+                {
+                  OrderInfo: { tracking: parcel.tracking, created_at: parcel.createdAt },
+                  recipientName: parcel.fields.nom_client,
+                  status: parcel.status,
+                  activity: parcel.validated ? parcel.activity : []
+                }
+              ]
+            })
           )
         )
       }
@@ -375,6 +446,8 @@ const start = (tokens: ReadonlyArray<string>, pending: ReadonlyArray<string>) =>
         const token = bearer ?? query.api_token ?? ""
         const agree = bearer === undefined || query.api_token === undefined || bearer === query.api_token
         if (!agree || !tokens.includes(token)) return json(response, 401, { message: "Unauthenticated." })
+        arrivals.push(now())
+        if (throttled(token, response)) return
         const fields = { ...query, ...(typeof body === "object" && body !== null ? body : {}) }
         delete (fields as Record<string, unknown>).api_token
         return route(method, path, fields, response)
@@ -388,7 +461,14 @@ const start = (tokens: ReadonlyArray<string>, pending: ReadonlyArray<string>) =>
         if (parcel === undefined) return
         parcel.validated = true
         parcel.activity.push({ ...clock, status, station: "Alger" })
+        // The order's status follows its newest move (no label is known for an activity key: the key stands).
+        parcel.status = status
       },
+      setStatus: (tracking, status) => {
+        const parcel = parcels.get(tracking)
+        if (parcel !== undefined) parcel.status = status
+      },
+      arrivals,
       setClock: (date, time) => {
         clock = { date, time }
       }

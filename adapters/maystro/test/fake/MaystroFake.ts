@@ -331,7 +331,8 @@ const start = (keys: ReadonlyArray<string>, seed: boolean) =>
         orders.set(id, order)
         return json(response, 201, {
           id,
-          display_id_order: order.displayId,
+          // The create answer as the public integrations read it: `display_id`.
+          display_id: order.displayId,
           external_order_id: fields.external_order_id ?? null,
           status: 4,
           customer_name: fields.customer_name,

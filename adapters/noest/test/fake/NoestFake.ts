@@ -6,14 +6,17 @@
  * - Auth: the token as `api_token` (body of a POST, query of a GET) or `Authorization: Bearer` — both, if both are
  *   sent, must agree; none or an unknown one: 401 `{"message":"Unauthenticated."}`. Every POST needs `user_guid` in
  *   its body (422 "Le champ user guid est obligatoire." without it); a GUID that is not the token's account: 403.
- * - `POST create/order`: the PDF's rules (422 with `errors`), a wilaya NOEST does not serve refused; else
- *   `{success:true, tracking}`, the parcel unvalidated, its only event `upload`.
+ * - `POST create/order`: the PDF's rules (422 with `errors`: `adresse` required, a `reference` of at least 5
+ *   characters), a wilaya NOEST does not serve refused; else `{success:true, tracking}`, the parcel unvalidated, its
+ *   only event `upload`.
  * - `POST valid/order {tracking}`: validates once (again: `{success:false}`), adding `customer_validation`. Until
  *   then the label is refused: the courier does not see the parcel.
  * - `POST delete/order {tracking}`: deletes a parcel not yet validated (`{success:true}`); a validated one is
  *   `{success:false, message}` (NOEST: once validated it can no longer be edited or deleted); unknown: 422.
  * - `POST get/trackings/info {trackings:[…]}`: an object keyed by each known tracking number, with `OrderInfo` and
- *   the `activity` events (`date` as Laravel prints it, Algiers time); unknown numbers are simply absent.
+ *   the `activity` events (`event_key` and its label `event` from the PDF's list, `date` as Laravel prints it,
+ *   Algiers time; or, told to, `event` alone, as both official examples print the rows); unknown numbers are simply
+ *   absent; none known: 404 `{"message":"Trackings not found"}` (the v2.3 specification).
  * - `GET fees`: `{tarifs:{delivery:{"16":{tarif, tarif_stopdesk}}, return:{…}}}`, amounts as strings.
  * - `GET get/order/label?tracking=`: the PDF; 422 for an unknown or unvalidated parcel.
  * - `GET desks`: every desk of the network keyed by its station code (`16A`), `{code, name, commune, address, map,
@@ -110,12 +113,43 @@ export interface Fake extends FakeCourier.FakeCourier<Own> {
 /** The fake's accounts: each token with its user GUID. */
 export type Accounts = ReadonlyArray<readonly [token: string, guid: string]>
 
+export interface Options {
+  readonly accounts?: Accounts
+  /** Print tracking rows with their label only (`event`), as both official examples do; default: key and label. */
+  readonly eventOnly?: boolean
+}
+
 export class NoestFake extends Context.Service<NoestFake, Fake>()("@tawsil/adapter-noest/test/NoestFake") {
-  static readonly layer = (options: { readonly accounts?: Accounts } = {}) => Layer.effect(NoestFake, make(options))
+  static readonly layer = (options: Options = {}) => Layer.effect(NoestFake, make(options))
 }
 
 /** Starts the fake on a random loopback port, knowing `accounts`; it stops when the scope closes. */
-export const make = (options: { readonly accounts?: Accounts } = {}) => start(options.accounts ?? [[TOKEN, GUID]])
+export const make = (options: Options = {}) => start(options.accounts ?? [[TOKEN, GUID]], options.eventOnly === true)
+
+/** The PDF's "Liste des evenements": each event key's label. */
+export const LABELS: Readonly<Record<string, string>> = {
+  upload: "Uploadé sur le système",
+  customer_validation: "Validé",
+  validation_collect_colis: "Colis Ramassé",
+  validation_reception_admin: "Reception validé",
+  validation_reception: "Enlevé par le livreur",
+  fdr_activated: "En livraison",
+  sent_to_redispatch: "En livraison",
+  nouvel_tentative_asked_by_customer: "Nouvelle tentative demandée par le vendeur",
+  return_asked_by_customer: "Retour demandé par le partenaire",
+  return_asked_by_hub: "Retour En transit",
+  retour_dispatched_to_partenaires: "Retour transmis au partenaire",
+  livraison_echoue_recu: "Retour reçu par le partenaire",
+  return_validated_by_partener: "Retour validé par le partenaire",
+  colis_suspendu: "Suspendu",
+  livre: "Livré",
+  livred: "Livré",
+  verssement_admin_cust: "Montant transmis au partenaire",
+  validation_reception_cash_by_partener: "Montant reçu par le partenaire",
+  edited_informations: "Informations modifiées",
+  edit_price: "Prix modifié",
+  mise_a_jour: "Tentative de livraison"
+}
 
 const { json } = FakeCourier
 
@@ -171,6 +205,10 @@ const validateCreate = (fields: Readonly<Record<string, unknown>>): Record<strin
     const value = text(fields[field])
     if (value !== undefined && !["0", "1"].includes(value)) add(field, `Le champ ${field} sélectionné est invalide.`)
   }
+  const reference = text(fields.reference)
+  if (reference !== undefined && reference !== "" && reference.length < 5) {
+    add("reference", "Le champ reference doit contenir au moins 5 caractères.")
+  }
   if (text(fields.stop_desk) === "1" && (text(fields.station_code) ?? "") === "") {
     add("station_code", "Le champ station code est obligatoire quand stop desk est 1.")
   }
@@ -202,7 +240,7 @@ const fieldsOf = ({ body, query }: RecordedRequest): Record<string, unknown> => 
 const tokenOf = (request: RecordedRequest) =>
   /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1] ?? text(fieldsOf(request).api_token) ?? ""
 
-const start = (accounts: Accounts) =>
+const start = (accounts: Accounts, eventOnly: boolean) =>
   Effect.gen(function* () {
     const parcels = new Map<string, Parcel>()
     let clock = { date: "2026-04-18", time: "19:45:06" }
@@ -294,8 +332,7 @@ const start = (accounts: Accounts) =>
             const parcel = typeof item === "string" ? parcels.get(item) : undefined
             return parcel === undefined ? [] : [parcel]
           })
-          // PHP encodes an empty associative array as a list.
-          if (known.length === 0) return json(response, 200, [])
+          if (known.length === 0) return json(response, 404, { message: "Trackings not found" })
           return json(
             response,
             200,
@@ -319,8 +356,8 @@ const start = (accounts: Accounts) =>
                   originCity: 16,
                   destLocationCity: Number(parcel.fields.wilaya_id),
                   activity: parcel.activity.map((event) => ({
-                    event_key: event.event_key,
-                    event: event.event_key.replace(/_/g, " "),
+                    ...(eventOnly ? {} : { event_key: event.event_key }),
+                    event: LABELS[event.event_key] ?? event.event_key,
                     causer: "NOEST",
                     "badge-class": "badge-primary",
                     by: null,

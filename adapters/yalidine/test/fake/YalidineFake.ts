@@ -5,17 +5,19 @@
  * mapping fails a test:
  *
  * - Auth: `X-API-ID` and `X-API-TOKEN` of a known account, both, on every `/v1/` call; else 401.
- * - Quotas per account, fixed windows opened by the first request of each (5 a second, 50 a minute, 1 000 an hour,
- *   10 000 a day unless told otherwise): every answer carries `x-second-quota-left` … `x-day-quota-left`; past a
- *   quota, 429 with `Retry-After`.
+ * - Quotas per account, in the documented windows: each second, minute and hour starts anew on the clock's own
+ *   boundary, the day at Algiers midnight ("every new second … every midnight"), 5 a second, 50 a minute, 1 000 an
+ *   hour, 10 000 a day unless told otherwise: every answer carries `x-second-quota-left` … `x-day-quota-left`; past
+ *   a quota, 429 with `Retry-After`. The clock is real time unless a test gives its own (`now`).
  * - `POST /v1/parcels/`: a JSON array of parcels, every documented field by its exact name (an unknown name is
  *   refused too, stricter than documented, so a misspelt optional field cannot pass unseen), names of wilayas and
  *   communes as Yalidine spells them, national phone numbers, integer amounts in range, a known center for a stop
  *   desk. The answer is keyed by `order_id`; a refused parcel is `success: false` inside an HTTP 200, and the valid
  *   ones of the same request are still created (the 2026 docs).
- * - `GET /v1/parcels/{tracking}`, `GET /v1/histories/{tracking}` (and `?tracking=a,b`): the list envelope. Tracking
- *   numbers match as prefixes, as a careless search would: only the adapter's exact filter keeps another parcel's
- *   rows out. A new parcel has no history row until its first movement.
+ * - `GET /v1/parcels/{tracking}`, `GET /v1/histories/{tracking}` (and `?tracking=a,b`): the list envelope, a parcel's
+ *   history too (100 rows a page unless asked otherwise). Tracking numbers match as prefixes, as a careless search
+ *   would: only the adapter's exact filter keeps another parcel's rows out. A new parcel has no history row until
+ *   its first movement. Each parcel carries its `label` link.
  * - Every list is paginated as documented: `page_size` 1–1000 (100 by default), `page` from 1, `has_more`.
  * - `DELETE /v1/parcels/{tracking}` (and `?tracking=a,b`): a decision per tracking number, `{ tracking, deleted }`;
  *   only a parcel whose last status is "En préparation" is deleted (with its history); anything else (moved on,
@@ -23,7 +25,10 @@
  * - `GET /v1/fees/?from_wilaya_id=&to_wilaya_id=`: both required; fees per destination commune.
  * - `GET /v1/wilayas/`, `/v1/communes/?wilaya_id=`, `/v1/centers/?wilaya_id=`: the reference lists behind all this
  *   (centers with the documented `center_id, name, address, gps, commune_id, commune_name, wilaya_id, wilaya_name`).
- * - `GET /labels/{tracking}`: the label, a PDF, public like the link the create answer gives.
+ * - Label links as the docs print them: `https://yalidine.app/app/bordereau.php?tracking=…&token=…`, a host of its
+ *   own (the API has no label endpoint), which the fake serves too (requests reach it on loopback), public: a PDF,
+ *   or, told to (`bordereau: "html"`), an HTML page; or, told to (`labelLinks: "api"`), the 2026 transcription's
+ *   `<API host>/labels/{tracking}`, which the fake then serves, a PDF, public like the link.
  * - Any other method on these routes: 405; any other path: 404.
  *
  * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
@@ -219,15 +224,24 @@ export interface Fake extends FakeCourier.FakeCourier<Own> {
   readonly addParcel: (tracking: string) => void
   /** The Algiers wall-clock time (`YYYY-MM-DD HH:MM:SS`) the fake stamps parcels and history with. */
   readonly setClock: (local: string) => void
+  /** The time of every request the fake received, by its clock (`Options.now`), oldest first. */
+  readonly arrivals: ReadonlyArray<number>
 }
 
 export interface Options {
   readonly accounts?: ReadonlyArray<Account>
-  /** The public form of label links in create answers: the 2026 `…/labels/<tracking>` or the older tokenised one. */
+  /** The form of label links: the docs' tokenised one on `yalidine.app` (default), or the 2026 `…/labels/<tracking>`. */
   readonly labelLinks?: "api" | "bordereau"
+  /** What a bordereau link answers: a PDF (default) or an HTML page (the docs do not say which). */
+  readonly bordereau?: "pdf" | "html"
   /** The origin the network is known by in its own links (the fake listens on loopback). */
   readonly publicOrigin?: string
+  /** The fake's clock for its quotas, in milliseconds: real time unless a test gives its own. */
+  readonly now?: () => number
 }
+
+/** The token of the fake's bordereau links (the docs' links carry one per parcel; one for all is enough here). */
+export const BORDEREAU_TOKEN = "dFNOSDlLazJQYWY1eDlhN01EbFRJQT09"
 
 /** Starts the fake on a random loopback port; it stops when the scope closes. */
 export const make = (options: Options = {}): Effect.Effect<Fake, never, Scope.Scope> => start(options)
@@ -322,6 +336,15 @@ const WINDOW_MILLIS: Readonly<Record<keyof Quotas, number>> = {
   day: 86_400_000
 }
 
+/** Algiers is UTC+01:00 all year: its midnight is 23:00 UTC. */
+const ALGIERS_OFFSET = 3_600_000
+
+/** Where the window of a quota that holds `now` started: the clock's own boundary, the day's at Algiers midnight. */
+const windowStart = (name: keyof Quotas, now: number) => {
+  const offset = name === "day" ? ALGIERS_OFFSET : 0
+  return Math.floor((now + offset) / WINDOW_MILLIS[name]) * WINDOW_MILLIS[name] - offset
+}
+
 const start = (options: Options) =>
   Effect.gen(function* () {
     const accounts = options.accounts ?? [{ apiId: API_ID, apiToken: API_TOKEN }]
@@ -331,24 +354,31 @@ const start = (options: Options) =>
     /** The message the next create refuses its parcels with (`refuseParcel`), once. */
     let refusing: string | undefined
     const windows = new Map<string, Record<keyof Quotas, Window>>()
+    const clockMillis = options.now ?? Date.now
+    const arrivals: Array<number> = []
+    const labelOf = (tracking: string) =>
+      options.labelLinks === "api"
+        ? `${publicOrigin}/labels/${tracking}`
+        : `https://yalidine.app/app/bordereau.php?tracking=${tracking}&token=${BORDEREAU_TOKEN}`
     let clock = "2026-04-18 19:45:06"
     let issued = 0
     let imports = 0
 
     /** Counts one request of `account`: the quota headers to send, or the 429 answer's when a quota is spent. */
     const consume = (account: Account) => {
-      const now = Date.now()
+      const now = clockMillis()
+      arrivals.push(now)
       const quotas = { ...DEFAULT_QUOTAS, ...account.quotas }
       const state = windows.get(account.apiId) ?? {
-        second: { start: now, count: 0 },
-        minute: { start: now, count: 0 },
-        hour: { start: now, count: 0 },
-        day: { start: now, count: 0 }
+        second: { start: windowStart("second", now), count: 0 },
+        minute: { start: windowStart("minute", now), count: 0 },
+        hour: { start: windowStart("hour", now), count: 0 },
+        day: { start: windowStart("day", now), count: 0 }
       }
       windows.set(account.apiId, state)
       const names = Object.keys(WINDOW_MILLIS) as ReadonlyArray<keyof Quotas>
       for (const name of names) {
-        if (now >= state[name].start + WINDOW_MILLIS[name]) state[name] = { start: now, count: 0 }
+        if (now >= state[name].start + WINDOW_MILLIS[name]) state[name] = { start: windowStart(name, now), count: 0 }
       }
       const spent = names.filter((name) => state[name].count >= quotas[name])
       if (spent.length === 0) for (const name of names) state[name].count += 1
@@ -440,7 +470,7 @@ const start = (options: Options) =>
       date_last_status: parcel.dateLastStatus,
       last_status: parcel.lastStatus,
       payment_status: "not-ready",
-      label: `${publicOrigin}/labels/${parcel.tracking}`
+      label: labelOf(parcel.tracking)
     })
 
     const createParcels = (
@@ -485,10 +515,7 @@ const start = (options: Options) =>
           lastStatus: "En préparation",
           dateLastStatus: clock
         })
-        const label =
-          options.labelLinks === "bordereau"
-            ? `https://yalidine.app/app/bordereau.php?tracking=${tracking}&token=dFNOSDlLazJQYWY1eDlhN01EbFRJQT09`
-            : `${publicOrigin}/labels/${tracking}`
+        const label = labelOf(tracking)
         results[orderId] = {
           success: true,
           order_id: orderId,
@@ -638,6 +665,21 @@ const start = (options: Options) =>
       response.end(`%PDF-1.4\n% bordereau ${parcel.tracking} ${String(parcel.fields.to_commune_name)}\n%%EOF\n`)
     }
 
+    /** `GET yalidine.app/app/bordereau.php?tracking=…&token=…`: public, the link's token is its key. */
+    const bordereau = (method: string, query: Readonly<Record<string, string>>, response: Http.ServerResponse) => {
+      const parcel = query.tracking === undefined ? undefined : parcels.get(query.tracking)
+      if (method !== "GET" || parcel === undefined || query.token !== BORDEREAU_TOKEN) {
+        response.writeHead(404, { "content-type": "text/html" })
+        return response.end("<html><body>Bordereau introuvable</body></html>")
+      }
+      if (options.bordereau === "html") {
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+        return response.end(`<html><body><h1>Bordereau ${parcel.tracking}</h1></body></html>`)
+      }
+      response.writeHead(200, { "content-type": "application/pdf" })
+      response.end(`%PDF-1.4\n% bordereau ${parcel.tracking} ${String(parcel.fields.to_commune_name)}\n%%EOF\n`)
+    }
+
     /** Yalidine's own misbehaviours: its 429 with quota headers, a refused parcel, a refusal quoting the token. */
     const misbehave = (misbehaviour: Misbehaviour, request: RecordedRequest, response: Http.ServerResponse) => {
       switch (misbehaviour.kind) {
@@ -672,7 +714,8 @@ const start = (options: Options) =>
       handle: ({ body, headers, method, path, query }, response) => {
         const refuse = refusing
         refusing = undefined
-        if (path.startsWith("/labels/")) return label(method, path, response)
+        if (path.startsWith("/labels/") && options.labelLinks === "api") return label(method, path, response)
+        if (path === "/app/bordereau.php") return bordereau(method, query, response)
         const account = accounts.find(
           (candidate) => candidate.apiId === headers["x-api-id"] && candidate.apiToken === headers["x-api-token"]
         )
@@ -729,7 +772,8 @@ const start = (options: Options) =>
       },
       setClock: (local) => {
         clock = local
-      }
+      },
+      arrivals
     }
     return yalidine
   })

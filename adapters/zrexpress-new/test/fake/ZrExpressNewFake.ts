@@ -10,17 +10,20 @@
  *   (`pageSize` capped by the `maxPageSize` option, `hasNext`).
  * - `POST workflows/search`: one workflow and its states, each with a UUID.
  * - `POST parcels`: ASP.NET-style validation (400 with `errors` by field, unknown fields refused so that a wrong name
- *   fails a test), 422 for a wilaya it does not serve, else 201 `{ id }`. The parcel is created in **OrderReceived**
+ *   fails a test; every ordered product's `stockType` required, "StockType is required." as ZR words it), 422 for a
+ *   wilaya it does not serve, else 201 `{ id }`. The parcel is created in **OrderReceived**
  *   whatever `stateId` says — the reading under which the ReadyToDispatch step matters — unless the
  *   `createHonoursStateId` option is set. A parcel left in OrderReceived is never collected.
  * - `GET parcels/{id or tracking number}`, `PATCH parcels/{id}/state {parcelId, newStateId}`,
- *   `GET parcels/{id}/state-history` (newest first, times in UTC with `Z`).
+ *   `GET parcels/{id}/state-history`: rows of the OpenAPI's `ParcelStateHistoryDto` (`id`, `createdAt`,
+ *   `previousState`, `newState`, `modifiedBy`, `location`, `comment`, `situations`), newest first, times in UTC with
+ *   `Z`.
  * - `POST hubs/search`: every hub, paged, as courier-dz reads them (`id`, `name`, `isPickupPoint`, `address` with
  *   `cityTerritoryId`/`districtTerritoryId`, `phone`): the {@link PICKUP_POINTS} and a sorting hub that is none.
  * - `DELETE parcels/{id}` (by UUID only): 204 while the parcel is at most ReadyToDispatch; past it, 409 problem
  *   details (the platform's refusal is not documented: README "Unverified").
  * - `GET delivery-pricing/rates`: a row per served wilaya (home, pickup-point where there are desks, return) and one
- *   commune row of its own (Bab Ezzouar).
+ *   commune row of its own (Bab Ezzouar); Algiers' home price carries the account's `discountedPrice`.
  *
  * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
  * 5xx, HTML, 429, a 422 refusal, any JSON, or a refusal that quotes the caller's API key.
@@ -135,7 +138,39 @@ export const HUBS: ReadonlyArray<{
 /** The last state a parcel can be deleted in: until the hub takes it. */
 export const LAST_DELETABLE = "ReadyToDispatch"
 
-/** The workflow's states, in order. */
+/**
+ * The live default workflow's states ("New Delivery Workflow"), French slugs, as an integrator's audit of the
+ * production API captured them (`POST workflows/search`).
+ */
+export const DEFAULT_WORKFLOW: ReadonlyArray<string> = [
+  "commande_recue",
+  "en_traitement",
+  "appel_confirmation",
+  "commande_confirmee",
+  "en_preparation",
+  "pret_a_expedier",
+  "confirme_au_bureau",
+  "confirme_chez_partenaire",
+  "dispatch",
+  "vers_wilaya",
+  "en_livraison",
+  "sortie_en_livraison",
+  "livre",
+  "encaisse",
+  "recouvert",
+  "retour_sous_traitant",
+  "colis_recupere",
+  "attente_recuperation_fournisseur",
+  "reinjecte_dans_stock",
+  "recupere_par_fournisseur",
+  "remboursement_reinjecte",
+  "colis_annule"
+]
+
+/** What Algiers' home delivery costs an account with a discount: `discountedPrice` beside `price`. */
+export const DISCOUNTED_HOME_16 = 400
+
+/** The workflow's states, in order (the English names the integrators map; the default workflow is French). */
 export const STATES: ReadonlyArray<string> = [
   "OrderReceived",
   "InProcessing",
@@ -162,6 +197,15 @@ export const STATES: ReadonlyArray<string> = [
 export const stateId = (name: string) => uuidOf(`state:${name}`)
 
 export type RecordedRequest = FakeCourier.Request
+
+/**
+ * The storage host the fake's label links name (ZR keeps label files on Azure Blob Storage; which account is not
+ * documented, so this name is the fake's own). Its files are served by the fake itself, under `/labels/`.
+ */
+export const LABEL_HOST = "zrexpresslabels.blob.core.windows.net"
+
+/** The signature the fake's label links carry (a SAS token's `sig`): a request without it is refused, as Azure does. */
+export const LABEL_SIGNATURE = "fake-sas-signature"
 
 /** ZR's own misbehaviours, besides the standard ones (`FakeCourier.Misbehaviour`). */
 export type Own = { readonly kind: "refuse"; readonly detail: string } | { readonly kind: "echoToken" }
@@ -275,6 +319,11 @@ const validateCreate = (body: Record<string, unknown>, states: ReadonlyMap<strin
     }
     if (!Number.isInteger(item.quantity) || (item.quantity as number) < 1) {
       add(`orderedProducts[${index}].quantity`, "'Quantity' must be at least 1.")
+    }
+    if (item.stockType === undefined || item.stockType === null || item.stockType === "") {
+      add(`orderedProducts[${index}].stockType`, "StockType is required.")
+    } else if (!["none", "local", "warehouse"].includes(String(item.stockType))) {
+      add(`orderedProducts[${index}].stockType`, "StockType must be none, local or warehouse.")
     }
   })
   if (body.deliveryType !== "home" && body.deliveryType !== "pickup-point") {
@@ -441,8 +490,8 @@ const start = (options: Options) =>
       if (path === "/api/v1/delivery-pricing/rates") {
         if (method !== "GET") return notAllowed()
         const served = Array.from({ length: 58 }, (_, i) => i + 1).filter((code) => !UNSERVED.includes(code))
-        const prices = ([home, desk, back]: readonly [number, number | null, number]) => [
-          { deliveryType: "home", price: home },
+        const prices = ([home, desk, back]: readonly [number, number | null, number], discountedHome?: number) => [
+          { deliveryType: "home", price: home, discountedPrice: discountedHome ?? null },
           ...(desk === null ? [] : [{ deliveryType: "pickup-point", price: desk }]),
           { deliveryType: "return", price: back }
         ]
@@ -454,7 +503,7 @@ const start = (options: Options) =>
               toTerritoryName: wilayaName(code),
               toTerritoryNameArabic: null,
               toTerritoryLevel: "wilaya",
-              deliveryPrices: prices(tariff(code))
+              deliveryPrices: prices(tariff(code), code === 16 ? DISCOUNTED_HOME_16 : undefined)
             })),
             {
               toTerritoryId: communeId(16, "Bab Ezzouar"),
@@ -483,9 +532,31 @@ const start = (options: Options) =>
         const trackingNumber = `${String(city?.code ?? 0).padStart(2, "0")}-${issued.toString(36).toUpperCase().padStart(6, "0")}-ZR`
         const parcel: Parcel = { id, trackingNumber, body, state: "", history: [] }
         const asked = typeof body.stateId === "string" ? states.get(body.stateId) : undefined
-        moveTo(parcel, options.createHonoursStateId === true && asked !== undefined ? asked : "OrderReceived")
+        // Created in the workflow's first state (OrderReceived; commande_recue in the default workflow).
+        moveTo(parcel, options.createHonoursStateId === true && asked !== undefined ? asked : stateNames[0]!)
         parcels.set(id, parcel)
         return json(response, 201, { id })
+      }
+      // Labels: a file per parcel (`parcelLabelFiles`), a number it cannot label listed in `failedTrackingNumbers`
+      // (integrators' code against the live API: `parcelLabelFiles[0].fileUrl`, then the PDF at that link).
+      if (path === "/api/v1/parcels/labels/individual/pdf") {
+        if (method !== "POST") return notAllowed()
+        const asked = isRecord(body) && Array.isArray(body.trackingNumbers) ? body.trackingNumbers : undefined
+        if (asked === undefined || asked.length === 0 || !asked.every((item) => typeof item === "string")) {
+          return problem(response, 400, "One or more validation errors occurred.", {
+            errors: { trackingNumbers: ["'Tracking Numbers' must not be empty."] }
+          })
+        }
+        const known = (asked as ReadonlyArray<string>).filter((tracking) => byTracking(tracking) !== undefined)
+        return json(response, 200, {
+          parcelLabelFiles: known.map((tracking) => ({
+            trackingNumber: tracking,
+            fileUrl:
+              `https://${LABEL_HOST}/labels/${encodeURIComponent(tracking)}.pdf` +
+              `?sv=2024-08-04&se=2026-04-18T19%3A00%3A00Z&sr=b&sp=r&sig=${LABEL_SIGNATURE}`
+          })),
+          failedTrackingNumbers: (asked as ReadonlyArray<string>).filter((tracking) => !known.includes(tracking))
+        })
       }
       const one = /^\/api\/v1\/parcels\/([^/]+)(\/state|\/state-history)?$/.exec(path)
       if (one !== null) {
@@ -511,7 +582,32 @@ const start = (options: Options) =>
         if (one[2] === "/state-history") {
           if (method !== "GET") return notAllowed()
           if (parcel === undefined || !isUuid(reference)) return notFound()
-          return json(response, 200, parcel.history.slice().reverse())
+          const stateObject = (name: string) => ({
+            id: stateId(name),
+            name,
+            description: name,
+            isBlocking: false,
+            isLocked: false,
+            visibleFor: 0,
+            editableBy: 0,
+            color: "#388e3c"
+          })
+          return json(
+            response,
+            200,
+            parcel.history
+              .map((row, index) => ({
+                id: row.id,
+                createdAt: row.stateDate,
+                previousState: index === 0 ? null : stateObject(parcel.history[index - 1]!.stateName),
+                newState: stateObject(row.stateName),
+                modifiedBy: { id: uuidOf("user:supplier"), fullName: "Boutique Test" },
+                location: null,
+                comment: null,
+                situations: []
+              }))
+              .reverse()
+          )
         }
         if (method !== "PATCH") return notAllowed()
         if (parcel === undefined || !isUuid(reference)) return notFound()
@@ -542,7 +638,22 @@ const start = (options: Options) =>
           ? problemOf(status, "An error occurred while processing your request.")
           : problemOf(status, message),
       misbehave,
-      handle: ({ body, headers, method, path }, response) => {
+      handle: ({ body, headers, method, path, query }, response) => {
+        // The storage host's label files: signed links, no ZR headers (Azure answers its XML error otherwise).
+        const file = /^\/labels\/([^/]+)\.pdf$/.exec(path)
+        if (file !== null) {
+          const parcel = byTracking(decodeURIComponent(file[1]!))
+          if (method !== "GET" || query.sig !== LABEL_SIGNATURE || parcel === undefined) {
+            response.writeHead(query.sig === LABEL_SIGNATURE ? 404 : 403, { "content-type": "application/xml" })
+            return response.end(
+              query.sig === LABEL_SIGNATURE
+                ? '<?xml version="1.0" encoding="utf-8"?><Error><Code>BlobNotFound</Code></Error>'
+                : '<?xml version="1.0" encoding="utf-8"?><Error><Code>AuthenticationFailed</Code></Error>'
+            )
+          }
+          response.writeHead(200, { "content-type": "application/pdf" })
+          return response.end(`%PDF-1.4\n% ZR Express label ${parcel.trackingNumber}\n%%EOF\n`)
+        }
         const known = accounts.some(
           (account) => account.tenantId === headers["x-tenant"] && account.apiKey === headers["x-api-key"]
         )

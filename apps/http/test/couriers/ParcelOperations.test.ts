@@ -117,6 +117,8 @@ const HarnessLive = Layer.effect(
       ["https://platform.dhd-dz.com", fakes.ecotrack.origin],
       ["https://app.noest-dz.com", fakes.noest.origin],
       ["https://api.zrexpress.app", fakes.zr.origin],
+      // ZR's label files, on its Blob storage host (a document host it declares).
+      ["https://*.blob.core.windows.net", fakes.zr.origin],
       ["https://api.neardelivery.app", fakes.near.origin],
       ["https://api.mdm.express", fakes.mdm.origin],
       ["https://ecom-dz.net", fakes.ecom.origin],
@@ -261,7 +263,7 @@ const platforms: ReadonlyArray<Platform> = [
     fake: (fakes) => fakes.zr,
     credentials: { apiKey: C.zrKey, tenantId: ZR_TENANT },
     refused: { apiKey: `${C.zrKey}-revoked`, tenantId: ZR_TENANT },
-    declares: plus(without("label", "trackBatch"), "dispatch", "push"),
+    declares: plus(without("trackBatch"), "dispatch", "push"),
     misspelt: "Bir Mourad Rai",
     sent: "Bir Mourad Raïs",
     delivery: { deliveryType: "home" },
@@ -659,6 +661,28 @@ layer(HarnessLive, { timeout: "150 seconds", excludeTestServices: true })(
         )
       }
     }
+
+    it.effect("zrexpress_new: POST /v1/labels, the PDF at ZR's storage link, which is sent no credential", () =>
+      // Issue 34: ZR documents a PDF label (`parcels/labels/individual/pdf`, its `fileUrl` on Azure Blob Storage).
+      Effect.gen(function* () {
+        const { fakes } = yield* Harness
+        const zr = platforms.find((platform) => platform.courier === "zrexpress_new")!
+        const trackingNumber = yield* created(zr)
+        const before = fakes.zr.requests.length
+        const label = yield* post("/v1/labels", { ...callOf(zr), trackingNumber })
+        assert.strictEqual(label.status, 200, label.text)
+        assert.isTrue(label.text.startsWith("%PDF-"))
+        assert.include(label.text, trackingNumber)
+        const sent = fakes.zr.requests.slice(before)
+        assert.deepStrictEqual(
+          sent.map(({ method, path }) => `${method} ${path}`),
+          ["POST /api/v1/parcels/labels/individual/pdf", `GET /labels/${trackingNumber}.pdf`]
+        )
+        assert.strictEqual(sent[1]!.query.sig, ZrExpressNew.LABEL_SIGNATURE)
+        assert.notProperty(sent[1]!.headers, "x-api-key")
+        assert.notProperty(sent[1]!.headers, "x-tenant")
+      })
+    )
 
     it.effect("the sandbox: every operation, with no credentials", () =>
       Effect.gen(function* () {

@@ -1,13 +1,13 @@
 /**
  * The shipping API's gateway for the store server in tests, as the app builds it (`ShippingServer.gatewayLayer`):
  * the courier adapters the host discovers (the sandbox and the real ones), the egress-guarded transport with its
- * loopback overrides (`TAWSIL_COURIER_ORIGINS`: where a test points a courier at its fake), the per-account limits
- * in this process. And for the in-memory handler tests, a gateway over the sandbox and the test courier of
+ * loopback overrides (`TAWSIL_COURIER_ORIGINS`: where a test points a courier at its fake), the courier accounts'
+ * pace in this process. And for the in-memory handler tests, a gateway over the sandbox and the test courier of
  * `@tawsil/store-shipping`'s suite, with no HTTP at all.
  */
 import type { CourierAdapter } from "@tawsil/courier"
 import { Egress } from "@tawsil/egress"
-import { Catalogue, ClientWindow, Discovery, HttpTransport } from "@tawsil/shipping"
+import { Catalogue, ClientWindow, CourierPacer, Discovery, HttpTransport } from "@tawsil/shipping"
 import { Effect, Layer } from "effect"
 import type { AppConfig } from "../../src/AppConfig.ts"
 import * as ShippingServer from "../../src/shipping/Server.ts"
@@ -31,7 +31,9 @@ export const gateway = (
   return Layer.unwrap(
     Effect.map(Effect.orDie(catalogue(extra)), (found) => ShippingServer.gatewayLayer(config, found))
   ).pipe(
-    Layer.provide(HttpTransport.layer({ overrides: origins }).pipe(Layer.provide([Egress.Resolver.layer, limits]))),
+    Layer.provide(
+      HttpTransport.layer({ overrides: origins }).pipe(Layer.provide([Egress.Resolver.layer, CourierPacer.layerMemory]))
+    ),
     Layer.provide(limits)
   )
 }

@@ -21,7 +21,7 @@ import { CourierAdapter, CourierError, Push } from "@tawsil/courier"
 import { Egress } from "@tawsil/egress"
 import { Idempotency, IdempotencyStore } from "@tawsil/idempotency"
 import { Communes } from "@tawsil/reference"
-import { Catalogue, ClientWindow, Discovery, Gateway, HttpTransport, Shipping } from "@tawsil/shipping"
+import { Catalogue, ClientWindow, CourierPacer, Discovery, Gateway, HttpTransport, Shipping } from "@tawsil/shipping"
 import { Effect, Layer, Option, Redacted, Result, Schema } from "effect"
 
 // --- pushco --------------------------------------------------------------------------------------------------------
@@ -222,7 +222,9 @@ export const gateway = (origins: Egress.Overrides = new Map()): Layer.Layer<Gate
     })
   ).pipe(
     Layer.provide(Communes.layerBundled),
-    Layer.provide(HttpTransport.layer({ overrides: origins }).pipe(Layer.provide([Egress.Resolver.layer, limits])))
+    Layer.provide(
+      HttpTransport.layer({ overrides: origins }).pipe(Layer.provide([Egress.Resolver.layer, CourierPacer.layerMemory]))
+    )
   )
   return Gateway.layer({ requestsPerMinute: 100_000, maxConcurrentCreates: 16 }).pipe(
     Layer.provide(core),

@@ -92,6 +92,11 @@ export interface Options<F extends Fake = Fake> {
     readonly order?: ParcelOrder
     /** A parcel the fake knows; by default the one `create` just made. */
     readonly trackingNumber?: string
+    /**
+     * A number of the courier's form that the fake does not know: a batch track asks it beside a known parcel, which
+     * must still be answered. By default the number of a failure row that expects `track` refused.
+     */
+    readonly unknownTrackingNumber?: string
     /** The rates to ask for; {@link ratesQuery} by default. */
     readonly ratesQuery?: RatesQuery
     /** Sent as `options.fromWilaya` on every call, for couriers that need the wilaya parcels ship from. */
@@ -318,6 +323,12 @@ const runDeclared = <F extends Fake>(options: Options<F>, h: Harness<F>) =>
     const batch = adapter.capabilities.trackBatch
       ? yield* h.runner.trackBatch(h.call(credentials), [trackingNumber])
       : undefined
+    // A batch with a number the courier does not know beside a known one (Ecotrack refuses the whole call for it).
+    const unknown = unknownNumberOf(options)
+    const mixed =
+      adapter.capabilities.trackBatch && unknown !== undefined && unknown !== trackingNumber
+        ? { unknown, exit: yield* Effect.exit(h.runner.trackBatch(h.call(credentials), [unknown, trackingNumber])) }
+        : undefined
     const desks = adapter.capabilities.stopDesks ? yield* h.runner.stopDesks(h.call(credentials), wilaya) : undefined
     const communes = adapter.capabilities.communes ? yield* h.runner.communes(h.call(credentials), wilaya) : undefined
     if (adapter.capabilities.checkCredentials) yield* h.runner.checkCredentials(h.call(credentials))
@@ -325,7 +336,7 @@ const runDeclared = <F extends Fake>(options: Options<F>, h: Harness<F>) =>
     const later = adapter.capabilities.dispatch ? yield* dispatchFlow(options, h) : undefined
     // Last: the parcel the other operations read is gone after it.
     if (adapter.capabilities.cancel && later === undefined) yield* h.runner.cancel(h.call(credentials), trackingNumber)
-    return { created, trackingNumber, tracked, rated, labelled, batch, desks, communes, wilaya, later }
+    return { created, trackingNumber, tracked, rated, labelled, batch, mixed, desks, communes, wilaya, later }
   })
 
 /**
@@ -346,6 +357,18 @@ const dispatchFlow = <F extends Fake>(options: Options<F>, h: Harness<F>) =>
     const dispatched = yield* h.runner.dispatch(h.call(credentials), held.trackingNumber)
     return { cancelled, held, dispatched }
   })
+
+/** A number the fake does not know: the fixture's, else that of a failure row expecting `track` refused. */
+const unknownNumberOf = <F extends Fake>(options: Options<F>): string | undefined =>
+  options.fixtures.unknownTrackingNumber ??
+  options.failures?.find(
+    (failure) =>
+      failure.operation === "track" &&
+      failure.reason === "Refused" &&
+      failure.trackingNumber !== undefined &&
+      failure.arrange === undefined &&
+      failure.credentials === undefined
+  )?.trackingNumber
 
 /** One failure case, run: the fake is told to misbehave just before the call (after any parcel it needs). */
 const runFailure = <F extends Fake>(options: Options<F>, h: Harness<F>, failure: Failure<F>) =>
@@ -401,10 +424,8 @@ const capabilities = <F extends Fake>(options: Options<F>) =>
     }
     assert.strictEqual(adapter.capabilities.push, adapter.push !== undefined, "push is declared exactly with push")
     const h = yield* harness(options)
-    const { created, tracked, rated, labelled, batch, desks, communes, trackingNumber, wilaya } = yield* runDeclared(
-      options,
-      h
-    )
+    const { created, tracked, rated, labelled, batch, mixed, desks, communes, trackingNumber, wilaya } =
+      yield* runDeclared(options, h)
     if (created !== undefined) {
       assert.isNotEmpty(created.trackingNumber, "create answers a tracking number")
       assert.isTrue(
@@ -432,6 +453,12 @@ const capabilities = <F extends Fake>(options: Options<F>) =>
       for (const event of batch.get(trackingNumber) ?? []) {
         assert.isTrue(isKnown(adapter, event.rawStatus), `batch tracking reported ${event.rawStatus}, not mapped`)
       }
+    }
+    if (mixed !== undefined) {
+      const known = `a batch with ${mixed.unknown}, which the courier does not know, still answers ${trackingNumber}`
+      if (Exit.isFailure(mixed.exit)) assert.fail(`${known}; it failed whole: ${Cause.pretty(mixed.exit.cause)}`)
+      assert.isTrue(mixed.exit.value.has(trackingNumber), known)
+      assert.isFalse(mixed.exit.value.has(mixed.unknown), "a number the courier does not know is left out of the batch")
     }
     if (desks !== undefined) {
       assert.isNotEmpty(desks, `the courier lists desks in wilaya ${wilaya}`)

@@ -4,7 +4,10 @@
  * the origin is refused (`BlockedEgress`); `accept: application/json` and `user-agent: tawsil` are sent unless the
  * adapter sets them, JSON bodies with their `content-type`, and the host and framing headers are the transport's, not
  * the adapter's; a redirect is never followed (a 3xx is an answer for the mapping); a body over 5 MiB is cut off
- * (`BadResponse`); no answer in time or a dropped connection is `Unreachable`. What it leaves out is the host's own
+ * (`BadResponse`); no answer in time or a dropped connection is `Unreachable`. A document request (a link on another
+ * host, `CourierHttp.documentRequest`) is sent to the same fake, its path and query kept, as a GET without the
+ * adapter's headers: whether the courier declares that host is the host's check (and the conformance kit's).
+ * What it leaves out is the host's own
  * business: DNS and public addresses, TLS, the circuit breaker. It connects under a permit of the process egress
  * guard (`ProcessEgress`), so tests and the conformance kit may run it with the guard installed.
  *
@@ -41,10 +44,15 @@ const urlOf = (origin: string, request: CourierHttp.CourierRequest): Result.Resu
 
 const exchange = (url: URL, request: CourierHttp.CourierRequest) => {
   const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json))
+  // A document request (another host, `CourierHttp.documentRequest`) carries none of the adapter's headers.
   const headers: Record<string, string> = {
-    accept: "application/json",
+    accept: request.host === undefined ? "application/json" : "*/*",
     "user-agent": "tawsil",
-    ...Object.fromEntries(Object.entries(request.headers ?? {}).filter(([name]) => !RESERVED.has(name.toLowerCase()))),
+    ...Object.fromEntries(
+      Object.entries(request.host === undefined ? (request.headers ?? {}) : {}).filter(
+        ([name]) => !RESERVED.has(name.toLowerCase())
+      )
+    ),
     ...(body === undefined ? {} : { "content-type": "application/json", "content-length": String(body.length) })
   }
   return exchangeBytes(url, request.method, headers, body)

@@ -2,8 +2,9 @@
  * How the conformance kit calls an adapter: the way a host's core does, without a host. The caller's credentials are
  * decoded by the adapter's schema (refused, naming fields only, when they do not fit); an operation the adapter does
  * not declare is `Unsupported` without a request; `CourierHttp` is bound to the loopback fake (`LoopbackHttp`, the
- * host transport's rules) for one deadline shared by the operation's requests, with the adapter's declared rate
- * limits counted per account and held back or refused as the host does; the credentials are blanked out of every
+ * host transport's rules) for one deadline shared by the operation's requests, each account's requests paced under
+ * the adapter's declared rate limits as the host paces them (`Pace`: a call's slot past its deadline is refused; the
+ * kit runs ahead to a later slot instead of waiting for it); the credentials are blanked out of every
  * answer before the adapter reads it and out of every failure (`Redaction`); a failure becomes a `CourierError`.
  *
  * The host's own behaviour (which courier a key names, the tenant's `baseUrl`, the recipient's phones, ordering
@@ -12,8 +13,8 @@
  */
 import { createHash } from "node:crypto"
 import { FieldIssues, type WilayaCode } from "@tawsil/domain"
+import { Egress } from "@tawsil/egress"
 import { Clock, Duration, Effect, Schema, type Scope } from "effect"
-import { RateLimiter } from "effect/persistence"
 import type {
   Any,
   CourierCommune,
@@ -32,16 +33,14 @@ import {
   Unreachable,
   Unsupported
 } from "../../CourierError.ts"
-import { CourierHttp, type CourierRequest } from "../../CourierHttp.ts"
+import { CourierHttp, type CourierRequest, declaresDocumentHost } from "../../CourierHttp.ts"
+import * as Pace from "../../Pace.ts"
 import * as Redaction from "../../Redaction.ts"
 import type { ParcelOrder, RatesQuery, RatesResult } from "../../Shipment.ts"
 import * as LoopbackHttp from "../LoopbackHttp.ts"
 
 /** The host's default for a caller who gives no timeout. */
 export const DEFAULT_TIMEOUT = Duration.seconds(15)
-
-/** The longest a request waits for its account's rate limit before it is refused, as in the host. */
-export const MAX_RATE_LIMIT_WAIT = Duration.seconds(1)
 
 /** The reference the host gives a parcel the caller sent none for (`TW-` and 10 characters). */
 export const REFERENCE = "TW-0000000000"
@@ -126,7 +125,7 @@ const accountOf = (courier: string, credentials: Readonly<Record<string, string>
 
 /**
  * A runner for `adapter`, speaking for `courier`: requests go to the fake at `origin` (none: an adapter that makes
- * no HTTP call, whose every request fails). Rate limits are counted for the scope's lifetime.
+ * no HTTP call, whose every request fails). Accounts are paced for the scope's lifetime.
  */
 export const make = (
   adapter: Any,
@@ -134,39 +133,37 @@ export const make = (
   origin: string | undefined
 ): Effect.Effect<Runner, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const limiter = yield* RateLimiter.make.pipe(Effect.provide(RateLimiter.layerStoreMemory))
     const sent: Array<CourierRequest> = []
+    /** Each account's next slots, by limit (`Pace`), as the host's pacer keeps them in one process. */
+    const schedules = new Map<string, Map<string, number>>()
+    const paces = adapter.rateLimits.map(Pace.paceOf)
+    /**
+     * The kit keeps the host's schedule in its own time: how far it has run ahead of the clock. A call whose slot is
+     * in the future is let through at once and the kit's time jumps to the slot, rather than the run waiting it out
+     * (Yalidine's eleven conformance requests would take nine seconds): the decisions are the host's — a call whose
+     * slot is past its deadline is refused — and the waiting is the host's own, tested with it.
+     */
+    let ahead = 0
 
-    /** Takes one request from every declared limit of the account, waiting briefly or refusing as the host does. */
+    /** Takes the account's next slot, or refuses as the host does when it is past the call's deadline. */
     const admit = (account: string, deadline: number): Effect.Effect<void, CourierRateLimited> =>
       Effect.gen(function* () {
-        for (const limit of adapter.rateLimits) {
-          const exceeded = yield* limiter
-            .consume({
-              key: `${account}:${limit.limit}/${Duration.toMillis(limit.window)}`,
-              limit: limit.limit,
-              window: limit.window,
-              algorithm: "fixed-window",
-              onExceeded: "fail"
-            })
-            .pipe(
-              Effect.as(undefined),
-              Effect.catchTag("RateLimiterError", ({ reason }) =>
-                Effect.succeed(reason._tag === "RateLimitExceeded" ? Duration.toMillis(reason.retryAfter) : undefined)
-              )
-            )
-          if (exceeded === undefined) continue
-          const left = deadline - (yield* Clock.currentTimeMillis)
-          if (exceeded > Duration.toMillis(MAX_RATE_LIMIT_WAIT) || exceeded >= left) {
-            return yield* new CourierRateLimited({ retryAfterSeconds: Math.max(1, Math.ceil(exceeded / 1000)) })
-          }
-          yield* Effect.sleep(Duration.millis(exceeded))
-          return yield* admit(account, deadline)
+        const now = (yield* Clock.currentTimeMillis) + ahead
+        const due = schedules.get(account) ?? new Map<string, number>()
+        const at = Pace.slotOf(paces, (id) => due.get(id), now)
+        if (at >= deadline) {
+          return yield* new CourierRateLimited({ retryAfterSeconds: Math.max(1, Math.ceil((at - now) / 1000)) })
         }
+        for (const [id, next] of Pace.taken(paces, (id) => due.get(id), at)) due.set(id, next)
+        schedules.set(account, due)
+        ahead += at - now
       })
 
-    /** `CourierHttp` for one operation: the fake, the call's deadline, the account's limits. */
-    const bind = (deadline: number, account: string): CourierHttp["Service"] =>
+    /**
+     * `CourierHttp` for one operation: the fake, the call's deadline (on the clock, and in the kit's time for its
+     * slots), the account's limits.
+     */
+    const bind = (deadline: number, paceDeadline: number, account: string): CourierHttp["Service"] =>
       CourierHttp.of({
         request: (request) =>
           Effect.gen(function* () {
@@ -176,7 +173,17 @@ export const make = (
             }
             const timedOut = new Unreachable({ message: "the courier did not answer in time" })
             if (deadline - (yield* Clock.currentTimeMillis) <= 0) return yield* timedOut
-            if (adapter.rateLimits.length > 0) yield* admit(account, deadline)
+            if (request.host !== undefined) {
+              // A document link: only on a host the courier declares, by a bare GET, never paced (as the host does).
+              if (!declaresDocumentHost(courier.documents, request.host)) {
+                return yield* new Egress.BlockedEgress({
+                  reason: `${request.host} is not a document host of ${courier.key}`
+                })
+              }
+              if (request.method !== "GET" || request.json !== undefined) {
+                return yield* new Egress.BlockedEgress({ reason: "a document host is only read, by a bare GET" })
+              }
+            } else if (adapter.rateLimits.length > 0) yield* admit(account, paceDeadline)
             const left = deadline - (yield* Clock.currentTimeMillis)
             if (left <= 0) return yield* timedOut
             return yield* LoopbackHttp.send(origin, request, Duration.millis(left))
@@ -198,10 +205,15 @@ export const make = (
             return yield* fail(new Unsupported({ operation: "dispatch" }))
           }
           const timeout = call.timeoutMs === undefined ? DEFAULT_TIMEOUT : Duration.millis(call.timeoutMs)
-          const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(timeout)
+          const started = yield* Clock.currentTimeMillis
+          const deadline = started + Duration.toMillis(timeout)
           const secrets = Redaction.secretsOf(call.credentials, credentials)
           const scrub = Redaction.scrubber(secrets)
-          const bound = bind(deadline, accountOf(courier.key, call.credentials))
+          const bound = bind(
+            deadline,
+            started + ahead + Duration.toMillis(timeout),
+            accountOf(courier.key, call.credentials)
+          )
           const http = secrets.length === 0 ? bound : Redaction.scrubbing(bound, scrub)
           const context = { credentials, fromWilaya: call.fromWilaya, ...(dispatch === false ? { dispatch } : {}) }
           return yield* implementation(input, context).pipe(
