@@ -100,6 +100,7 @@ layer(SetupLive, { timeout: "60 seconds" })("the shipping API with the E-COM Del
       assert.deepStrictEqual(created.json, {
         trackingNumber: created.json.trackingNumber,
         status: "pending_pickup",
+        rawStatus: "En Traitement",
         reference: "cmd-ecom-1",
         // Checked against the reference communes (E-COM lists none of its own): sent as written.
         commune: { requested: "Bab Ezzouar", sent: "Bab Ezzouar", corrected: false }

@@ -92,6 +92,7 @@ layer(SetupLive, { timeout: "60 seconds" })("the shipping API with the Elogistia
       assert.deepStrictEqual(created.json, {
         trackingNumber: created.json.trackingNumber,
         status: "pending_pickup",
+        rawStatus: "À expédiée",
         reference: "cmd-elo-1",
         // Elogistia lists the commune in the reference spelling: sent as written.
         commune: { requested: "Bab Ezzouar", sent: "Bab Ezzouar", corrected: false }

@@ -478,7 +478,8 @@ describe("shipments in app processes", () => {
           ) =>
             timeline.some(
               (entry) =>
-                entry.raw_status === event.data.status && entry.at.slice(0, 19) === event.occurred_at.replace(" ", "T")
+                // Both Algiers time, `YYYY-MM-DD HH:MM:SS` (the order's own format; Yalidine's too).
+                entry.raw_status === event.data.status && entry.at === event.occurred_at
             )
           for (const event of acked) {
             const order = pushedOrders.find((candidate) => candidate.tracking === event.data.tracking)!
