@@ -6,7 +6,9 @@
  * the platform has a batch read, applies what it reads (the order follows) and reschedules each by its new status.
  *
  * An account gets at most its share of the cycle under 80 % of each documented limit (`TrackingSchedule`); what it
- * cannot be asked this cycle is released, due as it was. A courier that fails a read (down, limiting, refusing the
+ * cannot be asked this cycle is released, due as it was. A cycle that read all it claimed is followed at once (a
+ * backlog): the transport's pacer spaces each account's calls under its limits, so such cycles last as long as the
+ * account's limits make them. A courier that fails a read (down, limiting, refusing the
  * account) is asked nothing more this cycle. The transport's own limiter holds every call under the limits besides.
  */
 import type { Ids } from "@tawsil/domain"
@@ -23,8 +25,6 @@ export interface Options {
   readonly every: Duration.Duration
   /** Checks claimed per cycle, at most. */
   readonly claim: number
-  /** Checks claimed per account and cycle, at most: whole batch reads of a few accounts, not a parcel of many. */
-  readonly perAccount: number
   /** How long a claim holds: a killed instance's claims are taken over after it. */
   readonly lease: Duration.Duration
   /** The deadline of one courier read. */
@@ -34,7 +34,6 @@ export interface Options {
 export const defaults: Options = {
   every: Duration.seconds(30),
   claim: 2000,
-  perAccount: 500,
   lease: Duration.minutes(5),
   timeout: Duration.seconds(60)
 }
@@ -156,7 +155,8 @@ export const make = (options: Options = defaults) =>
     })
 
     const cycle = Effect.gen(function* () {
-      const claimed = yield* tracking.claimDue(options.claim, options.lease, options.perAccount)
+      // By account (the most overdue first, each with all its due checks up to the limit): whole batch reads.
+      const claimed = yield* tracking.claimDue(options.claim, options.lease)
       const byAccount = new Map<number, Array<Check>>()
       for (const check of claimed) {
         const group = byAccount.get(check.accountId) ?? []

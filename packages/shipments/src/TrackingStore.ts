@@ -41,15 +41,11 @@ export class TrackingStore extends Context.Service<
     readonly schedule: (check: Omit<Check, "checks">, dueIn: Duration.Duration) => Effect.Effect<void>
     /**
      * Claims up to `limit` due checks not claimed by another (or whose claim ran out), each for `lease`; another
-     * claimer skips them until then. By account: the accounts whose oldest check is the most overdue first, up to
-     * `perAccount` checks of each (oldest due first), so that a cycle fills whole batch reads of a few accounts
-     * rather than asking many accounts for a parcel or two each.
+     * claimer skips them until then. By account: the accounts whose oldest check is the most overdue first, each with
+     * its due checks oldest first, so that a cycle fills whole batch reads of a few accounts rather than asking many
+     * accounts for a parcel or two each.
      */
-    readonly claimDue: (
-      limit: number,
-      lease: Duration.Duration,
-      perAccount?: number | undefined
-    ) => Effect.Effect<ReadonlyArray<Check>>
+    readonly claimDue: (limit: number, lease: Duration.Duration) => Effect.Effect<ReadonlyArray<Check>>
     /** A check done: due again `dueIn` from now with its new status, the claim released. */
     readonly checked: (orderId: number, status: string, dueIn: Duration.Duration) => Effect.Effect<void>
     /** Claims given back unchecked (a courier that could not be asked): due as they were, claimable at once. */
@@ -108,7 +104,7 @@ export const layerMemory: Layer.Layer<TrackingStore> = Layer.effect(
             leaseUntil: null
           })
         }),
-      claimDue: (limit, lease, perAccount = limit) =>
+      claimDue: (limit, lease) =>
         Effect.map(now, (at) => {
           const byAccount = new Map<number, Array<StoredCheck>>()
           for (const check of checks.values()) {
@@ -120,7 +116,7 @@ export const layerMemory: Layer.Layer<TrackingStore> = Layer.effect(
           const accounts = [...byAccount.values()]
             .map((group) => group.sort((a, b) => a.dueAt - b.dueAt))
             .sort((a, b) => a[0]!.dueAt - b[0]!.dueAt)
-          const due = accounts.flatMap((group) => group.slice(0, perAccount)).slice(0, limit)
+          const due = accounts.flat().slice(0, limit)
           for (const check of due) checks.set(check.orderId, { ...check, leaseUntil: at + Duration.toMillis(lease) })
           return due.map(({ dueAt: _, leaseUntil: __, ...check }) => check)
         }),

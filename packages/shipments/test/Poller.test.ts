@@ -28,7 +28,6 @@ const slow = TestCouriers.courier({ key: "slow", batch: false, rateLimits: [{ li
 const options: Poller.Options = {
   every: Duration.seconds(30),
   claim: 2000,
-  perAccount: 500,
   lease: Duration.minutes(5),
   timeout: Duration.seconds(10)
 }

@@ -205,7 +205,7 @@ export const StoresSuite = <R>(
       })
     )
 
-    it.effect("claims by account: the most overdue accounts first, at most perAccount checks of each", () =>
+    it.effect("claims by account: the most overdue account's checks first, then the next account's", () =>
       Effect.gen(function* () {
         const tracking = yield* TrackingStore
         const fixture = yield* Fixture
@@ -216,19 +216,16 @@ export const StoresSuite = <R>(
         const middle = yield* followed(3, Duration.zero)
         yield* fixture.elapse("1 minute")
         const newest = yield* followed(3, Duration.zero)
-        // Two of each account, the oldest account first, cut at the limit: no parcel of the newest account yet.
-        const claimed = yield* tracking.claimDue(4, lease, 2)
-        const accountOf = new Map(claimed.map((check) => [check.orderId, check.accountId]))
+        // The oldest account's three, then the next account's first, cut at the limit: whole batches of few accounts.
+        const claimed = new Set((yield* tracking.claimDue(4, lease)).map((check) => check.orderId))
         assert.deepStrictEqual(
-          [oldest, middle, newest].map((group) => group.orderIds.filter((id) => accountOf.has(id)).length),
-          [2, 2, 0]
+          [oldest, middle, newest].map((group) => group.orderIds.filter((id) => claimed.has(id)).length),
+          [3, 1, 0]
         )
-        const rest = yield* tracking.claimDue(100, lease, 2)
+        const rest = new Set((yield* tracking.claimDue(100, lease)).map((check) => check.orderId))
         assert.deepStrictEqual(
-          [oldest, middle, newest].map(
-            (group) => rest.filter((check) => group.orderIds.includes(check.orderId)).length
-          ),
-          [1, 1, 2]
+          [oldest, middle, newest].map((group) => group.orderIds.filter((id) => rest.has(id)).length),
+          [0, 2, 3]
         )
       })
     )
