@@ -45,6 +45,7 @@ import { parseArgs } from "node:util"
 import { adapter as ecotrackAdapter } from "@tawsil/adapter-ecotrack"
 import { adapter as yalidineAdapter } from "@tawsil/adapter-yalidine"
 import type { RateLimit } from "@tawsil/courier/CourierAdapter"
+import * as Pace from "@tawsil/courier/Pace"
 import { Poller, TrackingSchedule } from "@tawsil/shipments"
 import { Duration } from "effect"
 import { onCpu0, pinSelfToCpu1, sampler } from "./host.ts"
@@ -106,59 +107,67 @@ const LIMITS: ReadonlyArray<{ readonly name: string; readonly limits: ReadonlyAr
 ]
 
 /**
- * The poller's cycles (Poller.ts) replayed without a database or a courier: each cycle claims by account
- * (`TrackingStore.claimDue`: the account of the most overdue check first, each with its due checks in order, up to
- * `claim` in all; parcel n belongs to account n mod `accounts`, due in the order n), each account reads as many
- * batches of `BATCH_SIZE` as its share of the limits allows (fractions carried), the rest is released, due as it was.
- * A cycle that claimed `claim` and read them all is followed at once; any other waits `every`. Answers the cycles
- * until every parcel was read once, the waits among them, the batch reads made, and the most any one account made:
- * the sweep lasts at least the waits × `every`, and at least that account's reads at the transport's pace (80 % of
- * its limits), whichever is longer (plus what the cycles themselves take, measured below).
+ * The poller's cycles (Poller.ts) replayed in simulated time, without a database or a courier: each cycle claims by
+ * account (`TrackingStore.claimDue`: the accounts of the most overdue checks first, at most `perAccount` of each, up to
+ * `claim` in all; parcel n belongs to account n mod `accounts`, due in the order n); each account reads as many batches
+ * of `BATCH_SIZE` as its budget allows (accrued with the time since it was last asked, at most an interval's share,
+ * at least one call), the rest is released, due as it was. The transport spaces an account's calls at its sustained
+ * pace (`Pace.sustainedInterval`), the accounts of a cycle at once: a cycle lasts as long as its busiest account's
+ * reads. A cycle that read all it claimed is followed at once; any other waits `every`. Answers the cycles until every
+ * parcel was read once, the batch reads made and the minutes it took — the courier's answer time and the cycles' own
+ * work left out (measured below).
  */
 const replay = (limits: ReadonlyArray<RateLimit>, total: number, accounts: number, options: Poller.Options) => {
-  const perCycle = TrackingSchedule.callsPerCycle(limits, options.every)
-  const credits = new Map<number, number>()
+  const share = TrackingSchedule.callsPerCycle(limits, options.every)
+  const gap = limits.length === 0 ? 0 : Duration.toMillis(Pace.sustainedInterval(limits)!)
+  const perAccount = options.perAccount ?? Math.ceil(options.claim / 4)
+  const credits = new Map<number, { calls: number; at: number }>()
+  /** When each account's next call may go (the pacer's queue). */
+  const free = new Map<number, number>()
   let remaining = Array.from({ length: total }, (_, n) => n)
+  let now = 0
   let cycles = 0
-  let waits = 0
   let calls = 0
-  const byAccountCalls = new Map<number, number>()
   while (remaining.length > 0) {
     cycles++
     // By account, in the order of each account's most overdue check (a Map keeps the order of first insertion).
     const byAccount = new Map<number, Array<number>>()
     for (const n of remaining) {
       const group = byAccount.get(n % accounts) ?? []
-      group.push(n)
+      if (group.length < perAccount) group.push(n)
       byAccount.set(n % accounts, group)
     }
     const read = new Set<number>()
     let claimed = 0
     let released = 0
+    let end = now
     for (const [account, due] of byAccount) {
       if (claimed >= options.claim) break
       const group = due.slice(0, options.claim - claimed)
       claimed += group.length
-      const available = (credits.get(account) ?? 0) + perCycle
+      const before = credits.get(account)
+      const accrued =
+        before === undefined
+          ? share
+          : before.calls + TrackingSchedule.callsPerCycle(limits, Duration.millis(now - before.at))
+      const available = Math.min(Math.max(share, 1), accrued)
       const made = Math.min(Math.floor(available), Math.ceil(group.length / TrackingSchedule.BATCH_SIZE))
-      if (Number.isFinite(perCycle)) credits.set(account, available - Math.floor(available))
+      if (Number.isFinite(share)) credits.set(account, { calls: available - made, at: now })
       calls += made
-      byAccountCalls.set(account, (byAccountCalls.get(account) ?? 0) + made)
+      if (made > 0) {
+        const first = Math.max(now, free.get(account) ?? 0)
+        free.set(account, first + made * gap)
+        end = Math.max(end, first + (made - 1) * gap)
+      }
       const reads = group.slice(0, made * TrackingSchedule.BATCH_SIZE)
       for (const n of reads) read.add(n)
       released += group.length - reads.length
     }
     remaining = remaining.filter((n) => !read.has(n))
-    if (!(claimed >= options.claim && released === 0)) waits++
+    now = end + (claimed > 0 && released === 0 ? 0 : Duration.toMillis(options.every))
     if (cycles > 1_000_000) throw new Error("the replay does not end")
   }
-  const paced = Math.max(...byAccountCalls.values()) / TrackingSchedule.callsPerCycle(limits, Duration.minutes(1))
-  return {
-    cycles,
-    calls,
-    perCycle,
-    minutesAtLeast: Math.max((waits * Duration.toMillis(options.every)) / 60_000, paced)
-  }
+  return { cycles, calls, perCycle: share, minutesAtLeast: now / 60_000 }
 }
 
 /** The parcels one account can keep checked every `interval` under `limits`, reading full batches. */
@@ -176,7 +185,7 @@ const project = () => {
   const lines = [
     `projected from the schedule, not measured: ${count(parcels)} parcels, the poller's defaults (${count(options.claim)} claimed every ${Duration.format(options.every)}), ${TrackingSchedule.HEADROOM * 100} % of each limit`,
     "",
-    "| limits | accounts | parcels an account | reads an account a cycle | cycles to read each parcel once | sweep at least (min) | batch reads | parcels an account keeps at the 2 h check | at the 12 h check (couriers that push) |",
+    "| limits | accounts | parcels an account | reads an account an interval | cycles to read each parcel once | sweep at least (min) | batch reads | parcels an account keeps at the 2 h check | at the 12 h check (couriers that push) |",
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   ]
   for (const { name, limits } of LIMITS) {

@@ -5,16 +5,18 @@
  * claims are taken over when their lease runs out), reads them through the shipping gateway a hundred at a time where
  * the platform has a batch read, applies what it reads (the order follows) and reschedules each by its new status.
  *
- * An account gets at most its share of the cycle under 80 % of each documented limit (`TrackingSchedule`); what it
- * cannot be asked this cycle is released, due as it was. A cycle that read all it claimed is followed at once (a
- * backlog): the transport's pacer spaces each account's calls under its limits, so such cycles last as long as the
- * account's limits make them. A courier that fails a read (down, limiting, refusing the
- * account) is asked nothing more this cycle. The transport's own limiter holds every call under the limits besides.
+ * A cycle claims the most overdue accounts' checks, at most `perAccount` of each (whole batch reads of a few accounts
+ * at once). An account is asked at most what 80 % of each documented limit allows (`TrackingSchedule`), a budget that
+ * accrues with the time elapsed since the account was last asked, up to one interval's share (at least one call); what
+ * it cannot be asked now is released, due as it was. A cycle that read all it claimed is followed at once (a backlog is
+ * worked through without waiting): the transport's pacer spaces each account's calls under its limits, so such cycles
+ * last as long as the limits make them. A courier that fails a read (down, limiting, refusing the account) is asked
+ * nothing more this cycle. The transport's own limiter holds every call under the limits besides.
  */
 import type { Ids } from "@tawsil/domain"
 import { Orders } from "@tawsil/orders"
 import { Gateway, type Shipping } from "@tawsil/shipping"
-import { Context, Duration, Effect, Layer } from "effect"
+import { Clock, Context, Duration, Effect, Layer } from "effect"
 import { CourierAccounts } from "./CourierAccounts.ts"
 import * as Following from "./internal/follow.ts"
 import * as TrackingSchedule from "./TrackingSchedule.ts"
@@ -25,6 +27,8 @@ export interface Options {
   readonly every: Duration.Duration
   /** Checks claimed per cycle, at most. */
   readonly claim: number
+  /** Checks of one account claimed per cycle, at most (default: `claim` shared by the accounts polled at once). */
+  readonly perAccount?: number
   /** How long a claim holds: a killed instance's claims are taken over after it. */
   readonly lease: Duration.Duration
   /** The deadline of one courier read. */
@@ -75,8 +79,9 @@ export const make = (options: Options = defaults) =>
     const tracking = yield* TrackingStore
     const gateway = yield* Gateway.Gateway
     const { follow } = Following.follower(orders, tracking, gateway.catalogue)
-    /** Each account's calls not made yet: a fraction of a call per cycle adds up. */
-    const credits = new Map<number, number>()
+    /** Each account's calls not made yet, as counted at `at`: the budget accrues with the time elapsed. */
+    const credits = new Map<number, { readonly calls: number; readonly at: number }>()
+    const perAccount = options.perAccount ?? Math.ceil(options.claim / ACCOUNT_CONCURRENCY)
 
     const pollAccount = Effect.fnUntraced(function* (accountId: number, checks: ReadonlyArray<Check>) {
       const release = (rest: ReadonlyArray<Check>) =>
@@ -95,13 +100,18 @@ export const make = (options: Options = defaults) =>
       const batchRead = adapter.operations.trackBatch !== undefined
       // A platform without a batch read is asked once per parcel.
       const perCall = batchRead ? TrackingSchedule.BATCH_SIZE : 1
-      const perCycle = TrackingSchedule.callsPerCycle(adapter.rateLimits, options.every)
-      const available = (credits.get(accountId) ?? 0) + perCycle
+      // The most one account may spend at once: one interval's share of its limits, at least one call (a limit
+      // slower than one call an interval adds up to one). Cycles that follow at once share the time between them.
+      const share = TrackingSchedule.callsPerCycle(adapter.rateLimits, options.every)
+      const now = yield* Clock.currentTimeMillis
+      const before = credits.get(accountId)
+      const accrued =
+        before === undefined
+          ? share
+          : before.calls + TrackingSchedule.callsPerCycle(adapter.rateLimits, Duration.millis(now - before.at))
+      const available = Math.min(Math.max(share, 1), accrued)
       const calls = Math.min(Math.floor(available), Math.ceil(checks.length / perCall))
-      // Only the fraction of a call carries over (a limit slower than one call a cycle adds up to one): a cycle that
-      // spent less than its share must not let the next spend more than its own, or two cycles in one window of the
-      // limit would plan more than 80 % of it.
-      if (Number.isFinite(perCycle)) credits.set(accountId, available - Math.floor(available))
+      if (Number.isFinite(share)) credits.set(accountId, { calls: available - calls, at: now })
       const asked = checks.slice(0, calls * perCall)
       let released = yield* release(checks.slice(asked.length))
       let checked = 0
@@ -156,7 +166,7 @@ export const make = (options: Options = defaults) =>
 
     const cycle = Effect.gen(function* () {
       // By account (the most overdue first, each with all its due checks up to the limit): whole batch reads.
-      const claimed = yield* tracking.claimDue(options.claim, options.lease)
+      const claimed = yield* tracking.claimDue(options.claim, options.lease, perAccount)
       const byAccount = new Map<number, Array<Check>>()
       for (const check of claimed) {
         const group = byAccount.get(check.accountId) ?? []
@@ -181,9 +191,9 @@ export const make = (options: Options = defaults) =>
 export const layerNoLoop = (options: Options = defaults) => Layer.effect(Poller, make(options))
 
 /**
- * The poller and its loop, in the layer's scope: a cycle every `options.every`, or at once after a cycle that
- * claimed all it may and read it all (more is due and the accounts allow it: a backlog is worked through without
- * waiting); a failing cycle is logged, not fatal.
+ * The poller and its loop, in the layer's scope: a cycle every `options.every`, or at once after a cycle that read
+ * all it claimed (more may be due and the accounts allowed it: a backlog is worked through without waiting; a claim
+ * that finds nothing ends it); a failing cycle is logged, not fatal.
  */
 export const layer = (options: Options = defaults) =>
   Layer.effect(
@@ -193,8 +203,8 @@ export const layer = (options: Options = defaults) =>
       const next = poller.cycle.pipe(
         Effect.catchCause((cause) => Effect.as(Effect.logError("shipment poll cycle failed", cause), undefined)),
         Effect.flatMap((report) =>
-          // A full claim all read (nothing given back for an account's limits or a failure): go on at once.
-          report !== undefined && report.claimed >= options.claim && report.released === 0
+          // A claim all read (nothing given back for an account's limits or a failure): go on at once.
+          report !== undefined && report.claimed > 0 && report.released === 0
             ? Effect.void
             : Effect.sleep(options.every)
         )

@@ -42,10 +42,14 @@ export class TrackingStore extends Context.Service<
     /**
      * Claims up to `limit` due checks not claimed by another (or whose claim ran out), each for `lease`; another
      * claimer skips them until then. By account: the accounts whose oldest check is the most overdue first, each with
-     * its due checks oldest first, so that a cycle fills whole batch reads of a few accounts rather than asking many
-     * accounts for a parcel or two each.
+     * its due checks oldest first, at most `perAccount` of one account (all of them by default), so that a cycle fills
+     * whole batch reads of a few accounts rather than asking many accounts for a parcel or two each.
      */
-    readonly claimDue: (limit: number, lease: Duration.Duration) => Effect.Effect<ReadonlyArray<Check>>
+    readonly claimDue: (
+      limit: number,
+      lease: Duration.Duration,
+      perAccount?: number
+    ) => Effect.Effect<ReadonlyArray<Check>>
     /** A check done: due again `dueIn` from now with its new status, the claim released. */
     readonly checked: (orderId: number, status: string, dueIn: Duration.Duration) => Effect.Effect<void>
     /** Claims given back unchecked (a courier that could not be asked): due as they were, claimable at once. */
@@ -104,7 +108,7 @@ export const layerMemory: Layer.Layer<TrackingStore> = Layer.effect(
             leaseUntil: null
           })
         }),
-      claimDue: (limit, lease) =>
+      claimDue: (limit, lease, perAccount = limit) =>
         Effect.map(now, (at) => {
           const byAccount = new Map<number, Array<StoredCheck>>()
           for (const check of checks.values()) {
@@ -114,7 +118,7 @@ export const layerMemory: Layer.Layer<TrackingStore> = Layer.effect(
             byAccount.set(check.accountId, group)
           }
           const accounts = [...byAccount.values()]
-            .map((group) => group.sort((a, b) => a.dueAt - b.dueAt))
+            .map((group) => group.sort((a, b) => a.dueAt - b.dueAt).slice(0, perAccount))
             .sort((a, b) => a[0]!.dueAt - b[0]!.dueAt)
           const due = accounts.flat().slice(0, limit)
           for (const check of due) checks.set(check.orderId, { ...check, leaseUntil: at + Duration.toMillis(lease) })

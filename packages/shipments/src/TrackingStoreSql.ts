@@ -63,7 +63,7 @@ export const layer: Layer.Layer<TrackingStore, never, SqlClient.SqlClient> = Lay
             now() + ${interval(dueIn)}::interval)
           ON CONFLICT (order_id) DO UPDATE SET status = excluded.status, due_at = excluded.due_at,
             lease_until = NULL`.pipe(Effect.orDie, Effect.asVoid),
-      claimDue: (limit, lease) =>
+      claimDue: (limit, lease, perAccount = limit) =>
         sql`
           WITH accounts AS (
             SELECT account_id FROM shipment_checks
@@ -74,7 +74,7 @@ export const layer: Layer.Layer<TrackingStore, never, SqlClient.SqlClient> = Lay
               SELECT c.order_id FROM shipment_checks c
               WHERE c.account_id = a.account_id AND c.due_at <= now()
                 AND (c.lease_until IS NULL OR c.lease_until < now())
-              ORDER BY c.due_at LIMIT ${limit}
+              ORDER BY c.due_at LIMIT ${Math.min(limit, perAccount)}
               FOR UPDATE SKIP LOCKED
             ) claimable
             LIMIT ${limit}

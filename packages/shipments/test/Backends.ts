@@ -37,8 +37,9 @@ export class Fixture extends Context.Service<
     /** A cash-on-delivery order of two lines of one product, confirmed unless asked otherwise. */
     readonly order: (storeId: Ids.StoreId, options?: OrderOptions) => Effect.Effect<OrderViews.OrderDetail>
     /**
-     * Time passes for what the stores keep (due checks, leases): memory moves the `TestClock`; SQL moves the stored
-     * times back, as the database's clock cannot be moved.
+     * Time passes for what the stores keep (due checks, leases) and for the services' clock: memory moves the
+     * `TestClock`; SQL moves the stored times back, as the database's clock cannot be moved, and the services' clock
+     * (`shifted`) forward.
      */
     readonly elapse: (duration: Duration.Input) => Effect.Effect<void>
     /**
@@ -159,30 +160,51 @@ const fixtureMemory = Layer.effect(
   })
 )
 
-const fixtureSql = Layer.effect(
-  Fixture,
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const orders = yield* Orders.Orders
-    return Fixture.of({
-      store: Effect.map(TestDatabase.newStore(), (id) => id as Ids.StoreId).pipe(
-        Effect.provideService(SqlClient.SqlClient, sql)
-      ),
-      order: (storeId, options) =>
-        Effect.gen(function* () {
-          const [row] = yield* sql<{ readonly id: number }>`
+/**
+ * The SQL suites' clock: the real one (their database and its pool run in real time), ahead by what `elapse` moved
+ * (`shift`), for what the services count in time themselves (the poller's budget).
+ */
+const shiftedClock = (shift: { millis: number }) => {
+  const real = Clock.Clock.defaultValue()
+  const millis = () => real.currentTimeMillisUnsafe() + shift.millis
+  const nanos = () => real.currentTimeNanosUnsafe() + BigInt(shift.millis) * 1_000_000n
+  return Layer.succeed(Clock.Clock)({
+    currentTimeMillisUnsafe: millis,
+    currentTimeMillis: Effect.sync(millis),
+    currentTimeNanosUnsafe: nanos,
+    currentTimeNanos: Effect.sync(nanos),
+    monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
+    monotonicTimeNanos: real.monotonicTimeNanos,
+    sleep: (duration) => real.sleep(duration)
+  })
+}
+
+const fixtureSql = (shift: { millis: number }) =>
+  Layer.effect(
+    Fixture,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const orders = yield* Orders.Orders
+      return Fixture.of({
+        store: Effect.map(TestDatabase.newStore(), (id) => id as Ids.StoreId).pipe(
+          Effect.provideService(SqlClient.SqlClient, sql)
+        ),
+        order: (storeId, options) =>
+          Effect.gen(function* () {
+            const [row] = yield* sql<{ readonly id: number }>`
             INSERT INTO products (store_id, name, price, digital, stock)
             VALUES (${storeId}, 'Robe kabyle', 2500.5, ${options?.delivery?.type === "digital"}, 10) RETURNING id`
-          return yield* placeOrder(storeId, row!.id, options).pipe(Effect.provideService(Orders.Orders, orders))
-        }).pipe(Effect.orDie),
-      elapse: (duration) => {
-        const millis = Math.round(Duration.toMillis(Duration.fromInputUnsafe(duration)))
-        return sql`
+            return yield* placeOrder(storeId, row!.id, options).pipe(Effect.provideService(Orders.Orders, orders))
+          }).pipe(Effect.orDie),
+        elapse: (duration) => {
+          const millis = Math.round(Duration.toMillis(Duration.fromInputUnsafe(duration)))
+          shift.millis += millis
+          return sql`
           UPDATE shipment_checks SET due_at = due_at - make_interval(secs => ${millis / 1000}),
             lease_until = lease_until - make_interval(secs => ${millis / 1000})`.pipe(Effect.orDie, Effect.asVoid)
-      },
-      backlog: (storeId, account, count) =>
-        sql<{ readonly order_id: number; readonly tracking_number: string }>`
+        },
+        backlog: (storeId, account, count) =>
+          sql<{ readonly order_id: number; readonly tracking_number: string }>`
           WITH customer AS (
             INSERT INTO customers (store_id, first_name, phone, wilaya_id, commune)
             VALUES (${storeId}, 'Backlog', ${`backlog-${storeId}`}, 16, 'Hydra')
@@ -208,19 +230,19 @@ const fixtureSql = Layer.effect(
             FROM shipped
           )
           SELECT order_id, tracking_number FROM shipped ORDER BY order_id`.pipe(
-          Effect.orDie,
-          Effect.map((rows) => rows.map((row) => ({ orderId: row.order_id, trackingNumber: row.tracking_number })))
-        ),
-      storedAccounts: (storeId) =>
-        sql<{ readonly dump: string | null }>`
+            Effect.orDie,
+            Effect.map((rows) => rows.map((row) => ({ orderId: row.order_id, trackingNumber: row.tracking_number })))
+          ),
+        storedAccounts: (storeId) =>
+          sql<{ readonly dump: string | null }>`
           SELECT string_agg(row_to_json(a)::text, '\n' ORDER BY a.id) AS dump
           FROM courier_accounts a WHERE a.store_id = ${storeId}`.pipe(
-          Effect.orDie,
-          Effect.map((rows) => rows[0]?.dump ?? "")
-        )
+            Effect.orDie,
+            Effect.map((rows) => rows[0]?.dump ?? "")
+          )
+      })
     })
-  })
-)
+  )
 
 /** The services over `stores`, with the gateway over the sandbox and `couriers`. */
 const services = <Stores, E, R>(couriers: ReadonlyArray<CourierAdapter.Any>, stores: Layer.Layer<Stores, E, R>) =>
@@ -244,5 +266,6 @@ export const sql = (backend: TestDatabase.Backend, couriers: ReadonlyArray<Couri
   const stores = Layer.mergeAll(OrderStoreSql.layer, CourierAccountStoreSql.layer, TrackingStoreSql.layer).pipe(
     Layer.provideMerge(TestDatabase.migrated(backend))
   )
-  return Layer.provideMerge(fixtureSql, services(couriers, stores))
+  const shift = { millis: 0 }
+  return Layer.provideMerge(fixtureSql(shift), services(couriers, stores)).pipe(Layer.provideMerge(shiftedClock(shift)))
 }

@@ -230,6 +230,26 @@ export const StoresSuite = <R>(
       })
     )
 
+    it.effect("claims at most perAccount of one account, then the next accounts'", () =>
+      Effect.gen(function* () {
+        const tracking = yield* TrackingStore
+        const fixture = yield* Fixture
+        yield* fixture.elapse("1 day")
+        yield* claimIds()
+        const oldest = yield* followed(3, Duration.zero)
+        yield* fixture.elapse("1 minute")
+        const middle = yield* followed(3, Duration.zero)
+        yield* fixture.elapse("1 minute")
+        const newest = yield* followed(3, Duration.zero)
+        const claimed = new Set((yield* tracking.claimDue(5, lease, 2)).map((check) => check.orderId))
+        // Two of each account, the most overdue accounts first, cut at the limit.
+        assert.deepStrictEqual(
+          [oldest, middle, newest].map((group) => group.orderIds.filter((id) => claimed.has(id)).length),
+          [2, 2, 1]
+        )
+      })
+    )
+
     it.effect(
       options.concurrentClaims
         ? "never lets two claimers take the same check, claiming concurrently on separate connections"
