@@ -15,6 +15,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { parseArgs, promisify } from "node:util"
+import { packCopies } from "./publishManifest.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "..")
 const run = promisify(execFile)
@@ -61,10 +62,11 @@ const exec = async (command: string, args: ReadonlyArray<string>, cwd: string): 
   }
 }
 
-/** `npm pack` of the SDK workspaces into `out`; returns `out`. */
+/** The SDK workspaces packed into `out` as they are published (from copies: the working tree is not rewritten). */
 export const packSdk = async (out: string): Promise<string> => {
   Fs.mkdirSync(out, { recursive: true })
-  await exec("npm", ["pack", ...SDK.flatMap((name) => ["-w", name]), "--pack-destination", out], ROOT)
+  const folders = SDK.map((name) => `packages/${name.slice("@tawsil/".length)}`)
+  await packCopies(ROOT, folders, { destination: out, env: childEnv() })
   return out
 }
 
