@@ -11,7 +11,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Nonce, RequestSignature, WebhookSignature } from "@tawsil/signing"
 import { Database } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
-import { Effect, type Layer, Redacted, Result, type Scope } from "effect"
+import { Effect, type Layer, Redacted, Result, Schedule, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { runAdminInProcess as runAdmin } from "./AdminInProcess.ts"
 import { type AppProcess, startApp, waitForExit } from "./AppProcess.ts"
@@ -365,7 +365,22 @@ describe("webhooks, signups and events across processes", () => {
           )
           assert.isTrue(answers.every((answer) => answer.status === 200))
           yield* waitUntil(() => new Set(hooks.received.map((d) => d.eventId)).size === 100, 30_000, "100 events")
-          yield* Effect.sleep("2 seconds")
+          // Settled when every delivery is recorded succeeded and every attempt recorded was received: a second send
+          // of an event is received before its attempt is recorded, so it shows as one more delivery received.
+          const settled = Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            const [row] = yield* sql<{ readonly succeeded: number; readonly attempts: number }>`
+              SELECT (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'succeeded') AS succeeded,
+                     (SELECT count(*)::int FROM webhook_attempts) AS attempts`
+            return row!.succeeded === 100 && row!.attempts === hooks.received.length
+          }).pipe(Effect.provide(Database.layerServer({ url, maxConnections: 1 })), Effect.orDie)
+          yield* settled.pipe(
+            Effect.repeat({ until: (done) => done, schedule: Schedule.spaced("100 millis") }),
+            Effect.timeoutOrElse({
+              duration: "30 seconds",
+              orElse: () => Effect.die(new Error("the deliveries did not settle within 30 s"))
+            })
+          )
           assert.strictEqual(hooks.received.length, 100, "no event delivered twice")
           assert.strictEqual(new Set(hooks.received.map((delivery) => delivery.orderId)).size, 100)
           assert.isTrue(hooks.received.every((delivery) => delivery.verified))
