@@ -19,6 +19,7 @@ import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as HomeSection from "./HomeSection.ts"
 import * as Fields from "./internal/Fields.ts"
+import { LayoutSection, type LayoutState } from "./StoreConfig.ts"
 import * as StoreConfigError from "./StoreConfigError.ts"
 import { StorefrontStore } from "./StorefrontStore.ts"
 
@@ -26,37 +27,12 @@ export const ENTITY = "store.home_layout"
 export const ENTITY_ID = "layout"
 export const MAX_SECTIONS = 30
 
-const sectionOf = <T extends HomeSection.SectionType>(type: T) =>
-  Schema.Struct({
-    /** The section's id in the store's layout; used in paths. */
-    id: Schema.Int,
-    type: Schema.Literal(type),
-    /** Shown on the home page. */
-    enabled: Schema.Boolean,
-    settings: HomeSection.SettingsSchemas[type]
-  }).annotate({ identifier: `${type.replace(/(^|_)(\w)/g, (_, __, letter: string) => letter.toUpperCase())}Section` })
-
-/** A section of the layout: its id, type, whether it shows and its type's settings. */
-export const LayoutSection = Schema.Union(HomeSection.SECTION_TYPES.map(sectionOf)).annotate({
-  identifier: "LayoutSection"
-})
-export type LayoutSection = {
-  readonly id: number
-  readonly type: HomeSection.SectionType
-  readonly enabled: boolean
-  readonly settings: HomeSection.AnySettings
-}
+/** A section of the layout, and a layout as the port keeps it: defined beside the port (`StoreConfig`). */
+export { LayoutSection, type LayoutState } from "./StoreConfig.ts"
 
 /** What `store.home_layout` changes record: the sections, in order. */
 export const LayoutValues = Schema.Struct({ sections: Schema.Array(Schema.Unknown) })
 export type LayoutValues = { readonly sections: ReadonlyArray<LayoutSection> }
-
-/** A layout as the port keeps it. */
-export interface LayoutState {
-  readonly sections: ReadonlyArray<LayoutSection>
-  /** The last section id given in the store. */
-  readonly last_section_id: number
-}
 
 /** `GET /v1/store/home-layout`. */
 export const Layout = Schema.Struct({

@@ -29,6 +29,7 @@ import {
   type Store,
   StoreLanguage
 } from "./Store.ts"
+import { SettingsState } from "./StoreConfig.ts"
 import * as StoreConfigError from "./StoreConfigError.ts"
 import { StorefrontStore } from "./StorefrontStore.ts"
 
@@ -40,19 +41,8 @@ export const DESCRIPTION_MAX = 1000
 export const ADDRESS_MAX = 255
 export const EMAIL_MAX = 254
 
-/** The store's settings as `GET /v1/store` shows them. */
-export const SettingsState = Schema.Struct({
-  name: Schema.String,
-  description: Schema.NullOr(Schema.String),
-  language: StoreLanguage,
-  logo: Schema.NullOr(Schema.String),
-  favicon: Schema.NullOr(Schema.String),
-  banner: Schema.NullOr(Schema.String),
-  contact: ContactSchema,
-  social_links: SocialLinksSchema,
-  currency: CurrencySchema
-})
-export type SettingsState = typeof SettingsState.Type
+/** The store's settings as `GET /v1/store` shows them: defined beside the port (`StoreConfig`). */
+export { SettingsState } from "./StoreConfig.ts"
 
 /** How `store.settings` changes lay out their values: `contact`, `social_links` and `currency` key by key. */
 export const LAYOUT = { nested: ["contact", "social_links", "currency"] }
