@@ -17,7 +17,7 @@
  * unknown fields. A PATCH that changes nothing records nothing; one that does records the fields it changed.
  */
 import { ChangeLog } from "@tawsil/changes"
-import type { Ids } from "@tawsil/domain"
+import { BodyFields, type Ids } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as Fields from "./internal/Fields.ts"
@@ -109,10 +109,10 @@ export const apply = Effect.fnUntraced(function* (current: DesignState, palette:
   const body = yield* Fields.object(raw, BODY)
   const colors: Record<string, string | null> = { ...current.colors }
   const next = { ...current, colors: colors as DesignColors }
-  if (Fields.sent(body, "colors")) {
+  if (BodyFields.sent(body, "colors")) {
     const sent = yield* Fields.object(body.colors, "colors must be an object")
     for (const name of [...PALETTE_COLORS, ...OTHER_COLORS]) {
-      if (!Fields.sent(sent, name)) continue
+      if (!BodyFields.sent(sent, name)) continue
       const value = sent[name]
       if (value === null) {
         colors[name] = PALETTE_COLORS.includes(name as never) ? palette[name as keyof Catalogue.Colors] : null
@@ -126,12 +126,12 @@ export const apply = Effect.fnUntraced(function* (current: DesignState, palette:
       colors[name] = color
     }
   }
-  if (Fields.sent(body, "font_family")) next.font_family = yield* fontOf(body.font_family, "font_family")
-  if (Fields.sent(body, "heading_font")) {
+  if (BodyFields.sent(body, "font_family")) next.font_family = yield* fontOf(body.font_family, "font_family")
+  if (BodyFields.sent(body, "heading_font")) {
     next.heading_font =
       body.heading_font === null || body.heading_font === "" ? null : yield* fontOf(body.heading_font, "heading_font")
   }
-  if (Fields.sent(body, "border_radius")) {
+  if (BodyFields.sent(body, "border_radius")) {
     next.border_radius = yield* Fields.integer(
       body.border_radius,
       0,
@@ -139,14 +139,14 @@ export const apply = Effect.fnUntraced(function* (current: DesignState, palette:
       `border_radius must be a whole number of pixels from 0 to ${RADIUS_MAX}`
     )
   }
-  if (Fields.sent(body, "button_style")) {
+  if (BodyFields.sent(body, "button_style")) {
     next.button_style = yield* Fields.oneOf(
       body.button_style,
       BUTTON_STYLES,
       `button_style must be ${BUTTON_STYLES.join(", ")}`
     )
   }
-  if (Fields.sent(body, "product_image_ratio")) {
+  if (BodyFields.sent(body, "product_image_ratio")) {
     next.product_image_ratio = yield* Fields.oneOf(
       body.product_image_ratio,
       IMAGE_RATIOS,

@@ -14,7 +14,7 @@
  * after an undo took a section away. A layout holds at most `MAX_SECTIONS` sections. Positions count from 1.
  */
 import { ChangeLog } from "@tawsil/changes"
-import { Ids } from "@tawsil/domain"
+import { BodyFields, Ids } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as HomeSection from "./HomeSection.ts"
@@ -218,12 +218,14 @@ export const layer: Layer.Layer<HomeLayout, never, StorefrontStore | ChangeLog.C
         const body = yield* Fields.object(raw, BODY).pipe(invalid)
         if (!HomeSection.isSectionType(body.type)) return yield* StoreConfigError.invalid(INVALID_TYPE)
         const type = body.type
-        const enabled = Fields.sent(body, "enabled")
+        const enabled = BodyFields.sent(body, "enabled")
           ? yield* Fields.boolean(body.enabled, "enabled must be true or false").pipe(invalid)
           : true
         const settings = yield* HomeSection.readSettings(type, undefined, body.settings, "settings").pipe(invalid)
         const count = before.sections.length
-        const at = Fields.sent(body, "position") ? yield* position(body.position, count + 1).pipe(invalid) : count + 1
+        const at = BodyFields.sent(body, "position")
+          ? yield* position(body.position, count + 1).pipe(invalid)
+          : count + 1
         if (count >= MAX_SECTIONS) return yield* StoreConfigError.invalid(FULL)
         const id = before.last_section_id + 1
         const section: LayoutSection = { id, type, enabled, settings }
@@ -242,11 +244,12 @@ export const layer: Layer.Layer<HomeLayout, never, StorefrontStore | ChangeLog.C
         const index = yield* find(before, id)
         const current = before.sections[index]!
         const body = yield* Fields.object(raw, BODY).pipe(invalid)
-        if (Fields.sent(body, "type") && body.type !== current.type) return yield* StoreConfigError.invalid(TYPE_FIXED)
-        const enabled = Fields.sent(body, "enabled")
+        if (BodyFields.sent(body, "type") && body.type !== current.type)
+          return yield* StoreConfigError.invalid(TYPE_FIXED)
+        const enabled = BodyFields.sent(body, "enabled")
           ? yield* Fields.boolean(body.enabled, "enabled must be true or false").pipe(invalid)
           : current.enabled
-        const settings = Fields.sent(body, "settings")
+        const settings = BodyFields.sent(body, "settings")
           ? yield* HomeSection.readSettings(current.type, current.settings as never, body.settings, "settings").pipe(
               invalid
             )

@@ -12,7 +12,7 @@
  * The storefront shows these sections while the store's home layout shows none of its own (`HomeLayout`).
  */
 import { ChangeLog } from "@tawsil/changes"
-import type { Ids } from "@tawsil/domain"
+import { BodyFields, type Ids } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option, Schema, Struct } from "effect"
 import * as HomeSection from "./HomeSection.ts"
@@ -80,10 +80,10 @@ export const apply = Effect.fnUntraced(function* (current: HomeSectionsValues, r
   }
   const next: Record<string, unknown> = { ...current }
   for (const type of HomeSection.STANDARD_TYPES) {
-    if (!Fields.sent(body, type)) continue
+    if (!BodyFields.sent(body, type)) continue
     const fields = yield* Fields.object(body[type], `${type} must be an object`)
     const { enabled, ...settings } = current[type]
-    const shown = Fields.sent(fields, "enabled")
+    const shown = BodyFields.sent(fields, "enabled")
       ? yield* Fields.boolean(fields.enabled, `${type}.enabled must be true or false`)
       : enabled
     next[type] = { enabled: shown, ...(yield* HomeSection.readSettings(type, settings as never, fields, type)) }
