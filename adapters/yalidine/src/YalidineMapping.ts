@@ -14,7 +14,8 @@ import {
   CourierHttp,
   Redaction,
   RetryAfter,
-  Shipment
+  Shipment,
+  WilayaNames
 } from "@tawsil/courier"
 import { AlgerianMobile, type Dzd, type WilayaCode } from "@tawsil/domain"
 import { NameFolding } from "@tawsil/reference"
@@ -28,8 +29,12 @@ const { clean } = CourierAnswer
 
 // --- Requests ---------------------------------------------------------------------------------------------------
 
-/** A wilaya as Yalidine names it ({@link Wire.wilayaNames}). */
-export const wilayaName = (code: WilayaCode.WilayaCode): string => Wire.wilayaNames[code - 1]!
+/**
+ * A wilaya as Yalidine names it: `from_wilaya_name` and `to_wilaya_name` must match `GET /v1/wilayas/`, by id, the
+ * official code. The SDK's French names (`WilayaNames`) spell the docs' examples (Adrar, Oum El Bouaghi, Batna,
+ * Béjaïa, Tébessa, Alger, Sétif) as they do (README "Unverified": a spelling that differs is one exception here).
+ */
+export const wilayaName = (code: WilayaCode.WilayaCode): string => WilayaNames.frenchOf(code)
 
 /** The sender's wilaya: Yalidine needs it to create a parcel and to price one, and has no account default. */
 export const originOf = (
