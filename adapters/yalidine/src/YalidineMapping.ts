@@ -599,14 +599,14 @@ const quotaWindows: ReadonlyArray<readonly [header: string, seconds: number]> = 
 ]
 
 /**
- * How long a 429 asks to wait: `Retry-After` in seconds when given (at least 1); else the longest window among the
- * quota headers that read 0 (a day, an hour, a minute or a second: Yalidine resets each a full window after its
- * first request); else 60.
+ * How long a 429 asks to wait: the SDK's `RetryAfter.seconds` (`Retry-After` in seconds, at least 1), with Yalidine's
+ * own fallback when it names none: the longest window among the quota headers that read 0 (a day, an hour, a minute
+ * or a second: Yalidine resets each a full window after its first request); else 60.
  */
 export const retryAfter = (headers: Readonly<Record<string, string>>): number => {
   const spent = quotaWindows.find(([name]) => {
     const left = CourierHttp.header(headers, name)?.trim()
     return left !== undefined && /^\d+$/.test(left) && Number(left) === 0
   })
-  return RetryAfter.given(headers) ?? spent?.[1] ?? RetryAfter.DEFAULT_SECONDS
+  return RetryAfter.seconds(headers, spent?.[1])
 }
