@@ -210,8 +210,8 @@ export interface Details {
 
 /**
  * The failure `code`, with `message` (the code's own meaning unless one is given). A code that says when to retry
- * is answered with `Retry-After` when `retryAfterSeconds` is given, else in its status's class (a cancel's 409
- * `idempotency_in_flight` says when in its message).
+ * is answered with `Retry-After` (`retryAfterSeconds`, required for it), except a cancel's 409
+ * `idempotency_in_flight`, which says when in its message and is answered without it.
  */
 export const make = <C extends Code>(
   code: C,
@@ -226,6 +226,10 @@ export const make = <C extends Code>(
         ? new ServiceUnavailable({ code: code as (typeof retried503)[number], retryAfterSeconds, message })
         : new (Class as typeof RateLimited | typeof InFlight)({ retryAfterSeconds, message })
     return failure as FailureOfCode<C>
+  }
+  // Only a cancel's 409 says when in its message; every other code that says when has no answer without it.
+  if (code !== "idempotency_in_flight" && Object.hasOwn(retried, code)) {
+    throw new Error(`${code} says when to retry: it needs retryAfterSeconds`)
   }
   const Class = plain[codes[code][0] as keyof Plain] as unknown as new (fields: unknown) => FailureOfCode<C>
   return new Class({
