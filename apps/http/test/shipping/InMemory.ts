@@ -43,6 +43,8 @@ export class Memco extends Context.Service<
   {
     readonly creates: Array<{ readonly token: string; readonly reference: string | undefined }>
     readonly cancels: Array<string>
+    /** Set: the next read of its commune list fails (unreachable), as a create's first step. */
+    readonly failNextList: { current: boolean }
     /** Completed once a `hang` create has reached the courier (it then waits until interrupted). */
     readonly hanging: Deferred.Deferred<void>
   }
@@ -54,13 +56,18 @@ const Credentials = Schema.Struct({ token: Schema.RedactedFromValue(Schema.Strin
  * `memco` answers every token with success but these: `refused` (the courier's refusal), `rejected` (credentials
  * refused), `down` (unreachable: it may have acted), `garbage` (an answer that cannot be read), `limited` (its rate
  * limit, 42 s), `hang` (a create that never answers), `slow` (rates that never answer). Its rate is 300 + 10 × the
- * destination wilaya, any way; it has no label, desks or credential check. Cancels of a tracking number starting `SHIPPED` are refused
+ * destination wilaya, any way; it lists two communes of Alger (Bab Ezzouar, and Hydra without a desk); it has no
+ * label, desks or credential check. Cancels of a tracking number starting `SHIPPED` are refused
  * as not cancellable.
  */
 const memco = (state: Memco["Service"]) =>
   CourierAdapter.define<typeof Credentials.Type>({
     platform: "memco",
-    couriers: [{ key: "memco", name: "Mem Co", aliases: ["mem_co"], endpoint: { origin: "https://api.memco.dz" } }],
+    couriers: [
+      { key: "memco", name: "Mem Co", aliases: ["mem_co"], endpoint: { origin: "https://api.memco.dz" } },
+      // A generic platform key: its callers name their tenant in `options.baseUrl`.
+      { key: "memco_tenant", name: "Mem Co (any tenant)", aliases: [], endpoint: { tenantDomain: "ecotrack.dz" } }
+    ],
     credentials: Credentials,
     statuses: { created: "created" },
     operations: {
@@ -94,6 +101,21 @@ const memco = (state: Memco["Service"]) =>
             currency: "DZD",
             options: []
           })
+        }),
+      communes: (wilayaCode) =>
+        Effect.suspend(() => {
+          if (state.failNextList.current) {
+            state.failNextList.current = false
+            return Effect.fail(new CourierError.Unreachable({ message: "the commune list did not come" }))
+          }
+          return Effect.succeed(
+            wilayaCode === 16
+              ? [
+                  { name: "Bab Ezzouar", id: "16-BEZ", home: true, stopdesk: true },
+                  { name: "Hydra", home: true, stopdesk: false }
+                ]
+              : []
+          )
         }),
       cancel: (trackingNumber, { credentials }) =>
         Effect.gen(function* () {
@@ -144,7 +166,9 @@ const services = (options: Options) => {
   const communes = options.communes ?? Communes.layerBundled
   const memcoState = Layer.effect(
     Memco,
-    Effect.map(Deferred.make<void>(), (hanging) => Memco.of({ creates: [], cancels: [], hanging }))
+    Effect.map(Deferred.make<void>(), (hanging) =>
+      Memco.of({ creates: [], cancels: [], hanging, failNextList: { current: false } })
+    )
   )
   const core = Layer.unwrap(
     Effect.gen(function* () {

@@ -33,9 +33,22 @@ layer(InMemory.layer(), { excludeTestServices: true })("parcel operations (memor
       assert.isAbove(near.body.error.suggestions.length, 0)
       for (const suggestion of near.body.error.suggestions) assert.hasAllKeys(suggestion, ["nameFr", "nameAr", "score"])
       assert.strictEqual(memco.creates.length, sent, "nothing was sent")
-      const unchecked = yield* post("/v1/orders", {
+      const noDesk = yield* post("/v1/orders", {
         ...memcoCall(),
-        options: { resolveCommune: false },
+        order: { ...orderTo({ communeName: "Hydra" }), deliveryType: "stopdesk" }
+      })
+      assert.deepStrictEqual(noDesk.body.error, {
+        code: "commune_not_served",
+        message: "memco has no desk in Hydra",
+        fields: { "order.recipient.communeName": "memco has no desk in Hydra" }
+      })
+      const unserved = yield* post("/v1/orders", { ...memcoCall(), order: orderTo({ communeName: "Kouba" }) })
+      assert.deepStrictEqual(codeOf(unserved), [422, "commune_not_served"], "a commune memco does not list")
+      assert.strictEqual(memco.creates.length, sent, "nothing was sent")
+      const unchecked = yield* post("/v1/orders", {
+        courier: "memco_tenant",
+        credentials: { token: "ok" },
+        options: { resolveCommune: false, baseUrl: "https://a.ecotrack.dz" },
         order: orderTo({ communeName: "Nowhere-ville" })
       })
       assert.strictEqual(unchecked.status, 200, "resolveCommune: false sends the name as written")
@@ -126,8 +139,32 @@ layer(InMemory.layer(), { excludeTestServices: true })("parcel operations (memor
       assert.strictEqual(withoutCourier.body.nameFr, "Bab Ezzouar")
       assert.strictEqual(withoutCourier.body.exact, true)
       assert.notProperty(withoutCourier.body, "courier")
-      const unlisting = yield* post("/v1/communes/resolve", { ...memcoCall(), wilayaCode: 16, communeName: "Hydra" })
-      assert.deepStrictEqual(codeOf(unlisting), [400, "unsupported"], "memco lists no communes")
+      const listed = yield* post("/v1/communes/resolve", { ...memcoCall(), wilayaCode: 16, communeName: "hydra" })
+      assert.deepStrictEqual(listed.body.courier, {
+        key: "memco",
+        listed: true,
+        name: "Hydra",
+        home: true,
+        stopdesk: false
+      })
+      const withId = yield* post("/v1/communes/resolve", {
+        ...memcoCall(),
+        courier: "MEM_CO",
+        wilayaCode: 16,
+        communeName: "Bab Ezzouar"
+      })
+      assert.deepStrictEqual(withId.body.courier, {
+        key: "memco",
+        listed: true,
+        name: "Bab Ezzouar",
+        id: "16-BEZ",
+        home: true,
+        stopdesk: true
+      })
+      const unlisted = yield* post("/v1/communes/resolve", { ...memcoCall(), wilayaCode: 16, communeName: "Kouba" })
+      assert.strictEqual(unlisted.status, 200, unlisted.text)
+      assert.deepStrictEqual(unlisted.body.courier, { key: "memco", listed: false, home: false, stopdesk: false })
+
       const unknown = yield* post("/v1/communes/resolve", { wilayaCode: 16, communeName: "Nowhere-ville" })
       assert.deepStrictEqual(codeOf(unknown), [422, "unknown_commune"])
       assert.deepStrictEqual(Object.keys(unknown.body.error.fields), ["communeName"], "the body's own field")
