@@ -40,9 +40,7 @@ export const handlers = HttpApiBuilder.group(ShippingApi, "reference", (handlers
           )
         }
         return communes.search({ wilaya: checked?.success, q: query.q }).pipe(
-          Effect.map((found) =>
-            found.map((commune) => ({ wilayaCode: commune.wilayaCode, nameFr: commune.name, nameAr: commune.nameAr }))
-          ),
+          Effect.map((found) => found.map(Communes.listed)),
           Effect.mapError((error) => Errors.make("communes_unavailable", error.message))
         )
       })
