@@ -1,16 +1,15 @@
 /**
  * The shipping API with a real courier adapter (Ecotrack) against a loopback fake of the courier's documented API,
- * through the app as users run it. The app reaches the fake only through TAWSIL_COURIER_ORIGINS, process
+ * through the whole app in this process (`couriers/AppInProcess`, real sockets). The app reaches the fake only through TAWSIL_COURIER_ORIGINS, process
  * configuration; every other host stays behind the egress rules.
  */
-import { assert, describe, it } from "@effect/vitest"
-import { Database } from "@tawsil/storage"
+import { assert, layer } from "@effect/vitest"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
-import { Effect, Fiber, Layer } from "effect"
-import { SqlClient } from "effect/sql"
+import { Context, Effect, Fiber, Layer } from "effect"
 import { EcotrackFake, TOKEN } from "../../../adapters/ecotrack/test/fake/EcotrackFake.ts"
 import { hostileBaseUrls, secret } from "../../../packages/egress/test/fixtures/hostileBaseUrls.ts"
-import { type AppProcess, postJson, startApp, waitForExit } from "./AppProcess.ts"
+import { postJson } from "./AppProcess.ts"
+import { type AppInProcess, everyRow, startApp } from "./couriers/AppInProcess.ts"
 import { dzship, rejected } from "./Dzship.ts"
 
 /** A credential no code path may ever print, store or return. */
@@ -30,368 +29,391 @@ const order = {
   codAmount: 4500
 }
 
-const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
+const post = (app: AppInProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
   postJson(`${app.shippingUrl}${path}`, body, headers)
 
-/** The fake courier and an app whose DHD and Ecotrack-tenant origins point at it. */
-const setup = (env: Record<string, string> = {}) =>
-  Effect.gen(function* () {
-    const fake = yield* Layer.build(EcotrackFake.layer({ tokens: [TOKEN, CANARY] })).pipe(
-      Effect.map((context) => context.mapUnsafe.get(EcotrackFake.key) as EcotrackFake["Service"])
-    )
-    const dataDir = yield* TestDatabase.migratedDataDir
-    const app = yield* startApp({
-      DATA_DIR: dataDir,
-      TAWSIL_COURIER_ORIGINS: `https://platform.dhd-dz.com=${fake.origin},https://*.ecotrack.dz=${fake.origin}`,
-      SHIPPING_RATE_LIMIT_PER_MINUTE: "100000",
-      ...env
-    })
-    return { fake, app, dataDir }
-  })
+/**
+ * The fake courier and an app whose DHD and Ecotrack-tenant origins point at it: one for the file, and one more with
+ * a single place for creates (the capacity guard's tests). The fake's throttle is raised: the app here paces accounts
+ * on windows a thousandth as long (`AppInProcess`; `couriers/Documented` checks the pace against the documented 50).
+ */
+class Setup extends Context.Service<
+  Setup,
+  { readonly fake: EcotrackFake["Service"]; readonly app: AppInProcess; readonly dataDir: string }
+>()("test/Couriers/Setup") {}
 
-describe("the shipping API with the Ecotrack adapter", () => {
-  it.live("creates (with the validation step), tracks and prices through DHD's pinned origin and a named tenant", () =>
+const setup = (env: Record<string, string> = {}) =>
+  Layer.effect(
+    Setup,
     Effect.gen(function* () {
-      const { fake, app } = yield* setup()
-      for (const call of [
-        { courier: "dhd", credentials: { token: TOKEN } },
-        // A tenant of the catalogue on its pinned *.ecotrack.dz origin, named by an alias.
-        { courier: "msm_go", credentials: { token: TOKEN } },
-        { courier: "ecotrack", credentials: { token: TOKEN }, options: { baseUrl: "https://acme.ecotrack.dz" } }
-      ]) {
-        const created = yield* post(app, "/v1/orders", { ...call, order })
-        assert.strictEqual(created.status, 200, created.text)
-        assert.strictEqual(created.json.status, "pending_pickup")
-        const tracked = yield* post(app, "/v1/track", { ...call, trackingNumber: created.json.trackingNumber })
-        assert.strictEqual(tracked.status, 200, tracked.text)
-        assert.isArray(tracked.json.events)
-        const rates = yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 31, deliveryType: "home" } })
-        assert.strictEqual(rates.status, 200, rates.text)
-        assert.strictEqual(rates.json.currency, "DZD")
+      const fake = Context.get(
+        yield* Layer.build(EcotrackFake.layer({ tokens: [TOKEN, CANARY], perMinute: 10_000 })),
+        EcotrackFake
+      )
+      const dataDir = yield* TestDatabase.migratedDataDir
+      const app = yield* startApp({
+        DATA_DIR: dataDir,
+        TAWSIL_COURIER_ORIGINS: `https://platform.dhd-dz.com=${fake.origin},https://*.ecotrack.dz=${fake.origin}`,
+        SHIPPING_RATE_LIMIT_PER_MINUTE: "100000",
+        ...env
+      })
+      return { fake, app, dataDir }
+    })
+  )
+
+/** The creates that reached the fake since `before` was taken. */
+const createsSince = (fake: EcotrackFake["Service"]) => {
+  const count = () => fake.requests.filter((request) => request.path === "/api/v1/create/order").length
+  const before = count()
+  return () => count() - before
+}
+
+layer(setup(), { timeout: "120 seconds", excludeTestServices: true })(
+  "the shipping API with the Ecotrack adapter",
+  (it) => {
+    it.effect(
+      "creates (with the validation step), tracks and prices through DHD's pinned origin and a named tenant",
+      () =>
+        Effect.gen(function* () {
+          const { fake, app } = yield* Setup
+          for (const call of [
+            { courier: "dhd", credentials: { token: TOKEN } },
+            // A tenant of the catalogue on its pinned *.ecotrack.dz origin, named by an alias.
+            { courier: "msm_go", credentials: { token: TOKEN } },
+            { courier: "ecotrack", credentials: { token: TOKEN }, options: { baseUrl: "https://acme.ecotrack.dz" } }
+          ]) {
+            const created = yield* post(app, "/v1/orders", { ...call, order })
+            assert.strictEqual(created.status, 200, created.text)
+            assert.strictEqual(created.json.status, "pending_pickup")
+            const tracked = yield* post(app, "/v1/track", { ...call, trackingNumber: created.json.trackingNumber })
+            assert.strictEqual(tracked.status, 200, tracked.text)
+            assert.isArray(tracked.json.events)
+            const rates = yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 31, deliveryType: "home" } })
+            assert.strictEqual(rates.status, 200, rates.text)
+            assert.strictEqual(rates.json.currency, "DZD")
+            const label = yield* Effect.promise(async () => {
+              const response = await fetch(`${app.shippingUrl}/v1/labels`, {
+                method: "POST",
+                headers: { "content-type": "application/json" },
+                body: JSON.stringify({ ...call, trackingNumber: created.json.trackingNumber })
+              })
+              return { status: response.status, body: Buffer.from(await response.arrayBuffer()).toString("latin1") }
+            })
+            assert.strictEqual(label.status, 200)
+            assert.isTrue(label.body.startsWith("%PDF-"))
+            assert.include(label.body, created.json.trackingNumber)
+          }
+          const paths = fake.requests.map((request) => `${request.method} ${request.path}`)
+          assert.includeMembers(paths, [
+            "POST /api/v1/create/order",
+            "POST /api/v1/valid/order",
+            "GET /api/v1/get/tracking/info"
+          ])
+        })
+    )
+
+    it.effect("maps the courier's failures: refused → 422, down or garbage → 502, limited → 429 with Retry-After", () =>
+      Effect.gen(function* () {
+        const { fake, app } = yield* Setup
+        const call = { courier: "dhd", credentials: { token: TOKEN } }
+        fake.misbehaveNext({ kind: "status", status: 500 })
+        assert.strictEqual(
+          (yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 31, deliveryType: "home" } })).status,
+          502
+        )
+        fake.misbehaveNext({ kind: "html" })
+        assert.strictEqual(
+          (yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 31, deliveryType: "home" } })).status,
+          502
+        )
+        fake.misbehaveNext({ kind: "rateLimited", retryAfter: "30" })
+        const limited = yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 31, deliveryType: "home" } })
+        assert.strictEqual(limited.status, 429)
+        assert.strictEqual(limited.headers.get("retry-after"), "30")
+        const elsewhere = { ...order, recipient: { ...order.recipient, wilayaCode: 33 } }
+        // Bab Ezzouar is no commune of Illizi (33): the API stops the create itself, and the courier hears nothing.
+        const sentBefore = fake.requests.length
+        const unknown = yield* post(app, "/v1/orders", { ...call, order: elsewhere })
+        assert.strictEqual(unknown.status, 422)
+        assert.strictEqual(unknown.json.error.code, "unknown_commune")
+        assert.strictEqual(fake.requests.length, sentBefore, "nothing reached the courier")
+        // The courier's own refusal of a wilaya it does not serve: the commune sent unchecked (resolveCommune: false).
+        const unserved = yield* post(app, "/v1/orders", {
+          ...call,
+          options: { resolveCommune: false },
+          order: elsewhere
+        })
+        assert.strictEqual(unserved.status, 422)
+        assert.strictEqual(unserved.json.error.code, "courier_refused")
+        const badToken = yield* post(app, "/v1/orders", {
+          courier: "dhd",
+          credentials: { token: "wrong-token-123456" },
+          order
+        })
+        assert.strictEqual(badToken.status, 422)
+        assert.strictEqual(badToken.json.error.code, "credentials_rejected")
+        fake.misbehaveNext({ kind: "hang" })
+        const hung = yield* post(app, "/v1/track", { ...call, options: { timeoutMs: 1000 }, trackingNumber: "ECT1" })
+        assert.strictEqual(hung.status, 502)
+        assert.strictEqual(hung.json.error.code, "courier_unreachable")
+      })
+    )
+
+    it.effect(
+      "frees the Idempotency-Key when the create's commune-list read fails: nothing was sent, the retry creates",
+      () =>
+        Effect.gen(function* () {
+          const { fake, app } = yield* Setup
+          const call = { courier: "dhd", credentials: { token: TOKEN } }
+          const creates = createsSince(fake)
+          // The read of Ecotrack's communes, ahead of the create, fails: no create request was made.
+          fake.misbehaveNext({ kind: "status", status: 500 }, "/api/v1/get/communes")
+          const failed = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "commune-read-1" })
+          assert.strictEqual(failed.status, 502, failed.text)
+          assert.include(failed.json.error.message, "dhd communes:", "the failure names the read that failed")
+          assert.strictEqual(creates(), 0)
+          // So the key was freed: the same request again runs (no 409 idempotency_in_flight for the 60 s lease).
+          const retried = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "commune-read-1" })
+          assert.strictEqual(retried.status, 200, retried.text)
+          assert.strictEqual(creates(), 1)
+          // The create's own failure still holds its key: the courier may have made the parcel.
+          fake.misbehaveNext({ kind: "status", status: 500 }, "/api/v1/create/order")
+          const unsure = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "create-fails-1" })
+          assert.strictEqual(unsure.status, 502, unsure.text)
+          assert.include(unsure.json.error.message, "dhd create:")
+          const held = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "create-fails-1" })
+          assert.strictEqual(held.status, 409, held.text)
+          assert.strictEqual(held.json.error.code, "idempotency_in_flight")
+        })
+    )
+
+    it.effect(`refuses ${hostileBaseUrls.length} hostile options.baseUrl values with 400, reaching no courier`, () =>
+      Effect.gen(function* () {
+        const { fake, app } = yield* Setup
+        const before = fake.requests.length
+        for (const { url, why } of hostileBaseUrls) {
+          const response = yield* post(app, "/v1/track", {
+            courier: "ecotrack",
+            credentials: { token: TOKEN },
+            options: { baseUrl: url },
+            trackingNumber: "ECT1"
+          })
+          assert.strictEqual(response.status, 400, `${why}: ${url}`)
+          assert.include(["blocked_egress", "invalid_input"], response.json.error.code, `${why}: ${url}`)
+          assert.notInclude(response.text, secret, `${why}: the refusal echoes a password`)
+        }
+        assert.strictEqual(fake.requests.length, before, "no request reached any courier")
+        assert.isAtLeast(hostileBaseUrls.length, 60)
+      })
+    )
+
+    it.effect(
+      "replays a create with the same Idempotency-Key and request, creating one parcel; refuses the key for another",
+      () =>
+        Effect.gen(function* () {
+          const { fake, app } = yield* Setup
+          const call = { courier: "dhd", credentials: { token: TOKEN } }
+          const creates = createsSince(fake)
+          const first = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "order-1001" })
+          assert.strictEqual(first.status, 200, first.text)
+          const again = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "order-1001" })
+          assert.strictEqual(again.status, 200)
+          assert.deepStrictEqual(again.json, first.json)
+          assert.strictEqual(creates(), 1, "the replay created no second parcel")
+
+          const other = yield* post(
+            app,
+            "/v1/orders",
+            { ...call, order: { ...order, codAmount: 9999 } },
+            { "idempotency-key": "order-1001" }
+          )
+          assert.strictEqual(other.status, 422)
+          assert.strictEqual(other.json.error.code, "idempotency_key_reuse")
+
+          // Another caller (other credentials) has its own keys.
+          const otherCaller = yield* post(
+            app,
+            "/v1/orders",
+            { courier: "dhd", credentials: { token: CANARY }, order },
+            { "idempotency-key": "order-1001" }
+          )
+          assert.strictEqual(otherCaller.status, 200)
+          assert.notStrictEqual(otherCaller.json.trackingNumber, first.json.trackingNumber)
+
+          const malformed = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "has spaces!" })
+          assert.strictEqual(malformed.status, 400)
+          assert.hasAllKeys(malformed.json.error.fields, ["headers.idempotency-key"])
+
+          // A failure that certainly created nothing frees the key: the retry runs again.
+          const rejected = yield* post(
+            app,
+            "/v1/orders",
+            { courier: "dhd", credentials: { token: "wrong-token-123456" }, order },
+            { "idempotency-key": "order-1002" }
+          )
+          assert.strictEqual(rejected.json.error.code, "credentials_rejected")
+          const rerun = yield* post(
+            app,
+            "/v1/orders",
+            { courier: "dhd", credentials: { token: "wrong-token-123456" }, order },
+            { "idempotency-key": "order-1002" }
+          )
+          assert.strictEqual(rerun.json.error.code, "credentials_rejected", "ran again, not a 409")
+
+          // After a failure that may have created the parcel, the key stays claimed: a retry answers 409, not a
+          // second parcel.
+          fake.misbehaveNext({ kind: "reset" }, "/api/v1/create/order")
+          const lost = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "order-1003" })
+          assert.strictEqual(lost.status, 502)
+          const createsBefore = creates()
+          const retried = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "order-1003" })
+          assert.strictEqual(retried.status, 409)
+          assert.strictEqual(retried.json.error.code, "idempotency_in_flight")
+          assert.isAbove(Number(retried.headers.get("retry-after")), 0)
+          assert.strictEqual(creates(), createsBefore, "no second create was sent")
+        })
+    )
+
+    // Last: it stops the app, to read its database.
+    it.effect("the canary credential appears in no log, response, error body or database row", () =>
+      Effect.gen(function* () {
+        const { fake, app, dataDir } = yield* Setup
+        const call = { courier: "dhd", credentials: { token: CANARY } }
+        const bodies: Array<string> = []
+        const record = (response: { text: string }) => bodies.push(response.text)
+        const created = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "canary-order-1" })
+        record(created)
+        record(yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "canary-order-1" }))
+        record(yield* post(app, "/v1/track", { ...call, trackingNumber: created.json.trackingNumber }))
+        record(yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 16, deliveryType: "stopdesk" } }))
         const label = yield* Effect.promise(async () => {
           const response = await fetch(`${app.shippingUrl}/v1/labels`, {
             method: "POST",
             headers: { "content-type": "application/json" },
             body: JSON.stringify({ ...call, trackingNumber: created.json.trackingNumber })
           })
-          return { status: response.status, body: Buffer.from(await response.arrayBuffer()).toString("latin1") }
+          return { status: response.status, text: Buffer.from(await response.arrayBuffer()).toString("latin1") }
         })
         assert.strictEqual(label.status, 200)
-        assert.isTrue(label.body.startsWith("%PDF-"))
-        assert.include(label.body, created.json.trackingNumber)
-      }
-      const paths = fake.requests.map((request) => `${request.method} ${request.path}`)
-      assert.includeMembers(paths, [
-        "POST /api/v1/create/order",
-        "POST /api/v1/valid/order",
-        "GET /api/v1/get/tracking/info"
-      ])
-    }).pipe(Effect.scoped)
-  )
-
-  it.live("maps the courier's failures: refused → 422, down or garbage → 502, limited → 429 with Retry-After", () =>
-    Effect.gen(function* () {
-      const { fake, app } = yield* setup()
-      const call = { courier: "dhd", credentials: { token: TOKEN } }
-      fake.misbehaveNext({ kind: "status", status: 500 })
-      assert.strictEqual(
-        (yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 31, deliveryType: "home" } })).status,
-        502
-      )
-      fake.misbehaveNext({ kind: "html" })
-      assert.strictEqual(
-        (yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 31, deliveryType: "home" } })).status,
-        502
-      )
-      fake.misbehaveNext({ kind: "rateLimited", retryAfter: "30" })
-      const limited = yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 31, deliveryType: "home" } })
-      assert.strictEqual(limited.status, 429)
-      assert.strictEqual(limited.headers.get("retry-after"), "30")
-      const elsewhere = { ...order, recipient: { ...order.recipient, wilayaCode: 33 } }
-      // Bab Ezzouar is no commune of Illizi (33): the API stops the create itself, and the courier hears nothing.
-      const sentBefore = fake.requests.length
-      const unknown = yield* post(app, "/v1/orders", { ...call, order: elsewhere })
-      assert.strictEqual(unknown.status, 422)
-      assert.strictEqual(unknown.json.error.code, "unknown_commune")
-      assert.strictEqual(fake.requests.length, sentBefore, "nothing reached the courier")
-      // The courier's own refusal of a wilaya it does not serve: the commune sent unchecked (resolveCommune: false).
-      const unserved = yield* post(app, "/v1/orders", { ...call, options: { resolveCommune: false }, order: elsewhere })
-      assert.strictEqual(unserved.status, 422)
-      assert.strictEqual(unserved.json.error.code, "courier_refused")
-      const badToken = yield* post(app, "/v1/orders", {
-        courier: "dhd",
-        credentials: { token: "wrong-token-123456" },
-        order
-      })
-      assert.strictEqual(badToken.status, 422)
-      assert.strictEqual(badToken.json.error.code, "credentials_rejected")
-      fake.misbehaveNext({ kind: "hang" })
-      const hung = yield* post(app, "/v1/track", { ...call, options: { timeoutMs: 1000 }, trackingNumber: "ECT1" })
-      assert.strictEqual(hung.status, 502)
-      assert.strictEqual(hung.json.error.code, "courier_unreachable")
-    }).pipe(Effect.scoped)
-  )
-
-  it.live(
-    "frees the Idempotency-Key when the create's commune-list read fails: nothing was sent, the retry creates",
-    () =>
-      Effect.gen(function* () {
-        const { fake, app } = yield* setup()
-        const call = { courier: "dhd", credentials: { token: TOKEN } }
-        const creates = () => fake.requests.filter((request) => request.path === "/api/v1/create/order").length
-        // The read of Ecotrack's communes, ahead of the create, fails: no create request was made.
-        fake.misbehaveNext({ kind: "status", status: 500 }, "/api/v1/get/communes")
-        const failed = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "commune-read-1" })
-        assert.strictEqual(failed.status, 502, failed.text)
-        assert.include(failed.json.error.message, "dhd communes:", "the failure names the read that failed")
-        assert.strictEqual(creates(), 0)
-        // So the key was freed: the same request again runs (no 409 idempotency_in_flight for the 60 s lease).
-        const retried = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "commune-read-1" })
-        assert.strictEqual(retried.status, 200, retried.text)
-        assert.strictEqual(creates(), 1)
-        // The create's own failure still holds its key: the courier may have made the parcel.
-        fake.misbehaveNext({ kind: "status", status: 500 }, "/api/v1/create/order")
-        const unsure = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "create-fails-1" })
-        assert.strictEqual(unsure.status, 502, unsure.text)
-        assert.include(unsure.json.error.message, "dhd create:")
-        const held = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "create-fails-1" })
-        assert.strictEqual(held.status, 409, held.text)
-        assert.strictEqual(held.json.error.code, "idempotency_in_flight")
-      }).pipe(Effect.scoped)
-  )
-
-  it.live("the canary credential appears in no log, response, error body or database row", () =>
-    Effect.gen(function* () {
-      const { fake, app, dataDir } = yield* setup()
-      const call = { courier: "dhd", credentials: { token: CANARY } }
-      const bodies: Array<string> = []
-      const record = (response: { text: string }) => bodies.push(response.text)
-      const created = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "canary-order-1" })
-      record(created)
-      record(yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "canary-order-1" }))
-      record(yield* post(app, "/v1/track", { ...call, trackingNumber: created.json.trackingNumber }))
-      record(yield* post(app, "/v1/rates", { ...call, query: { toWilaya: 16, deliveryType: "stopdesk" } }))
-      const label = yield* Effect.promise(async () => {
-        const response = await fetch(`${app.shippingUrl}/v1/labels`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ ...call, trackingNumber: created.json.trackingNumber })
-        })
-        return { status: response.status, text: Buffer.from(await response.arrayBuffer()).toString("latin1") }
-      })
-      assert.strictEqual(label.status, 200)
-      record(label)
-      for (const misbehaviour of [
-        { kind: "status", status: 500 },
-        { kind: "html" },
-        { kind: "refuse", message: "Refus" },
-        { kind: "echoToken" },
-        { kind: "rateLimited" },
-        { kind: "reset" }
-      ] as const) {
-        // A create reads Ecotrack's commune list first: each misbehaviour once on that read, once on the create.
-        fake.misbehaveNext(misbehaviour)
-        record(yield* post(app, "/v1/orders", { ...call, order }))
-        fake.misbehaveNext(misbehaviour, "/api/v1/create/order")
-        record(yield* post(app, "/v1/orders", { ...call, order }))
-      }
-      record(yield* post(app, "/v1/orders", { ...call, order: { ...order, codAmount: -1 } }))
-      record(yield* post(app, "/v1/orders", { ...call, credentials: { token: CANARY, extra: CANARY }, order }))
-      assert.isAbove(
-        fake.requests.filter((request) => JSON.stringify(request).includes(CANARY)).length,
-        0,
-        "the canary did reach the courier"
-      )
-
-      app.child.kill("SIGTERM")
-      yield* waitForExit(app)
-      const everything = yield* Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
-        const tables = yield* sql<{ table_name: string }>`
-          SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`
-        const rows: Array<string> = []
-        for (const { table_name } of tables) {
-          rows.push(
-            ...(yield* sql<{ row: string }>`SELECT row_to_json(t)::text AS row FROM ${sql(table_name)} t`).map(
-              (r) => r.row
-            )
-          )
+        record(label)
+        for (const misbehaviour of [
+          { kind: "status", status: 500 },
+          { kind: "html" },
+          { kind: "refuse", message: "Refus" },
+          { kind: "echoToken" },
+          { kind: "rateLimited" },
+          { kind: "reset" }
+        ] as const) {
+          // A create reads Ecotrack's commune list first: each misbehaviour once on that read, once on the create.
+          fake.misbehaveNext(misbehaviour)
+          record(yield* post(app, "/v1/orders", { ...call, order }))
+          fake.misbehaveNext(misbehaviour, "/api/v1/create/order")
+          record(yield* post(app, "/v1/orders", { ...call, order }))
         }
-        return rows.join("\n")
-      }).pipe(Effect.provide(Database.layerEmbedded({ dataDir })))
+        record(yield* post(app, "/v1/orders", { ...call, order: { ...order, codAmount: -1 } }))
+        record(yield* post(app, "/v1/orders", { ...call, credentials: { token: CANARY, extra: CANARY }, order }))
+        assert.isAbove(
+          fake.requests.filter((request) => JSON.stringify(request).includes(CANARY)).length,
+          0,
+          "the canary did reach the courier"
+        )
 
-      assert.isAbove(bodies.length, 8)
-      for (const [where, text] of [
-        ["responses and error bodies", bodies.join("\n")],
-        ["stdout", app.stdout()],
-        ["stderr", app.stderr()],
-        ["the database", everything]
-      ] as const) {
-        assert.notInclude(text, CANARY, `the canary leaked into ${where}`)
-      }
-    }).pipe(Effect.scoped)
-  )
+        yield* app.stop
+        const everything = yield* everyRow(dataDir)
 
-  it.live(`refuses ${hostileBaseUrls.length} hostile options.baseUrl values with 400, reaching no courier`, () =>
-    Effect.gen(function* () {
-      const { fake, app } = yield* setup()
-      const before = fake.requests.length
-      for (const { url, why } of hostileBaseUrls) {
-        const response = yield* post(app, "/v1/track", {
-          courier: "ecotrack",
-          credentials: { token: TOKEN },
-          options: { baseUrl: url },
-          trackingNumber: "ECT1"
-        })
-        assert.strictEqual(response.status, 400, `${why}: ${url}`)
-        assert.include(["blocked_egress", "invalid_input"], response.json.error.code, `${why}: ${url}`)
-        assert.notInclude(response.text, secret, `${why}: the refusal echoes a password`)
-      }
-      assert.strictEqual(fake.requests.length, before, "no request reached any courier")
-      assert.isAtLeast(hostileBaseUrls.length, 60)
-    }).pipe(Effect.scoped)
-  )
+        assert.isAbove(bodies.length, 8)
+        for (const [where, text] of [
+          ["responses and error bodies", bodies.join("\n")],
+          ["stdout", app.stdout()],
+          ["stderr", app.stderr()],
+          ["the database", everything]
+        ] as const) {
+          assert.notInclude(text, CANARY, `the canary leaked into ${where}`)
+        }
+      })
+    )
+  }
+)
 
-  it.live(
-    "replays a create with the same Idempotency-Key and request, creating one parcel; refuses the key for another",
-    () =>
+layer(setup({ SHIPPING_MAX_CONCURRENT_CREATES: "1" }), { timeout: "120 seconds", excludeTestServices: true })(
+  "the shipping API with the Ecotrack adapter and one place for creates",
+  (it) => {
+    it.effect("turns creates away with 503 and Retry-After while the capacity guard is full", () =>
       Effect.gen(function* () {
-        const { fake, app } = yield* setup()
-        const call = { courier: "dhd", credentials: { token: TOKEN } }
-        const creates = () => fake.requests.filter((request) => request.path === "/api/v1/create/order").length
-        const first = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "order-1001" })
-        assert.strictEqual(first.status, 200, first.text)
-        const again = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "order-1001" })
-        assert.strictEqual(again.status, 200)
-        assert.deepStrictEqual(again.json, first.json)
-        assert.strictEqual(creates(), 1, "the replay created no second parcel")
-
-        const other = yield* post(
-          app,
-          "/v1/orders",
-          { ...call, order: { ...order, codAmount: 9999 } },
-          { "idempotency-key": "order-1001" }
+        const { fake, app } = yield* Setup
+        const call = { courier: "dhd", credentials: { token: TOKEN }, options: { timeoutMs: 2000 } }
+        const creates = createsSince(fake)
+        fake.misbehaveNext({ kind: "hang" }, "/api/v1/create/order")
+        const first = yield* Effect.forkChild(post(app, "/v1/orders", { ...call, order }))
+        // Until the create hangs at the courier (holding the place), however slow the machine.
+        const hanging = () => creates() > 0
+        for (let waited = 0; !hanging() && waited < 5_000; waited += 10) yield* Effect.sleep("10 millis")
+        // Through the public client, as integrators see it: DzshipError.status, .code and .retryAfter.
+        const second = yield* rejected(dzship({ ...call, gateway: app.shippingUrl }).createOrder(order as never))
+        assert.strictEqual(second.status, 503)
+        assert.strictEqual(second.code, "overloaded")
+        assert.isAbove(second.retryAfter ?? 0, 0)
+        // A create turned away never held a place, so it gave none back: the first still holds the only one.
+        const again = yield* post(app, "/v1/orders", { ...call, order })
+        assert.strictEqual(again.status, 503)
+        // Decided at the door, before the body is read: a body that is not even JSON is turned away the same.
+        const unread = yield* Effect.promise(() =>
+          fetch(`${app.shippingUrl}/v1/orders`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: "not json"
+          })
         )
-        assert.strictEqual(other.status, 422)
-        assert.strictEqual(other.json.error.code, "idempotency_key_reuse")
-
-        // Another caller (other credentials) has its own keys.
-        const otherCaller = yield* post(
-          app,
-          "/v1/orders",
-          { courier: "dhd", credentials: { token: CANARY }, order },
-          { "idempotency-key": "order-1001" }
+        assert.strictEqual(unread.status, 503)
+        assert.strictEqual(
+          ((yield* Effect.promise(() => unread.json())) as { error: { code: string } }).error.code,
+          "overloaded"
         )
-        assert.strictEqual(otherCaller.status, 200)
-        assert.notStrictEqual(otherCaller.json.trackingNumber, first.json.trackingNumber)
+        const firstResult = yield* Fiber.join(first)
+        assert.strictEqual(firstResult.status, 502, "the hung create timed out")
+        assert.strictEqual(firstResult.json.error.code, "courier_unreachable")
+        fake.misbehaveNext({ kind: "status", status: 500 })
+        const down = yield* rejected(dzship({ ...call, gateway: app.shippingUrl }).track("ECT1"))
+        assert.strictEqual(down.status, 502)
+        assert.strictEqual(down.code, "courier_unreachable")
+        const third = yield* post(app, "/v1/orders", { ...call, order })
+        assert.strictEqual(third.status, 200, "the guard frees its place")
+      })
+    )
 
-        const malformed = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "has spaces!" })
-        assert.strictEqual(malformed.status, 400)
-        assert.hasAllKeys(malformed.json.error.fields, ["headers.idempotency-key"])
-
-        // A failure that certainly created nothing frees the key: the retry runs again.
-        const rejected = yield* post(
-          app,
-          "/v1/orders",
-          { courier: "dhd", credentials: { token: "wrong-token-123456" }, order },
-          { "idempotency-key": "order-1002" }
-        )
-        assert.strictEqual(rejected.json.error.code, "credentials_rejected")
-        const rerun = yield* post(
-          app,
-          "/v1/orders",
-          { courier: "dhd", credentials: { token: "wrong-token-123456" }, order },
-          { "idempotency-key": "order-1002" }
-        )
-        assert.strictEqual(rerun.json.error.code, "credentials_rejected", "ran again, not a 409")
-
-        // After a failure that may have created the parcel, the key stays claimed: a retry answers 409, not a
-        // second parcel.
-        fake.misbehaveNext({ kind: "reset" }, "/api/v1/create/order")
-        const lost = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "order-1003" })
-        assert.strictEqual(lost.status, 502)
-        const createsBefore = creates()
-        const retried = yield* post(app, "/v1/orders", { ...call, order }, { "idempotency-key": "order-1003" })
-        assert.strictEqual(retried.status, 409)
-        assert.strictEqual(retried.json.error.code, "idempotency_in_flight")
-        assert.isAbove(Number(retried.headers.get("retry-after")), 0)
-        assert.strictEqual(creates(), createsBefore, "no second create was sent")
-      }).pipe(Effect.scoped)
-  )
-
-  it.live("turns creates away with 503 and Retry-After while the capacity guard is full", () =>
-    Effect.gen(function* () {
-      const { fake, app } = yield* setup({ SHIPPING_MAX_CONCURRENT_CREATES: "1" })
-      const call = { courier: "dhd", credentials: { token: TOKEN }, options: { timeoutMs: 2000 } }
-      fake.misbehaveNext({ kind: "hang" }, "/api/v1/create/order")
-      const first = yield* Effect.forkChild(post(app, "/v1/orders", { ...call, order }))
-      // Until the create hangs at the courier (holding the place), however slow the machine.
-      const hanging = () => fake.requests.some((request) => request.path === "/api/v1/create/order")
-      for (let waited = 0; !hanging() && waited < 5_000; waited += 10) yield* Effect.sleep("10 millis")
-      // Through the public client, as integrators see it: DzshipError.status, .code and .retryAfter.
-      const second = yield* rejected(dzship({ ...call, gateway: app.shippingUrl }).createOrder(order as never))
-      assert.strictEqual(second.status, 503)
-      assert.strictEqual(second.code, "overloaded")
-      assert.isAbove(second.retryAfter ?? 0, 0)
-      // A create turned away never held a place, so it gave none back: the first still holds the only one.
-      const again = yield* post(app, "/v1/orders", { ...call, order })
-      assert.strictEqual(again.status, 503)
-      // Decided at the door, before the body is read: a body that is not even JSON is turned away the same.
-      const unread = yield* Effect.promise(() =>
-        fetch(`${app.shippingUrl}/v1/orders`, {
+    it.effect("gives the capacity guard's place back when the caller goes away mid-create", () =>
+      Effect.gen(function* () {
+        const { fake, app } = yield* Setup
+        // Long enough that only the caller's going away, not the courier timeout, can end the hung create in time.
+        const call = { courier: "dhd", credentials: { token: TOKEN }, options: { timeoutMs: 30000 } }
+        const creates = createsSince(fake)
+        fake.misbehaveNext({ kind: "hang" }, "/api/v1/create/order")
+        const abort = new AbortController()
+        const first = fetch(`${app.shippingUrl}/v1/orders`, {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: "not json"
-        })
-      )
-      assert.strictEqual(unread.status, 503)
-      assert.strictEqual(
-        ((yield* Effect.promise(() => unread.json())) as { error: { code: string } }).error.code,
-        "overloaded"
-      )
-      const firstResult = yield* Fiber.join(first)
-      assert.strictEqual(firstResult.status, 502, "the hung create timed out")
-      assert.strictEqual(firstResult.json.error.code, "courier_unreachable")
-      fake.misbehaveNext({ kind: "status", status: 500 })
-      const down = yield* rejected(dzship({ ...call, gateway: app.shippingUrl }).track("ECT1"))
-      assert.strictEqual(down.status, 502)
-      assert.strictEqual(down.code, "courier_unreachable")
-      const third = yield* post(app, "/v1/orders", { ...call, order })
-      assert.strictEqual(third.status, 200, "the guard frees its place")
-    }).pipe(Effect.scoped)
-  )
-
-  it.live("gives the capacity guard's place back when the caller goes away mid-create", () =>
-    Effect.gen(function* () {
-      const { fake, app } = yield* setup({ SHIPPING_MAX_CONCURRENT_CREATES: "1" })
-      // Long enough that only the caller's going away, not the courier timeout, can end the hung create in time.
-      const call = { courier: "dhd", credentials: { token: TOKEN }, options: { timeoutMs: 30000 } }
-      fake.misbehaveNext({ kind: "hang" }, "/api/v1/create/order")
-      const abort = new AbortController()
-      const first = fetch(`${app.shippingUrl}/v1/orders`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ ...call, order }),
-        signal: abort.signal
-      }).then(
-        () => "answered",
-        () => "aborted"
-      )
-      // Until the create hangs at the courier (holding the place), however slow the machine.
-      const hanging = () => fake.requests.some((request) => request.path === "/api/v1/create/order")
-      for (let waited = 0; !hanging() && waited < 5_000; waited += 10) yield* Effect.sleep("10 millis")
-      const busy = yield* post(app, "/v1/orders", { ...call, order })
-      assert.strictEqual(busy.status, 503, "the hung create holds the only place")
-      abort.abort()
-      assert.strictEqual(yield* Effect.promise(() => first), "aborted")
-      // The server interrupts the create when its caller's connection closes, and the place is free again.
-      const started = Date.now()
-      let next = yield* post(app, "/v1/orders", { ...call, order })
-      while (next.status === 503 && Date.now() - started < 5_000) {
-        yield* Effect.sleep("20 millis")
-        next = yield* post(app, "/v1/orders", { ...call, order })
-      }
-      assert.strictEqual(next.status, 200, next.text)
-    }).pipe(Effect.scoped)
-  )
-})
+          body: JSON.stringify({ ...call, order }),
+          signal: abort.signal
+        }).then(
+          () => "answered",
+          () => "aborted"
+        )
+        // Until the create hangs at the courier (holding the place), however slow the machine.
+        const hanging = () => creates() > 0
+        for (let waited = 0; !hanging() && waited < 5_000; waited += 10) yield* Effect.sleep("10 millis")
+        const busy = yield* post(app, "/v1/orders", { ...call, order })
+        assert.strictEqual(busy.status, 503, "the hung create holds the only place")
+        abort.abort()
+        assert.strictEqual(yield* Effect.promise(() => first), "aborted")
+        // The server interrupts the create when its caller's connection closes, and the place is free again.
+        const started = Date.now()
+        let next = yield* post(app, "/v1/orders", { ...call, order })
+        while (next.status === 503 && Date.now() - started < 5_000) {
+          yield* Effect.sleep("20 millis")
+          next = yield* post(app, "/v1/orders", { ...call, order })
+        }
+        assert.strictEqual(next.status, 200, next.text)
+      })
+    )
+  }
+)

@@ -1,14 +1,12 @@
 /**
  * The shipping API with the Colivraison Express adapter, against a loopback fake of the API its one public
- * integration calls, through the app as users run it (one real process for the whole file, `npm start`'s command
- * line). The app reaches the fake only through TAWSIL_COURIER_ORIGINS; the adapter is found by discovery; the
+ * integration calls, through the whole app in this process, one for the file (`AppInProcess`: `npm start`'s
+ * configuration and layers, real sockets). The app reaches the fake only through TAWSIL_COURIER_ORIGINS; the adapter is found by discovery; the
  * public dzship client, unchanged, is one of the callers. The last test stops the app and reads its database.
  */
 import { assert, layer } from "@effect/vitest"
-import { Database } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
 import {
   type Fake,
   type Misbehaviour,
@@ -17,8 +15,9 @@ import {
   TOKEN,
   tariff
 } from "../../../../adapters/colivraison/test/fake/ColivraisonFake.ts"
-import { type AppProcess, getJson, postJson, startApp, waitForExit } from "../AppProcess.ts"
+import { getJson, postJson } from "../AppProcess.ts"
 import { dzship, rejected } from "../Dzship.ts"
+import { type AppInProcess, everyRow, startApp } from "./AppInProcess.ts"
 
 /** Credentials no code path may ever print, store or return: a public key and an access token. */
 const CANARY_KEY = "canary-coliv-key-7b1e4d90c2a6"
@@ -44,13 +43,13 @@ const order = {
   codAmount: 4500
 }
 
-const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
+const post = (app: AppInProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
   postJson(`${app.shippingUrl}${path}`, body, headers)
 
 /** The fake, and the one app of this file whose Colivraison origin points at it. */
 class Setup extends Context.Service<
   Setup,
-  { readonly fake: Fake; readonly app: AppProcess; readonly dataDir: string }
+  { readonly fake: Fake; readonly app: AppInProcess; readonly dataDir: string }
 >()("test/couriers/Colivraison/Setup") {}
 
 const SetupLive = Layer.effect(
@@ -282,22 +281,8 @@ layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
           "the canary did reach the courier"
         )
 
-        app.child.kill("SIGTERM")
-        yield* waitForExit(app)
-        const everything = yield* Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
-          const tables = yield* sql<{ table_name: string }>`
-          SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`
-          const rows: Array<string> = []
-          for (const { table_name } of tables) {
-            rows.push(
-              ...(yield* sql<{ row: string }>`SELECT row_to_json(t)::text AS row FROM ${sql(table_name)} t`).map(
-                (r) => r.row
-              )
-            )
-          }
-          return rows.join("\n")
-        }).pipe(Effect.provide(Database.layerEmbedded({ dataDir })))
+        yield* app.stop
+        const everything = yield* everyRow(dataDir)
 
         assert.isAbove(bodies.length, 15)
         assert.include(everything, "canary-coliv-1", "the idempotency record was stored")
