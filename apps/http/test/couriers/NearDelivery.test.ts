@@ -1,14 +1,12 @@
 /**
  * The shipping API with the Near Delivery adapter, against a loopback fake of its documented API, through the app
- * as users run it (`npm start`, real sockets), started once for the whole file. The app reaches the fake only
+ * in this process (`AppInProcess`, real sockets), started once for the whole file. The app reaches the fake only
  * through TAWSIL_COURIER_ORIGINS; the adapter is found by discovery; the public dzship client, unchanged, is one of
  * the callers. Every parcel goes to a relay point: a home delivery is refused with that reason and reaches no one.
  */
 import { assert, layer } from "@effect/vitest"
-import { Database } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
 import {
   API_KEY,
   API_SECRET,
@@ -17,8 +15,9 @@ import {
   type Misbehaviour,
   make
 } from "../../../../adapters/neardelivery/test/fake/NearDeliveryFake.ts"
-import { type AppProcess, getJson, postJson, startApp, waitForExit } from "../AppProcess.ts"
+import { getJson, postJson } from "../AppProcess.ts"
 import { dzship, rejected } from "../Dzship.ts"
+import { type AppInProcess, everyRow, startApp } from "./AppInProcess.ts"
 
 /** Credentials no code path may ever print, store or return: an API key and its secret. */
 const CANARY_KEY = "canary-near-key-5d1b7e3a9c20"
@@ -39,16 +38,17 @@ const { stopDeskId: _, ...withoutDesk } = order
 /** The same order to the door: what Near Delivery does not do. */
 const homeOrder = { ...withoutDesk, deliveryType: "home" as const }
 
-const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
+const post = (app: AppInProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
   postJson(`${app.shippingUrl}${path}`, body, headers)
 
 const paths = (requests: ReadonlyArray<{ readonly method: string; readonly path: string }>) =>
   requests.map(({ method, path }) => `${method} ${path}`)
 
 /** The fake, and one app whose Near Delivery origin points at it, for the whole file. */
-class Near extends Context.Service<Near, { readonly fake: Fake; readonly app: AppProcess; readonly dataDir: string }>()(
-  "test/couriers/NearDelivery"
-) {}
+class Near extends Context.Service<
+  Near,
+  { readonly fake: Fake; readonly app: AppInProcess; readonly dataDir: string }
+>()("test/couriers/NearDelivery") {}
 
 const NearLive = Layer.effect(
   Near,
@@ -281,22 +281,8 @@ layer(NearLive, { timeout: "60 seconds", excludeTestServices: true })(
           "the canary did reach the courier"
         )
 
-        app.child.kill("SIGTERM")
-        yield* waitForExit(app)
-        const everything = yield* Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
-          const tables = yield* sql<{ table_name: string }>`
-          SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`
-          const rows: Array<string> = []
-          for (const { table_name } of tables) {
-            rows.push(
-              ...(yield* sql<{ row: string }>`SELECT row_to_json(t)::text AS row FROM ${sql(table_name)} t`).map(
-                (r) => r.row
-              )
-            )
-          }
-          return rows.join("\n")
-        }).pipe(Effect.provide(Database.layerEmbedded({ dataDir })))
+        yield* app.stop
+        const everything = yield* everyRow(dataDir)
 
         assert.isAbove(bodies.length, 15)
         assert.include(everything, "canary-near-1", "the idempotency record was stored")

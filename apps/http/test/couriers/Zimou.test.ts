@@ -1,17 +1,16 @@
 /**
  * The shipping API with the Zimou Express adapter, against a loopback fake of Zimou's documented v3 API, through the
- * app as users run it (`npm start`'s command line, real sockets), started once for the whole file. The app reaches
+ * whole app in this process (`AppInProcess`, real sockets), started once for the whole file. The app reaches
  * the fake only through TAWSIL_COURIER_ORIGINS; the adapter is found by discovery; the public dzship client,
  * unchanged, is one of the callers. The last test stops the app and reads its database.
  */
 import { assert, layer } from "@effect/vitest"
-import { Database } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
 import { type Fake, type Misbehaviour, make, TOKEN } from "../../../../adapters/zimou/test/fake/ZimouFake.ts"
-import { type AppProcess, getJson, postJson, startApp, waitForExit } from "../AppProcess.ts"
+import { getJson, postJson } from "../AppProcess.ts"
 import { type DzshipError, dzship, rejected } from "../Dzship.ts"
+import { type AppInProcess, everyRow, startApp } from "./AppInProcess.ts"
 
 /** A token no code path may ever print, store or return. */
 const CANARY = "canary-zimou-token-5f2a8c1e9d"
@@ -44,7 +43,7 @@ const deskOrder = {
 /** The fake, and the app whose Zimou origin points at it, for the whole file. */
 class Setup extends Context.Service<
   Setup,
-  { readonly fake: Fake; readonly app: AppProcess; readonly dataDir: string }
+  { readonly fake: Fake; readonly app: AppInProcess; readonly dataDir: string }
 >()("test/ZimouSetup") {}
 
 const SetupLive = Layer.effect(
@@ -66,7 +65,7 @@ const SetupLive = Layer.effect(
   })
 )
 
-const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
+const post = (app: AppInProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
   postJson(`${app.shippingUrl}${path}`, body, headers)
 
 const paths = (requests: ReadonlyArray<{ readonly method: string; readonly path: string }>) =>
@@ -273,22 +272,8 @@ layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
           "the canary did reach the courier"
         )
 
-        app.child.kill("SIGTERM")
-        yield* waitForExit(app)
-        const everything = yield* Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
-          const tables = yield* sql<{ table_name: string }>`
-          SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`
-          const rows: Array<string> = []
-          for (const { table_name } of tables) {
-            rows.push(
-              ...(yield* sql<{ row: string }>`SELECT row_to_json(t)::text AS row FROM ${sql(table_name)} t`).map(
-                (r) => r.row
-              )
-            )
-          }
-          return rows.join("\n")
-        }).pipe(Effect.provide(Database.layerEmbedded({ dataDir })))
+        yield* app.stop
+        const everything = yield* everyRow(dataDir)
 
         assert.isAbove(bodies.length, 15)
         assert.include(everything, "canary-zim-1", "the idempotency record was stored")
