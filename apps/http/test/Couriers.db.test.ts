@@ -1,7 +1,7 @@
 /**
  * The shipping API with a real courier adapter (Ecotrack) against a loopback fake of the courier's documented API,
- * through the whole app in this process (`couriers/AppInProcess`, real sockets). The app reaches the fake only through TAWSIL_COURIER_ORIGINS, process
- * configuration; every other host stays behind the egress rules.
+ * through the whole app in this process (`couriers/AppInProcess`, real sockets). The app reaches the fake only
+ * through TAWSIL_COURIER_ORIGINS, process configuration; every other host stays behind the egress rules.
  */
 import { assert, layer } from "@effect/vitest"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"

@@ -1,7 +1,8 @@
 /**
  * The shipping API with the Maystro and NOEST adapters, each against a loopback fake of its courier's documented
- * API, through the whole app in this process, one for the file (`couriers/AppInProcess`, real sockets). The app reaches the fakes
- * only through TAWSIL_COURIER_ORIGINS; the adapters are found by discovery, as any installed adapter is.
+ * API, through the whole app in this process, one for the file (`couriers/AppInProcess`, real sockets). The app
+ * reaches the fakes only through TAWSIL_COURIER_ORIGINS; the adapters are found by discovery, as any installed
+ * adapter is.
  */
 import { assert, layer } from "@effect/vitest"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"

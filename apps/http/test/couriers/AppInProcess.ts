@@ -119,7 +119,7 @@ export const startApp = (
     }
   })
 
-/** Every row of every table of the embedded database in `dataDir`, one JSON text a line: what the canary checks read. */
+/** Every row of every table of the embedded database in `dataDir`, one JSON text a line (the canary checks). */
 export const everyRow = (dataDir: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient

@@ -1,7 +1,8 @@
 /**
  * `npm run couriers:check` as the operator's command (scripts/checkCouriers.ts, a process of its own) against the
  * loopback fakes this process runs: credentials from the environment, `--record` writing fixtures that hold no
- * canary, and usage mistakes exiting 2. What the check reads and reports is tested in process (`CouriersCheck.db.test.ts`).
+ * canary, and usage mistakes exiting 2. What the check reads and reports is tested in process
+ * (`CouriersCheck.db.test.ts`).
  */
 import { spawn } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"

@@ -1,12 +1,12 @@
 /**
  * Issue 21's "Done when", through the whole app in this process, one for the file (`AppInProcess`: `npm start`'s
- * configuration and layers, real sockets, trace logs): every operation around a parcel — cancel, batch tracking, stop desks, a commune
- * resolved for a courier, a credential check, a create that corrects the commune or refuses an unknown one — against
- * the loopback fake of each platform that declares it, and through the sandbox with no credentials; a capability a
- * platform does not declare answers 400 `unsupported` with nothing sent; one comparison across ten couriers, one of
- * them stalled, answers within its deadline; the listing and the OpenAPI document show the new capabilities and
- * routes. Every platform is called with canary credentials (valid and refused ones), which reach the fakes and
- * nothing else: no log line, response body or database row.
+ * configuration and layers, real sockets, trace logs): every operation around a parcel — cancel, batch tracking,
+ * stop desks, a commune resolved for a courier, a credential check, a create that corrects the commune or refuses an
+ * unknown one — against the loopback fake of each platform that declares it, and through the sandbox with no
+ * credentials; a capability a platform does not declare answers 400 `unsupported` with nothing sent; one comparison
+ * across ten couriers, one of them stalled, answers within its deadline; the listing and the OpenAPI document show
+ * the new capabilities and routes. Every platform is called with canary credentials (valid and refused ones), which
+ * reach the fakes and nothing else: no log line, response body or database row.
  */
 import { assert, layer } from "@effect/vitest"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
