@@ -1,21 +1,22 @@
 /**
- * The shipping API with the E-COM Delivery adapter, against a loopback fake of E-COM's documented API, through the
- * whole app in this process, one for the file (`AppInProcess`), logging at trace level. The app reaches the fake only through
- * TAWSIL_COURIER_ORIGINS; the public dzship client, unchanged, is one of the callers. A canary token, used in
- * successful and failing calls alike, reaches the courier and nothing else — no log line, response or database row.
+ * The E-COM Delivery suite of `Platforms.db.test.ts`: the shipping API against a loopback fake of E-COM's documented
+ * API, through the app all six platforms share (`Platforms.ts`, in this process, trace logs). The app reaches the
+ * fake only through TAWSIL_COURIER_ORIGINS; the public dzship client, unchanged, is one of the callers. A canary
+ * token, used in successful and failing calls alike, reaches the courier and nothing else — no log line, response or
+ * database row.
  */
-import { assert, layer } from "@effect/vitest"
-import * as TestDatabase from "@tawsil/storage/TestDatabase"
+import { assert, type Vitest } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import {
   ACCOUNT,
+  EcomDeliveryFake,
   type Fake,
-  type Misbehaviour,
-  make
-} from "../../../../adapters/ecomdelivery/test/fake/EcomDeliveryFake.ts"
-import { getJson, postJson } from "../AppProcess.ts"
-import { dzship, rejected } from "../Dzship.ts"
-import { type AppInProcess, everyRow, startApp } from "./AppInProcess.ts"
+  type Misbehaviour
+} from "../../../../../adapters/ecomdelivery/test/fake/EcomDeliveryFake.ts"
+import { getJson, postJson } from "../../AppProcess.ts"
+import { dzship, rejected } from "../../Dzship.ts"
+import type { AppInProcess } from "../AppInProcess.ts"
+import { Platforms } from "../Platforms.ts"
 
 /** A token no code path may ever print, store or return, and the key that goes with it. */
 const CANARY = "canary-ecom-token-6d1f8b3a0e95"
@@ -41,30 +42,30 @@ const order = {
 const post = (app: AppInProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
   postJson(`${app.shippingUrl}${path}`, body, headers)
 
-/** The fake, and one app (trace logs) whose E-COM origin points at it. */
+/** The fake, and the shared app (trace logs) whose E-COM origin points at it. */
 class Setup extends Context.Service<
   Setup,
   { readonly fake: Fake; readonly app: AppInProcess; readonly dataDir: string }
 >()("test/EcomDeliverySetup") {}
 
+/** The fake with this suite's accounts: `Platforms.db.test.ts` starts it before the app. */
+export const fake = EcomDeliveryFake.layer({ accounts: [ACCOUNT, { key: CANARY_KEY, token: CANARY }] })
+
+/** The origin this fake stands for, as TAWSIL_COURIER_ORIGINS names it. */
+export const origins = Effect.map(EcomDeliveryFake, (fake) => [`https://ecom-dz.net=${fake.origin}`])
+
 const SetupLive = Layer.effect(
   Setup,
   Effect.gen(function* () {
-    const fake = yield* make({ accounts: [ACCOUNT, { key: CANARY_KEY, token: CANARY }] })
-    const dataDir = yield* TestDatabase.migratedDataDir
-    const app = yield* startApp({
-      DATA_DIR: dataDir,
-      TAWSIL_COURIER_ORIGINS: `https://ecom-dz.net=${fake.origin}`,
-      SHIPPING_RATE_LIMIT_PER_MINUTE: "100000",
-      LOG_LEVEL: "trace"
-    })
+    const fake = yield* EcomDeliveryFake
+    const { app, dataDir } = yield* Platforms
     return { fake, app, dataDir }
   })
 )
 
-layer(SetupLive, { timeout: "60 seconds", excludeTestServices: true })(
-  "the shipping API with the E-COM Delivery adapter",
-  (it) => {
+/** The suite: `Platforms.db.test.ts` runs it with the app and the fake. */
+export const suite = (it: Vitest.MethodsNonLive<Platforms | EcomDeliveryFake>) =>
+  it.layer(SetupLive)("the shipping API with the E-COM Delivery adapter", (it) => {
     it.effect("lists E-COM Delivery with its key and token, create, track and rates, and no label", () =>
       Effect.gen(function* () {
         const { app } = yield* Setup
@@ -237,7 +238,7 @@ layer(SetupLive, { timeout: "60 seconds", excludeTestServices: true })(
     // Last: it stops the app to read its database.
     it.effect("the canary token appears in no log line, response, error body or database row", () =>
       Effect.gen(function* () {
-        const { app, fake, dataDir } = yield* Setup
+        const { app, fake } = yield* Setup
         const canary = { courier: "ecomdelivery", credentials: { apiKey: CANARY_KEY, apiToken: CANARY } }
         const bodies: Array<string> = []
         const record = (response: { readonly text: string }) => bodies.push(response.text)
@@ -298,24 +299,24 @@ layer(SetupLive, { timeout: "60 seconds", excludeTestServices: true })(
           "the canary did reach the courier"
         )
 
-        yield* app.stop
-        const everything = yield* everyRow(dataDir)
-
-        assert.isAbove(bodies.length, 15)
-        assert.include(everything, "canary-ecom-1", "the idempotency record was stored")
-        const stdout = app.stdout()
-        assert.isAbove(stdout.split("\n").length, 40, "the app logged")
-        assert.match(stdout, /"level":"(TRACE|DEBUG)"/i, "at trace level")
-        for (const [where, text] of [
-          ["responses and error bodies", bodies.join("\n")],
-          ["stdout", stdout],
-          ["stderr", app.stderr()],
-          ["the database", everything]
-        ] as const) {
-          assert.notInclude(text, CANARY, `the canary leaked into ${where}`)
-          assert.notInclude(text.toLowerCase(), CANARY.toLowerCase(), `the canary leaked into ${where}`)
-        }
+        // Once the app has stopped (the last test of `Platforms.db.test.ts`): its log and its database.
+        const { afterStop } = yield* Platforms
+        afterStop.push((everything) => {
+          assert.isAbove(bodies.length, 15)
+          assert.include(everything, "canary-ecom-1", "the idempotency record was stored")
+          const stdout = app.stdout()
+          assert.isAbove(stdout.split("\n").length, 40, "the app logged")
+          assert.match(stdout, /"level":"(TRACE|DEBUG)"/i, "at trace level")
+          for (const [where, text] of [
+            ["responses and error bodies", bodies.join("\n")],
+            ["stdout", stdout],
+            ["stderr", app.stderr()],
+            ["the database", everything]
+          ] as const) {
+            assert.notInclude(text, CANARY, `the canary leaked into ${where}`)
+            assert.notInclude(text.toLowerCase(), CANARY.toLowerCase(), `the canary leaked into ${where}`)
+          }
+        })
       })
     )
-  }
-)
+  })

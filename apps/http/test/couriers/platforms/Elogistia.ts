@@ -1,17 +1,22 @@
 /**
- * The shipping API with the Elogistia adapter, against a loopback fake of Elogistia's documented API, through the
- * whole app in this process, one for the file (`AppInProcess`), logging at trace level. Elogistia takes the merchant's API
- * key in the query string: these tests prove that a canary key, used in successful and failing calls alike (a 5xx,
- * a 401 quoting it, a refusal quoting the request URL, a redirect whose Location carries it), reaches the courier
- * and nothing else — no log line, no response, no database row.
+ * The Elogistia suite of `Platforms.db.test.ts`: the shipping API against a loopback fake of Elogistia's documented
+ * API, through the app all six platforms share (`Platforms.ts`, in this process, trace logs). Elogistia takes the
+ * merchant's API key in the query string: these tests prove that a canary key, used in successful and failing calls
+ * alike (a 5xx, a 401 quoting it, a refusal quoting the request URL, a redirect whose Location carries it), reaches
+ * the courier and nothing else — no log line, no response, no database row.
  */
-import { assert, layer } from "@effect/vitest"
-import * as TestDatabase from "@tawsil/storage/TestDatabase"
+import { assert, type Vitest } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import { type Fake, KEY, type Misbehaviour, make } from "../../../../adapters/elogistia/test/fake/ElogistiaFake.ts"
-import { getJson, postJson } from "../AppProcess.ts"
-import { dzship, rejected } from "../Dzship.ts"
-import { type AppInProcess, everyRow, startApp } from "./AppInProcess.ts"
+import {
+  ElogistiaFake,
+  type Fake,
+  KEY,
+  type Misbehaviour
+} from "../../../../../adapters/elogistia/test/fake/ElogistiaFake.ts"
+import { getJson, postJson } from "../../AppProcess.ts"
+import { dzship, rejected } from "../../Dzship.ts"
+import type { AppInProcess } from "../AppInProcess.ts"
+import { Platforms } from "../Platforms.ts"
 
 /** A key no code path may ever print, store or return. */
 const CANARY = "canary-elogistia-key-7f3e9a1c5d2b"
@@ -33,32 +38,32 @@ const order = {
 const post = (app: AppInProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
   postJson(`${app.shippingUrl}${path}`, body, headers)
 
-/** The fake, and one app (trace logs) whose Elogistia origin points at it. */
+/** The fake, and the shared app (trace logs) whose Elogistia origin points at it. */
 class Setup extends Context.Service<
   Setup,
   { readonly fake: Fake; readonly app: AppInProcess; readonly dataDir: string }
 >()("test/ElogistiaSetup") {}
 
+/** The fake with this suite's accounts: `Platforms.db.test.ts` starts it before the app. */
+export const fake = ElogistiaFake.layer({ keys: [KEY, CANARY] })
+
+/** The origin this fake stands for, as TAWSIL_COURIER_ORIGINS names it. */
+export const origins = Effect.map(ElogistiaFake, (fake) => [`https://api.elogistia.com=${fake.origin}`])
+
 const SetupLive = Layer.effect(
   Setup,
   Effect.gen(function* () {
-    const fake = yield* make({ keys: [KEY, CANARY] })
-    const dataDir = yield* TestDatabase.migratedDataDir
-    const app = yield* startApp({
-      DATA_DIR: dataDir,
-      TAWSIL_COURIER_ORIGINS: `https://api.elogistia.com=${fake.origin}`,
-      SHIPPING_RATE_LIMIT_PER_MINUTE: "100000",
-      LOG_LEVEL: "trace"
-    })
+    const fake = yield* ElogistiaFake
+    const { app, dataDir } = yield* Platforms
     return { fake, app, dataDir }
   })
 )
 
 const call = { courier: "elogistia", credentials: { apiKey: KEY } }
 
-layer(SetupLive, { timeout: "60 seconds", excludeTestServices: true })(
-  "the shipping API with the Elogistia adapter",
-  (it) => {
+/** The suite: `Platforms.db.test.ts` runs it with the app and the fake. */
+export const suite = (it: Vitest.MethodsNonLive<Platforms | ElogistiaFake>) =>
+  it.layer(SetupLive)("the shipping API with the Elogistia adapter", (it) => {
     it.effect("lists Elogistia with its one credential, creating, tracking, pricing and labelling", () =>
       Effect.gen(function* () {
         const { app } = yield* Setup
@@ -231,7 +236,7 @@ layer(SetupLive, { timeout: "60 seconds", excludeTestServices: true })(
     // Last: it stops the app to read its database.
     it.effect("the canary key appears in no log line, response, error body or database row", () =>
       Effect.gen(function* () {
-        const { app, fake, dataDir } = yield* Setup
+        const { app, fake } = yield* Setup
         const canary = { courier: "elogistia", credentials: { apiKey: CANARY } }
         const bodies: Array<string> = []
         const record = (response: { readonly text: string }) => bodies.push(response.text)
@@ -288,24 +293,24 @@ layer(SetupLive, { timeout: "60 seconds", excludeTestServices: true })(
           "the canary did reach the courier, in the query string"
         )
 
-        yield* app.stop
-        const everything = yield* everyRow(dataDir)
-
-        assert.isAbove(bodies.length, 20)
-        assert.include(everything, "canary-elo-1", "the idempotency record was stored")
-        const stdout = app.stdout()
-        assert.isAbove(stdout.split("\n").length, 40, "the app logged")
-        assert.match(stdout, /"level":"(TRACE|DEBUG)"/i, "at trace level")
-        for (const [where, text] of [
-          ["responses and error bodies", bodies.join("\n")],
-          ["stdout", stdout],
-          ["stderr", app.stderr()],
-          ["the database", everything]
-        ] as const) {
-          assert.notInclude(text, CANARY, `the canary leaked into ${where}`)
-          assert.notInclude(text.toLowerCase(), CANARY.toLowerCase(), `the canary leaked into ${where}`)
-        }
+        // Once the app has stopped (the last test of `Platforms.db.test.ts`): its log and its database.
+        const { afterStop } = yield* Platforms
+        afterStop.push((everything) => {
+          assert.isAbove(bodies.length, 20)
+          assert.include(everything, "canary-elo-1", "the idempotency record was stored")
+          const stdout = app.stdout()
+          assert.isAbove(stdout.split("\n").length, 40, "the app logged")
+          assert.match(stdout, /"level":"(TRACE|DEBUG)"/i, "at trace level")
+          for (const [where, text] of [
+            ["responses and error bodies", bodies.join("\n")],
+            ["stdout", stdout],
+            ["stderr", app.stderr()],
+            ["the database", everything]
+          ] as const) {
+            assert.notInclude(text, CANARY, `the canary leaked into ${where}`)
+            assert.notInclude(text.toLowerCase(), CANARY.toLowerCase(), `the canary leaked into ${where}`)
+          }
+        })
       })
     )
-  }
-)
+  })

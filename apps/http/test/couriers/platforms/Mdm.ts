@@ -1,16 +1,16 @@
 /**
- * The shipping API with the MDM Express adapter, against a loopback fake of MDM's documented API, through the app
- * in this process (`AppInProcess`: `npm start`'s configuration and layers, real sockets), once for the file. The app reaches the
- * fake only through TAWSIL_COURIER_ORIGINS and finds the adapter by discovery; the public dzship client, unchanged,
- * is one of the callers. Every call uses a canary key, which must come back in no log line, response or row.
+ * The MDM Express suite of `Platforms.db.test.ts`: the shipping API against a loopback fake of MDM's documented API,
+ * through the app all six platforms share (`Platforms.ts`, in this process, real sockets). The app reaches the fake
+ * only through TAWSIL_COURIER_ORIGINS and finds the adapter by discovery; the public dzship client, unchanged, is one
+ * of the callers. Every call uses a canary key, which must come back in no log line, response or row.
  */
-import { assert, layer } from "@effect/vitest"
-import * as TestDatabase from "@tawsil/storage/TestDatabase"
+import { assert, type Vitest } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import { type Fake, MdmFake, type Misbehaviour } from "../../../../adapters/mdm/test/fake/MdmFake.ts"
-import { getJson } from "../AppProcess.ts"
-import { dzship, rejected } from "../Dzship.ts"
-import { type AppInProcess, everyRow, startApp } from "./AppInProcess.ts"
+import { type Fake, MdmFake, type Misbehaviour } from "../../../../../adapters/mdm/test/fake/MdmFake.ts"
+import { getJson } from "../../AppProcess.ts"
+import { dzship, rejected } from "../../Dzship.ts"
+import type { AppInProcess } from "../AppInProcess.ts"
+import { Platforms } from "../Platforms.ts"
 
 /** The key no code path may ever print, store or return. */
 const CANARY = "canary-mdm-key-4e8b1d7a92c6f035"
@@ -24,23 +24,23 @@ const order = (fullName = "Amina Benali", communeName = "Bab Ezzouar") => ({
   codAmount: 4500
 })
 
-/** The fake, the app pointed at it, its data directory, and every body the app answered (scanned at the end). */
+/** The fake, the shared app pointed at it, and every body the app answered this suite (scanned at the end). */
 class Harness extends Context.Service<
   Harness,
   { readonly fake: Fake; readonly app: AppInProcess; readonly dataDir: string; readonly bodies: Array<string> }
 >()("test/couriers/Mdm/Harness") {}
 
+/** The fake with this suite's accounts: `Platforms.db.test.ts` starts it before the app. */
+export const fake = MdmFake.layer({ keys: [CANARY] })
+
+/** The origin this fake stands for, as TAWSIL_COURIER_ORIGINS names it. */
+export const origins = Effect.map(MdmFake, (fake) => [`https://api.mdm.express=${fake.origin}`])
+
 const HarnessLive = Layer.effect(
   Harness,
   Effect.gen(function* () {
-    const fake = Context.get(yield* Layer.build(MdmFake.layer({ keys: [CANARY] })), MdmFake)
-    const dataDir = yield* TestDatabase.migratedDataDir
-    const app = yield* startApp({
-      DATA_DIR: dataDir,
-      TAWSIL_COURIER_ORIGINS: `https://api.mdm.express=${fake.origin}`,
-      SHIPPING_RATE_LIMIT_PER_MINUTE: "100000",
-      LOG_LEVEL: "trace"
-    })
+    const fake = yield* MdmFake
+    const { app, dataDir } = yield* Platforms
     return { fake, app, dataDir, bodies: [] }
   })
 )
@@ -67,9 +67,9 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
 const paths = (requests: ReadonlyArray<{ readonly method: string; readonly path: string }>) =>
   requests.map(({ method, path }) => `${method} ${path}`)
 
-layer(HarnessLive, { timeout: "90 seconds", excludeTestServices: true })(
-  "the shipping API with the MDM Express adapter",
-  (it) => {
+/** The suite: `Platforms.db.test.ts` runs it with the app and the fake. */
+export const suite = (it: Vitest.MethodsNonLive<Platforms | MdmFake>) =>
+  it.layer(HarnessLive)("the shipping API with the MDM Express adapter", (it) => {
     it.effect("lists MDM Express with its dzship credential name, create, track and label, and no rates", () =>
       Effect.gen(function* () {
         const { app } = yield* Harness
@@ -245,7 +245,7 @@ layer(HarnessLive, { timeout: "90 seconds", excludeTestServices: true })(
 
     it.effect("the canary key appears in no log line, response body or database row", () =>
       Effect.gen(function* () {
-        const { fake, app, dataDir, bodies } = yield* Harness
+        const { fake, app, bodies } = yield* Harness
         const created = yield* post(
           "/v1/orders",
           { ...mdm, order: order("Nadia Saidi") },
@@ -262,23 +262,23 @@ layer(HarnessLive, { timeout: "90 seconds", excludeTestServices: true })(
           "MDM's refusal quoting the key reached the caller blanked out"
         )
 
-        yield* app.stop
-        const everything = yield* everyRow(dataDir)
-
-        assert.isAbove(bodies.length, 20)
-        assert.include(everything, "canary-mdm-1", "the idempotency record was stored")
-        assert.include(app.stdout(), "courier adapters loaded", "the app's log was captured")
-        assert.isAbove(app.stdout().split("\n").length, 20, "the app logged at trace level")
-        for (const [where, text] of [
-          ["responses and error bodies", bodies.join("\n")],
-          ["stdout", app.stdout()],
-          ["stderr", app.stderr()],
-          ["the database", everything]
-        ] as const) {
-          assert.notInclude(text, CANARY, `the canary leaked into ${where}`)
-          assert.notInclude(text, encodeURIComponent(CANARY), `the canary leaked into ${where}, encoded`)
-        }
+        // Once the app has stopped (the last test of `Platforms.db.test.ts`): its log and its database.
+        const { afterStop } = yield* Platforms
+        afterStop.push((everything) => {
+          assert.isAbove(bodies.length, 20)
+          assert.include(everything, "canary-mdm-1", "the idempotency record was stored")
+          assert.include(app.stdout(), "courier adapters loaded", "the app's log was captured")
+          assert.isAbove(app.stdout().split("\n").length, 20, "the app logged at trace level")
+          for (const [where, text] of [
+            ["responses and error bodies", bodies.join("\n")],
+            ["stdout", app.stdout()],
+            ["stderr", app.stderr()],
+            ["the database", everything]
+          ] as const) {
+            assert.notInclude(text, CANARY, `the canary leaked into ${where}`)
+            assert.notInclude(text, encodeURIComponent(CANARY), `the canary leaked into ${where}, encoded`)
+          }
+        })
       })
     )
-  }
-)
+  })

@@ -1,0 +1,54 @@
+/**
+ * The shipping API with each single-platform adapter — Colivraison, E-COM Delivery, Elogistia, MDM, Near Delivery,
+ * Zimou — against the loopback fake of its courier, through one app in this process (`Platforms.ts`) for all six:
+ * each platform's suite (`platforms/*.ts`) lists it, runs its operations, reads its refusals, calls it through the
+ * unchanged dzship client, and sends its canary credentials through every path; the last test stops the app and
+ * finds no canary in its log or its database.
+ */
+import { layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import * as Platforms from "./Platforms.ts"
+import * as Colivraison from "./platforms/Colivraison.ts"
+import * as EcomDelivery from "./platforms/EcomDelivery.ts"
+import * as Elogistia from "./platforms/Elogistia.ts"
+import * as Mdm from "./platforms/Mdm.ts"
+import * as NearDelivery from "./platforms/NearDelivery.ts"
+import * as Zimou from "./platforms/Zimou.ts"
+
+const origins = Effect.map(
+  Effect.all([
+    Colivraison.origins,
+    EcomDelivery.origins,
+    Elogistia.origins,
+    Mdm.origins,
+    NearDelivery.origins,
+    Zimou.origins
+  ]),
+  (each) => each.flat()
+)
+
+const fakes = Layer.mergeAll(
+  Colivraison.fake,
+  EcomDelivery.fake,
+  Elogistia.fake,
+  Mdm.fake,
+  NearDelivery.fake,
+  Zimou.fake
+)
+
+layer(Platforms.layer(origins).pipe(Layer.provideMerge(fakes)), { timeout: "120 seconds", excludeTestServices: true })(
+  "the single-platform adapters, one app",
+  (it) => {
+    Colivraison.suite(it)
+    EcomDelivery.suite(it)
+    Elogistia.suite(it)
+    Mdm.suite(it)
+    NearDelivery.suite(it)
+    Zimou.suite(it)
+
+    it.effect(
+      "the canaries of every platform appear in no log line or database row once the app has stopped",
+      () => Platforms.stopAndCheck
+    )
+  }
+)
