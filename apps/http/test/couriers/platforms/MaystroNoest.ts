@@ -1,17 +1,17 @@
 /**
- * The shipping API with the Maystro and NOEST adapters, each against a loopback fake of its courier's documented
- * API, through the whole app in this process, one for the file (`couriers/AppInProcess`, real sockets). The app
- * reaches the fakes only through TAWSIL_COURIER_ORIGINS; the adapters are found by discovery, as any installed
+ * The Maystro and NOEST suite of `Platforms.db.test.ts`: the shipping API against a loopback fake of each courier's
+ * documented API, through the app the platforms' suites share (`Platforms.ts`, in this process, real sockets). The
+ * app reaches the fakes only through TAWSIL_COURIER_ORIGINS; the adapters are found by discovery, as any installed
  * adapter is.
  */
-import { assert, layer } from "@effect/vitest"
-import * as TestDatabase from "@tawsil/storage/TestDatabase"
+import { assert, type Vitest } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import { KEY, MaystroFake } from "../../../adapters/maystro/test/fake/MaystroFake.ts"
-import { GUID, NoestFake, TOKEN } from "../../../adapters/noest/test/fake/NoestFake.ts"
-import { getJson, postJson } from "./AppProcess.ts"
-import { type AppInProcess, everyRow, startApp } from "./couriers/AppInProcess.ts"
-import { type DzshipError, dzship, rejected } from "./Dzship.ts"
+import { KEY, MaystroFake } from "../../../../../adapters/maystro/test/fake/MaystroFake.ts"
+import { GUID, NoestFake, TOKEN } from "../../../../../adapters/noest/test/fake/NoestFake.ts"
+import { getJson, postJson } from "../../AppProcess.ts"
+import { type DzshipError, dzship, rejected } from "../../Dzship.ts"
+import type { AppInProcess } from "../AppInProcess.ts"
+import { Platforms } from "../Platforms.ts"
 
 /** Credentials no code path may ever print, store or return: a Maystro key, a NOEST token and a NOEST GUID. */
 const CANARY_KEY = "canary-maystro-6e1f3a9c0b4d7e28"
@@ -34,8 +34,8 @@ const post = (app: AppInProcess, path: string, body: unknown, headers: Record<st
   postJson(`${app.shippingUrl}${path}`, body, headers)
 
 /**
- * Both fakes, and one app for the file whose Maystro and NOEST origins point at them. Each test creates for a
- * customer of its own: Maystro refuses a second order of the day for the same name and phone.
+ * Both fakes, and the shared app whose Maystro and NOEST origins point at them. Each test creates for a customer
+ * of its own: Maystro refuses a second order of the day for the same name and phone.
  */
 class Setup extends Context.Service<
   Setup,
@@ -47,27 +47,29 @@ class Setup extends Context.Service<
   }
 >()("test/MaystroNoest/Setup") {}
 
+/** The fakes with this suite's accounts: `Platforms.db.test.ts` starts them before the app. */
+export const fake = Layer.mergeAll(
+  MaystroFake.layer({ keys: [KEY, CANARY_KEY] }),
+  NoestFake.layer({
+    accounts: [
+      [TOKEN, GUID],
+      [CANARY_TOKEN, CANARY_GUID]
+    ]
+  })
+)
+
+/** The origins these fakes stand for. */
+export const origins = Effect.map(Effect.all([MaystroFake, NoestFake]), ([maystro, noest]) => [
+  `https://backend.maystro-delivery.com=${maystro.origin}`,
+  `https://app.noest-dz.com=${noest.origin}`
+])
+
 const SetupLive = Layer.effect(
   Setup,
   Effect.gen(function* () {
-    const maystroFake = Context.get(yield* Layer.build(MaystroFake.layer({ keys: [KEY, CANARY_KEY] })), MaystroFake)
-    const noestFake = Context.get(
-      yield* Layer.build(
-        NoestFake.layer({
-          accounts: [
-            [TOKEN, GUID],
-            [CANARY_TOKEN, CANARY_GUID]
-          ]
-        })
-      ),
-      NoestFake
-    )
-    const dataDir = yield* TestDatabase.migratedDataDir
-    const app = yield* startApp({
-      DATA_DIR: dataDir,
-      TAWSIL_COURIER_ORIGINS: `https://backend.maystro-delivery.com=${maystroFake.origin},https://app.noest-dz.com=${noestFake.origin}`,
-      SHIPPING_RATE_LIMIT_PER_MINUTE: "100000"
-    })
+    const maystroFake = yield* MaystroFake
+    const noestFake = yield* NoestFake
+    const { app, dataDir } = yield* Platforms
     return { maystroFake, noestFake, app, dataDir }
   })
 )
@@ -75,9 +77,9 @@ const SetupLive = Layer.effect(
 const paths = (requests: ReadonlyArray<{ readonly method: string; readonly path: string }>) =>
   requests.map(({ method, path }) => `${method} ${path}`)
 
-layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
-  "the shipping API with the Maystro and NOEST adapters",
-  (it) => {
+/** The suite: `Platforms.db.test.ts` runs it with the app and the fakes. */
+export const suite = (it: Vitest.MethodsNonLive<Platforms | MaystroFake | NoestFake>) =>
+  it.layer(SetupLive)("the shipping API with the Maystro and NOEST adapters", (it) => {
     it.effect("lists both couriers with every capability and the dzship credential names", () =>
       Effect.gen(function* () {
         const { app } = yield* Setup
@@ -277,7 +279,7 @@ layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
 
     it.effect("the canary credentials appear in no log, response, error body or database row", () =>
       Effect.gen(function* () {
-        const { maystroFake, noestFake, app, dataDir } = yield* Setup
+        const { maystroFake, noestFake, app } = yield* Setup
         const bodies: Array<string> = []
         const record = (response: { text: string }) => bodies.push(response.text)
         const calls = [
@@ -347,28 +349,28 @@ layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
           )
         }
 
-        yield* app.stop
-        const everything = yield* everyRow(dataDir)
-
-        assert.isAbove(bodies.length, 30)
-        assert.isTrue(
-          bodies.some((body) => body.includes("<redacted>")),
-          "a courier that quoted a credential back was answered with it blanked out"
-        )
-        assert.include(app.stdout(), "courier adapters loaded", "the app's log was captured")
-        assert.include(everything, "canary-maystro-1", "the idempotency records were stored")
-        for (const [where, text] of [
-          ["responses and error bodies", bodies.join("\n")],
-          ["stdout", app.stdout()],
-          ["stderr", app.stderr()],
-          ["the database", everything]
-        ] as const) {
-          for (const canary of CANARIES) {
-            assert.notInclude(text, canary, `${canary} leaked into ${where}`)
-            assert.notInclude(text, encodeURIComponent(canary), `${canary} leaked into ${where}, encoded`)
+        // Once the app has stopped (the last test of `Platforms.db.test.ts`): its log and its database.
+        const { afterStop } = yield* Platforms
+        afterStop.push((everything) => {
+          assert.isAbove(bodies.length, 30)
+          assert.isTrue(
+            bodies.some((body) => body.includes("<redacted>")),
+            "a courier that quoted a credential back was answered with it blanked out"
+          )
+          assert.include(app.stdout(), "courier adapters loaded", "the app's log was captured")
+          assert.include(everything, "canary-maystro-1", "the idempotency records were stored")
+          for (const [where, text] of [
+            ["responses and error bodies", bodies.join("\n")],
+            ["stdout", app.stdout()],
+            ["stderr", app.stderr()],
+            ["the database", everything]
+          ] as const) {
+            for (const canary of CANARIES) {
+              assert.notInclude(text, canary, `${canary} leaked into ${where}`)
+              assert.notInclude(text, encodeURIComponent(canary), `${canary} leaked into ${where}, encoded`)
+            }
           }
-        }
+        })
       })
     )
-  }
-)
+  })

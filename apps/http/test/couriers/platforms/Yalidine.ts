@@ -1,15 +1,15 @@
 /**
- * The shipping API with the Yalidine-engine adapter, against a loopback fake of the engine's documented API,
- * through the whole app (one for the file, in this process, on real sockets). The app reaches the fake only through
- * TAWSIL_COURIER_ORIGINS; the public dzship client, unchanged, is one of the callers.
+ * The Yalidine-engine suite of `Platforms.db.test.ts`: the shipping API against a loopback fake of the engine's
+ * documented API, through the app the platforms' suites share (`Platforms.ts`, in this process, real sockets). The app
+ * reaches the fake only through TAWSIL_COURIER_ORIGINS; the public dzship client, unchanged, is one of the callers.
  */
-import { assert, layer } from "@effect/vitest"
-import * as TestDatabase from "@tawsil/storage/TestDatabase"
+import { assert, type Vitest } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import { type Fake, type Misbehaviour, make } from "../../../adapters/yalidine/test/fake/YalidineFake.ts"
-import { getJson, postJson } from "./AppProcess.ts"
-import { type AppInProcess, everyRow, startApp } from "./couriers/AppInProcess.ts"
-import { dzship, rejected } from "./Dzship.ts"
+import { type Fake, type Misbehaviour, YalidineFake } from "../../../../../adapters/yalidine/test/fake/YalidineFake.ts"
+import { getJson, postJson } from "../../AppProcess.ts"
+import { dzship, rejected } from "../../Dzship.ts"
+import type { AppInProcess } from "../AppInProcess.ts"
+import { Platforms } from "../Platforms.ts"
 
 /** Credentials no code path may ever print, store or return: an API id and a token. */
 const CANARY_ID = "canary-id-51e0c7a94d2b"
@@ -36,10 +36,10 @@ const post = (app: AppInProcess, path: string, body: unknown, headers: Record<st
   postJson(`${app.shippingUrl}${path}`, body, headers)
 
 /**
- * The fake network and an app whose Yalidine and Guepex origins point at it. The fake counts quotas on a clock the
- * tests may move on (`skipToNextMinute`); the accounts other than the small one have quotas to spare, as the app
- * here paces them on windows a thousandth as long (`AppInProcess`; `couriers/Documented` checks the pace against
- * the documented quotas).
+ * The fake network and the shared app whose Yalidine and Guepex origins point at it. The fake counts quotas on a
+ * clock the tests may move on (`skipToNextMinute`); the accounts other than the small one have quotas to spare, as
+ * the app here paces them on windows a thousandth as long (`AppInProcess`; `couriers/Documented` checks the pace
+ * against the documented quotas).
  */
 class Setup extends Context.Service<
   Setup,
@@ -54,38 +54,43 @@ class Setup extends Context.Service<
 
 const generous = { second: 1000, minute: 10_000, hour: 100_000, day: 1_000_000 }
 
+/** The fake's clock runs this far ahead of real time (`skipToNextMinute`). */
+let skew = 0
+
+/** The fake with this suite's accounts: `Platforms.db.test.ts` starts it before the app. */
+export const fake = YalidineFake.layer({
+  // Label links in the 2026 transcription's form, on the API's own host (the docs' bordereau links are on
+  // yalidine.app, Yalidine's own domain, which Guepex does not declare: adapters/yalidine/test covers them).
+  accounts: [
+    { ...ACCOUNT, quotas: generous },
+    { apiId: CANARY_ID, apiToken: CANARY_TOKEN, quotas: generous },
+    { ...SMALL, quotas: { minute: 3 } }
+  ],
+  labelLinks: "api",
+  now: () => Date.now() + skew
+})
+
+/** The origins this fake stands for: Yalidine's and Guepex's. */
+export const origins = Effect.map(YalidineFake, (fake) => [
+  `https://api.yalidine.app=${fake.origin}`,
+  `https://api.guepex.app=${fake.origin}`
+])
+
 const SetupLive = Layer.effect(
   Setup,
   Effect.gen(function* () {
-    let skew = 0
-    // Label links in the 2026 transcription's form, on the API's own host (the docs' bordereau links are on
-    // yalidine.app, Yalidine's own domain, which Guepex does not declare: adapters/yalidine/test covers them).
-    const fake = yield* make({
-      accounts: [
-        { ...ACCOUNT, quotas: generous },
-        { apiId: CANARY_ID, apiToken: CANARY_TOKEN, quotas: generous },
-        { ...SMALL, quotas: { minute: 3 } }
-      ],
-      labelLinks: "api",
-      now: () => Date.now() + skew
-    })
+    const fake = yield* YalidineFake
+    const { app, dataDir } = yield* Platforms
     const skipToNextMinute = () => {
       skew += 60_000 - ((Date.now() + skew) % 60_000)
     }
-    const dataDir = yield* TestDatabase.migratedDataDir
-    const app = yield* startApp({
-      DATA_DIR: dataDir,
-      TAWSIL_COURIER_ORIGINS: `https://api.yalidine.app=${fake.origin},https://api.guepex.app=${fake.origin}`,
-      SHIPPING_RATE_LIMIT_PER_MINUTE: "100000",
-      LOG_LEVEL: "trace"
-    })
     return { fake, app, dataDir, skipToNextMinute }
   })
 )
 
-layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
-  "the shipping API with the Yalidine-engine adapter",
-  (it) => {
+/** The suite: `Platforms.db.test.ts` runs it with the app and the fakes. */
+export const suite = (it: Vitest.MethodsNonLive<Platforms | YalidineFake>) =>
+  it.layer(SetupLive)("the shipping API with the Yalidine-engine adapter", (it) => {
     it.effect("lists the six networks with their credentials and capabilities, and finds one by alias", () =>
       Effect.gen(function* () {
         const { app } = yield* Setup
@@ -268,7 +273,7 @@ layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
     // Last: it stops the app, to read its database.
     it.effect("the canary credentials appear in no log line, response, error body or database row", () =>
       Effect.gen(function* () {
-        const { fake, app, dataDir } = yield* Setup
+        const { fake, app } = yield* Setup
         const call = {
           courier: "yalidine",
           credentials: { apiId: CANARY_ID, apiToken: CANARY_TOKEN },
@@ -332,24 +337,24 @@ layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
           "the canary did reach the courier"
         )
 
-        yield* app.stop
-        const everything = yield* everyRow(dataDir)
-
-        assert.isAbove(bodies.length, 12)
-        assert.include(everything, "canary-yal-1", "the idempotency record was stored")
-        assert.isAbove(app.stdout().split("\n").length, 20, "the app logged")
-        for (const [where, text] of [
-          ["responses and error bodies", bodies.join("\n")],
-          ["stdout", app.stdout()],
-          ["stderr", app.stderr()],
-          ["the database", everything]
-        ] as const) {
-          for (const canary of [CANARY_ID, CANARY_TOKEN]) {
-            assert.notInclude(text, canary, `the canary leaked into ${where}`)
-            assert.notInclude(text, encodeURIComponent(canary), `the canary leaked into ${where}`)
+        // Once the app has stopped (the last test of `Platforms.db.test.ts`): its log and its database.
+        const { afterStop } = yield* Platforms
+        afterStop.push((everything) => {
+          assert.isAbove(bodies.length, 12)
+          assert.include(everything, "canary-yal-1", "the idempotency record was stored")
+          assert.isAbove(app.stdout().split("\n").length, 20, "the app logged")
+          for (const [where, text] of [
+            ["responses and error bodies", bodies.join("\n")],
+            ["stdout", app.stdout()],
+            ["stderr", app.stderr()],
+            ["the database", everything]
+          ] as const) {
+            for (const canary of [CANARY_ID, CANARY_TOKEN]) {
+              assert.notInclude(text, canary, `the canary leaked into ${where}`)
+              assert.notInclude(text, encodeURIComponent(canary), `the canary leaked into ${where}`)
+            }
           }
-        }
+        })
       })
     )
-  }
-)
+  })

@@ -1,22 +1,22 @@
 /**
- * The shipping API with the Procolis adapter (legacy ZR Express and its sister couriers) and the new ZR Express
- * platform's adapter, against loopback fakes of their documented APIs, through the whole app in this process, one
- * for the file (`couriers/AppInProcess`). The app
- * reaches the fakes only through TAWSIL_COURIER_ORIGINS, process configuration; every other host stays behind the
- * egress rules. The public dzship client, unchanged, talks to the app as it would to the hosted service.
+ * The Procolis (legacy ZR Express and its sister couriers) and new ZR Express suite of `Platforms.db.test.ts`: the
+ * shipping API against loopback fakes of their documented APIs, through the app the platforms' suites share
+ * (`Platforms.ts`, in this process). The app reaches the fakes only through TAWSIL_COURIER_ORIGINS, process
+ * configuration; every other host stays behind the egress rules. The public dzship client, unchanged, talks to the
+ * app as it would to the hosted service.
  */
-import { assert, layer } from "@effect/vitest"
-import * as TestDatabase from "@tawsil/storage/TestDatabase"
+import { assert, type Vitest } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import { ACCOUNT as PROCOLIS_ACCOUNT, ProcolisFake } from "../../../adapters/procolis/test/fake/ProcolisFake.ts"
+import { ACCOUNT as PROCOLIS_ACCOUNT, ProcolisFake } from "../../../../../adapters/procolis/test/fake/ProcolisFake.ts"
 import {
   PICKUP_POINTS,
   ACCOUNT as ZR_ACCOUNT,
   ZrExpressNewFake
-} from "../../../adapters/zrexpress-new/test/fake/ZrExpressNewFake.ts"
-import { getJson, postJson } from "./AppProcess.ts"
-import { type AppInProcess, everyRow, startApp } from "./couriers/AppInProcess.ts"
-import { dzship, rejected } from "./Dzship.ts"
+} from "../../../../../adapters/zrexpress-new/test/fake/ZrExpressNewFake.ts"
+import { getJson, postJson } from "../../AppProcess.ts"
+import { dzship, rejected } from "../../Dzship.ts"
+import type { AppInProcess } from "../AppInProcess.ts"
+import { Platforms } from "../Platforms.ts"
 
 /** Credentials no code path may ever print, store or return. */
 const CANARY = "canary-3d8f1b6e0a4c-procolis-zr"
@@ -40,7 +40,7 @@ const order = {
 const post = (app: AppInProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
   postJson(`${app.shippingUrl}${path}`, body, headers)
 
-/** Both fakes, and one app for the file whose Procolis and ZR Express origins point at them. */
+/** Both fakes, and the shared app whose Procolis and ZR Express origins point at them. */
 class Setup extends Context.Service<
   Setup,
   {
@@ -51,26 +51,25 @@ class Setup extends Context.Service<
   }
 >()("test/Procolis/Setup") {}
 
+/** The fakes with this suite's accounts: `Platforms.db.test.ts` starts them before the app. */
+export const fake = Layer.mergeAll(
+  ProcolisFake.layer({ accounts: [PROCOLIS_ACCOUNT, { token: CANARY, key: CANARY_KEY }] }),
+  ZrExpressNewFake.layer({ accounts: [ZR_ACCOUNT, { tenantId: CANARY_TENANT, apiKey: CANARY }] })
+)
+
+/** The origins these fakes stand for; ZR's label files are on its storage host, a document host it declares. */
+export const origins = Effect.map(Effect.all([ProcolisFake, ZrExpressNewFake]), ([procolis, zr]) => [
+  `https://procolis.com=${procolis.origin}`,
+  `https://api.zrexpress.app=${zr.origin}`,
+  `https://*.blob.core.windows.net=${zr.origin}`
+])
+
 const SetupLive = Layer.effect(
   Setup,
   Effect.gen(function* () {
-    const procolis = Context.get(
-      yield* Layer.build(ProcolisFake.layer({ accounts: [PROCOLIS_ACCOUNT, { token: CANARY, key: CANARY_KEY }] })),
-      ProcolisFake
-    )
-    const zr = Context.get(
-      yield* Layer.build(
-        ZrExpressNewFake.layer({ accounts: [ZR_ACCOUNT, { tenantId: CANARY_TENANT, apiKey: CANARY }] })
-      ),
-      ZrExpressNewFake
-    )
-    const dataDir = yield* TestDatabase.migratedDataDir
-    const app = yield* startApp({
-      DATA_DIR: dataDir,
-      // ZR's label files are on its storage host, a document host it declares (the fake serves them too).
-      TAWSIL_COURIER_ORIGINS: `https://procolis.com=${procolis.origin},https://api.zrexpress.app=${zr.origin},https://*.blob.core.windows.net=${zr.origin}`,
-      SHIPPING_RATE_LIMIT_PER_MINUTE: "100000"
-    })
+    const procolis = yield* ProcolisFake
+    const zr = yield* ZrExpressNewFake
+    const { app, dataDir } = yield* Platforms
     return { procolis, zr, app, dataDir }
   })
 )
@@ -78,9 +77,9 @@ const SetupLive = Layer.effect(
 const procolisCall = { courier: "zrexpress", credentials: { token: PROCOLIS_ACCOUNT.token, key: PROCOLIS_ACCOUNT.key } }
 const zrCall = { courier: "zrexpress_new", credentials: { apiKey: ZR_ACCOUNT.apiKey, tenantId: ZR_ACCOUNT.tenantId } }
 
-layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
-  "the shipping API with the Procolis and new ZR Express adapters",
-  (it) => {
+/** The suite: `Platforms.db.test.ts` runs it with the app and the fakes. */
+export const suite = (it: Vitest.MethodsNonLive<Platforms | ProcolisFake | ZrExpressNewFake>) =>
+  it.layer(SetupLive)("the shipping API with the Procolis and new ZR Express adapters", (it) => {
     it.effect("lists both platforms' couriers, with label false, as the app discovers them", () =>
       Effect.gen(function* () {
         const { app } = yield* Setup
@@ -305,7 +304,7 @@ layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
 
     it.effect("the canary credentials appear in no log, response, error body or database row", () =>
       Effect.gen(function* () {
-        const { procolis, zr, app, dataDir } = yield* Setup
+        const { procolis, zr, app } = yield* Setup
         const bodies: Array<string> = []
         const record = (response: { text: string }) => bodies.push(response.text)
         const calls = [
@@ -349,21 +348,21 @@ layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
         zr.misbehaveNext({ kind: "refuse", detail: "Refus" })
         record(yield* post(app, "/v1/orders", { ...calls[1], order }))
 
-        yield* app.stop
-        const everything = yield* everyRow(dataDir)
-
-        assert.isAbove(bodies.length, 20)
-        for (const [where, text] of [
-          ["responses and error bodies", bodies.join("\n")],
-          ["stdout", app.stdout()],
-          ["stderr", app.stderr()],
-          ["the database", everything]
-        ] as const) {
-          for (const secret of [CANARY, CANARY_KEY, CANARY_TENANT]) {
-            assert.notInclude(text, secret, `a credential leaked into ${where}`)
+        // Once the app has stopped (the last test of `Platforms.db.test.ts`): its log and its database.
+        const { afterStop } = yield* Platforms
+        afterStop.push((everything) => {
+          assert.isAbove(bodies.length, 20)
+          for (const [where, text] of [
+            ["responses and error bodies", bodies.join("\n")],
+            ["stdout", app.stdout()],
+            ["stderr", app.stderr()],
+            ["the database", everything]
+          ] as const) {
+            for (const secret of [CANARY, CANARY_KEY, CANARY_TENANT]) {
+              assert.notInclude(text, secret, `a credential leaked into ${where}`)
+            }
           }
-        }
+        })
       })
     )
-  }
-)
+  })
