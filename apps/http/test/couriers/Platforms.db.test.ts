@@ -1,16 +1,17 @@
 /**
- * The shipping API with each courier platform's adapter that has no other platform's rows to share — Colivraison,
- * E-COM Delivery, Elogistia, Maystro and NOEST, MDM, Near Delivery, Procolis and the new ZR Express, the Yalidine
- * engine, Zimou — against the loopback fake of its courier, through one app in this process (`Platforms.ts`) for all
- * of them: each platform's suite (`platforms/*.ts`) lists it, runs its operations, reads its refusals, calls it
- * through the unchanged dzship client, and sends its canary credentials through every path; the last test stops the
- * app and finds no canary in its log or its database.
+ * The shipping API with each courier platform's adapter — Colivraison, E-COM Delivery, Ecotrack (DHD), Elogistia,
+ * Maystro and NOEST, MDM, Near Delivery, Procolis and the new ZR Express, the Yalidine engine, Zimou — against the
+ * loopback fake of its courier, through one app in this process (`Platforms.ts`) for all of them: each platform's
+ * suite (`platforms/*.ts`) lists it, runs its operations, reads its refusals, calls it through the unchanged dzship
+ * client, and sends its canary credentials through every path; the last test stops the app and finds no canary in
+ * its log or its database. (Every operation across all platforms at once: `ParcelOperations.db.test.ts`.)
  */
 import { layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as Platforms from "./Platforms.ts"
 import * as Colivraison from "./platforms/Colivraison.ts"
 import * as EcomDelivery from "./platforms/EcomDelivery.ts"
+import * as Ecotrack from "./platforms/Ecotrack.ts"
 import * as Elogistia from "./platforms/Elogistia.ts"
 import * as MaystroNoest from "./platforms/MaystroNoest.ts"
 import * as Mdm from "./platforms/Mdm.ts"
@@ -23,6 +24,7 @@ const origins = Effect.map(
   Effect.all([
     Colivraison.origins,
     EcomDelivery.origins,
+    Ecotrack.origins,
     Elogistia.origins,
     MaystroNoest.origins,
     Mdm.origins,
@@ -37,6 +39,7 @@ const origins = Effect.map(
 const fakes = Layer.mergeAll(
   Colivraison.fake,
   EcomDelivery.fake,
+  Ecotrack.fake,
   Elogistia.fake,
   MaystroNoest.fake,
   Mdm.fake,
@@ -51,6 +54,7 @@ layer(Platforms.layer(origins).pipe(Layer.provideMerge(fakes)), { timeout: "120 
   (it) => {
     Colivraison.suite(it)
     EcomDelivery.suite(it)
+    Ecotrack.suite(it)
     Elogistia.suite(it)
     MaystroNoest.suite(it)
     Mdm.suite(it)

@@ -1,16 +1,17 @@
 /**
- * The shipping API with a real courier adapter (Ecotrack) against a loopback fake of the courier's documented API,
- * through the whole app in this process (`couriers/AppInProcess`, real sockets). The app reaches the fake only
- * through TAWSIL_COURIER_ORIGINS, process configuration; every other host stays behind the egress rules.
+ * The Ecotrack suite of `Platforms.db.test.ts`: the shipping API with a real courier adapter against a loopback fake
+ * of the courier's documented API, through the app the platforms' suites share (`Platforms.ts`, in this process,
+ * real sockets). The app reaches the fake only through TAWSIL_COURIER_ORIGINS, process configuration; every other
+ * host stays behind the egress rules. The capacity guard's tests, which need an app with one place for creates, are
+ * in `CreateCapacity.db.test.ts`.
  */
-import { assert, layer } from "@effect/vitest"
-import * as TestDatabase from "@tawsil/storage/TestDatabase"
-import { Context, Effect, Fiber, Layer } from "effect"
-import { EcotrackFake, TOKEN } from "../../../adapters/ecotrack/test/fake/EcotrackFake.ts"
-import { hostileBaseUrls, secret } from "../../../packages/egress/test/fixtures/hostileBaseUrls.ts"
-import { postJson } from "./AppProcess.ts"
-import { type AppInProcess, everyRow, startApp } from "./couriers/AppInProcess.ts"
-import { dzship, rejected } from "./Dzship.ts"
+import { assert, type Vitest } from "@effect/vitest"
+import { Context, Effect, Layer } from "effect"
+import { EcotrackFake, TOKEN } from "../../../../../adapters/ecotrack/test/fake/EcotrackFake.ts"
+import { hostileBaseUrls, secret } from "../../../../../packages/egress/test/fixtures/hostileBaseUrls.ts"
+import { postJson } from "../../AppProcess.ts"
+import type { AppInProcess } from "../AppInProcess.ts"
+import { Platforms } from "../Platforms.ts"
 
 /** A credential no code path may ever print, store or return. */
 const CANARY = "canary-7c1e2d4a9b8f3e6d-tawsil"
@@ -33,44 +34,43 @@ const post = (app: AppInProcess, path: string, body: unknown, headers: Record<st
   postJson(`${app.shippingUrl}${path}`, body, headers)
 
 /**
- * The fake courier and an app whose DHD and Ecotrack-tenant origins point at it: one for the file, and one more with
- * a single place for creates (the capacity guard's tests). The fake's throttle is raised: the app here paces accounts
- * on windows a thousandth as long (`AppInProcess`; `couriers/Documented` checks the pace against the documented 50).
+ * The fake courier and the shared app whose DHD and Ecotrack-tenant origins point at it. The fake's throttle is
+ * raised: the app here paces accounts on windows a thousandth as long (`AppInProcess`; `couriers/Documented` checks
+ * the pace against the documented 50).
  */
 class Setup extends Context.Service<
   Setup,
   { readonly fake: EcotrackFake["Service"]; readonly app: AppInProcess; readonly dataDir: string }
->()("test/Couriers/Setup") {}
+>()("test/couriers/Ecotrack/Setup") {}
 
-const setup = (env: Record<string, string> = {}) =>
-  Layer.effect(
-    Setup,
-    Effect.gen(function* () {
-      const fake = Context.get(
-        yield* Layer.build(EcotrackFake.layer({ tokens: [TOKEN, CANARY], perMinute: 10_000 })),
-        EcotrackFake
-      )
-      const dataDir = yield* TestDatabase.migratedDataDir
-      const app = yield* startApp({
-        DATA_DIR: dataDir,
-        TAWSIL_COURIER_ORIGINS: `https://platform.dhd-dz.com=${fake.origin},https://*.ecotrack.dz=${fake.origin}`,
-        SHIPPING_RATE_LIMIT_PER_MINUTE: "100000",
-        ...env
-      })
-      return { fake, app, dataDir }
-    })
-  )
+/** The fake with this suite's tokens: `Platforms.db.test.ts` starts it before the app. */
+export const fake = EcotrackFake.layer({ tokens: [TOKEN, CANARY], perMinute: 10_000 })
+
+/** The origins this fake stands for: DHD's and the Ecotrack tenants'. */
+export const origins = Effect.map(EcotrackFake, (fake) => [
+  `https://platform.dhd-dz.com=${fake.origin}`,
+  `https://*.ecotrack.dz=${fake.origin}`
+])
+
+const SetupLive = Layer.effect(
+  Setup,
+  Effect.gen(function* () {
+    const fake = yield* EcotrackFake
+    const { app, dataDir } = yield* Platforms
+    return { fake, app, dataDir }
+  })
+)
 
 /** The creates that reached the fake since `before` was taken. */
-const createsSince = (fake: EcotrackFake["Service"]) => {
+export const createsSince = (fake: EcotrackFake["Service"]) => {
   const count = () => fake.requests.filter((request) => request.path === "/api/v1/create/order").length
   const before = count()
   return () => count() - before
 }
 
-layer(setup(), { timeout: "120 seconds", excludeTestServices: true })(
-  "the shipping API with the Ecotrack adapter",
-  (it) => {
+/** The suite: `Platforms.db.test.ts` runs it with the app and the fake. */
+export const suite = (it: Vitest.MethodsNonLive<Platforms | EcotrackFake>) =>
+  it.layer(SetupLive)("the shipping API with the Ecotrack adapter", (it) => {
     it.effect(
       "creates (with the validation step), tracks and prices through DHD's pinned origin and a named tenant",
       () =>
@@ -277,7 +277,7 @@ layer(setup(), { timeout: "120 seconds", excludeTestServices: true })(
     // Last: it stops the app, to read its database.
     it.effect("the canary credential appears in no log, response, error body or database row", () =>
       Effect.gen(function* () {
-        const { fake, app, dataDir } = yield* Setup
+        const { fake, app } = yield* Setup
         const call = { courier: "dhd", credentials: { token: CANARY } }
         const bodies: Array<string> = []
         const record = (response: { text: string }) => bodies.push(response.text)
@@ -318,102 +318,19 @@ layer(setup(), { timeout: "120 seconds", excludeTestServices: true })(
           "the canary did reach the courier"
         )
 
-        yield* app.stop
-        const everything = yield* everyRow(dataDir)
-
-        assert.isAbove(bodies.length, 8)
-        for (const [where, text] of [
-          ["responses and error bodies", bodies.join("\n")],
-          ["stdout", app.stdout()],
-          ["stderr", app.stderr()],
-          ["the database", everything]
-        ] as const) {
-          assert.notInclude(text, CANARY, `the canary leaked into ${where}`)
-        }
+        // Once the app has stopped (the last test of `Platforms.db.test.ts`): its log and its database.
+        const { afterStop } = yield* Platforms
+        afterStop.push((everything) => {
+          assert.isAbove(bodies.length, 8)
+          for (const [where, text] of [
+            ["responses and error bodies", bodies.join("\n")],
+            ["stdout", app.stdout()],
+            ["stderr", app.stderr()],
+            ["the database", everything]
+          ] as const) {
+            assert.notInclude(text, CANARY, `the canary leaked into ${where}`)
+          }
+        })
       })
     )
-  }
-)
-
-layer(setup({ SHIPPING_MAX_CONCURRENT_CREATES: "1" }), { timeout: "120 seconds", excludeTestServices: true })(
-  "the shipping API with the Ecotrack adapter and one place for creates",
-  (it) => {
-    it.effect("turns creates away with 503 and Retry-After while the capacity guard is full", () =>
-      Effect.gen(function* () {
-        const { fake, app } = yield* Setup
-        const call = { courier: "dhd", credentials: { token: TOKEN }, options: { timeoutMs: 2000 } }
-        const creates = createsSince(fake)
-        fake.misbehaveNext({ kind: "hang" }, "/api/v1/create/order")
-        const first = yield* Effect.forkChild(post(app, "/v1/orders", { ...call, order }))
-        // Until the create hangs at the courier (holding the place), however slow the machine.
-        const hanging = () => creates() > 0
-        for (let waited = 0; !hanging() && waited < 5_000; waited += 10) yield* Effect.sleep("10 millis")
-        // Through the public client, as integrators see it: DzshipError.status, .code and .retryAfter.
-        const second = yield* rejected(dzship({ ...call, gateway: app.shippingUrl }).createOrder(order as never))
-        assert.strictEqual(second.status, 503)
-        assert.strictEqual(second.code, "overloaded")
-        assert.isAbove(second.retryAfter ?? 0, 0)
-        // A create turned away never held a place, so it gave none back: the first still holds the only one.
-        const again = yield* post(app, "/v1/orders", { ...call, order })
-        assert.strictEqual(again.status, 503)
-        // Decided at the door, before the body is read: a body that is not even JSON is turned away the same.
-        const unread = yield* Effect.promise(() =>
-          fetch(`${app.shippingUrl}/v1/orders`, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: "not json"
-          })
-        )
-        assert.strictEqual(unread.status, 503)
-        assert.strictEqual(
-          ((yield* Effect.promise(() => unread.json())) as { error: { code: string } }).error.code,
-          "overloaded"
-        )
-        const firstResult = yield* Fiber.join(first)
-        assert.strictEqual(firstResult.status, 502, "the hung create timed out")
-        assert.strictEqual(firstResult.json.error.code, "courier_unreachable")
-        fake.misbehaveNext({ kind: "status", status: 500 })
-        const down = yield* rejected(dzship({ ...call, gateway: app.shippingUrl }).track("ECT1"))
-        assert.strictEqual(down.status, 502)
-        assert.strictEqual(down.code, "courier_unreachable")
-        const third = yield* post(app, "/v1/orders", { ...call, order })
-        assert.strictEqual(third.status, 200, "the guard frees its place")
-      })
-    )
-
-    it.effect("gives the capacity guard's place back when the caller goes away mid-create", () =>
-      Effect.gen(function* () {
-        const { fake, app } = yield* Setup
-        // Long enough that only the caller's going away, not the courier timeout, can end the hung create in time.
-        const call = { courier: "dhd", credentials: { token: TOKEN }, options: { timeoutMs: 30000 } }
-        const creates = createsSince(fake)
-        fake.misbehaveNext({ kind: "hang" }, "/api/v1/create/order")
-        const abort = new AbortController()
-        const first = fetch(`${app.shippingUrl}/v1/orders`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ ...call, order }),
-          signal: abort.signal
-        }).then(
-          () => "answered",
-          () => "aborted"
-        )
-        // Until the create hangs at the courier (holding the place), however slow the machine.
-        const hanging = () => creates() > 0
-        for (let waited = 0; !hanging() && waited < 5_000; waited += 10) yield* Effect.sleep("10 millis")
-        const busy = yield* post(app, "/v1/orders", { ...call, order })
-        assert.strictEqual(busy.status, 503, "the hung create holds the only place")
-        abort.abort()
-        assert.strictEqual(yield* Effect.promise(() => first), "aborted")
-        // The server interrupts the create when its caller's connection closes, and the place is free again.
-        const started = Date.now()
-        let next = yield* post(app, "/v1/orders", { ...call, order })
-        while (next.status === 503 && Date.now() - started < 5_000) {
-          yield* Effect.sleep("20 millis")
-          next = yield* post(app, "/v1/orders", { ...call, order })
-        }
-        assert.strictEqual(next.status, 200, next.text)
-      })
-    )
-  }
-)
+  })
