@@ -198,6 +198,11 @@ const inFlight = Layer.sync(Edge.InFlight, () => ({ count: 0 }))
 export interface Options {
   /** The signal that stopped the process, once one has (for the `stopping` line). */
   readonly stopSignal?: (() => string | undefined) | undefined
+  /**
+   * The courier accounts' pacer instead of the configured one: tests of the app in their own process pace the fakes
+   * with `CourierPacer.layerMemoryScaled`, running each declared minute's limit in milliseconds.
+   */
+  readonly pacer?: Layer.Layer<CourierPacer.CourierPacer> | undefined
 }
 
 export const layer = (config: AppConfig, options: Options = {}) => {
@@ -224,7 +229,7 @@ export const layer = (config: AppConfig, options: Options = {}) => {
   // The client windows' store, and the pace of courier accounts.
   const { windows: limits, pacer } = limitLayers(config)
   const transport = HttpTransport.layer({ overrides: config.courierOrigins }).pipe(
-    Layer.provide([Egress.Resolver.layer, pacer])
+    Layer.provide([Egress.Resolver.layer, options.pacer ?? pacer])
   )
   const stop = stopLines(options.stopSignal ?? (() => undefined), config.shutdownDrain)
   return stop.began.pipe(

@@ -10,7 +10,7 @@ import { Clock, Context, Effect, Fiber, Layer, Logger } from "effect"
 import { Redis } from "effect/persistence"
 import { TestClock } from "effect/testing"
 import * as CourierPacer from "../src/CourierPacer.ts"
-import { limit, settle, suite } from "./CourierPacerSuite.ts"
+import { limit, settle, suite, takeAll } from "./CourierPacerSuite.ts"
 
 const redisUrl = process.env.REDIS_URL
 
@@ -25,6 +25,24 @@ describe("CourierPacer", () => {
     Effect.runSync(store.reserve("later", limits, 120_000, 120_001))
     assert.strictEqual(accounts(), 1, "the quiet ones were swept, the new one kept")
   })
+
+  it.effect("a scaled pacer keeps the declared schedule, each window that many times as long", () =>
+    Effect.gen(function* () {
+      // 5 a second at a tenth: 4 a 100 ms, one every 25 ms.
+      const limits = [limit(5, "1 second")]
+      const { times, fibers } = yield* takeAll("scaled", limits, 3)
+      assert.deepStrictEqual(times, [0])
+      yield* TestClock.adjust("25 millis")
+      yield* settle
+      assert.deepStrictEqual(times, [0, 25])
+      yield* TestClock.adjust("25 millis")
+      yield* Effect.forEach(fibers, Fiber.join)
+      assert.deepStrictEqual(times, [0, 25, 50])
+      const pacer = yield* CourierPacer.CourierPacer
+      const refused = yield* Effect.flip(pacer.take({ key: "scaled", limits, deadline: 51 }))
+      assert.strictEqual(refused._tag, "CourierRateLimited", "the next slot, at 75 ms, is past the deadline")
+    }).pipe(Effect.provide(CourierPacer.layerMemoryScaled(0.1)))
+  )
 
   it.effect("paces by this process alone, and says so, when Redis fails", () =>
     Effect.gen(function* () {

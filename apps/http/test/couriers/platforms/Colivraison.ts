@@ -1,24 +1,23 @@
 /**
- * The shipping API with the Colivraison Express adapter, against a loopback fake of the API its one public
- * integration calls, through the app as users run it (one real process for the whole file, `npm start`'s command
- * line). The app reaches the fake only through TAWSIL_COURIER_ORIGINS; the adapter is found by discovery; the
- * public dzship client, unchanged, is one of the callers. The last test stops the app and reads its database.
+ * The Colivraison Express suite of `Platforms.db.test.ts`: the shipping API against a loopback fake of the API its
+ * one public integration calls, through the app all six platforms share (`Platforms.ts`, in this process). The app
+ * reaches the fake only through TAWSIL_COURIER_ORIGINS; the adapter is found by discovery; the public dzship client,
+ * unchanged, is one of the callers. The canary test leaves its log and database checks for after the app stops.
  */
-import { assert, layer } from "@effect/vitest"
-import { Database } from "@tawsil/storage"
-import * as TestDatabase from "@tawsil/storage/TestDatabase"
+import { assert, type Vitest } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
 import {
+  ColivraisonFake,
   type Fake,
   type Misbehaviour,
-  make,
   PUBLIC_KEY,
   TOKEN,
   tariff
-} from "../../../../adapters/colivraison/test/fake/ColivraisonFake.ts"
-import { type AppProcess, getJson, postJson, startApp, waitForExit } from "../AppProcess.ts"
-import { dzship, rejected } from "../Dzship.ts"
+} from "../../../../../adapters/colivraison/test/fake/ColivraisonFake.ts"
+import { getJson, postJson } from "../../AppProcess.ts"
+import { dzship, rejected } from "../../Dzship.ts"
+import type { AppInProcess } from "../AppInProcess.ts"
+import { Platforms } from "../Platforms.ts"
 
 /** Credentials no code path may ever print, store or return: a public key and an access token. */
 const CANARY_KEY = "canary-coliv-key-7b1e4d90c2a6"
@@ -44,35 +43,31 @@ const order = {
   codAmount: 4500
 }
 
-const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
+const post = (app: AppInProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
   postJson(`${app.shippingUrl}${path}`, body, headers)
 
-/** The fake, and the one app of this file whose Colivraison origin points at it. */
+/** The fake, and the shared app whose Colivraison origin points at it. */
 class Setup extends Context.Service<
   Setup,
-  { readonly fake: Fake; readonly app: AppProcess; readonly dataDir: string }
+  { readonly fake: Fake; readonly app: AppInProcess; readonly dataDir: string }
 >()("test/couriers/Colivraison/Setup") {}
+
+/** The fake with this suite's accounts: `Platforms.db.test.ts` starts it before the app. */
+export const fake = ColivraisonFake.layer({
+  accounts: [
+    [PUBLIC_KEY, TOKEN],
+    [CANARY_KEY, CANARY_TOKEN]
+  ]
+})
+
+/** The origin this fake stands for, as TAWSIL_COURIER_ORIGINS names it. */
+export const origins = Effect.map(ColivraisonFake, (fake) => [`${ORIGIN}=${fake.origin}`])
 
 const SetupLive = Layer.effect(
   Setup,
   Effect.gen(function* () {
-    const fake = yield* make({
-      accounts: [
-        [PUBLIC_KEY, TOKEN],
-        [CANARY_KEY, CANARY_TOKEN]
-      ]
-    })
-    const dataDir = yield* TestDatabase.migratedDataDir
-    const app = yield* startApp(
-      {
-        DATA_DIR: dataDir,
-        TAWSIL_COURIER_ORIGINS: `${ORIGIN}=${fake.origin}`,
-        SHIPPING_RATE_LIMIT_PER_MINUTE: "100000",
-        LOG_LEVEL: "trace"
-      },
-      // Eight test runs may share the machine's two cores: a slow start is not this file's failure.
-      { within: 90_000 }
-    )
+    const fake = yield* ColivraisonFake
+    const { app, dataDir } = yield* Platforms
     return { fake, app, dataDir }
   })
 )
@@ -80,9 +75,9 @@ const SetupLive = Layer.effect(
 const paths = (requests: ReadonlyArray<{ readonly method: string; readonly path: string }>) =>
   requests.map(({ method, path }) => `${method} ${path}`)
 
-layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
-  "the shipping API with the Colivraison adapter",
-  (it) => {
+/** The suite: `Platforms.db.test.ts` runs it with the app and the fake. */
+export const suite = (it: Vitest.MethodsNonLive<Platforms | ColivraisonFake>) =>
+  it.layer(SetupLive)("the shipping API with the Colivraison adapter", (it) => {
     it.effect("lists Colivraison with the dzship credential names, its capabilities and its pinned origin", () =>
       Effect.gen(function* () {
         const { app } = yield* Setup
@@ -235,7 +230,7 @@ layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
 
     it.effect("the canary credentials appear in no log line, response, error body or database row", () =>
       Effect.gen(function* () {
-        const { fake, app, dataDir } = yield* Setup
+        const { fake, app } = yield* Setup
         const bodies: Array<string> = []
         const record = (response: { readonly latin1: string }) => bodies.push(response.latin1)
         const created = yield* post(app, "/v1/orders", { ...canary, order }, { "idempotency-key": "canary-coliv-1" })
@@ -282,39 +277,25 @@ layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
           "the canary did reach the courier"
         )
 
-        app.child.kill("SIGTERM")
-        yield* waitForExit(app)
-        const everything = yield* Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
-          const tables = yield* sql<{ table_name: string }>`
-          SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`
-          const rows: Array<string> = []
-          for (const { table_name } of tables) {
-            rows.push(
-              ...(yield* sql<{ row: string }>`SELECT row_to_json(t)::text AS row FROM ${sql(table_name)} t`).map(
-                (r) => r.row
-              )
-            )
+        // Once the app has stopped (the last test of `Platforms.db.test.ts`): its log and its database.
+        const { afterStop } = yield* Platforms
+        afterStop.push((everything) => {
+          assert.isAbove(bodies.length, 15)
+          assert.include(everything, "canary-coliv-1", "the idempotency record was stored")
+          assert.include(app.stdout(), "courier adapters loaded", "the app's log was captured")
+          assert.isAbove(app.stdout().split("\n").length, 20, "the app logged")
+          for (const [where, text] of [
+            ["responses and error bodies", bodies.join("\n")],
+            ["stdout", app.stdout()],
+            ["stderr", app.stderr()],
+            ["the database", everything]
+          ] as const) {
+            for (const secret of CANARIES) {
+              assert.notInclude(text, secret, `the canary leaked into ${where}`)
+              assert.notInclude(text, encodeURIComponent(secret), `the canary leaked into ${where}`)
+            }
           }
-          return rows.join("\n")
-        }).pipe(Effect.provide(Database.layerEmbedded({ dataDir })))
-
-        assert.isAbove(bodies.length, 15)
-        assert.include(everything, "canary-coliv-1", "the idempotency record was stored")
-        assert.include(app.stdout(), "courier adapters loaded", "the app's log was captured")
-        assert.isAbove(app.stdout().split("\n").length, 20, "the app logged")
-        for (const [where, text] of [
-          ["responses and error bodies", bodies.join("\n")],
-          ["stdout", app.stdout()],
-          ["stderr", app.stderr()],
-          ["the database", everything]
-        ] as const) {
-          for (const secret of CANARIES) {
-            assert.notInclude(text, secret, `the canary leaked into ${where}`)
-            assert.notInclude(text, encodeURIComponent(secret), `the canary leaked into ${where}`)
-          }
-        }
+        })
       })
     )
-  }
-)
+  })

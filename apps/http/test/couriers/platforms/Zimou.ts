@@ -1,17 +1,16 @@
 /**
- * The shipping API with the Zimou Express adapter, against a loopback fake of Zimou's documented v3 API, through the
- * app as users run it (`npm start`'s command line, real sockets), started once for the whole file. The app reaches
+ * The Zimou Express suite of `Platforms.db.test.ts`: the shipping API against a loopback fake of Zimou's documented
+ * v3 API, through the app all six platforms share (`Platforms.ts`, in this process, real sockets). The app reaches
  * the fake only through TAWSIL_COURIER_ORIGINS; the adapter is found by discovery; the public dzship client,
- * unchanged, is one of the callers. The last test stops the app and reads its database.
+ * unchanged, is one of the callers. The canary test leaves its log and database checks for after the app stops.
  */
-import { assert, layer } from "@effect/vitest"
-import { Database } from "@tawsil/storage"
-import * as TestDatabase from "@tawsil/storage/TestDatabase"
+import { assert, type Vitest } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
-import { type Fake, type Misbehaviour, make, TOKEN } from "../../../../adapters/zimou/test/fake/ZimouFake.ts"
-import { type AppProcess, getJson, postJson, startApp, waitForExit } from "../AppProcess.ts"
-import { type DzshipError, dzship, rejected } from "../Dzship.ts"
+import { type Fake, type Misbehaviour, TOKEN, ZimouFake } from "../../../../../adapters/zimou/test/fake/ZimouFake.ts"
+import { getJson, postJson } from "../../AppProcess.ts"
+import { type DzshipError, dzship, rejected } from "../../Dzship.ts"
+import type { AppInProcess } from "../AppInProcess.ts"
+import { Platforms } from "../Platforms.ts"
 
 /** A token no code path may ever print, store or return. */
 const CANARY = "canary-zimou-token-5f2a8c1e9d"
@@ -41,40 +40,36 @@ const deskOrder = {
   stopDeskId: "311"
 }
 
-/** The fake, and the app whose Zimou origin points at it, for the whole file. */
+/** The fake, and the shared app whose Zimou origin points at it. */
 class Setup extends Context.Service<
   Setup,
-  { readonly fake: Fake; readonly app: AppProcess; readonly dataDir: string }
+  { readonly fake: Fake; readonly app: AppInProcess; readonly dataDir: string }
 >()("test/ZimouSetup") {}
+
+/** The fake with this suite's accounts: `Platforms.db.test.ts` starts it before the app. */
+export const fake = ZimouFake.layer({ tokens: [TOKEN, CANARY] })
+
+/** The origin this fake stands for, as TAWSIL_COURIER_ORIGINS names it. */
+export const origins = Effect.map(ZimouFake, (fake) => [`https://zimou.express=${fake.origin}`])
 
 const SetupLive = Layer.effect(
   Setup,
   Effect.gen(function* () {
-    const fake = yield* make({ tokens: [TOKEN, CANARY] })
-    const dataDir = yield* TestDatabase.migratedDataDir
-    const app = yield* startApp(
-      {
-        DATA_DIR: dataDir,
-        TAWSIL_COURIER_ORIGINS: `https://zimou.express=${fake.origin}`,
-        SHIPPING_RATE_LIMIT_PER_MINUTE: "100000",
-        LOG_LEVEL: "trace"
-      },
-      // The one start of the file: on a busy two-core machine the embedded database's start-up alone can take 30 s.
-      { within: 90_000 }
-    )
+    const fake = yield* ZimouFake
+    const { app, dataDir } = yield* Platforms
     return { fake, app, dataDir }
   })
 )
 
-const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
+const post = (app: AppInProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
   postJson(`${app.shippingUrl}${path}`, body, headers)
 
 const paths = (requests: ReadonlyArray<{ readonly method: string; readonly path: string }>) =>
   requests.map(({ method, path }) => `${method} ${path}`)
 
-layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
-  "the shipping API with the Zimou adapter",
-  (it) => {
+/** The suite: `Platforms.db.test.ts` runs it with the app and the fake. */
+export const suite = (it: Vitest.MethodsNonLive<Platforms | ZimouFake>) =>
+  it.layer(SetupLive)("the shipping API with the Zimou adapter", (it) => {
     it.effect("lists Zimou with dzship's credential name and every capability, and finds it by alias", () =>
       Effect.gen(function* () {
         const { app } = yield* Setup
@@ -228,7 +223,7 @@ layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
     // Last: it stops the app to read its database.
     it.effect("the canary token appears in no log line, response, error body or database row", () =>
       Effect.gen(function* () {
-        const { fake, app, dataDir } = yield* Setup
+        const { fake, app } = yield* Setup
         const call = { courier: "zimou", credentials: { token: CANARY } }
         const bodies: Array<string> = []
         const record = (response: { readonly text: string }) => bodies.push(response.text)
@@ -273,36 +268,22 @@ layer(SetupLive, { timeout: "120 seconds", excludeTestServices: true })(
           "the canary did reach the courier"
         )
 
-        app.child.kill("SIGTERM")
-        yield* waitForExit(app)
-        const everything = yield* Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
-          const tables = yield* sql<{ table_name: string }>`
-          SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`
-          const rows: Array<string> = []
-          for (const { table_name } of tables) {
-            rows.push(
-              ...(yield* sql<{ row: string }>`SELECT row_to_json(t)::text AS row FROM ${sql(table_name)} t`).map(
-                (r) => r.row
-              )
-            )
+        // Once the app has stopped (the last test of `Platforms.db.test.ts`): its log and its database.
+        const { afterStop } = yield* Platforms
+        afterStop.push((everything) => {
+          assert.isAbove(bodies.length, 15)
+          assert.include(everything, "canary-zim-1", "the idempotency record was stored")
+          assert.isAbove(app.stdout().split("\n").length, 20, "the app logged")
+          for (const [where, text] of [
+            ["responses and error bodies", bodies.join("\n")],
+            ["stdout", app.stdout()],
+            ["stderr", app.stderr()],
+            ["the database", everything]
+          ] as const) {
+            assert.notInclude(text, CANARY, `the canary leaked into ${where}`)
+            assert.notInclude(text, encodeURIComponent(CANARY), `the canary leaked into ${where}`)
           }
-          return rows.join("\n")
-        }).pipe(Effect.provide(Database.layerEmbedded({ dataDir })))
-
-        assert.isAbove(bodies.length, 15)
-        assert.include(everything, "canary-zim-1", "the idempotency record was stored")
-        assert.isAbove(app.stdout().split("\n").length, 20, "the app logged")
-        for (const [where, text] of [
-          ["responses and error bodies", bodies.join("\n")],
-          ["stdout", app.stdout()],
-          ["stderr", app.stderr()],
-          ["the database", everything]
-        ] as const) {
-          assert.notInclude(text, CANARY, `the canary leaked into ${where}`)
-          assert.notInclude(text, encodeURIComponent(CANARY), `the canary leaked into ${where}`)
-        }
+        })
       })
     )
-  }
-)
+  })

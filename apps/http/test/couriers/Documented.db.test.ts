@@ -1,5 +1,5 @@
 /**
- * Issue 34 through the app as users run it (one process for the file, `npm start`'s command line, real sockets):
+ * Issue 34 through the whole app in this process, one for the file (`AppInProcess`, paced at the declared limits):
  * where a courier's documented answer shows at the shipping API — Ecotrack's batch track with a number it does not
  * know (its documented 422 for the whole call), Ecotrack's fee rows with `tarif_stopdesk: "0"` in a rate comparison,
  * and Yalidine's per-second quota under twelve concurrent tracks on one account. The fakes answer as each courier's
@@ -10,11 +10,12 @@ import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Context, Effect, Layer } from "effect"
 import * as Ecotrack from "../../../../adapters/ecotrack/test/fake/EcotrackFake.ts"
 import * as Yalidine from "../../../../adapters/yalidine/test/fake/YalidineFake.ts"
-import { type AppProcess, postJson, startApp } from "../AppProcess.ts"
+import { postJson } from "../AppProcess.ts"
+import { type AppInProcess, startApp } from "./AppInProcess.ts"
 
 class Harness extends Context.Service<
   Harness,
-  { readonly ecotrack: Ecotrack.Fake; readonly yalidine: Yalidine.Fake; readonly app: AppProcess }
+  { readonly ecotrack: Ecotrack.Fake; readonly yalidine: Yalidine.Fake; readonly app: AppInProcess }
 >()("test/couriers/Documented/Harness") {}
 
 /** A second Yalidine account, with quotas of its own, for the rate comparison. */
@@ -37,7 +38,8 @@ const HarnessLive = Layer.effect(
         ].join(","),
         SHIPPING_RATE_LIMIT_PER_MINUTE: "100000"
       },
-      { within: 90_000 }
+      // The declared windows: the Yalidine check below is of the pace itself, against the fake's real-clock quotas.
+      { within: 90_000, pace: 1 }
     )
     return { ecotrack, yalidine, app }
   })

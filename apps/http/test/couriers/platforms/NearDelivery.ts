@@ -1,24 +1,23 @@
 /**
- * The shipping API with the Near Delivery adapter, against a loopback fake of its documented API, through the app
- * as users run it (`npm start`, real sockets), started once for the whole file. The app reaches the fake only
- * through TAWSIL_COURIER_ORIGINS; the adapter is found by discovery; the public dzship client, unchanged, is one of
- * the callers. Every parcel goes to a relay point: a home delivery is refused with that reason and reaches no one.
+ * The Near Delivery suite of `Platforms.db.test.ts`: the shipping API against a loopback fake of its documented API,
+ * through the app all six platforms share (`Platforms.ts`, in this process, real sockets). The app reaches the fake
+ * only through TAWSIL_COURIER_ORIGINS; the adapter is found by discovery; the public dzship client, unchanged, is one
+ * of the callers. Every parcel goes to a relay point: a home delivery is refused with that reason and reaches no one.
  */
-import { assert, layer } from "@effect/vitest"
-import { Database } from "@tawsil/storage"
-import * as TestDatabase from "@tawsil/storage/TestDatabase"
+import { assert, type Vitest } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
 import {
   API_KEY,
   API_SECRET,
   type Fake,
   fee,
   type Misbehaviour,
-  make
-} from "../../../../adapters/neardelivery/test/fake/NearDeliveryFake.ts"
-import { type AppProcess, getJson, postJson, startApp, waitForExit } from "../AppProcess.ts"
-import { dzship, rejected } from "../Dzship.ts"
+  NearDeliveryFake
+} from "../../../../../adapters/neardelivery/test/fake/NearDeliveryFake.ts"
+import { getJson, postJson } from "../../AppProcess.ts"
+import { dzship, rejected } from "../../Dzship.ts"
+import type { AppInProcess } from "../AppInProcess.ts"
+import { Platforms } from "../Platforms.ts"
 
 /** Credentials no code path may ever print, store or return: an API key and its secret. */
 const CANARY_KEY = "canary-near-key-5d1b7e3a9c20"
@@ -39,40 +38,41 @@ const { stopDeskId: _, ...withoutDesk } = order
 /** The same order to the door: what Near Delivery does not do. */
 const homeOrder = { ...withoutDesk, deliveryType: "home" as const }
 
-const post = (app: AppProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
+const post = (app: AppInProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
   postJson(`${app.shippingUrl}${path}`, body, headers)
 
 const paths = (requests: ReadonlyArray<{ readonly method: string; readonly path: string }>) =>
   requests.map(({ method, path }) => `${method} ${path}`)
 
-/** The fake, and one app whose Near Delivery origin points at it, for the whole file. */
-class Near extends Context.Service<Near, { readonly fake: Fake; readonly app: AppProcess; readonly dataDir: string }>()(
-  "test/couriers/NearDelivery"
-) {}
+/** The fake, and the shared app whose Near Delivery origin points at it. */
+class Near extends Context.Service<
+  Near,
+  { readonly fake: Fake; readonly app: AppInProcess; readonly dataDir: string }
+>()("test/couriers/NearDelivery") {}
+
+/** The fake with this suite's accounts: `Platforms.db.test.ts` starts it before the app. */
+export const fake = NearDeliveryFake.layer({
+  accounts: [
+    [API_KEY, API_SECRET],
+    [CANARY_KEY, CANARY_SECRET]
+  ]
+})
+
+/** The origin this fake stands for, as TAWSIL_COURIER_ORIGINS names it. */
+export const origins = Effect.map(NearDeliveryFake, (fake) => [`https://api.neardelivery.app=${fake.origin}`])
 
 const NearLive = Layer.effect(
   Near,
   Effect.gen(function* () {
-    const fake = yield* make({
-      accounts: [
-        [API_KEY, API_SECRET],
-        [CANARY_KEY, CANARY_SECRET]
-      ]
-    })
-    const dataDir = yield* TestDatabase.migratedDataDir
-    const app = yield* startApp({
-      DATA_DIR: dataDir,
-      TAWSIL_COURIER_ORIGINS: `https://api.neardelivery.app=${fake.origin}`,
-      SHIPPING_RATE_LIMIT_PER_MINUTE: "100000",
-      LOG_LEVEL: "trace"
-    })
+    const fake = yield* NearDeliveryFake
+    const { app, dataDir } = yield* Platforms
     return { fake, app, dataDir }
   })
 )
 
-layer(NearLive, { timeout: "60 seconds", excludeTestServices: true })(
-  "the shipping API with the Near Delivery adapter",
-  (it) => {
+/** The suite: `Platforms.db.test.ts` runs it with the app and the fake. */
+export const suite = (it: Vitest.MethodsNonLive<Platforms | NearDeliveryFake>) =>
+  it.layer(NearLive)("the shipping API with the Near Delivery adapter", (it) => {
     it.effect("lists Near Delivery with dzship's credential names, three capabilities and its pinned origin", () =>
       Effect.gen(function* () {
         const { app } = yield* Near
@@ -230,7 +230,7 @@ layer(NearLive, { timeout: "60 seconds", excludeTestServices: true })(
     // Last: it stops the app to read its database.
     it.effect("the canary key and secret appear in no log line, response, error body or database row", () =>
       Effect.gen(function* () {
-        const { fake, app, dataDir } = yield* Near
+        const { fake, app } = yield* Near
         const call = { courier: "near_delivery", credentials: { apiKey: CANARY_KEY, apiSecret: CANARY_SECRET } }
         const bodies: Array<string> = []
         const record = (response: { readonly text: string }) => bodies.push(response.text)
@@ -281,38 +281,24 @@ layer(NearLive, { timeout: "60 seconds", excludeTestServices: true })(
           "the canary did reach the courier"
         )
 
-        app.child.kill("SIGTERM")
-        yield* waitForExit(app)
-        const everything = yield* Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
-          const tables = yield* sql<{ table_name: string }>`
-          SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`
-          const rows: Array<string> = []
-          for (const { table_name } of tables) {
-            rows.push(
-              ...(yield* sql<{ row: string }>`SELECT row_to_json(t)::text AS row FROM ${sql(table_name)} t`).map(
-                (r) => r.row
-              )
-            )
+        // Once the app has stopped (the last test of `Platforms.db.test.ts`): its log and its database.
+        const { afterStop } = yield* Platforms
+        afterStop.push((everything) => {
+          assert.isAbove(bodies.length, 15)
+          assert.include(everything, "canary-near-1", "the idempotency record was stored")
+          assert.isAbove(app.stdout().split("\n").length, 20, "the app logged")
+          for (const [where, text] of [
+            ["responses and error bodies", bodies.join("\n")],
+            ["stdout", app.stdout()],
+            ["stderr", app.stderr()],
+            ["the database", everything]
+          ] as const) {
+            for (const canary of CANARIES) {
+              assert.notInclude(text, canary, `the canary leaked into ${where}`)
+              assert.notInclude(text, encodeURIComponent(canary), `the canary leaked into ${where}`)
+            }
           }
-          return rows.join("\n")
-        }).pipe(Effect.provide(Database.layerEmbedded({ dataDir })))
-
-        assert.isAbove(bodies.length, 15)
-        assert.include(everything, "canary-near-1", "the idempotency record was stored")
-        assert.isAbove(app.stdout().split("\n").length, 20, "the app logged")
-        for (const [where, text] of [
-          ["responses and error bodies", bodies.join("\n")],
-          ["stdout", app.stdout()],
-          ["stderr", app.stderr()],
-          ["the database", everything]
-        ] as const) {
-          for (const canary of CANARIES) {
-            assert.notInclude(text, canary, `the canary leaked into ${where}`)
-            assert.notInclude(text, encodeURIComponent(canary), `the canary leaked into ${where}`)
-          }
-        }
+        })
       })
     )
-  }
-)
+  })
