@@ -20,22 +20,7 @@ const sharedModules = "apps/http/test/store/**/*.test.ts"
  * that the process ones get the build and none runs in a memory project. Remove each line once renamed.
  */
 const awaitingRename = {
-  process: [
-    "apps/http/test/couriers/Colivraison.test.ts",
-    "apps/http/test/couriers/CouriersCheck.test.ts",
-    "apps/http/test/couriers/Documented.test.ts",
-    "apps/http/test/couriers/EcomDelivery.test.ts",
-    "apps/http/test/couriers/Elogistia.test.ts",
-    "apps/http/test/couriers/Mdm.test.ts",
-    "apps/http/test/couriers/NearDelivery.test.ts",
-    "apps/http/test/couriers/ParcelOperations.test.ts",
-    "apps/http/test/couriers/Zimou.test.ts",
-    "apps/http/test/Couriers.test.ts",
-    "apps/http/test/MaystroNoest.test.ts",
-    "apps/http/test/Procolis.test.ts",
-    "apps/http/test/Yalidine.test.ts",
-    "apps/http/test/shipments/ShipmentProcesses.test.ts"
-  ],
+  process: ["apps/http/test/shipments/ShipmentProcesses.test.ts"],
   database: [
     "apps/http/test/shipments/ShipmentsSql.test.ts",
     "packages/shipments/test/CourierAccounts.test.ts",
