@@ -27,7 +27,10 @@ export interface Refusal {
   readonly path: ReadonlyArray<PropertyKey>
   /** The schema's message, relative to the path (`is required (1-255 chars)`). */
   readonly message: string
-  /** `<path> <message>` (`items[2].price must be …`), or the message alone for the body itself. */
+  /**
+   * `<path> <message>` (`items[2].price must be …`), or the message alone for the body itself; a message that
+   * starts with a colon follows the path directly (`rates[1].wilaya_id: wilaya 16 is listed twice`).
+   */
   readonly text: string
 }
 
@@ -45,8 +48,18 @@ export const refusalOf = (issue: SchemaIssue.Issue): Refusal => {
   if (first === undefined) return { path: [], message: "Invalid body", text: "Invalid body" }
   const path = (first.path ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment))
   const at = pathText(path)
-  return { path, message: first.message, text: at === "" ? first.message : `${at} ${first.message}` }
+  const text = at === "" ? first.message : `${at}${first.message.startsWith(":") ? "" : " "}${first.message}`
+  return { path, message: first.message, text }
 }
+
+/**
+ * A schema whose every failure, wherever inside it, is one issue at its own place with `message`: for a value whose
+ * parts must not be named or echoed (credentials), or whose rule is one sentence.
+ */
+export const oneMessage =
+  (message: string) =>
+  <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S) =>
+    schema.pipe(Schema.catchDecoding(() => Effect.fail(new SchemaIssue.InvalidValue({ message }))))
 
 /** Decodes an untrusted body with `schema`, failing with `refuse` of the first issue's refusal. */
 export const decode = <S extends Schema.Decoder<unknown>, E>(schema: S, refuse: (refusal: Refusal) => E) => {
