@@ -6,7 +6,7 @@
  */
 import { BodyFields, StoreText } from "@tawsil/domain"
 import * as Egress from "@tawsil/egress/Egress"
-import { Effect, Option, Result, Schema } from "effect"
+import { Effect, Option, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
 
 /** JSON text of `value` with every object's keys sorted: equal for equal values, whatever order keys came in. */
 export const canonical = (value: unknown): string =>
@@ -88,14 +88,6 @@ export const optionalPath = (value: unknown, message: string): Effect.Effect<str
 export const isHttpsUrl = (text: string): boolean =>
   text.length <= 500 && StoreText.isStorable(text) && Result.isSuccess(Egress.parsePublicLink(text))
 
-/** `isHttpsUrl`, where null and an empty string mean none. */
-export const optionalHttpsUrl = (value: unknown, message: string): Effect.Effect<string | null, string> =>
-  value === null || value === ""
-    ? Effect.succeed(null)
-    : typeof value === "string" && isHttpsUrl(value.trim())
-      ? Effect.succeed(value.trim())
-      : Effect.fail(message)
-
 /**
  * Where a storefront button or banner leads: a path of the storefront — one `/`, then letters, digits and
  * `/ - _ . ? = & # %`, never a second `/` first (`//host` is another site to a browser) — or a public `https` link
@@ -118,3 +110,75 @@ export const colorOf = (value: unknown): string | undefined => {
   const hex = match[1]!.toLowerCase()
   return hex.length === 3 ? `#${[...hex].map((digit) => digit + digit).join("")}` : `#${hex}`
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Field schemas: the same rules as schemas of a body, each failing with one message whatever is wrong (relative to
+// the field: `BodyFields.decode` prefixes its path).
+
+const refusedWith = (message: string) => (value: string | undefined) =>
+  value === undefined ? Effect.fail(new SchemaIssue.InvalidValue({ message })) : Effect.succeed(value)
+
+/** A string `read` reads (`undefined`: refused). */
+export const ReadString = (read: (text: string) => string | undefined, message: string) =>
+  Schema.String.pipe(
+    Schema.decodeTo(
+      Schema.String,
+      SchemaTransformation.transformEffect({
+        decode: (text) => refusedWith(message)(read(text)),
+        encode: Effect.succeed
+      })
+    ),
+    BodyFields.oneMessage(message)
+  )
+
+/** A string `read` reads, or null; a string `isNone` says is none is null too. */
+export const readNullableString = (
+  read: (text: string) => string | undefined,
+  isNone: (text: string) => boolean,
+  message: string
+) =>
+  Schema.NullOr(Schema.String).pipe(
+    Schema.decodeTo(
+      Schema.NullOr(Schema.String),
+      SchemaTransformation.transformEffect({
+        decode: (value) => (value === null || isNone(value) ? Effect.succeed(null) : refusedWith(message)(read(value))),
+        encode: Effect.succeed
+      })
+    ),
+    BodyFields.oneMessage(message)
+  )
+
+/** `value` trimmed when it is 1 to `max` characters PostgreSQL keeps as sent, else `undefined`. */
+export const trimmedOf = (max: number) => (value: string) => {
+  if (!StoreText.isStorable(value)) return undefined
+  const trimmed = value.trim()
+  return trimmed !== "" && codePoints(trimmed) <= max ? trimmed : undefined
+}
+export const isBlank = (text: string) => text.trim() === ""
+export const isEmpty = (text: string) => text === ""
+
+/** `text` as a schema: trimmed text of 1 to `max` characters. */
+export const Text = (max: number, message: string) => ReadString(trimmedOf(max), message)
+
+/** `optionalText` as a schema: null and a blank string are none. */
+export const OptionalText = (max: number, message: string) => readNullableString(trimmedOf(max), isBlank, message)
+
+/** `optionalPath` as a schema. */
+export const OptionalPath = (message: string) =>
+  readNullableString((text) => (isPath(text.trim()) ? text.trim() : undefined), isEmpty, message)
+
+/** An `https` link to a public web page (`isHttpsUrl`), or null; an empty string is none. */
+export const OptionalHttpsUrl = (message: string) =>
+  readNullableString((text) => (isHttpsUrl(text.trim()) ? text.trim() : undefined), isEmpty, message)
+
+/** `optionalInteger` as a schema. */
+export const OptionalInteger = (minimum: number, maximum: number, message: string) =>
+  Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum, maximum }))).pipe(BodyFields.oneMessage(message))
+
+/** `oneOf` as a schema. */
+export const OneOf = <const C extends string | number>(choices: ReadonlyArray<C>, message: string) =>
+  Schema.Literals(choices).pipe(BodyFields.oneMessage(message))
+
+/** A group of fields sent key by key (`contact`): each optional; anything but an object is `message`. */
+export const Group = <F extends Schema.Struct.Fields>(fields: F, message: string) =>
+  Schema.Struct(fields).annotate({ message })
