@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Option } from "effect"
 import * as fc from "fast-check"
 import * as Design from "../src/Design.ts"
+import * as HomeSection from "../src/HomeSection.ts"
 import * as Settings from "../src/Settings.ts"
 import { defaultCurrency, emptyContact, emptySocialLinks } from "../src/Store.ts"
 import type { DesignState, SettingsState } from "../src/StoreConfig.ts"
@@ -164,6 +165,52 @@ describe("design body", () => {
           Exit.isSuccess(exit) ||
             (!Cause.hasDies(exit.cause) &&
               Cause.findErrorOption(exit.cause).pipe(Option.exists((text) => DESIGN_REFUSAL.test(text)))),
+          JSON.stringify(sent)
+        )
+      }),
+      { numRuns: 150 }
+    )
+  })
+})
+
+describe("home section settings", () => {
+  it("reads settings key by key over the defaults; a required one never sent is refused", () => {
+    const read = <T extends HomeSection.SectionType>(type: T, raw: unknown) =>
+      HomeSection.readSettings(type, undefined, raw, "settings")
+    assert.deepStrictEqual(
+      Effect.runSync(read("testimonials", { items: [{ name: " Amina ", text: "Top", rating: 5 }], other: 1 })),
+      { title: null, items: [{ name: "Amina", text: "Top", rating: 5, wilaya_id: null }] }
+    )
+    assert.strictEqual(
+      Effect.runSync(Effect.flip(read("testimonials", { items: [{ name: "Amina", rating: 5 }] }))),
+      "settings.items[0].text must be 1 to 500 characters"
+    )
+    assert.strictEqual(
+      Effect.runSync(Effect.flip(read("banner", { alt: "x" }))),
+      "settings.image is required: a path such as stores/12/banner.jpg (at most 500 characters)"
+    )
+    assert.strictEqual(
+      Effect.runSync(Effect.flip(read("trust_badges", { badges: ["easy_returns", "easy_returns"] }))),
+      "settings.badges must be a list of distinct badges among cash_on_delivery, delivery_58_wilayas, easy_returns, quality_guarantee, customer_support"
+    )
+    assert.strictEqual(Effect.runSync(Effect.flip(read("faq", 7))), "settings must be an object")
+  })
+
+  it("answers any settings with values or a refusal under its path, never a defect", () => {
+    const key = fc.constantFrom("title", "image", "button_link", "limit", "source", "items", "badges", "text", "alt")
+    const item = fc.dictionary(fc.constantFrom("name", "text", "rating", "wilaya_id", "question", "answer"), nasty)
+    const raw = fc.oneof(nasty, fc.dictionary(key, fc.oneof(nasty, fc.array(fc.oneof(nasty, item), { maxLength: 3 }))))
+    fc.assert(
+      fc.property(fc.constantFrom(...HomeSection.SECTION_TYPES), raw, (type, sent) => {
+        const exit = Effect.runSyncExit(HomeSection.readSettings(type, undefined, sent, "sections[0].settings"))
+        assert.isTrue(
+          Exit.isSuccess(exit) ||
+            (!Cause.hasDies(exit.cause) &&
+              Cause.findErrorOption(exit.cause).pipe(
+                Option.exists((text) =>
+                  /^sections\[0\]\.settings(\.[a-z_]+(\[\d+\](\.[a-z_]+)?)?)? (must be|is required)/.test(text)
+                )
+              )),
           JSON.stringify(sent)
         )
       }),

@@ -1,8 +1,8 @@
 /**
- * How the store configuration's bodies are read, field by field: each reader decodes one value (with `Schema` where
- * a schema says it) and fails with the message that names the field and its rule, the first failure answering.
- * Text is `StoreText` (a NUL character or a lone surrogate is refused like any malformed value) and trimmed;
- * numbers are whole and bounded, so `1e308` and `1e309` are refused like a word.
+ * The field schemas of the store configuration's bodies (at the end), each failing with one message whatever is
+ * wrong, relative to the field (`BodyFields.decode` prefixes its path), and the few readers the home pages' outer
+ * bodies still use. Text is `StoreText` (a NUL character or a lone surrogate is refused like any malformed value)
+ * and trimmed; numbers are whole and bounded, so `1e308` and `1e309` are refused like a word.
  */
 import { BodyFields, StoreText } from "@tawsil/domain"
 import * as Egress from "@tawsil/egress/Egress"
@@ -32,33 +32,9 @@ export const decode = <A>(schema: Schema.Decoder<A>, value: unknown, message: st
 
 const codePoints = (text: string) => Array.from(text).length
 
-/** Trimmed text of 1 to `max` characters (code points) PostgreSQL keeps as sent, or `message`. */
-export const text = (value: unknown, max: number, message: string): Effect.Effect<string, string> => {
-  if (typeof value !== "string" || !StoreText.isStorable(value)) return Effect.fail(message)
-  const trimmed = value.trim()
-  return trimmed !== "" && codePoints(trimmed) <= max ? Effect.succeed(trimmed) : Effect.fail(message)
-}
-
-/** `text`, where null and an empty (or blank) string mean none. */
-export const optionalText = (value: unknown, max: number, message: string): Effect.Effect<string | null, string> =>
-  value === null || (typeof value === "string" && value.trim() === "")
-    ? Effect.succeed(null)
-    : text(value, max, message)
-
 /** A whole number from `minimum` to `maximum`, or `message`. */
 export const integer = (value: unknown, minimum: number, maximum: number, message: string) =>
   decode(Schema.Int.check(Schema.isBetween({ minimum, maximum })), value, message)
-
-/** `integer`, where null means none. */
-export const optionalInteger = (value: unknown, minimum: number, maximum: number, message: string) =>
-  value === null ? Effect.succeed(null) : integer(value, minimum, maximum, message)
-
-/** One of `choices`, exactly, or `message`. */
-export const oneOf = <const C extends string | number>(
-  value: unknown,
-  choices: ReadonlyArray<C>,
-  message: string
-): Effect.Effect<C, string> => (choices.includes(value as C) ? Effect.succeed(value as C) : Effect.fail(message))
 
 /** A JSON boolean, or `message` (a configuration switch is never guessed from a string). */
 export const boolean = (value: unknown, message: string): Effect.Effect<boolean, string> =>
@@ -71,14 +47,6 @@ export const boolean = (value: unknown, message: string): Effect.Effect<boolean,
 const PATH = /^(?!.*(?:^|\/)\.\.?(?:\/|$))(?!.*\/\/)[A-Za-z0-9_][A-Za-z0-9._/-]{0,499}$/
 
 export const isPath = (text: string): boolean => PATH.test(text) && !text.endsWith("/")
-
-/** `isPath`, where null and an empty string mean none. */
-export const optionalPath = (value: unknown, message: string): Effect.Effect<string | null, string> =>
-  value === null || value === ""
-    ? Effect.succeed(null)
-    : typeof value === "string" && isPath(value.trim())
-      ? Effect.succeed(value.trim())
-      : Effect.fail(message)
 
 /**
  * An `https` link to a public web page, at most 500 characters: the address rules of `@tawsil/egress`
@@ -94,13 +62,6 @@ export const isHttpsUrl = (text: string): boolean =>
  * (`isHttpsUrl`); at most 500 characters.
  */
 const STOREFRONT_PATH = /^\/(?!\/)[A-Za-z0-9/_.?=&#%-]{0,499}$/
-
-export const optionalLink = (value: unknown, message: string): Effect.Effect<string | null, string> => {
-  if (value === null || value === "") return Effect.succeed(null)
-  if (typeof value !== "string") return Effect.fail(message)
-  const link = value.trim()
-  return STOREFRONT_PATH.test(link) || isHttpsUrl(link) ? Effect.succeed(link) : Effect.fail(message)
-}
 
 /** A colour as `#rgb` or `#rrggbb`, any case, kept as `#rrggbb` in lower case. */
 export const colorOf = (value: unknown): string | undefined => {
@@ -182,3 +143,14 @@ export const OneOf = <const C extends string | number>(choices: ReadonlyArray<C>
 /** A group of fields sent key by key (`contact`): each optional; anything but an object is `message`. */
 export const Group = <F extends Schema.Struct.Fields>(fields: F, message: string) =>
   Schema.Struct(fields).annotate({ message })
+
+/** `optionalLink` as a schema: a storefront path or a public `https` link, or null; an empty string is none. */
+export const OptionalLink = (message: string) =>
+  readNullableString(
+    (text) => {
+      const link = text.trim()
+      return STOREFRONT_PATH.test(link) || isHttpsUrl(link) ? link : undefined
+    },
+    isEmpty,
+    message
+  )
