@@ -189,12 +189,15 @@ const FIELDS: { readonly [K in SectionType]: { readonly [N in keyof SectionSetti
   rich_text: { title: optionalText(TITLE_MAX), text: requiredText(RICH_TEXT_MAX) }
 }
 
-/** Each type's settings as a body sends them: any of them, key by key. */
+/** A type's settings as a body sends them: any of them, key by key, each with its rule and message. */
+export const settingsPatchFields = (type: SectionType): Schema.Struct.Fields =>
+  Struct.map(FIELDS[type] as Schema.Struct.Fields, Schema.optionalKey)
+
 const decoders = Object.fromEntries(
   SECTION_TYPES.map((type) => [
     type,
     BodyFields.decode(
-      Schema.Struct(Struct.map(FIELDS[type] as Schema.Struct.Fields, Schema.optionalKey)).annotate({
+      Schema.Struct(settingsPatchFields(type)).annotate({
         message: "must be an object"
       }) as unknown as Schema.Decoder<Readonly<Record<string, unknown>>>,
       (refusal) => refusal

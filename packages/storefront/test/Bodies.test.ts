@@ -3,9 +3,10 @@ import { Cause, Effect, Exit, Option } from "effect"
 import * as fc from "fast-check"
 import * as Design from "../src/Design.ts"
 import * as HomeSection from "../src/HomeSection.ts"
+import * as HomeSections from "../src/HomeSections.ts"
 import * as Settings from "../src/Settings.ts"
 import { defaultCurrency, emptyContact, emptySocialLinks } from "../src/Store.ts"
-import type { DesignState, SettingsState } from "../src/StoreConfig.ts"
+import type { DesignState, HomeSectionsValues, SettingsState } from "../src/StoreConfig.ts"
 import * as Catalogue from "../src/ThemeCatalogue.ts"
 
 const current: SettingsState = {
@@ -209,6 +210,48 @@ describe("home section settings", () => {
               Cause.findErrorOption(exit.cause).pipe(
                 Option.exists((text) =>
                   /^sections\[0\]\.settings(\.[a-z_]+(\[\d+\](\.[a-z_]+)?)?)? (must be|is required)/.test(text)
+                )
+              )),
+          JSON.stringify(sent)
+        )
+      }),
+      { numRuns: 150 }
+    )
+  })
+})
+
+const sections = Object.fromEntries(
+  HomeSection.STANDARD_TYPES.map((type) => [type, { enabled: true, ...HomeSection.DEFAULTS[type] }])
+) as unknown as HomeSectionsValues
+
+describe("home sections body", () => {
+  it("reads sections key by key over the current ones; a section that is not standard is refused first", () => {
+    const after = Effect.runSync(HomeSections.apply(sections, { faq: { enabled: false, title: " FAQ " } }))
+    assert.deepStrictEqual(after.faq, { enabled: false, title: "FAQ", items: [] })
+    assert.deepStrictEqual(after.hero, sections.hero)
+    const refusal = (body: unknown) => Effect.runSync(Effect.flip(HomeSections.apply(sections, body)))
+    assert.strictEqual(refusal({ hero: 1, banner: {} }).split(" (")[0], "banner is not a standard home section")
+    assert.strictEqual(refusal({ hero: 1 }), "hero must be an object")
+    assert.strictEqual(refusal({ hero: { enabled: "yes", title: 5 } }), "hero.enabled must be true or false")
+    assert.strictEqual(refusal({ categories: { limit: 25 } }), "categories.limit must be a whole number from 1 to 24")
+    assert.strictEqual(refusal([]), HomeSections.BODY)
+  })
+
+  it("answers any body with sections or a refusal naming the section, never a defect", () => {
+    const key = fc.constantFrom("enabled", "title", "limit", "source", "items", "badges", "image")
+    const section = fc.oneof(nasty, fc.dictionary(key, nasty))
+    const body = fc.oneof(nasty, fc.dictionary(fc.constantFrom(...HomeSection.STANDARD_TYPES, "banner"), section))
+    fc.assert(
+      fc.property(body, (sent) => {
+        const exit = Effect.runSyncExit(HomeSections.apply(sections, sent))
+        assert.isTrue(
+          Exit.isSuccess(exit) ||
+            (!Cause.hasDies(exit.cause) &&
+              Cause.findErrorOption(exit.cause).pipe(
+                Option.exists((text) =>
+                  /^(Body must be a JSON object of home sections$|[\s\S]* is not a standard home section|[a-z_]+(\.[a-z_]+(\[\d+\](\.[a-z_]+)?)?)? must be )/.test(
+                    text
+                  )
                 )
               )),
           JSON.stringify(sent)
