@@ -13,7 +13,7 @@
  *   (spec: "category order" is not undoable), and an undo leaves it alone.
  */
 import { ChangeLog } from "@tawsil/changes"
-import { Ids, Pagination } from "@tawsil/domain"
+import { BodyFields, Ids, Pagination } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { identity } from "effect/Function"
@@ -28,7 +28,6 @@ import {
 } from "./Category.ts"
 import * as CategoryError from "./CategoryError.ts"
 import { type CategoryChanges, CategoryStore } from "./CategoryStore.ts"
-import { decodeBody } from "./internal/body.ts"
 import { ProductStore } from "./ProductStore.ts"
 import * as Slug from "./Slug.ts"
 
@@ -64,8 +63,8 @@ export class Categories extends Context.Service<
 const refuse = (reason: CategoryError.CategoryErrorReason) => Effect.fail(CategoryError.fail(reason))
 export const notFound = () => refuse(new CategoryError.CategoryNotFound({ message: NOT_FOUND }))
 const invalid = (message: string) => CategoryError.fail(new CategoryError.InvalidCategory({ message }))
-const decodeCreate = decodeBody(CategoryCreateBody, invalid)
-const decodeUpdate = decodeBody(CategoryUpdateBody, invalid)
+const decodeCreate = BodyFields.decode(CategoryCreateBody, ({ text }) => invalid(text))
+const decodeUpdate = BodyFields.decode(CategoryUpdateBody, ({ text }) => invalid(text))
 
 export const hasSubcategories = (name: string, count: number) =>
   `Category ${name} has ${count} subcategor${count === 1 ? "y" : "ies"}: move or delete them first`

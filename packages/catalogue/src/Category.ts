@@ -8,9 +8,8 @@
  * the name and unique per store; `image` is a path to prepend with the store's CDN base, like the store's logo;
  * `position` orders the storefront's menu (lowest first) and is the one field the change history does not record.
  */
-import { AlgiersTime, Ids } from "@tawsil/domain"
+import { AlgiersTime, BodyFields, Ids } from "@tawsil/domain"
 import { Schema, Struct } from "effect"
-import { bodyObject } from "./internal/body.ts"
 import { integer, nullable, required, text, withDefault } from "./internal/fields.ts"
 
 export const CategoryId = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).pipe(Schema.brand("CategoryId"))
@@ -115,7 +114,7 @@ export const CategoryCreateBody = Schema.Struct({
   image: bodyFields.image.pipe(withDefault(null)),
   parent_id: bodyFields.parent_id.pipe(withDefault(null)),
   position: Schema.optionalKey(bodyFields.position)
-}).annotate({ identifier: "CategoryCreateBody", ...bodyObject })
+}).annotate({ identifier: "CategoryCreateBody", ...BodyFields.objectMessage })
 
 export type CategoryInput = typeof CategoryCreateBody.Type
 
@@ -129,6 +128,6 @@ export const CategoryUpdateBody = Schema.Struct({
   image: Schema.optionalKey(bodyFields.image),
   parent_id: Schema.optionalKey(bodyFields.parent_id),
   position: Schema.optionalKey(bodyFields.position)
-}).annotate({ identifier: "CategoryUpdateBody", ...bodyObject })
+}).annotate({ identifier: "CategoryUpdateBody", ...BodyFields.objectMessage })
 
 export type CategoryPatch = typeof CategoryUpdateBody.Type

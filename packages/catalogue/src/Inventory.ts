@@ -9,10 +9,9 @@
  * Orders keep committing and restoring stock as they do; neither ever overwrites the other's update.
  */
 import { ChangeLog } from "@tawsil/changes"
-import { Ids } from "@tawsil/domain"
+import { BodyFields, Ids } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { decodeBody } from "./internal/body.ts"
 import { ProductNotFound } from "./ProductError.ts"
 import { ProductStore } from "./ProductStore.ts"
 import * as Stock from "./Stock.ts"
@@ -36,7 +35,7 @@ export class Inventory extends Context.Service<
 
 export const notFound = () => Effect.fail(StockError.fail(new ProductNotFound({ message: NOT_FOUND })))
 const invalid = (message: string) => StockError.fail(new StockError.InvalidStock({ message }))
-const decode = decodeBody(Stock.StockBody, invalid)
+const decode = BodyFields.decode(Stock.StockBody, ({ text }) => invalid(text))
 
 /** Values as the change history records them. */
 export const recorded = Schema.encodeSync(Stock.StockValues)

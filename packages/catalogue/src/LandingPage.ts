@@ -8,9 +8,8 @@
  * Create is lenient as the spec says (a `status` or `language` out of its set is coerced to `draft` / `ar`);
  * PATCH is strict (`status must be active or draft`, `language must be ar, fr, or en`).
  */
-import { AlgiersTime, Ids } from "@tawsil/domain"
+import { AlgiersTime, BodyFields, Ids } from "@tawsil/domain"
 import { Effect, Schema } from "effect"
-import { bodyObject } from "./internal/body.ts"
 import { nullable, required, storable, text, withDefault } from "./internal/fields.ts"
 
 export const LandingPageStatus = Schema.Literals(["active", "draft"])
@@ -97,7 +96,7 @@ export const LandingPageCreateBody = Schema.Struct({
   product_id: fields.product_id.pipe(withDefault(null)),
   meta_title: fields.meta_title.pipe(withDefault(null)),
   meta_description: fields.meta_description.pipe(withDefault(null))
-}).annotate({ identifier: "LandingPageCreateBody", ...bodyObject })
+}).annotate({ identifier: "LandingPageCreateBody", ...BodyFields.objectMessage })
 
 export type LandingPageCreate = typeof LandingPageCreateBody.Type
 
@@ -113,6 +112,6 @@ export const LandingPageUpdateBody = Schema.Struct({
   product_id: Schema.optionalKey(fields.product_id),
   meta_title: Schema.optionalKey(fields.meta_title),
   meta_description: Schema.optionalKey(fields.meta_description)
-}).annotate({ identifier: "LandingPageUpdateBody", ...bodyObject })
+}).annotate({ identifier: "LandingPageUpdateBody", ...BodyFields.objectMessage })
 
 export type LandingPageUpdate = typeof LandingPageUpdateBody.Type

@@ -8,11 +8,10 @@
  * - Create coerces `status` and `language`; PATCH refuses values out of their sets.
  * - `publish` is PATCH `{ status: "active" }`. A delete removes the page and its sections.
  */
-import { Ids, Pagination } from "@tawsil/domain"
+import { BodyFields, Ids, Pagination } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option } from "effect"
 import { identity } from "effect/Function"
-import { decodeBody } from "./internal/body.ts"
 import { type ListParams, listQuery } from "./internal/listing.ts"
 import {
   type LandingPage,
@@ -61,8 +60,8 @@ export class LandingPages extends Context.Service<
   }
 >()("@tawsil/catalogue/LandingPages") {}
 
-const decodeCreate = decodeBody(LandingPageCreateBody, invalid)
-const decodeUpdate = decodeBody(LandingPageUpdateBody, invalid)
+const decodeCreate = BodyFields.decode(LandingPageCreateBody, ({ text }) => invalid(text))
+const decodeUpdate = BodyFields.decode(LandingPageUpdateBody, ({ text }) => invalid(text))
 
 const orNotFound = <A>(found: Option.Option<A>) =>
   Option.match(found, { onNone: () => Effect.fail(notFound()), onSome: Effect.succeed })

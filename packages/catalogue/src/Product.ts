@@ -11,10 +11,9 @@
  * (`name is required (1-255 chars)`, `variant_groups[0].options[2].value must be unique per group`); unknown
  * fields are ignored.
  */
-import { AlgiersTime, Ids, StoreAmount } from "@tawsil/domain"
+import { AlgiersTime, BodyFields, Ids, StoreAmount } from "@tawsil/domain"
 import { Schema } from "effect"
 import { CategoryId } from "./Category.ts"
-import { bodyObject } from "./internal/body.ts"
 import {
   amount,
   integer,
@@ -201,7 +200,7 @@ export const ProductCreateBody = Schema.Struct({
   stock: fields.stock.pipe(withDefault(null)),
   variant_groups: Groups.pipe(withDefault([])),
   category_ids: CategoryIds.pipe(withDefault([]))
-}).annotate({ identifier: "ProductCreateBody", ...bodyObject })
+}).annotate({ identifier: "ProductCreateBody", ...BodyFields.objectMessage })
 
 /** What a create writes. */
 export type ProductInput = typeof ProductCreateBody.Type
@@ -221,7 +220,7 @@ export const ProductUpdateBody = Schema.Struct({
   stock: Schema.optionalKey(fields.stock),
   variant_groups: Schema.optionalKey(Groups),
   category_ids: Schema.optionalKey(CategoryIds)
-}).annotate({ identifier: "ProductUpdateBody", ...bodyObject })
+}).annotate({ identifier: "ProductUpdateBody", ...BodyFields.objectMessage })
 
 /** What a PATCH changes. */
 export type ProductPatch = typeof ProductUpdateBody.Type

@@ -10,12 +10,11 @@
  * - A delete is soft: the row stays for the orders that reference it, and the product is `ProductNotFound` from then on,
  *   like another store's product.
  */
-import { Ids, Pagination } from "@tawsil/domain"
+import { BodyFields, Ids, Pagination } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option } from "effect"
 import { identity } from "effect/Function"
 import { CategoryStore } from "./CategoryStore.ts"
-import { decodeBody } from "./internal/body.ts"
 import { type ListParams, listQuery } from "./internal/listing.ts"
 import {
   type Product,
@@ -59,8 +58,8 @@ export class Products extends Context.Service<
 >()("@tawsil/catalogue/Products") {}
 
 const invalid = (message: string) => ProductError.fail(new ProductError.InvalidProduct({ message }))
-const decodeCreate = decodeBody(ProductCreateBody, invalid)
-const decodeUpdate = decodeBody(ProductUpdateBody, invalid)
+const decodeCreate = BodyFields.decode(ProductCreateBody, ({ text }) => invalid(text))
+const decodeUpdate = BodyFields.decode(ProductUpdateBody, ({ text }) => invalid(text))
 
 /** A `category_id` query value: digits naming a storable id, else no filter. */
 const categoryFilter = (raw: string | undefined): number | undefined => {

@@ -8,9 +8,8 @@
  * product and for options named by id or by group and option name, as orders name them. Pure: what a body comes to
  * against the current stock is `plan`, tested without a store.
  */
-import { Ids } from "@tawsil/domain"
+import { BodyFields, Ids } from "@tawsil/domain"
 import { Schema } from "effect"
-import { bodyObject } from "./internal/body.ts"
 import { integer, nullable, text } from "./internal/fields.ts"
 import type { Product } from "./Product.ts"
 
@@ -119,7 +118,7 @@ export const StockBody = Schema.Struct({
       .check(Schema.isMaxLength(MAX_VARIANTS, { message: variantsMessage }))
   )
 })
-  .annotate({ identifier: "StockBody", ...bodyObject })
+  .annotate({ identifier: "StockBody", ...BodyFields.objectMessage })
   .check(
     exclusive,
     Schema.makeFilter((body) =>

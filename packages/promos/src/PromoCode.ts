@@ -3,8 +3,9 @@
  * change history records it in. Amounts are exact decimals shown as JSON numbers; times are Algeria time
  * `YYYY-MM-DD HH:MM:SS`.
  */
-import { AlgiersTime, StoreAmount } from "@tawsil/domain"
+import { AlgiersTime, BodyFields, StoreAmount } from "@tawsil/domain"
 import { type BigDecimal, type DateTime, Schema, Struct } from "effect"
+import * as field from "./internal/fields.ts"
 
 export const PromoCodeId = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).pipe(Schema.brand("PromoCodeId"))
 export type PromoCodeId = typeof PromoCodeId.Type
@@ -96,38 +97,73 @@ export const PromoCodeDeleted = Schema.Struct({ deleted: Schema.Literal(true), i
 })
 export type PromoCodeDeleted = typeof PromoCodeDeleted.Type
 
-const AmountField = Schema.Union([Schema.Number, Schema.String])
+// ---------------------------------------------------------------------------------------------------------------
+// Bodies
+
+const DATE_FORMS = "use YYYY-MM-DD HH:MM:SS (Algeria time) or ISO 8601"
+
+/** The spec's message for each field, relative to the field's name (`code must be …`). */
+const messages = {
+  code: "must be 2 to 30 characters of A-Z, 0-9, - and _",
+  discount_type: "must be percentage or fixed",
+  discount_value: `must be a number above 0, at most 100 for a percentage and ${StoreAmount.MAXIMUM_TEXT} for a fixed amount`,
+  min_order_amount: `must be a number from 0 to ${StoreAmount.MAXIMUM_TEXT} (0, empty or null for none)`,
+  max_uses: "must be a whole number of 1 or more (0, empty or null for unlimited)",
+  starts_at: `is not a date-time we can read; ${DATE_FORMS}`,
+  expires_at: `is not a date-time we can read; ${DATE_FORMS}`
+}
+
+export const CODE_MESSAGE = `code ${messages.code}`
+export const DISCOUNT_TYPE_MESSAGE = `discount_type ${messages.discount_type}`
+export const DISCOUNT_VALUE_MESSAGE = `discount_value ${messages.discount_value}`
+export const MIN_ORDER_MESSAGE = `min_order_amount ${messages.min_order_amount}`
+export const MAX_USES_MESSAGE = `max_uses ${messages.max_uses}`
+export const STARTS_AT_MESSAGE = `starts_at ${messages.starts_at}`
+export const EXPIRES_AT_MESSAGE = `expires_at ${messages.expires_at}`
+
+const required = <S extends Schema.Top>(schema: S, message: string) =>
+  schema.pipe(Schema.annotateKey({ messageMissingKey: message }))
 
 const bodyFields = {
   /** Trimmed and upper-cased; 2 to 30 of `A-Z 0-9 - _`; unique per store (409 `code_exists`). */
-  code: Schema.String,
+  code: field.code(messages.code),
   /** `percentage` or `fixed`, any letter case. */
-  discount_type: Schema.String,
+  discount_type: field.discountType(messages.discount_type),
   /** Above 0; at most 100 for a percentage (100 needs confirmation); a number or a decimal string. */
-  discount_value: AmountField,
+  discount_value: field.discountValue(messages.discount_value),
   /** Minimum products subtotal; `0`, `""` or null for none. */
-  min_order_amount: Schema.optionalKey(Schema.NullOr(AmountField)),
+  min_order_amount: Schema.optionalKey(field.minOrderAmount(messages.min_order_amount)),
   /** 1 or more; `0`, `""` or null for unlimited. */
-  max_uses: Schema.optionalKey(Schema.NullOr(AmountField)),
+  max_uses: Schema.optionalKey(field.maxUses(messages.max_uses)),
   /** Default true; any value other than a JSON boolean is read as a boolean cast would (`"false"` is true). */
   is_active: Schema.optionalKey(Schema.Unknown),
   /** `YYYY-MM-DD HH:MM:SS` Algeria time, or ISO 8601 (an offset is converted); null or `""` for none. */
-  starts_at: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  starts_at: Schema.optionalKey(field.dateTime(messages.starts_at)),
   /** Same forms; in the future and after `starts_at`; null or `""` for none. */
-  expires_at: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  expires_at: Schema.optionalKey(field.dateTime(messages.expires_at)),
   /** The token of a `confirmation_required` answer, for a 100% discount. */
-  confirm_token: Schema.optionalKey(Schema.String),
+  confirm_token: Schema.optionalKey(field.loose(Schema.String)),
   /** true skips the 100% confirmation; dashboard-created keys only (ignored for others). */
-  confirm_full_discount: Schema.optionalKey(Schema.Boolean)
+  confirm_full_discount: Schema.optionalKey(field.loose(Schema.Boolean))
 }
 
-/** `POST /v1/promo-codes` body, as documented; `Promos` reads it field by field with the spec's codes. */
-export const PromoCodeBody = Schema.Struct(bodyFields).annotate({ identifier: "PromoCodeCreate" })
+/**
+ * `POST /v1/promo-codes` body, in the spec's order, which is the order its fields are checked in (the first
+ * failure answers, with the field's own code). The rules between fields, or with the clock, are `PromoRules`'.
+ */
+export const PromoCodeBody = Schema.Struct({
+  ...bodyFields,
+  code: required(bodyFields.code, messages.code),
+  discount_type: required(bodyFields.discount_type, messages.discount_type),
+  discount_value: required(bodyFields.discount_value, messages.discount_value)
+}).annotate({ identifier: "PromoCodeCreate", ...BodyFields.objectMessage })
+export type PromoCodeBody = typeof PromoCodeBody.Type
 
 /** `PATCH /v1/promo-codes/{id}` body: any create field; only sent fields change; `used_count` is ignored. */
 export const PromoCodePatchBody = Schema.Struct({
   ...bodyFields,
-  code: Schema.optionalKey(Schema.String),
-  discount_type: Schema.optionalKey(Schema.String),
-  discount_value: Schema.optionalKey(AmountField)
-}).annotate({ identifier: "PromoCodePatch" })
+  code: Schema.optionalKey(bodyFields.code),
+  discount_type: Schema.optionalKey(bodyFields.discount_type),
+  discount_value: Schema.optionalKey(bodyFields.discount_value)
+}).annotate({ identifier: "PromoCodePatch", ...BodyFields.objectMessage })
+export type PromoCodePatchBody = typeof PromoCodePatchBody.Type

@@ -2,101 +2,81 @@
  * The rules of promo code bodies and of checkout, as pure functions (spec "Create body", "PATCH rules", "100%
  * discount flow"; docs/promo-codes.md for what the spec leaves open).
  *
- * A body's fields are read in the order of the spec's create table and the first failure answers: `code`,
- * `discount_type`, `discount_value`, `min_order_amount`, `max_uses`, `starts_at`, `expires_at`, then whether
- * `expires_at` is in the future, then whether it is after `starts_at`. A PATCH reads only the fields it sends, checks
- * `discount_type` and `discount_value` as a pair with the stored one, requires a future `expires_at` only when it
- * sends one, and checks the window with whichever dates result.
+ * A body is decoded with the schema its endpoint declares (`PromoCode.PromoCodeBody`, `PromoCodePatchBody`), whose
+ * fields are in the order of the spec's create table: the first field that fails answers, with its own code and
+ * message (`code`, `discount_type`, `discount_value`, `min_order_amount`, `max_uses`, `starts_at`, `expires_at`),
+ * `discount_type` and `discount_value` checked as a pair (a PATCH's with the stored one) before the fields after
+ * them. Then whether `expires_at` is in the future (a PATCH's only when it sends one), then whether it is after
+ * `starts_at` (a PATCH's with whichever dates result).
  */
-import { BodyFields, Ids, LooseBoolean, StoreAmount } from "@tawsil/domain"
-import { BigDecimal, DateTime, Effect, Option, Schema } from "effect"
-import { Amount, Blank, Code, Count, DateTimeText, DiscountTypeText, significantDigits } from "./internal/fields.ts"
-import type { DiscountType, PromoCode, PromoPatch, PromoValues } from "./PromoCode.ts"
+import { BodyFields, LooseBoolean } from "@tawsil/domain"
+import { BigDecimal, DateTime, Effect, Option, Struct } from "effect"
+import {
+  DISCOUNT_VALUE_MESSAGE,
+  type DiscountType,
+  type PromoCode,
+  PromoCodeBody,
+  PromoCodePatchBody,
+  type PromoPatch,
+  type PromoValues
+} from "./PromoCode.ts"
 import * as PromoError from "./PromoError.ts"
 
-/** Amounts are answered as JSON numbers, which hold 15 significant digits exactly: more are refused. */
-export const MAX_SIGNIFICANT_DIGITS = 15
-
-/**
- * Every amount is at most `StoreAmount.MAXIMUM`, the store API's bound for money (the spec's "no upper bound for
- * fixed" is read as no business bound: a fixed discount never takes more than the subtotal anyway).
- */
-const isWithinMaximum = (amount: BigDecimal.BigDecimal) =>
-  BigDecimal.isLessThanOrEqualTo(amount, StoreAmount.MAXIMUM) && significantDigits(amount) <= MAX_SIGNIFICANT_DIGITS
+export { MAX_SIGNIFICANT_DIGITS } from "./internal/fields.ts"
+export {
+  CODE_MESSAGE,
+  DISCOUNT_TYPE_MESSAGE,
+  DISCOUNT_VALUE_MESSAGE,
+  EXPIRES_AT_MESSAGE,
+  MAX_USES_MESSAGE,
+  MIN_ORDER_MESSAGE,
+  STARTS_AT_MESSAGE
+} from "./PromoCode.ts"
 
 const HUNDRED = BigDecimal.fromBigInt(100n)
 const ZERO = BigDecimal.fromBigInt(0n)
 
-export const CODE_MESSAGE = "code must be 2 to 30 characters of A-Z, 0-9, - and _"
-export const DISCOUNT_TYPE_MESSAGE = "discount_type must be percentage or fixed"
-export const DISCOUNT_VALUE_MESSAGE = `discount_value must be a number above 0, at most 100 for a percentage and ${StoreAmount.MAXIMUM_TEXT} for a fixed amount`
-export const MIN_ORDER_MESSAGE = `min_order_amount must be a number from 0 to ${StoreAmount.MAXIMUM_TEXT} (0, empty or null for none)`
-export const MAX_USES_MESSAGE = "max_uses must be a whole number of 1 or more (0, empty or null for unlimited)"
-const DATE_FORMS = "use YYYY-MM-DD HH:MM:SS (Algeria time) or ISO 8601"
-export const STARTS_AT_MESSAGE = `starts_at is not a date-time we can read; ${DATE_FORMS}`
-export const EXPIRES_AT_MESSAGE = `expires_at is not a date-time we can read; ${DATE_FORMS}`
 export const EXPIRES_IN_PAST_MESSAGE = "expires_at must be in the future"
 export const DATE_WINDOW_MESSAGE = "expires_at must be after starts_at"
-export const BODY_MESSAGE = "Body must be a JSON object"
+export const BODY_MESSAGE = BodyFields.OBJECT_MESSAGE
 
 const refuse = (reason: PromoError.PromoErrorReason) => Effect.fail(PromoError.fail(reason))
 
-/** Decodes `value` with `schema`, failing with `reason` whatever is wrong. */
-const read = <S extends Schema.Decoder<unknown>>(
-  schema: S,
-  value: unknown,
-  reason: () => PromoError.PromoErrorReason
-) =>
-  Schema.decodeUnknownEffect(schema)(value).pipe(Effect.mapError(() => PromoError.fail(reason()))) as Effect.Effect<
-    S["Type"],
-    PromoError.PromoError
-  >
+/** Each field's reason, by the field's name; a body that is not an object is `InvalidPromoBody`. */
+const fieldReasons: Record<string, (message: string) => PromoError.PromoErrorReason> = {
+  code: (message) => new PromoError.InvalidCode({ message }),
+  discount_type: (message) => new PromoError.InvalidDiscountType({ message }),
+  discount_value: (message) => new PromoError.InvalidDiscountValue({ message }),
+  min_order_amount: (message) => new PromoError.InvalidMinOrderAmount({ message }),
+  max_uses: (message) => new PromoError.InvalidMaxUses({ message }),
+  starts_at: (message) => new PromoError.InvalidStartsAt({ message }),
+  expires_at: (message) => new PromoError.InvalidExpiresAt({ message })
+}
 
-/** The body as an object, or `InvalidPromoBody`. */
-export const bodyObject = (body: unknown) =>
-  read(BodyFields.BodyFields, body, () => new PromoError.InvalidPromoBody({ message: BODY_MESSAGE }))
+const refusal = ({ path: [field], text }: BodyFields.Refusal) => {
+  const reason = typeof field === "string" && Object.hasOwn(fieldReasons, field) ? fieldReasons[field] : undefined
+  return PromoError.fail(reason === undefined ? new PromoError.InvalidPromoBody({ message: text }) : reason(text))
+}
 
-const code = (value: unknown) => read(Code, value, () => new PromoError.InvalidCode({ message: CODE_MESSAGE }))
+/** The fields up to `discount_value`: the pair rule answers before the fields after them. */
+const HEAD = ["code", "discount_type", "discount_value"] as const
 
-const discountType = (value: unknown) =>
-  read(DiscountTypeText, value, () => new PromoError.InvalidDiscountType({ message: DISCOUNT_TYPE_MESSAGE }))
+const decodeCreateHead = BodyFields.decode(
+  PromoCodeBody.mapFields(Struct.pick(HEAD)).annotate(BodyFields.objectMessage),
+  refusal
+)
+const decodeCreate = BodyFields.decode(PromoCodeBody, refusal)
+const decodePatchHead = BodyFields.decode(
+  PromoCodePatchBody.mapFields(Struct.pick(HEAD)).annotate(BodyFields.objectMessage),
+  refusal
+)
+const decodePatch = BodyFields.decode(PromoCodePatchBody, refusal)
 
 const invalidValue = () => new PromoError.InvalidDiscountValue({ message: DISCOUNT_VALUE_MESSAGE })
-
-const discountValue = Effect.fnUntraced(function* (value: unknown) {
-  const amount = yield* read(Amount, value, invalidValue)
-  if (!BigDecimal.isPositive(amount) || !isWithinMaximum(amount)) return yield* refuse(invalidValue())
-  return amount
-})
 
 /** The pair rule: a percentage is at most 100. */
 const checkPair = (type: DiscountType, value: BigDecimal.BigDecimal) =>
   type === "percentage" && BigDecimal.isGreaterThan(value, HUNDRED) ? refuse(invalidValue()) : Effect.void
-
-const minOrderAmount = Effect.fnUntraced(function* (value: unknown) {
-  const invalid = () => new PromoError.InvalidMinOrderAmount({ message: MIN_ORDER_MESSAGE })
-  const amount = yield* read(Schema.Union([Blank, Amount]), value, invalid)
-  if (amount === null || amount === "" || BigDecimal.isZero(amount)) return null
-  if (BigDecimal.isNegative(amount) || !isWithinMaximum(amount)) return yield* refuse(invalid())
-  return amount
-})
-
-const maxUses = Effect.fnUntraced(function* (value: unknown) {
-  const invalid = () => new PromoError.InvalidMaxUses({ message: MAX_USES_MESSAGE })
-  const count = yield* read(Schema.Union([Blank, Count]), value, invalid)
-  if (count === null || count === "" || count === 0) return null
-  // The column is an `integer`, like the ids.
-  if (count < 1 || count > Ids.MAX_ID) return yield* refuse(invalid())
-  return count
-})
-
-const dateTime = (value: unknown, reason: () => PromoError.PromoErrorReason) =>
-  Effect.map(read(Schema.Union([Blank, DateTimeText]), value, reason), (dt) => (dt === null || dt === "" ? null : dt))
-
-const startsAt = (value: unknown) =>
-  dateTime(value, () => new PromoError.InvalidStartsAt({ message: STARTS_AT_MESSAGE }))
-const expiresAt = (value: unknown) =>
-  dateTime(value, () => new PromoError.InvalidExpiresAt({ message: EXPIRES_AT_MESSAGE }))
 
 const isActive = LooseBoolean.cast
 
@@ -116,32 +96,29 @@ export interface Approval {
   readonly confirmFullDiscount: boolean
 }
 
-const approvalOf = (fields: Readonly<Record<string, unknown>>): Approval => ({
-  confirmToken:
-    typeof fields.confirm_token === "string" && fields.confirm_token !== "" ? fields.confirm_token : undefined,
-  confirmFullDiscount: fields.confirm_full_discount === true
+const approvalOf = (body: Pick<PromoCodeBody, "confirm_token" | "confirm_full_discount">): Approval => ({
+  confirmToken: body.confirm_token === "" ? undefined : body.confirm_token,
+  confirmFullDiscount: body.confirm_full_discount === true
 })
 
 /** `POST /v1/promo-codes`: the new code's values, or the first rule it breaks. */
 export const parseCreate = Effect.fnUntraced(function* (body: unknown, now: DateTime.Utc) {
-  const fields = yield* bodyObject(body)
-  const codeText = yield* code(fields.code)
-  const type = yield* discountType(fields.discount_type)
-  const value = yield* discountValue(fields.discount_value)
-  yield* checkPair(type, value)
+  const head = yield* decodeCreateHead(body)
+  yield* checkPair(head.discount_type, head.discount_value)
+  const sent = yield* decodeCreate(body)
   const values: PromoValues = {
-    code: codeText,
-    discount_type: type,
-    discount_value: value,
-    min_order_amount: yield* minOrderAmount(fields.min_order_amount ?? null),
-    max_uses: yield* maxUses(fields.max_uses ?? null),
-    is_active: fields.is_active === undefined || fields.is_active === null ? true : isActive(fields.is_active),
-    starts_at: yield* startsAt(fields.starts_at ?? null),
-    expires_at: yield* expiresAt(fields.expires_at ?? null)
+    code: sent.code,
+    discount_type: sent.discount_type,
+    discount_value: sent.discount_value,
+    min_order_amount: sent.min_order_amount ?? null,
+    max_uses: sent.max_uses ?? null,
+    is_active: sent.is_active === undefined || sent.is_active === null ? true : isActive(sent.is_active),
+    starts_at: sent.starts_at ?? null,
+    expires_at: sent.expires_at ?? null
   }
   yield* checkFuture(values.expires_at, now)
   yield* checkWindow(values.starts_at, values.expires_at)
-  return { values, approval: approvalOf(fields) }
+  return { values, approval: approvalOf(sent) }
 })
 
 /**
@@ -149,20 +126,20 @@ export const parseCreate = Effect.fnUntraced(function* (body: unknown, now: Date
  * code's current values; an empty patch changes nothing.
  */
 export const parsePatch = Effect.fnUntraced(function* (body: unknown, current: PromoCode, now: DateTime.Utc) {
-  const fields = yield* bodyObject(body)
-  const patch: { -readonly [K in keyof PromoPatch]: PromoPatch[K] } = {}
-  if (BodyFields.sent(fields, "code")) patch.code = yield* code(fields.code)
-  if (BodyFields.sent(fields, "discount_type")) patch.discount_type = yield* discountType(fields.discount_type)
-  if (BodyFields.sent(fields, "discount_value")) patch.discount_value = yield* discountValue(fields.discount_value)
-  if (patch.discount_type !== undefined || patch.discount_value !== undefined) {
-    yield* checkPair(patch.discount_type ?? current.discount_type, patch.discount_value ?? current.discount_value)
+  const head = yield* decodePatchHead(body)
+  if (head.discount_type !== undefined || head.discount_value !== undefined) {
+    yield* checkPair(head.discount_type ?? current.discount_type, head.discount_value ?? current.discount_value)
   }
-  if (BodyFields.sent(fields, "min_order_amount"))
-    patch.min_order_amount = yield* minOrderAmount(fields.min_order_amount)
-  if (BodyFields.sent(fields, "max_uses")) patch.max_uses = yield* maxUses(fields.max_uses)
-  if (BodyFields.sent(fields, "is_active") && fields.is_active !== null) patch.is_active = isActive(fields.is_active)
-  if (BodyFields.sent(fields, "starts_at")) patch.starts_at = yield* startsAt(fields.starts_at)
-  if (BodyFields.sent(fields, "expires_at")) patch.expires_at = yield* expiresAt(fields.expires_at)
+  const sent = yield* decodePatch(body)
+  const patch: { -readonly [K in keyof PromoPatch]: PromoPatch[K] } = {}
+  if (sent.code !== undefined) patch.code = sent.code
+  if (sent.discount_type !== undefined) patch.discount_type = sent.discount_type
+  if (sent.discount_value !== undefined) patch.discount_value = sent.discount_value
+  if (sent.min_order_amount !== undefined) patch.min_order_amount = sent.min_order_amount
+  if (sent.max_uses !== undefined) patch.max_uses = sent.max_uses
+  if (sent.is_active !== undefined && sent.is_active !== null) patch.is_active = isActive(sent.is_active)
+  if (sent.starts_at !== undefined) patch.starts_at = sent.starts_at
+  if (sent.expires_at !== undefined) patch.expires_at = sent.expires_at
   if (patch.expires_at !== undefined) yield* checkFuture(patch.expires_at, now)
   if (patch.starts_at !== undefined || patch.expires_at !== undefined) {
     yield* checkWindow(
@@ -170,7 +147,7 @@ export const parsePatch = Effect.fnUntraced(function* (body: unknown, current: P
       patch.expires_at === undefined ? current.expires_at : patch.expires_at
     )
   }
-  return { patch: patch as PromoPatch, approval: approvalOf(fields) }
+  return { patch: patch as PromoPatch, approval: approvalOf(sent) }
 })
 
 /**

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { AlgiersTime } from "@tawsil/domain"
-import { BigDecimal, DateTime, Effect, Option } from "effect"
+import { BigDecimal, Cause, DateTime, Effect, Exit, Option } from "effect"
 import * as fc from "fast-check"
 import { parseDateTime } from "../src/internal/fields.ts"
 import { PromoCode, PromoCodeId } from "../src/PromoCode.ts"
@@ -262,6 +262,56 @@ describe("PromoRules", () => {
     )
     assert.isNull(patch({ expires_at: null }).expires_at)
     assert.strictEqual(sql(patch({ starts_at: null, expires_at: "2026-11-30" }).expires_at!), "2026-11-30 00:00:00")
+  })
+
+  it("answers any body with its values or a field's reason, never a defect (text, huge numbers, nesting)", () => {
+    const nested = fc.integer({ min: 1, max: 1_000 }).map((depth) => {
+      let value: unknown = "x"
+      for (let level = 0; level < depth; level++) value = level % 2 === 0 ? [value] : { a: value }
+      return value
+    })
+    const nasty = fc.oneof(
+      fc.string({ unit: "binary" }),
+      fc.constantFrom("\u0000", "SUMMER\u0000", "\ud800", "\u001b[2J", "2027-01-01\u0000", "1e309", "-0", ""),
+      fc.constantFrom(1e308, -1e308, Number.MAX_VALUE, 2 ** 53 + 1, Number.MIN_VALUE, -0, JSON.parse("1e309")),
+      fc.double(),
+      fc.jsonValue(),
+      nested
+    )
+    const fields = ["code", "discount_type", "discount_value", "min_order_amount", "max_uses", "is_active"]
+    const dates = ["starts_at", "expires_at", "confirm_token", "confirm_full_discount"]
+    const body = fc.oneof(
+      nasty,
+      fc.record({ field: fc.constantFrom(...fields, ...dates), value: nasty }).map(({ field, value }) => ({
+        ...valid,
+        [field]: value
+      })),
+      fc.dictionary(fc.constantFrom(...fields, ...dates, "__proto__", "used_count"), nasty)
+    )
+    const messages = new Set([
+      PromoRules.BODY_MESSAGE,
+      PromoRules.CODE_MESSAGE,
+      PromoRules.DISCOUNT_TYPE_MESSAGE,
+      PromoRules.DISCOUNT_VALUE_MESSAGE,
+      PromoRules.MIN_ORDER_MESSAGE,
+      PromoRules.MAX_USES_MESSAGE,
+      PromoRules.STARTS_AT_MESSAGE,
+      PromoRules.EXPIRES_AT_MESSAGE,
+      PromoRules.EXPIRES_IN_PAST_MESSAGE,
+      PromoRules.DATE_WINDOW_MESSAGE
+    ])
+    // Each refusal is one of the spec's sentences, whatever was wrong with the value.
+    const answered = (exit: Exit.Exit<unknown, { readonly message: string }>) =>
+      Exit.isSuccess(exit) ||
+      (!Cause.hasDies(exit.cause) &&
+        Cause.findErrorOption(exit.cause).pipe(Option.exists((error) => messages.has(error.message))))
+    fc.assert(
+      fc.property(body, (sent) => {
+        assert.isTrue(answered(Effect.runSyncExit(PromoRules.parseCreate(sent, now))))
+        assert.isTrue(answered(Effect.runSyncExit(PromoRules.parsePatch(sent, existing, now))))
+      }),
+      { numRuns: 100 }
+    )
   })
 
   it("knows a 100% code", () => {

@@ -8,10 +8,21 @@
  * change history records (`RatesValues`) and how a courier's quote becomes prices (`quotedPrices`).
  */
 import type { Shipment } from "@tawsil/courier"
-import { AlgiersTime, BodyFields, StoreAmount, StoreText, WilayaCode } from "@tawsil/domain"
+import { AlgiersTime, BodyFields, StoreAmount, WilayaCode } from "@tawsil/domain"
 import { Wilayas } from "@tawsil/reference"
-import { type BigDecimal, DateTime, Option, Redacted, Result, Schema } from "effect"
-import { amountOf, amountRule, toNumber, wilayaOf } from "./internal/fields.ts"
+import { type BigDecimal, DateTime, Effect, Option, Redacted, Schema, SchemaTransformation } from "effect"
+import {
+  amount,
+  amountMessage,
+  amountOf,
+  listedOnce,
+  nullable,
+  required,
+  storable,
+  toNumber,
+  WILAYA_MESSAGE,
+  wilaya
+} from "./internal/fields.ts"
 
 /** The wilayas a store can price: the 58 of the division couriers accept. */
 export const WILAYA_CODES: ReadonlyArray<WilayaCode.WilayaCode> = Wilayas.all.map((wilaya) =>
@@ -82,22 +93,37 @@ export const tableOf = (rates: ReadonlyArray<StoredRate>): RatesTable => {
 
 // --- POST /v1/shipping/rates ------------------------------------------------------------------------------------
 
+const RATES_MESSAGE = `must be an array of 1 to ${WILAYA_CODES.length} rates`
+const PRICE_MESSAGE = amountMessage(true)
+
+/** A price sent: an amount, or null to stop that delivery type there; a price not sent is kept. */
+const PriceWrite = Schema.optionalKey(nullable(amount(PRICE_MESSAGE), PRICE_MESSAGE))
+
 const RateWrite = Schema.Struct({
   /** 1 to 58. A wilaya of the 2026 division (59 to 69) is refused with the code couriers deliver it as. */
-  wilaya_id: Schema.Int,
+  wilaya_id: required(wilaya, WILAYA_MESSAGE),
   /** Home delivery in DZD: a number or a decimal string, 0 to 100000000; null stops home delivery there; omitted keeps it. */
-  home_price: Schema.optionalKey(Schema.NullOr(Schema.Union([Schema.Number, Schema.String]))),
+  home_price: PriceWrite,
   /** Stop-desk delivery in DZD, as `home_price`. */
-  desk_price: Schema.optionalKey(Schema.NullOr(Schema.Union([Schema.Number, Schema.String])))
-}).annotate({ identifier: "ShippingRateWrite" })
+  desk_price: PriceWrite
+}).annotate({ identifier: "ShippingRateWrite", message: "must be an object: { wilaya_id, home_price, desk_price }" })
 
 /**
  * `POST /v1/shipping/rates` body: the wilayas to price, each once. Only sent prices change; a wilaya left with
  * neither price has no rate any more.
  */
 export const RatesBody = Schema.Struct({
-  rates: Schema.Array(RateWrite).check(Schema.isMinLength(1), Schema.isMaxLength(WILAYA_CODES.length))
-}).annotate({ identifier: "ShippingRatesWrite" })
+  rates: required(
+    Schema.Array(RateWrite)
+      .annotate({ message: RATES_MESSAGE })
+      .check(
+        Schema.isMinLength(1, { message: RATES_MESSAGE }),
+        Schema.isMaxLength(WILAYA_CODES.length, { message: RATES_MESSAGE }),
+        listedOnce((rate: typeof RateWrite.Type) => rate.wilaya_id, ["wilaya_id"])
+      ),
+    RATES_MESSAGE
+  )
+}).annotate({ identifier: "ShippingRatesWrite", message: "Body must be a JSON object: { rates: [...] }" })
 
 /** One wilaya of a rates write: a price sent (an amount, or null to stop) or not sent (`undefined`: kept). */
 export interface RatePatch {
@@ -106,42 +132,13 @@ export interface RatePatch {
   readonly desk_price: BigDecimal.BigDecimal | null | undefined
 }
 
-const priceOf = (fields: Readonly<Record<string, unknown>>, name: string, at: string) => {
-  if (!BodyFields.sent(fields, name)) return Result.succeed(undefined)
-  const value = fields[name]
-  if (value === null) return Result.succeed(null)
-  return Option.match(amountOf(value), {
-    onNone: () => Result.fail(amountRule(`${at}.${name}`, true)),
-    onSome: (amount) => Result.succeed<BigDecimal.BigDecimal | null>(amount)
-  })
-}
+const decodeRates = BodyFields.decode(RatesBody, ({ text }) => text)
 
 /** A `POST /v1/shipping/rates` body read, or the message naming the first field that breaks its rule. */
-export const parseRatesBody = (body: unknown): Result.Result<ReadonlyArray<RatePatch>, string> => {
-  const fields = Option.getOrUndefined(BodyFields.fieldsOf(body))
-  if (fields === undefined) return Result.fail("Body must be a JSON object: { rates: [...] }")
-  const list = fields.rates
-  if (!Array.isArray(list) || list.length === 0 || list.length > WILAYA_CODES.length) {
-    return Result.fail(`rates must be an array of 1 to ${WILAYA_CODES.length} rates`)
-  }
-  const patches: Array<RatePatch> = []
-  const seen = new Set<number>()
-  for (const [index, item] of list.entries()) {
-    const at = `rates[${index}]`
-    const rate = Option.getOrUndefined(BodyFields.fieldsOf(item))
-    if (rate === undefined) return Result.fail(`${at} must be an object: { wilaya_id, home_price, desk_price }`)
-    const wilaya = wilayaOf(rate.wilaya_id, `${at}.wilaya_id`)
-    if (Result.isFailure(wilaya)) return Result.fail(wilaya.failure)
-    if (seen.has(wilaya.success)) return Result.fail(`${at}.wilaya_id: wilaya ${wilaya.success} is listed twice`)
-    seen.add(wilaya.success)
-    const home = priceOf(rate, "home_price", at)
-    if (Result.isFailure(home)) return Result.fail(home.failure)
-    const desk = priceOf(rate, "desk_price", at)
-    if (Result.isFailure(desk)) return Result.fail(desk.failure)
-    patches.push({ wilaya_id: wilaya.success, home_price: home.success, desk_price: desk.success })
-  }
-  return Result.succeed(patches)
-}
+export const parseRatesBody = (body: unknown): Effect.Effect<ReadonlyArray<RatePatch>, string> =>
+  Effect.map(decodeRates(body), ({ rates }) =>
+    rates.map((rate) => ({ wilaya_id: rate.wilaya_id, home_price: rate.home_price, desk_price: rate.desk_price }))
+  )
 
 // --- the change history's form ----------------------------------------------------------------------------------
 
@@ -222,22 +219,66 @@ export const wilayaList = (codes: ReadonlyArray<number>): string => {
 export const Tier = Schema.Literals(["economic", "express"])
 export type Tier = typeof Tier.Type
 
-/** `POST /v1/shipping/rates/sync` body. */
+const MAX_CREDENTIALS = 8
+const MAX_TEXT = 2048
+
+const syncMessages = {
+  courier: "must be a courier key of GET /v1/couriers (1 to 100 characters)",
+  credentials:
+    `must be an object of 1 to ${MAX_CREDENTIALS} string fields (without NUL characters or lone surrogates), the ` +
+    "ones the courier's catalogue entry names",
+  base_url: "must be your tenant's https address, for a generic platform courier",
+  tier: "must be economic or express",
+  wilaya_ids: `must be an array of 1 to ${WILAYA_CODES.length} wilaya codes`
+}
+
+/** Text of at most `MAX_TEXT` characters PostgreSQL keeps as sent. */
+const boundedText = (message: string) => storable(message).check(Schema.isMaxLength(MAX_TEXT, { message }))
+
+/** `POST /v1/shipping/rates/sync` body. Its fields are checked in this order; a refusal never echoes a credential. */
 export const SyncBody = Schema.Struct({
   /** A courier key or alias of `GET /v1/couriers` (the shipping API's catalogue). */
-  courier: Schema.String,
+  courier: required(
+    storable(syncMessages.courier)
+      .check(
+        Schema.isMaxLength(100, { message: syncMessages.courier }),
+        Schema.makeFilter((text: string) => text.trim() !== "", { message: syncMessages.courier })
+      )
+      .pipe(Schema.decodeTo(Schema.String, SchemaTransformation.trim())),
+    syncMessages.courier
+  ),
   /**
    * Your credentials for that courier, as the shipping API takes them (`requiredCredentials` of its catalogue
    * entry): used for this call only, never stored, recorded or logged. Omit them for `sandbox`.
    */
-  credentials: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
+  credentials: Schema.optionalKey(
+    Schema.NullOr(
+      Schema.Record(storable(syncMessages.credentials), boundedText(syncMessages.credentials))
+        .check(
+          Schema.isMinProperties(1, { message: syncMessages.credentials }),
+          Schema.isMaxProperties(MAX_CREDENTIALS, { message: syncMessages.credentials })
+        )
+        .pipe(BodyFields.oneMessage(syncMessages.credentials))
+    )
+  ),
   /** Your tenant's address, for a generic platform courier only (the shipping API's `options.baseUrl`). */
-  base_url: Schema.optionalKey(Schema.String),
+  base_url: Schema.optionalKey(nullable(boundedText(syncMessages.base_url), syncMessages.base_url)),
   /** The courier's service level to price, for couriers that offer two; the courier's default otherwise. */
-  tier: Schema.optionalKey(Tier),
+  tier: Schema.optionalKey(nullable(Tier.annotate({ message: syncMessages.tier }), syncMessages.tier)),
   /** Only these wilayas (1 to 58, each once); all 58 when omitted. */
-  wilaya_ids: Schema.optionalKey(Schema.Array(Schema.Int))
-}).annotate({ identifier: "ShippingRatesSync" })
+  wilaya_ids: Schema.optionalKey(
+    nullable(
+      Schema.Array(wilaya)
+        .annotate({ message: syncMessages.wilaya_ids })
+        .check(
+          Schema.isMinLength(1, { message: syncMessages.wilaya_ids }),
+          Schema.isMaxLength(WILAYA_CODES.length, { message: syncMessages.wilaya_ids }),
+          listedOnce((code: WilayaCode.WilayaCode) => code, [])
+        ),
+      syncMessages.wilaya_ids
+    )
+  )
+}).annotate({ identifier: "ShippingRatesSync", message: "Body must be a JSON object: { courier, credentials }" })
 
 /** A sync's request, read: the credentials stay `Redacted` until they reach the gateway. */
 export interface SyncRequest {
@@ -248,72 +289,17 @@ export interface SyncRequest {
   readonly wilayas: ReadonlyArray<WilayaCode.WilayaCode>
 }
 
-const MAX_CREDENTIALS = 8
-const MAX_TEXT = 2048
+const decodeSync = BodyFields.decode(SyncBody, ({ text }) => text)
 
 /** A sync body read, or the message naming the first field that breaks its rule. Never echoes a credential. */
-export const parseSyncBody = (body: unknown): Result.Result<SyncRequest, string> => {
-  const fields = Option.getOrUndefined(BodyFields.fieldsOf(body))
-  if (fields === undefined) return Result.fail("Body must be a JSON object: { courier, credentials }")
-  const courier = fields.courier
-  if (typeof courier !== "string" || courier.trim() === "" || courier.length > 100 || !StoreText.isStorable(courier)) {
-    return Result.fail("courier must be a courier key of GET /v1/couriers (1 to 100 characters)")
-  }
-  let credentials: SyncRequest["credentials"]
-  if (BodyFields.sent(fields, "credentials") && fields.credentials !== null) {
-    const given = Option.getOrUndefined(BodyFields.fieldsOf(fields.credentials))
-    const entries = given === undefined ? [] : Object.entries(given)
-    const fits =
-      given !== undefined &&
-      entries.length >= 1 &&
-      entries.length <= MAX_CREDENTIALS &&
-      entries.every(
-        ([name, value]) =>
-          StoreText.isStorable(name) &&
-          typeof value === "string" &&
-          value.length <= MAX_TEXT &&
-          StoreText.isStorable(value)
-      )
-    if (!fits) {
-      return Result.fail(
-        `credentials must be an object of 1 to ${MAX_CREDENTIALS} string fields (without NUL characters or lone ` +
-          "surrogates), the ones the courier's catalogue entry names"
-      )
-    }
-    credentials = Redacted.make(given as Readonly<Record<string, string>>)
-  }
-  let baseUrl: string | undefined
-  if (BodyFields.sent(fields, "base_url") && fields.base_url !== null) {
-    const url = fields.base_url
-    if (typeof url !== "string" || url.length > MAX_TEXT || !StoreText.isStorable(url)) {
-      return Result.fail("base_url must be your tenant's https address, for a generic platform courier")
-    }
-    baseUrl = url
-  }
-  let tier: Tier | undefined
-  if (BodyFields.sent(fields, "tier") && fields.tier !== null) {
-    if (!Schema.is(Tier)(fields.tier)) return Result.fail("tier must be economic or express")
-    tier = fields.tier
-  }
-  let wilayas = WILAYA_CODES
-  if (BodyFields.sent(fields, "wilaya_ids") && fields.wilaya_ids !== null) {
-    const list = fields.wilaya_ids
-    if (!Array.isArray(list) || list.length === 0 || list.length > WILAYA_CODES.length) {
-      return Result.fail(`wilaya_ids must be an array of 1 to ${WILAYA_CODES.length} wilaya codes`)
-    }
-    const chosen: Array<WilayaCode.WilayaCode> = []
-    for (const [index, value] of list.entries()) {
-      const wilaya = wilayaOf(value, `wilaya_ids[${index}]`)
-      if (Result.isFailure(wilaya)) return Result.fail(wilaya.failure)
-      if (chosen.includes(wilaya.success)) {
-        return Result.fail(`wilaya_ids[${index}]: wilaya ${wilaya.success} is listed twice`)
-      }
-      chosen.push(wilaya.success)
-    }
-    wilayas = chosen
-  }
-  return Result.succeed({ courier: courier.trim(), credentials, baseUrl, tier, wilayas })
-}
+export const parseSyncBody = (body: unknown): Effect.Effect<SyncRequest, string> =>
+  Effect.map(decodeSync(body), (sync) => ({
+    courier: sync.courier,
+    credentials: sync.credentials == null ? undefined : Redacted.make(sync.credentials),
+    baseUrl: sync.base_url ?? undefined,
+    tier: sync.tier ?? undefined,
+    wilayas: sync.wilaya_ids ?? WILAYA_CODES
+  }))
 
 /** A wilaya the sync left as it was because the courier does not deliver there (its refusal, passed on). */
 export const Skipped = Schema.Struct({ wilaya_id: Schema.Int, reason: Schema.String })

@@ -4,12 +4,32 @@
  * first, and who pays the courier's fee on the cash collected at the door. Every store has them: a store that never
  * changed one reads the defaults.
  *
- * This module holds the wire shape, how a PATCH body is read (`parseSettingsPatch`: every refusal names its field)
- * and the form the change history records (`SettingsValues`).
+ * This module holds the wire shape, the PATCH body's schema and how it is read (`settingsPatchParser`: every
+ * refusal names its field) and the form the change history records (`SettingsValues`).
  */
-import { AlgiersTime, BodyFields, StoreText, WilayaCode } from "@tawsil/domain"
-import { BigDecimal, type DateTime, Option, Result, Schema, Struct } from "effect"
-import { amountOf, amountRule, sameAmount, toNumber, wilayaOf } from "./internal/fields.ts"
+import { AlgiersTime, BodyFields, WilayaCode } from "@tawsil/domain"
+import {
+  BigDecimal,
+  type DateTime,
+  Effect,
+  Option,
+  Result,
+  Schema,
+  SchemaIssue,
+  SchemaTransformation,
+  Struct
+} from "effect"
+import {
+  amount,
+  amountMessage,
+  amountOf,
+  nullable,
+  sameAmount,
+  storable,
+  toNumber,
+  WILAYA_MESSAGE,
+  wilaya
+} from "./internal/fields.ts"
 
 export const DeliveryType = Schema.Literals(["home", "desk"])
 export type DeliveryType = typeof DeliveryType.Type
@@ -74,17 +94,64 @@ export const Settings = Schema.Struct({
 }).annotate({ identifier: "ShippingSettings" })
 export type Settings = typeof Settings.Type
 
-/** `PATCH /v1/shipping/settings` body: only sent fields change; an empty body changes nothing. */
-export const SettingsPatchBody = Schema.Struct({
-  origin_wilaya: Schema.optionalKey(fields.origin_wilaya),
-  default_courier: Schema.optionalKey(fields.default_courier),
-  /** A number or a decimal string, 0 to 100000000; null for none. */
-  free_shipping_threshold: Schema.optionalKey(Schema.NullOr(Schema.Union([Schema.Number, Schema.String]))),
-  default_delivery_type: Schema.optionalKey(fields.default_delivery_type),
-  cod_fee_payer: Schema.optionalKey(fields.cod_fee_payer),
-  /** A number or a decimal string, 0 to 100. */
-  cod_fee_percent: Schema.optionalKey(Schema.Union([Schema.Number, Schema.String]))
-}).annotate({ identifier: "ShippingSettingsPatch" })
+const messages = {
+  origin_wilaya: WILAYA_MESSAGE,
+  default_courier: "must be a courier key of GET /v1/couriers, or null",
+  free_shipping_threshold: amountMessage(true),
+  default_delivery_type: "must be home or desk",
+  cod_fee_payer: "must be merchant or customer",
+  cod_fee_percent: amountMessage(false, MAX_COD_FEE_PERCENT)
+}
+
+/** A courier's key from a key or an alias (the shipping API's catalogue); `undefined` for no courier. */
+export type CourierKey = (keyOrAlias: string) => string | undefined
+
+/**
+ * `PATCH /v1/shipping/settings` body, `default_courier` read as a courier's key by `courier`: only sent fields
+ * change; an empty body changes nothing; unknown fields are ignored. Its fields are checked in this order, the first
+ * that fails answering with its message.
+ */
+export const settingsPatchBody = (courier: CourierKey) =>
+  Schema.Struct({
+    /**
+     * The wilaya parcels leave from (1 to 58): what the courier rate sync prices from; null for none. A wilaya of
+     * the 2026 division (59 to 69) is refused with the code couriers deliver it as.
+     */
+    origin_wilaya: Schema.optionalKey(nullable(wilaya, messages.origin_wilaya)),
+    /** A courier key of `GET /v1/couriers` (an alias is saved as its key); null for none. */
+    default_courier: Schema.optionalKey(
+      nullable(
+        storable(messages.default_courier).pipe(
+          Schema.decodeTo(
+            Schema.String,
+            SchemaTransformation.transformEffect({
+              decode: (keyOrAlias: string) => {
+                const key = courier(keyOrAlias)
+                return key === undefined
+                  ? Effect.fail(new SchemaIssue.InvalidValue({ message: messages.default_courier }))
+                  : Effect.succeed(key)
+              },
+              encode: Effect.succeed
+            })
+          )
+        ),
+        messages.default_courier
+      )
+    ),
+    /** The products subtotal from which delivery is free: a number or a decimal string, 0 to 100000000; null for none. */
+    free_shipping_threshold: Schema.optionalKey(
+      nullable(amount(messages.free_shipping_threshold), messages.free_shipping_threshold)
+    ),
+    /** The delivery type the checkout offers first: `home` or `desk` (stop-desk). */
+    default_delivery_type: Schema.optionalKey(DeliveryType.annotate({ message: messages.default_delivery_type })),
+    /** Who pays the courier's fee on the cash it collects: `merchant` or `customer`. */
+    cod_fee_payer: Schema.optionalKey(CodFeePayer.annotate({ message: messages.cod_fee_payer })),
+    /** The fee on collected cash the checkout adds when the customer pays it: a number or a decimal string, 0 to 100. */
+    cod_fee_percent: Schema.optionalKey(amount(messages.cod_fee_percent, MAX_COD_FEE_PERCENT))
+  }).annotate({ identifier: "ShippingSettingsPatch", ...BodyFields.objectMessage })
+
+/** The body as `PATCH /v1/shipping/settings` declares it (any text for `default_courier`: the catalogue decides). */
+export const SettingsPatchBody = settingsPatchBody((keyOrAlias) => keyOrAlias)
 
 /** What the change history records of the settings (`shipping.settings`): the settings as `GET` shows them. */
 export const SettingsValues = Schema.Struct({
@@ -118,13 +185,15 @@ export const valuesOf = (settings: SettingsFields): SettingsValues => ({
   cod_fee_percent: toNumber(settings.cod_fee_percent) ?? 0
 })
 
+const decodePercent = Schema.decodeUnknownOption(amount(messages.cod_fee_percent, MAX_COD_FEE_PERCENT))
+
 /** Recorded values as the settings they write (the values schema checked the wilaya and the literals). */
 export const fieldsOf = (values: SettingsValues): Result.Result<SettingsFields, string> => {
   const threshold =
     values.free_shipping_threshold === null ? Option.some(null) : amountOf(values.free_shipping_threshold)
-  const percent = amountOf(values.cod_fee_percent, BigDecimal.fromStringUnsafe(MAX_COD_FEE_PERCENT))
-  if (Option.isNone(threshold)) return Result.fail(amountRule("free_shipping_threshold", true))
-  if (Option.isNone(percent)) return Result.fail(amountRule("cod_fee_percent", false, MAX_COD_FEE_PERCENT))
+  const percent = decodePercent(values.cod_fee_percent)
+  if (Option.isNone(threshold)) return Result.fail(`free_shipping_threshold ${messages.free_shipping_threshold}`)
+  if (Option.isNone(percent)) return Result.fail(`cod_fee_percent ${messages.cod_fee_percent}`)
   return Result.succeed({
     origin_wilaya: values.origin_wilaya,
     default_courier: values.default_courier,
@@ -148,58 +217,12 @@ export const NAMES: ReadonlyArray<keyof SettingsFields> = [
 ]
 
 /**
- * A `PATCH /v1/shipping/settings` body read, or the message naming the first field that breaks its rule. `courier`
- * finds a courier's key from a key or an alias (the shipping API's catalogue); unknown fields are ignored.
+ * How a `PATCH /v1/shipping/settings` body is read, `courier` finding a courier's key from a key or an alias: the
+ * settings it changes, or the message naming the first field that breaks its rule.
  */
-export const parseSettingsPatch = (
-  body: unknown,
-  courier: (keyOrAlias: string) => string | undefined
-): Result.Result<SettingsPatch, string> => {
-  const given = Option.getOrUndefined(BodyFields.fieldsOf(body))
-  if (given === undefined) return Result.fail("Body must be a JSON object")
-  const patch: { -readonly [K in keyof SettingsFields]?: SettingsFields[K] } = {}
-  if (BodyFields.sent(given, "origin_wilaya")) {
-    if (given.origin_wilaya === null) patch.origin_wilaya = null
-    else {
-      const wilaya = wilayaOf(given.origin_wilaya, "origin_wilaya")
-      if (Result.isFailure(wilaya)) return Result.fail(wilaya.failure)
-      patch.origin_wilaya = wilaya.success
-    }
-  }
-  if (BodyFields.sent(given, "default_courier")) {
-    const value = given.default_courier
-    if (value === null) patch.default_courier = null
-    else {
-      const key = typeof value === "string" && StoreText.isStorable(value) ? courier(value) : undefined
-      if (key === undefined) return Result.fail("default_courier must be a courier key of GET /v1/couriers, or null")
-      patch.default_courier = key
-    }
-  }
-  if (BodyFields.sent(given, "free_shipping_threshold")) {
-    const value = given.free_shipping_threshold
-    if (value === null) patch.free_shipping_threshold = null
-    else {
-      const amount = amountOf(value)
-      if (Option.isNone(amount)) return Result.fail(amountRule("free_shipping_threshold", true))
-      patch.free_shipping_threshold = amount.value
-    }
-  }
-  if (BodyFields.sent(given, "default_delivery_type")) {
-    if (!Schema.is(DeliveryType)(given.default_delivery_type)) {
-      return Result.fail("default_delivery_type must be home or desk")
-    }
-    patch.default_delivery_type = given.default_delivery_type
-  }
-  if (BodyFields.sent(given, "cod_fee_payer")) {
-    if (!Schema.is(CodFeePayer)(given.cod_fee_payer)) return Result.fail("cod_fee_payer must be merchant or customer")
-    patch.cod_fee_payer = given.cod_fee_payer
-  }
-  if (BodyFields.sent(given, "cod_fee_percent")) {
-    const amount = amountOf(given.cod_fee_percent, BigDecimal.fromStringUnsafe(MAX_COD_FEE_PERCENT))
-    if (Option.isNone(amount)) return Result.fail(amountRule("cod_fee_percent", false, MAX_COD_FEE_PERCENT))
-    patch.cod_fee_percent = amount.value
-  }
-  return Result.succeed(patch)
+export const settingsPatchParser = (courier: CourierKey) => {
+  const decode = BodyFields.decode(settingsPatchBody(courier), ({ text }) => text)
+  return (body: unknown): Effect.Effect<SettingsPatch, string> => decode(body)
 }
 
 /** The names of the settings `next` holds with another value than `current`. */

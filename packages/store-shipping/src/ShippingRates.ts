@@ -18,7 +18,7 @@ import { Change, ChangeLog } from "@tawsil/changes"
 import type { Ids, WilayaCode } from "@tawsil/domain"
 import { Gateway } from "@tawsil/shipping"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Context, Effect, Exit, Layer, Option, Redacted, Result } from "effect"
+import { Context, Effect, Exit, Layer, Option, Redacted } from "effect"
 import { amountOf, sameAmount } from "./internal/fields.ts"
 import {
   LAYOUT,
@@ -177,19 +177,18 @@ export const layer: Layer.Layer<ShippingRates, never, ShippingStore | ChangeLog.
           return yield* list(storeId)
         }),
         write: method("ShippingRates.write")(function* (writer, body) {
-          const patches = parseRatesBody(body)
-          if (Result.isFailure(patches)) return yield* invalid(patches.failure)
+          const patches = yield* parseRatesBody(body).pipe(Effect.catch(invalid))
           yield* store.lock(writer.storeId)
           const current = byWilaya(yield* store.rates(writer.storeId))
           const next = new Map<number, Pick<Prices, "home_price" | "desk_price">>()
-          for (const patch of patches.success) {
+          for (const patch of patches) {
             const was = current.get(patch.wilaya_id) ?? NONE
             next.set(patch.wilaya_id, {
               home_price: patch.home_price === undefined ? was.home_price : patch.home_price,
               desk_price: patch.desk_price === undefined ? was.desk_price : patch.desk_price
             })
           }
-          const changed = patches.success
+          const changed = patches
             .map((patch) => patch.wilaya_id)
             .filter((wilaya) => !samePrices(current.get(wilaya) ?? NONE, next.get(wilaya)!))
             .sort((a, b) => a - b)
@@ -212,16 +211,15 @@ export const layer: Layer.Layer<ShippingRates, never, ShippingStore | ChangeLog.
           return yield* list(writer.storeId)
         }),
         sync: method("ShippingRates.sync")(function* (writer, body) {
-          const request = parseSyncBody(body)
-          if (Result.isFailure(request)) return yield* invalid(request.failure)
+          const request = yield* parseSyncBody(body).pipe(Effect.catch(invalid))
           const origin = (yield* store.settings(writer.storeId)).origin_wilaya
           if (origin === null)
             return yield* refuse(new StoreShippingError.OriginWilayaMissing({ message: ORIGIN_MISSING }))
-          const courier = gateway.catalogue.resolve(request.success.courier)?.entry.key ?? request.success.courier
-          const destinations = request.success.wilayas
+          const courier = gateway.catalogue.resolve(request.courier)?.entry.key ?? request.courier
+          const destinations = request.wilayas
           // Each destination's answer moves the sync's progress on (`GET /v1/shipping/rates/sync`).
           const price = (wilaya: WilayaCode.WilayaCode) =>
-            Effect.tap(quote(request.success, origin)(wilaya), () => store.syncMoved(writer.storeId))
+            Effect.tap(quote(request, origin)(wilaya), () => store.syncMoved(writer.storeId))
           yield* store.syncStarted(writer.storeId, { courier, total: destinations.length })
           return yield* Effect.gen(function* () {
             // The first destination alone: a wrong courier or credentials fail once, not once per concurrent call.

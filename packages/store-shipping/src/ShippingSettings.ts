@@ -8,8 +8,15 @@ import { ChangeLog } from "@tawsil/changes"
 import type { Ids } from "@tawsil/domain"
 import { Gateway } from "@tawsil/shipping"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Context, Effect, Layer, Result } from "effect"
-import { changedNames, LAYOUT, parseSettingsPatch, type Settings, type SettingsFields, settingsOf } from "./Settings.ts"
+import { Context, Effect, Layer } from "effect"
+import {
+  changedNames,
+  LAYOUT,
+  type Settings,
+  type SettingsFields,
+  settingsOf,
+  settingsPatchParser
+} from "./Settings.ts"
 import { ShippingStore } from "./ShippingStore.ts"
 import * as StoreShippingError from "./StoreShippingError.ts"
 
@@ -43,7 +50,7 @@ export const layer: Layer.Layer<ShippingSettings, never, ShippingStore | ChangeL
     Effect.gen(function* () {
       const method = yield* ServiceSpans.method
       const store = yield* ShippingStore
-      const courier = courierKey(yield* Gateway.Gateway)
+      const parsePatch = settingsPatchParser(courierKey(yield* Gateway.Gateway))
       const record = ChangeLog.recorder(yield* ChangeLog.ChangeLog, ENTITY, LAYOUT)
 
       return ShippingSettings.of({
@@ -51,15 +58,12 @@ export const layer: Layer.Layer<ShippingSettings, never, ShippingStore | ChangeL
           return settingsOf(yield* store.settings(storeId))
         }),
         update: method("ShippingSettings.update")(function* (writer, body) {
-          const patch = parseSettingsPatch(body, courier)
-          if (Result.isFailure(patch)) {
-            return yield* Effect.fail(
-              StoreShippingError.fail(new StoreShippingError.InvalidShippingBody({ message: patch.failure }))
-            )
-          }
+          const patch = yield* Effect.mapError(parsePatch(body), (message) =>
+            StoreShippingError.fail(new StoreShippingError.InvalidShippingBody({ message }))
+          )
           yield* store.lock(writer.storeId)
           const current = yield* store.settings(writer.storeId)
-          const next: SettingsFields = { ...fieldsOfStored(current), ...patch.success }
+          const next: SettingsFields = { ...fieldsOfStored(current), ...patch }
           const changed = changedNames(current, next)
           if (changed.length === 0) return settingsOf(current)
           const written = yield* store.putSettings(writer.storeId, next)

@@ -19,9 +19,17 @@
 import { ChangeLog } from "@tawsil/changes"
 import { BodyFields, type Ids } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
 import * as Fields from "./internal/Fields.ts"
-import { BUTTON_STYLES, type DesignColors, DesignState, FONTS, IMAGE_RATIOS, type ThemeState } from "./StoreConfig.ts"
+import {
+  BUTTON_STYLES,
+  type DesignColors,
+  DesignState,
+  FONTS,
+  type Font,
+  IMAGE_RATIOS,
+  type ThemeState
+} from "./StoreConfig.ts"
 import * as StoreConfigError from "./StoreConfigError.ts"
 import { StorefrontStore } from "./StorefrontStore.ts"
 import * as Catalogue from "./ThemeCatalogue.ts"
@@ -51,33 +59,91 @@ export const DesignView = Schema.Struct({
 }).annotate({ identifier: "Design" })
 export type DesignView = typeof DesignView.Type
 
-const colorPatch = Object.fromEntries(
-  [...PALETTE_COLORS, ...OTHER_COLORS].map((name) => [name, Schema.optionalKey(Schema.NullOr(Schema.String))])
-) as { readonly [K in keyof DesignColors]: Schema.optionalKey<Schema.NullOr<Schema.String>> }
+const BODY_COLORS = [...PALETTE_COLORS, ...OTHER_COLORS] as const
 
-/** `PATCH /v1/store/design` body, as documented: any of these; only sent fields change. */
+const colorMessage = (name: (typeof BODY_COLORS)[number]) =>
+  `must be a colour such as #1f2937 or #fff, or null for ${
+    PALETTE_COLORS.includes(name as never) ? "the stock palette's" : "the theme's"
+  }`
+
+const fontMessage = `must be one of ${FONTS.join(", ")}`
+
+/** A font by its name in any letter case; the target checks the name found is one of `FONTS`. */
+const fontOf = (text: string) =>
+  (FONTS.find((each) => each.toLowerCase() === text.trim().toLowerCase()) ?? text) as Font
+
+const FontName = Schema.String.pipe(
+  Schema.decodeTo(
+    Schema.Literals(FONTS),
+    SchemaTransformation.transform({ decode: fontOf, encode: (font): string => font })
+  ),
+  BodyFields.oneMessage(fontMessage)
+)
+
+/** A font, or null (or `""`) for none. */
+const OptionalFontName = Schema.NullOr(Schema.String).pipe(
+  Schema.decodeTo(
+    Schema.NullOr(Schema.Literals(FONTS)),
+    SchemaTransformation.transform({
+      decode: (value: string | null) => (value === null || value === "" ? null : fontOf(value)),
+      encode: (font): string | null => font
+    })
+  ),
+  BodyFields.oneMessage(fontMessage)
+)
+
+/**
+ * `PATCH /v1/store/design` body: any of these; only sent fields change (`colors` colour by colour). Its fields are
+ * checked in this order, the first that fails answering with its message.
+ */
 export const DesignPatch = Schema.Struct({
   /**
    * Colour by colour, `#rgb` or `#rrggbb` (kept as `#rrggbb`, lower case). Null resets one: a palette colour
    * (primary, secondary, background) to the store's stock palette, the others to the theme's.
    */
-  colors: Schema.optionalKey(Schema.Struct(colorPatch)),
-  font_family: Schema.optionalKey(Schema.String),
-  /** Null: the text font. */
-  heading_font: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  colors: Schema.optionalKey(
+    Fields.Group(
+      Object.fromEntries(
+        BODY_COLORS.map((name) => [
+          name,
+          Schema.optionalKey(Fields.readNullableString(Fields.colorOf, () => false, colorMessage(name)))
+        ])
+      ) as { readonly [K in keyof DesignColors]: Schema.optionalKey<ReturnType<typeof Fields.readNullableString>> },
+      "must be an object"
+    )
+  ),
+  font_family: Schema.optionalKey(FontName),
+  /** Null (or `""`): the text font. */
+  heading_font: Schema.optionalKey(OptionalFontName),
   /** 0 to 24 pixels. */
-  border_radius: Schema.optionalKey(Schema.Int),
+  border_radius: Schema.optionalKey(
+    Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: RADIUS_MAX })).pipe(
+      BodyFields.oneMessage(`must be a whole number of pixels from 0 to ${RADIUS_MAX}`)
+    )
+  ),
   /** `filled`, `outline` or `soft`. */
-  button_style: Schema.optionalKey(Schema.String),
+  button_style: Schema.optionalKey(Fields.OneOf(BUTTON_STYLES, `must be ${BUTTON_STYLES.join(", ")}`)),
   /** `square`, `portrait` or `landscape`. */
-  product_image_ratio: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "DesignPatch" })
+  product_image_ratio: Schema.optionalKey(Fields.OneOf(IMAGE_RATIOS, `must be ${IMAGE_RATIOS.join(", ")}`))
+}).annotate({ identifier: "DesignPatch", ...BodyFields.objectMessage })
+
+const recordedColors = Object.fromEntries(
+  BODY_COLORS.map((name) => [name, Schema.optionalKey(Schema.NullOr(Schema.String))])
+) as { readonly [K in keyof DesignColors]: Schema.optionalKey<Schema.NullOr<Schema.String>> }
 
 /**
  * What `store.design` changes record: the fields a PATCH changed (in `colors`, the colours it changed), and whether
  * the store was digital then (`is_digital`: which palette the colours were written under).
  */
-export const DesignValues = Schema.Struct({ is_digital: Schema.Boolean, ...DesignPatch.fields })
+export const DesignValues = Schema.Struct({
+  is_digital: Schema.Boolean,
+  colors: Schema.optionalKey(Schema.Struct(recordedColors)),
+  font_family: Schema.optionalKey(Schema.String),
+  heading_font: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  border_radius: Schema.optionalKey(Schema.Int),
+  button_style: Schema.optionalKey(Schema.String),
+  product_image_ratio: Schema.optionalKey(Schema.String)
+})
 export type DesignValues = typeof DesignValues.Type
 
 /** How `store.design` changes lay out their values: `is_digital` always, `colors` colour by colour. */
@@ -93,67 +159,22 @@ export interface Writer {
   readonly keyId: string | null
 }
 
-export const BODY = "Body must be a JSON object"
+export const BODY = BodyFields.OBJECT_MESSAGE
 
-const fontOf = (value: unknown, name: string) => {
-  const font =
-    typeof value === "string" ? FONTS.find((each) => each.toLowerCase() === value.trim().toLowerCase()) : undefined
-  return font === undefined ? Effect.fail(`${name} must be one of ${FONTS.join(", ")}`) : Effect.succeed(font)
-}
+const decodePatch = BodyFields.decode(DesignPatch, ({ text }) => text)
 
 /**
  * The design after `body`, read over `current` on a store whose stock palette is `palette`, or the message of the
  * first field that breaks its rule. An undo passes its recorded design as the body: the same checks.
  */
-export const apply = Effect.fnUntraced(function* (current: DesignState, palette: Catalogue.Colors, raw: unknown) {
-  const body = yield* Fields.object(raw, BODY)
+export const apply = Effect.fnUntraced(function* (current: DesignState, palette: Catalogue.Colors, body: unknown) {
+  const { colors: sent, ...patch } = yield* decodePatch(body)
   const colors: Record<string, string | null> = { ...current.colors }
-  const next = { ...current, colors: colors as DesignColors }
-  if (BodyFields.sent(body, "colors")) {
-    const sent = yield* Fields.object(body.colors, "colors must be an object")
-    for (const name of [...PALETTE_COLORS, ...OTHER_COLORS]) {
-      if (!BodyFields.sent(sent, name)) continue
-      const value = sent[name]
-      if (value === null) {
-        colors[name] = PALETTE_COLORS.includes(name as never) ? palette[name as keyof Catalogue.Colors] : null
-        continue
-      }
-      const color = Fields.colorOf(value)
-      if (color === undefined) {
-        const reset = PALETTE_COLORS.includes(name as never) ? "the stock palette's" : "the theme's"
-        return yield* Effect.fail(`colors.${name} must be a colour such as #1f2937 or #fff, or null for ${reset}`)
-      }
-      colors[name] = color
-    }
+  for (const [name, value] of Object.entries(sent ?? {})) {
+    colors[name] =
+      value === null && PALETTE_COLORS.includes(name as never) ? palette[name as keyof Catalogue.Colors] : value
   }
-  if (BodyFields.sent(body, "font_family")) next.font_family = yield* fontOf(body.font_family, "font_family")
-  if (BodyFields.sent(body, "heading_font")) {
-    next.heading_font =
-      body.heading_font === null || body.heading_font === "" ? null : yield* fontOf(body.heading_font, "heading_font")
-  }
-  if (BodyFields.sent(body, "border_radius")) {
-    next.border_radius = yield* Fields.integer(
-      body.border_radius,
-      0,
-      RADIUS_MAX,
-      `border_radius must be a whole number of pixels from 0 to ${RADIUS_MAX}`
-    )
-  }
-  if (BodyFields.sent(body, "button_style")) {
-    next.button_style = yield* Fields.oneOf(
-      body.button_style,
-      BUTTON_STYLES,
-      `button_style must be ${BUTTON_STYLES.join(", ")}`
-    )
-  }
-  if (BodyFields.sent(body, "product_image_ratio")) {
-    next.product_image_ratio = yield* Fields.oneOf(
-      body.product_image_ratio,
-      IMAGE_RATIOS,
-      `product_image_ratio must be ${IMAGE_RATIOS.join(", ")}`
-    )
-  }
-  return next
+  return { ...current, ...patch, colors: colors as DesignColors } satisfies DesignState
 })
 
 /** The design fields whose values differ, colours by name (`colors.primary_color`). */

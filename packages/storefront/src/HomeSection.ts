@@ -19,7 +19,7 @@
  * storefront path (`/products/12`) or an `https` URL.
  */
 import { BodyFields } from "@tawsil/domain"
-import { Effect, Schema } from "effect"
+import { Effect, Schema, Struct } from "effect"
 import * as Fields from "./internal/Fields.ts"
 
 export const STANDARD_TYPES = [
@@ -115,72 +115,47 @@ export const DEFAULTS: { readonly [K in SectionType]: Partial<SectionSettings[K]
   rich_text: { title: null }
 }
 
-type Reader = (value: unknown, path: string) => Effect.Effect<unknown, string>
+const optionalText = (max: number) => Fields.OptionalText(max, `must be a string of at most ${max} characters, or null`)
 
-const optionalText =
-  (max: number): Reader =>
-  (value, path) =>
-    Fields.optionalText(value, max, `${path} must be a string of at most ${max} characters, or null`)
-
-const requiredText =
-  (max: number): Reader =>
-  (value, path) =>
-    Fields.text(value, max, `${path} must be 1 to ${max} characters`)
-
-const optionalImage: Reader = (value, path) =>
-  Fields.optionalPath(value, `${path} must be a path such as stores/12/hero.jpg (at most 500 characters), or null`)
-
-const requiredImage: Reader = (value, path) =>
-  value === null || value === ""
-    ? Effect.fail(`${path} is required: a path such as stores/12/banner.jpg (at most 500 characters)`)
-    : Fields.optionalPath(value, `${path} is required: a path such as stores/12/banner.jpg (at most 500 characters)`)
-
-const link: Reader = (value, path) =>
-  Fields.optionalLink(
-    value,
-    `${path} must be a storefront path such as /products/12 (not //) or an https URL of a public host ` +
-      "(at most 500 characters), or null"
-  )
-
-const integer =
-  (minimum: number, maximum: number): Reader =>
-  (value, path) =>
-    Fields.integer(value, minimum, maximum, `${path} must be a whole number from ${minimum} to ${maximum}`)
-
-/** A list of up to `max` objects, each read key by key (every key required unless its reader accepts undefined). */
-const list =
-  (max: number, item: Readonly<Record<string, Reader>>): Reader =>
-  (value, path) =>
-    Effect.gen(function* () {
-      if (!Array.isArray(value) || value.length > max) {
-        return yield* Effect.fail(`${path} must be a list of at most ${max} items`)
-      }
-      const items: Array<Record<string, unknown>> = []
-      for (const [index, raw] of value.entries()) {
-        const fields = yield* Fields.object(raw, `${path}[${index}] must be an object`)
-        const read: Record<string, unknown> = {}
-        for (const [name, reader] of Object.entries(item)) {
-          read[name] = yield* reader(fields[name], `${path}[${index}].${name}`)
-        }
-        items.push(read)
-      }
-      return items
-    })
-
-const wilaya: Reader = (value, path) =>
-  value === undefined ? Effect.succeed(null) : Fields.optionalInteger(value, 1, 58, `${path} must be 1-58, or null`)
-
-const badges: Reader = (value, path) => {
-  const message = `${path} must be a list of distinct badges among ${TRUST_BADGES.join(", ")}`
-  return Array.isArray(value) &&
-    value.every((badge) => TRUST_BADGES.includes(badge)) &&
-    new Set(value).size === value.length
-    ? Effect.succeed(value)
-    : Effect.fail(message)
+const requiredText = (max: number) => {
+  const message = `must be 1 to ${max} characters`
+  return Fields.Text(max, message).pipe(Schema.annotateKey({ messageMissingKey: message }))
 }
 
-/** Each type's settings and how each is read. */
-const READERS: { readonly [K in SectionType]: Readonly<Record<keyof SectionSettings[K], Reader>> } = {
+const optionalImage = Fields.OptionalPath("must be a path such as stores/12/hero.jpg (at most 500 characters), or null")
+
+const requiredImage = Fields.ReadString(
+  (text) => (Fields.isPath(text.trim()) ? text.trim() : undefined),
+  "is required: a path such as stores/12/banner.jpg (at most 500 characters)"
+)
+
+const link = Fields.OptionalLink(
+  "must be a storefront path such as /products/12 (not //) or an https URL of a public host (at most 500 " +
+    "characters), or null"
+)
+
+const integer = (minimum: number, maximum: number) => {
+  const message = `must be a whole number from ${minimum} to ${maximum}`
+  return Schema.Int.check(Schema.isBetween({ minimum, maximum })).pipe(
+    BodyFields.oneMessage(message),
+    Schema.annotateKey({ messageMissingKey: message })
+  )
+}
+
+/** A list of up to `max` objects of `item`'s keys (every key required unless it has a default). */
+const list = <F extends Schema.Struct.Fields>(max: number, item: F) => {
+  const message = `must be a list of at most ${max} items`
+  return Schema.Array(Fields.Group(item, "must be an object"))
+    .annotate({ message })
+    .check(Schema.isMaxLength(max, { message }))
+}
+
+const badges = Schema.Array(Schema.Literals(TRUST_BADGES))
+  .check(Schema.makeFilter((list) => new Set(list).size === list.length))
+  .pipe(BodyFields.oneMessage(`must be a list of distinct badges among ${TRUST_BADGES.join(", ")}`))
+
+/** Each type's settings, each with its rule and the spec's message for it, in the order they are checked. */
+const FIELDS: { readonly [K in SectionType]: { readonly [N in keyof SectionSettings[K]]-?: Schema.Top } } = {
   hero: {
     title: optionalText(TITLE_MAX),
     subtitle: optionalText(200),
@@ -191,8 +166,7 @@ const READERS: { readonly [K in SectionType]: Readonly<Record<keyof SectionSetti
   categories: { title: optionalText(TITLE_MAX), limit: integer(1, 24) },
   featured_products: {
     title: optionalText(TITLE_MAX),
-    source: (value, path) =>
-      Fields.oneOf(value, ["newest", "best_selling"] as const, `${path} must be newest or best_selling`),
+    source: Fields.OneOf(["newest", "best_selling"], "must be newest or best_selling"),
     limit: integer(1, 48)
   },
   testimonials: {
@@ -201,7 +175,9 @@ const READERS: { readonly [K in SectionType]: Readonly<Record<keyof SectionSetti
       name: requiredText(60),
       text: requiredText(500),
       rating: integer(1, 5),
-      wilaya_id: wilaya
+      wilaya_id: Fields.OptionalInteger(1, 58, "must be 1-58, or null").pipe(
+        Schema.withDecodingDefaultKey(Effect.succeed(null))
+      )
     })
   },
   faq: {
@@ -211,6 +187,26 @@ const READERS: { readonly [K in SectionType]: Readonly<Record<keyof SectionSetti
   trust_badges: { title: optionalText(TITLE_MAX), badges },
   banner: { image: requiredImage, link, alt: optionalText(120) },
   rich_text: { title: optionalText(TITLE_MAX), text: requiredText(RICH_TEXT_MAX) }
+}
+
+/** A type's settings as a body sends them: any of them, key by key, each with its rule and message. */
+export const settingsPatchFields = (type: SectionType): Schema.Struct.Fields =>
+  Struct.map(FIELDS[type] as Schema.Struct.Fields, Schema.optionalKey)
+
+const decoders = Object.fromEntries(
+  SECTION_TYPES.map((type) => [
+    type,
+    BodyFields.decode(
+      Schema.Struct(settingsPatchFields(type)).annotate({
+        message: "must be an object"
+      }) as unknown as Schema.Decoder<Readonly<Record<string, unknown>>>,
+      (refusal) => refusal
+    )
+  ])
+) as unknown as {
+  readonly [K in SectionType]: (
+    raw: unknown
+  ) => Effect.Effect<Partial<SectionSettings[K]> & Readonly<Record<string, unknown>>, BodyFields.Refusal>
 }
 
 /**
@@ -224,26 +220,23 @@ export const readSettings = Effect.fnUntraced(function* <T extends SectionType>(
   raw: unknown,
   path: string
 ) {
-  const readers = READERS[type] as Readonly<Record<string, Reader>>
-  const next: Record<string, unknown> = { ...(DEFAULTS[type] as object), ...(current as object | undefined) }
-  if (raw !== undefined) {
-    const fields = yield* Fields.object(raw, `${path} must be an object`)
-    for (const [name, reader] of Object.entries(readers)) {
-      if (BodyFields.sent(fields, name)) next[name] = yield* reader(fields[name], `${path}.${name}`)
-    }
+  const at = (refusal: BodyFields.Refusal) =>
+    refusal.path.length === 0 ? `${path} ${refusal.message}` : `${path}.${refusal.text}`
+  const decode = (value: unknown) => Effect.mapError(decoders[type](value), at)
+  const sent = raw === undefined ? {} : yield* decode(raw)
+  const next: Record<string, unknown> = { ...(DEFAULTS[type] as object), ...(current as object | undefined), ...sent }
+  for (const name of Object.keys(FIELDS[type])) {
+    // A required setting never sent: its schema refuses the absence (null) with its own message.
+    if (next[name] === undefined) next[name] = (yield* decode({ [name]: null }))[name]
   }
-  for (const [name, reader] of Object.entries(readers)) {
-    // A required setting never sent: its reader refuses the absence with its own message.
-    if (next[name] === undefined) next[name] = yield* reader(null, `${path}.${name}`)
-  }
-  // In the readers' order, so a section's settings always read and record alike.
-  return Object.fromEntries(Object.keys(readers).map((name) => [name, next[name]])) as SectionSettings[T]
+  // In the schema's order, so a section's settings always read and record alike.
+  return Object.fromEntries(Object.keys(FIELDS[type]).map((name) => [name, next[name]])) as SectionSettings[T]
 })
 
 /** A type's settings with their keys in the order the API shows them (`jsonb` keeps its own). */
 export const ordered = <T extends SectionType>(type: T, settings: SectionSettings[T]): SectionSettings[T] => {
   const kept = settings as unknown as Readonly<Record<string, unknown>>
-  return Object.fromEntries(Object.keys(READERS[type]).map((name) => [name, kept[name]])) as SectionSettings[T]
+  return Object.fromEntries(Object.keys(FIELDS[type]).map((name) => [name, kept[name]])) as SectionSettings[T]
 }
 
 export const isSectionType = (value: unknown): value is SectionType => SECTION_TYPES.includes(value as SectionType)

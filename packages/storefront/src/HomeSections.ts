@@ -44,17 +44,26 @@ export const RecordedSections = Schema.Struct({
 })
 export type RecordedSections = typeof RecordedSections.Type
 
-/** `PATCH /v1/store/home-sections` body, as documented: the sections to change, each with the keys to change. */
+/**
+ * `PATCH /v1/store/home-sections` body: the sections to change, each with `enabled` and the settings to change (a
+ * list replaced whole), checked in the theme's order, the first that fails answering with its message.
+ */
 export const HomeSectionsPatch = Schema.Struct(
   Object.fromEntries(
     HomeSection.STANDARD_TYPES.map((type) => [
       type,
-      Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)).annotate({
-        description: `\`enabled\` (true or false) and any setting of a ${type} section (see HomeSections).`
-      })
+      Schema.optionalKey(
+        Fields.Group(
+          {
+            enabled: Schema.optionalKey(Schema.Boolean.pipe(BodyFields.oneMessage("must be true or false"))),
+            ...HomeSection.settingsPatchFields(type)
+          },
+          "must be an object"
+        ).annotate({ description: `\`enabled\` (true or false) and any setting of a ${type} section.` })
+      )
     ])
-  ) as { readonly [K in HomeSection.StandardType]: Schema.optionalKey<Schema.$Record<Schema.String, Schema.Unknown>> }
-).annotate({ identifier: "HomeSectionsPatch" })
+  ) as unknown as { readonly [K in HomeSection.StandardType]: Schema.optionalKey<Schema.Codec<unknown>> }
+).annotate({ identifier: "HomeSectionsPatch", message: "Body must be a JSON object of home sections" })
 
 /** Who writes: the store and the key's id (recorded on the change). */
 export interface Writer {
@@ -64,29 +73,39 @@ export interface Writer {
 
 export const BODY = "Body must be a JSON object of home sections"
 
+const decodePatch = BodyFields.decode(
+  HomeSectionsPatch as unknown as Schema.Decoder<{
+    readonly [K in HomeSection.StandardType]?: Readonly<Record<string, unknown>>
+  }>,
+  ({ text }) => text
+)
+
 /**
  * The sections after `body`, read over `current`, or the message of the first key that breaks its rule. An undo
  * passes its recorded sections as the body: the same checks.
  */
 export const apply = Effect.fnUntraced(function* (current: HomeSectionsValues, raw: unknown) {
-  const body = yield* Fields.object(raw, BODY)
-  for (const name of Object.keys(body)) {
-    if (!HomeSection.STANDARD_TYPES.includes(name as HomeSection.StandardType)) {
-      return yield* Effect.fail(
-        `${name} is not a standard home section (${HomeSection.STANDARD_TYPES.join(", ")}); ` +
-          "place other sections in the home layout"
-      )
-    }
+  // A section that is not a standard one is refused before any other rule.
+  const names = Option.match(BodyFields.fieldsOf(raw), { onNone: () => [], onSome: Object.keys })
+  const other = names.find((name) => !HomeSection.STANDARD_TYPES.includes(name as HomeSection.StandardType))
+  if (other !== undefined) {
+    return yield* Effect.fail(
+      `${other} is not a standard home section (${HomeSection.STANDARD_TYPES.join(", ")}); ` +
+        "place other sections in the home layout"
+    )
   }
+  const sent = yield* decodePatch(raw)
   const next: Record<string, unknown> = { ...current }
   for (const type of HomeSection.STANDARD_TYPES) {
-    if (!BodyFields.sent(body, type)) continue
-    const fields = yield* Fields.object(body[type], `${type} must be an object`)
-    const { enabled, ...settings } = current[type]
-    const shown = BodyFields.sent(fields, "enabled")
-      ? yield* Fields.boolean(fields.enabled, `${type}.enabled must be true or false`)
-      : enabled
-    next[type] = { enabled: shown, ...(yield* HomeSection.readSettings(type, settings as never, fields, type)) }
+    const section = sent[type]
+    if (section === undefined) continue
+    const { enabled: shown, ...settings } = section
+    const { enabled, ...kept } = current[type]
+    next[type] = {
+      enabled: shown ?? enabled,
+      // The settings decoded again over the kept ones (a decoded value reads as itself).
+      ...(yield* HomeSection.readSettings(type, kept as never, settings, type))
+    }
   }
   return next as HomeSectionsValues
 })

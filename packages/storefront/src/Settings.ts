@@ -17,15 +17,12 @@ import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option, Schema, Struct } from "effect"
 import * as Fields from "./internal/Fields.ts"
 import {
-  type Contact,
   Contact as ContactSchema,
   CURRENCY_SYMBOLS,
-  type CurrencyDisplay,
   CurrencyDisplay as CurrencySchema,
   fromRecord,
-  SOCIAL_NETWORKS,
-  type SocialLinks,
   SocialLinks as SocialLinksSchema,
+  type SocialNetwork,
   type Store,
   StoreLanguage
 } from "./Store.ts"
@@ -59,141 +56,114 @@ export const SettingsValues = SettingsState.mapFields((fields) => ({
 }))
 export type SettingsValues = typeof SettingsValues.Type
 
-/** `PATCH /v1/store` body, as documented: any of these; only sent fields change. */
-export const SettingsPatch = Schema.Struct({
-  /** 1 to 100 characters (trimmed). */
-  name: Schema.optionalKey(Schema.String),
-  /** Up to 1000 characters; null or `""` clears it. */
-  description: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  /** `ar` or `fr`: the storefront's language (theme titles, the default texts). */
-  language: Schema.optionalKey(StoreLanguage),
-  /**
-   * Paths of files already on the store's CDN (`stores/12/logo.png`): letters, digits, `. _ - /`, up to 500
-   * characters; null or `""` removes it.
-   */
-  logo: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  favicon: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  banner: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  /**
-   * Key by key: `phone` and `whatsapp` 6 to 20 digits (spaces and a leading `+` allowed; stored without spaces),
-   * `email` up to 254 characters, `address` up to 255, `wilaya_id` 1 to 58; null or `""` clears one.
-   */
-  contact: Schema.optionalKey(ContactSchema.mapFields(Struct.map(Schema.optionalKey))),
-  /** Key by key, `https` URLs up to 500 characters; null or `""` clears one. */
-  social_links: Schema.optionalKey(SocialLinksSchema.mapFields(Struct.map(Schema.optionalKey))),
-  /** Key by key: `symbol` `DA`, `DZD` or `د.ج`; `position` `before` or `after`; `decimals` 0 or 2. */
-  currency: Schema.optionalKey(CurrencySchema.mapFields(Struct.map(Schema.optionalKey)))
-}).annotate({ identifier: "StoreSettingsPatch" })
-
 /** Who writes: the store and the key's id (recorded on the change). */
 export interface Writer {
   readonly storeId: Ids.StoreId
   readonly keyId: string | null
 }
 
-export const BODY = "Body must be a JSON object"
+export const BODY = BodyFields.OBJECT_MESSAGE
 const PATH_RULE = "a path such as stores/12/logo.png (letters, digits, . _ - and /, at most 500 characters), or null"
 const PHONE = /^\+?[0-9 ]{6,20}$/
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/
 
-const phone = (value: unknown, name: string) => {
-  const message = `contact.${name} must be 6 to 20 digits (spaces and a leading + allowed), or null`
-  if (value === null || value === "") return Effect.succeed(null)
-  return typeof value === "string" && PHONE.test(value.trim())
-    ? Effect.succeed(value.replace(/ /g, ""))
-    : Effect.fail(message)
-}
+const phone = Fields.readNullableString(
+  (text) => (PHONE.test(text.trim()) ? text.replace(/ /g, "") : undefined),
+  Fields.isEmpty,
+  "must be 6 to 20 digits (spaces and a leading + allowed), or null"
+)
 
-const email = (value: unknown) => {
-  const message = `contact.email must be an email address of at most ${EMAIL_MAX} characters, or null`
-  return Effect.flatMap(Fields.optionalText(value, EMAIL_MAX, message), (text) =>
-    text === null || EMAIL.test(text) ? Effect.succeed(text) : Effect.fail(message)
+const EMAIL_RULE = `must be an email address of at most ${EMAIL_MAX} characters, or null`
+
+const email = Fields.readNullableString(
+  (text) => {
+    const trimmed = Fields.trimmedOf(EMAIL_MAX)(text)
+    return trimmed !== undefined && EMAIL.test(trimmed) ? trimmed : undefined
+  },
+  Fields.isBlank,
+  EMAIL_RULE
+)
+
+const SOCIAL_RULE = "must be an https URL of a public host, without credentials, of at most 500 characters, or null"
+
+/**
+ * `PATCH /v1/store` body: any of these; only sent fields change (`contact`, `social_links` and `currency` key by
+ * key). Its fields are checked in this order, the first that fails answering with its message.
+ */
+export const SettingsPatch = Schema.Struct({
+  /** 1 to 100 characters (trimmed). */
+  name: Schema.optionalKey(Fields.Text(NAME_MAX, `must be 1 to ${NAME_MAX} characters`)),
+  /** Up to 1000 characters; null or `""` clears it. */
+  description: Schema.optionalKey(
+    Fields.OptionalText(DESCRIPTION_MAX, `must be a string of at most ${DESCRIPTION_MAX} characters, or null`)
+  ),
+  /** `ar` or `fr`: the storefront's language (theme titles, the default texts). */
+  language: Schema.optionalKey(StoreLanguage.pipe(BodyFields.oneMessage("must be ar or fr"))),
+  /**
+   * Paths of files already on the store's CDN (`stores/12/logo.png`): letters, digits, `. _ - /`, up to 500
+   * characters; null or `""` removes it.
+   */
+  logo: Schema.optionalKey(Fields.OptionalPath(`must be ${PATH_RULE}`)),
+  favicon: Schema.optionalKey(Fields.OptionalPath(`must be ${PATH_RULE}`)),
+  banner: Schema.optionalKey(Fields.OptionalPath(`must be ${PATH_RULE}`)),
+  /**
+   * Key by key: `phone` and `whatsapp` 6 to 20 digits (spaces and a leading `+` allowed; stored without spaces),
+   * `email` up to 254 characters, `address` up to 255, `wilaya_id` 1 to 58; null or `""` clears one.
+   */
+  contact: Schema.optionalKey(
+    Fields.Group(
+      {
+        phone: Schema.optionalKey(phone),
+        whatsapp: Schema.optionalKey(phone),
+        email: Schema.optionalKey(email),
+        address: Schema.optionalKey(
+          Fields.OptionalText(ADDRESS_MAX, `must be a string of at most ${ADDRESS_MAX} characters, or null`)
+        ),
+        wilaya_id: Schema.optionalKey(Fields.OptionalInteger(1, 58, "must be 1-58, or null"))
+      },
+      "must be an object"
+    )
+  ),
+  /** Key by key, `https` URLs up to 500 characters; null or `""` clears one. */
+  social_links: Schema.optionalKey(
+    Fields.Group(
+      {
+        facebook: Schema.optionalKey(Fields.OptionalHttpsUrl(SOCIAL_RULE)),
+        instagram: Schema.optionalKey(Fields.OptionalHttpsUrl(SOCIAL_RULE)),
+        tiktok: Schema.optionalKey(Fields.OptionalHttpsUrl(SOCIAL_RULE)),
+        youtube: Schema.optionalKey(Fields.OptionalHttpsUrl(SOCIAL_RULE))
+      } satisfies Record<SocialNetwork, unknown>,
+      "must be an object"
+    )
+  ),
+  /** Key by key: `symbol` `DA`, `DZD` or `د.ج`; `position` `before` or `after`; `decimals` 0 or 2. */
+  currency: Schema.optionalKey(
+    Fields.Group(
+      {
+        symbol: Schema.optionalKey(Fields.OneOf(CURRENCY_SYMBOLS, `must be ${CURRENCY_SYMBOLS.join(", ")}`)),
+        position: Schema.optionalKey(Fields.OneOf(["before", "after"], "must be before or after")),
+        decimals: Schema.optionalKey(Fields.OneOf([0, 2], "must be 0 or 2"))
+      },
+      "must be an object"
+    )
   )
-}
+}).annotate({ identifier: "StoreSettingsPatch", ...BodyFields.objectMessage })
 
-/** The sent keys of a settings object (`contact`, `social_links`, `currency`) read over the current ones. */
-const group = Effect.fnUntraced(function* <A extends object>(
-  body: BodyFields.BodyFields,
-  name: string,
-  current: A,
-  readers: { readonly [K in keyof A]: (value: unknown) => Effect.Effect<A[K], string> }
-) {
-  if (!BodyFields.sent(body, name)) return current
-  const fields = yield* Fields.object(body[name], `${name} must be an object`)
-  const next = { ...current }
-  for (const key of Object.keys(readers) as Array<keyof A>) {
-    if (BodyFields.sent(fields, key as string)) next[key] = yield* readers[key](fields[key as string])
-  }
-  return next
-})
+const decodePatch = BodyFields.decode(SettingsPatch, ({ text }) => text)
 
 /**
  * The settings after `body`, read over `current`, or the message of the first field that breaks its rule. An undo
  * passes its recorded settings as the body: the same checks.
  */
-export const apply = Effect.fnUntraced(function* (current: SettingsState, raw: unknown) {
-  const body = yield* Fields.object(raw, BODY)
-  const read = <A>(name: string, reader: (value: unknown) => Effect.Effect<A, string>, otherwise: A) =>
-    BodyFields.sent(body, name) ? reader(body[name]) : Effect.succeed(otherwise)
-  const name = yield* read(
-    "name",
-    (value) => Fields.text(value, NAME_MAX, `name must be 1 to ${NAME_MAX} characters`),
-    current.name
-  )
-  const description = yield* read(
-    "description",
-    (value) =>
-      Fields.optionalText(
-        value,
-        DESCRIPTION_MAX,
-        `description must be a string of at most ${DESCRIPTION_MAX} characters, or null`
-      ),
-    current.description
-  )
-  const language = yield* read(
-    "language",
-    (value) => Fields.decode(StoreLanguage, value, "language must be ar or fr"),
-    current.language
-  )
-  const path = (field: "logo" | "favicon" | "banner") =>
-    read(field, (value) => Fields.optionalPath(value, `${field} must be ${PATH_RULE}`), current[field])
-  const logo = yield* path("logo")
-  const favicon = yield* path("favicon")
-  const banner = yield* path("banner")
-  const contact = yield* group<Contact>(body, "contact", current.contact, {
-    phone: (value) => phone(value, "phone"),
-    whatsapp: (value) => phone(value, "whatsapp"),
-    email,
-    address: (value) =>
-      Fields.optionalText(
-        value,
-        ADDRESS_MAX,
-        `contact.address must be a string of at most ${ADDRESS_MAX} characters, or null`
-      ),
-    wilaya_id: (value) => Fields.optionalInteger(value, 1, 58, "contact.wilaya_id must be 1-58, or null")
-  })
-  const social_links = yield* group<SocialLinks>(
-    body,
-    "social_links",
-    current.social_links,
-    Object.fromEntries(
-      SOCIAL_NETWORKS.map((network) => [
-        network,
-        (value: unknown) =>
-          Fields.optionalHttpsUrl(
-            value,
-            `social_links.${network} must be an https URL of a public host, without credentials, of at most 500 ` +
-              "characters, or null"
-          )
-      ])
-    ) as { readonly [K in keyof SocialLinks]: (value: unknown) => Effect.Effect<string | null, string> }
-  )
-  const currency = yield* group<CurrencyDisplay>(body, "currency", current.currency, {
-    symbol: (value) => Fields.oneOf(value, CURRENCY_SYMBOLS, `currency.symbol must be ${CURRENCY_SYMBOLS.join(", ")}`),
-    position: (value) => Fields.oneOf(value, ["before", "after"] as const, "currency.position must be before or after"),
-    decimals: (value) => Fields.oneOf(value, [0, 2] as const, "currency.decimals must be 0 or 2")
-  })
-  return { name, description, language, logo, favicon, banner, contact, social_links, currency }
+export const apply = Effect.fnUntraced(function* (current: SettingsState, body: unknown) {
+  const patch = yield* decodePatch(body)
+  return {
+    ...current,
+    ...patch,
+    contact: { ...current.contact, ...patch.contact },
+    social_links: { ...current.social_links, ...patch.social_links },
+    currency: { ...current.currency, ...patch.currency }
+  } satisfies SettingsState
 })
 
 /** The settings fields whose values differ (`contact`, not `contact.phone`), in the body's order. */

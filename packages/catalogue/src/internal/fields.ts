@@ -1,6 +1,6 @@
 /**
  * Field schemas of request bodies, each failing with one message whatever is wrong (type, range, length), so a
- * caller reads what was expected. Messages are relative to the field: `decodeBody` prefixes the field's path.
+ * caller reads what was expected. Messages are relative to the field: `BodyFields.decode` prefixes the field's path.
  */
 import { StoreAmount, StoreText } from "@tawsil/domain"
 import { Effect, Schema } from "effect"

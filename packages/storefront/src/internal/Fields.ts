@@ -1,12 +1,12 @@
 /**
- * How the store configuration's bodies are read, field by field: each reader decodes one value (with `Schema` where
- * a schema says it) and fails with the message that names the field and its rule, the first failure answering.
- * Text is `StoreText` (a NUL character or a lone surrogate is refused like any malformed value) and trimmed;
- * numbers are whole and bounded, so `1e308` and `1e309` are refused like a word.
+ * The field schemas of the store configuration's bodies (at the end), each failing with one message whatever is
+ * wrong, relative to the field (`BodyFields.decode` prefixes its path), and the few readers the home pages' outer
+ * bodies still use. Text is `StoreText` (a NUL character or a lone surrogate is refused like any malformed value)
+ * and trimmed; numbers are whole and bounded, so `1e308` and `1e309` are refused like a word.
  */
 import { BodyFields, StoreText } from "@tawsil/domain"
 import * as Egress from "@tawsil/egress/Egress"
-import { Effect, Option, Result, Schema } from "effect"
+import { Effect, Option, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
 
 /** JSON text of `value` with every object's keys sorted: equal for equal values, whatever order keys came in. */
 export const canonical = (value: unknown): string =>
@@ -32,33 +32,9 @@ export const decode = <A>(schema: Schema.Decoder<A>, value: unknown, message: st
 
 const codePoints = (text: string) => Array.from(text).length
 
-/** Trimmed text of 1 to `max` characters (code points) PostgreSQL keeps as sent, or `message`. */
-export const text = (value: unknown, max: number, message: string): Effect.Effect<string, string> => {
-  if (typeof value !== "string" || !StoreText.isStorable(value)) return Effect.fail(message)
-  const trimmed = value.trim()
-  return trimmed !== "" && codePoints(trimmed) <= max ? Effect.succeed(trimmed) : Effect.fail(message)
-}
-
-/** `text`, where null and an empty (or blank) string mean none. */
-export const optionalText = (value: unknown, max: number, message: string): Effect.Effect<string | null, string> =>
-  value === null || (typeof value === "string" && value.trim() === "")
-    ? Effect.succeed(null)
-    : text(value, max, message)
-
 /** A whole number from `minimum` to `maximum`, or `message`. */
 export const integer = (value: unknown, minimum: number, maximum: number, message: string) =>
   decode(Schema.Int.check(Schema.isBetween({ minimum, maximum })), value, message)
-
-/** `integer`, where null means none. */
-export const optionalInteger = (value: unknown, minimum: number, maximum: number, message: string) =>
-  value === null ? Effect.succeed(null) : integer(value, minimum, maximum, message)
-
-/** One of `choices`, exactly, or `message`. */
-export const oneOf = <const C extends string | number>(
-  value: unknown,
-  choices: ReadonlyArray<C>,
-  message: string
-): Effect.Effect<C, string> => (choices.includes(value as C) ? Effect.succeed(value as C) : Effect.fail(message))
 
 /** A JSON boolean, or `message` (a configuration switch is never guessed from a string). */
 export const boolean = (value: unknown, message: string): Effect.Effect<boolean, string> =>
@@ -72,14 +48,6 @@ const PATH = /^(?!.*(?:^|\/)\.\.?(?:\/|$))(?!.*\/\/)[A-Za-z0-9_][A-Za-z0-9._/-]{
 
 export const isPath = (text: string): boolean => PATH.test(text) && !text.endsWith("/")
 
-/** `isPath`, where null and an empty string mean none. */
-export const optionalPath = (value: unknown, message: string): Effect.Effect<string | null, string> =>
-  value === null || value === ""
-    ? Effect.succeed(null)
-    : typeof value === "string" && isPath(value.trim())
-      ? Effect.succeed(value.trim())
-      : Effect.fail(message)
-
 /**
  * An `https` link to a public web page, at most 500 characters: the address rules of `@tawsil/egress`
  * (`Egress.parsePublicLink`: a domain name, never an IP address in any notation or a local name, no credentials,
@@ -88,27 +56,12 @@ export const optionalPath = (value: unknown, message: string): Effect.Effect<str
 export const isHttpsUrl = (text: string): boolean =>
   text.length <= 500 && StoreText.isStorable(text) && Result.isSuccess(Egress.parsePublicLink(text))
 
-/** `isHttpsUrl`, where null and an empty string mean none. */
-export const optionalHttpsUrl = (value: unknown, message: string): Effect.Effect<string | null, string> =>
-  value === null || value === ""
-    ? Effect.succeed(null)
-    : typeof value === "string" && isHttpsUrl(value.trim())
-      ? Effect.succeed(value.trim())
-      : Effect.fail(message)
-
 /**
  * Where a storefront button or banner leads: a path of the storefront — one `/`, then letters, digits and
  * `/ - _ . ? = & # %`, never a second `/` first (`//host` is another site to a browser) — or a public `https` link
  * (`isHttpsUrl`); at most 500 characters.
  */
 const STOREFRONT_PATH = /^\/(?!\/)[A-Za-z0-9/_.?=&#%-]{0,499}$/
-
-export const optionalLink = (value: unknown, message: string): Effect.Effect<string | null, string> => {
-  if (value === null || value === "") return Effect.succeed(null)
-  if (typeof value !== "string") return Effect.fail(message)
-  const link = value.trim()
-  return STOREFRONT_PATH.test(link) || isHttpsUrl(link) ? Effect.succeed(link) : Effect.fail(message)
-}
 
 /** A colour as `#rgb` or `#rrggbb`, any case, kept as `#rrggbb` in lower case. */
 export const colorOf = (value: unknown): string | undefined => {
@@ -118,3 +71,86 @@ export const colorOf = (value: unknown): string | undefined => {
   const hex = match[1]!.toLowerCase()
   return hex.length === 3 ? `#${[...hex].map((digit) => digit + digit).join("")}` : `#${hex}`
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Field schemas: the same rules as schemas of a body, each failing with one message whatever is wrong (relative to
+// the field: `BodyFields.decode` prefixes its path).
+
+const refusedWith = (message: string) => (value: string | undefined) =>
+  value === undefined ? Effect.fail(new SchemaIssue.InvalidValue({ message })) : Effect.succeed(value)
+
+/** A string `read` reads (`undefined`: refused). */
+export const ReadString = (read: (text: string) => string | undefined, message: string) =>
+  Schema.String.pipe(
+    Schema.decodeTo(
+      Schema.String,
+      SchemaTransformation.transformEffect({
+        decode: (text) => refusedWith(message)(read(text)),
+        encode: Effect.succeed
+      })
+    ),
+    BodyFields.oneMessage(message)
+  )
+
+/** A string `read` reads, or null; a string `isNone` says is none is null too. */
+export const readNullableString = (
+  read: (text: string) => string | undefined,
+  isNone: (text: string) => boolean,
+  message: string
+) =>
+  Schema.NullOr(Schema.String).pipe(
+    Schema.decodeTo(
+      Schema.NullOr(Schema.String),
+      SchemaTransformation.transformEffect({
+        decode: (value) => (value === null || isNone(value) ? Effect.succeed(null) : refusedWith(message)(read(value))),
+        encode: Effect.succeed
+      })
+    ),
+    BodyFields.oneMessage(message)
+  )
+
+/** `value` trimmed when it is 1 to `max` characters PostgreSQL keeps as sent, else `undefined`. */
+export const trimmedOf = (max: number) => (value: string) => {
+  if (!StoreText.isStorable(value)) return undefined
+  const trimmed = value.trim()
+  return trimmed !== "" && codePoints(trimmed) <= max ? trimmed : undefined
+}
+export const isBlank = (text: string) => text.trim() === ""
+export const isEmpty = (text: string) => text === ""
+
+/** `text` as a schema: trimmed text of 1 to `max` characters. */
+export const Text = (max: number, message: string) => ReadString(trimmedOf(max), message)
+
+/** `optionalText` as a schema: null and a blank string are none. */
+export const OptionalText = (max: number, message: string) => readNullableString(trimmedOf(max), isBlank, message)
+
+/** `optionalPath` as a schema. */
+export const OptionalPath = (message: string) =>
+  readNullableString((text) => (isPath(text.trim()) ? text.trim() : undefined), isEmpty, message)
+
+/** An `https` link to a public web page (`isHttpsUrl`), or null; an empty string is none. */
+export const OptionalHttpsUrl = (message: string) =>
+  readNullableString((text) => (isHttpsUrl(text.trim()) ? text.trim() : undefined), isEmpty, message)
+
+/** `optionalInteger` as a schema. */
+export const OptionalInteger = (minimum: number, maximum: number, message: string) =>
+  Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum, maximum }))).pipe(BodyFields.oneMessage(message))
+
+/** `oneOf` as a schema. */
+export const OneOf = <const C extends string | number>(choices: ReadonlyArray<C>, message: string) =>
+  Schema.Literals(choices).pipe(BodyFields.oneMessage(message))
+
+/** A group of fields sent key by key (`contact`): each optional; anything but an object is `message`. */
+export const Group = <F extends Schema.Struct.Fields>(fields: F, message: string) =>
+  Schema.Struct(fields).annotate({ message })
+
+/** `optionalLink` as a schema: a storefront path or a public `https` link, or null; an empty string is none. */
+export const OptionalLink = (message: string) =>
+  readNullableString(
+    (text) => {
+      const link = text.trim()
+      return STOREFRONT_PATH.test(link) || isHttpsUrl(link) ? link : undefined
+    },
+    isEmpty,
+    message
+  )
