@@ -18,18 +18,23 @@ export type DoorAnswer = Edge.DoorAnswer
 
 /**
  * What an API decides about a request before the router sees it and before its body is read: undefined to let it
- * through, the answer to refuse it with, or an effect answering either (when the decision needs one: a window counted
- * in Redis). A refusal costs Node's parsing, this effect, and the edge's work done as plain code (the request id, the
- * access line and the request metrics, `Edge.doorAnswers`): not the request's fiber, the router, HttpApi or the body
- * (issue 22, decision 0025). A server without a `Door` lets every request through.
+ * through, else the answer to refuse it with. A refusal costs Node's parsing, the decision, and the edge's work done
+ * as plain code (the request id, the access line and the request metrics, `Edge.doorAnswers`): not the request's
+ * fiber, the router, HttpApi or the body (issue 22, decision 0025). A server without a `Door` lets every request
+ * through.
+ *
+ * A door decides `now`, with plain calls (its state is in this process), or `later`, by an effect (its state is
+ * elsewhere: a window counted in Redis); which one is fixed when the door is made. Only for a route it `watches`.
  */
 export class Door extends Context.Service<
   Door,
   {
-    readonly check: (
-      route: string,
-      request: NodeHttp.IncomingMessage
-    ) => DoorAnswer | Effect.Effect<DoorAnswer | undefined> | undefined
+    readonly watches: (method: string, route: string) => boolean
+    readonly decide:
+      | { readonly now: (route: string, request: NodeHttp.IncomingMessage) => DoorAnswer | undefined }
+      | {
+          readonly later: (route: string, request: NodeHttp.IncomingMessage) => Effect.Effect<DoorAnswer | undefined>
+        }
   }
 >()("@tawsil/http/Server/Door") {}
 
@@ -103,10 +108,10 @@ export const attach = (nodeServer: NodeHttp.Server, options: Options) => {
       startedAt: serving!.clock.currentTimeMillisUnsafe()
     }
     Edge.arrive(request, arrival)
-    const check = door === undefined || arrival.route === undefined ? undefined : door.check(arrival.route, request)
-    if (check === undefined) return serving!.router(request, response)
-    if (!Effect.isEffect(check)) return decided(request, response, arrival, check)
-    decideLater(request, response, arrival, check)
+    if (door === undefined || arrival.route === undefined || !door.watches(method, arrival.route))
+      return serving!.router(request, response)
+    if ("now" in door.decide) return decided(request, response, arrival, door.decide.now(arrival.route, request))
+    decideLater(request, response, arrival, door.decide.later(arrival.route, request))
   }
 
   const whileStarting = (request: NodeHttp.IncomingMessage, response: NodeHttp.ServerResponse) => {

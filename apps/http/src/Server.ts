@@ -27,11 +27,6 @@ export interface ServerOptions<Id extends string, Groups extends HttpApiGroup.Co
   readonly absentPaths?: ReadonlySet<string> | undefined
 }
 
-/** The door of a server, and its answers (`NodeListener`). */
-export const Door = NodeListener.Door
-export type Door = NodeListener.Door
-export type DoorAnswer = NodeListener.DoorAnswer
-
 const OPENAPI_PATH = "/v1/openapi.json"
 const DOCS_PATH = "/docs"
 export const LIVE_PATH = "/health/live"
@@ -187,7 +182,7 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
     nodeServer: NodeHttp.Server,
     lifecycle: Health.Lifecycle["Service"],
     readiness: Health.Readiness["Service"] | undefined,
-    door: Door["Service"] | undefined
+    door: NodeListener.Door["Service"] | undefined
   ) => {
     const handoff = NodeListener.attach(nodeServer, { edge, routeOf, lifecycle, door, livePath: LIVE_PATH, liveBody })
     // Tests and supervisors read the bound address (PORT=0 picks a free one) from this line, so it is written
@@ -260,7 +255,7 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
       Effect.all([
         Effect.serviceOption(Health.Lifecycle),
         Effect.serviceOption(Health.Readiness),
-        Effect.serviceOption(Door)
+        Effect.serviceOption(NodeListener.Door)
       ]),
       ([lifecycle, readiness, door]) =>
         listener(
