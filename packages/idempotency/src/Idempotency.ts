@@ -13,7 +13,7 @@
  */
 import { createHmac } from "node:crypto"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Context, Data, Duration, Effect, Exit, Layer, Metric, Redacted, Schedule, Schema } from "effect"
+import { Context, Data, Duration, Effect, Exit, Layer, Metric, Option, Redacted, Schedule, Schema } from "effect"
 import * as IdempotencyMetrics from "./IdempotencyMetrics.ts"
 import { type Claim, IdempotencyStore } from "./IdempotencyStore.ts"
 
@@ -264,6 +264,17 @@ export class Idempotency extends Context.Service<
       answers: Answers<A, E>,
       options?: TransactOptions
     ) => Effect.Effect<Transacted<A, E>, E | KeyReused | InFlight, R>
+    /**
+     * `transact` for a write that does not run inside the store's transaction (it calls out, and opens its own
+     * transaction when it writes): the key is claimed as a lease committed at once, the write runs, and its answer
+     * is recorded — its result's (`Fresh`) or, for a failure `answers.refused` answers, the refusal's (`Refused`). Any
+     * other failure or an interruption frees the key. A replay skips `write` (`Replay`).
+     */
+    readonly leased: <A, E, R>(
+      request: Request,
+      write: Effect.Effect<A, E, R>,
+      answers: Answers<A, E>
+    ) => Effect.Effect<Transacted<A, E>, E | KeyReused | InFlight, R>
   }
 >()("@tawsil/idempotency/Idempotency") {}
 
@@ -458,6 +469,31 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
           span("Idempotency.transact")
         )
 
+      const leased = <A, E, R>(
+        request: Request,
+        write: Effect.Effect<A, E, R>,
+        answers: Answers<A, E>
+      ): Effect.Effect<Transacted<A, E>, E | KeyReused | InFlight, R> =>
+        Effect.uninterruptibleMask((restore) =>
+          Effect.gen(function* () {
+            const found = yield* restore(claim(request))
+            if (found._tag === "Replay") return found
+            const exit = yield* Effect.exit(restore(write))
+            if (Exit.isSuccess(exit)) {
+              yield* complete(found, answers.stored(exit.value))
+              return new Fresh({ value: exit.value })
+            }
+            const error = Exit.findErrorOption(exit)
+            const refusal = Option.isSome(error) ? answers.refused(error.value) : undefined
+            if (Option.isNone(error) || refusal === undefined || !isStored(refusal.status)) {
+              yield* release(found)
+              return yield* Effect.failCause(exit.cause)
+            }
+            yield* complete(found, refusal)
+            return new Refused({ error: error.value })
+          })
+        ).pipe(span("Idempotency.leased"))
+
       return Idempotency.of({
         scope: (parts) => scopeWith(secret, parts),
         fingerprint: (request) => fingerprintWith(secret, request),
@@ -471,7 +507,8 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
           return yield* release(claimed)
         }),
         run,
-        transact
+        transact,
+        leased
       })
     })
   )
