@@ -14,6 +14,7 @@
 import { createHmac } from "node:crypto"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Data, Duration, Effect, Exit, Layer, Metric, Option, Redacted, Schedule, Schema } from "effect"
+import type * as ClaimCarrier from "./ClaimCarrier.ts"
 import * as IdempotencyMetrics from "./IdempotencyMetrics.ts"
 import { type Claim, IdempotencyStore } from "./IdempotencyStore.ts"
 
@@ -176,7 +177,7 @@ export interface Answers<A, E> {
 export interface TransactOptions {
   /**
    * The write takes its claim itself, in its first statement or just before it (`PendingClaim`), rather than
-   * `transact` claiming before the write; only where the store `carriesClaims` (SQL), else ignored. A write run so
+   * `transact` claiming before the write; only where the store can `carry` a claim (SQL), else ignored. A write run so
    * must take the claim before it changes anything; one that fails first is answered as if it had claimed first.
    */
   readonly claimCarried?: boolean | undefined
@@ -184,16 +185,14 @@ export interface TransactOptions {
 
 /**
  * The claim of a write that takes it itself (`TransactOptions.claimCarried`), provided to that write by `transact`
- * until taken. A statement carries it by `take` (once; false when taken already) and `settle`s it with what it
- * found; a write that cannot carry it in a statement claims it first (`claimPending`). Either way the write goes on
- * only with the key acquired: otherwise it stops there (a defect `transact` recognises), and `transact` answers as
- * for a claim of its own — the replay, `InFlight` after the short wait, `KeyReused`.
+ * until taken. A statement carries it (`carryPending`: once; undefined when taken already) and settles it with what
+ * it found; a write that cannot carry it in a statement claims it first (`claimPending`). Either way the write goes
+ * on only with the key acquired: otherwise it stops there (a defect `transact` recognises), and `transact` answers
+ * as for a claim of its own — the replay, `InFlight` after the short wait, `KeyReused`.
  */
 export interface PendingClaim {
-  readonly request: Request
-  readonly lease: Duration.Duration
-  readonly take: Effect.Effect<boolean>
-  readonly settle: (found: Claim) => Effect.Effect<void>
+  /** The claim as parts of the statement about to run, unless it was taken already. */
+  readonly carry: Effect.Effect<ClaimCarrier.CarriedClaim | undefined>
   /** Takes the claim with the store's own statement, unless it was taken already. */
   readonly claimFirst: Effect.Effect<void>
 }
@@ -205,6 +204,17 @@ export const PendingClaim = Context.Reference<PendingClaim | undefined>("@tawsil
 /** Claims the running write's pending claim with a statement of its own, before a write that cannot carry it. */
 export const claimPending: Effect.Effect<void> = Effect.flatMap(PendingClaim, (pending) =>
   pending === undefined ? Effect.void : pending.claimFirst
+)
+
+/**
+ * The running write's pending claim, for the statement about to run to carry (`ClaimCarrier.CarriedClaim`: that
+ * statement must begin `WITH ${ctes}`, select `found`, and `settle` with its value before the write goes on).
+ * Undefined when there is none to carry (no carried write, or taken already). The statement must run on the
+ * idempotency store's database, in the write's transaction.
+ */
+export const carryPending: Effect.Effect<ClaimCarrier.CarriedClaim | undefined> = Effect.flatMap(
+  PendingClaim,
+  (pending) => (pending === undefined ? Effect.undefined : pending.carry)
 )
 
 /** How a write that took its claim stops when the key was not acquired: `transact` answers from the claim. */
@@ -372,10 +382,9 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
               : Effect.die(new ClaimNotAcquired({ key: request.key }))
           })
         const pending: PendingClaim = {
-          request,
-          lease,
-          take: Effect.sync(take),
-          settle: (found) => settleWith(claimFrom(request, found)),
+          carry: Effect.sync(() =>
+            take() ? store.carry?.(request, lease, (found) => settleWith(claimFrom(request, found))) : undefined
+          ),
           claimFirst: Effect.suspend(() => (take() ? settleWith(claim(request)) : Effect.void))
         }
         return { pending, outcome: () => outcome }
@@ -452,7 +461,7 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
         answers: Answers<A, E>,
         options: TransactOptions = {}
       ): Effect.Effect<Transacted<A, E>, E | KeyReused | InFlight, R> =>
-        attempt(request, write, answers, options.claimCarried === true && store.carriesClaims).pipe(
+        attempt(request, write, answers, options.claimCarried === true && store.carry !== undefined).pipe(
           Effect.catchIf(
             (failure): failure is RolledBack<E> => failure instanceof RolledBack,
             ({ error, response }) =>
