@@ -8,7 +8,7 @@
  *
  * Without `--effect`, both ends of the supported range: the version the repository pins (the lowest) and the
  * registry's newest 4.x (`latest`, which needs the registry: a release step, docs/publishing.md). Without `--sdk`,
- * the SDK workspaces are packed first. `OutOfTreePlugin.test.ts` runs `preparePlugin` offline, on the pinned version.
+ * the SDK workspaces are packed first. `OutOfTreePlugin.process.test.ts` runs `preparePlugin` offline, on the pinned version.
  */
 import { execFile } from "node:child_process"
 import * as Fs from "node:fs"

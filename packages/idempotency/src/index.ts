@@ -2,5 +2,6 @@
 export * as ClaimCarrier from "./ClaimCarrier.ts"
 export * as Idempotency from "./Idempotency.ts"
 export * as IdempotencyMetrics from "./IdempotencyMetrics.ts"
+export * as IdempotencyRequest from "./IdempotencyRequest.ts"
 export * as IdempotencyStore from "./IdempotencyStore.ts"
 export * as IdempotencyStoreSql from "./IdempotencyStoreSql.ts"

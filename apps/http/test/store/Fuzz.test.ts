@@ -5,7 +5,7 @@
  * answer must be a 2xx `{ data, meta }` or a 4xx in the error envelope, never a 5xx; text that is not JSON must say
  * so; and no refused string may show in what the store then lists.
  *
- * `../StoreFuzz.test.ts` runs the same property with the same generators over sockets on each database, with fewer
+ * `../StoreFuzz.db.test.ts` runs the same property with the same generators over sockets on each database, with fewer
  * bodies, and checks what each database stored.
  */
 import { assert, layer } from "@effect/vitest"
@@ -42,7 +42,7 @@ const send = (fixture: Fixture, method: string, path: string, text: string | und
 
 /**
  * A store whose per-minute limit is lifted, with products, pending orders, landing pages, webhooks, promo codes and
- * pixels to PATCH, and an active public key: the fixture of `../StoreFuzz.test.ts`.
+ * pixels to PATCH, and an active public key: the fixture of `../StoreFuzz.db.test.ts`.
  */
 const fixture = Effect.gen(function* () {
   const admin = yield* Admin.Admin
@@ -78,7 +78,7 @@ const cleanUp = (target: Target, fixture: Fixture, answer: InMemory.Answer) => {
   }
 }
 
-/** One request per generated body, `CONCURRENCY` at a time, as `../StoreFuzz.test.ts` sends them over sockets. */
+/** One request per generated body, `CONCURRENCY` at a time, as `../StoreFuzz.db.test.ts` sends them over sockets. */
 const fuzz = (target: Target, fixture: Fixture, runs: number, seed: number) =>
   Effect.gen(function* () {
     const cases = fc.sample(fc.tuple(sentTo(target.valid(fixture)), fc.nat()), { numRuns: runs, seed })
@@ -121,7 +121,7 @@ layer(InMemory.layer({ allowHosts: { hosts: new Set(["127.0.0.1"]) } }), { exclu
         () =>
           Effect.gen(function* () {
             const setup = yield* fixture
-            // The seeds of `../StoreFuzz.test.ts`: its bodies are the first of these.
+            // The seeds of `../StoreFuzz.db.test.ts`: its bodies are the first of these.
             const tally = yield* fuzz(target, setup, count, SEED + index)
             assert.deepStrictEqual(tally.problems, [], `${tally.problemCount} answers broke the rules`)
             assert.strictEqual(tally.total, count)

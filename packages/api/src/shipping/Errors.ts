@@ -137,13 +137,13 @@ export class Unavailable extends Schema.Error<Unavailable>("Unavailable")(
 
 /** The per-client window, on every endpoint of the `shipping` group (every call that may reach a courier). */
 export class ClientRateLimit extends HttpApiMiddleware.Service<ClientRateLimit>()(
-  "@tawsil/http/shipping/ClientRateLimit",
+  "@tawsil/api/shipping/ClientRateLimit",
   {
     error: RateLimitedResponse
   }
 ) {}
 
 /** Decoding failures of any request become `invalid_input` with every field issue. */
-export class Validation extends HttpApiMiddleware.Service<Validation>()("@tawsil/http/shipping/Validation", {
+export class Validation extends HttpApiMiddleware.Service<Validation>()("@tawsil/api/shipping/Validation", {
   error: InvalidInput
 }) {}

@@ -227,7 +227,7 @@ if (TestDatabase.serverUrl) {
     )
 
     // A database that goes away and comes back, as users meet it (the embedded one cannot be cut from its process; a
-    // closed one fails the same way: packages/storage/test/Database.test.ts).
+    // closed one fails the same way: packages/storage/test/Database.process.test.ts).
     it.live(
       "answers 503 unavailable with Retry-After on both APIs while it is cut, and the same requests succeed once it is back",
       () =>

@@ -3,7 +3,7 @@
  * only processes show: a `kill -9` between an order's commit and its delivery loses nothing (delivered after the
  * restart); two instances on one database deliver each event once; SIGTERM writes every signed event it accepted
  * before the process exits. Public keys are activated with the admin CLI, as support would (its entry run in this
- * process: the CLI's own process is `AdminCli.test.ts`'s).
+ * process: the CLI's own process is `AdminCli.process.test.ts`'s).
  */
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
