@@ -65,8 +65,8 @@ export interface Options {
 }
 
 /**
- * Adds the listener to `nodeServer`. `starting` marks that effect's listener is about to be attached (from then on,
- * until `serve` has run, it answers); `serve` takes effect's listener off and hands it every request, and must run in
+ * Adds the listener to `nodeServer`. Run `attached` once effect's listener is attached (from then on, until `serve`
+ * has run, effect's answers alone); `serve` takes effect's listener off and hands it every request, and must run in
  * the context effect's server runs in.
  */
 export const attach = (nodeServer: NodeHttp.Server, options: Options) => {
