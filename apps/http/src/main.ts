@@ -2,10 +2,6 @@
  * `npm start`: reads the configuration, installs the egress guard, then runs both servers until SIGTERM or SIGINT.
  * A bad variable or a database that cannot be opened stops the start with one line on stderr and a non-zero exit.
  */
-// First, before any schema is made: every schema the app decodes or encodes with (request bodies, database rows,
-// stored answers) runs code effect's schema compiler generates once per schema, instead of its interpreter walking the
-// schema on every call (issue 32, docs/benchmarks.md). A schema the compiler cannot handle keeps the interpreter.
-import "effect/schema/SchemaJITCompiler/enable"
 // The module, not the package's index: the index imports every Node module of the platform (Redis, cluster, worker
 // and child-process modules among them), which the app would then hold in memory for nothing (docs/memory.md).
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
