@@ -59,8 +59,10 @@ const program = Effect.gen(function* () {
   console.log("| --- | --- |")
   yield* time("`Gateway.create`, sandbox, commune checked (the app's default)", () => gateway.create(request))
   yield* time("the same with `options.resolveCommune: false`", () => gateway.create(unchecked))
-  yield* time("`Gateway.atDoor` (the client window and the capacity guard, a plain call in process)", () =>
-    Effect.sync(() => gateway.atDoor("192.0.2.1", true))
+  const door = gateway.door
+  if (door === undefined) return yield* Effect.die("expected the window to count in this process")
+  yield* time("`Door.decide` (the client window and the capacity guard, a plain call in process)", () =>
+    Effect.sync(() => door.decide("192.0.2.1", true))
   )
   yield* time("decoding the request (`CreateOrderRequest`, interpreted)", () => Effect.sync(() => decode(sandboxOrder)))
   yield* time("`ParcelCreated.make`", () =>

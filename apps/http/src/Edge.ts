@@ -286,7 +286,7 @@ export interface DoorAnswer {
 }
 
 /**
- * How the listener writes an answer decided before the router (`Server.Door`), with what the edge gives every answer
+ * How the listener writes an answer decided before the router (`NodeListener.Door`), with what the edge gives every answer
  * — the request's id in `X-Request-Id`, the JSON access line with that id, the request metrics — straight to Node's
  * response: the same answer as the router's, as plain code outside any fiber. Made once per server, from the context
  * the door's checks run in (its clock, loggers, log level and metrics).

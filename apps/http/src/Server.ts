@@ -7,13 +7,14 @@
 
 import * as NodeHttp from "node:http"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { ByteSize, Clock, Context, Effect, Exit, Layer, Option, References, Scope } from "effect"
+import { ByteSize, Effect, Layer, Option, References, Scope } from "effect"
 import { FindMyWay, HttpIncomingMessage, HttpMiddleware, HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
 import * as SchemaJITCompiler from "effect/schema/SchemaJITCompiler"
 import type { AppConfig } from "./AppConfig.ts"
 import * as Edge from "./Edge.ts"
 import * as Health from "./Health.ts"
+import * as NodeListener from "./NodeListener.ts"
 
 export interface ServerOptions<Id extends string, Groups extends HttpApiGroup.Constraint, E, R> {
   readonly name: string
@@ -25,26 +26,6 @@ export interface ServerOptions<Id extends string, Groups extends HttpApiGroup.Co
   /** Paths of `api` this listener does not serve: the edge answers them as unknown routes (404), whatever the method. */
   readonly absentPaths?: ReadonlySet<string> | undefined
 }
-
-/** An answer decided at the door: status, headers besides the JSON content type, and the JSON body. */
-export type DoorAnswer = Edge.DoorAnswer
-
-/**
- * What an API decides about a request before the router sees it and before its body is read: undefined to let it
- * through, the answer to refuse it with, or an effect answering either (when the decision needs one: a window counted
- * in Redis). A refusal costs Node's parsing, this effect, and the edge's work done as plain code (the request id, the
- * access line and the request metrics, `Edge.doorAnswers`): not the request's fiber, the router, HttpApi or the body
- * (issue 22, decision 0025). A server without a `Door` lets every request through.
- */
-export class Door extends Context.Service<
-  Door,
-  {
-    readonly check: (
-      route: string,
-      request: NodeHttp.IncomingMessage
-    ) => DoorAnswer | Effect.Effect<DoorAnswer | undefined> | undefined
-  }
->()("@tawsil/http/Server/Door") {}
 
 const OPENAPI_PATH = "/v1/openapi.json"
 const DOCS_PATH = "/docs"
@@ -201,81 +182,16 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
     nodeServer: NodeHttp.Server,
     lifecycle: Health.Lifecycle["Service"],
     readiness: Health.Readiness["Service"] | undefined,
-    door: Door["Service"] | undefined
+    door: NodeListener.Door["Service"] | undefined
   ) => {
-    type Handler = (request: NodeHttp.IncomingMessage, response: NodeHttp.ServerResponse) => void
-    // Effect's request handler, once the router serves (see `serve` below), the clock requests are timed by, and how
-    // the door's answers are written (both from the context effect's server runs in).
-    let serving = false
-    let router: Handler | undefined
-    let context: Context.Context<never> | undefined
-    let clock: Clock.Clock | undefined
-    let answerAtDoor: ReturnType<typeof Edge.doorAnswers> | undefined
-    // Every request's id, route template and arrival, worked out once here for the edge (`Edge.Arrival`); then the
-    // door, if any, then the router.
-    const arrive = (request: NodeHttp.IncomingMessage, response: NodeHttp.ServerResponse, handler: Handler) => {
-      const method = request.method ?? "GET"
-      const url = request.url ?? "/"
-      const arrival: Edge.Arrival = {
-        requestId: Edge.requestIdOf(request.headers["x-request-id"] as string | undefined),
-        route: routeOf(method, Edge.pathOf(url)),
-        startedAt: clock!.currentTimeMillisUnsafe()
-      }
-      Edge.arrive(request, arrival)
-      const check = door === undefined || arrival.route === undefined ? undefined : door.check(arrival.route, request)
-      if (check === undefined) return handler(request, response)
-      if (!Effect.isEffect(check)) return answerAtDoor!({ method, url }, arrival, check, response)
-      const fiber = Effect.runForkWith(context!)(check)
-      const decide = (exit: Exit.Exit<DoorAnswer | undefined>) => {
-        // Let through, or the check failed (a defect): the router answers, as it would have.
-        if (Exit.isSuccess(exit) && exit.value !== undefined)
-          answerAtDoor!({ method, url }, arrival, exit.value, response)
-        else handler(request, response)
-      }
-      const exit = fiber.pollUnsafe()
-      if (exit === undefined) fiber.addObserver(decide)
-      else decide(exit)
-    }
-    // Node listens as soon as the server layer is built, before the router is attached to it: a request in between
-    // would have no listener and never be answered. Until the router serves, this one answers 503 with Retry-After
-    // (`/health/live` 200: the process runs). It is the server's only `request` listener: once the router serves,
-    // it hands each request to the door, if any, then to the router.
-    nodeServer.on("request", (request: NodeHttp.IncomingMessage, response: NodeHttp.ServerResponse) => {
-      // Draining: every answer closes its connection, so that no client keeps one open to a listener about to close.
-      if (lifecycle.draining) response.setHeader("connection", "close")
-      if (router !== undefined) return arrive(request, response, router)
-      if (serving) return
-      if (Edge.pathOf(request.url ?? "") === LIVE_PATH) {
-        response.writeHead(200, { "content-type": "application/json", ...NO_STORE })
-        response.end(liveBody(lifecycle.draining))
-        return
-      }
-      const body = JSON.stringify(
-        options.envelope.render({ code: Edge.codeOf(options.envelope, 503), message: "the server is starting" }, "")
-      )
-      response.writeHead(503, { "content-type": "application/json", "retry-after": "1", connection: "close" })
-      response.end(body)
-    })
-    // Effect's server adds its own `request` listener (NodeHttpServer.make): it is taken off and called from the one
-    // above, after the arrival is recorded and the door, if any, has let the request through.
-    const serve = Effect.gen(function* () {
-      context = yield* Effect.context<never>()
-      clock = Context.get(context, Clock.Clock)
-      answerAtDoor = Edge.doorAnswers(edge, context)
-      const [, theirs, ...more] = nodeServer.listeners("request") as Array<Handler>
-      if (theirs === undefined || more.length > 0) return yield* Effect.die("expected one request listener of effect's")
-      nodeServer.off("request", theirs)
-      router = theirs
-    })
+    const handoff = NodeListener.attach(nodeServer, { edge, routeOf, lifecycle, door, livePath: LIVE_PATH, liveBody })
     // Tests and supervisors read the bound address (PORT=0 picks a free one) from this line, so it is written
     // whatever LOG_LEVEL says. It is written once the router serves.
     const listening = Layer.effectDiscard(
       HttpServer.addressFormattedWith((url) =>
-        Effect.sync(() => {
-          serving = true
-        }).pipe(
+        handoff.attached.pipe(
           // Outside the annotations and the level below: the door's checks and answers run in this context.
-          Effect.andThen(serve),
+          Effect.andThen(handoff.serve),
           Effect.andThen(
             Effect.logInfo("listening").pipe(
               Effect.annotateLogs({ api: options.name, url }),
@@ -339,7 +255,7 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
       Effect.all([
         Effect.serviceOption(Health.Lifecycle),
         Effect.serviceOption(Health.Readiness),
-        Effect.serviceOption(Door)
+        Effect.serviceOption(NodeListener.Door)
       ]),
       ([lifecycle, readiness, door]) =>
         listener(

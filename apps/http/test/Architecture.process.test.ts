@@ -131,6 +131,20 @@ describe("architecture", () => {
     expect(offences).toEqual([])
   })
 
+  it("lets no package import another package's SQL store (a package's SQL is its own; decision 0027)", () => {
+    const offences = domainSources.flatMap((file) => {
+      const text = Fs.readFileSync(Path.join(ROOT, file), "utf8")
+      const named = [...text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+["'](@tawsil\/[^"']+)["']/g)]
+        .filter((match) => match[1]!.split(",").some((name) => /\w+Sql$/.test(name.trim())))
+        .map((match) => `${file} imports {${match[1]!.trim()}} from ${match[2]}`)
+      const modules = importsOf(file)
+        .filter((specifier) => specifier.startsWith("@tawsil/") && /Sql$/.test(specifier))
+        .map((specifier) => `${file} imports ${specifier}`)
+      return [...named, ...modules]
+    })
+    expect(offences).toEqual([])
+  })
+
   it("attaches no HTTP status to an error in packages and adapters", () => {
     const offences = domainSources.filter(
       (file) =>

@@ -4,6 +4,7 @@ import { Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Logger, Schema
 import { HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { SqlError } from "effect/sql"
+import * as NodeListener from "../src/NodeListener.ts"
 import * as Server from "../src/Server.ts"
 import { envelope as shippingEnvelope } from "../src/shipping/Errors.ts"
 import { envelope as storeEnvelope } from "../src/store/Errors.ts"
@@ -47,7 +48,7 @@ const handlers = HttpApiBuilder.group(TestApi, "probe", (handlers) =>
 const MAX_BODY = 1024
 
 /** Starts a server on a free port inside `scope` and returns its base URL and the log lines it wrote. */
-const startServer = (scope: Scope.Closeable, envelope = shippingEnvelope) =>
+const startServer = (scope: Scope.Closeable, envelope = shippingEnvelope, door: Layer.Layer<never> = Layer.empty) =>
   Effect.gen(function* () {
     const lines: Array<string> = []
     const capture = Logger.map(Logger.formatJson, (line) => {
@@ -57,7 +58,7 @@ const startServer = (scope: Scope.Closeable, envelope = shippingEnvelope) =>
       Server.make(
         { host: "127.0.0.1", maxBodyBytes: MAX_BODY, shutdownTimeout: Duration.seconds(5) },
         { name: "test", api: TestApi, handlers, envelope, port: 0 }
-      ).pipe(Layer.provide(Logger.layer([capture]))),
+      ).pipe(Layer.provide(Logger.layer([capture])), Layer.provide(door)),
       scope
     )
     const server = Context.get(context, HttpServer.HttpServer)
@@ -129,6 +130,49 @@ describe("Server", () => {
       yield* Scope.close(scope, Exit.void)
     })
   )
+
+  const refusal: NodeListener.DoorAnswer = {
+    status: 429,
+    headers: { "retry-after": "7" },
+    body: { error: { code: "rate_limited", message: "refused at the door" } }
+  }
+  /** A door watching `/boom` (refused) and `/echo` (let through), deciding with a plain call or by an effect. */
+  const door = (decides: "now" | "later") =>
+    Layer.succeed(
+      NodeListener.Door,
+      NodeListener.Door.of({
+        watches: (_method, route) => route === "/boom" || route === "/echo",
+        decide:
+          decides === "now"
+            ? { now: (route) => (route === "/boom" ? refusal : undefined) }
+            : { later: (route) => Effect.as(Effect.sleep("5 millis"), route === "/boom" ? refusal : undefined) }
+      })
+    )
+  for (const decides of ["now", "later"] as const) {
+    it.live(`a door deciding ${decides} answers before the router, and lets what it does not refuse through`, () =>
+      Effect.gen(function* () {
+        const scope = yield* Scope.make()
+        const { url, lines } = yield* startServer(scope, shippingEnvelope, door(decides))
+        const refused = yield* request(`${url}/boom`, { headers: { "x-request-id": "door-test-1" } })
+        assert.strictEqual(refused.status, 429)
+        assert.strictEqual(refused.headers.get("retry-after"), "7")
+        assert.strictEqual(refused.headers.get("x-request-id"), "door-test-1")
+        assert.deepStrictEqual(refused.json, refusal.body)
+        const through = yield* request(`${url}/echo`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ name: "ok" })
+        })
+        assert.strictEqual(through.status, 200)
+        assert.deepStrictEqual(through.json, { name: "ok" })
+        assert.isTrue(
+          lines.some((line) => line.includes("door-test-1") && line.includes("429")),
+          "the door's answer has its access line"
+        )
+        yield* Scope.close(scope, Exit.void)
+      })
+    )
+  }
 
   it.live("answers an unknown route with 404 in the API's envelope", () =>
     Effect.gen(function* () {

@@ -13,7 +13,8 @@
  */
 import { createHmac } from "node:crypto"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Context, Data, Duration, Effect, Exit, Layer, Metric, Redacted, Schedule, Schema } from "effect"
+import { Context, Data, Duration, Effect, Exit, Layer, Metric, Option, Redacted, Schedule, Schema } from "effect"
+import type * as ClaimCarrier from "./ClaimCarrier.ts"
 import * as IdempotencyMetrics from "./IdempotencyMetrics.ts"
 import { Claimed, Fingerprint, IdempotencyKey, type Request, Scope, type StoredResponse } from "./IdempotencyRequest.ts"
 import { type Claim, IdempotencyStore } from "./IdempotencyStore.ts"
@@ -153,7 +154,7 @@ export interface Answers<A, E> {
 export interface TransactOptions {
   /**
    * The write takes its claim itself, in its first statement or just before it (`PendingClaim`), rather than
-   * `transact` claiming before the write; only where the store `carriesClaims` (SQL), else ignored. A write run so
+   * `transact` claiming before the write; only where the store can `carry` a claim (SQL), else ignored. A write run so
    * must take the claim before it changes anything; one that fails first is answered as if it had claimed first.
    */
   readonly claimCarried?: boolean | undefined
@@ -161,16 +162,14 @@ export interface TransactOptions {
 
 /**
  * The claim of a write that takes it itself (`TransactOptions.claimCarried`), provided to that write by `transact`
- * until taken. A statement carries it by `take` (once; false when taken already) and `settle`s it with what it
- * found; a write that cannot carry it in a statement claims it first (`claimPending`). Either way the write goes on
- * only with the key acquired: otherwise it stops there (a defect `transact` recognises), and `transact` answers as
- * for a claim of its own — the replay, `InFlight` after the short wait, `KeyReused`.
+ * until taken. A statement carries it (`carryPending`: once; undefined when taken already) and settles it with what
+ * it found; a write that cannot carry it in a statement claims it first (`claimPending`). Either way the write goes
+ * on only with the key acquired: otherwise it stops there (a defect `transact` recognises), and `transact` answers
+ * as for a claim of its own — the replay, `InFlight` after the short wait, `KeyReused`.
  */
 export interface PendingClaim {
-  readonly request: Request
-  readonly lease: Duration.Duration
-  readonly take: Effect.Effect<boolean>
-  readonly settle: (found: Claim) => Effect.Effect<void>
+  /** The claim as parts of the statement about to run, unless it was taken already. */
+  readonly carry: Effect.Effect<ClaimCarrier.CarriedClaim | undefined>
   /** Takes the claim with the store's own statement, unless it was taken already. */
   readonly claimFirst: Effect.Effect<void>
 }
@@ -182,6 +181,17 @@ export const PendingClaim = Context.Reference<PendingClaim | undefined>("@tawsil
 /** Claims the running write's pending claim with a statement of its own, before a write that cannot carry it. */
 export const claimPending: Effect.Effect<void> = Effect.flatMap(PendingClaim, (pending) =>
   pending === undefined ? Effect.void : pending.claimFirst
+)
+
+/**
+ * The running write's pending claim, for the statement about to run to carry (`ClaimCarrier.CarriedClaim`: that
+ * statement must begin `WITH ${ctes}`, select `found`, and `settle` with its value before the write goes on).
+ * Undefined when there is none to carry (no carried write, or taken already). The statement must run on the
+ * idempotency store's database, in the write's transaction.
+ */
+export const carryPending: Effect.Effect<ClaimCarrier.CarriedClaim | undefined> = Effect.flatMap(
+  PendingClaim,
+  (pending) => (pending === undefined ? Effect.undefined : pending.carry)
 )
 
 /** How a write that took its claim stops when the key was not acquired: `transact` answers from the claim. */
@@ -240,6 +250,17 @@ export class Idempotency extends Context.Service<
       write: Effect.Effect<A, E, R>,
       answers: Answers<A, E>,
       options?: TransactOptions
+    ) => Effect.Effect<Transacted<A, E>, E | KeyReused | InFlight, R>
+    /**
+     * `transact` for a write that does not run inside the store's transaction (it calls out, and opens its own
+     * transaction when it writes): the key is claimed as a lease committed at once, the write runs, and its answer
+     * is recorded — its result's (`Fresh`) or, for a failure `answers.refused` answers, the refusal's (`Refused`). Any
+     * other failure or an interruption frees the key. A replay skips `write` (`Replay`).
+     */
+    readonly leased: <A, E, R>(
+      request: Request,
+      write: Effect.Effect<A, E, R>,
+      answers: Answers<A, E>
     ) => Effect.Effect<Transacted<A, E>, E | KeyReused | InFlight, R>
   }
 >()("@tawsil/idempotency/Idempotency") {}
@@ -338,10 +359,9 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
               : Effect.die(new ClaimNotAcquired({ key: request.key }))
           })
         const pending: PendingClaim = {
-          request,
-          lease,
-          take: Effect.sync(take),
-          settle: (found) => settleWith(claimFrom(request, found)),
+          carry: Effect.sync(() =>
+            take() ? store.carry?.(request, lease, (found) => settleWith(claimFrom(request, found))) : undefined
+          ),
           claimFirst: Effect.suspend(() => (take() ? settleWith(claim(request)) : Effect.void))
         }
         return { pending, outcome: () => outcome }
@@ -418,7 +438,7 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
         answers: Answers<A, E>,
         options: TransactOptions = {}
       ): Effect.Effect<Transacted<A, E>, E | KeyReused | InFlight, R> =>
-        attempt(request, write, answers, options.claimCarried === true && store.carriesClaims).pipe(
+        attempt(request, write, answers, options.claimCarried === true && store.carry !== undefined).pipe(
           Effect.catchIf(
             (failure): failure is RolledBack<E> => failure instanceof RolledBack,
             ({ error, response }) =>
@@ -435,6 +455,31 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
           span("Idempotency.transact")
         )
 
+      const leased = <A, E, R>(
+        request: Request,
+        write: Effect.Effect<A, E, R>,
+        answers: Answers<A, E>
+      ): Effect.Effect<Transacted<A, E>, E | KeyReused | InFlight, R> =>
+        Effect.uninterruptibleMask((restore) =>
+          Effect.gen(function* () {
+            const found = yield* restore(claim(request))
+            if (found._tag === "Replay") return found
+            const exit = yield* Effect.exit(restore(write))
+            if (Exit.isSuccess(exit)) {
+              yield* complete(found, answers.stored(exit.value))
+              return new Fresh({ value: exit.value })
+            }
+            const error = Exit.findErrorOption(exit)
+            const refusal = Option.isSome(error) ? answers.refused(error.value) : undefined
+            if (Option.isNone(error) || refusal === undefined || !isStored(refusal.status)) {
+              yield* release(found)
+              return yield* Effect.failCause(exit.cause)
+            }
+            yield* complete(found, refusal)
+            return new Refused({ error: error.value })
+          })
+        ).pipe(span("Idempotency.leased"))
+
       return Idempotency.of({
         scope: (parts) => scopeWith(secret, parts),
         fingerprint: (request) => fingerprintWith(secret, request),
@@ -448,7 +493,8 @@ export const layer = (options: Options = {}): Layer.Layer<Idempotency, never, Id
           return yield* release(claimed)
         }),
         run,
-        transact
+        transact,
+        leased
       })
     })
   )

@@ -5,10 +5,11 @@
  * each until it expires; an expired record counts as absent. It applies no rule beyond that: `Idempotency`
  * compares fingerprints, decides which answers to keep and for how long, and waits for in-flight keys.
  * `transaction` is the store's unit of work, in which `Idempotency.transact` puts a write beside its key's record.
- * On SQL, a write's own first statement may also take its key's claim (`carriesClaims`, decision 0027).
+ * On SQL, a write's own first statement may also take its key's claim (`carry`, decision 0027).
  */
 import { randomBytes } from "node:crypto"
 import { Clock, Context, Data, Duration, Effect, Layer, Redacted } from "effect"
+import type * as ClaimCarrier from "./ClaimCarrier.ts"
 import type { Claimed, Fingerprint, Request, StoredResponse } from "./IdempotencyRequest.ts"
 
 /** A new installation secret: 32 random bytes in hex. */
@@ -44,11 +45,18 @@ export class IdempotencyStore extends Context.Service<
      */
     readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
     /**
-     * Whether a write's own statement on the store's database can carry its claim (`IdempotencyStoreSql.carryPending`
-     * puts the claim in front of it): `transact` then leaves the claim of a write that carries it to that statement
-     * (`Idempotency.PendingClaim`). False in memory, where a write always claims first.
+     * The claim as parts of a statement a write runs on the store's database (`ClaimCarrier`), where the store can
+     * carry one: `transact` then leaves the claim of a write that carries it to that statement
+     * (`Idempotency.PendingClaim`), and `settle` is told what the claim found. Undefined in memory, where a write
+     * always claims first.
      */
-    readonly carriesClaims: boolean
+    readonly carry:
+      | ((
+          request: Request,
+          lease: Duration.Duration,
+          settle: (found: Claim) => Effect.Effect<void>
+        ) => ClaimCarrier.CarriedClaim)
+      | undefined
     /** Deletes the expired records and says how many there were. Schedule it; correctness never depends on it. */
     readonly purgeExpired: Effect.Effect<number>
     /**
@@ -80,7 +88,7 @@ export const layerMemory: Layer.Layer<IdempotencyStore> = Layer.sync(Idempotency
   return IdempotencyStore.of({
     secret: Effect.succeed(secret),
     transaction: (effect) => effect,
-    carriesClaims: false,
+    carry: undefined,
     claim: Effect.fnUntraced(function* (request, lease) {
       const now = yield* Clock.currentTimeMillis
       const row = rows.get(idOf(request))

@@ -18,13 +18,13 @@
  * commits.
  *
  * The claim's text is written once (`claimParts`): run on its own (`claim`), or carried in front of a write's first
- * statement (`carryPending`, decision 0027), so that a store order create claims its key and reads its products in
- * one round trip.
+ * statement (`carry`, through the `ClaimCarrier` port, decision 0027), so that a store order create claims its key
+ * and reads its products in one round trip.
  */
 import { randomUUID } from "node:crypto"
 import { Data, Duration, Effect, Layer, Redacted, Schema } from "effect"
-import { SqlClient, type Statement } from "effect/sql"
-import { Fingerprint, PendingClaim, type Request, StoredResponse } from "./Idempotency.ts"
+import { SqlClient } from "effect/sql"
+import { Fingerprint, type Request, StoredResponse } from "./Idempotency.ts"
 import { Claim, IdempotencyStore, newSecret } from "./IdempotencyStore.ts"
 
 /** What a claim's statement found, as its `found` column says it: the new token, the key's live row, or neither. */
@@ -84,37 +84,6 @@ const claimParts = (sql: SqlClient.SqlClient, request: Request, lease: Duration.
       '{}'::json)`
 })
 
-/** The current write's pending claim, to put in front of its first statement (`carryPending`). */
-export interface CarriedClaim {
-  /** The claim's `WITH` items, to put first in the statement's `WITH` list. */
-  readonly ctes: Statement.Fragment
-  /** A `json` column saying what the claim found: select it, and hand its value to `settle`. */
-  readonly found: Statement.Fragment
-  /**
-   * The claim as `found` tells it: the write goes on once the key is acquired (waiting for another holder as a
-   * claim does), or stops here (a defect that `Idempotency.transact` recognises) and `transact` answers as it does
-   * for a claim: the replay, `InFlight` or `KeyReused`.
-   */
-  readonly settle: (found: unknown) => Effect.Effect<void>
-}
-
-/**
- * The pending claim of the write running (`Idempotency.PendingClaim`), taken by the statement about to run: that
- * statement must begin `WITH ${ctes}` (its own `WITH` items after a comma), select `found`, and `settle` with its
- * value before the write goes on. Undefined when there is none to carry (no carried write, or taken already).
- * The statement must run on the idempotency store's database, in the write's transaction.
- */
-export const carryPending = (sql: SqlClient.SqlClient): Effect.Effect<CarriedClaim | undefined> =>
-  Effect.flatMap(PendingClaim, (pending) =>
-    pending === undefined
-      ? Effect.undefined
-      : Effect.map(pending.take, (taken) => {
-          if (!taken) return undefined
-          const parts = claimParts(sql, pending.request, pending.lease)
-          return { ...parts, settle: (found: unknown) => Effect.flatMap(claimOf(found), pending.settle) }
-        })
-  )
-
 /** A failure of the effect run in a transaction, told apart from the transaction's own `SqlError`s (defects). */
 class Inner<E> extends Data.Class<{ readonly error: E }> {}
 
@@ -132,7 +101,10 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
               failure instanceof Inner ? Effect.fail(failure.error as E) : Effect.die(failure)
             )
           ),
-      carriesClaims: true,
+      carry: (request, lease, settle) => ({
+        ...claimParts(sql, request, lease),
+        settle: (found) => Effect.flatMap(claimOf(found), settle)
+      }),
       secret: Effect.gen(function* () {
         // The first process to ask makes it; the others (and every later start) read that one.
         yield* sql`

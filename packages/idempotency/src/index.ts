@@ -1,4 +1,5 @@
 /** Idempotency-Key rules and their store: key validation, request fingerprints, claim, replay, lease and TTL. */
+export * as ClaimCarrier from "./ClaimCarrier.ts"
 export * as Idempotency from "./Idempotency.ts"
 export * as IdempotencyMetrics from "./IdempotencyMetrics.ts"
 export * as IdempotencyRequest from "./IdempotencyRequest.ts"

@@ -1,5 +1,5 @@
 /**
- * A claim carried by the write's first statement (`transact` with `claimCarried`, `IdempotencyStoreSql.carryPending`,
+ * A claim carried by the write's first statement (`transact` with `claimCarried`, `Idempotency.carryPending`,
  * decision 0027) keeps every rule of a claim taken first: the answer commits with the write, a retry replays it
  * without the write going past its claim, another request under the key is refused, a refusal before the claim is
  * recorded and replayed, a concurrent holder makes the claim wait and then answer `InFlight`, and a rollback frees
@@ -9,7 +9,6 @@ import { assert, layer } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer, Redacted, Ref, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Idempotency from "../src/Idempotency.ts"
-import * as IdempotencyStoreSql from "../src/IdempotencyStoreSql.ts"
 import { backends, sqlStore } from "./Backends.ts"
 
 const testSecret = Redacted.make("carried-claim-secret")
@@ -38,12 +37,12 @@ const carried = { claimCarried: true }
 const carryingWrite = (key: string, passed: Ref.Ref<number>, pause?: Effect.Effect<void>) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const claim = yield* IdempotencyStoreSql.carryPending(sql)
+    const claim = yield* Idempotency.carryPending
     assert.isDefined(claim, "transact left the claim to the write")
     const [row] = yield* sql<{ readonly now: Date; readonly claim: unknown }>`
       WITH ${claim!.ctes} SELECT now() AS now, ${claim!.found} AS claim`.pipe(Effect.orDie)
     yield* claim!.settle(row!.claim)
-    assert.isUndefined(yield* IdempotencyStoreSql.carryPending(sql), "a claim is carried once")
+    assert.isUndefined(yield* Idempotency.carryPending, "a claim is carried once")
     yield* Ref.update(passed, (n) => n + 1)
     if (pause !== undefined) yield* pause
     yield* sql`INSERT INTO carried_orders (key) VALUES (${key})`.pipe(Effect.orDie)
@@ -114,7 +113,7 @@ for (const backend of backends) {
         const write = Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
           yield* Idempotency.claimPending
-          assert.isUndefined(yield* IdempotencyStoreSql.carryPending(sql))
+          assert.isUndefined(yield* Idempotency.carryPending)
           yield* sql`INSERT INTO carried_orders (key) VALUES ('first')`.pipe(Effect.orDie)
           return 7
         })

@@ -349,3 +349,59 @@ layer(Idempotency.layer().pipe(Layer.provideMerge(IdempotencyStore.layerMemory))
     })
   )
 })
+
+layer(Idempotency.layer().pipe(Layer.provideMerge(IdempotencyStore.layerMemory)))("Idempotency.leased", (it) => {
+  it.effect("runs the write once under its key's lease and records its answer or its refusal; both replay", () =>
+    Effect.gen(function* () {
+      const idempotency = yield* Idempotency.Idempotency
+      const writes = yield* Ref.make(0)
+      const write = Effect.as(
+        Ref.update(writes, (n) => n + 1),
+        7
+      )
+      assert.deepStrictEqual(
+        yield* idempotency.leased(request("leased"), write, answers),
+        new Idempotency.Fresh({ value: 7 })
+      )
+      assert.deepStrictEqual(
+        yield* idempotency.leased(request("leased"), write, answers),
+        new Idempotency.Replay({ response: answer(200, '{"id":7}') })
+      )
+      const refuse = Effect.andThen(
+        Ref.update(writes, (n) => n + 1),
+        Effect.fail(new OutOfStock({ sku: "TLM-0001" }))
+      )
+      assert.deepStrictEqual(
+        yield* idempotency.leased(request("leased-refused"), refuse, answers),
+        new Idempotency.Refused({ error: new OutOfStock({ sku: "TLM-0001" }) })
+      )
+      assert.deepStrictEqual(
+        yield* idempotency.leased(request("leased-refused"), refuse, answers),
+        new Idempotency.Replay({ response: answer(422, '{"sku":"TLM-0001"}') })
+      )
+      assert.strictEqual(yield* Ref.get(writes), 2)
+      const reused = yield* Effect.flip(idempotency.leased(request("leased", { qty: 2 }), write, answers))
+      assert.deepStrictEqual(reused, new Idempotency.KeyReused({ key: "leased" }))
+    })
+  )
+
+  it.effect("fails with a failure that is no answer, one not kept (429), or a defect, and leaves the key free", () =>
+    Effect.gen(function* () {
+      const idempotency = yield* Idempotency.Idempotency
+      assert.instanceOf(
+        yield* Effect.flip(idempotency.leased(request("leased-fails"), Effect.fail(new Refused()), answers)),
+        Refused
+      )
+      const limited = yield* Effect.flip(
+        idempotency.leased(request("leased-429"), Effect.fail(new OutOfStock({ sku: "x" })), {
+          ...answers,
+          refused: () => answer(429)
+        })
+      )
+      assert.strictEqual(limited._tag, "OutOfStock")
+      const died = yield* Effect.exit(idempotency.leased(request("leased-dies"), Effect.die("boom"), answers))
+      assert.strictEqual(died._tag, "Failure")
+      for (const key of ["leased-fails", "leased-429", "leased-dies"]) claimed(yield* idempotency.claim(request(key)))
+    })
+  )
+})

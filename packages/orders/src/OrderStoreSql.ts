@@ -12,8 +12,9 @@
  *   of the transaction that held the lock before: the lock is its own statement. `FOR NO KEY UPDATE` queues the
  *   store's capped creates without blocking the foreign-key checks of other inserts that name the store.
  * - the create's Idempotency-Key: the read carries the key's pending claim in front of it
- *   (`IdempotencyStoreSql.carryPending`, decision 0027), one round trip for both; the capped plan's lock, which must
- *   not be taken for a replay, is preceded by the claim on its own (`Idempotency.claimPending`).
+ *   (`Idempotency.carryPending`, the `ClaimCarrier` port, decision 0027), one round trip for both; the capped
+ *   plan's lock, which must not be taken for a replay, is preceded by the claim on its own
+ *   (`Idempotency.claimPending`).
  * - order number collision: the insert does nothing (`ON CONFLICT DO NOTHING`, so the caller's transaction is not
  *   aborted) and says so; `Orders` retries with another number.
  * - status move: one compare-and-set statement, with its stock effect in the same statement. A move with a stock
@@ -23,7 +24,7 @@
 
 import { CanonicalStatus, CodStatus } from "@tawsil/courier/CanonicalStatus"
 import { type Ids, StoreAmount } from "@tawsil/domain"
-import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
+import { Idempotency } from "@tawsil/idempotency"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import * as CustomerMatch from "./CustomerMatch.ts"
@@ -245,7 +246,7 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
           yield* Idempotency.claimPending
           yield* sql`SELECT 1 FROM stores WHERE id = ${storeId} FOR NO KEY UPDATE`.pipe(Effect.orDie)
         }
-        const claim = yield* IdempotencyStoreSql.carryPending(sql)
+        const claim = yield* Idempotency.carryPending
         const monthCount = options.countThisMonth
           ? sql`(
               SELECT count(*)::int FROM orders

@@ -20,6 +20,7 @@ import type { RateLimiter } from "effect/persistence"
 import * as CapacityGuard from "./CapacityGuard.ts"
 import type * as Catalogue from "./Catalogue.ts"
 import * as ClientWindow from "./ClientWindow.ts"
+import * as Door from "./Door.ts"
 import * as RateComparison from "./RateComparison.ts"
 import * as Shipping from "./Shipping.ts"
 
@@ -37,11 +38,8 @@ export type StopDesksRequest = Shipping.CourierCall & { readonly wilayaCode: Wil
 export const Cancelled = Shipment.ParcelCancelled
 export type Cancelled = Shipment.ParcelCancelled
 
-/**
- * What the door does with a request (`Gateway.atDoor`): refuse it for its client's used-up window, or because creates
- * are at capacity; undefined lets it through.
- */
-export type AtDoor = ClientWindow.WindowUsed | "overloaded" | undefined
+/** What the door does with a request (`Door.Verdict`). */
+export type AtDoor = Door.Verdict
 
 /** Every failure of a create: the courier core's, the guard's, and the key's. */
 export const CreateError = Schema.Union([
@@ -122,13 +120,15 @@ export class Gateway extends Context.Service<
     /** Counts one request of `client` (its address): call it once per request, before reading the request. */
     readonly admit: (client: string) => Effect.Effect<void, ClientWindow.ClientRateLimited>
     /**
-     * For the server's door, before a request is read: counts one request of `client` in its window and answers the
-     * used-up window when it is refused; else, for a parcel create (`create`), `"overloaded"` when the capacity guard
-     * would turn it away (counted then); else undefined. A plain call where the window counts in this process
-     * (`ClientWindow.makeStoreMemory`), an effect where it counts elsewhere (Redis): a refusal at the door costs no
-     * fiber where it need not (issue 22).
+     * For the server's door, before a request is read: `Door.decide` as an effect, over whichever store the window
+     * counts in (in this process, or Redis).
      */
-    readonly atDoor: (client: string, create: boolean) => AtDoor | Effect.Effect<AtDoor>
+    readonly atDoor: (client: string, create: boolean) => Effect.Effect<AtDoor>
+    /**
+     * The door as plain calls (`Door`), where the window counts in this process (`ClientWindow.makeStoreMemory`);
+     * undefined where it counts elsewhere: a refusal at the door then costs no fiber (issue 22).
+     */
+    readonly door: Door.Door | undefined
     /**
      * Creates a parcel. With an `idempotencyKey`, the same key and request within 24 h answers the first parcel
      * again and creates none; another request with the key fails with `KeyReused`, one while the first is still
@@ -252,13 +252,11 @@ export const layer = (
       return Gateway.of({
         catalogue: shipping.catalogue,
         admit: window.admit,
-        atDoor: (client, create) => {
-          if (window.countNow === undefined)
-            return Effect.flatMap(window.count(client), (used) =>
-              used !== undefined || !create ? Effect.succeed(used) : Effect.sync(() => overloadedNow())
-            )
-          return window.countNow(client) ?? (create ? overloadedNow() : undefined)
-        },
+        atDoor: (client, create) =>
+          Effect.flatMap(window.count(client), (used) =>
+            used !== undefined || !create ? Effect.succeed(used) : Effect.sync(() => overloadedNow())
+          ),
+        door: window.countNow === undefined ? undefined : Door.make(window.countNow, capacity),
         create: method("Gateway.create")(function* (request, idempotencyKey) {
           return yield* idempotencyKey === undefined
             ? guardedCreate(request)

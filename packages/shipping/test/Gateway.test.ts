@@ -125,25 +125,31 @@ describe("Gateway", () => {
     )
   })
 
-  describe("atDoor: the server's door", () => {
+  describe("the door: Door.decide and atDoor", () => {
     it.effect(
       "counts in the windows admit counts in, by a plain call where they are in process; full creates are overloaded",
       () =>
         withGateway({}, (gateway) =>
           Effect.gen(function* () {
-            const first = gateway.atDoor("10.0.0.3", false)
-            assert.isFalse(Effect.isEffect(first), "no effect where the window counts in this process")
-            assert.isUndefined(first)
+            const door = gateway.door
+            assert.isDefined(door, "a plain door where the window counts in this process")
+            if (door === undefined) return
+            assert.isUndefined(door.decide("10.0.0.3", false))
             yield* gateway.admit("10.0.0.3")
             yield* gateway.admit("10.0.0.3")
-            assert.deepStrictEqual(gateway.atDoor("10.0.0.3", false), {
+            assert.deepStrictEqual(door.decide("10.0.0.3", false), {
               limit: 3,
               window: "a minute",
               retryAfterSeconds: 60
             })
             assert.strictEqual((yield* Effect.flip(gateway.admit("10.0.0.3")))._tag, "ClientRateLimited")
+            assert.deepStrictEqual(yield* gateway.atDoor("10.0.0.3", false), {
+              limit: 3,
+              window: "a minute",
+              retryAfterSeconds: 60
+            })
             yield* TestClock.adjust("1 minute")
-            assert.isUndefined(gateway.atDoor("10.0.0.3", true), "a new window, and places free")
+            assert.isUndefined(door.decide("10.0.0.3", true), "a new window, and places free")
           })
         )
     )
@@ -151,19 +157,23 @@ describe("Gateway", () => {
     it.effect("turns a create away as overloaded while the guard is full, and lets other requests through", () =>
       withGateway({ requestsPerMinute: 100 }, (gateway) =>
         Effect.gen(function* () {
+          const door = gateway.door
+          if (door === undefined) return assert.fail("a plain door where the window counts in this process")
           const first = yield* Effect.forkChild(gateway.create(create("hang")))
           const second = yield* Effect.forkChild(gateway.create(create("hang")))
           yield* Effect.yieldNow
-          assert.strictEqual(gateway.atDoor("10.0.0.4", true), "overloaded")
-          assert.isUndefined(gateway.atDoor("10.0.0.4", false))
+          assert.strictEqual(door.decide("10.0.0.4", true), "overloaded")
+          assert.strictEqual(yield* gateway.atDoor("10.0.0.4", true), "overloaded")
+          assert.isUndefined(door.decide("10.0.0.4", false))
           yield* Fiber.interrupt(first)
-          assert.isUndefined(gateway.atDoor("10.0.0.4", true))
+          assert.isUndefined(door.decide("10.0.0.4", true))
+          assert.isUndefined(yield* gateway.atDoor("10.0.0.4", true))
           yield* Fiber.interrupt(second)
         })
       )
     )
 
-    it.effect("is an effect where the window counts outside this process, with the same answers", () =>
+    it.effect("has no plain door where the window counts outside this process; atDoor answers the same", () =>
       Effect.gen(function* () {
         const courier = yield* testCourier
         const gateway = yield* Gateway.Gateway.pipe(
@@ -171,11 +181,13 @@ describe("Gateway", () => {
             courier.gateway({ requestsPerMinute: 1, maxConcurrentCreates: 2 }, RateLimiter.layerStoreMemory)
           )
         )
-        const first = gateway.atDoor("10.0.0.5", true)
-        assert.isTrue(Effect.isEffect(first), "effect's own store is not counted by a plain call")
-        assert.isUndefined(yield* first as Effect.Effect<Gateway.AtDoor>)
-        const second = gateway.atDoor("10.0.0.5", false) as Effect.Effect<Gateway.AtDoor>
-        assert.deepStrictEqual(yield* second, { limit: 1, window: "a minute", retryAfterSeconds: 60 })
+        assert.isUndefined(gateway.door, "effect's own store is not counted by a plain call")
+        assert.isUndefined(yield* gateway.atDoor("10.0.0.5", true))
+        assert.deepStrictEqual(yield* gateway.atDoor("10.0.0.5", false), {
+          limit: 1,
+          window: "a minute",
+          retryAfterSeconds: 60
+        })
       })
     )
   })

@@ -3,11 +3,10 @@
  * failure its reason maps to; and who is calling, in the shapes the domain services take.
  */
 
-import { StoreApi } from "@tawsil/api/store/Api"
 import { Caller } from "@tawsil/api/store/Endpoint"
 import type * as Reasons from "@tawsil/api/store/Reasons"
 import { Ids } from "@tawsil/domain"
-import { Context, Effect, Layer, Scope } from "effect"
+import { Effect } from "effect"
 import { RequestId } from "../Edge.ts"
 import * as Errors from "./Errors.ts"
 
@@ -42,26 +41,3 @@ export const actor = Effect.map(Caller, (caller) => ({
   keyId: caller.keyId,
   scopes: caller.scopes
 }))
-
-/**
- * A group's handlers built in a context holding only the services they take when built (`services`) and their
- * endpoints' middlewares. effect's `HttpApiBuilder.group` keeps the context its layer is built in and merges it into
- * every request's context before the handler runs: with the whole server's services (about sixty), that merge copied
- * and re-set each of them on every call. The handlers read their services once, when built, and the request's own
- * (`Caller`, `RequestBody`, `RequestId`) from the request, so nothing they run sees a difference.
- */
-export const builtWithOnly = <A, E, R>(
-  group: keyof typeof StoreApi.groups,
-  layer: Layer.Layer<A, E, R>,
-  services: ReadonlyArray<Context.Key<R, unknown>>
-): Layer.Layer<A, E, R> => {
-  const middlewares = Object.values(StoreApi.groups[group].endpoints).flatMap((endpoint) => [...endpoint.middlewares])
-  const keep = Context.pick(...services, ...middlewares)
-  return Layer.effectContext(
-    Effect.gen(function* () {
-      const scope = yield* Scope.Scope
-      const only = keep(yield* Effect.context<R>())
-      return yield* Effect.updateContext(Layer.buildWithScope(layer, scope), () => only)
-    })
-  ) as Layer.Layer<A, E, R>
-}

@@ -292,51 +292,24 @@ export const idempotent = (mode: Mode) =>
             error instanceof Idempotency.KeyReused || error instanceof Idempotency.InFlight
               ? Effect.fail(idempotencyFailure(error, requestId))
               : Effect.fail(error as E)
-          if (callsOut) {
-            // The key is a lease committed at once; the write opens its own transaction when it writes. A refusal to
-            // keep (a 4xx) is recorded as the answer; any other failure frees the key for a retry.
-            let sent: HttpServerResponse.HttpServerResponse | undefined
-            let refusal: Effect.Error<typeof write> | undefined
-            const { response, replayed } = yield* idempotency
-              .run(
-                claim,
-                write.pipe(
-                  Effect.map((response) => {
-                    sent = response
-                    return storedOf(response)
-                  }),
-                  Effect.catchIf(
-                    (error) => Errors.isFailure(error) && Errors.kept(error),
-                    (failure) => {
-                      refusal = failure
-                      const { status, body } = Errors.rendered(failure as Errors.Failure)
-                      return Effect.succeed(stored(status, body))
-                    }
-                  )
-                )
-              )
-              .pipe(Effect.catch(refusals))
-            if (replayed) return replay(response)
-            if (refusal !== undefined) return yield* Effect.fail(refusal)
-            return sent!
+          const answers: Idempotency.Answers<HttpServerResponse.HttpServerResponse, Effect.Error<typeof write>> = {
+            stored: storedOf,
+            refused: (error) => {
+              if (!Errors.isFailure(error) || !Errors.kept(error)) return undefined
+              const { status, body } = Errors.rendered(error)
+              return stored(status, body)
+            }
           }
           // The write and its key's record commit together; a refusal (a 4xx) rolls the write back and is recorded
-          // on its own under the same key — an unreadable body's 400 too.
-          const outcome = yield* idempotency
-            .transact(
-              claim,
-              write,
-              {
-                stored: storedOf,
-                refused: (error) => {
-                  if (!Errors.isFailure(error) || !Errors.kept(error)) return undefined
-                  const { status, body } = Errors.rendered(error)
-                  return stored(status, body)
-                }
-              },
-              { claimCarried: Option.isSome(Context.getOption(endpoint.annotations, CarriesClaim)) }
-            )
-            .pipe(Effect.catch(refusals))
+          // on its own under the same key — an unreadable body's 400 too. A write that calls out (a courier) runs
+          // outside the transaction, under a lease of its key committed at once, and opens its own when it writes.
+          const outcome = yield* (
+            callsOut
+              ? idempotency.leased(claim, write, answers)
+              : idempotency.transact(claim, write, answers, {
+                  claimCarried: Option.isSome(Context.getOption(endpoint.annotations, CarriesClaim))
+                })
+          ).pipe(Effect.catch(refusals))
           switch (outcome._tag) {
             case "Fresh":
               return outcome.value

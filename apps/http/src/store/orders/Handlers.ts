@@ -4,50 +4,45 @@ import { reasons } from "@tawsil/api/store/orders/Api"
 import { Orders } from "@tawsil/orders"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { answer, builtWithOnly, store } from "../Handler.ts"
+import { answer, store } from "../Handler.ts"
 
-/** Built with only `Orders` and the pipeline's middlewares in context (`builtWithOnly`): a create is the hot path. */
-export const handlers = builtWithOnly(
+export const handlers = HttpApiBuilder.group(
+  StoreApi,
   "orders",
-  HttpApiBuilder.group(
-    StoreApi,
-    "orders",
-    Effect.fnUntraced(function* (handlers) {
-      const orders = yield* Orders.Orders
-      return handlers
-        .handleRaw(
-          "createOrder",
-          Effect.fnUntraced(function* () {
-            const caller = yield* Caller
-            const body = yield* RequestBody
-            return yield* answer(orders.create({ id: yield* store, plan: caller.store.plan }, body), reasons)
-          })
-        )
-        .handle(
-          "listOrders",
-          Effect.fnUntraced(function* ({ query }) {
-            return yield* answer(orders.list(yield* store, query), reasons)
-          })
-        )
-        .handle(
-          "getOrder",
-          Effect.fnUntraced(function* ({ params }) {
-            return yield* answer(orders.get(yield* store, params.id), reasons)
-          })
-        )
-        .handleRaw(
-          "updateOrderStatus",
-          Effect.fnUntraced(function* ({ params }) {
-            return yield* answer(orders.setStatus(yield* store, params.id, yield* RequestBody), reasons)
-          })
-        )
-        .handle(
-          "cancelOrder",
-          Effect.fnUntraced(function* ({ params }) {
-            return yield* answer(orders.cancel(yield* store, params.id), reasons)
-          })
-        )
-    })
-  ),
-  [Orders.Orders]
+  Effect.fnUntraced(function* (handlers) {
+    const orders = yield* Orders.Orders
+    return handlers
+      .handleRaw(
+        "createOrder",
+        Effect.fnUntraced(function* () {
+          const caller = yield* Caller
+          const body = yield* RequestBody
+          return yield* answer(orders.create({ id: yield* store, plan: caller.store.plan }, body), reasons)
+        })
+      )
+      .handle(
+        "listOrders",
+        Effect.fnUntraced(function* ({ query }) {
+          return yield* answer(orders.list(yield* store, query), reasons)
+        })
+      )
+      .handle(
+        "getOrder",
+        Effect.fnUntraced(function* ({ params }) {
+          return yield* answer(orders.get(yield* store, params.id), reasons)
+        })
+      )
+      .handleRaw(
+        "updateOrderStatus",
+        Effect.fnUntraced(function* ({ params }) {
+          return yield* answer(orders.setStatus(yield* store, params.id, yield* RequestBody), reasons)
+        })
+      )
+      .handle(
+        "cancelOrder",
+        Effect.fnUntraced(function* ({ params }) {
+          return yield* answer(orders.cancel(yield* store, params.id), reasons)
+        })
+      )
+  })
 )
