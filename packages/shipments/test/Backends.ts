@@ -199,9 +199,17 @@ const fixtureSql = (shift: { millis: number }) =>
         elapse: (duration) => {
           const millis = Math.round(Duration.toMillis(Duration.fromInputUnsafe(duration)))
           shift.millis += millis
-          return sql`
-          UPDATE shipment_checks SET due_at = due_at - make_interval(secs => ${millis / 1000}),
-            lease_until = lease_until - make_interval(secs => ${millis / 1000})`.pipe(Effect.orDie, Effect.asVoid)
+          const seconds = millis / 1000
+          return Effect.all([
+            sql`
+            UPDATE shipment_checks SET due_at = due_at - make_interval(secs => ${seconds}),
+              lease_until = lease_until - make_interval(secs => ${seconds})`,
+            sql`
+            UPDATE courier_push_events SET received_at = received_at - make_interval(secs => ${seconds}),
+              tried_at = tried_at - make_interval(secs => ${seconds}),
+              next_try_at = next_try_at - make_interval(secs => ${seconds})
+            WHERE applied_at IS NULL`
+          ]).pipe(Effect.orDie, Effect.asVoid)
         },
         backlog: (storeId, account, count) =>
           sql<{ readonly order_id: number; readonly tracking_number: string }>`
