@@ -38,7 +38,15 @@ import { Idempotency, IdempotencyStore } from "@tawsil/idempotency"
 import { OrderStore, Orders } from "@tawsil/orders"
 import { PromoStore, Promos } from "@tawsil/promos"
 import { Secrets } from "@tawsil/secrets"
-import { CourierAccountStore, CourierAccounts, PushIntake, Shipments, TrackingStore } from "@tawsil/shipments"
+import {
+  CourierAccountStore,
+  CourierAccounts,
+  PushApplier,
+  PushIntake,
+  PushSignal,
+  Shipments,
+  TrackingStore
+} from "@tawsil/shipments"
 import type { Gateway } from "@tawsil/shipping"
 import { Nonce, NonceStore, RequestSignature } from "@tawsil/signing"
 import { Database } from "@tawsil/storage"
@@ -165,13 +173,13 @@ const health = Layer.mergeAll(
 
 /**
  * Orders meet parcels, as `Server.services` composes them over `Orders`: the courier accounts (sealed by `Secrets`),
- * shipping orders through them and the receiver of courier push.
+ * shipping orders through them, the receiver of courier push and its applier (looping, woken by each receive).
  */
-const shipments = Shipments.layer.pipe(
+const shipments = Layer.merge(Shipments.layer, PushApplier.layer()).pipe(
   Layer.provideMerge(PushIntake.layer),
   Layer.provideMerge(CourierAccounts.layer),
   // The store's own origin wilaya, from its shipping settings, as the app provides it.
-  Layer.provide(StoreServer.storeOrigin)
+  Layer.provide(Layer.merge(StoreServer.storeOrigin, PushSignal.layer))
 )
 
 export interface Options {
@@ -501,3 +509,29 @@ export const keyWithScopes = (storeId: number, scopes: ReadonlyArray<string>) =>
 /** Turns the store's Promo codes add-on on or off, as billing does. */
 export const setPromoAddon = (storeId: number, active: boolean) =>
   Effect.flatMap(Effect.service(PromoStore.PromoStore), (store) => store.setAddon(Ids.StoreId.make(storeId), active))
+
+/**
+ * Waits (polling every 10 ms, at most 10 s) until the push applier, which runs behind the receiver's answer, has
+ * applied every event of the account that names this parcel (by any of its names).
+ */
+export const pushesApplied = (
+  accountId: number,
+  parcel: { readonly trackingNumber: string; readonly courierReference?: string | null; readonly reference?: string }
+) =>
+  Effect.gen(function* () {
+    const tracking = yield* TrackingStore.TrackingStore
+    const names = {
+      trackingNumber: parcel.trackingNumber,
+      courierReference: parcel.courierReference ?? null,
+      reference: parcel.reference ?? `none-${parcel.trackingNumber}`
+    }
+    const deadline = Date.now() + 10_000
+    for (;;) {
+      const waiting = yield* tracking.pendingPushed(accountId, names)
+      if (waiting.length === 0) return
+      if (Date.now() > deadline) {
+        return yield* Effect.die(new Error(`${waiting.length} pushed events of ${parcel.trackingNumber} not applied`))
+      }
+      yield* Effect.sleep("10 millis")
+    }
+  })
