@@ -29,7 +29,7 @@ export interface Options {
   readonly every: Duration.Duration
   /** Events claimed at once, at most. */
   readonly batch: number
-  /** Orders applied at once. */
+  /** Orders applied at once (each holds a connection: the receivers' statements need the pool's others). */
   readonly concurrency: number
   /** How long a claim holds: a killed instance's claims are taken over after it. */
   readonly lease: Duration.Duration
@@ -42,7 +42,7 @@ export interface Options {
 export const defaults: Options = {
   every: Duration.seconds(5),
   batch: 500,
-  concurrency: 8,
+  concurrency: 4,
   lease: Duration.seconds(30),
   retry: { min: Duration.minutes(1), max: Duration.hours(6) },
   backlogInterval: Duration.seconds(5)
@@ -136,7 +136,6 @@ export const layer = (options: Options = defaults) =>
       const applier = yield* make(options)
       const signal = yield* PushSignal
       const tracking = yield* TrackingStore
-      yield* ShipmentMetrics.zero
       yield* tracking.pushBacklog.pipe(
         Effect.flatMap(ShipmentMetrics.recordPushBacklog),
         Effect.catchCause((cause) => Effect.logDebug("courier push backlog not read", cause)),
