@@ -1,13 +1,12 @@
 /**
  * The receiver of courier push through `PushIntake`, on memory, the embedded database and (with `DATABASE_URL`) the
- * real server, with a courier whose push scheme is written here: a hex HMAC-SHA256 of the body in `x-test-signature`,
- * a JSON body of events, a `GET ?challenge=` answered with its token.
+ * real server, with the courier of `TestPush.ts` (an HMAC of the body, a JSON body of events, a `GET ?challenge=`).
  */
 import { assert, describe, layer, type Vitest } from "@effect/vitest"
 import { Push } from "@tawsil/courier"
 import { Orders } from "@tawsil/orders"
 import type { Gateway } from "@tawsil/shipping"
-import { Cause, Clock, DateTime, Duration, Effect, Option, Redacted, Result, Schema } from "effect"
+import { Cause, Clock, Duration, Effect, Option } from "effect"
 import * as fc from "fast-check"
 import type { CourierAccountStore } from "../src/CourierAccountStore.ts"
 import { CourierAccounts } from "../src/CourierAccounts.ts"
@@ -17,68 +16,7 @@ import { Shipments } from "../src/Shipments.ts"
 import { TrackingStore } from "../src/TrackingStore.ts"
 import * as Backends from "./Backends.ts"
 import * as TestCouriers from "./TestCouriers.ts"
-
-const scheme: Push.Push = {
-  secret: Schema.RedactedFromValue(Schema.String.check(Schema.isMinLength(8))),
-  receive: (request, secret) => {
-    if (request.method === "GET") {
-      const token = Push.parameter(request, "challenge")
-      return token === undefined || token === ""
-        ? Result.fail(Push.malformed("a challenge names its token"))
-        : Result.succeed(Push.challenge("text/plain", token))
-    }
-    const given = Push.hex(Push.header(request, "x-test-signature") ?? "", 32)
-    if (given === undefined || !Push.sameBytes(given, Push.hmacSha256(Redacted.value(secret), request.body))) {
-      return Result.fail(Push.signature("x-test-signature is not the body's HMAC under the account's secret"))
-    }
-    const body = Push.json(request.body)
-    const events = Option.isSome(body) ? Push.member(body.value, "events") : undefined
-    if (!Array.isArray(events)) return Result.fail(Push.malformed("the body is not a list of events"))
-    return Result.succeed(
-      Push.events(
-        events.map((event) => ({
-          eventId: Push.idText(Push.member(event, "id")),
-          parcel: {
-            trackingNumber: Push.idText(Push.member(event, "tracking")),
-            reference: Push.idText(Push.member(event, "reference"))
-          },
-          rawStatus: String(Push.member(event, "status")),
-          occurredAt: String(Push.member(event, "at")),
-          reason: Push.firstText(event, ["reason"])
-        }))
-      )
-    )
-  }
-}
-
-const pusher = TestCouriers.courier({ key: "pusher", push: scheme })
-const relay = TestCouriers.courier({ key: "relay" })
-
-const SECRET = "s3cret-of-the-hook"
-
-interface Sent {
-  readonly id?: string
-  readonly tracking?: string
-  readonly reference?: string
-  readonly status: string
-  readonly at: number
-  readonly reason?: string
-}
-
-/** A POST as the courier sends it, signed with `secret` (unsigned when null). */
-const post = (events: ReadonlyArray<Sent>, secret: string | null = SECRET): Push.PushRequest => {
-  const body = new TextEncoder().encode(
-    JSON.stringify({
-      events: events.map((event) => ({ ...event, at: DateTime.formatIso(DateTime.makeUnsafe(event.at)) }))
-    })
-  )
-  return {
-    method: "POST",
-    query: {},
-    headers: secret === null ? {} : { "x-test-signature": Push.hmacSha256(secret, body).toString("hex") },
-    body
-  }
-}
+import { post, pusher, relay, SECRET, type Sent } from "./TestPush.ts"
 
 type Services =
   | CourierAccountStore
