@@ -4,8 +4,8 @@
  * courier defined in `ShipmentCouriers.ts`: timestamped HMAC, a GET challenge) and the three platforms that push,
  * each shipped through its loopback fake and pushed to with its fake pusher's own code: the Yalidine engine (its CRC
  * challenge, `X-YALIDINE-SIGNATURE`), ZR Express (Svix signatures, stale ones refused) and Maystro (twice base64, its
- * secret header). Events recorded once, acknowledged, then applied to their order behind the answer (the applier's
- * loop, waited for by polling), a repeat acknowledged and changing nothing, an event that overtakes our own create
+ * secret header). Events recorded once, acknowledged, then applied to their order behind the answer (the applier run
+ * where its loop would wake: `InMemory.pushesApplied`), a repeat acknowledged and changing nothing, an event that overtakes our own create
  * applied when the shipment is attached; every refusal (404 unknown account, 401
  * bad, missing or stale signature, 400 malformed) changes nothing and echoes nothing (413 over 1 MB is the
  * listener's: over a socket, in `../shipments/`); and fast-check's hostile requests (`../PushRequests.ts`: bytes with

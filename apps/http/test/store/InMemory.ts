@@ -173,9 +173,10 @@ const health = Layer.mergeAll(
 
 /**
  * Orders meet parcels, as `Server.services` composes them over `Orders`: the courier accounts (sealed by `Secrets`),
- * shipping orders through them, the receiver of courier push and its applier (looping, woken by each receive).
+ * shipping orders through them, the receiver of courier push and its applier — without its loop, whose timer a
+ * `TestClock` jump would run for every interval it skips: `pushesApplied` runs it where the loop would have woken.
  */
-const shipments = Layer.merge(Shipments.layer, PushApplier.layer()).pipe(
+const shipments = Layer.merge(Shipments.layer, PushApplier.layerNoLoop()).pipe(
   Layer.provideMerge(PushIntake.layer),
   Layer.provideMerge(CourierAccounts.layer),
   // The store's own origin wilaya, from its shipping settings, as the app provides it.
@@ -511,27 +512,21 @@ export const setPromoAddon = (storeId: number, active: boolean) =>
   Effect.flatMap(Effect.service(PromoStore.PromoStore), (store) => store.setAddon(Ids.StoreId.make(storeId), active))
 
 /**
- * Waits (polling every 10 ms, at most 10 s) until the push applier, which runs behind the receiver's answer, has
- * applied every event of the account that names this parcel (by any of its names).
+ * Runs the push applier as its loop would after a receive (`drain`: the receiver answers before anything is applied),
+ * then checks that every event of the account naming this parcel (by any of its names) is applied.
  */
 export const pushesApplied = (
   accountId: number,
   parcel: { readonly trackingNumber: string; readonly courierReference?: string | null; readonly reference?: string }
 ) =>
   Effect.gen(function* () {
-    const tracking = yield* TrackingStore.TrackingStore
-    const names = {
+    yield* (yield* PushApplier.PushApplier).drain
+    const waiting = yield* (yield* TrackingStore.TrackingStore).pendingPushed(accountId, {
       trackingNumber: parcel.trackingNumber,
       courierReference: parcel.courierReference ?? null,
       reference: parcel.reference ?? `none-${parcel.trackingNumber}`
-    }
-    const deadline = Date.now() + 10_000
-    for (;;) {
-      const waiting = yield* tracking.pendingPushed(accountId, names)
-      if (waiting.length === 0) return
-      if (Date.now() > deadline) {
-        return yield* Effect.die(new Error(`${waiting.length} pushed events of ${parcel.trackingNumber} not applied`))
-      }
-      yield* Effect.sleep("10 millis")
+    })
+    if (waiting.length > 0) {
+      return yield* Effect.die(new Error(`${waiting.length} pushed events of ${parcel.trackingNumber} not applied`))
     }
   })

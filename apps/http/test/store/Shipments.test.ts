@@ -168,8 +168,8 @@ const subscribe = (store: InMemory.Caller) =>
   )
 
 /**
- * Pushes `pushco` events for the account, signed, through the receiver; once acknowledged, waits for the applier to
- * have applied them (it runs behind the answer).
+ * Pushes `pushco` events for the account, signed, through the receiver; once acknowledged, runs the applier as its
+ * loop would (it applies behind the answer) and checks they were applied.
  */
 const pushcoPush = (accountId: number, events: ReadonlyArray<Couriers.PushcoEvent>) =>
   Effect.gen(function* () {
