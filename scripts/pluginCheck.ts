@@ -8,13 +8,14 @@
  *
  * Without `--effect`, both ends of the supported range: the version the repository pins (the lowest) and the
  * registry's newest 4.x (`latest`, which needs the registry: a release step, docs/publishing.md). Without `--sdk`,
- * the SDK workspaces are packed first. `OutOfTreePlugin.test.ts` runs `preparePlugin` offline, on the pinned version.
+ * the SDK workspaces are packed first. `OutOfTreePlugin.process.test.ts` runs `preparePlugin` offline, on the pinned version.
  */
 import { execFile } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { parseArgs, promisify } from "node:util"
+import { packCopies } from "./publishManifest.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "..")
 const run = promisify(execFile)
@@ -61,10 +62,11 @@ const exec = async (command: string, args: ReadonlyArray<string>, cwd: string): 
   }
 }
 
-/** `npm pack` of the SDK workspaces into `out`; returns `out`. */
+/** The SDK workspaces packed into `out` as they are published (from copies: the working tree is not rewritten). */
 export const packSdk = async (out: string): Promise<string> => {
   Fs.mkdirSync(out, { recursive: true })
-  await exec("npm", ["pack", ...SDK.flatMap((name) => ["-w", name]), "--pack-destination", out], ROOT)
+  const folders = SDK.map((name) => `packages/${name.slice("@tawsil/".length)}`)
+  await packCopies(ROOT, folders, { destination: out, env: childEnv() })
   return out
 }
 

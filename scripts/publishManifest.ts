@@ -8,11 +8,19 @@
  * manifest left behind has no pack scripts to heal itself with: `restore` puts every workspace's committed manifest
  * back, and the next `prepack` of a workspace restores its own backup before anything else.
  *
+ *
+ * Tests and the plugin check never pack in the working tree (a manifest rewritten there, even for a moment, is read
+ * half-written by whatever else runs): `packCopies` builds the workspaces, copies each to a temporary folder with the
+ * manifest it is published with, and packs the copies.
+ *
  *   node ../../scripts/publishManifest.ts prepack | postpack     (run by npm in the workspace's folder)
  *   node scripts/publishManifest.ts restore                      (from the root, after a failed pack)
  */
-import { copyFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs"
+import { execFile } from "node:child_process"
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import * as Os from "node:os"
 import * as Path from "node:path"
+import { promisify } from "node:util"
 import { workspaces } from "./release.ts"
 
 const SOURCE_CONDITION = "@tawsil/source"
@@ -58,6 +66,55 @@ export const restoreAll = (root: string): ReadonlyArray<string> =>
   workspaces(root)
     .map((workspace) => workspace.folder)
     .filter((folder) => restore(Path.join(root, folder)))
+
+/** What `npm pack --json` reports of one tarball. */
+export interface Packed {
+  readonly name: string
+  readonly version: string
+  readonly filename: string
+  readonly size: number
+  readonly unpackedSize: number
+  readonly files: ReadonlyArray<{ readonly path: string; readonly size: number }>
+}
+
+const run = promisify(execFile)
+
+/**
+ * The workspaces in `folders` (relative to `root`) packed as they are published, without touching the working tree:
+ * built (`tsc -b`, as their prepack does), each copied to a temporary folder with its published manifest
+ * (`publishManifest`, which has no pack scripts), and the copies packed in one `npm pack --json --ignore-scripts`
+ * into `destination` — or, with `dryRun`, only reported (`--dry-run`: the same files and sizes, no tarball written).
+ * `env` is the child npm's environment.
+ */
+export const packCopies = async (
+  root: string,
+  folders: ReadonlyArray<string>,
+  options: { readonly destination?: string; readonly dryRun?: boolean; readonly env?: NodeJS.ProcessEnv } = {}
+): Promise<ReadonlyArray<Packed>> => {
+  const env = options.env ?? process.env
+  const tsc = Path.join(root, "node_modules", "typescript", "bin", "tsc")
+  await run(process.execPath, [tsc, "-b", ...folders.map((folder) => Path.join(root, folder))], { cwd: root, env })
+  const copies = mkdtempSync(Path.join(Os.tmpdir(), "tawsil-pack-copies-"))
+  try {
+    const copied = folders.map((folder) => {
+      const into = Path.join(copies, folder.replaceAll("/", "__"))
+      cpSync(Path.join(root, folder), into, {
+        recursive: true,
+        filter: (source) => Path.basename(source) !== "node_modules"
+      })
+      const manifest = JSON.parse(readFileSync(Path.join(into, MANIFEST), "utf8")) as Record<string, Json>
+      writeFileSync(Path.join(into, MANIFEST), `${JSON.stringify(publishManifest(manifest), null, 2)}\n`)
+      return into
+    })
+    const args = ["pack", ...copied, "--json", "--ignore-scripts"]
+    if (options.dryRun === true) args.push("--dry-run")
+    else args.push("--pack-destination", options.destination ?? root)
+    const { stdout } = await run("npm", args, { cwd: copies, env, maxBuffer: 64 * 1024 * 1024 })
+    return JSON.parse(stdout) as ReadonlyArray<Packed>
+  } finally {
+    rmSync(copies, { recursive: true, force: true })
+  }
+}
 
 const main = (command: string | undefined): void => {
   switch (command) {

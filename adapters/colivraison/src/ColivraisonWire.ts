@@ -5,6 +5,7 @@
  * or what it reads back, and the rest is marked as assumed (README "Unverified"). Answers are untrusted input,
  * decoded here, never checked by hand.
  */
+import { WilayaNames } from "@tawsil/courier"
 import { Dzd, type WilayaCode } from "@tawsil/domain"
 import { Schema } from "effect"
 
@@ -124,70 +125,8 @@ export const ValidationErrors = Schema.Struct({
 export const Message = Schema.Struct({ message: Schema.String })
 
 /**
- * The wilaya names `wilaya_name` takes, by official number − 1 (1–58). The plugin sends names from its own
- * `colivraison_wilaya.json`, which was not found; these are the usual French spellings (README "Unverified": a
- * spelling Colivraison does not know is one line here).
+ * A wilaya as `wilaya_name` spells it. The plugin sends names from its own `colivraison_wilaya.json`, which was not
+ * found; these are the usual French spellings, the SDK's `WilayaNames` (README "Unverified": a spelling Colivraison
+ * does not know is one exception here).
  */
-export const wilayaNames: ReadonlyArray<string> = [
-  "Adrar",
-  "Chlef",
-  "Laghouat",
-  "Oum El Bouaghi",
-  "Batna",
-  "Béjaïa",
-  "Biskra",
-  "Béchar",
-  "Blida",
-  "Bouira",
-  "Tamanrasset",
-  "Tébessa",
-  "Tlemcen",
-  "Tiaret",
-  "Tizi Ouzou",
-  "Alger",
-  "Djelfa",
-  "Jijel",
-  "Sétif",
-  "Saïda",
-  "Skikda",
-  "Sidi Bel Abbès",
-  "Annaba",
-  "Guelma",
-  "Constantine",
-  "Médéa",
-  "Mostaganem",
-  "M'Sila",
-  "Mascara",
-  "Ouargla",
-  "Oran",
-  "El Bayadh",
-  "Illizi",
-  "Bordj Bou Arréridj",
-  "Boumerdès",
-  "El Tarf",
-  "Tindouf",
-  "Tissemsilt",
-  "El Oued",
-  "Khenchela",
-  "Souk Ahras",
-  "Tipaza",
-  "Mila",
-  "Aïn Defla",
-  "Naâma",
-  "Aïn Témouchent",
-  "Ghardaïa",
-  "Relizane",
-  "Timimoun",
-  "Bordj Badji Mokhtar",
-  "Ouled Djellal",
-  "Béni Abbès",
-  "In Salah",
-  "In Guezzam",
-  "Touggourt",
-  "Djanet",
-  "El M'Ghair",
-  "El Meniaa"
-]
-
-/** A wilaya as `wilaya_name` spells it. */
-export const wilayaName = (code: WilayaCode.WilayaCode): string => wilayaNames[code - 1]!
+export const wilayaName = (code: WilayaCode.WilayaCode): string => WilayaNames.frenchOf(code)

@@ -1,9 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { type CourierError, Shipment } from "@tawsil/courier"
+import { type CourierError, Shipment, WilayaNames } from "@tawsil/courier"
 import { Result, Schema } from "effect"
 import * as Mapping from "../src/ColivraisonMapping.ts"
 import * as Wire from "../src/ColivraisonWire.ts"
-import * as Fake from "./fake/ColivraisonFake.ts"
 import { createPairs } from "./fixtures/orders.ts"
 import { type ExpectedReason, errorPairs, historyPairs, pricingRows, response } from "./fixtures/responses.ts"
 
@@ -43,10 +42,10 @@ describe("ColivraisonMapping", () => {
     })
   })
 
-  it("names every wilaya 1–58, each once, as the fake's own list does", () => {
-    assert.deepStrictEqual(Wire.wilayaNames, Fake.wilayaNames)
-    assert.lengthOf(Wire.wilayaNames, 58)
-    assert.strictEqual(new Set(Wire.wilayaNames).size, 58)
+  it("names every wilaya 1–58 by the SDK's French names, each once", () => {
+    for (let code = 1; code <= 58; code++)
+      assert.strictEqual(Wire.wilayaName(code as never), WilayaNames.FRENCH[code - 1])
+    assert.strictEqual(new Set(WilayaNames.FRENCH).size, 58)
     assert.strictEqual(Wire.wilayaName(16 as never), "Alger")
     assert.strictEqual(Wire.wilayaName(58 as never), "El Meniaa")
   })

@@ -292,25 +292,7 @@ export const fromTarification = (
           ]
         : [])
     ]
-    const asked = options.find((option) => option.deliveryType === query.deliveryType)
-    if (asked === undefined) {
-      const kind = query.deliveryType === "home" ? "home" : "stop-desk"
-      return Result.fail(
-        new CourierError.Refused({ message: `the courier has no ${kind} delivery to wilaya ${query.toWilaya}` })
-      )
-    }
-    return Result.succeed(
-      Shipment.RatesResult.make({
-        deliveryType: asked.deliveryType,
-        tier: "economic",
-        deliveryFee: asked.deliveryFee,
-        returnFee: asked.returnFee,
-        codFee: zero,
-        total: asked.deliveryFee,
-        currency: "DZD",
-        options
-      })
-    )
+    return Shipment.economicRates(query, options)
   })
 
 // --- Errors -----------------------------------------------------------------------------------------------------

@@ -394,24 +394,7 @@ export const fromShippingCost = (
             Shipment.RateOption.make({ deliveryType: "stopdesk", tier: "economic", deliveryFee: desk, returnFee: zero })
           ])
     ]
-    const asked = options.find((option) => option.deliveryType === rates.deliveryType)
-    if (asked === undefined) {
-      return Result.fail(
-        new CourierError.Refused({ message: `the courier has no stop-desk delivery to wilaya ${rates.toWilaya}` })
-      )
-    }
-    return Result.succeed(
-      Shipment.RatesResult.make({
-        deliveryType: asked.deliveryType,
-        tier: "economic",
-        deliveryFee: asked.deliveryFee,
-        returnFee: asked.returnFee,
-        codFee: zero,
-        total: asked.deliveryFee,
-        currency: "DZD",
-        options
-      })
-    )
+    return Shipment.economicRates(rates, options)
   })
 
 /**

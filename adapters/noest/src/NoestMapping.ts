@@ -260,24 +260,7 @@ export const fromFees = (query: Shipment.RatesQuery, response: Response): Result
             })
           ])
     ]
-    const asked = options.find((option) => option.deliveryType === query.deliveryType)
-    if (asked === undefined) {
-      return Result.fail(
-        new CourierError.Refused({ message: `NOEST has no stop-desk delivery to wilaya ${query.toWilaya}` })
-      )
-    }
-    return Result.succeed(
-      Shipment.RatesResult.make({
-        deliveryType: asked.deliveryType,
-        tier: "economic",
-        deliveryFee: asked.deliveryFee,
-        returnFee: asked.returnFee,
-        codFee: zero,
-        total: asked.deliveryFee,
-        currency: "DZD",
-        options
-      })
-    )
+    return Shipment.economicRates(query, options, "NOEST")
   })
 
 /**

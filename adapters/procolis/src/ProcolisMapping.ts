@@ -229,24 +229,7 @@ export const fromTarification = (
         ? []
         : [Shipment.RateOption.make({ deliveryType: "stopdesk", tier: "economic", deliveryFee: desk, returnFee })])
     ]
-    const asked = options.find((option) => option.deliveryType === query.deliveryType)
-    if (asked === undefined) {
-      return Result.fail(
-        new CourierError.Refused({ message: `the courier has no stop-desk delivery to wilaya ${query.toWilaya}` })
-      )
-    }
-    return Result.succeed(
-      Shipment.RatesResult.make({
-        deliveryType: asked.deliveryType,
-        tier: "economic",
-        deliveryFee: asked.deliveryFee,
-        returnFee: asked.returnFee,
-        codFee: zero,
-        total: asked.deliveryFee,
-        currency: "DZD",
-        options
-      })
-    )
+    return Shipment.economicRates(query, options)
   })
 
 /** What `GET token` says for credentials that work, compared without case or accents. */

@@ -14,7 +14,8 @@ import {
   CourierHttp,
   Redaction,
   RetryAfter,
-  Shipment
+  Shipment,
+  WilayaNames
 } from "@tawsil/courier"
 import { AlgerianMobile, type Dzd, type WilayaCode } from "@tawsil/domain"
 import { NameFolding } from "@tawsil/reference"
@@ -28,8 +29,12 @@ const { clean } = CourierAnswer
 
 // --- Requests ---------------------------------------------------------------------------------------------------
 
-/** A wilaya as Yalidine names it ({@link Wire.wilayaNames}). */
-export const wilayaName = (code: WilayaCode.WilayaCode): string => Wire.wilayaNames[code - 1]!
+/**
+ * A wilaya as Yalidine names it: `from_wilaya_name` and `to_wilaya_name` must match `GET /v1/wilayas/`, by id, the
+ * official code. The SDK's French names (`WilayaNames`) spell the docs' examples (Adrar, Oum El Bouaghi, Batna,
+ * Béjaïa, Tébessa, Alger, Sétif) as they do (README "Unverified": a spelling that differs is one exception here).
+ */
+export const wilayaName = (code: WilayaCode.WilayaCode): string => WilayaNames.frenchOf(code)
 
 /** The sender's wilaya: Yalidine needs it to create a parcel and to price one, and has no account default. */
 export const originOf = (
@@ -594,14 +599,14 @@ const quotaWindows: ReadonlyArray<readonly [header: string, seconds: number]> = 
 ]
 
 /**
- * How long a 429 asks to wait: `Retry-After` in seconds when given (at least 1); else the longest window among the
- * quota headers that read 0 (a day, an hour, a minute or a second: Yalidine resets each a full window after its
- * first request); else 60.
+ * How long a 429 asks to wait: the SDK's `RetryAfter.seconds` (`Retry-After` in seconds, at least 1), with Yalidine's
+ * own fallback when it names none: the longest window among the quota headers that read 0 (a day, an hour, a minute
+ * or a second: Yalidine resets each a full window after its first request); else 60.
  */
 export const retryAfter = (headers: Readonly<Record<string, string>>): number => {
   const spent = quotaWindows.find(([name]) => {
     const left = CourierHttp.header(headers, name)?.trim()
     return left !== undefined && /^\d+$/.test(left) && Number(left) === 0
   })
-  return RetryAfter.given(headers) ?? spent?.[1] ?? RetryAfter.DEFAULT_SECONDS
+  return RetryAfter.seconds(headers, spent?.[1])
 }

@@ -1,10 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { type CourierError, Shipment } from "@tawsil/courier"
+import { type CourierError, Shipment, WilayaNames } from "@tawsil/courier"
 import { WilayaCode } from "@tawsil/domain"
 import { Result, Schema } from "effect"
 import * as Mapping from "../src/YalidineMapping.ts"
-import * as Wire from "../src/YalidineWire.ts"
-import { WILAYAS } from "./fake/YalidineFake.ts"
 import { createPairs } from "./fixtures/orders.ts"
 import {
   createdAnswer,
@@ -68,8 +66,8 @@ describe("YalidineMapping", () => {
       ] as const) {
         assert.strictEqual(name(code), spelled)
       }
-      assert.lengthOf(Wire.wilayaNames, 58)
-      for (let code = 1; code <= 58; code++) assert.strictEqual(name(code), WILAYAS[code - 1])
+      assert.lengthOf(WilayaNames.FRENCH, 58)
+      for (let code = 1; code <= 58; code++) assert.strictEqual(name(code), WilayaNames.FRENCH[code - 1])
     })
 
     it.each([

@@ -486,26 +486,7 @@ export const fromRates = (
         ? []
         : [Shipment.RateOption.make({ deliveryType: "stopdesk", tier: "economic", deliveryFee: desk, returnFee })])
     ]
-    const asked = options.find((option) => option.deliveryType === query.deliveryType)
-    if (asked === undefined) {
-      return Result.fail(
-        new CourierError.Refused({
-          message: `the courier has no ${query.deliveryType === "home" ? "home" : "stop-desk"} delivery there`
-        })
-      )
-    }
-    return Result.succeed(
-      Shipment.RatesResult.make({
-        deliveryType: asked.deliveryType,
-        tier: "economic",
-        deliveryFee: asked.deliveryFee,
-        returnFee: asked.returnFee,
-        codFee: zero,
-        total: asked.deliveryFee,
-        currency: "DZD",
-        options
-      })
-    )
+    return Shipment.economicRates(query, options)
   })
 
 // --- Errors -----------------------------------------------------------------------------------------------------

@@ -104,7 +104,7 @@ export const startApp = (
       )
     }).pipe(
       Effect.timeoutOrElse({
-        duration: options.within ?? 30_000,
+        duration: options.within ?? 90_000,
         orElse: () => Effect.fail(new Error(`the app did not listen in time:\n${app.stdout()}\n${app.stderr()}`))
       })
     )

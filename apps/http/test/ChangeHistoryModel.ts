@@ -1,6 +1,6 @@
 /**
  * The change history as the spec writes it (store-api-config "Change record", "Undo rules"), as a model for the
- * property of `Changes.test.ts`: pure, written from the spec's sentences, not from the engine.
+ * property of `Changes.db.test.ts`: pure, written from the spec's sentences, not from the engine.
  *
  * A store is a set of items (a promo code, the store's design, the home layout…), each holding fields. A change
  * records "the values replaced" (`before`) and "the values written" (`after`): of an update, the fields whose values

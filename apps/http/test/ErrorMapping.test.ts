@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as AccessPackage from "@tawsil/access"
+import * as ShippingReasons from "@tawsil/api/shipping/Reasons"
 import * as AccessApi from "@tawsil/api/store/access/Api"
 import * as CategoriesApi from "@tawsil/api/store/categories/Api"
 import * as ChangesApi from "@tawsil/api/store/changes/Api"
@@ -172,8 +173,8 @@ describe("error mapping", () => {
   })
 
   it("maps every failure of the shipping gateway and every courier reason to the wire", () => {
-    expect(Object.keys(ShippingErrors.gatewayFailures).sort()).toEqual(tagsOf(Gateway.GatewayError))
-    expect(Object.keys(ShippingErrors.courierFailures).sort()).toEqual(tagsOf(CourierError.CourierErrorReason))
+    expect(Object.keys(ShippingErrors.gateway.codes).sort()).toEqual(tagsOf(Gateway.GatewayError))
+    expect(Object.keys(ShippingReasons.courier.codes).sort()).toEqual(tagsOf(CourierError.CourierErrorReason))
   })
 
   it("lets no package attach an HTTP status to an error", () => {

@@ -1,56 +1,16 @@
 /**
- * Publishable packages, checked as a user of the registry would meet them: every workspace under `packages/` and
- * `adapters/` is packed with `npm pack` (its prepack builds it) and each tarball is read against the rules —
- * built ESM JS, `.d.ts`, README and LICENSE; no sources, tests, maps or `.tsbuildinfo`; a manifest without the
- * `@tawsil/source` condition whose internal dependencies pin the one workspace version and which takes `effect` as a
- * peer. Then one project outside the repository installs every tarball (plus `effect` and `typescript` from npm's
- * cache) with one copy of `effect`, type-checks the host programs of `packaging/host/` with `tsc` and runs them
- * with plain `node`.
+ * Publishable packages as their manifests and the release script declare them, read from the files (no npm, no
+ * build): one version pinned everywhere, apps private, README, LICENSE, files and pack scripts, effect as a peer,
+ * changelogs, what `npm start` builds; the release script's order, version moves and peers. The packing itself (npm,
+ * tsc, an install outside the repository) is `Packaging.process.test.ts`'s.
  */
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync
-} from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { restoreAll } from "../../../scripts/publishManifest.ts"
+import { assert, describe, it } from "@effect/vitest"
+import { publishManifest } from "../../../scripts/publishManifest.ts"
 import { isPeer, missingChangelogs, publishOrder, setVersion, withPeers } from "../../../scripts/release.ts"
-import {
-  childEnv,
-  dependencyFields,
-  internalDependencies,
-  type Manifest,
-  type Packed,
-  pack,
-  publishable,
-  ROOT,
-  readManifest,
-  run,
-  workspaces
-} from "./packaging/Workspaces.ts"
-
-const SOURCE_CONDITION = "@tawsil/source"
-
-/** Every version of `name` in an `npm ls --json` tree. */
-const versionsOf = (name: string, tree: { dependencies?: Record<string, unknown> }): ReadonlyArray<string> => {
-  const found = new Set<string>()
-  const walk = (node: { dependencies?: Record<string, unknown> }) => {
-    for (const [dependency, child] of Object.entries(node.dependencies ?? {})) {
-      const inner = child as { version?: string; dependencies?: Record<string, unknown> }
-      if (dependency === name && inner.version !== undefined) found.add(inner.version)
-      walk(inner)
-    }
-  }
-  walk(tree)
-  return [...found]
-}
+import { internalDependencies, publishable, ROOT, readManifest, workspaces } from "./packaging/Workspaces.ts"
 
 const version = (): string => readManifest(Path.join(ROOT, "packages/domain/package.json")).version
 
@@ -205,199 +165,26 @@ describe("scripts/release.ts", () => {
   })
 })
 
-describe("packed workspaces", () => {
-  let scratch = ""
-  let packed: ReadonlyArray<Packed> = []
-  const committed = new Map<string, string>()
-
-  beforeAll(async () => {
-    scratch = mkdtempSync(Path.join(Os.tmpdir(), "tawsil-pack-"))
-    restoreAll(ROOT)
-    for (const { folder } of publishable()) {
-      committed.set(folder, readFileSync(Path.join(ROOT, folder, "package.json"), "utf8"))
-    }
-    packed = await pack(
-      publishable().map((workspace) => workspace.manifest.name),
-      scratch
-    )
-  }, 240_000)
-
-  afterAll(() => {
-    // npm skips postpack when a pack fails; never leave a rewritten manifest in the working tree.
-    restoreAll(ROOT)
-    if (scratch !== "") rmSync(scratch, { recursive: true, force: true })
-  })
-
-  /** The manifest inside a tarball. */
-  const packedManifest = async (tarball: Packed): Promise<Manifest> => {
-    const into = Path.join(scratch, "unpacked", tarball.name)
-    mkdirSync(into, { recursive: true })
-    await run("tar", ["-xzf", Path.join(scratch, tarball.filename), "-C", into])
-    return readManifest(Path.join(into, "package", "package.json"))
-  }
-
-  it("packs every publishable workspace and leaves the committed manifests in place", () => {
+describe("scripts/publishManifest.ts", () => {
+  it("a published manifest drops the source condition at any depth and the pack scripts, and keeps the rest", () => {
     assert.deepStrictEqual(
-      packed.map((tarball) => tarball.name).sort(),
-      publishable()
-        .map((workspace) => workspace.manifest.name)
-        .sort()
+      publishManifest({
+        name: "@tawsil/a",
+        exports: {
+          ".": { "@tawsil/source": "./src/index.ts", types: "./dist/index.d.ts", default: "./dist/index.js" },
+          "./x": [{ "@tawsil/source": "./src/x.ts" }, "./dist/x.js"]
+        },
+        scripts: { prepack: "tsc -b", postpack: "restore", test: "vitest" }
+      }),
+      {
+        name: "@tawsil/a",
+        exports: {
+          ".": { types: "./dist/index.d.ts", default: "./dist/index.js" },
+          "./x": [{}, "./dist/x.js"]
+        },
+        scripts: { test: "vitest" }
+      }
     )
-    for (const [folder, text] of committed) {
-      assert.strictEqual(readFileSync(Path.join(ROOT, folder, "package.json"), "utf8"), text, `${folder} restored`)
-      assert.isFalse(existsSync(Path.join(ROOT, folder, "package.json.prepack")), `${folder} has no pack backup left`)
-    }
+    assert.deepStrictEqual(publishManifest({ name: "b", scripts: { prepack: "p", postpack: "q" } }), { name: "b" })
   })
-
-  it("each tarball holds built ESM JS, .d.ts, README and LICENSE, and nothing else", () => {
-    for (const tarball of packed) {
-      const paths = tarball.files.map((file) => file.path)
-      for (const required of ["package.json", "README.md", "LICENSE", "dist/index.js", "dist/index.d.ts"]) {
-        assert.include(paths, required, `${tarball.name} holds ${required}`)
-      }
-      for (const path of paths) {
-        const allowed = ["package.json", "README.md", "LICENSE"].includes(path) || path.startsWith("dist/")
-        assert.isTrue(allowed, `${tarball.name} ships ${path}`)
-        assert.notMatch(path, /\.tsbuildinfo|\.map$|(^|\/)test\/|\.test\.|(?<!\.d)\.ts$/, `${tarball.name}: ${path}`)
-      }
-    }
-  })
-
-  it("each packed manifest needs no source condition and pins its internal dependencies", async () => {
-    const expected = version()
-    for (const tarball of packed) {
-      const manifest = await packedManifest(tarball)
-      assert.notInclude(JSON.stringify(manifest), SOURCE_CONDITION, `${tarball.name}'s manifest`)
-      assert.isUndefined(manifest.scripts?.prepack, `${tarball.name} ships no prepack`)
-      assert.strictEqual(manifest.version, expected)
-      for (const { name, range } of internalDependencies(manifest)) assert.strictEqual(range, expected, name)
-      // Every export target that names a file is in the tarball.
-      const targets = JSON.stringify(manifest.exports ?? {}).match(/"\.\/dist\/[^"*]+"/g) ?? []
-      const paths = tarball.files.map((file) => file.path)
-      for (const target of targets) assert.include(paths, target.slice(3, -1), `${tarball.name} exports ${target}`)
-    }
-  })
-
-  it("the fetch client installs nothing else: no dependency of any kind, and a small tarball", async () => {
-    const tarball = packed.find((entry) => entry.name === "@tawsil/fetch-client")
-    assert.isDefined(tarball)
-    const manifest = (await packedManifest(tarball!)) as Manifest & Record<string, unknown>
-    for (const field of [...dependencyFields, "bundleDependencies"]) {
-      assert.isUndefined(manifest[field], `@tawsil/fetch-client has ${field}`)
-    }
-    // README says "about 20 kB packed".
-    assert.isBelow(tarball!.size, 30_000)
-  })
-
-  it("the built JS imports no TypeScript sources", async () => {
-    for (const tarball of packed) {
-      const into = Path.join(scratch, "unpacked", tarball.name, "package")
-      if (!existsSync(into)) await packedManifest(tarball)
-      for (const file of tarball.files.filter((entry) => entry.path.endsWith(".js"))) {
-        const text = readFileSync(Path.join(into, file.path), "utf8")
-        assert.notMatch(text, /from\s+["']\.{1,2}\/[^"']*\.ts["']|import\(\s*["']\.{1,2}\/[^"']*\.ts["']/, file.path)
-      }
-    }
-  })
-
-  /**
-   * One project outside the repository installs every tarball (npm's cache serves `effect`, the peers and the
-   * toolchain, at the lockfile's versions), type-checks the host programs of `packaging/host/` with `tsc` (the
-   * embedding: `main.ts`; the clients with plain JSON: `clients.ts`), runs the embedding with plain `node`, and
-   * imports every package.
-   */
-  it("installs from tarballs outside the repository: one effect, type-checked by tsc, run and imported by plain node", async () => {
-    const lock = JSON.parse(readFileSync(Path.join(ROOT, "package-lock.json"), "utf8")) as {
-      packages: Record<string, { version: string }>
-    }
-    const registryVersion = (name: string) => lock.packages[`node_modules/${name}`]!.version
-    const host = mkdtempSync(Path.join(Os.tmpdir(), "tawsil-host-"))
-    try {
-      writeFileSync(
-        Path.join(host, "package.json"),
-        JSON.stringify({
-          name: "tawsil-host",
-          private: true,
-          type: "module",
-          dependencies: {
-            ...Object.fromEntries(
-              packed.map((tarball) => [tarball.name, `file:${Path.join(scratch, tarball.filename)}`])
-            ),
-            ...Object.fromEntries(
-              ["effect", "@effect/sql-pg", "typescript", "@types/node"].map((name) => [name, registryVersion(name)])
-            )
-          }
-        })
-      )
-      writeFileSync(
-        Path.join(host, "tsconfig.json"),
-        JSON.stringify({
-          compilerOptions: {
-            strict: true,
-            exactOptionalPropertyTypes: true,
-            target: "ES2023",
-            // effect's crypto typings name WebCrypto's CryptoKey, declared by the DOM library.
-            lib: ["ES2023", "DOM"],
-            module: "NodeNext",
-            moduleResolution: "NodeNext",
-            types: ["node"],
-            rootDir: "src",
-            outDir: "dist",
-            skipLibCheck: false
-          },
-          include: ["src"]
-        })
-      )
-      mkdirSync(Path.join(host, "src"))
-      for (const file of readdirSync(Path.join(import.meta.dirname, "packaging", "host"))) {
-        copyFileSync(Path.join(import.meta.dirname, "packaging", "host", file), Path.join(host, "src", file))
-      }
-
-      const env = childEnv()
-      await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: host, env })
-      // Nothing of the repository is reachable from the host: its @tawsil packages are real folders from tarballs.
-      for (const { name } of packed) {
-        assert.isFalse(existsSync(Path.join(host, "node_modules", name, "src")), `${name} came from its tarball`)
-      }
-      // One copy of effect for the host and every package.
-      const tree = await run("npm", ["ls", "effect", "--all", "--json"], { cwd: host, env })
-      assert.deepStrictEqual(versionsOf("effect", JSON.parse(tree.stdout)), [registryVersion("effect")], tree.stdout)
-
-      await run(Path.join(host, "node_modules", ".bin", "tsc"), ["-p", "."], { cwd: host, env }).catch((error) => {
-        throw new Error(`tsc failed:\n${String(error.stdout)}${String(error.stderr)}`)
-      })
-      const { stdout } = await run(process.execPath, [Path.join(host, "dist", "main.js")], { cwd: host, env })
-      // A host that runs with the repository's source condition (the bundled app does) still gets the built JS.
-      const conditioned = await run(
-        process.execPath,
-        [`--conditions=${SOURCE_CONDITION}`, Path.join(host, "dist", "main.js")],
-        { cwd: host, env }
-      )
-      assert.strictEqual(conditioned.stdout, stdout)
-      const result = JSON.parse(stdout.trim()) as Record<string, unknown>
-      assert.deepStrictEqual(result, {
-        subtotal: "2701.00",
-        total: "3100.50",
-        walk: ["pending", "confirmed", "processing", "shipped", "delivered"],
-        backwards: "IllegalTransition",
-        orderTotal: 1980,
-        replayed: [false, true],
-        sameAnswer: true,
-        ordersStored: 1,
-        confirmed: "confirmed",
-        courierTerminal: ["cancelled", "delivered", "returned"]
-      })
-
-      const names = packed.map((tarball) => tarball.name)
-      const script = `for (const name of ${JSON.stringify(names)}) {
-        const module = await import(name)
-        if (Object.keys(module).length === 0) throw new Error(name + " exports nothing")
-      }
-      console.log("ok")`
-      const imported = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: host, env })
-      assert.strictEqual(imported.stdout.trim(), "ok")
-    } finally {
-      rmSync(host, { recursive: true, force: true })
-    }
-  }, 180_000)
 })

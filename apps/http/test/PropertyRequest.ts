@@ -1,5 +1,5 @@
 /**
- * The request function the change-history properties drive a store with (`Changes.test.ts` and each recorded
+ * The request function the change-history properties drive a store with (`Changes.db.test.ts` and each recorded
  * entity's `*Writes.ts`): a GET, or a write with a fresh `Idempotency-Key`, over a `ConfigHarness` client or an
  * in-memory `store/InMemory` caller.
  */

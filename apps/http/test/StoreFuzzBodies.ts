@@ -1,6 +1,6 @@
 /**
  * What the store API's fuzz sends and how it judges the answers, shared by the fuzz over sockets on each database
- * (`StoreFuzz.test.ts`) and the same fuzz in memory (`store/Fuzz.test.ts`, which runs the full counts): the generated
+ * (`StoreFuzz.db.test.ts`) and the same fuzz in memory (`store/Fuzz.test.ts`, which runs the full counts): the generated
  * bodies (mutations of a valid body, arbitrary JSON, nasty values, text that is not JSON), each write endpoint's
  * valid bodies, the endpoints fuzzed, and the rule every answer must keep (`problemOf`).
  */

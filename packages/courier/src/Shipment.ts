@@ -4,8 +4,9 @@
  * their platform's wire format; the HTTP API decodes requests with them.
  */
 import { Dzd, StoreText, WilayaCode } from "@tawsil/domain"
-import { Schema } from "effect"
+import { Result, Schema } from "effect"
 import { CanonicalStatus, CodStatus } from "./CanonicalStatus.ts"
+import { Refused } from "./CourierError.ts"
 
 /**
  * Text sent to a courier: its length, and no NUL character or lone surrogate, which a courier's database could not
@@ -154,3 +155,34 @@ export class RatesResult extends Schema.Opaque<RatesResult>()(
     options: Schema.Array(RateOption)
   }).annotate({ identifier: "RatesResult" })
 ) {}
+
+const noFee = 0 as Dzd.Dzd
+
+/**
+ * The rates answer of a courier whose price list has one tier (economic) and no fee on the cash it collects, as most
+ * do: of the `options` its list offers for the route, the one of the asked delivery type, its delivery fee the total;
+ * refused in `courier`'s name when the list offers no such delivery to the wilaya.
+ */
+export const economicRates = (
+  query: RatesQuery,
+  options: ReadonlyArray<RateOption>,
+  courier = "the courier"
+): Result.Result<RatesResult, Refused> => {
+  const asked = options.find((option) => option.deliveryType === query.deliveryType)
+  if (asked === undefined) {
+    const kind = query.deliveryType === "home" ? "home" : "stop-desk"
+    return Result.fail(new Refused({ message: `${courier} has no ${kind} delivery to wilaya ${query.toWilaya}` }))
+  }
+  return Result.succeed(
+    RatesResult.make({
+      deliveryType: asked.deliveryType,
+      tier: "economic",
+      deliveryFee: asked.deliveryFee,
+      returnFee: asked.returnFee,
+      codFee: noFee,
+      total: asked.deliveryFee,
+      currency: "DZD",
+      options
+    })
+  )
+}

@@ -3,9 +3,10 @@
  * statuses (`CanonicalStatus`), the reasons an operation fails with (`CourierError`), the only way to reach the
  * courier (`CourierHttp`), reading its answers (`CourierAnswer`, `RetryAfter`), reading what it pushes (`Push`), how
  * the host paces an account's calls under the declared limits (`Pace`), the host's blanking of credentials
- * (`Redaction`) and the live answers recorded for tests to replay (`Recorded`); and what a host answers around the
- * adapters, named by the API contract: the catalogue entry (`CatalogueEntry`) and why a call fails (`ShippingError`).
- * The host that runs adapters is `@tawsil/shipping`; the conformance kit is `@tawsil/courier/testing`.
+ * (`Redaction`), the live answers recorded for tests to replay (`Recorded`) and the wilayas by the French names
+ * couriers take (`WilayaNames`); and what a host answers around the adapters, named by the API contract: the
+ * catalogue entry (`CatalogueEntry`) and why a call fails (`ShippingError`). The host that runs adapters is
+ * `@tawsil/shipping`; the conformance kit is `@tawsil/courier/testing`.
  */
 export * as CanonicalStatus from "./CanonicalStatus.ts"
 export * as CatalogueEntry from "./CatalogueEntry.ts"
@@ -20,3 +21,4 @@ export * as Redaction from "./Redaction.ts"
 export * as RetryAfter from "./RetryAfter.ts"
 export * as Shipment from "./Shipment.ts"
 export * as ShippingError from "./ShippingError.ts"
+export * as WilayaNames from "./WilayaNames.ts"

@@ -1,6 +1,7 @@
 /** Schemas shared by the shipping API and the store API. */
 export * as AlgerianMobile from "./AlgerianMobile.ts"
 export * as AlgiersTime from "./AlgiersTime.ts"
+export * as BodyFields from "./BodyFields.ts"
 export * as Dzd from "./Dzd.ts"
 export * as FieldIssues from "./FieldIssues.ts"
 export * as Ids from "./Ids.ts"

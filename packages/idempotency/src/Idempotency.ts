@@ -15,6 +15,7 @@ import { createHmac } from "node:crypto"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Data, Duration, Effect, Exit, Layer, Metric, Redacted, Schedule, Schema } from "effect"
 import * as IdempotencyMetrics from "./IdempotencyMetrics.ts"
+import { Claimed, Fingerprint, IdempotencyKey, type Request, Scope, type StoredResponse } from "./IdempotencyRequest.ts"
 import { type Claim, IdempotencyStore } from "./IdempotencyStore.ts"
 
 /** How long an answer is replayed. */
@@ -26,39 +27,15 @@ export const WAIT = Duration.seconds(2)
 /** The retry hint of `InFlight`: most holders finish within a second, and a stale lease is retried cheaply. */
 export const RETRY_AFTER_SECONDS = 1
 
-export const IdempotencyKey = Schema.String.check(
-  Schema.isPattern(/^[A-Za-z0-9_\-:.]{1,64}$/, {
-    message: "Expected an idempotency key, 1 to 64 characters among A-Z a-z 0-9 _ - : ."
-  })
-).pipe(Schema.brand("IdempotencyKey"))
-export type IdempotencyKey = typeof IdempotencyKey.Type
-
-const Sha256Hex = Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/))
-
-/** Whose keys these are: a keyed hash of the parts that identify the caller. */
-export const Scope = Sha256Hex.pipe(Schema.brand("IdempotencyScope"))
-export type Scope = typeof Scope.Type
-
-/** What the request was: a keyed hash of its method, path and canonical body. */
-export const Fingerprint = Sha256Hex.pipe(Schema.brand("RequestFingerprint"))
-export type Fingerprint = typeof Fingerprint.Type
-
-/** A request as idempotency sees it. */
-export interface Request {
-  readonly scope: Scope
-  readonly key: IdempotencyKey
-  readonly fingerprint: Fingerprint
-}
-
-/** An answer as it was sent, replayed byte for byte. */
-export class StoredResponse extends Schema.Class<StoredResponse>("@tawsil/idempotency/StoredResponse")({
-  status: Schema.Int.check(Schema.isBetween({ minimum: 100, maximum: 599 })),
-  headers: Schema.Record(Schema.String, Schema.String),
-  body: Schema.String
-}) {}
-
-/** The key is ours: do the work, then `complete` with the answer or `release`. */
-export class Claimed extends Data.TaggedClass("Claimed")<Request & { readonly token: string }> {}
+/** A request and its answer as idempotency sees them: defined in `IdempotencyRequest`, which the store shares. */
+export {
+  Claimed,
+  Fingerprint,
+  IdempotencyKey,
+  type Request,
+  Scope,
+  StoredResponse
+} from "./IdempotencyRequest.ts"
 
 /** The key already answered this same request: send that answer again, with no new effect. */
 export class Replay extends Data.TaggedClass("Replay")<{ readonly response: StoredResponse }> {}

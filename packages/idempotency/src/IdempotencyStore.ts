@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "node:crypto"
 import { Clock, Context, Data, Duration, Effect, Layer, Redacted } from "effect"
-import type { Claimed, Fingerprint, Request, StoredResponse } from "./Idempotency.ts"
+import type { Claimed, Fingerprint, Request, StoredResponse } from "./IdempotencyRequest.ts"
 
 /** A new installation secret: 32 random bytes in hex. */
 export const newSecret = () => randomBytes(32).toString("hex")

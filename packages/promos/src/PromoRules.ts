@@ -8,7 +8,7 @@
  * `discount_type` and `discount_value` as a pair with the stored one, requires a future `expires_at` only when it
  * sends one, and checks the window with whichever dates result.
  */
-import { Ids, LooseBoolean, StoreAmount } from "@tawsil/domain"
+import { BodyFields, Ids, LooseBoolean, StoreAmount } from "@tawsil/domain"
 import { BigDecimal, DateTime, Effect, Option, Schema } from "effect"
 import { Amount, Blank, Code, Count, DateTimeText, DiscountTypeText, significantDigits } from "./internal/fields.ts"
 import type { DiscountType, PromoCode, PromoPatch, PromoValues } from "./PromoCode.ts"
@@ -52,11 +52,9 @@ const read = <S extends Schema.Decoder<unknown>>(
     PromoError.PromoError
   >
 
-const Body = Schema.Record(Schema.String, Schema.Unknown)
-
 /** The body as an object, or `InvalidPromoBody`. */
 export const bodyObject = (body: unknown) =>
-  read(Body, body, () => new PromoError.InvalidPromoBody({ message: BODY_MESSAGE }))
+  read(BodyFields.BodyFields, body, () => new PromoError.InvalidPromoBody({ message: BODY_MESSAGE }))
 
 const code = (value: unknown) => read(Code, value, () => new PromoError.InvalidCode({ message: CODE_MESSAGE }))
 
@@ -124,9 +122,6 @@ const approvalOf = (fields: Readonly<Record<string, unknown>>): Approval => ({
   confirmFullDiscount: fields.confirm_full_discount === true
 })
 
-/** A sent field: present and not `undefined` (a JSON body never holds `undefined`). */
-const sent = (fields: Readonly<Record<string, unknown>>, name: string) => Object.hasOwn(fields, name)
-
 /** `POST /v1/promo-codes`: the new code's values, or the first rule it breaks. */
 export const parseCreate = Effect.fnUntraced(function* (body: unknown, now: DateTime.Utc) {
   const fields = yield* bodyObject(body)
@@ -156,17 +151,18 @@ export const parseCreate = Effect.fnUntraced(function* (body: unknown, now: Date
 export const parsePatch = Effect.fnUntraced(function* (body: unknown, current: PromoCode, now: DateTime.Utc) {
   const fields = yield* bodyObject(body)
   const patch: { -readonly [K in keyof PromoPatch]: PromoPatch[K] } = {}
-  if (sent(fields, "code")) patch.code = yield* code(fields.code)
-  if (sent(fields, "discount_type")) patch.discount_type = yield* discountType(fields.discount_type)
-  if (sent(fields, "discount_value")) patch.discount_value = yield* discountValue(fields.discount_value)
+  if (BodyFields.sent(fields, "code")) patch.code = yield* code(fields.code)
+  if (BodyFields.sent(fields, "discount_type")) patch.discount_type = yield* discountType(fields.discount_type)
+  if (BodyFields.sent(fields, "discount_value")) patch.discount_value = yield* discountValue(fields.discount_value)
   if (patch.discount_type !== undefined || patch.discount_value !== undefined) {
     yield* checkPair(patch.discount_type ?? current.discount_type, patch.discount_value ?? current.discount_value)
   }
-  if (sent(fields, "min_order_amount")) patch.min_order_amount = yield* minOrderAmount(fields.min_order_amount)
-  if (sent(fields, "max_uses")) patch.max_uses = yield* maxUses(fields.max_uses)
-  if (sent(fields, "is_active") && fields.is_active !== null) patch.is_active = isActive(fields.is_active)
-  if (sent(fields, "starts_at")) patch.starts_at = yield* startsAt(fields.starts_at)
-  if (sent(fields, "expires_at")) patch.expires_at = yield* expiresAt(fields.expires_at)
+  if (BodyFields.sent(fields, "min_order_amount"))
+    patch.min_order_amount = yield* minOrderAmount(fields.min_order_amount)
+  if (BodyFields.sent(fields, "max_uses")) patch.max_uses = yield* maxUses(fields.max_uses)
+  if (BodyFields.sent(fields, "is_active") && fields.is_active !== null) patch.is_active = isActive(fields.is_active)
+  if (BodyFields.sent(fields, "starts_at")) patch.starts_at = yield* startsAt(fields.starts_at)
+  if (BodyFields.sent(fields, "expires_at")) patch.expires_at = yield* expiresAt(fields.expires_at)
   if (patch.expires_at !== undefined) yield* checkFuture(patch.expires_at, now)
   if (patch.starts_at !== undefined || patch.expires_at !== undefined) {
     yield* checkWindow(

@@ -27,6 +27,13 @@ export class Commune extends Schema.Class<Commune>("@tawsil/reference/Commune")(
   nameAr: Schema.NonEmptyString
 }) {}
 
+/** A commune as the reference endpoint lists it, in the public dzship client's shape: `{ wilayaCode, nameFr, nameAr }`. */
+export const listed = (commune: Commune) => ({
+  wilayaCode: commune.wilayaCode,
+  nameFr: commune.name,
+  nameAr: commune.nameAr
+})
+
 /**
  * Decodes a parsed dataset file: a JSON array of `{ wilayaCode, name, nameAr }`. Every bad entry is reported, by
  * index, not only the first, so that one run shows all that is wrong with a file; a wilaya code outside 1 to 58 is

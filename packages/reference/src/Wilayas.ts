@@ -187,3 +187,36 @@ export const shipAsMessage = (code: number): Option.Option<string> =>
             `(${codes58.get(wilaya.shipAs)!.wilaya.nameFr}), the wilaya couriers deliver it as`
         )
   )
+
+/** Why no wilaya answers `code`. */
+export const unknownCodeMessage = (code: number) =>
+  `no wilaya has code ${code}; codes run from 1 to 58, and 59 to 69 for the 2026 division`
+
+/**
+ * `?16`: a query string that is only a number, the public dzship client's shorthand for a wilaya's code (the wilaya
+ * endpoint's `?code=16`, the communes endpoint's `?wilaya=16`). Undefined for any other query string.
+ */
+export const shorthandCode = (url: string): number | undefined => {
+  const match = /\?0*(\d{1,3})$/.exec(url)
+  return match ? Number(match[1]) : undefined
+}
+
+/**
+ * The 2026 messages of a request body whose wilaya fields were refused: for each of `paths` (dotted) that holds a
+ * wilaya of the 2026 division, the message naming the code to send instead (`shipAsMessage`).
+ */
+export const shipAsMessagesIn = (body: unknown, paths: ReadonlyArray<string>): Record<string, string> => {
+  const messages: Record<string, string> = {}
+  for (const path of paths) {
+    const code = path
+      .split(".")
+      .reduce<unknown>(
+        (value, key) =>
+          typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined,
+        body
+      )
+    const message = typeof code === "number" ? Option.getOrUndefined(shipAsMessage(code)) : undefined
+    if (message !== undefined) messages[path] = message
+  }
+  return messages
+}

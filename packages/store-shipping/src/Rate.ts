@@ -8,10 +8,10 @@
  * change history records (`RatesValues`) and how a courier's quote becomes prices (`quotedPrices`).
  */
 import type { Shipment } from "@tawsil/courier"
-import { AlgiersTime, StoreAmount, StoreText, WilayaCode } from "@tawsil/domain"
+import { AlgiersTime, BodyFields, StoreAmount, StoreText, WilayaCode } from "@tawsil/domain"
 import { Wilayas } from "@tawsil/reference"
 import { type BigDecimal, DateTime, Option, Redacted, Result, Schema } from "effect"
-import { amountOf, amountRule, objectOf, sent, toNumber, wilayaOf } from "./internal/fields.ts"
+import { amountOf, amountRule, toNumber, wilayaOf } from "./internal/fields.ts"
 
 /** The wilayas a store can price: the 58 of the division couriers accept. */
 export const WILAYA_CODES: ReadonlyArray<WilayaCode.WilayaCode> = Wilayas.all.map((wilaya) =>
@@ -107,7 +107,7 @@ export interface RatePatch {
 }
 
 const priceOf = (fields: Readonly<Record<string, unknown>>, name: string, at: string) => {
-  if (!sent(fields, name)) return Result.succeed(undefined)
+  if (!BodyFields.sent(fields, name)) return Result.succeed(undefined)
   const value = fields[name]
   if (value === null) return Result.succeed(null)
   return Option.match(amountOf(value), {
@@ -118,7 +118,7 @@ const priceOf = (fields: Readonly<Record<string, unknown>>, name: string, at: st
 
 /** A `POST /v1/shipping/rates` body read, or the message naming the first field that breaks its rule. */
 export const parseRatesBody = (body: unknown): Result.Result<ReadonlyArray<RatePatch>, string> => {
-  const fields = Option.getOrUndefined(objectOf(body))
+  const fields = Option.getOrUndefined(BodyFields.fieldsOf(body))
   if (fields === undefined) return Result.fail("Body must be a JSON object: { rates: [...] }")
   const list = fields.rates
   if (!Array.isArray(list) || list.length === 0 || list.length > WILAYA_CODES.length) {
@@ -128,7 +128,7 @@ export const parseRatesBody = (body: unknown): Result.Result<ReadonlyArray<RateP
   const seen = new Set<number>()
   for (const [index, item] of list.entries()) {
     const at = `rates[${index}]`
-    const rate = Option.getOrUndefined(objectOf(item))
+    const rate = Option.getOrUndefined(BodyFields.fieldsOf(item))
     if (rate === undefined) return Result.fail(`${at} must be an object: { wilaya_id, home_price, desk_price }`)
     const wilaya = wilayaOf(rate.wilaya_id, `${at}.wilaya_id`)
     if (Result.isFailure(wilaya)) return Result.fail(wilaya.failure)
@@ -253,15 +253,15 @@ const MAX_TEXT = 2048
 
 /** A sync body read, or the message naming the first field that breaks its rule. Never echoes a credential. */
 export const parseSyncBody = (body: unknown): Result.Result<SyncRequest, string> => {
-  const fields = Option.getOrUndefined(objectOf(body))
+  const fields = Option.getOrUndefined(BodyFields.fieldsOf(body))
   if (fields === undefined) return Result.fail("Body must be a JSON object: { courier, credentials }")
   const courier = fields.courier
   if (typeof courier !== "string" || courier.trim() === "" || courier.length > 100 || !StoreText.isStorable(courier)) {
     return Result.fail("courier must be a courier key of GET /v1/couriers (1 to 100 characters)")
   }
   let credentials: SyncRequest["credentials"]
-  if (sent(fields, "credentials") && fields.credentials !== null) {
-    const given = Option.getOrUndefined(objectOf(fields.credentials))
+  if (BodyFields.sent(fields, "credentials") && fields.credentials !== null) {
+    const given = Option.getOrUndefined(BodyFields.fieldsOf(fields.credentials))
     const entries = given === undefined ? [] : Object.entries(given)
     const fits =
       given !== undefined &&
@@ -283,7 +283,7 @@ export const parseSyncBody = (body: unknown): Result.Result<SyncRequest, string>
     credentials = Redacted.make(given as Readonly<Record<string, string>>)
   }
   let baseUrl: string | undefined
-  if (sent(fields, "base_url") && fields.base_url !== null) {
+  if (BodyFields.sent(fields, "base_url") && fields.base_url !== null) {
     const url = fields.base_url
     if (typeof url !== "string" || url.length > MAX_TEXT || !StoreText.isStorable(url)) {
       return Result.fail("base_url must be your tenant's https address, for a generic platform courier")
@@ -291,12 +291,12 @@ export const parseSyncBody = (body: unknown): Result.Result<SyncRequest, string>
     baseUrl = url
   }
   let tier: Tier | undefined
-  if (sent(fields, "tier") && fields.tier !== null) {
+  if (BodyFields.sent(fields, "tier") && fields.tier !== null) {
     if (!Schema.is(Tier)(fields.tier)) return Result.fail("tier must be economic or express")
     tier = fields.tier
   }
   let wilayas = WILAYA_CODES
-  if (sent(fields, "wilaya_ids") && fields.wilaya_ids !== null) {
+  if (BodyFields.sent(fields, "wilaya_ids") && fields.wilaya_ids !== null) {
     const list = fields.wilaya_ids
     if (!Array.isArray(list) || list.length === 0 || list.length > WILAYA_CODES.length) {
       return Result.fail(`wilaya_ids must be an array of 1 to ${WILAYA_CODES.length} wilaya codes`)

@@ -7,9 +7,9 @@
  * This module holds the wire shape, how a PATCH body is read (`parseSettingsPatch`: every refusal names its field)
  * and the form the change history records (`SettingsValues`).
  */
-import { AlgiersTime, StoreText, WilayaCode } from "@tawsil/domain"
+import { AlgiersTime, BodyFields, StoreText, WilayaCode } from "@tawsil/domain"
 import { BigDecimal, type DateTime, Option, Result, Schema, Struct } from "effect"
-import { amountOf, amountRule, objectOf, sameAmount, sent, toNumber, wilayaOf } from "./internal/fields.ts"
+import { amountOf, amountRule, sameAmount, toNumber, wilayaOf } from "./internal/fields.ts"
 
 export const DeliveryType = Schema.Literals(["home", "desk"])
 export type DeliveryType = typeof DeliveryType.Type
@@ -155,10 +155,10 @@ export const parseSettingsPatch = (
   body: unknown,
   courier: (keyOrAlias: string) => string | undefined
 ): Result.Result<SettingsPatch, string> => {
-  const given = Option.getOrUndefined(objectOf(body))
+  const given = Option.getOrUndefined(BodyFields.fieldsOf(body))
   if (given === undefined) return Result.fail("Body must be a JSON object")
   const patch: { -readonly [K in keyof SettingsFields]?: SettingsFields[K] } = {}
-  if (sent(given, "origin_wilaya")) {
+  if (BodyFields.sent(given, "origin_wilaya")) {
     if (given.origin_wilaya === null) patch.origin_wilaya = null
     else {
       const wilaya = wilayaOf(given.origin_wilaya, "origin_wilaya")
@@ -166,7 +166,7 @@ export const parseSettingsPatch = (
       patch.origin_wilaya = wilaya.success
     }
   }
-  if (sent(given, "default_courier")) {
+  if (BodyFields.sent(given, "default_courier")) {
     const value = given.default_courier
     if (value === null) patch.default_courier = null
     else {
@@ -175,7 +175,7 @@ export const parseSettingsPatch = (
       patch.default_courier = key
     }
   }
-  if (sent(given, "free_shipping_threshold")) {
+  if (BodyFields.sent(given, "free_shipping_threshold")) {
     const value = given.free_shipping_threshold
     if (value === null) patch.free_shipping_threshold = null
     else {
@@ -184,17 +184,17 @@ export const parseSettingsPatch = (
       patch.free_shipping_threshold = amount.value
     }
   }
-  if (sent(given, "default_delivery_type")) {
+  if (BodyFields.sent(given, "default_delivery_type")) {
     if (!Schema.is(DeliveryType)(given.default_delivery_type)) {
       return Result.fail("default_delivery_type must be home or desk")
     }
     patch.default_delivery_type = given.default_delivery_type
   }
-  if (sent(given, "cod_fee_payer")) {
+  if (BodyFields.sent(given, "cod_fee_payer")) {
     if (!Schema.is(CodFeePayer)(given.cod_fee_payer)) return Result.fail("cod_fee_payer must be merchant or customer")
     patch.cod_fee_payer = given.cod_fee_payer
   }
-  if (sent(given, "cod_fee_percent")) {
+  if (BodyFields.sent(given, "cod_fee_percent")) {
     const amount = amountOf(given.cod_fee_percent, BigDecimal.fromStringUnsafe(MAX_COD_FEE_PERCENT))
     if (Option.isNone(amount)) return Result.fail(amountRule("cod_fee_percent", false, MAX_COD_FEE_PERCENT))
     patch.cod_fee_percent = amount.value

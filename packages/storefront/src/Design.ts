@@ -17,81 +17,26 @@
  * unknown fields. A PATCH that changes nothing records nothing; one that does records the fields it changed.
  */
 import { ChangeLog } from "@tawsil/changes"
-import type { Ids } from "@tawsil/domain"
+import { BodyFields, type Ids } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as Fields from "./internal/Fields.ts"
+import { BUTTON_STYLES, type DesignColors, DesignState, FONTS, IMAGE_RATIOS, type ThemeState } from "./StoreConfig.ts"
 import * as StoreConfigError from "./StoreConfigError.ts"
-import { StorefrontStore, type ThemeState } from "./StorefrontStore.ts"
+import { StorefrontStore } from "./StorefrontStore.ts"
 import * as Catalogue from "./ThemeCatalogue.ts"
 
 export const ENTITY = "store.design"
 export const ENTITY_ID = "design"
 
-/** The fonts the storefront loads: Arabic and Latin ones first, then Latin only. */
-export const FONTS = [
-  "Cairo",
-  "Tajawal",
-  "Almarai",
-  "Changa",
-  "El Messiri",
-  "IBM Plex Sans Arabic",
-  "Noto Kufi Arabic",
-  "Noto Sans Arabic",
-  "Readex Pro",
-  "Rubik",
-  "Amiri",
-  "Inter",
-  "Poppins",
-  "Montserrat",
-  "Roboto",
-  "Open Sans",
-  "Lato"
-] as const
-export type Font = (typeof FONTS)[number]
+/** The design's values and what a design holds: defined beside the port (`StoreConfig`). */
+export { BUTTON_STYLES, DesignColors, DesignState, FONTS, type Font, IMAGE_RATIOS } from "./StoreConfig.ts"
 
-export const BUTTON_STYLES = ["filled", "outline", "soft"] as const
-export const IMAGE_RATIOS = ["square", "portrait", "landscape"] as const
 export const RADIUS_MAX = 24
 
 /** The palette colours (never null) and the others (null: the theme's own). */
 export const PALETTE_COLORS = ["primary_color", "secondary_color", "background_color"] as const
 export const OTHER_COLORS = ["text_color", "button_color", "button_text_color", "header_color", "footer_color"] as const
-
-export const DesignColors = Schema.Struct({
-  /** Links, highlights, the price. */
-  primary_color: Schema.String,
-  /** Badges and accents. */
-  secondary_color: Schema.String,
-  background_color: Schema.String,
-  /** Body text; null: the theme's. */
-  text_color: Schema.NullOr(Schema.String),
-  /** The order button and the other buttons; null: the primary colour. */
-  button_color: Schema.NullOr(Schema.String),
-  button_text_color: Schema.NullOr(Schema.String),
-  /** The header bar; null: the background. */
-  header_color: Schema.NullOr(Schema.String),
-  /** The footer; null: the theme's. */
-  footer_color: Schema.NullOr(Schema.String)
-}).annotate({ identifier: "DesignColors" })
-export type DesignColors = typeof DesignColors.Type
-
-const designFields = {
-  colors: DesignColors,
-  /** The text font, one of `FONTS`. */
-  font_family: Schema.Literals(FONTS),
-  /** The headings' font; null: `font_family`. */
-  heading_font: Schema.NullOr(Schema.Literals(FONTS)),
-  /** Corners of cards, pictures, fields and buttons, in pixels: 0 to 24. */
-  border_radius: Schema.Int,
-  button_style: Schema.Literals(BUTTON_STYLES),
-  /** The shape of product pictures in lists. */
-  product_image_ratio: Schema.Literals(IMAGE_RATIOS)
-}
-
-/** What the design holds (and what the port keeps). */
-export const DesignState = Schema.Struct(designFields)
-export type DesignState = typeof DesignState.Type
 
 /** `GET /v1/store/design`: the theme choices (read only) and the design. */
 export const DesignView = Schema.Struct({
@@ -102,7 +47,7 @@ export const DesignView = Schema.Struct({
   is_digital: Schema.Boolean,
   /** The storefront theme's: `light` or `dark`. */
   color_mode: Schema.Literals(["light", "dark"]),
-  ...designFields
+  ...DesignState.fields
 }).annotate({ identifier: "Design" })
 export type DesignView = typeof DesignView.Type
 
@@ -164,10 +109,10 @@ export const apply = Effect.fnUntraced(function* (current: DesignState, palette:
   const body = yield* Fields.object(raw, BODY)
   const colors: Record<string, string | null> = { ...current.colors }
   const next = { ...current, colors: colors as DesignColors }
-  if (Fields.sent(body, "colors")) {
+  if (BodyFields.sent(body, "colors")) {
     const sent = yield* Fields.object(body.colors, "colors must be an object")
     for (const name of [...PALETTE_COLORS, ...OTHER_COLORS]) {
-      if (!Fields.sent(sent, name)) continue
+      if (!BodyFields.sent(sent, name)) continue
       const value = sent[name]
       if (value === null) {
         colors[name] = PALETTE_COLORS.includes(name as never) ? palette[name as keyof Catalogue.Colors] : null
@@ -181,12 +126,12 @@ export const apply = Effect.fnUntraced(function* (current: DesignState, palette:
       colors[name] = color
     }
   }
-  if (Fields.sent(body, "font_family")) next.font_family = yield* fontOf(body.font_family, "font_family")
-  if (Fields.sent(body, "heading_font")) {
+  if (BodyFields.sent(body, "font_family")) next.font_family = yield* fontOf(body.font_family, "font_family")
+  if (BodyFields.sent(body, "heading_font")) {
     next.heading_font =
       body.heading_font === null || body.heading_font === "" ? null : yield* fontOf(body.heading_font, "heading_font")
   }
-  if (Fields.sent(body, "border_radius")) {
+  if (BodyFields.sent(body, "border_radius")) {
     next.border_radius = yield* Fields.integer(
       body.border_radius,
       0,
@@ -194,14 +139,14 @@ export const apply = Effect.fnUntraced(function* (current: DesignState, palette:
       `border_radius must be a whole number of pixels from 0 to ${RADIUS_MAX}`
     )
   }
-  if (Fields.sent(body, "button_style")) {
+  if (BodyFields.sent(body, "button_style")) {
     next.button_style = yield* Fields.oneOf(
       body.button_style,
       BUTTON_STYLES,
       `button_style must be ${BUTTON_STYLES.join(", ")}`
     )
   }
-  if (Fields.sent(body, "product_image_ratio")) {
+  if (BodyFields.sent(body, "product_image_ratio")) {
     next.product_image_ratio = yield* Fields.oneOf(
       body.product_image_ratio,
       IMAGE_RATIOS,

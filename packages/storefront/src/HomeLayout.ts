@@ -14,11 +14,12 @@
  * after an undo took a section away. A layout holds at most `MAX_SECTIONS` sections. Positions count from 1.
  */
 import { ChangeLog } from "@tawsil/changes"
-import { Ids } from "@tawsil/domain"
+import { BodyFields, Ids } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as HomeSection from "./HomeSection.ts"
 import * as Fields from "./internal/Fields.ts"
+import { LayoutSection, type LayoutState } from "./StoreConfig.ts"
 import * as StoreConfigError from "./StoreConfigError.ts"
 import { StorefrontStore } from "./StorefrontStore.ts"
 
@@ -26,37 +27,12 @@ export const ENTITY = "store.home_layout"
 export const ENTITY_ID = "layout"
 export const MAX_SECTIONS = 30
 
-const sectionOf = <T extends HomeSection.SectionType>(type: T) =>
-  Schema.Struct({
-    /** The section's id in the store's layout; used in paths. */
-    id: Schema.Int,
-    type: Schema.Literal(type),
-    /** Shown on the home page. */
-    enabled: Schema.Boolean,
-    settings: HomeSection.SettingsSchemas[type]
-  }).annotate({ identifier: `${type.replace(/(^|_)(\w)/g, (_, __, letter: string) => letter.toUpperCase())}Section` })
-
-/** A section of the layout: its id, type, whether it shows and its type's settings. */
-export const LayoutSection = Schema.Union(HomeSection.SECTION_TYPES.map(sectionOf)).annotate({
-  identifier: "LayoutSection"
-})
-export type LayoutSection = {
-  readonly id: number
-  readonly type: HomeSection.SectionType
-  readonly enabled: boolean
-  readonly settings: HomeSection.AnySettings
-}
+/** A section of the layout, and a layout as the port keeps it: defined beside the port (`StoreConfig`). */
+export { LayoutSection, type LayoutState } from "./StoreConfig.ts"
 
 /** What `store.home_layout` changes record: the sections, in order. */
 export const LayoutValues = Schema.Struct({ sections: Schema.Array(Schema.Unknown) })
 export type LayoutValues = { readonly sections: ReadonlyArray<LayoutSection> }
-
-/** A layout as the port keeps it. */
-export interface LayoutState {
-  readonly sections: ReadonlyArray<LayoutSection>
-  /** The last section id given in the store. */
-  readonly last_section_id: number
-}
 
 /** `GET /v1/store/home-layout`. */
 export const Layout = Schema.Struct({
@@ -242,12 +218,14 @@ export const layer: Layer.Layer<HomeLayout, never, StorefrontStore | ChangeLog.C
         const body = yield* Fields.object(raw, BODY).pipe(invalid)
         if (!HomeSection.isSectionType(body.type)) return yield* StoreConfigError.invalid(INVALID_TYPE)
         const type = body.type
-        const enabled = Fields.sent(body, "enabled")
+        const enabled = BodyFields.sent(body, "enabled")
           ? yield* Fields.boolean(body.enabled, "enabled must be true or false").pipe(invalid)
           : true
         const settings = yield* HomeSection.readSettings(type, undefined, body.settings, "settings").pipe(invalid)
         const count = before.sections.length
-        const at = Fields.sent(body, "position") ? yield* position(body.position, count + 1).pipe(invalid) : count + 1
+        const at = BodyFields.sent(body, "position")
+          ? yield* position(body.position, count + 1).pipe(invalid)
+          : count + 1
         if (count >= MAX_SECTIONS) return yield* StoreConfigError.invalid(FULL)
         const id = before.last_section_id + 1
         const section: LayoutSection = { id, type, enabled, settings }
@@ -266,11 +244,12 @@ export const layer: Layer.Layer<HomeLayout, never, StorefrontStore | ChangeLog.C
         const index = yield* find(before, id)
         const current = before.sections[index]!
         const body = yield* Fields.object(raw, BODY).pipe(invalid)
-        if (Fields.sent(body, "type") && body.type !== current.type) return yield* StoreConfigError.invalid(TYPE_FIXED)
-        const enabled = Fields.sent(body, "enabled")
+        if (BodyFields.sent(body, "type") && body.type !== current.type)
+          return yield* StoreConfigError.invalid(TYPE_FIXED)
+        const enabled = BodyFields.sent(body, "enabled")
           ? yield* Fields.boolean(body.enabled, "enabled must be true or false").pipe(invalid)
           : current.enabled
-        const settings = Fields.sent(body, "settings")
+        const settings = BodyFields.sent(body, "settings")
           ? yield* HomeSection.readSettings(current.type, current.settings as never, body.settings, "settings").pipe(
               invalid
             )

@@ -18,6 +18,7 @@
  * are trimmed, `StoreText`, and null or `""` clears an optional one; `image` is a path on the store's CDN, a link a
  * storefront path (`/products/12`) or an `https` URL.
  */
+import { BodyFields } from "@tawsil/domain"
 import { Effect, Schema } from "effect"
 import * as Fields from "./internal/Fields.ts"
 
@@ -228,7 +229,7 @@ export const readSettings = Effect.fnUntraced(function* <T extends SectionType>(
   if (raw !== undefined) {
     const fields = yield* Fields.object(raw, `${path} must be an object`)
     for (const [name, reader] of Object.entries(readers)) {
-      if (Fields.sent(fields, name)) next[name] = yield* reader(fields[name], `${path}.${name}`)
+      if (BodyFields.sent(fields, name)) next[name] = yield* reader(fields[name], `${path}.${name}`)
     }
   }
   for (const [name, reader] of Object.entries(readers)) {

@@ -12,40 +12,26 @@
  * The storefront shows these sections while the store's home layout shows none of its own (`HomeLayout`).
  */
 import { ChangeLog } from "@tawsil/changes"
-import type { Ids } from "@tawsil/domain"
+import { BodyFields, type Ids } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option, Schema, Struct } from "effect"
 import * as HomeSection from "./HomeSection.ts"
 import * as Fields from "./internal/Fields.ts"
+import { type HomeSectionsValues, standardSection } from "./StoreConfig.ts"
 import * as StoreConfigError from "./StoreConfigError.ts"
 import { StorefrontStore } from "./StorefrontStore.ts"
 
 export const ENTITY = "store.home_sections"
 export const ENTITY_ID = "home_sections"
 
-const section = <T extends HomeSection.StandardType>(type: T) =>
-  Schema.Struct({
-    /** Shown on the home page. */
-    enabled: Schema.Boolean,
-    ...HomeSection.SettingsSchemas[type].fields
-  })
-
-/** `GET /v1/store/home-sections`. */
-export const HomeSectionsValues = Schema.Struct({
-  hero: section("hero"),
-  categories: section("categories"),
-  featured_products: section("featured_products"),
-  testimonials: section("testimonials"),
-  faq: section("faq"),
-  trust_badges: section("trust_badges")
-}).annotate({ identifier: "HomeSections" })
-export type HomeSectionsValues = typeof HomeSectionsValues.Type
+/** `GET /v1/store/home-sections`: defined beside the port (`StoreConfig`). */
+export { HomeSectionsValues } from "./StoreConfig.ts"
 
 /** How `store.home_sections` changes lay out their values: each section key by key. */
 export const LAYOUT = { nested: HomeSection.STANDARD_TYPES }
 
 const changedSection = <T extends HomeSection.StandardType>(type: T) =>
-  Schema.optionalKey(section(type).mapFields(Struct.map(Schema.optionalKey)))
+  Schema.optionalKey(standardSection(type).mapFields(Struct.map(Schema.optionalKey)))
 
 /** What `store.home_sections` changes record: the sections a PATCH changed, each with the keys it changed. */
 export const RecordedSections = Schema.Struct({
@@ -94,10 +80,10 @@ export const apply = Effect.fnUntraced(function* (current: HomeSectionsValues, r
   }
   const next: Record<string, unknown> = { ...current }
   for (const type of HomeSection.STANDARD_TYPES) {
-    if (!Fields.sent(body, type)) continue
+    if (!BodyFields.sent(body, type)) continue
     const fields = yield* Fields.object(body[type], `${type} must be an object`)
     const { enabled, ...settings } = current[type]
-    const shown = Fields.sent(fields, "enabled")
+    const shown = BodyFields.sent(fields, "enabled")
       ? yield* Fields.boolean(fields.enabled, `${type}.enabled must be true or false`)
       : enabled
     next[type] = { enabled: shown, ...(yield* HomeSection.readSettings(type, settings as never, fields, type)) }

@@ -10,7 +10,7 @@
  * writes a field. Making a pixel the default takes the default from the store's other pixels of its type.
  */
 import { ChangeLog } from "@tawsil/changes"
-import { Ids, LooseBoolean, Pagination, Plans, StoreText } from "@tawsil/domain"
+import { BodyFields, Ids, LooseBoolean, Pagination, Plans, StoreText } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, DateTime, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { identity } from "effect/Function"
@@ -69,14 +69,10 @@ export const pixelExists = (type: PixelType, pixelId: string) => `A ${type} pixe
 const refuse = (reason: PixelError.PixelErrorReason) => Effect.fail(PixelError.fail(reason))
 const notFound = () => refuse(new PixelError.PixelNotFound({ message: NOT_FOUND }))
 
-const Body = Schema.Record(Schema.String, Schema.Unknown)
-
 const bodyObject = (body: unknown) =>
-  Schema.decodeUnknownEffect(Body)(body).pipe(
+  Schema.decodeUnknownEffect(BodyFields.BodyFields)(body).pipe(
     Effect.mapError(() => PixelError.fail(new PixelError.InvalidPixelBody({ message: "Body must be a JSON object" })))
   )
-
-const sent = (fields: Readonly<Record<string, unknown>>, name: string) => Object.hasOwn(fields, name)
 
 /**
  * An optional text field: a string cut to `max` (empty: none), null for none; anything else is refused, and so is a
@@ -192,7 +188,7 @@ export const layer: Layer.Layer<Pixels, never, StorefrontStore | ChangeLog.Chang
           return yield* refuse(new PixelError.PixelExists({ message: pixelExists(type, pixelId) }))
         }
         const token = yield* tokenOf(fields.access_token, type, pixelId)
-        const nameField = sent(fields, "pixel_name") ? "pixel_name" : "name"
+        const nameField = BodyFields.sent(fields, "pixel_name") ? "pixel_name" : "name"
         const created = yield* store
           .insertPixel(
             writer.storeId,
@@ -235,18 +231,23 @@ export const layer: Layer.Layer<Pixels, never, StorefrontStore | ChangeLog.Chang
       update: method("Pixels.update")(function* (writer, id, body) {
         const current = yield* existing(writer.storeId, id)
         const fields = yield* bodyObject(body)
-        if (sent(fields, "pixel_type") || sent(fields, "type") || sent(fields, "pixel_id")) {
+        if (
+          BodyFields.sent(fields, "pixel_type") ||
+          BodyFields.sent(fields, "type") ||
+          BodyFields.sent(fields, "pixel_id")
+        ) {
           return yield* refuse(new PixelError.ImmutableField({ message: IMMUTABLE }))
         }
         const patch: { -readonly [K in keyof PixelPatch]: PixelPatch[K] } = {}
         const token = yield* tokenOf(fields.access_token, current.pixel_type, current.pixel_id)
         if (token !== undefined) patch.access_token = token
-        if (sent(fields, "pixel_name")) patch.pixel_name = yield* optionalText(fields, "pixel_name", NAME_MAX)
-        else if (sent(fields, "name")) patch.pixel_name = yield* optionalText(fields, "name", NAME_MAX)
-        if (sent(fields, "ad_account_id")) {
+        if (BodyFields.sent(fields, "pixel_name"))
+          patch.pixel_name = yield* optionalText(fields, "pixel_name", NAME_MAX)
+        else if (BodyFields.sent(fields, "name")) patch.pixel_name = yield* optionalText(fields, "name", NAME_MAX)
+        if (BodyFields.sent(fields, "ad_account_id")) {
           patch.ad_account_id = yield* optionalText(fields, "ad_account_id", AD_ACCOUNT_MAX)
         }
-        if (sent(fields, "conversion_label")) {
+        if (BodyFields.sent(fields, "conversion_label")) {
           patch.conversion_label = yield* optionalText(fields, "conversion_label", CONVERSION_LABEL_MAX)
         }
         if (fields.is_active !== undefined && fields.is_active !== null)

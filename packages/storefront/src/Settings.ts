@@ -12,7 +12,7 @@
  * dashboard's. A PATCH that changes nothing records nothing.
  */
 import { ChangeLog } from "@tawsil/changes"
-import type { Ids } from "@tawsil/domain"
+import { BodyFields, type Ids } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Option, Schema, Struct } from "effect"
 import * as Fields from "./internal/Fields.ts"
@@ -29,6 +29,7 @@ import {
   type Store,
   StoreLanguage
 } from "./Store.ts"
+import { SettingsState } from "./StoreConfig.ts"
 import * as StoreConfigError from "./StoreConfigError.ts"
 import { StorefrontStore } from "./StorefrontStore.ts"
 
@@ -40,19 +41,8 @@ export const DESCRIPTION_MAX = 1000
 export const ADDRESS_MAX = 255
 export const EMAIL_MAX = 254
 
-/** The store's settings as `GET /v1/store` shows them. */
-export const SettingsState = Schema.Struct({
-  name: Schema.String,
-  description: Schema.NullOr(Schema.String),
-  language: StoreLanguage,
-  logo: Schema.NullOr(Schema.String),
-  favicon: Schema.NullOr(Schema.String),
-  banner: Schema.NullOr(Schema.String),
-  contact: ContactSchema,
-  social_links: SocialLinksSchema,
-  currency: CurrencySchema
-})
-export type SettingsState = typeof SettingsState.Type
+/** The store's settings as `GET /v1/store` shows them: defined beside the port (`StoreConfig`). */
+export { SettingsState } from "./StoreConfig.ts"
 
 /** How `store.settings` changes lay out their values: `contact`, `social_links` and `currency` key by key. */
 export const LAYOUT = { nested: ["contact", "social_links", "currency"] }
@@ -123,16 +113,16 @@ const email = (value: unknown) => {
 
 /** The sent keys of a settings object (`contact`, `social_links`, `currency`) read over the current ones. */
 const group = Effect.fnUntraced(function* <A extends object>(
-  body: Fields.Body,
+  body: BodyFields.BodyFields,
   name: string,
   current: A,
   readers: { readonly [K in keyof A]: (value: unknown) => Effect.Effect<A[K], string> }
 ) {
-  if (!Fields.sent(body, name)) return current
+  if (!BodyFields.sent(body, name)) return current
   const fields = yield* Fields.object(body[name], `${name} must be an object`)
   const next = { ...current }
   for (const key of Object.keys(readers) as Array<keyof A>) {
-    if (Fields.sent(fields, key as string)) next[key] = yield* readers[key](fields[key as string])
+    if (BodyFields.sent(fields, key as string)) next[key] = yield* readers[key](fields[key as string])
   }
   return next
 })
@@ -144,7 +134,7 @@ const group = Effect.fnUntraced(function* <A extends object>(
 export const apply = Effect.fnUntraced(function* (current: SettingsState, raw: unknown) {
   const body = yield* Fields.object(raw, BODY)
   const read = <A>(name: string, reader: (value: unknown) => Effect.Effect<A, string>, otherwise: A) =>
-    Fields.sent(body, name) ? reader(body[name]) : Effect.succeed(otherwise)
+    BodyFields.sent(body, name) ? reader(body[name]) : Effect.succeed(otherwise)
   const name = yield* read(
     "name",
     (value) => Fields.text(value, NAME_MAX, `name must be 1 to ${NAME_MAX} characters`),

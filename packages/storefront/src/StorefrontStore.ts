@@ -9,23 +9,14 @@
  */
 import type { Ids } from "@tawsil/domain"
 import { Clock, Context, Data, DateTime, Effect, Layer, Option, type Redacted } from "effect"
-import type { DesignState } from "./Design.ts"
-import type { LayoutState } from "./HomeLayout.ts"
 import * as HomeSection from "./HomeSection.ts"
-import type { HomeSectionsValues } from "./HomeSections.ts"
 import { type Counts, emptyCounts, type Pixel, PixelId, type PixelType, pixelOf } from "./Pixel.ts"
-import type { SettingsState } from "./Settings.ts"
 import { defaultCurrency, emptyContact, emptySocialLinks, StoreRecord, Theme } from "./Store.ts"
-import { type Colors, DEFAULTS, LIGHT_PALETTE } from "./ThemeCatalogue.ts"
+import type { DesignState, HomeSectionsValues, LayoutState, SettingsState, ThemeState } from "./StoreConfig.ts"
+import { DEFAULTS, LIGHT_PALETTE } from "./ThemeCatalogue.ts"
 
-/** A store's three choices, whether it sells digital products, and its colours. */
-export interface ThemeState {
-  readonly theme: string
-  readonly fast_checkout_theme: string
-  readonly variant_card_style: string
-  readonly is_digital: boolean
-  readonly colors: Colors
-}
+/** A store's theme choices and colours: defined beside the port (`StoreConfig`). */
+export type { ThemeState } from "./StoreConfig.ts"
 
 export interface StoreSettings {
   readonly plan: string

@@ -15,11 +15,10 @@
 import { Ids } from "@tawsil/domain"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import type { DesignState } from "./Design.ts"
-import type { LayoutSection } from "./HomeLayout.ts"
 import * as HomeSection from "./HomeSection.ts"
 import { type Counts, emptyCounts, PixelId, PixelType, pixelOf } from "./Pixel.ts"
 import { defaultCurrency, emptyContact, emptySocialLinks, StoreLanguage, StoreRecord, Theme } from "./Store.ts"
+import type { DesignState, LayoutSection } from "./StoreConfig.ts"
 import {
   homeSectionsOf,
   initialDesign,

@@ -1,6 +1,6 @@
 /** Hostile webhook URLs, each with why it must be refused, and names resolving where no webhook may go. */
 
-/** Every class of hostile URL, with the rule that refuses it. Each is also refused at delivery (Delivery.test.ts). */
+/** Every class of hostile URL, with the rule that refuses it. Each is also refused at delivery (Delivery.db.test.ts). */
 export const hostileUrls: ReadonlyArray<readonly [url: string, why: string]> = [
   ["http://hooks.example.com/tawsil", "not https"],
   ["ftp://hooks.example.com/tawsil", "not https"],

@@ -20,73 +20,9 @@
  * 5xx, HTML, 429, any JSON, a refused order, an error inside a 200, or a refusal that quotes the caller's token.
  */
 import type * as Http from "node:http"
+import { WilayaNames } from "@tawsil/courier"
 import { FakeCourier } from "@tawsil/courier/testing"
 import { Context, Effect, Layer } from "effect"
-
-/**
- * The wilaya names the fake knows, by official number − 1: its own copy, as the courier keeps its own list (the
- * adapter's is `ColivraisonWire.wilayaNames`; the app's type-check of fakes reaches no adapter source).
- */
-export const wilayaNames: ReadonlyArray<string> = [
-  "Adrar",
-  "Chlef",
-  "Laghouat",
-  "Oum El Bouaghi",
-  "Batna",
-  "Béjaïa",
-  "Biskra",
-  "Béchar",
-  "Blida",
-  "Bouira",
-  "Tamanrasset",
-  "Tébessa",
-  "Tlemcen",
-  "Tiaret",
-  "Tizi Ouzou",
-  "Alger",
-  "Djelfa",
-  "Jijel",
-  "Sétif",
-  "Saïda",
-  "Skikda",
-  "Sidi Bel Abbès",
-  "Annaba",
-  "Guelma",
-  "Constantine",
-  "Médéa",
-  "Mostaganem",
-  "M'Sila",
-  "Mascara",
-  "Ouargla",
-  "Oran",
-  "El Bayadh",
-  "Illizi",
-  "Bordj Bou Arréridj",
-  "Boumerdès",
-  "El Tarf",
-  "Tindouf",
-  "Tissemsilt",
-  "El Oued",
-  "Khenchela",
-  "Souk Ahras",
-  "Tipaza",
-  "Mila",
-  "Aïn Defla",
-  "Naâma",
-  "Aïn Témouchent",
-  "Ghardaïa",
-  "Relizane",
-  "Timimoun",
-  "Bordj Badji Mokhtar",
-  "Ouled Djellal",
-  "Béni Abbès",
-  "In Salah",
-  "In Guezzam",
-  "Touggourt",
-  "Djanet",
-  "El M'Ghair",
-  "El Meniaa"
-]
 
 export const PUBLIC_KEY = "fake-coliv-public-7e3a91c5"
 export const TOKEN = "fake-coliv-token-5d8b20f4e6a1c937"
@@ -182,7 +118,7 @@ const refuseOrder = (order: unknown): string | undefined => {
   if (!/^0[5-7]\d{8}$/.test(phone)) return `Le numéro de téléphone ${phone} est invalide.`
   const second = text(fields.phone_sc) ?? ""
   if (second !== "" && !/^0[5-7]\d{8}$/.test(second)) return `Le numéro de téléphone ${second} est invalide.`
-  const wilaya = wilayaNames.indexOf(text(fields.wilaya_name) ?? "") + 1
+  const wilaya = WilayaNames.codeOf(text(fields.wilaya_name) ?? "") ?? 0
   if (wilaya === 0) return `Wilaya introuvable : ${String(fields.wilaya_name)}.`
   if (UNSERVED.includes(wilaya)) return `La wilaya ${String(fields.wilaya_name)} n'est pas desservie.`
   const communes = COMMUNES[wilaya]
@@ -291,7 +227,7 @@ const start = (accounts: Accounts) =>
           return json(
             response,
             200,
-            wilayaNames.flatMap((wilaya, index) =>
+            WilayaNames.FRENCH.flatMap((wilaya, index) =>
               UNSERVED.includes(index + 1)
                 ? []
                 : [{ wilaya, wilaya_mat: index + 1, delivery_price: `${tariff(index + 1)}.00` }]

@@ -35,6 +35,7 @@
  * 5xx, HTML, 429, any JSON, a refused parcel, or a refusal quoting the caller's token.
  */
 import type * as Http from "node:http"
+import { WilayaNames } from "@tawsil/courier"
 import { FakeCourier } from "@tawsil/courier/testing"
 import { Context, Effect, Layer, type Scope } from "effect"
 
@@ -55,68 +56,6 @@ export interface Account {
   readonly apiToken: string
   readonly quotas?: Partial<Quotas>
 }
-
-/** Yalidine's wilaya names, by id (the official codes). */
-export const WILAYAS: ReadonlyArray<string> = [
-  "Adrar",
-  "Chlef",
-  "Laghouat",
-  "Oum El Bouaghi",
-  "Batna",
-  "Béjaïa",
-  "Biskra",
-  "Béchar",
-  "Blida",
-  "Bouira",
-  "Tamanrasset",
-  "Tébessa",
-  "Tlemcen",
-  "Tiaret",
-  "Tizi Ouzou",
-  "Alger",
-  "Djelfa",
-  "Jijel",
-  "Sétif",
-  "Saïda",
-  "Skikda",
-  "Sidi Bel Abbès",
-  "Annaba",
-  "Guelma",
-  "Constantine",
-  "Médéa",
-  "Mostaganem",
-  "M'Sila",
-  "Mascara",
-  "Ouargla",
-  "Oran",
-  "El Bayadh",
-  "Illizi",
-  "Bordj Bou Arréridj",
-  "Boumerdès",
-  "El Tarf",
-  "Tindouf",
-  "Tissemsilt",
-  "El Oued",
-  "Khenchela",
-  "Souk Ahras",
-  "Tipaza",
-  "Mila",
-  "Aïn Defla",
-  "Naâma",
-  "Aïn Témouchent",
-  "Ghardaïa",
-  "Relizane",
-  "Timimoun",
-  "Bordj Badji Mokhtar",
-  "Ouled Djellal",
-  "Béni Abbès",
-  "In Salah",
-  "In Guezzam",
-  "Touggourt",
-  "Djanet",
-  "El M'Ghair",
-  "El Meniaa"
-]
 
 /** The fake network does not deliver there. */
 export const UNDELIVERABLE: ReadonlyArray<number> = [50]
@@ -145,7 +84,7 @@ const known: ReadonlyArray<readonly [number, string, boolean]> = [
 ]
 
 /** A few real communes where tests look closely; elsewhere the wilaya's seat, `<id>01`, named after it. */
-export const COMMUNES: ReadonlyArray<Commune> = WILAYAS.flatMap((name, index) => {
+export const COMMUNES: ReadonlyArray<Commune> = WilayaNames.FRENCH.flatMap((name, index) => {
   const wilaya = index + 1
   const listed = known.filter(([id]) => Math.floor(id / 100) === wilaya)
   return listed.length > 0
@@ -302,8 +241,9 @@ const parcelProblem = (parcel: Readonly<Record<string, unknown>>): string | unde
   if (phones.length === 0 || !phones.every((phone) => /^0\d{8,9}$/.test(phone))) {
     return "The contact_phone parameter must start with 0 and contain 9 digits for mobile or 8 digits for landline"
   }
-  if (!WILAYAS.includes(String(parcel.from_wilaya_name))) return "The from_wilaya_name is not a valid wilaya name"
-  const toWilaya = WILAYAS.indexOf(String(parcel.to_wilaya_name)) + 1
+  if (!WilayaNames.FRENCH.includes(String(parcel.from_wilaya_name)))
+    return "The from_wilaya_name is not a valid wilaya name"
+  const toWilaya = WilayaNames.codeOf(String(parcel.to_wilaya_name)) ?? 0
   if (toWilaya === 0) return "The to_wilaya_name is not a valid wilaya name"
   if (UNDELIVERABLE.includes(toWilaya)) return `The wilaya ${parcel.to_wilaya_name} is not deliverable`
   const commune = COMMUNES.find((c) => c.wilaya === toWilaya && c.name === parcel.to_commune_name)
@@ -544,7 +484,7 @@ const start = (options: Options) =>
           headers
         )
       }
-      if (![from, to].every((id) => Number.isInteger(id) && id >= 1 && id <= WILAYAS.length)) {
+      if (![from, to].every((id) => Number.isInteger(id) && id >= 1 && id <= WilayaNames.FRENCH.length)) {
         return json(response, 400, failure(400, "The wilaya id is not valid"), headers)
       }
       const communes = UNDELIVERABLE.includes(to) ? [] : COMMUNES.filter((commune) => commune.wilaya === to)
@@ -552,8 +492,8 @@ const start = (options: Options) =>
         response,
         200,
         {
-          from_wilaya_name: WILAYAS[from - 1],
-          to_wilaya_name: WILAYAS[to - 1],
+          from_wilaya_name: WilayaNames.FRENCH[from - 1],
+          to_wilaya_name: WilayaNames.FRENCH[to - 1],
           zone: zoneOf(from, to),
           retour_fee: retourFeeOf(from, to),
           cod_percentage: COD_PERCENTAGE,
@@ -612,7 +552,7 @@ const start = (options: Options) =>
         case "wilayas":
           return list(
             response,
-            WILAYAS.map((name, index) => ({
+            WilayaNames.FRENCH.map((name, index) => ({
               id: index + 1,
               name,
               zone: zoneOf(16, index + 1),
@@ -628,7 +568,7 @@ const start = (options: Options) =>
               id: c.id,
               name: c.name,
               wilaya_id: c.wilaya,
-              wilaya_name: WILAYAS[c.wilaya - 1],
+              wilaya_name: WilayaNames.FRENCH[c.wilaya - 1],
               has_stop_desk: c.hasStopDesk ? 1 : 0,
               is_deliverable: UNDELIVERABLE.includes(c.wilaya) ? 0 : 1
             })),
@@ -648,7 +588,7 @@ const start = (options: Options) =>
               commune_id: c.id,
               commune_name: c.name,
               wilaya_id: c.wilaya,
-              wilaya_name: WILAYAS[c.wilaya - 1]
+              wilaya_name: WilayaNames.FRENCH[c.wilaya - 1]
             })),
             headers,
             query
@@ -743,7 +683,9 @@ const start = (options: Options) =>
         const parcel = parcels.get(tracking)
         if (parcel === undefined) return
         const destination = COMMUNES.find(
-          (c) => c.name === parcel.fields.to_commune_name && WILAYAS[c.wilaya - 1] === parcel.fields.to_wilaya_name
+          (c) =>
+            c.name === parcel.fields.to_commune_name &&
+            WilayaNames.FRENCH[c.wilaya - 1] === parcel.fields.to_wilaya_name
         ) ?? { id: 1601, name: "Alger Centre", wilaya: 16, hasStopDesk: true }
         histories.push({
           date_status: clock,
@@ -753,7 +695,7 @@ const start = (options: Options) =>
           center_id: destination.hasStopDesk ? centerOf(destination) : null,
           center_name: destination.hasStopDesk ? `Centre de ${destination.name}` : null,
           wilaya_id: destination.wilaya,
-          wilaya_name: WILAYAS[destination.wilaya - 1]!,
+          wilaya_name: WilayaNames.FRENCH[destination.wilaya - 1]!,
           commune_id: destination.id,
           commune_name: destination.name
         })

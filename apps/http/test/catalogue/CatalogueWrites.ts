@@ -2,7 +2,7 @@
  * Categories and stock for a property over HTTP (any sequence of recorded writes, undone newest first, restores the
  * exact start): a catalogue to write on (`seed`), one random valid `category` or `stock` write (`catalogueWrite`, made
  * by `applyWrite`: a category PATCH or delete, or a stock write, on an item there is, chosen when it runs) and the
- * catalogue as the API shows it (`stateOf`), ready to plug into `Changes.test.ts`'s property beside the promo and
+ * catalogue as the API shows it (`stateOf`), ready to plug into `Changes.db.test.ts`'s property beside the promo and
  * pixel writes (the same shapes as `landing-page-sections/SectionWrites.ts`).
  *
  * Creates are left out: their undo is `nothing_to_restore` (spec "Undo rules" 2). So are two things the history does

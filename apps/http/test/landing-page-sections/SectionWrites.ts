@@ -2,7 +2,7 @@
  * Landing page sections for a property over HTTP (any sequence of recorded writes, undone newest first, restores
  * the exact start): a page to write on (`seed`), one random valid `lp.section` write (`sectionWrite`, made by
  * `applyWrite`: a PATCH, a delete or a reorder of a section there is, chosen when it runs) and the page as the API
- * shows it (`stateOf`), ready to plug into `Changes.test.ts`'s property beside the promo and pixel writes.
+ * shows it (`stateOf`), ready to plug into `Changes.db.test.ts`'s property beside the promo and pixel writes.
  *
  * Creates are left out: their undo is `nothing_to_restore` (spec "Undo rules" 2). `stateOf` leaves out section ids
  * and update times: a deleted section returns with a new id (rule 5), and every write moves `updated_at`; the rest —

@@ -1,6 +1,6 @@
 /**
  * The repository's workspaces as the packaging tests see them, found from the root `package.json`'s globs at run
- * time (so a workspace added later is covered without a list to update), and `npm pack` of the publishable ones.
+ * time (so a workspace added later is covered without a list to update).
  */
 import { execFile } from "node:child_process"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
@@ -76,22 +76,3 @@ export const childEnv = (): NodeJS.ProcessEnv => {
 }
 
 export const run = promisify(execFile)
-
-export interface Packed {
-  readonly name: string
-  readonly version: string
-  readonly filename: string
-  readonly size: number
-  readonly unpackedSize: number
-  readonly files: ReadonlyArray<{ readonly path: string; readonly size: number }>
-}
-
-/** `npm pack` of the given workspaces into `destination`, in one npm process (each runs its prepack build). */
-export const pack = async (names: ReadonlyArray<string>, destination: string): Promise<ReadonlyArray<Packed>> => {
-  const { stdout } = await run(
-    "npm",
-    ["pack", ...names.flatMap((name) => ["-w", name]), "--pack-destination", destination, "--json"],
-    { cwd: ROOT, env: childEnv(), maxBuffer: 64 * 1024 * 1024 }
-  )
-  return JSON.parse(stdout) as ReadonlyArray<Packed>
-}

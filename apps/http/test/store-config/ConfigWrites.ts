@@ -4,7 +4,7 @@
  * `applyWrite`) — `PATCH /v1/store` (`store.settings`), `PATCH /v1/store/design` (`store.design`),
  * `PATCH /v1/store/home-sections` (`store.home_sections`) and a home layout write (`store.home_layout`: an add, an
  * update, a move or a remove of a section there is, chosen when it runs; an add when there is none) — and the four as
- * the API shows them (`stateOf`), ready to plug into `Changes.test.ts`'s property beside the other entities' writes.
+ * the API shows them (`stateOf`), ready to plug into `Changes.db.test.ts`'s property beside the other entities' writes.
  *
  * Every read under `/v1/store` is cached 30 s per key and URL: `stateOf` reads each with a query string of its own
  * (`?state=<n>`), which the endpoints ignore and the cache does not share, so it always reads fresh values. Layout

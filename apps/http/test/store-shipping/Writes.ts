@@ -1,6 +1,6 @@
 /**
  * Random valid writes of `shipping.rates` and `shipping.settings` through HTTP, and what a client reads of both, for
- * the change history's property (`../Changes.test.ts`: any writes, undone newest first, restore the exact start).
+ * the change history's property (`../Changes.db.test.ts`: any writes, undone newest first, restore the exact start).
  *
  * ```ts
  * const { dashboard } = yield* dashboardStore()

@@ -2,7 +2,7 @@
  * The change history and undo through the store API in memory (`src/store/changes`; spec store-api-config "Change
  * history", "Undo rules"): list and detail with their scopes, installed-app tokens refused, every undo rule and
  * code, the replay of an undo. Simultaneous undos, undos that touch the database's own rows (a pixel's assignments)
- * and the exact-restore property are `../Changes.test.ts`'s, on both databases.
+ * and the exact-restore property are `../Changes.db.test.ts`'s, on both databases.
  */
 import { assert, layer } from "@effect/vitest"
 import { ChangeStore } from "@tawsil/changes"

@@ -5,8 +5,12 @@
  * answer must be a 2xx `{ data, meta }` or a 4xx in the error envelope, never a 5xx; text that is not JSON must say
  * so; and no refused string may show in what the store then lists.
  *
- * `../StoreFuzz.test.ts` runs the same property with the same generators over sockets on each database, with fewer
- * bodies, and checks what each database stored.
+ * Then the exhaustive tables of `../StoreFuzzTables.ts`: every text field and key of every write with each string
+ * PostgreSQL cannot keep, every amount and quantity with each huge number, every text query parameter, 300
+ * `Idempotency-Key` values, landing page sections, shipping and the store's configuration, each answering its rule.
+ *
+ * `../StoreFuzz.db.test.ts` runs the first of the same generated bodies and the same tables over sockets on each
+ * database, and checks what each database stored.
  */
 import { assert, layer } from "@effect/vitest"
 import { Admin } from "@tawsil/access"
@@ -32,7 +36,11 @@ import {
   type Target,
   targets
 } from "../StoreFuzzBodies.ts"
+import * as Tables from "../StoreFuzzTables.ts"
 import * as InMemory from "./InMemory.ts"
+
+/** `Idempotency-Key` values sent (the first 40 of them over sockets on each database). */
+const HEADER_RUNS = 300
 
 /** What a request sends: the store's bearer key and a fresh `Idempotency-Key`, or a signature with the public key. */
 const send = (fixture: Fixture, method: string, path: string, text: string | undefined, signed = false) =>
@@ -42,7 +50,7 @@ const send = (fixture: Fixture, method: string, path: string, text: string | und
 
 /**
  * A store whose per-minute limit is lifted, with products, pending orders, landing pages, webhooks, promo codes and
- * pixels to PATCH, and an active public key: the fixture of `../StoreFuzz.test.ts`.
+ * pixels to PATCH, and an active public key: the fixture of `../StoreFuzz.db.test.ts`.
  */
 const fixture = Effect.gen(function* () {
   const admin = yield* Admin.Admin
@@ -78,7 +86,7 @@ const cleanUp = (target: Target, fixture: Fixture, answer: InMemory.Answer) => {
   }
 }
 
-/** One request per generated body, `CONCURRENCY` at a time, as `../StoreFuzz.test.ts` sends them over sockets. */
+/** One request per generated body, `CONCURRENCY` at a time, as `../StoreFuzz.db.test.ts` sends them over sockets. */
 const fuzz = (target: Target, fixture: Fixture, runs: number, seed: number) =>
   Effect.gen(function* () {
     const cases = fc.sample(fc.tuple(sentTo(target.valid(fixture)), fc.nat()), { numRuns: runs, seed })
@@ -121,7 +129,7 @@ layer(InMemory.layer({ allowHosts: { hosts: new Set(["127.0.0.1"]) } }), { exclu
         () =>
           Effect.gen(function* () {
             const setup = yield* fixture
-            // The seeds of `../StoreFuzz.test.ts`: its bodies are the first of these.
+            // The seeds of `../StoreFuzz.db.test.ts`: its bodies are the first of these.
             const tally = yield* fuzz(target, setup, count, SEED + index)
             assert.deepStrictEqual(tally.problems, [], `${tally.problemCount} answers broke the rules`)
             assert.strictEqual(tally.total, count)
@@ -180,6 +188,144 @@ layer(InMemory.layer({ allowHosts: { hosts: new Set(["127.0.0.1"]) } }), { exclu
           }
         }),
       120_000
+    )
+
+    /** How the exhaustive tables send a write to the fixture's store. */
+    const sender = (fixture: Fixture) => (method: string, path: string, text: string | undefined, signed?: boolean) =>
+      send(fixture, method, path, text, signed)
+
+    it.effect(
+      "a string PostgreSQL cannot keep, in any text field or key of any write, answers that field's refusal",
+      () =>
+        Effect.gen(function* () {
+          const setup = yield* fixture
+          const tally = yield* Tables.unstorableText(setup, sender(setup))
+          assert.isAtLeast(tally.total, 400)
+          assert.deepStrictEqual(tally.problems, [], `${tally.problemCount} answers broke the rules`)
+        })
+    )
+
+    it.effect(
+      "a huge number (1e308, 1e309 as written, 2^53 + 1, as a string) in any amount or quantity is refused",
+      () =>
+        Effect.gen(function* () {
+          const setup = yield* fixture
+          const { tally, zeroes } = yield* Tables.hugeNumbers(setup, sender(setup))
+          assert.isAtLeast(tally.total, 250)
+          assert.isAbove(zeroes, 0, "zero is an amount")
+          assert.deepStrictEqual(tally.problems, [], `${tally.problemCount} answers broke the rules`)
+        })
+    )
+
+    it.effect("a query value PostgreSQL cannot keep matches nothing or follows the parameter's rule, never a 5xx", () =>
+      Effect.gen(function* () {
+        const setup = yield* fixture
+        const get = (path: string) => InMemory.call("GET", path, { token: setup.token })
+        const order = yield* get(`/v1/orders/${setup.orderIds[0]}`)
+        const tally = yield* Tables.queryValues(setup, order.body.data.customer.id, get, sender(setup))
+        assert.isAtLeast(tally.total, 300)
+        assert.deepStrictEqual(tally.problems, [], `${tally.problemCount} answers broke the rules`)
+      })
+    )
+
+    it.effect(`Idempotency-Key: ${HEADER_RUNS} generated values answer 400 or 200, never a 5xx`, () =>
+      Effect.gen(function* () {
+        const setup = yield* fixture
+        // Sent as fetch sends a header value: trimmed of spaces and tabs at the ends.
+        const tally = yield* Tables.idempotencyKeys(setup, HEADER_RUNS, SEED, (key, body) =>
+          InMemory.call("POST", "/v1/landing-pages", {
+            token: setup.token,
+            body,
+            headers: { "idempotency-key": key.replace(/^[ \t]+|[ \t]+$/g, "") }
+          })
+        )
+        assert.deepStrictEqual(tally.problems, [], `${tally.problemCount} answers broke the rules`)
+        assert.isAbove(tally.count(200), 0)
+        assert.isAbove(tally.count(400), 0)
+      })
+    )
+
+    it.effect("landing page sections: unstorable text and huge numbers anywhere answer their 422", () =>
+      Effect.gen(function* () {
+        const setup = yield* fixture
+        const sections = `/v1/landing-pages/${setup.pageIds[0]}/sections`
+        const hero = yield* send(setup, "POST", sections, '{"type":"hero"}')
+        assert.strictEqual(hero.status, 201, hero.text)
+        const tally = yield* Tables.sectionValues(sections, `${sections}/${hero.body.data.id}`, sender(setup))
+        assert.isAtLeast(tally.total, 60)
+        assert.deepStrictEqual(tally.problems, [], `${tally.problemCount} answers broke the rules`)
+      })
+    )
+
+    it.effect(
+      "shipping rates and settings, and the rate sync: unstorable text and huge numbers anywhere answer 400",
+      () =>
+        Effect.gen(function* () {
+          const setup = yield* fixture
+          yield* send(setup, "PATCH", "/v1/shipping/settings", '{"origin_wilaya":16}')
+          const tally = yield* Tables.shippingValues(sender(setup))
+          assert.isAtLeast(tally.total, 100)
+          assert.deepStrictEqual(tally.problems, [], `${tally.problemCount} answers broke the rules`)
+        })
+    )
+
+    it.effect(
+      "a string PostgreSQL cannot keep, or a huge number, in any field of a configuration write answers 400",
+      () =>
+        Effect.gen(function* () {
+          const setup = yield* fixture
+          const section = yield* send(setup, "POST", "/v1/store/home-layout/sections", '{"type":"categories"}')
+          const tally = yield* Tables.configurationValues(section.body.data.section.id as number, sender(setup))
+          assert.isAtLeast(tally.total, 300)
+          assert.deepStrictEqual(tally.problems, [], `${tally.problemCount} answers broke the rules`)
+          const layout = yield* InMemory.call("GET", "/v1/store/home-layout?after=fuzz", { token: setup.token })
+          assert.strictEqual(layout.body.data.sections.length, 1, "no section added by a refused body")
+        })
+    )
+
+    it.effect("a pixel id outside its platform's usual format is saved as sent, with warnings never recorded", () =>
+      Effect.gen(function* () {
+        const setup = yield* fixture
+        const get = (path: string) => InMemory.call("GET", path, { token: setup.token })
+        const created = yield* send(
+          setup,
+          "POST",
+          "/v1/pixels",
+          JSON.stringify({ pixel_type: "GTM", pixel_id: "gtm_2" })
+        )
+        assert.strictEqual(created.status, 201, created.text)
+        const warning = {
+          field: "pixel_id",
+          code: "unusual_pixel_id",
+          message:
+            "pixel_id is not in the usual gtm format (GTM- and 4 to 10 letters or digits); it was saved as sent: " +
+            "check it against the platform"
+        }
+        assert.deepStrictEqual([created.body.data.pixel_id, created.body.data.warnings], ["gtm_2", [warning]])
+        const patched = yield* send(setup, "PATCH", `/v1/pixels/${created.body.data.id}`, '{"pixel_name":"Ancien"}')
+        assert.deepStrictEqual(patched.body.data.warnings, [warning])
+        const listed = (yield* get("/v1/pixels")).body.data.items
+        assert.deepStrictEqual(
+          listed.map((pixel: { pixel_id: string; warnings: ReadonlyArray<unknown> }) => [
+            pixel.pixel_id,
+            pixel.warnings.length
+          ]),
+          [
+            ["gtm_2", 1],
+            ["legacy_tiktok_id", 1],
+            ["123456789012345", 0],
+            ["GTM-FZ12345", 0]
+          ]
+        )
+        for (const item of (yield* get("/v1/changes?entity=pixels")).body.data.items) {
+          const detail = (yield* get(`/v1/changes/${item.id}`)).body.data
+          assert.notProperty(detail.after ?? {}, "warnings")
+          assert.notProperty(detail.before ?? {}, "warnings")
+        }
+        // Only the spec's rule refuses: a facebook id is 15 to 17 digits.
+        const refused = yield* send(setup, "POST", "/v1/pixels", '{"pixel_type":"facebook","pixel_id":"fb_pixel_1"}')
+        assert.deepStrictEqual([refused.status, refused.body.error.code], [422, "invalid_pixel_id"])
+      })
     )
   }
 )

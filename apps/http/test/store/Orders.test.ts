@@ -2,7 +2,7 @@
  * Orders through the store API in memory (`src/store/orders`): a create priced from the catalogue, the state
  * machine's moves and refusals (all 400, as the spec answers them), lists with their paging and filters, the Free
  * plan's monthly cap for an installed app, another store's ids, the `orders:write` scope, path ids and the replay of
- * a create. The stock an order commits in the database is `../StoreApi.test.ts`'s.
+ * a create. The stock an order commits in the database is `../StoreApi.db.test.ts`'s.
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"

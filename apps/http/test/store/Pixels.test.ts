@@ -2,7 +2,7 @@
  * Tracking pixels through the store API in memory (`src/store/pixels`; spec store-api-config "Tracking pixels"): the
  * seven platforms and their ids, the create checks in the spec's order, the refusal stored 24 h, the write-only
  * token, PATCH rules, one default per type, plan limits and the `limits` object, scopes and path ids. The token as
- * the database keeps it and the 1 MB body limit are `../StoreApi.test.ts`'s.
+ * the database keeps it and the 1 MB body limit are `../StoreApi.db.test.ts`'s.
  */
 import { assert, layer } from "@effect/vitest"
 import { Pixel, StorefrontStore } from "@tawsil/storefront"

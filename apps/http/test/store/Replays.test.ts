@@ -2,7 +2,7 @@
  * Idempotent replays through the store API in memory, over every write endpoint of the definition (core spec
  * "Response headers": `X-Request-Id` "equals `meta.request_id`"): a replay is the first answer, its request id in the
  * body and in the header alike, whatever the first answer was — 200, 201, 400, 404, 409, 422.
- * How the replay's own request is still found (its access line and span) is `../Observability.test.ts`'s.
+ * How the replay's own request is still found (its access line and span) is `../Observability.process.test.ts`'s.
  */
 import { assert, layer } from "@effect/vitest"
 import { StoreApi } from "@tawsil/api/store/Api"

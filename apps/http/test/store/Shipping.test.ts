@@ -4,7 +4,7 @@
  * sync over the sandbox and a test courier (each failure of a courier answered with the shipping API's code, the
  * rates untouched), the change history of both entities with their scopes, the idempotency of every write and the
  * snapshot limit. The same flows on both databases, and with a real adapter's loopback fake, are
- * `../store-shipping/StoreShipping.test.ts`'s.
+ * `../store-shipping/StoreShipping.db.test.ts`'s.
  */
 import { assert, layer } from "@effect/vitest"
 import { ShippingRates } from "@tawsil/store-shipping"

@@ -3,7 +3,7 @@
  * a public key (`TW-Public`, docs/signing.md) answer 202; every bad signature is 401 with its reason; a platform key
  * or none is 401; the gates are 403; a bad body 400; they count against the store's per-minute budget (429 once
  * spent, on `TestClock` time); duplicates are counted as the spec says in usage and its history. A key's activation
- * heard from another process, and the origin listener without these routes, are `../SignedCalls.test.ts`'s.
+ * heard from another process, and the origin listener without these routes, are `../SignedCalls.db.test.ts`'s.
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Admin } from "@tawsil/access"

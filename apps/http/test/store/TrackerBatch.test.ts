@@ -5,7 +5,7 @@
  * accepted item as its single call would, and spend one call of the store's per-minute budget. What concerns the call
  * — signature, nonce, key, gates, budget, a body that is no batch — refuses it whole. A property walks bodies with
  * NUL and control characters, huge numbers, deep nesting, 0 and 501 items. Over a socket on both databases:
- * `../SignedBatch.test.ts`.
+ * `../SignedBatch.db.test.ts`.
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Admin } from "@tawsil/access"

@@ -1,7 +1,7 @@
 /**
  * Webhook subscriptions through the store API in memory (`src/store/webhooks`): their shapes, the secret shown once
  * (a replay shows none), rotation, delete, every hostile URL class refused at subscription, the scopes, path ids.
- * Deliveries to a real receiver, and their log, are `../Webhooks.test.ts`'s, on both databases.
+ * Deliveries to a real receiver, and their log, are `../Webhooks.db.test.ts`'s, on both databases.
  */
 import { assert, layer } from "@effect/vitest"
 import { Admin } from "@tawsil/access"

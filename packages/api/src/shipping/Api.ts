@@ -79,6 +79,17 @@ export const CompareRatesRequest = Schema.Struct({
   timeoutMs: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1000, maximum: 30000 })))
 }).annotate({ identifier: "CompareRatesRequest" })
 
+/**
+ * The request paths that hold a wilaya code: a wilaya of the 2026 division there is refused with the code couriers
+ * deliver it as (`Wilayas.shipAsMessage`), not only as out of range.
+ */
+export const wilayaPaths = [
+  "order.recipient.wilayaCode",
+  "options.fromWilaya",
+  "query.fromWilaya",
+  "query.toWilaya"
+] as const
+
 /** One item's failure inside a batch answer: the code and message the single call would have answered. */
 export const ItemError = Schema.Struct({ code: Schema.String, message: Schema.String }).annotate({
   identifier: "ItemError"
@@ -220,6 +231,9 @@ export const CommuneDto = Schema.Struct({
 }).annotate({ identifier: "Commune" })
 
 const CodeParam = Schema.NumberFromString.check(Schema.isInt())
+
+/** `GET /v1/wilayas?all=`: whether the list holds the 11 wilayas of the 2026 division too. */
+export const listsAll = (all: string | undefined) => all === "1" || all === "true"
 
 export class ReferenceGroup extends HttpApiGroup.make("reference")
   .add(

@@ -30,53 +30,53 @@ export const listQuery = { limit: Schema.optionalKey(Pagination.Limit), cursor: 
 // --- what an endpoint needs ----------------------------------------------------------------------------------
 
 /** The scope an endpoint requires beyond a valid key; reads of store, products, orders, customers and pages need none. */
-export class RequiredScope extends Context.Service<RequiredScope, string>()("@tawsil/http/store/RequiredScope") {}
+export class RequiredScope extends Context.Service<RequiredScope, string>()("@tawsil/api/store/RequiredScope") {}
 
 /** Key management (`/v1/keys`): platform keys only; a public key is refused with 403. */
-export class KeyManagement extends Context.Service<KeyManagement, true>()("@tawsil/http/store/KeyManagement") {}
+export class KeyManagement extends Context.Service<KeyManagement, true>()("@tawsil/api/store/KeyManagement") {}
 
 /** Installed-app tokens are refused with 403 (the change history: spec store-api-config "Authentication"). */
-export class NoAppTokens extends Context.Service<NoAppTokens, true>()("@tawsil/http/store/NoAppTokens") {}
+export class NoAppTokens extends Context.Service<NoAppTokens, true>()("@tawsil/api/store/NoAppTokens") {}
 
 /** Served through the 30-second read cache (spec: `GET /v1/store`, the product and landing page collections). */
-export class ReadCached extends Context.Service<ReadCached, true>()("@tawsil/http/store/ReadCached") {}
+export class ReadCached extends Context.Service<ReadCached, true>()("@tawsil/api/store/ReadCached") {}
 
 /**
  * A write that calls another service (a courier) before it writes, and opens its own transaction only to write: its
  * `Idempotency-Key` is claimed as a lease committed at once rather than inside a transaction around the handler, so
  * no database connection is held while the other service answers (the courier rate sync).
  */
-export class CallsOut extends Context.Service<CallsOut, true>()("@tawsil/http/store/CallsOut") {}
+export class CallsOut extends Context.Service<CallsOut, true>()("@tawsil/api/store/CallsOut") {}
 
 /**
  * A write whose first statement carries its `Idempotency-Key`'s claim (the order create, decision 0027): the claim
  * is left to the write (`Idempotency.transact`'s `claimCarried`) instead of taking a statement of its own first.
  */
-export class CarriesClaim extends Context.Service<CarriesClaim, true>()("@tawsil/http/store/CarriesClaim") {}
+export class CarriesClaim extends Context.Service<CarriesClaim, true>()("@tawsil/api/store/CarriesClaim") {}
 
 /**
  * What the idempotency record keeps of an answer's `data`, when it must differ from what is sent: a secret shown
  * once (a minted key's, a webhook's) is never stored, so its replay carries none.
  */
-export class StoredAs extends Context.Service<StoredAs, (data: never) => unknown>()("@tawsil/http/store/StoredAs") {}
+export class StoredAs extends Context.Service<StoredAs, (data: never) => unknown>()("@tawsil/api/store/StoredAs") {}
 
 // --- the pipeline -------------------------------------------------------------------------------------------
 
 /** Who is calling, as `Gate` (or `Signed`) authenticated them. */
-export class Caller extends Context.Service<Caller, Principal.Principal>()("@tawsil/http/store/Caller") {}
+export class Caller extends Context.Service<Caller, Principal.Principal>()("@tawsil/api/store/Caller") {}
 
 /** A write's parsed JSON body (`undefined` for writes that take none), as `Idempotent` read and fingerprinted it. */
-export class RequestBody extends Context.Service<RequestBody, unknown>()("@tawsil/http/store/RequestBody") {}
+export class RequestBody extends Context.Service<RequestBody, unknown>()("@tawsil/api/store/RequestBody") {}
 
 /** The nonce of a signed call, as `Signed` verified it: the deduplication key of an event. */
-export class CallNonce extends Context.Service<CallNonce, string>()("@tawsil/http/store/CallNonce") {}
+export class CallNonce extends Context.Service<CallNonce, string>()("@tawsil/api/store/CallNonce") {}
 
 /**
  * Every keyed call, in the spec's order: authenticate (401), then — a read-cache hit answered here, unmetered, once
  * every gate passed — meter (429, 402), then plan, pilot, scope and key management (403). Renders every failure of
  * the call in the envelope with the call's headers (`X-Api-Version`, `RateLimit-*`, `Retry-After`, `X-Cache`).
  */
-export class Gate extends HttpApiMiddleware.Service<Gate, { provides: Caller }>()("@tawsil/http/store/Gate", {
+export class Gate extends HttpApiMiddleware.Service<Gate, { provides: Caller }>()("@tawsil/api/store/Gate", {
   error: Errors.keyed
 }) {}
 
@@ -85,7 +85,7 @@ export class Gate extends HttpApiMiddleware.Service<Gate, { provides: Caller }>(
  * same key and request within 24 h answers the first answer again, byte for byte, with `Idempotency-Replay: 1`.
  */
 export class Idempotent extends HttpApiMiddleware.Service<Idempotent, { provides: RequestBody; requires: Caller }>()(
-  "@tawsil/http/store/Idempotent",
+  "@tawsil/api/store/Idempotent",
   { error: [Errors.BadRequest, Errors.Conflict, Errors.Unprocessable] }
 ) {}
 
@@ -96,7 +96,7 @@ export class Idempotent extends HttpApiMiddleware.Service<Idempotent, { provides
  * Absent (404) on the origin listener.
  */
 export class Signed extends HttpApiMiddleware.Service<Signed, { provides: Caller | RequestBody | CallNonce }>()(
-  "@tawsil/http/store/Signed",
+  "@tawsil/api/store/Signed",
   {
     error: [
       Errors.Unauthorized,

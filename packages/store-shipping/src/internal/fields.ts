@@ -55,14 +55,6 @@ export const wilayaOf = (value: unknown, field: string): Result.Result<WilayaCod
   return Result.fail(`${field} must be a wilaya code, an integer from 1 to 58`)
 }
 
-/** A JSON object's fields, or `None`. */
-export const objectOf = (value: unknown): Option.Option<Readonly<Record<string, unknown>>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-    ? Option.some(value as Readonly<Record<string, unknown>>)
-    : Option.none()
-
-export const sent = (fields: Readonly<Record<string, unknown>>, name: string) => Object.hasOwn(fields, name)
-
 /** Two amounts, either possibly absent, are the same value (`400` and `400.00` are). */
 export const sameAmount = (a: BigDecimal.BigDecimal | null, b: BigDecimal.BigDecimal | null): boolean =>
   a === null || b === null ? a === b : BigDecimal.equals(a, b)

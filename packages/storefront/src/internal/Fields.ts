@@ -4,11 +4,9 @@
  * Text is `StoreText` (a NUL character or a lone surrogate is refused like any malformed value) and trimmed;
  * numbers are whole and bounded, so `1e308` and `1e309` are refused like a word.
  */
-import { StoreText } from "@tawsil/domain"
+import { BodyFields, StoreText } from "@tawsil/domain"
 import * as Egress from "@tawsil/egress/Egress"
 import { Effect, Option, Result, Schema } from "effect"
-
-export type Body = Readonly<Record<string, unknown>>
 
 /** JSON text of `value` with every object's keys sorted: equal for equal values, whatever order keys came in. */
 export const canonical = (value: unknown): string =>
@@ -21,14 +19,9 @@ export const canonical = (value: unknown): string =>
 /** Whether two JSON values are equal. */
 export const same = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b)
 
-/** Whether the body sent `name` (even as null). */
-export const sent = (body: Body, name: string): boolean => Object.hasOwn(body, name) && body[name] !== undefined
-
-/** A JSON object, or `message`. */
-export const object = (value: unknown, message: string): Effect.Effect<Body, string> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-    ? Effect.succeed(value as Body)
-    : Effect.fail(message)
+/** A JSON object's fields (`BodyFields`), or `message`. */
+export const object = (value: unknown, message: string): Effect.Effect<BodyFields.BodyFields, string> =>
+  Option.match(BodyFields.fieldsOf(value), { onNone: () => Effect.fail(message), onSome: Effect.succeed })
 
 /** `value` decoded by `schema`, or `message`. */
 export const decode = <A>(schema: Schema.Decoder<A>, value: unknown, message: string): Effect.Effect<A, string> =>

@@ -1,7 +1,7 @@
 /**
  * An integrator's program outside the repository, as the packaging test installs it from the tarballs: a parcel and a
  * product created with plain JSON through both Effect clients and through the fetch client — no brand, no
- * `BigDecimal` constructor — type-checked by `tsc` (it is not run: there is no app beside it; `Clients.test.ts` runs
+ * `BigDecimal` constructor — type-checked by `tsc` (it is not run: there is no app beside it; `Clients.process.test.ts` runs
  * the same calls against the running app).
  */
 import * as ShippingClient from "@tawsil/client/shipping"

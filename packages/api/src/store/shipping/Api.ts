@@ -3,8 +3,8 @@
  * and stop-desk prices, the settings, and the courier rate sync through the shipping API's gateway. Recorded as
  * `shipping.rates` and `shipping.settings`.
  *
- * A courier's failure during a sync is answered with the shipping API's code for it (`courierFailure`: the rows of
- * `../../shipping/Errors.ts`, in this API's envelope), never with a credential.
+ * A courier's failure during a sync is answered with the shipping API's code for it (`courierFailure`: a courier's
+ * reasons as `../../shipping/Reasons.ts` maps them, in this API's envelope), never with a credential.
  */
 
 import type { ShippingError } from "@tawsil/courier"
@@ -13,6 +13,7 @@ import * as Settings from "@tawsil/store-shipping/Settings"
 import * as StoreShippingError from "@tawsil/store-shipping/StoreShippingError"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import * as ShippingReasons from "../../shipping/Reasons.ts"
 import * as Endpoint from "../Endpoint.ts"
 import * as Errors from "../Errors.ts"
 import * as Reasons from "../Reasons.ts"
@@ -26,27 +27,6 @@ export const reasons = Reasons.of(StoreShippingError.StoreShippingErrorReason, {
 })
 
 type Failure = ShippingError.ShippingError
-type CourierReason = Extract<Failure, { readonly _tag: "CourierError" }>["reason"]
-
-/** Each reason a courier gives for a failed rates call, as the shipping API's code in this API's envelope. */
-const courierReasons: {
-  readonly [Tag in CourierReason["_tag"]]: (
-    reason: Extract<CourierReason, { readonly _tag: Tag }>,
-    message: string,
-    requestId: string
-  ) => Errors.Failure
-} = {
-  BlockedEgress: (_, message, requestId) => Errors.make("blocked_egress", requestId, message),
-  Refused: (_, message, requestId) => Errors.make("courier_refused", requestId, message),
-  CredentialsRejected: (_, message, requestId) => Errors.make("credentials_rejected", requestId, message),
-  CourierRateLimited: (reason, message, requestId) =>
-    Errors.make("rate_limited", requestId, message, { retry_after: reason.retryAfterSeconds }),
-  Unreachable: (_, message, requestId) => Errors.make("courier_unreachable", requestId, message),
-  BadResponse: (_, message, requestId) => Errors.make("courier_error", requestId, message),
-  Unsupported: (_, message, requestId) => Errors.make("unsupported", requestId, message),
-  // A cancel's refusal: a rates call never meets it.
-  NotCancellable: (_, message, requestId) => Errors.make("not_cancellable", requestId, message)
-}
 
 /** Each failure of a courier call (a sync's rates calls fail as the courier core does), as this API answers it. */
 const gatewayFailures: {
@@ -73,14 +53,14 @@ const gatewayFailures: {
   UnknownCommune: (failure, requestId) =>
     Errors.make("unknown_commune", requestId, failure.message, { suggestions: failure.suggestions }),
   CommuneNotServed: (failure, requestId) => Errors.make("commune_not_served", requestId, failure.message),
+  // The shipping API's code for the courier's reason (its one table), the failure's message.
   CourierError: (failure, requestId) =>
-    (
-      courierReasons[failure.reason._tag] as (
-        reason: CourierReason,
-        message: string,
-        requestId: string
-      ) => Errors.Failure
-    )(failure.reason, failure.message, requestId)
+    Errors.make(
+      ShippingReasons.courier.codes[failure.reason._tag],
+      requestId,
+      failure.message,
+      failure.reason._tag === "CourierRateLimited" ? { retry_after: failure.reason.retryAfterSeconds } : {}
+    )
 }
 
 /** A courier's failure (during a sync, a shipment's create, label, cancel or dispatch), as the shipping API's code. */

@@ -6,7 +6,7 @@
  * the sync end to end against the sandbox and against Ecotrack's loopback fake (DHD's pinned origin pointed at it as
  * `TAWSIL_COURIER_ORIGINS` would), a canary credential found nowhere afterwards (answers, change rows, the whole
  * database); and the property the change history's test will run with these writes (`Writes.ts`). Every code and
- * refusal is tested in memory (`../store/Shipping.test.ts`); the logs of a process, in `ShippingProcess.test.ts`.
+ * refusal is tested in memory (`../store/Shipping.test.ts`); the logs of a process, in `ShippingProcess.process.test.ts`.
  */
 import { assert, layer } from "@effect/vitest"
 import { Egress } from "@tawsil/egress"

@@ -312,11 +312,14 @@ describe("a rolling restart behind a balancer following /health/ready", () => {
             })
           const loop = yield* Effect.forkChild(Effect.all(requests.map(client), { concurrency: "unbounded" }))
 
-          yield* Effect.sleep("1 second")
+          // Traffic before, between and after the two replacements: counted in answers, not in time.
+          const answered = (count: number, what: string) =>
+            waitUntil(() => outcomes.length >= count, 60_000, `${count} answers ${what}`)
+          yield* answered(50, "before the first replacement")
           const first = yield* replace(front, env, front.instances[0]!, "a2")
-          yield* Effect.sleep("500 millis")
+          yield* answered(outcomes.length + 25, "between the replacements")
           const second = yield* replace(front, env, front.instances[0]!, "b2")
-          yield* Effect.sleep("1 second")
+          yield* answered(outcomes.length + 50, "after the second replacement")
           running = false
           yield* Fiber.join(loop)
 

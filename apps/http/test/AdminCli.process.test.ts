@@ -3,12 +3,12 @@
  * on the embedded database (through its admin listener) and on a real server (directly), and with no app running (it
  * opens the data directory itself).
  *
- * A real process (`adminProcess`) wherever the process is what is tested: usage mistakes' exit code, the first
- * command on a directory no app holds, the command after an app stopped or was killed, the command waiting for an
- * app that is starting, the first command on a real server, and every command whose change a running app must hear
- * of through the server's NOTIFY. The other commands run the same entry in this
- * process (`admin`, through `runAdminInProcess`): same arguments, environment, stdout and exit code, without a Node
- * start and module load (about 1.5 s of CPU) each.
+ * A real process (`adminProcess`) wherever the process is what is tested: a usage mistake's exit code, the command on
+ * a directory whose lock a killed app left behind, the first command on a real server, and every command whose change
+ * a running app must hear of through the server's NOTIFY. The other commands run the same entry in this process
+ * (`admin`, through `runAdminInProcess`): same arguments, environment, stdout and exit code, without a Node start and
+ * module load (about 1.5 s of CPU) each. Two app boots on the embedded database: one stopped with SIGTERM after the
+ * CLI worked through its listener, one killed while it starts. With no app at all: `AdminCli.db.test.ts`.
  */
 import { spawn } from "node:child_process"
 import * as Fs from "node:fs"
@@ -20,7 +20,7 @@ import { Effect, Redacted, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { ADDRESS_FILE, PATH, SECRET_FILE } from "../src/admin/AdminListener.ts"
 import { runAdminInProcess } from "./AdminInProcess.ts"
-import { environment, getJson, spawnApp, startApp, waitForExit } from "./AppProcess.ts"
+import { type AppProcess, environment, getJson, spawnApp, startApp, waitForExit } from "./AppProcess.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
 
@@ -149,7 +149,7 @@ describe("the admin CLI", () => {
           refused(yield* admin(env, "store", "addon", "--store", "1", "--promo-codes", "maybe"), 2),
           /--promo-codes/
         )
-        assert.match(refused(yield* adminProcess(env, "bogus"), 2), /bogus/)
+        assert.match(refused(yield* admin(env, "bogus"), 2), /bogus/)
         assert.match(refused(yield* admin(env, "store"), 2), /command/)
         assert.isFalse(Fs.existsSync(env.DATA_DIR))
       }),
@@ -157,35 +157,7 @@ describe("the admin CLI", () => {
   )
 
   it.live(
-    "works with no app running, opening the data directory itself",
-    () =>
-      Effect.gen(function* () {
-        const env = yield* dataDir
-        const created = ok(yield* adminProcess(env, "store", "create", "--name", "Quiet shop", "--plan", "pro"))
-        assert.deepInclude(created.store, { id: 1, slug: "quiet-shop", plan: "pro", language: "ar" })
-        const key = ok(yield* admin(env, "key", "create", "--store", "1", "--type", "public"))
-        assert.strictEqual(key.status, "active")
-        const quota = ok(yield* admin(env, "quota", "set", "--store", "1", "--requests-per-minute", "-1"))
-        assert.strictEqual(quota.effective.requests_per_minute, -1)
-        assert.strictEqual(
-          refused(yield* admin(env, "key", "create", "--store", "2", "--type", "public")),
-          "Store 2 not found"
-        )
-        assert.deepStrictEqual(ok(yield* admin(env, "store", "addon", "--store", "1", "--promo-codes", "off")), {
-          store_id: 1,
-          addons: { promo_codes: false }
-        })
-        assert.strictEqual(
-          refused(yield* admin(env, "store", "addon", "--store", "2", "--promo-codes", "on")),
-          "Store 2 not found"
-        )
-        assert.isFalse(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)))
-      }).pipe(Effect.scoped),
-    TIMEOUT
-  )
-
-  it.live(
-    "goes through a running app's admin listener on the embedded database, and the app keeps serving",
+    "goes through a running app's admin listener on the embedded database: the app keeps serving and sees each change on its very next request; stopped, it takes its files away",
     () =>
       Effect.gen(function* () {
         const env = yield* dataDir
@@ -219,34 +191,21 @@ describe("the admin CLI", () => {
         })
         assert.deepStrictEqual(forged, { status: 401, body: { error: { message: "admin secret missing or wrong" } } })
 
+        yield* changesSeenAtOnce(env, admin, app)
+
         // Stopped, the app takes its files away; the CLI then opens the directory and sees the app's data.
         app.child.kill("SIGTERM")
         assert.strictEqual((yield* waitForExit(app)).code, 0)
         assert.isFalse(Fs.existsSync(secretFile))
         assert.isFalse(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)))
-        const third = ok(yield* adminProcess(env, "store", "create", "--name", "Dar El Beïda"))
+        const third = ok(yield* admin(env, "store", "create", "--name", "Dar El Beïda"))
         assert.strictEqual(third.store.slug, "dar-el-beida-3")
       }).pipe(Effect.scoped),
     TIMEOUT
   )
 
   it.live(
-    "ignores the files of an app that was killed, and opens the data directory itself",
-    () =>
-      Effect.gen(function* () {
-        const env = yield* dataDir
-        const app = yield* startApp(env)
-        app.child.kill("SIGKILL")
-        yield* waitForExit(app)
-        assert.isTrue(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)), "a killed app leaves its address behind")
-        const created = ok(yield* adminProcess(env, "store", "create", "--name", "After the crash"))
-        assert.strictEqual(created.store.slug, "after-the-crash")
-      }).pipe(Effect.scoped),
-    TIMEOUT
-  )
-
-  it.live(
-    "waits for an app that holds the data directory while it starts, then goes through its listener",
+    "waits for an app that holds the data directory while it starts, then goes through its listener; once the app is killed, ignores its files and opens the directory itself",
     () =>
       Effect.gen(function* () {
         const env = yield* dataDir
@@ -256,10 +215,20 @@ describe("the admin CLI", () => {
         yield* Effect.sync(
           () => Fs.existsSync(pidFile) && Fs.readFileSync(pidFile, "utf8").trim() === String(app.child.pid)
         ).pipe(Effect.repeat({ until: (held) => held, schedule: Schedule.spaced("20 millis") }))
-        const created = ok(yield* adminProcess(env, "store", "create", "--name", "Early bird"))
+        const created = ok(yield* admin(env, "store", "create", "--name", "Early bird"))
         assert.strictEqual(created.store.slug, "early-bird")
         assert.isTrue(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)), "served by the app's listener")
         assert.isNull(app.child.exitCode)
+
+        app.child.kill("SIGKILL")
+        yield* waitForExit(app)
+        assert.isTrue(Fs.existsSync(Path.join(env.DATA_DIR, ADDRESS_FILE)), "a killed app leaves its address behind")
+        const after = ok(yield* adminProcess(env, "store", "create", "--name", "After the crash"))
+        assert.strictEqual(after.store.slug, "after-the-crash")
+        assert.strictEqual(
+          ok(yield* admin(env, "key", "create", "--store", String(after.store.id), "--type", "public")).status,
+          "active"
+        )
       }).pipe(Effect.scoped),
     TIMEOUT
   )
@@ -268,9 +237,8 @@ describe("the admin CLI", () => {
    * The CLI changes a plan, a pilot enrolment and a key's status while the app has the key's answers cached (its
    * access cache and the read cache): the app's very next request sees each change.
    */
-  const changesSeenAtOnce = (env: Record<string, string>, admin: Admin) =>
-    Effect.gen(function* () {
-      const app = yield* startApp(env)
+  function changesSeenAtOnce(env: Record<string, string>, admin: Admin, app: AppProcess) {
+    return Effect.gen(function* () {
       const created = ok(yield* admin(env, "store", "create", "--name", "Cached shop"))
       const store = String(created.store.id)
       const token = created.platform_key.bearer_token as string
@@ -326,13 +294,8 @@ describe("the admin CLI", () => {
         refused(yield* admin(env, "key", "activate", "--key", keyId)),
         `Key ${keyId} not found or revoked`
       )
-    }).pipe(Effect.scoped)
-
-  it.live(
-    "changes made next to a running app on the embedded database are seen on its very next request",
-    () => Effect.flatMap(dataDir, (env) => changesSeenAtOnce(env, admin)),
-    TIMEOUT
-  )
+    })
+  }
 
   if (TestDatabase.serverUrl !== undefined) {
     const adminUrl = TestDatabase.serverUrl
@@ -341,9 +304,10 @@ describe("the admin CLI", () => {
       () =>
         // Processes here: the app hears of a change through the server's NOTIFY, and a command run in this process
         // returns sooner than a process exits, sometimes before the app has heard.
-        Effect.flatMap(TestDatabase.freshServerDatabase(adminUrl), (url) =>
-          changesSeenAtOnce({ DATABASE_URL: Redacted.value(url) }, adminProcess)
-        ),
+        Effect.gen(function* () {
+          const env = { DATABASE_URL: Redacted.value(yield* TestDatabase.freshServerDatabase(adminUrl)) }
+          yield* changesSeenAtOnce(env, adminProcess, yield* startApp(env))
+        }).pipe(Effect.scoped),
       TIMEOUT
     )
     it.live(

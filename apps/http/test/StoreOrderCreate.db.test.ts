@@ -2,7 +2,7 @@
  * `POST /v1/orders` under its Idempotency-Key over a socket, on each database (embedded always, the real server with
  * DATABASE_URL), now that the create's products read carries the key's claim (decision 0027): a replay answers the
  * first answer byte for byte, the key with another body is 422 `idempotency_key_reuse`, and a refused body (not JSON,
- * or an invalid order) is recorded and replayed. 200 concurrent creates under one key are `StoreApi.test.ts`'s.
+ * or an invalid order) is recorded and replayed. 200 concurrent creates under one key are `StoreApi.db.test.ts`'s.
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"

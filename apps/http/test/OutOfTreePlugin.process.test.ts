@@ -10,7 +10,8 @@
  * registry's newest `effect` 4.x is a release step (`node scripts/pluginCheck.ts`, docs/publishing.md).
  *
  * The SDK comes from `TAWSIL_SDK_TARBALLS` (a folder of `tawsil-<name>-<version>.tgz`, as a release produces) when
- * set; otherwise from `npm pack` of the workspaces here (their `prepack` builds them and drops the source condition).
+ * set; otherwise from `npm pack` of copies of the workspaces here (`packCopies`: built, with their manifests
+ * without the source condition).
  */
 import { spawn } from "node:child_process"
 import * as Fs from "node:fs"

@@ -10,7 +10,7 @@
  *   model of the spec's rules computes (`ChangeHistoryModel.ts`), every undo answering what the model says.
  *
  * Every other rule and code of the change endpoints is tested in memory (`store/Changes.test.ts`); each entity's
- * undo and the undo of its undo, with a later change between, in `UndoRules.test.ts`.
+ * undo and the undo of its undo, with a later change between, in `UndoRules.db.test.ts`.
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"

@@ -6,7 +6,7 @@
  * each one's own rule: the store row the settings share with the theme titles, the digital palette of the design,
  * the partial sections, and the home layout's `layout_changed`, its ids and simultaneous adds. A property (any
  * sequence of these writes, undone newest first, restores the exact start) runs over `ConfigWrites.ts`, the helper
- * for `Changes.test.ts`'s property.
+ * for `Changes.db.test.ts`'s property.
  *
  * The read cache's window passes on the server's clock: the server runs on a `Clock` that is the wall clock plus an
  * offset the test moves (`passTheWindow`, 31 s), as `TestClock` does for the handler tests in memory.

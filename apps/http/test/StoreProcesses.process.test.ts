@@ -129,7 +129,7 @@ function crashBackends(): ReadonlyArray<CrashBackend> {
     name: "embedded",
     fresh: Effect.map(TestDatabase.freshDataDir, (dir) => ({ DATA_DIR: dir })),
     // The app owns the data directory: the admin CLI goes through its admin listener (its entry run in this process:
-    // the CLI's own process is AdminCli.test.ts's).
+    // the CLI's own process is AdminCli.process.test.ts's).
     createStore: (env) =>
       Effect.gen(function* () {
         const created = ok(yield* runAdmin(env, "store", "create", "--name", "Après le crash"))
