@@ -16,7 +16,13 @@
  * the connections) counts against the receiver rather than hiding. The CPU times (`/proc`) are the receiver's and its
  * PostgreSQL backends', per acknowledged event.
  *
- * None lost, checked in SQL after each run: every acknowledged event's row in `courier_push_events` (once: it is the
+ * The receiver acknowledges once a request's events are recorded; the app's push applier applies them behind the
+ * answer. After each run the bench waits until every acknowledged event is applied (the drain: polled in SQL, at most
+ * `--drain-timeout` seconds), and reports the time from each event's acknowledgement to its `applied_at` (the start
+ * of the unit that applied it; p50, p99, max) and how long the drain took after the last answer. The CPU times run
+ * to the end of the drain, so they hold the applying too.
+ *
+ * None lost, checked in SQL after each drain: every acknowledged event's row in `courier_push_events` (once: it is the
  * table's key), applied (`applied_at`), and in its shipment's timeline exactly once (`order_shipment_events`, by its
  * event id); events recorded whose request got no acknowledgement (a timeout) are counted apart.
  *
@@ -29,11 +35,12 @@
  * The receivers run pinned to CPU 0 and this process to CPU 1 when `taskset` exists; PostgreSQL is not pinned.
  *
  *   npm run bench:push -- [--rate 1000] [--seconds 60] [--batch 1,10] [--connections 64] [--parcels 100000]
- *                         [--warmup 10] [--skip-baseline] [--statements <events>] [--node-option <flag>]...
+ *                         [--warmup 10] [--drain-timeout 600] [--skip-baseline] [--statements <events>]
+ *                         [--node-option <flag>]...
  *
  * `--statements <events>`: instead of the above, the statements the app sends per acknowledged event, by shape
  * (`log_statement = 'all'` on the scratch database, read from the server's log), over `<events>` events of each
- * batch size after as many of warm-up.
+ * batch size after as many of warm-up, once they are applied (the receiver's and the applier's statements together).
  *
  * Needs `psql`, and a server where it may create a scratch database (dropped at the end): `DATABASE_URL`, default
  * postgres://postgres@127.0.0.1:5432/test. Never part of `npm test`.
@@ -74,6 +81,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "64" },
     parcels: { type: "string", default: "100000" },
     warmup: { type: "string", default: "10" },
+    "drain-timeout": { type: "string", default: "600" },
     "skip-baseline": { type: "boolean", default: false },
     statements: { type: "string" },
     "node-option": { type: "string", multiple: true, default: [] }
@@ -85,6 +93,7 @@ const batchSizes = values.batch.split(",").map(Number)
 const connections = Number(values.connections)
 const parcels = Number(values.parcels)
 const warmup = Number(values.warmup)
+const drainTimeoutMs = Number(values["drain-timeout"]) * 1000
 const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 
 /** How long Yalidine waits for an answer before it counts the push as failed. */
@@ -146,6 +155,8 @@ interface Load {
   readonly latencies: Float64Array
   /** The ids of every acknowledged event. */
   readonly acknowledged: ReadonlyArray<string>
+  /** When each acknowledged event was acknowledged (epoch ms), by id. */
+  readonly acknowledgedAt: ReadonlyMap<string, number>
   /** Acknowledged requests whose answer recorded fewer events than it received (a replay: never, here). */
   readonly short: number
   readonly answers: ReadonlyMap<string, number>
@@ -163,6 +174,7 @@ const drive = async (seed: Seed, target: Target, batch: number, durationS: numbe
   const periodMs = (batch * 1000) / rate
   const latencies: Array<number> = []
   const acknowledged: Array<string> = []
+  const acknowledgedAt = new Map<string, number>()
   const answers = new Map<string, number>()
   const tally = (what: string) => answers.set(what, (answers.get(what) ?? 0) + 1)
   let short = 0
@@ -192,6 +204,8 @@ const drive = async (seed: Seed, target: Target, batch: number, durationS: numbe
             if (response.statusCode === 200) {
               latencies.push(performance.now() - scheduled)
               acknowledged.push(...ids)
+              const at = Date.now()
+              for (const id of ids) acknowledgedAt.set(id, at)
               const answer = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { recorded: number }
               if (answer.recorded < ids.length) short++
             }
@@ -228,9 +242,48 @@ const drive = async (seed: Seed, target: Target, batch: number, durationS: numbe
     lateMax,
     latencies: Float64Array.from(latencies).sort(),
     acknowledged,
+    acknowledgedAt,
     short,
     answers
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The drain
+
+const psql = (databaseUrl: string, query: string) =>
+  execFileSync("psql", ["-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-c", query, databaseUrl], {
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024
+  }).trim()
+
+/**
+ * Waits until the run's recorded events are all applied (polled every 200 ms, at most `--drain-timeout`): how long
+ * after the last answer, and each applied event's `applied_at` (epoch ms) by id; undefined when the time ran out.
+ */
+const drain = async (databaseUrl: string, target: Target, load: Load) => {
+  const started = performance.now()
+  const of = `account_id = ${target.accountId} AND event_key LIKE 'id:${load.tag}-%'`
+  for (;;) {
+    const left = Number(
+      psql(databaseUrl, `SELECT count(*) FROM courier_push_events WHERE ${of} AND applied_at IS NULL`)
+    )
+    if (left === 0) break
+    if (performance.now() - started > drainTimeoutMs) return { drainMs: undefined, left, appliedAt: new Map() }
+    await sleep(200)
+  }
+  const drainMs = performance.now() - started
+  const appliedAt = new Map<string, number>()
+  const rows = psql(
+    databaseUrl,
+    `SELECT substr(event_key, 4), (extract(epoch FROM applied_at) * 1000)::float8 FROM courier_push_events WHERE ${of}`
+  )
+  for (const line of rows.split("\n")) {
+    if (line === "") continue
+    const [id, at] = line.split("|") as [string, string]
+    appliedAt.set(id, Number(at))
+  }
+  return { drainMs, left: 0, appliedAt }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -306,6 +359,8 @@ const run = async (
   cpu.follow([target.pid])
   cpu.follow(backends(databaseUrl))
   const load = await drive(seed, target, batch, durationS)
+  const applies = target.name === "tawsil"
+  const drained = applies ? await drain(databaseUrl, target, load) : undefined
   const serving = backends(databaseUrl)
   cpu.follow(serving, true)
   const spent = cpu.stop()
@@ -322,7 +377,26 @@ const run = async (
       `CPU ${perEvent(spent([target.pid]))} µs an event, PostgreSQL backends ${perEvent(spent(serving))} µs an event; ` +
       `${load.short} answers recorded fewer than they received; load average ${Os.loadavg()[0]!.toFixed(1)}`
   )
-  console.log(`  ${verify(databaseUrl, target, load, target.name === "tawsil")}`)
+  if (drained !== undefined) {
+    if (drained.drainMs === undefined) {
+      console.log(`  NOT DRAINED: ${drained.left} events still unapplied after ${drainTimeoutMs / 1000} s`)
+    } else {
+      const toApplied = Float64Array.from(
+        load.acknowledged.flatMap((id) => {
+          const applied = drained.appliedAt.get(id)
+          const acknowledged = load.acknowledgedAt.get(id)
+          return applied === undefined || acknowledged === undefined ? [] : [Math.max(0, applied - acknowledged)]
+        })
+      ).sort()
+      const at = (p: number) => percentile(toApplied, p).toFixed(1)
+      console.log(
+        `  applied behind the answers: all ${(drained.drainMs / 1000).toFixed(1)} s after the last answer; ` +
+          `acknowledgement to applied p50 ${at(50)} ms, p99 ${at(99)} ms, max ${at(100)} ms ` +
+          `(${toApplied.length} events)`
+      )
+    }
+  }
+  console.log(`  ${verify(databaseUrl, target, load, applies)}`)
 }
 
 /** The raw baseline (`baseline/push.ts`), pinned as the app is; ready when `/v1/ping` answers. */
@@ -414,10 +488,11 @@ const main = async () => {
       }
       const events = Number(values.statements)
       for (const batch of batchSizes) {
-        await drive(seed, traced, batch, events / rate)
+        await drain(database.url, traced, await drive(seed, traced, batch, events / rate))
         await sleep(500)
         const offset = logOffset()
         const load = await drive(seed, traced, batch, events / rate)
+        await drain(database.url, traced, load)
         await sleep(500)
         const counted = statementsPer(database.name, offset, load.acknowledged.length, "an acknowledged event")
         console.log(`tawsil, ${batch} event(s) a request, ${load.acknowledged.length} events: ${counted}`)

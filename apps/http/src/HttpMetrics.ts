@@ -9,6 +9,7 @@
  */
 import { AccessMetrics } from "@tawsil/access"
 import { IdempotencyMetrics } from "@tawsil/idempotency"
+import { ShipmentMetrics } from "@tawsil/shipments"
 import * as ShippingMetrics from "@tawsil/shipping/ShippingMetrics"
 import { TrackerMetrics } from "@tawsil/tracker"
 import { WebhookMetrics } from "@tawsil/webhooks"
@@ -79,6 +80,7 @@ export const zero = Effect.all(
     AccessMetrics.zero,
     IdempotencyMetrics.zero,
     WebhookMetrics.zero,
+    ShipmentMetrics.zero,
     // Until the tracker's writer registers its reading of the queue.
     Metric.value(TrackerMetrics.queueRows)
   ],

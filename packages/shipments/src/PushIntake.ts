@@ -1,10 +1,11 @@
 /**
  * The receiver of courier push (`POST` and `GET /v1/hooks/couriers/{account_id}`; docs/cod-loop.md, "Push"): a
  * request is authenticated by the courier's signature only, with the account's webhook secret, through the
- * adapter's `push` (pure: verify, challenge, read). Every event it carries is recorded once per account and applied
- * to its shipment in the same unit, before the courier gets its 2xx: an acknowledged event is never lost, and a
- * replayed one changes nothing. An event for a parcel not attached yet (a push that overtakes our own create's
- * commit) waits, and is applied when the shipment is attached (`applyPending`).
+ * adapter's `push` (pure: verify, challenge, read). The courier's 2xx waits for one thing: every event the request
+ * carries recorded, once per account, in one statement — an acknowledged event is never lost, and a replayed one
+ * changes nothing. Applying them to their shipments follows, in the background (`PushApplier`, woken through
+ * `PushSignal`). An event for a parcel not attached yet (a push that overtakes our own create's commit) waits, and
+ * is applied when the shipment is attached (`applyPending`).
  *
  * A refusal (`HookRefused`) echoes nothing of the request and changes nothing: an unknown account (or one whose
  * courier does not push) is `unknown_account`, a bad or missing signature or an account without a webhook secret
@@ -12,7 +13,6 @@
  */
 
 import { createHash } from "node:crypto"
-import type { CourierAdapter } from "@tawsil/courier"
 import type { PushedEvent, PushRequest } from "@tawsil/courier/Push"
 import { type Ids, StoreText } from "@tawsil/domain"
 import { OrderShipment, Orders } from "@tawsil/orders"
@@ -20,7 +20,9 @@ import { Gateway } from "@tawsil/shipping"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Clock, Context, Effect, Layer, Result, Schema } from "effect"
 import { CourierAccounts } from "./CourierAccounts.ts"
+import * as Pushed from "./internal/applyPushed.ts"
 import * as Following from "./internal/follow.ts"
+import { PushSignal } from "./PushSignal.ts"
 import type { ShipmentsError } from "./ShipmentsError.ts"
 import { type PushedRow, TrackingStore } from "./TrackingStore.ts"
 
@@ -92,116 +94,67 @@ const rowOf = (event: PushedEvent): PushedRow => ({
   occurredAt: Following.timeOf(event.occurredAt)
 })
 
-const eventsOf = (adapter: CourierAdapter.Any, row: PushedRow): ReadonlyArray<OrderShipment.ShipmentEvent> =>
-  Following.classify(adapter, row.rawStatus).map((read) => ({
-    ...read,
-    eventId: row.key,
-    rawStatus: row.rawStatus,
-    ...(row.reason === null ? {} : { reason: row.reason }),
-    occurredAt: row.occurredAt,
-    source: "push" as const
-  }))
-
 const acknowledged = (received: number, recorded: number): HookAnswer => ({
   contentType: "application/json",
   body: JSON.stringify({ received, recorded })
 })
 
-export const layer: Layer.Layer<PushIntake, never, Orders.Orders | CourierAccounts | TrackingStore | Gateway.Gateway> =
-  Layer.effect(
-    PushIntake,
-    Effect.gen(function* () {
-      const method = yield* ServiceSpans.method
-      const orders = yield* Orders.Orders
-      const accounts = yield* CourierAccounts
-      const tracking = yield* TrackingStore
-      const { catalogue } = yield* Gateway.Gateway
-      const { follow } = Following.follower(orders, tracking, catalogue)
+export const layer: Layer.Layer<
+  PushIntake,
+  never,
+  Orders.Orders | CourierAccounts | TrackingStore | Gateway.Gateway | PushSignal
+> = Layer.effect(
+  PushIntake,
+  Effect.gen(function* () {
+    const method = yield* ServiceSpans.method
+    const orders = yield* Orders.Orders
+    const accounts = yield* CourierAccounts
+    const tracking = yield* TrackingStore
+    const signal = yield* PushSignal
+    const { catalogue } = yield* Gateway.Gateway
+    const { apply } = Pushed.applier(orders, tracking, catalogue)
 
-      /** Applies recorded rows to the shipments they name; the rows of unknown parcels wait, and are answered. */
-      const apply = Effect.fnUntraced(function* (
-        accountId: number,
-        adapter: CourierAdapter.Any,
-        rows: ReadonlyArray<PushedRow>
-      ) {
-        const byOrder = new Map<number, { storeId: Ids.StoreId; rows: Array<PushedRow> }>()
-        const waiting: Array<PushedRow> = []
-        for (const row of rows) {
-          const found = yield* orders.findByParcel(accountId, {
-            trackingNumber: row.trackingNumber ?? undefined,
-            courierReference: row.courierReference ?? undefined,
-            reference: row.reference ?? undefined
-          })
-          if (found === undefined) {
-            waiting.push(row)
-            continue
-          }
-          const group = byOrder.get(found.orderId) ?? { storeId: found.storeId, rows: [] }
-          group.rows.push(row)
-          byOrder.set(found.orderId, group)
+    return PushIntake.of({
+      receive: method("PushIntake.receive")(function* (accountId, request) {
+        const found = yield* accounts.forHook(accountId)
+        const adapter = found === undefined ? undefined : catalogue.resolve(found.account.courier)?.adapter
+        const push = adapter?.push
+        if (found === undefined || push === undefined) {
+          return yield* refused("unknown_account", "No courier account receives pushes here")
         }
-        for (const [orderId, group] of byOrder) {
-          yield* follow(
-            { storeId: group.storeId, orderId },
-            group.rows.flatMap((row) => eventsOf(adapter, row)),
-            { pushes: true, checked: false }
-          )
-          yield* tracking.markApplied(
-            accountId,
-            group.rows.map((row) => row.key),
-            orderId
+        if (found.webhookSecret === undefined) {
+          return yield* refused(
+            "signature",
+            "This courier account has no webhook secret: pushes cannot be verified (set one on the account)"
           )
         }
-        return waiting
-      })
-
-      return PushIntake.of({
-        receive: method("PushIntake.receive")(function* (accountId, request) {
-          const found = yield* accounts.forHook(accountId)
-          const adapter = found === undefined ? undefined : catalogue.resolve(found.account.courier)?.adapter
-          const push = adapter?.push
-          if (found === undefined || push === undefined) {
-            return yield* refused("unknown_account", "No courier account receives pushes here")
-          }
-          if (found.webhookSecret === undefined) {
-            return yield* refused(
-              "signature",
-              "This courier account has no webhook secret: pushes cannot be verified (set one on the account)"
-            )
-          }
-          const read = push.receive(request, found.webhookSecret, yield* Clock.currentTimeMillis)
-          if (Result.isFailure(read)) return yield* refused(read.failure.reason, read.failure.message)
-          const answer = read.success
-          if (answer._tag === "Challenge") return { contentType: answer.contentType, body: answer.body }
-          if (answer.unread > 0) {
-            // Acknowledged all the same (a refused batch is retried for days, then the webhook disabled): polling
-            // catches those parcels up.
-            yield* Effect.logWarning("courier push: events the adapter could not read").pipe(
-              Effect.annotateLogs({ courier: found.account.courier, account: accountId, unread: answer.unread })
-            )
-          }
-          const rows = answer.events.map(rowOf)
-          const { fresh, waiting } = yield* tracking.transaction(
-            Effect.gen(function* () {
-              const fresh = yield* tracking.recordPushed(accountId, rows)
-              return { fresh, waiting: yield* apply(accountId, adapter!, fresh) }
-            })
+        const read = push.receive(request, found.webhookSecret, yield* Clock.currentTimeMillis)
+        if (Result.isFailure(read)) return yield* refused(read.failure.reason, read.failure.message)
+        const answer = read.success
+        if (answer._tag === "Challenge") return { contentType: answer.contentType, body: answer.body }
+        if (answer.unread > 0) {
+          // Acknowledged all the same (a refused batch is retried for days, then the webhook disabled): polling
+          // catches those parcels up.
+          yield* Effect.logWarning("courier push: events the adapter could not read").pipe(
+            Effect.annotateLogs({ courier: found.account.courier, account: accountId, unread: answer.unread })
           )
-          // An event for a parcel not attached yet waits for the attach's `applyPending`, which reads what is
-          // committed: one whose attach committed, and looked, while this unit was still open would wait for ever.
-          // Looked for again now that this unit is committed, it is found in either order.
-          if (waiting.length > 0) yield* tracking.transaction(apply(accountId, adapter!, waiting))
-          return acknowledged(rows.length, fresh.length)
-        }),
+        }
+        const rows = answer.events.map(rowOf)
+        // Durably recorded (one statement, committed): that is what the courier's 2xx says. Applied behind it.
+        const fresh = yield* tracking.recordPushed(accountId, rows)
+        if (fresh.length > 0) yield* signal.notify
+        return acknowledged(rows.length, fresh.length)
+      }),
 
-        applyPending: method("PushIntake.applyPending")(function* (attached) {
-          const adapter = catalogue.resolve(attached.courier)?.adapter
-          if (adapter === undefined) return false
-          const waiting = yield* tracking.pendingPushed(attached.accountId, attached)
-          if (waiting.length === 0) return false
-          yield* tracking.transaction(apply(attached.accountId, adapter, waiting))
-          return true
-        })
+      applyPending: method("PushIntake.applyPending")(function* (attached) {
+        const adapter = catalogue.resolve(attached.courier)?.adapter
+        if (adapter === undefined) return false
+        // Events recorded before the attach committed. One recorded after it is found by the applier, whose look
+        // for its parcel follows the record's commit: in either order, every event finds its shipment.
+        const waiting = yield* tracking.pendingPushed(attached.accountId, attached)
+        if (waiting.length === 0) return false
+        return (yield* apply(attached.accountId, adapter, waiting)).applied > 0
       })
     })
-  )
+  })
+)

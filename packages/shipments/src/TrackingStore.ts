@@ -2,9 +2,10 @@
  * What following parcels keeps (docs/cod-loop.md): the poller's due checks (`shipment_checks`: one per shipment on
  * its way, claimed under a lease so that N instances check each parcel once per cycle and a killed instance's claims
  * are taken over when their lease runs out) and the pushed events as the couriers sent them (`courier_push_events`:
- * each recorded once per account, applied to its shipment in the same unit when the shipment is known, else kept
- * until it is). The port and its in-memory implementation; `TrackingStoreSql` is the SQL one. Times are the store's
- * clock (the database's on SQL), so every instance agrees on what is due.
+ * each recorded once per account when the courier's request is acknowledged, then claimed by an applier under a lease
+ * and applied to its shipment, each exactly once, or kept until its shipment is attached). The port and its in-memory
+ * implementation; `TrackingStoreSql` is the SQL one. Times are the store's clock (the database's on SQL), so every
+ * instance agrees on what is due.
  */
 import { Clock, Context, type DateTime, Duration, Effect, Layer, Semaphore } from "effect"
 
@@ -30,6 +31,27 @@ export interface PushedRow {
   readonly rawStatus: string
   readonly reason: string | null
   readonly occurredAt: DateTime.Utc
+}
+
+/** A pushed event an applier claimed: its account's. */
+export interface ClaimedPush extends PushedRow {
+  readonly accountId: number
+}
+
+/** How long an event whose parcel is not attached yet waits before it is tried again: its age, within these. */
+export interface RetryWait {
+  readonly min: Duration.Duration
+  readonly max: Duration.Duration
+}
+
+/** The pushed events not applied yet, on the whole store. */
+export interface PushBacklog {
+  /** Never tried: the appliers' backlog. */
+  readonly pending: number
+  /** Tried, their parcel not attached yet (or not one of ours): waiting. */
+  readonly waiting: number
+  /** How long ago the oldest pending event was recorded, in seconds (0: none is pending). */
+  readonly lagSeconds: number
 }
 
 export class TrackingStore extends Context.Service<
@@ -58,7 +80,7 @@ export class TrackingStore extends Context.Service<
     readonly finish: (orderId: number) => Effect.Effect<void>
     /** How many shipments an account's parcels still being followed. */
     readonly following: (accountId: number) => Effect.Effect<number>
-    /** Records pushed events, each once per account; answers the ones that were new. */
+    /** Records pushed events, each once per account (one statement on SQL); answers the ones that were new. */
     readonly recordPushed: (
       accountId: number,
       rows: ReadonlyArray<PushedRow>
@@ -68,8 +90,28 @@ export class TrackingStore extends Context.Service<
       accountId: number,
       names: { readonly trackingNumber: string; readonly courierReference: string | null; readonly reference: string }
     ) => Effect.Effect<ReadonlyArray<PushedRow>>
-    /** Pushed events applied to order `orderId`'s shipment. */
-    readonly markApplied: (accountId: number, keys: ReadonlyArray<string>, orderId: number) => Effect.Effect<void>
+    /**
+     * Pushed events applied to order `orderId`'s shipment; answers the keys marked now, those no unit marked before
+     * (SQL: locked until the caller's unit ends, so that two units never apply one event).
+     */
+    readonly markApplied: (
+      accountId: number,
+      keys: ReadonlyArray<string>,
+      orderId: number
+    ) => Effect.Effect<ReadonlyArray<string>>
+    /**
+     * Claims up to `limit` unapplied pushed events due for a try (new ones, and those whose claim or wait ran out),
+     * the earliest due first; each is marked tried, and another claimer skips it for `lease` (a killed applier's
+     * claims are taken over when it passes).
+     */
+    readonly claimPushed: (limit: number, lease: Duration.Duration) => Effect.Effect<ReadonlyArray<ClaimedPush>>
+    /**
+     * Claimed events whose parcel is not attached: tried again after as long as they have waited since they were
+     * recorded, within `wait` (they are applied when their shipment is attached; this is the safety net).
+     */
+    readonly deferPushed: (accountId: number, keys: ReadonlyArray<string>, wait: RetryWait) => Effect.Effect<void>
+    /** The pushed events not applied yet. */
+    readonly pushBacklog: Effect.Effect<PushBacklog>
   }
 >()("@tawsil/shipments/TrackingStore") {}
 
@@ -80,7 +122,16 @@ interface StoredCheck extends Check {
 
 interface StoredPush extends PushedRow {
   readonly appliedTo: number | null
+  readonly receivedAt: number
+  readonly triedAt: number | null
+  readonly nextTryAt: number
 }
+
+/** The wait before an event is tried again: its age, within `wait`. */
+export const retryDelay = (age: number, wait: RetryWait): number =>
+  Math.min(Duration.toMillis(wait.max), Math.max(Duration.toMillis(wait.min), age))
+
+const rowOf = ({ appliedTo: _, receivedAt: __, triedAt: ___, nextTryAt: ____, ...row }: StoredPush): PushedRow => row
 
 /** Marks fibers inside a memory transaction, so a nested one does not wait on itself. */
 const InTransaction = Context.Reference<boolean>("@tawsil/shipments/TrackingStore/InTransaction", {
@@ -147,12 +198,12 @@ export const layerMemory: Layer.Layer<TrackingStore> = Layer.effect(
       following: (accountId) =>
         Effect.sync(() => [...checks.values()].filter((check) => check.accountId === accountId).length),
       recordPushed: (accountId, rows) =>
-        Effect.sync(() => {
+        Effect.map(now, (at) => {
           const account = pushed.get(accountId) ?? new Map<string, StoredPush>()
           pushed.set(accountId, account)
           return rows.filter((row) => {
             if (account.has(row.key)) return false
-            account.set(row.key, { ...row, appliedTo: null })
+            account.set(row.key, { ...row, appliedTo: null, receivedAt: at, triedAt: null, nextTryAt: at })
             return true
           })
         }),
@@ -166,16 +217,54 @@ export const layerMemory: Layer.Layer<TrackingStore> = Layer.effect(
                   (names.courierReference !== null && row.courierReference === names.courierReference) ||
                   row.reference === names.reference)
             )
-            .map(({ appliedTo: _, ...row }) => row)
+            .map(rowOf)
         ),
       markApplied: (accountId, keys, orderId) =>
         Effect.sync(() => {
           const account = pushed.get(accountId)
+          return [...new Set(keys)].filter((key) => {
+            const row = account?.get(key)
+            if (row === undefined || row.appliedTo !== null) return false
+            account!.set(key, { ...row, appliedTo: orderId })
+            return true
+          })
+        }),
+      claimPushed: (limit, lease) =>
+        Effect.map(now, (at) => {
+          const due = [...pushed]
+            .flatMap(([accountId, rows]) =>
+              [...rows.values()]
+                .filter((row) => row.appliedTo === null && row.nextTryAt <= at)
+                .map((row) => ({ accountId, row }))
+            )
+            .sort((a, b) => a.row.nextTryAt - b.row.nextTryAt)
+            .slice(0, limit)
+          return due.map(({ accountId, row }) => {
+            pushed.get(accountId)!.set(row.key, { ...row, triedAt: at, nextTryAt: at + Duration.toMillis(lease) })
+            return { ...rowOf(row), accountId }
+          })
+        }),
+      deferPushed: (accountId, keys, wait) =>
+        Effect.map(now, (at) => {
+          const account = pushed.get(accountId)
           for (const key of keys) {
             const row = account?.get(key)
-            if (row !== undefined) account!.set(key, { ...row, appliedTo: orderId })
+            if (row === undefined || row.appliedTo !== null) continue
+            account!.set(key, { ...row, nextTryAt: at + retryDelay(at - row.receivedAt, wait) })
           }
-        })
+        }),
+      pushBacklog: Effect.map(now, (at) => {
+        const unapplied = [...pushed.values()]
+          .flatMap((rows) => [...rows.values()])
+          .filter((row) => row.appliedTo === null)
+        const pending = unapplied.filter((row) => row.triedAt === null)
+        const oldest = Math.min(...pending.map((row) => row.receivedAt))
+        return {
+          pending: pending.length,
+          waiting: unapplied.length - pending.length,
+          lagSeconds: pending.length === 0 ? 0 : Math.max(0, (at - oldest) / 1000)
+        }
+      })
     })
   })
 )

@@ -1,8 +1,9 @@
 /**
- * The tracking store on PostgreSQL (tables `shipment_checks` and `courier_push_events` of storage migration 0017),
- * needing only `SqlClient`. Due times are the database's clock, so every instance agrees on what is due; a claim is
- * one statement (`FOR UPDATE SKIP LOCKED` over the due rows, then the lease written), so two claimers never take the
- * same check.
+ * The tracking store on PostgreSQL (tables `shipment_checks` and `courier_push_events` of storage migrations 0017 and
+ * 0019), needing only `SqlClient`. Due times are the database's clock, so every instance agrees on what is due; a
+ * claim is one statement (`FOR UPDATE SKIP LOCKED` over the due rows, then the lease written), so two claimers never
+ * take the same check or pushed event. Marking pushed events applied locks them in the caller's unit and skips those
+ * another unit marked first: an event is applied once even when a lease ran out under a slow applier.
  */
 import { DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
@@ -30,6 +31,12 @@ const PushRow = Schema.Struct({
 const decodeChecks = Schema.decodeUnknownEffect(Schema.Array(CheckRow))
 const decodePushed = Schema.decodeUnknownEffect(Schema.Array(PushRow))
 const decodeKeys = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ event_key: Schema.String })))
+const decodeClaimed = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({ ...PushRow.fields, account_id: Schema.Int }))
+)
+const decodeBacklog = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({ pending: Schema.Int, waiting: Schema.Int, lag_seconds: Schema.Unknown }))
+)
 const decodeCount = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ count: Schema.Int })))
 
 const pushedOf = (row: typeof PushRow.Type): PushedRow => ({
@@ -156,10 +163,63 @@ export const layer: Layer.Layer<TrackingStore, never, SqlClient.SqlClient> = Lay
         ),
       markApplied: (accountId, keys, orderId) =>
         keys.length === 0
+          ? Effect.succeed([])
+          : sql`
+              WITH locked AS (
+                SELECT event_key FROM courier_push_events
+                WHERE account_id = ${accountId} AND event_key IN ${sql.in(keys)} AND applied_at IS NULL
+                ORDER BY event_key
+                FOR UPDATE
+              )
+              UPDATE courier_push_events e SET order_id = ${orderId}, applied_at = now()
+              FROM locked WHERE e.account_id = ${accountId} AND e.event_key = locked.event_key
+              RETURNING e.event_key`.pipe(
+              Effect.orDie,
+              Effect.flatMap((found) => Effect.orDie(decodeKeys(found))),
+              Effect.map((found) => found.map((row) => row.event_key))
+            ),
+      claimPushed: (limit, lease) =>
+        sql`
+          WITH due AS (
+            SELECT account_id, event_key FROM courier_push_events
+            WHERE applied_at IS NULL AND next_try_at <= now()
+            ORDER BY next_try_at
+            LIMIT ${limit}
+            FOR UPDATE SKIP LOCKED
+          )
+          UPDATE courier_push_events e SET tried_at = now(), next_try_at = now() + ${interval(lease)}::interval
+          FROM due WHERE e.account_id = due.account_id AND e.event_key = due.event_key
+          RETURNING e.account_id, e.event_key, e.tracking_number, e.courier_reference, e.reference, e.raw_status,
+            e.reason, e.occurred_at`.pipe(
+          Effect.orDie,
+          Effect.flatMap((found) => Effect.orDie(decodeClaimed(found))),
+          Effect.map((found) => found.map((row) => ({ ...pushedOf(row), accountId: row.account_id })))
+        ),
+      deferPushed: (accountId, keys, wait) =>
+        keys.length === 0
           ? Effect.void
           : sql`
-              UPDATE courier_push_events SET order_id = ${orderId}, applied_at = now()
-              WHERE account_id = ${accountId} AND event_key IN ${sql.in(keys)}`.pipe(Effect.orDie, Effect.asVoid)
+              UPDATE courier_push_events
+              SET next_try_at = now() + least(${interval(wait.max)}::interval,
+                greatest(${interval(wait.min)}::interval, now() - received_at))
+              WHERE account_id = ${accountId} AND event_key IN ${sql.in(keys)} AND applied_at IS NULL`.pipe(
+              Effect.orDie,
+              Effect.asVoid
+            ),
+      pushBacklog: sql`
+        SELECT count(*) FILTER (WHERE tried_at IS NULL)::int AS pending,
+          count(*) FILTER (WHERE tried_at IS NOT NULL)::int AS waiting,
+          COALESCE(EXTRACT(EPOCH FROM now() - min(received_at) FILTER (WHERE tried_at IS NULL)), 0)::float8
+            AS lag_seconds
+        FROM courier_push_events WHERE applied_at IS NULL`.pipe(
+        Effect.orDie,
+        Effect.flatMap((rows) => Effect.orDie(decodeBacklog(rows))),
+        Effect.map((rows) => ({
+          pending: rows[0]?.pending ?? 0,
+          waiting: rows[0]?.waiting ?? 0,
+          lagSeconds: Math.max(0, Number(rows[0]?.lag_seconds ?? 0))
+        }))
+      )
     })
   })
 )

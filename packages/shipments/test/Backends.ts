@@ -16,7 +16,9 @@ import { TestClock } from "effect/testing"
 import * as CourierAccountStore from "../src/CourierAccountStore.ts"
 import * as CourierAccountStoreSql from "../src/CourierAccountStoreSql.ts"
 import * as CourierAccounts from "../src/CourierAccounts.ts"
+import * as PushApplier from "../src/PushApplier.ts"
 import * as PushIntake from "../src/PushIntake.ts"
+import * as PushSignal from "../src/PushSignal.ts"
 import * as Shipments from "../src/Shipments.ts"
 import * as TrackingStore from "../src/TrackingStore.ts"
 import * as TrackingStoreSql from "../src/TrackingStoreSql.ts"
@@ -199,9 +201,17 @@ const fixtureSql = (shift: { millis: number }) =>
         elapse: (duration) => {
           const millis = Math.round(Duration.toMillis(Duration.fromInputUnsafe(duration)))
           shift.millis += millis
-          return sql`
-          UPDATE shipment_checks SET due_at = due_at - make_interval(secs => ${millis / 1000}),
-            lease_until = lease_until - make_interval(secs => ${millis / 1000})`.pipe(Effect.orDie, Effect.asVoid)
+          const seconds = millis / 1000
+          return Effect.all([
+            sql`
+            UPDATE shipment_checks SET due_at = due_at - make_interval(secs => ${seconds}),
+              lease_until = lease_until - make_interval(secs => ${seconds})`,
+            sql`
+            UPDATE courier_push_events SET received_at = received_at - make_interval(secs => ${seconds}),
+              tried_at = tried_at - make_interval(secs => ${seconds}),
+              next_try_at = next_try_at - make_interval(secs => ${seconds})
+            WHERE applied_at IS NULL`
+          ]).pipe(Effect.orDie, Effect.asVoid)
         },
         backlog: (storeId, account, count) =>
           sql<{ readonly order_id: number; readonly tracking_number: string }>`
@@ -244,10 +254,14 @@ const fixtureSql = (shift: { millis: number }) =>
     })
   )
 
-/** The services over `stores`, with the gateway over the sandbox and `couriers`. */
+/**
+ * The services over `stores`, with the gateway over the sandbox and `couriers`; the push applier without its loop
+ * (a suite runs its `drain` where the applier's loop would have woken).
+ */
 const services = <Stores, E, R>(couriers: ReadonlyArray<CourierAdapter.Any>, stores: Layer.Layer<Stores, E, R>) =>
-  Shipments.layer.pipe(
+  Layer.merge(Shipments.layer, PushApplier.layerNoLoop()).pipe(
     Layer.provideMerge(PushIntake.layer),
+    Layer.provideMerge(PushSignal.layer),
     Layer.provideMerge(CourierAccounts.layer),
     Layer.provideMerge(Orders.layer),
     Layer.provideMerge(TestCouriers.gateway(couriers)),

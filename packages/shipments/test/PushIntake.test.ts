@@ -1,83 +1,36 @@
 /**
  * The receiver of courier push through `PushIntake`, on memory, the embedded database and (with `DATABASE_URL`) the
- * real server, with a courier whose push scheme is written here: a hex HMAC-SHA256 of the body in `x-test-signature`,
- * a JSON body of events, a `GET ?challenge=` answered with its token.
+ * real server, with the courier of `TestPush.ts` (an HMAC of the body, a JSON body of events, a `GET ?challenge=`).
  */
 import { assert, describe, layer, type Vitest } from "@effect/vitest"
 import { Push } from "@tawsil/courier"
 import { Orders } from "@tawsil/orders"
-import { Cause, Clock, DateTime, Duration, Effect, Option, Redacted, Result, Schema } from "effect"
+import type { Gateway } from "@tawsil/shipping"
+import { Cause, Clock, Duration, Effect, Option } from "effect"
 import * as fc from "fast-check"
+import type { CourierAccountStore } from "../src/CourierAccountStore.ts"
 import { CourierAccounts } from "../src/CourierAccounts.ts"
+import * as PushApplier from "../src/PushApplier.ts"
 import { HookRefused, PushIntake } from "../src/PushIntake.ts"
 import { Shipments } from "../src/Shipments.ts"
 import { TrackingStore } from "../src/TrackingStore.ts"
 import * as Backends from "./Backends.ts"
 import * as TestCouriers from "./TestCouriers.ts"
+import { post, pusher, relay, SECRET, type Sent } from "./TestPush.ts"
 
-const scheme: Push.Push = {
-  secret: Schema.RedactedFromValue(Schema.String.check(Schema.isMinLength(8))),
-  receive: (request, secret) => {
-    if (request.method === "GET") {
-      const token = Push.parameter(request, "challenge")
-      return token === undefined || token === ""
-        ? Result.fail(Push.malformed("a challenge names its token"))
-        : Result.succeed(Push.challenge("text/plain", token))
-    }
-    const given = Push.hex(Push.header(request, "x-test-signature") ?? "", 32)
-    if (given === undefined || !Push.sameBytes(given, Push.hmacSha256(Redacted.value(secret), request.body))) {
-      return Result.fail(Push.signature("x-test-signature is not the body's HMAC under the account's secret"))
-    }
-    const body = Push.json(request.body)
-    const events = Option.isSome(body) ? Push.member(body.value, "events") : undefined
-    if (!Array.isArray(events)) return Result.fail(Push.malformed("the body is not a list of events"))
-    return Result.succeed(
-      Push.events(
-        events.map((event) => ({
-          eventId: Push.idText(Push.member(event, "id")),
-          parcel: {
-            trackingNumber: Push.idText(Push.member(event, "tracking")),
-            reference: Push.idText(Push.member(event, "reference"))
-          },
-          rawStatus: String(Push.member(event, "status")),
-          occurredAt: String(Push.member(event, "at")),
-          reason: Push.firstText(event, ["reason"])
-        }))
-      )
-    )
-  }
-}
+type Services =
+  | CourierAccountStore
+  | Gateway.Gateway
+  | PushIntake
+  | PushApplier.PushApplier
+  | Shipments
+  | CourierAccounts
+  | TrackingStore
+  | Orders.Orders
+  | Backends.Fixture
 
-const pusher = TestCouriers.courier({ key: "pusher", push: scheme })
-const relay = TestCouriers.courier({ key: "relay" })
-
-const SECRET = "s3cret-of-the-hook"
-
-interface Sent {
-  readonly id?: string
-  readonly tracking?: string
-  readonly reference?: string
-  readonly status: string
-  readonly at: number
-  readonly reason?: string
-}
-
-/** A POST as the courier sends it, signed with `secret` (unsigned when null). */
-const post = (events: ReadonlyArray<Sent>, secret: string | null = SECRET): Push.PushRequest => {
-  const body = new TextEncoder().encode(
-    JSON.stringify({
-      events: events.map((event) => ({ ...event, at: DateTime.formatIso(DateTime.makeUnsafe(event.at)) }))
-    })
-  )
-  return {
-    method: "POST",
-    query: {},
-    headers: secret === null ? {} : { "x-test-signature": Push.hmacSha256(secret, body).toString("hex") },
-    body
-  }
-}
-
-type Services = PushIntake | Shipments | CourierAccounts | TrackingStore | Orders.Orders | Backends.Fixture
+/** What the applier's loop does when a receive wakes it: everything due applied (or deferred). */
+const drain = Effect.flatMap(PushApplier.PushApplier, (applier) => applier.drain)
 
 const suite = (it: Vitest.MethodsNonLive<Services>) => {
   /** A store with a `pusher` account (its webhook secret set) and an order shipped through it. */
@@ -114,7 +67,7 @@ const suite = (it: Vitest.MethodsNonLive<Services>) => {
     })
   )
 
-  it.effect("applies a pushed event before acknowledging it; a replay is acknowledged and applied once", () =>
+  it.effect("acknowledges pushed events once recorded, without applying them; the applier applies them once", () =>
     Effect.gen(function* () {
       const intake = yield* PushIntake
       const orders = yield* Orders.Orders
@@ -124,10 +77,14 @@ const suite = (it: Vitest.MethodsNonLive<Services>) => {
         { id: "e-1", tracking: trackingNumber, status: "OUT", at: now + 60_000 },
         { id: "e-2", tracking: trackingNumber, status: "DELIVERED", at: now + 120_000, reason: "Remis" }
       ]
+      const shippedOrder = yield* orders.get(storeId, order.id)
       assert.deepStrictEqual(yield* intake.receive(accountId, post(events)), {
         contentType: "application/json",
         body: JSON.stringify({ received: 2, recorded: 2 })
       })
+      // Recorded, answered, not applied yet: the order is as it was.
+      assert.deepStrictEqual(yield* orders.get(storeId, order.id), shippedOrder)
+      assert.deepStrictEqual(yield* drain, { claimed: 2, applied: 2, deferred: 0 })
       const delivered = yield* orders.get(storeId, order.id)
       assert.deepStrictEqual(
         [delivered.status, delivered.shipment!.status, delivered.shipment!.raw_status, delivered.shipment!.reason],
@@ -141,11 +98,12 @@ const suite = (it: Vitest.MethodsNonLive<Services>) => {
           ["delivered", "push"]
         ]
       )
-      // The courier retries (it missed our answer): acknowledged, applied once.
+      // The courier retries (it missed our answer): acknowledged, recorded and applied once.
       assert.deepStrictEqual(yield* intake.receive(accountId, post(events)), {
         contentType: "application/json",
         body: JSON.stringify({ received: 2, recorded: 0 })
       })
+      assert.deepStrictEqual(yield* drain, { claimed: 0, applied: 0, deferred: 0 })
       assert.deepStrictEqual(yield* orders.get(storeId, order.id), delivered)
       // Delivered is terminal: the parcel is no longer polled.
       const tracking = yield* TrackingStore
@@ -153,6 +111,45 @@ const suite = (it: Vitest.MethodsNonLive<Services>) => {
       const claimed = yield* tracking.claimDue(10_000, Duration.minutes(1))
       yield* tracking.release(claimed.map((check) => check.orderId))
       assert.isFalse(claimed.some((check) => check.orderId === order.id))
+    })
+  )
+
+  it.effect("two appliers on one store apply each event once", () =>
+    Effect.gen(function* () {
+      const intake = yield* PushIntake
+      const orders = yield* Orders.Orders
+      const parcels = yield* Effect.forEach(Array.from({ length: 4 }), () => shipped)
+      const now = yield* Clock.currentTimeMillis
+      const steps = ["PICKED", "OUT", "FAILED", "OUT", "DELIVERED"]
+      for (const [index, parcel] of parcels.entries()) {
+        const events = steps.map((status, step) => ({
+          id: `two-${index}-${step}`,
+          tracking: parcel.trackingNumber,
+          status,
+          at: now + 60_000 * (step + 1)
+        }))
+        // One request per event, as a courier that pushes each change on its own.
+        for (const event of events) yield* intake.receive(parcel.accountId, post([event]))
+      }
+      // Two instances' appliers, claiming a few at a time, at once.
+      const small = { ...PushApplier.defaults, batch: 3, concurrency: 2 }
+      const [one, two] = yield* Effect.all([PushApplier.make(small), PushApplier.make(small)])
+      const reports = yield* Effect.all([one!.drain, two!.drain, one!.drain], { concurrency: "unbounded" })
+      assert.strictEqual(
+        reports.reduce((sum, report) => sum + report.applied, 0),
+        parcels.length * steps.length,
+        JSON.stringify(reports)
+      )
+      assert.deepStrictEqual(yield* drain, { claimed: 0, applied: 0, deferred: 0 })
+      for (const parcel of parcels) {
+        const detail = yield* orders.get(parcel.storeId, parcel.order.id)
+        assert.deepStrictEqual([detail.status, detail.shipment!.status], ["delivered", "delivered"])
+        // Each event once in the timeline, whoever applied it.
+        assert.deepStrictEqual(
+          detail.shipment!.timeline.filter((step) => step.source === "push").map((step) => step.raw_status),
+          steps
+        )
+      }
     })
   )
 
@@ -180,6 +177,7 @@ const suite = (it: Vitest.MethodsNonLive<Services>) => {
           { id: "c", tracking: trackingNumber, status: "PAID", at: at + 60_000 }
         ])
       )
+      yield* drain
       const detail = yield* orders.get(storeId, order.id)
       assert.deepStrictEqual(
         [detail.status, detail.shipment!.status, detail.shipment!.cod_status, detail.shipment!.raw_status],
@@ -200,9 +198,11 @@ const suite = (it: Vitest.MethodsNonLive<Services>) => {
         (yield* intake.receive(accountId, post([picked]))).body,
         JSON.stringify({ received: 1, recorded: 0 })
       )
+      assert.deepStrictEqual(yield* drain, { claimed: 1, applied: 1, deferred: 0 })
       // The courier names the parcel by our reference this time: the same event still.
       const detail = yield* orders.get(storeId, order.id)
       yield* intake.receive(accountId, post([{ reference: order.order_number, status: "PICKED", at }]))
+      yield* drain
       assert.deepStrictEqual(yield* orders.get(storeId, order.id), detail)
       assert.strictEqual(detail.shipment!.timeline.length, 2)
     })
@@ -261,6 +261,9 @@ const suite = (it: Vitest.MethodsNonLive<Services>) => {
           assert.strictEqual(JSON.parse(again.body).recorded, 0, json.slice(0, 300))
         }
       }
+      // Whatever was recorded is applied or waits for its parcel: the applier takes all of it.
+      const drained = yield* drain
+      assert.strictEqual(drained.claimed, drained.applied + drained.deferred)
     })
   )
 
@@ -330,6 +333,14 @@ const suite = (it: Vitest.MethodsNonLive<Services>) => {
       assert.strictEqual(
         (yield* intake.receive(account.id, post([{ id: "early", tracking: next, status: "PICKED", at }]))).body,
         JSON.stringify({ received: 1, recorded: 1 })
+      )
+      // The applier finds no shipment for it: it waits.
+      assert.isAtLeast((yield* drain).deferred, 1)
+      const tracking = yield* TrackingStore
+      const names = { trackingNumber: next, courierReference: null, reference: "none" }
+      assert.deepStrictEqual(
+        (yield* tracking.pendingPushed(account.id, names)).map((row) => row.key),
+        ["id:early"]
       )
       const shipped = yield* (yield* Shipments).ship(storeId, order.id, { account_id: account.id })
       assert.strictEqual(shipped.shipment!.tracking_number, next)

@@ -2,13 +2,14 @@
  * The contracts of the two ports, run over memory, the embedded database and (with `DATABASE_URL`) the real server:
  * `CourierAccountStore` (scoped by store but for the push receiver's lookup, sealed values kept as given and
  * replaced only where unchanged) and `TrackingStore` (due checks claimed under a lease, never by two claimers at
- * once; pushed events recorded once per account and found by any name of their parcel).
+ * once; pushed events recorded once per account, found by any name of their parcel, claimed by appliers under a lease
+ * and marked applied once).
  */
 import { assert, describe, type Vitest } from "@effect/vitest"
 import { DateTime, Duration, Effect } from "effect"
 import type { NewAccount } from "../src/CourierAccount.ts"
 import { CourierAccountStore } from "../src/CourierAccountStore.ts"
-import { type PushedRow, TrackingStore } from "../src/TrackingStore.ts"
+import { type ClaimedPush, type PushedRow, TrackingStore } from "../src/TrackingStore.ts"
 import { Fixture } from "./Backends.ts"
 
 const account = (storeId: number, overrides: Partial<NewAccount> = {}): NewAccount => ({
@@ -382,6 +383,139 @@ export const StoresSuite = <R>(
         // Applied or not, a replay stays a replay.
         assert.deepStrictEqual(yield* tracking.recordPushed(accountId, [byNumber]), [])
       })
+    )
+
+    /** Claims every pushed event due (other tests' included), so that a test sees only its own. */
+    const claimAllPushed = Effect.flatMap(TrackingStore, (tracking) => tracking.claimPushed(100_000, lease))
+
+    const keysOf = (claimed: ReadonlyArray<ClaimedPush>, accountId: number) =>
+      claimed
+        .filter((row) => row.accountId === accountId)
+        .map((row) => row.key)
+        .sort()
+
+    it.effect(
+      "claims unapplied pushed events under a lease another claimer skips; a dead claimer's are taken over",
+      () =>
+        Effect.gen(function* () {
+          const tracking = yield* TrackingStore
+          const fixture = yield* Fixture
+          yield* fixture.elapse("1 day")
+          yield* claimAllPushed
+          const { accountId } = yield* storeWithAccount
+          const rows = [pushed("p-1", { reason: "Remis" }), pushed("p-2", { trackingNumber: null, reference: "ORD-9" })]
+          yield* tracking.recordPushed(accountId, rows)
+          const claimed = yield* tracking.claimPushed(100, lease)
+          assert.deepStrictEqual(
+            claimed.filter((row) => row.accountId === accountId).sort((a, b) => a.key.localeCompare(b.key)),
+            rows.map((row) => ({ ...row, accountId }))
+          )
+          // Held: nobody claims them while the lease runs.
+          assert.deepStrictEqual(keysOf(yield* tracking.claimPushed(100, lease), accountId), [])
+          yield* fixture.elapse("4 minutes")
+          assert.deepStrictEqual(keysOf(yield* claimAllPushed, accountId), [])
+          // The claimer died: its lease ran out; another takes them over. One applied meanwhile is no longer claimed.
+          assert.deepStrictEqual(yield* tracking.markApplied(accountId, ["p-1"], 1), ["p-1"])
+          yield* fixture.elapse("2 minutes")
+          assert.deepStrictEqual(keysOf(yield* claimAllPushed, accountId), ["p-2"])
+          // At most the limit, the earliest due first.
+          yield* fixture.elapse("1 day")
+          yield* claimAllPushed
+          yield* tracking.recordPushed(accountId, [pushed("p-3")])
+          yield* fixture.elapse("1 minute")
+          yield* tracking.recordPushed(accountId, [pushed("p-4")])
+          assert.deepStrictEqual(keysOf(yield* tracking.claimPushed(1, lease), accountId), ["p-3"])
+          assert.deepStrictEqual(keysOf(yield* tracking.claimPushed(10, lease), accountId), ["p-4"])
+        })
+    )
+
+    it.effect(
+      options.concurrentClaims
+        ? "never lets two claimers take the same pushed event, claiming concurrently on separate connections"
+        : "never lets two claimers take the same pushed event",
+      () =>
+        Effect.gen(function* () {
+          const tracking = yield* TrackingStore
+          const fixture = yield* Fixture
+          yield* fixture.elapse("1 day")
+          yield* claimAllPushed
+          const { accountId } = yield* storeWithAccount
+          const keys = Array.from({ length: 40 }, (_, index) => `c-${String(index).padStart(2, "0")}`)
+          yield* tracking.recordPushed(
+            accountId,
+            keys.map((key) => pushed(key))
+          )
+          const rounds = yield* Effect.all(
+            Array.from({ length: 8 }, () => tracking.claimPushed(7, lease)),
+            { concurrency: "unbounded" }
+          )
+          const taken = rounds.flat().filter((row) => row.accountId === accountId)
+          assert.strictEqual(new Set(taken.map((row) => row.key)).size, taken.length, "an event was claimed twice")
+          assert.deepStrictEqual(keysOf(taken, accountId), keys)
+        })
+    )
+
+    it.effect("marks an event applied once: a second unit, concurrent or later, marks none of it", () =>
+      Effect.gen(function* () {
+        const tracking = yield* TrackingStore
+        const { accountId } = yield* storeWithAccount
+        yield* tracking.recordPushed(accountId, [pushed("m-1"), pushed("m-2"), pushed("m-3")])
+        const units = yield* Effect.all(
+          Array.from({ length: 4 }, () => tracking.transaction(tracking.markApplied(accountId, ["m-1", "m-2"], 7))),
+          { concurrency: "unbounded" }
+        )
+        assert.deepStrictEqual(units.flat().sort(), ["m-1", "m-2"])
+        assert.deepStrictEqual(yield* tracking.markApplied(accountId, ["m-2", "m-3", "m-3", "nope"], 7), ["m-3"])
+        assert.deepStrictEqual(yield* tracking.markApplied(accountId, [], 7), [])
+      })
+    )
+
+    it.effect(
+      "defers an event whose parcel is unknown by as long as it waited, within the bounds; counts the backlog",
+      () =>
+        Effect.gen(function* () {
+          const tracking = yield* TrackingStore
+          const fixture = yield* Fixture
+          yield* fixture.elapse("1 day")
+          yield* claimAllPushed
+          const before = yield* tracking.pushBacklog
+          const { accountId } = yield* storeWithAccount
+          const wait = { min: Duration.minutes(1), max: Duration.hours(1) }
+          yield* tracking.recordPushed(accountId, [pushed("w-1"), pushed("w-2")])
+          yield* fixture.elapse("10 seconds")
+          const fresh = yield* tracking.pushBacklog
+          assert.deepStrictEqual([fresh.pending - before.pending, fresh.waiting - before.waiting], [2, 0])
+          assert.isAtLeast(fresh.lagSeconds, 10)
+          assert.deepStrictEqual(keysOf(yield* tracking.claimPushed(100, lease), accountId), ["w-1", "w-2"])
+          yield* tracking.deferPushed(accountId, ["w-1", "w-2"], wait)
+          const deferred = yield* tracking.pushBacklog
+          assert.deepStrictEqual([deferred.pending - before.pending, deferred.waiting - before.waiting], [0, 2])
+          // Ten seconds old: the least wait, a minute.
+          yield* fixture.elapse("50 seconds")
+          assert.deepStrictEqual(keysOf(yield* claimAllPushed, accountId), [])
+          yield* fixture.elapse("15 seconds")
+          assert.deepStrictEqual(keysOf(yield* claimAllPushed, accountId), ["w-1", "w-2"])
+          assert.deepStrictEqual(yield* tracking.markApplied(accountId, ["w-2"], 3), ["w-2"])
+          // Now older: as long again as it waited (about 75 seconds), then at most the bound.
+          yield* tracking.deferPushed(accountId, ["w-1"], wait)
+          yield* fixture.elapse("70 seconds")
+          assert.deepStrictEqual(keysOf(yield* claimAllPushed, accountId), [])
+          yield* fixture.elapse("10 seconds")
+          assert.deepStrictEqual(keysOf(yield* claimAllPushed, accountId), ["w-1"])
+          yield* fixture.elapse("1 day")
+          yield* tracking.deferPushed(accountId, ["w-1"], wait)
+          yield* fixture.elapse("59 minutes")
+          assert.deepStrictEqual(keysOf(yield* claimAllPushed, accountId), [])
+          yield* fixture.elapse("2 minutes")
+          assert.deepStrictEqual(keysOf(yield* claimAllPushed, accountId), ["w-1"])
+          // Applied: neither claimed nor counted any more; deferring it does nothing.
+          yield* tracking.markApplied(accountId, ["w-1", "w-2"], 3)
+          yield* tracking.deferPushed(accountId, ["w-1"], wait)
+          yield* fixture.elapse("1 day")
+          assert.deepStrictEqual(keysOf(yield* claimAllPushed, accountId), [])
+          const after = yield* tracking.pushBacklog
+          assert.deepStrictEqual([after.pending - before.pending, after.waiting - before.waiting], [0, 0])
+        })
     )
   })
 }

@@ -26,6 +26,7 @@ import fieldLevelChanges from "./migrations/0015_field_level_changes.ts"
 import orderShipments from "./migrations/0016_order_shipments.ts"
 import shipments from "./migrations/0017_shipments.ts"
 import rateSyncProgress from "./migrations/0018_rate_sync_progress.ts"
+import pushApplier from "./migrations/0019_push_applier.ts"
 
 export const TABLE = "tawsil_migrations"
 
@@ -47,7 +48,8 @@ export const loader = Migrator.fromRecord({
   "0015_field_level_changes": fieldLevelChanges,
   "0016_order_shipments": orderShipments,
   "0017_shipments": shipments,
-  "0018_rate_sync_progress": rateSyncProgress
+  "0018_rate_sync_progress": rateSyncProgress,
+  "0019_push_applier": pushApplier
 })
 
 /** Runs the pending migrations and returns the ones it ran, as `[id, name]`. */

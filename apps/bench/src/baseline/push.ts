@@ -6,11 +6,11 @@
  * statement (`jsonb_to_recordset`, `ON CONFLICT (account_id, event_key) DO NOTHING RETURNING event_key`), one statement
  * a request; then 200 `{ received, recorded }` as ours answers.
  *
- * Not done here, and done by the app in the same transaction before it answers: the account looked up and its
- * secret opened, the events read by the adapter's pure `push.receive`, each event's parcel found, its shipment locked,
- * its timeline deduplicated and written, the shipment's status moved, the order locked and read (and moved, with its
- * webhook events), its poller's check rescheduled, and the pushed rows marked applied. The one account and secret are
- * given (`ACCOUNT_ID`, `WEBHOOK_SECRET`); no router, no HttpApi, no request id, no logs.
+ * Not done here, and done by the app before it answers: the account looked up and its secret opened, the events read
+ * by the adapter's pure `push.receive`, the store server's pipeline (router, HttpApi, request id, access log). Done by
+ * neither on the request path: applying the events (the app's push applier does it behind the answer; this baseline
+ * never does). The one account and secret are given (`ACCOUNT_ID`, `WEBHOOK_SECRET`); no router, no HttpApi, no
+ * request id, no logs.
  *
  * The database is reached through the repository's own driver layer (`@tawsil/storage`'s `Database.layerServer`),
  * with the app's default pool of 10.

@@ -26,7 +26,9 @@ import {
   CourierAccountStoreSql,
   CourierAccounts,
   Poller,
+  PushApplier,
   PushIntake,
+  PushSignal,
   Shipments,
   StoreOrigin,
   TrackingStoreSql
@@ -110,6 +112,8 @@ export const storeOrigin = Layer.effect(
 const shipmentsLayer = (config: Pick<AppConfig, "shipments">) =>
   Layer.mergeAll(
     Shipments.layer,
+    // Courier pushes are acknowledged once recorded; every instance applies them behind the answer.
+    PushApplier.layer(),
     config.shipments.poll === undefined ? Layer.empty : Poller.layer(config.shipments.poll)
   ).pipe(
     Layer.provideMerge(PushIntake.layer),
@@ -118,6 +122,7 @@ const shipmentsLayer = (config: Pick<AppConfig, "shipments">) =>
       Layer.mergeAll(
         CourierAccountStoreSql.layer,
         TrackingStoreSql.layer,
+        PushSignal.layer,
         storeOrigin.pipe(Layer.provide(ShippingStoreSql.layer))
       )
     )

@@ -3,9 +3,10 @@
  * always, PostgreSQL when `DATABASE_URL` is set), for what only processes show:
  *
  * - A `kill -9` while a poll cycle is half done (one DHD account's batch read left hanging at Ecotrack's fake, the
- *   others applied) and a burst of Yalidine pushes is in flight: after the restart (the killed instance's claims
- *   taken over once their lease ran out), no event the pusher saw acknowledged is lost, re-sending every event
- *   records none twice, each order moves once, and the webhook outbox holds each event once.
+ *   others applied) and a burst of Yalidine pushes is in flight: every event the pusher saw acknowledged was
+ *   recorded; after the restart (the killed instance's claims, its poller's and its push applier's, taken over once
+ *   their lease ran out) every one of them is applied by the new instance's applier, re-sending every event records
+ *   none twice and applies each once, each order moves once, and the webhook outbox holds each event once.
  * - A canary Yalidine token, DHD token and webhook secret: in no answer, no log line of any of the processes (at
  *   `trace`), no change row, no webhook payload delivered, and nowhere in the database in clear text (every row of
  *   every table as text; `pg_dump` of the server's database).
@@ -408,6 +409,8 @@ describe("shipments in app processes", () => {
             ([reads, moved]) => reads >= 2 && moved >= 1,
             "a poll cycle half done"
           )
+          const halfDoneAt = Date.now()
+          let killedAt = 0
           const pushes = pushedOrders.flatMap((order, parcel) =>
             JOURNEY.map((status, step) =>
               YalidinePusher.statusUpdated(order.tracking, status, {
@@ -428,7 +431,10 @@ describe("shipments in app processes", () => {
                 Effect.catchTag("NotSubscribed", () => Effect.succeed(false)),
                 Effect.tap((delivered) =>
                   Effect.sync(() => {
-                    if (delivered && ++acknowledged === Math.floor(pushes.length / 3)) second.child.kill("SIGKILL")
+                    if (delivered && ++acknowledged === Math.floor(pushes.length / 3)) {
+                      killedAt = Date.now()
+                      second.child.kill("SIGKILL")
+                    }
                   })
                 )
               ),
@@ -444,8 +450,9 @@ describe("shipments in app processes", () => {
           const hungTrackings = new Set(asked(hung))
           assert.strictEqual(hungTrackings.size, DHD_ORDERS_PER_ACCOUNT, "one account's batch read was in flight")
 
-          // The killed instance's claims run out (their lease is minutes long: moved to the past, as time would).
-          const { claimed, arrived } = yield* onDatabase(
+          // The killed instance's claims run out (their lease is minutes long: moved to the past, as time would; the
+          // push applier's, seconds long, too). Every acknowledged event was recorded before its answer.
+          const { claimed, arrived, recorded, unapplied } = yield* onDatabase(
             backend,
             env,
             Effect.gen(function* () {
@@ -456,18 +463,32 @@ describe("shipments in app processes", () => {
                   WHERE lease_until > now() RETURNING tracking_number`,
                 arrived: yield* sql<{ tracking_number: string }>`
                   SELECT tracking_number FROM order_shipments
-                  WHERE account_id IN ${sql.in(dhdAccounts)} AND status IN ('delivered', 'returned')`
+                  WHERE account_id IN ${sql.in(dhdAccounts)} AND status IN ('delivered', 'returned')`,
+                recorded: yield* sql<{ event_key: string }>`SELECT event_key FROM courier_push_events`,
+                unapplied: yield* sql<{ event_key: string }>`
+                  UPDATE courier_push_events SET next_try_at = LEAST(next_try_at, now() - interval '1 second')
+                  WHERE applied_at IS NULL RETURNING event_key`
               }
             })
           )
           const appliedBeforeKill = new Set(arrived.map((row) => row.tracking_number))
           assert.isAbove(appliedBeforeKill.size, 0, "the cycle was half done: some reads applied")
-          for (const tracking of hungTrackings) assert.isFalse(appliedBeforeKill.has(tracking))
+          // The hanging read is cut by the transport after 30 s of silence and read again: the kill must come sooner.
+          for (const tracking of hungTrackings) {
+            assert.isFalse(
+              appliedBeforeKill.has(tracking),
+              `${tracking} of the hanging read applied before the kill, ${killedAt - halfDoneAt} ms after the cycle was seen half done`
+            )
+          }
           assert.includeMembers(
             claimed.map((row) => row.tracking_number),
             [...hungTrackings],
             "the hanging read's parcels were still claimed"
           )
+
+          const recordedKeys = new Set(recorded.map((row) => row.event_key))
+          for (const event of acked)
+            assert.isTrue(recordedKeys.has(`id:${event.event_id}`), `${event.event_id} recorded`)
 
           // --- Third run: nothing acknowledged lost; everything re-sent applies once. -----------------------------
           const third = yield* start
@@ -481,11 +502,18 @@ describe("shipments in app processes", () => {
                 // Both Algiers time, `YYYY-MM-DD HH:MM:SS` (the order's own format; Yalidine's too).
                 entry.raw_status === event.data.status && entry.at === event.occurred_at
             )
-          for (const event of acked) {
-            const order = pushedOrders.find((candidate) => candidate.tracking === event.data.tracking)!
-            const shown = yield* detail(order.id)
-            assert.isTrue(timelineHas(shown.shipment.timeline, event), `acknowledged ${event.event_id} kept`)
-          }
+          // What the killed instance acknowledged and had not applied yet, the new one's applier applies at start.
+          const missing = Effect.gen(function* () {
+            const lost: Array<string> = []
+            for (const event of acked) {
+              const order = pushedOrders.find((candidate) => candidate.tracking === event.data.tracking)!
+              const shown = yield* detail(order.id)
+              if (!timelineHas(shown.shipment.timeline, event)) lost.push(event.event_id)
+            }
+            return lost
+          })
+          const lost = yield* until(missing, (events) => events.length === 0, "every acknowledged event applied")
+          assert.deepStrictEqual(lost, [], "acknowledged events kept")
           // The merchant enables the webhook again (its challenge answered by the new process); the courier delivers
           // again what it may not know was received: every event, once more.
           assert.isTrue(pusher.disabled(), "the failed deliveries disabled the webhook")
@@ -503,6 +531,17 @@ describe("shipments in app processes", () => {
             if (acked.includes(event)) assert.strictEqual(recordedAgain[index], 0, `${event.event_id} recorded once`)
             else assert.include([0, 1], recordedAgain[index], event.event_id)
           }
+          const journeys = Effect.forEach(pushedOrders, (order) =>
+            Effect.map(detail(order.id), (shown) => ({
+              status: shown.status as string,
+              pushed: shown.shipment.timeline.filter((entry: { source: string }) => entry.source === "push").length
+            }))
+          )
+          yield* until(
+            journeys,
+            (shown) => shown.every((order) => order.status === "delivered" && order.pushed === JOURNEY.length),
+            "every re-sent event applied"
+          )
           for (const order of pushedOrders) {
             const shown = yield* detail(order.id)
             assert.strictEqual(shown.status, "delivered")
@@ -622,9 +661,10 @@ describe("shipments in app processes", () => {
             "the DHD canary did reach its courier"
           )
           console.log(
-            `${backend.name}: killed after ${acked.length} of ${pushes.length} pushes acknowledged ` +
+            `${backend.name}: killed ${killedAt - halfDoneAt} ms after the poll cycle was seen half done, after ` +
+              `${acked.length} of ${pushes.length} pushes acknowledged ` +
               `(${pushes.filter((event, index) => !acked.includes(event) && recordedAgain[index] === 0).length} more ` +
-              "recorded with their answer lost), with " +
+              `recorded with their answer lost; ${unapplied.length} recorded and not applied yet at the kill), with ` +
               `${appliedBeforeKill.size} of ${polledOrders.length} polled parcels applied and ${hungTrackings.size} ` +
               `in a read left hanging; ${receiver.received.length} webhook deliveries`
           )

@@ -165,7 +165,22 @@ for (const backend of backends) {
               .pipe(Effect.orDie)
             assert.isTrue(delivery.delivered, JSON.stringify(delivery.attempts))
             assert.strictEqual(delivery.attempts[0]!.answer, '{"received":3,"recorded":3}')
-            assert.strictEqual((yield* dashboard.get(`/v1/orders/${pushed}`)).body.data.status, "delivered")
+            // Acknowledged once recorded; the applier moves the order behind the answer.
+            const delivered = yield* until(
+              Effect.map(dashboard.get(`/v1/orders/${pushed}`), (answer) => answer.body.data),
+              (detail) => detail.status === "delivered",
+              "the pushed order delivered"
+            )
+            assert.deepStrictEqual(
+              delivered.shipment.timeline
+                .filter((event: { source: string }) => event.source === "push")
+                .map((event: { raw_status: string }) => event.raw_status),
+              ["Ramassé", "Sorti en livraison", "Livré"]
+            )
+            const applied = yield* (yield* sql)<{ count: number; applied: number }>`
+              SELECT count(*)::int AS count, count(applied_at)::int AS applied FROM courier_push_events
+              WHERE tracking_number = ${tracking}`.pipe(Effect.orDie)
+            assert.deepStrictEqual(applied, [{ count: 3, applied: 3 }])
 
             // DHD's parcel comes back; the poller reads it once it is due.
             const dhdTracking = viaDhd.body.data.shipment.tracking_number

@@ -4,8 +4,9 @@
  * courier defined in `ShipmentCouriers.ts`: timestamped HMAC, a GET challenge) and the three platforms that push,
  * each shipped through its loopback fake and pushed to with its fake pusher's own code: the Yalidine engine (its CRC
  * challenge, `X-YALIDINE-SIGNATURE`), ZR Express (Svix signatures, stale ones refused) and Maystro (twice base64, its
- * secret header). Events recorded once and applied to their order, a repeat acknowledged and changing nothing, an
- * event that overtakes our own create applied when the shipment is attached; every refusal (404 unknown account, 401
+ * secret header). Events recorded once, acknowledged, then applied to their order behind the answer (the applier run
+ * where its loop would wake: `InMemory.pushesApplied`), a repeat acknowledged and changing nothing, an event that overtakes our own create
+ * applied when the shipment is attached; every refusal (404 unknown account, 401
  * bad, missing or stale signature, 400 malformed) changes nothing and echoes nothing (413 over 1 MB is the
  * listener's: over a socket, in `../shipments/`); and fast-check's hostile requests (`../PushRequests.ts`: bytes with
  * NUL and control characters, deep nesting, huge numbers, wrong headers, signed garbage): never a 5xx, nothing
@@ -148,6 +149,8 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("courier
       const first = yield* pushco(accountId, events)
       assert.strictEqual(first.status, 200, first.text)
       assert.deepStrictEqual(JSON.parse(first.text), { received: 3, recorded: 3 })
+      // Acknowledged once recorded; applied behind the answer.
+      yield* InMemory.pushesApplied(accountId, { trackingNumber: tracking })
       const after = yield* detailOf(store, orderId)
       assert.deepInclude(after.shipment, { status: "out_for_delivery", raw_status: "out", reason: null })
       assert.deepStrictEqual(
@@ -172,10 +175,12 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("courier
 
       // An older event only joins the timeline; a newer one moves the order.
       yield* pushco(accountId, [{ id: Couriers.eventId(), tracking, status: "transit", at: isoIn(-3600) }])
+      yield* InMemory.pushesApplied(accountId, { trackingNumber: tracking })
       const late = yield* detailOf(store, orderId)
       assert.strictEqual(late.shipment.status, "out_for_delivery")
       assert.strictEqual(late.shipment.timeline.length, 5)
       yield* pushco(accountId, [{ id: Couriers.eventId(), tracking, status: "delivered", at: isoIn(5) }])
+      yield* InMemory.pushesApplied(accountId, { trackingNumber: tracking })
       const delivered = yield* detailOf(store, orderId)
       assert.deepStrictEqual([delivered.status, delivered.shipment.status], ["delivered", "delivered"])
     })
@@ -245,6 +250,7 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("courier
       ])
       const paid = yield* post(accountId, payment, YalidinePusher.sign(payment, YALIDINE_SECRET))
       assert.strictEqual(paid.status, 200, paid.text)
+      yield* InMemory.pushesApplied(accountId, { trackingNumber: tracking })
       const detail = yield* detailOf(store, orderId)
       assert.strictEqual(detail.status, "delivered")
       assert.deepInclude(detail.shipment, { status: "delivered", raw_status: "Livré", cod_status: "collected" })
@@ -298,6 +304,10 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("courier
         ZrExpressPusher.sign(body, zrSecret, Date.now(), headers["svix-id"])
       )
       assert.deepStrictEqual(JSON.parse(again.text), { received: 1, recorded: 0 })
+      yield* InMemory.pushesApplied(zr.accountId, {
+        trackingNumber: zr.tracking,
+        courierReference: zrShipment.courier_reference
+      })
       assert.deepInclude((yield* detailOf(store, zr.orderId)).shipment, {
         status: "delivered",
         raw_status: "Delivered"
@@ -326,6 +336,10 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("courier
       ] as const) {
         const answer = yield* post(maystro.accountId, body, MaystroPusher.sign(body, maystroSecret))
         assert.strictEqual(answer.status, 200, answer.text)
+        yield* InMemory.pushesApplied(maystro.accountId, {
+          trackingNumber: maystro.tracking,
+          courierReference: maystro.tracking
+        })
         assert.strictEqual((yield* detailOf(store, maystro.orderId)).shipment.status, status)
       }
       assert.strictEqual((yield* detailOf(store, maystro.orderId)).status, "delivered")

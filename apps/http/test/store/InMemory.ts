@@ -38,7 +38,15 @@ import { Idempotency, IdempotencyStore } from "@tawsil/idempotency"
 import { OrderStore, Orders } from "@tawsil/orders"
 import { PromoStore, Promos } from "@tawsil/promos"
 import { Secrets } from "@tawsil/secrets"
-import { CourierAccountStore, CourierAccounts, PushIntake, Shipments, TrackingStore } from "@tawsil/shipments"
+import {
+  CourierAccountStore,
+  CourierAccounts,
+  PushApplier,
+  PushIntake,
+  PushSignal,
+  Shipments,
+  TrackingStore
+} from "@tawsil/shipments"
 import type { Gateway } from "@tawsil/shipping"
 import { Nonce, NonceStore, RequestSignature } from "@tawsil/signing"
 import { Database } from "@tawsil/storage"
@@ -165,13 +173,14 @@ const health = Layer.mergeAll(
 
 /**
  * Orders meet parcels, as `Server.services` composes them over `Orders`: the courier accounts (sealed by `Secrets`),
- * shipping orders through them and the receiver of courier push.
+ * shipping orders through them, the receiver of courier push and its applier — without its loop, whose timer a
+ * `TestClock` jump would run for every interval it skips: `pushesApplied` runs it where the loop would have woken.
  */
-const shipments = Shipments.layer.pipe(
+const shipments = Layer.merge(Shipments.layer, PushApplier.layerNoLoop()).pipe(
   Layer.provideMerge(PushIntake.layer),
   Layer.provideMerge(CourierAccounts.layer),
   // The store's own origin wilaya, from its shipping settings, as the app provides it.
-  Layer.provide(StoreServer.storeOrigin)
+  Layer.provide(Layer.merge(StoreServer.storeOrigin, PushSignal.layer))
 )
 
 export interface Options {
@@ -501,3 +510,23 @@ export const keyWithScopes = (storeId: number, scopes: ReadonlyArray<string>) =>
 /** Turns the store's Promo codes add-on on or off, as billing does. */
 export const setPromoAddon = (storeId: number, active: boolean) =>
   Effect.flatMap(Effect.service(PromoStore.PromoStore), (store) => store.setAddon(Ids.StoreId.make(storeId), active))
+
+/**
+ * Runs the push applier as its loop would after a receive (`drain`: the receiver answers before anything is applied),
+ * then checks that every event of the account naming this parcel (by any of its names) is applied.
+ */
+export const pushesApplied = (
+  accountId: number,
+  parcel: { readonly trackingNumber: string; readonly courierReference?: string | null; readonly reference?: string }
+) =>
+  Effect.gen(function* () {
+    yield* (yield* PushApplier.PushApplier).drain
+    const waiting = yield* (yield* TrackingStore.TrackingStore).pendingPushed(accountId, {
+      trackingNumber: parcel.trackingNumber,
+      courierReference: parcel.courierReference ?? null,
+      reference: parcel.reference ?? `none-${parcel.trackingNumber}`
+    })
+    if (waiting.length > 0) {
+      return yield* Effect.die(new Error(`${waiting.length} pushed events of ${parcel.trackingNumber} not applied`))
+    }
+  })

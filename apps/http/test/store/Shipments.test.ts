@@ -167,14 +167,24 @@ const subscribe = (store: InMemory.Caller) =>
     }
   )
 
-/** Pushes `pushco` events for the account, signed, through the receiver. */
-const pushcoPush = (accountId: number, events: ReadonlyArray<Couriers.PushcoEvent>) => {
-  const body = Couriers.pushcoBody(events)
-  return InMemory.call("POST", `/v1/hooks/couriers/${accountId}`, {
-    headers: Couriers.pushcoHeaders(body),
-    bytes: new Uint8Array(Buffer.from(body))
+/**
+ * Pushes `pushco` events for the account, signed, through the receiver; once acknowledged, runs the applier as its
+ * loop would (it applies behind the answer) and checks they were applied.
+ */
+const pushcoPush = (accountId: number, events: ReadonlyArray<Couriers.PushcoEvent>) =>
+  Effect.gen(function* () {
+    const body = Couriers.pushcoBody(events)
+    const answer = yield* InMemory.call("POST", `/v1/hooks/couriers/${accountId}`, {
+      headers: Couriers.pushcoHeaders(body),
+      bytes: new Uint8Array(Buffer.from(body))
+    })
+    if (answer.status === 200) {
+      for (const trackingNumber of new Set(events.map((event) => event.tracking))) {
+        yield* InMemory.pushesApplied(accountId, { trackingNumber })
+      }
+    }
+    return answer
   })
-}
 
 const isoNow = (offsetSeconds = 0) => new Date(Date.now() + offsetSeconds * 1000).toISOString()
 
