@@ -15,22 +15,8 @@ const processFiles = `${all}*.process.test.ts`
 /** The store API's handler tests in memory: no socket, no database, no state outside their own layers. */
 const sharedModules = "apps/http/test/store/**/*.test.ts"
 
-/**
- * Files that start the app or a database under their old name, until their owners rename them: classified here so
- * that the process ones get the build and none runs in a memory project. Remove each line once renamed.
- */
-const awaitingRename = {
-  process: ["apps/http/test/shipments/ShipmentProcesses.test.ts"],
-  database: [
-    "apps/http/test/shipments/ShipmentsSql.test.ts",
-    "packages/shipments/test/CourierAccounts.test.ts",
-    "packages/shipments/test/Poller.test.ts",
-    "packages/shipments/test/PushIntake.test.ts",
-    "packages/shipments/test/Stores.test.ts"
-  ]
-}
 
-const notMemory = [databaseFiles, processFiles, ...awaitingRename.process, ...awaitingRename.database]
+const notMemory = [databaseFiles, processFiles]
 
 export default defineConfig({
   // Sibling workspace packages resolve to their TypeScript sources through this export condition.
@@ -62,13 +48,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "database", include: [databaseFiles, ...awaitingRename.database] }
+        test: { name: "database", include: [databaseFiles] }
       },
       {
         extends: true,
         test: {
           name: "process",
-          include: [processFiles, ...awaitingRename.process],
+          include: [processFiles],
           // The app as `npm start` runs it is the built one: built first, for the tests that start it.
           globalSetup: ["./scripts/buildApp.ts"]
         }

@@ -1,7 +1,7 @@
 /**
  * Hostile requests to the receiver of courier push (`POST` and `GET /v1/hooks/couriers/{account_id}`), generated
  * with fast-check, and the rule each answer must keep: shared by the fuzz in memory (`store/CourierHooks.test.ts`,
- * full count) and over sockets on each database (`shipments/ShipmentsSql.test.ts`, which also counts the rows).
+ * full count) and over sockets on each database (`shipments/ShipmentsSql.db.test.ts`, which also counts the rows).
  *
  * A request goes to an account that pushes (`pushco`, the Yalidine engine, ZR Express, Maystro) or one that cannot
  * receive (a courier

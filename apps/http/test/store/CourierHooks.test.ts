@@ -349,7 +349,7 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("courier
     })
   )
 
-  // 413 over 1 MB is the listener's (its body limit): `../shipments/ShipmentsSql.test.ts`, over a socket.
+  // 413 over 1 MB is the listener's (its body limit): `../shipments/ShipmentsSql.db.test.ts`, over a socket.
   it.effect("refusals: 404 unknown account, 401 bad, missing or stale signature, 400 malformed", () =>
     Effect.gen(function* () {
       const store = yield* createStore()

@@ -6,7 +6,7 @@
  * once, in order. And the receiver as only a listener and a database show it: 413 over 1 MB, and hostile requests
  * (`../PushRequests.ts`) counted in the database's rows — nothing recorded from a refused one. Every code and refusal
  * is tested in memory (`../store/Shipments.test.ts`, `../store/CourierHooks.test.ts`); processes, kill -9, two
- * instances and the canary are `ShipmentProcesses.test.ts`'s.
+ * instances and the canary are `ShipmentProcesses.process.test.ts`'s.
  */
 import { assert, layer } from "@effect/vitest"
 import { Egress } from "@tawsil/egress"
