@@ -15,7 +15,6 @@ const processFiles = `${all}*.process.test.ts`
 /** The store API's handler tests in memory: no socket, no database, no state outside their own layers. */
 const sharedModules = "apps/http/test/store/**/*.test.ts"
 
-
 const notMemory = [databaseFiles, processFiles]
 
 export default defineConfig({
