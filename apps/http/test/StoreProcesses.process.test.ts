@@ -312,7 +312,9 @@ describe("the store API across processes", () => {
           assert.deepStrictEqual(statusCounts(retried), { 200: ORDERS })
           const latencies = retried.map((answer) => answer.millis)
           const slowest = Math.max(...latencies)
-          assert.isBelow(slowest, 1_000, "no retry waited on a claim left by the killed process")
+          // A retry that waited on a claim left by the killed process would wait out its lease (60 s) or the database
+          // noticing the dead connection; 5 s tells that from a retry slowed by a busy machine (1.2 s seen in a suite).
+          assert.isBelow(slowest, 5_000, "no retry waited on a claim left by the killed process")
           const ackedOrder = new Map(acked.map(({ i, order }) => [i, order]))
           let replayedUnacknowledged = 0
           for (const [i, answer] of retried.entries()) {
