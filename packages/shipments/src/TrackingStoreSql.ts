@@ -161,18 +161,22 @@ export const layer: Layer.Layer<TrackingStore, never, SqlClient.SqlClient> = Lay
           Effect.flatMap((found) => Effect.orDie(decodePushed(found))),
           Effect.map((found) => found.map(pushedOf))
         ),
+      // The rows are found by their primary key alone and `applied_at` read once locked: with `applied_at IS NULL`
+      // in the WHERE, a planner without statistics yet (a table filling in a burst) chose the account's
+      // tracking-number index and filtered every event of the account, per event (docs/benchmarks.md, issue 30).
       markApplied: (accountId, keys, orderId) =>
         keys.length === 0
           ? Effect.succeed([])
           : sql`
               WITH locked AS (
-                SELECT event_key FROM courier_push_events
-                WHERE account_id = ${accountId} AND event_key IN ${sql.in(keys)} AND applied_at IS NULL
+                SELECT event_key, applied_at FROM courier_push_events
+                WHERE account_id = ${accountId} AND event_key IN ${sql.in(keys)}
                 ORDER BY event_key
                 FOR UPDATE
               )
               UPDATE courier_push_events e SET order_id = ${orderId}, applied_at = now()
               FROM locked WHERE e.account_id = ${accountId} AND e.event_key = locked.event_key
+                AND locked.applied_at IS NULL
               RETURNING e.event_key`.pipe(
               Effect.orDie,
               Effect.flatMap((found) => Effect.orDie(decodeKeys(found))),
