@@ -150,26 +150,18 @@ const send = (request: CourierRequest, target: Target, courier: string) =>
     // The process egress guard (ProcessEgress) lets exactly this connection through: the checked host, or its
     // loopback stand-in. The socket is opened inside `request`, so the permit ends when it returns.
     const port = Number(target.url.port) || (target.url.protocol === "https:" ? 443 : 80)
-    let outgoing: Http.ClientRequest
-    const start = (again: boolean) => {
-      const sent = ProcessEgress.permit({ host: target.url.hostname, port }, () =>
-        client.request(target.url, options, respond)
-      )
-      outgoing = sent
-      sent.on("error", (error: NodeJS.ErrnoException) => {
-        // A kept-alive connection the courier closed while it sat idle, reset as the request left: the courier never
-        // read it (a server closes only an idle connection), so it is sent once more on a new one, as Node advises.
-        if (again && sent.reusedSocket && error.code === "ECONNRESET") return start(false)
-        resume(
-          Effect.fail(
-            new Unreachable({ message: `${courier} could not be reached (${error.code ?? "connection error"})` })
-          )
+    const outgoing = ProcessEgress.permit({ host: target.url.hostname, port }, () =>
+      client.request(target.url, options, respond)
+    )
+    outgoing.on("error", (error: NodeJS.ErrnoException) =>
+      resume(
+        Effect.fail(
+          new Unreachable({ message: `${courier} could not be reached (${error.code ?? "connection error"})` })
         )
-      })
-      if (body) sent.write(body)
-      sent.end()
-    }
-    start(true)
+      )
+    )
+    if (body) outgoing.write(body)
+    outgoing.end()
     // Interruption (the operation's deadline) reaches the socket.
     return Effect.sync(() => outgoing.destroy())
   })
