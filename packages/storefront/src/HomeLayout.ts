@@ -26,6 +26,7 @@ import { StorefrontStore } from "./StorefrontStore.ts"
 export const ENTITY = "store.home_layout"
 export const ENTITY_ID = "layout"
 export const MAX_SECTIONS = 30
+export const BODY = "Body must be a JSON object"
 
 /** A section of the layout, and a layout as the port keeps it: defined beside the port (`StoreConfig`). */
 export { LayoutSection, type LayoutState } from "./StoreConfig.ts"
@@ -72,31 +73,99 @@ export const LayoutMoved = Schema.Struct({ ...Layout.fields, change_id: changeId
 })
 export type LayoutMoved = Layout & { readonly change_id: number | null }
 
-/** `POST /v1/store/home-layout/sections` body. */
-export const SectionAdd = Schema.Struct({
-  /** One of hero, categories, featured_products, testimonials, faq, trust_badges, banner, rich_text. */
-  type: Schema.String,
-  /** Default true. */
-  enabled: Schema.optionalKey(Schema.Boolean),
-  /** The type's settings (see LayoutSection); those not sent take their defaults. */
-  settings: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)),
-  /** From 1; default: last. */
-  position: Schema.optionalKey(Schema.Int)
-}).annotate({ identifier: "LayoutSectionAdd" })
+const ENABLED = "must be true or false"
+const MOVED_ID = "must be the id of a section of the layout"
+const STORED_ID = "must be a positive whole number"
+const Enabled = Schema.Boolean.pipe(BodyFields.oneMessage(ENABLED))
 
-/** `PATCH /v1/store/home-layout/sections/{id}` body: only sent keys change (a list is replaced whole). */
+type Settings = Readonly<Record<string, unknown>>
+
+/** The settings of a section of `type` as a body sends them: any of them, each with its rule and message. */
+const settingsOf = (type: HomeSection.SectionType) =>
+  // The fields are typed as any struct's; what they decode is a JSON object's fields, needing no service.
+  Schema.Struct(HomeSection.settingsPatchFields(type)).annotate({
+    message: "must be an object",
+    description: `A ${type} section's settings (those not sent keep their value, or take their defaults).`
+  }) as unknown as Schema.Codec<Settings>
+
+/** `rich_text` as `RichText`, for schema names. */
+const pascal = (type: string) => type.replace(/(^|_)(\w)/g, (_, __, letter: string) => letter.toUpperCase())
+
+/** The body adding a section of `type`. */
+const sectionAddOf = (type: HomeSection.SectionType) =>
+  Schema.Struct({
+    type: Schema.Literal(type),
+    /** Default true. */
+    enabled: Schema.optionalKey(Enabled),
+    settings: Schema.optionalKey(settingsOf(type)),
+    /** From 1 to the number of sections plus one; default: last. */
+    position: Schema.optionalKey(Schema.Int)
+  }).annotate({ identifier: `LayoutSectionAdd${pascal(type)}`, message: BODY })
+
+/** The body changing a section of `type` (its type cannot change). */
+const sectionPatchOf = (type: HomeSection.SectionType) =>
+  Schema.Struct({
+    enabled: Schema.optionalKey(Enabled),
+    /** Only sent keys change (a list is replaced whole). */
+    settings: Schema.optionalKey(settingsOf(type))
+  }).annotate({ message: BODY })
+
+/** `POST /v1/store/home-layout/sections` body: one member per section type, with that type's settings. */
+export const SectionAdd = Schema.Union(HomeSection.SECTION_TYPES.map(sectionAddOf)).annotate({
+  identifier: "LayoutSectionAdd"
+})
+
+/** `PATCH /v1/store/home-layout/sections/{id}` body: the settings are those of the section's type. */
 export const SectionPatch = Schema.Struct({
-  enabled: Schema.optionalKey(Schema.Boolean),
-  settings: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
-}).annotate({ identifier: "LayoutSectionPatch" })
+  enabled: Schema.optionalKey(Enabled),
+  settings: Schema.optionalKey(Schema.Union(HomeSection.SECTION_TYPES.map(settingsOf)))
+}).annotate({ identifier: "LayoutSectionPatch", message: BODY })
 
 /** `POST /v1/store/home-layout/move` body. */
 export const SectionMove = Schema.Struct({
   /** The section to move. */
-  id: Schema.Int,
+  id: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: Ids.MAX_ID })).pipe(
+    BodyFields.oneMessage(MOVED_ID),
+    Schema.annotateKey({ messageMissingKey: MOVED_ID })
+  ),
   /** Its new position, from 1 to the number of sections. */
   position: Schema.Int
-}).annotate({ identifier: "LayoutSectionMove" })
+}).annotate({ identifier: "LayoutSectionMove", message: BODY })
+
+/** A section an undo writes back, as a write of `type` made it. */
+const sectionOf = (type: HomeSection.SectionType) =>
+  Schema.Struct({
+    id: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: Ids.MAX_ID })).pipe(
+      BodyFields.oneMessage(STORED_ID),
+      Schema.annotateKey({ messageMissingKey: STORED_ID })
+    ),
+    type: Schema.Literal(type),
+    enabled: Enabled.pipe(Schema.annotateKey({ messageMissingKey: ENABLED })),
+    settings: Schema.optionalKey(settingsOf(type))
+  }).annotate({ message: "must be an object" })
+
+/**
+ * A decoder per section type, failing with the first issue's refusal (the settings' field schemas are typed as any
+ * struct's, so the decoded shape is stated here).
+ */
+const byType = <A>(schemaOf: (type: HomeSection.SectionType) => Schema.Top) =>
+  Object.fromEntries(
+    HomeSection.SECTION_TYPES.map((type) => [
+      type,
+      BodyFields.decode(schemaOf(type) as unknown as Schema.Decoder<A>, (refusal) => refusal)
+    ])
+  ) as Record<HomeSection.SectionType, (raw: unknown) => Effect.Effect<A, BodyFields.Refusal>>
+
+const decodeAdd = byType<{ enabled?: boolean; settings?: Settings; position?: number }>(sectionAddOf)
+const decodePatch = byType<{ enabled?: boolean; settings?: Settings }>(sectionPatchOf)
+const decodeSection = byType<{ id: number; enabled: boolean; settings?: Settings }>(sectionOf)
+const decodeMove = BodyFields.decode(SectionMove, (refusal) => refusal)
+
+const positionMessage = (last: number) => `position must be a whole number from 1 to ${last}`
+
+/** A refusal's text, but a position's, whose range the layout decides. */
+const textOr = (last: number) => (refusal: BodyFields.Refusal) =>
+  refusal.path[0] === "position" ? positionMessage(last) : refusal.text
 
 /** Who writes: the store and the key's id (recorded on the change). */
 export interface Writer {
@@ -104,7 +173,6 @@ export interface Writer {
   readonly keyId: string | null
 }
 
-export const BODY = "Body must be a JSON object"
 export const FULL = `The home layout holds at most ${MAX_SECTIONS} sections; remove one first`
 export const INVALID_TYPE = `type must be one of ${HomeSection.SECTION_TYPES.join(", ")}`
 export const TYPE_FIXED = "A section's type cannot change; add a section of the other type and remove this one"
@@ -132,13 +200,13 @@ export const checkSections = Effect.fnUntraced(function* (raw: ReadonlyArray<unk
   for (const [index, value] of raw.entries()) {
     const path = `sections[${index}]`
     const fields = yield* Fields.object(value, `${path} must be an object`)
-    const id = yield* Fields.integer(fields.id, 1, Ids.MAX_ID, `${path}.id must be a positive whole number`)
-    if (ids.has(id)) return yield* Effect.fail(`${path}.id ${id} appears twice`)
-    ids.add(id)
     if (!HomeSection.isSectionType(fields.type)) return yield* Effect.fail(`${path}.${INVALID_TYPE}`)
-    const enabled = yield* Fields.boolean(fields.enabled, `${path}.enabled must be true or false`)
-    const settings = yield* HomeSection.readSettings(fields.type, undefined, fields.settings, `${path}.settings`)
-    sections.push({ id, type: fields.type, enabled, settings })
+    const type = fields.type
+    const section = yield* decodeSection[type](value).pipe(Effect.mapError(({ text }) => `${path}.${text}`))
+    if (ids.has(section.id)) return yield* Effect.fail(`${path}.id ${section.id} appears twice`)
+    ids.add(section.id)
+    const settings = yield* HomeSection.readSettings(type, undefined, section.settings, `${path}.settings`)
+    sections.push({ id: section.id, type, enabled: section.enabled, settings })
   }
   return sections
 })
@@ -201,8 +269,7 @@ export const layer: Layer.Layer<HomeLayout, never, StorefrontStore | ChangeLog.C
       )
     })
 
-    const position = (value: unknown, last: number) =>
-      Fields.integer(value, 1, last, `position must be a whole number from 1 to ${last}`)
+    const position = (value: unknown, last: number) => Fields.integer(value, 1, last, positionMessage(last))
 
     const find = (state: LayoutState, id: number) => {
       const index = Ids.isStorableId(id) ? state.sections.findIndex((section) => section.id === id) : -1
@@ -215,17 +282,14 @@ export const layer: Layer.Layer<HomeLayout, never, StorefrontStore | ChangeLog.C
       }),
       add: method("HomeLayout.add")(function* (writer, raw) {
         const before = yield* forWrite(writer.storeId)
-        const body = yield* Fields.object(raw, BODY).pipe(invalid)
-        if (!HomeSection.isSectionType(body.type)) return yield* StoreConfigError.invalid(INVALID_TYPE)
-        const type = body.type
-        const enabled = BodyFields.sent(body, "enabled")
-          ? yield* Fields.boolean(body.enabled, "enabled must be true or false").pipe(invalid)
-          : true
-        const settings = yield* HomeSection.readSettings(type, undefined, body.settings, "settings").pipe(invalid)
+        const fields = yield* Fields.object(raw, BODY).pipe(invalid)
+        if (!HomeSection.isSectionType(fields.type)) return yield* StoreConfigError.invalid(INVALID_TYPE)
+        const type = fields.type
         const count = before.sections.length
-        const at = BodyFields.sent(body, "position")
-          ? yield* position(body.position, count + 1).pipe(invalid)
-          : count + 1
+        const body = yield* decodeAdd[type](raw).pipe(Effect.mapError(textOr(count + 1)), invalid)
+        const enabled = body.enabled ?? true
+        const settings = yield* HomeSection.readSettings(type, undefined, body.settings, "settings").pipe(invalid)
+        const at = body.position === undefined ? count + 1 : yield* position(body.position, count + 1).pipe(invalid)
         if (count >= MAX_SECTIONS) return yield* StoreConfigError.invalid(FULL)
         const id = before.last_section_id + 1
         const section: LayoutSection = { id, type, enabled, settings }
@@ -243,17 +307,20 @@ export const layer: Layer.Layer<HomeLayout, never, StorefrontStore | ChangeLog.C
         const before = yield* forWrite(writer.storeId)
         const index = yield* find(before, id)
         const current = before.sections[index]!
-        const body = yield* Fields.object(raw, BODY).pipe(invalid)
-        if (BodyFields.sent(body, "type") && body.type !== current.type)
+        const fields = yield* Fields.object(raw, BODY).pipe(invalid)
+        if (BodyFields.sent(fields, "type") && fields.type !== current.type)
           return yield* StoreConfigError.invalid(TYPE_FIXED)
-        const enabled = BodyFields.sent(body, "enabled")
-          ? yield* Fields.boolean(body.enabled, "enabled must be true or false").pipe(invalid)
-          : current.enabled
-        const settings = BodyFields.sent(body, "settings")
-          ? yield* HomeSection.readSettings(current.type, current.settings as never, body.settings, "settings").pipe(
-              invalid
-            )
-          : current.settings
+        const body = yield* decodePatch[current.type](raw).pipe(
+          Effect.mapError(({ text }) => text),
+          invalid
+        )
+        const enabled = body.enabled ?? current.enabled
+        const settings =
+          body.settings === undefined
+            ? current.settings
+            : yield* HomeSection.readSettings(current.type, current.settings as never, body.settings, "settings").pipe(
+                invalid
+              )
         const section: LayoutSection = { ...current, enabled, settings }
         if (Fields.same(section, current)) {
           return { section: current, position: index + 1, change_id: null }
@@ -281,15 +348,13 @@ export const layer: Layer.Layer<HomeLayout, never, StorefrontStore | ChangeLog.C
       }),
       move: method("HomeLayout.move")(function* (writer, raw) {
         const before = yield* forWrite(writer.storeId)
-        const body = yield* Fields.object(raw, BODY).pipe(invalid)
-        const id = yield* Fields.integer(body.id, 1, Ids.MAX_ID, "id must be the id of a section of the layout").pipe(
-          invalid
-        )
-        const index = yield* find(before, id)
-        const at = yield* position(body.position, before.sections.length).pipe(invalid)
+        const last = before.sections.length
+        const body = yield* decodeMove(raw).pipe(Effect.mapError(textOr(last)), invalid)
+        const index = yield* find(before, body.id)
+        const at = yield* position(body.position, last).pipe(invalid)
         if (at === index + 1) return { ...viewOf(before), change_id: null }
         const moved = before.sections[index]!
-        const sections = before.sections.filter((section) => section.id !== id)
+        const sections = before.sections.filter((section) => section.id !== moved.id)
         sections.splice(at - 1, 0, moved)
         const after = { ...before, sections }
         const change = yield* save(

@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Option } from "effect"
+import { Cause, Effect, Exit, Option, Schema } from "effect"
 import * as fc from "fast-check"
 import * as Design from "../src/Design.ts"
+import * as HomeLayout from "../src/HomeLayout.ts"
 import * as HomeSection from "../src/HomeSection.ts"
 import * as HomeSections from "../src/HomeSections.ts"
 import * as Settings from "../src/Settings.ts"
@@ -255,6 +256,77 @@ describe("home sections body", () => {
                 )
               )),
           JSON.stringify(sent)
+        )
+      }),
+      { numRuns: 150 }
+    )
+  })
+})
+
+describe("home layout bodies", () => {
+  const required: Partial<Record<HomeSection.SectionType, object>> = {
+    banner: { image: "stores/1/banner.jpg" },
+    rich_text: { text: "Livraison partout" }
+  }
+
+  it("declares one add body per section type, with that type's settings, as the parser decodes them", () => {
+    const decodeAdd = Schema.decodeUnknownOption(HomeLayout.SectionAdd)
+    for (const type of HomeSection.SECTION_TYPES) {
+      const body = { type, enabled: false, settings: required[type] ?? {}, position: 1 }
+      assert.isTrue(Option.isSome(decodeAdd(body)), type)
+    }
+    assert.isTrue(Option.isNone(decodeAdd({ type: "slider" })))
+    assert.isTrue(Option.isNone(decodeAdd({ type: "faq", enabled: "yes" })))
+    assert.isTrue(Option.isNone(decodeAdd({ type: "categories", settings: { limit: 25 } })))
+    const decodeMove = Schema.decodeUnknownOption(HomeLayout.SectionMove)
+    assert.isTrue(Option.isSome(decodeMove({ id: 1, position: 2 })))
+    assert.isTrue(Option.isNone(decodeMove({ id: "1", position: 2 })))
+  })
+
+  it("checks the sections an undo writes back as the writes made them", () => {
+    const check = (raw: ReadonlyArray<unknown>) => Effect.runSyncExit(HomeLayout.checkSections(raw))
+    const refusal = (raw: ReadonlyArray<unknown>) => Effect.runSync(Effect.flip(HomeLayout.checkSections(raw)))
+    const written = Effect.runSync(
+      HomeLayout.checkSections([
+        { id: 1, type: "faq", enabled: true, settings: { title: " FAQ " } },
+        { id: 3, type: "banner", enabled: false, settings: required.banner }
+      ])
+    )
+    assert.deepStrictEqual(written[0], { id: 1, type: "faq", enabled: true, settings: { title: "FAQ", items: [] } })
+    assert.strictEqual(written[1]!.id, 3)
+    assert.strictEqual(refusal([7]), "sections[0] must be an object")
+    assert.strictEqual(refusal([{ id: 1, type: "slider" }]).split(" (")[0], `sections[0].${HomeLayout.INVALID_TYPE}`)
+    assert.strictEqual(
+      refusal([{ id: 0, type: "faq", enabled: true }]),
+      "sections[0].id must be a positive whole number"
+    )
+    assert.strictEqual(refusal([{ type: "faq", enabled: true }]), "sections[0].id must be a positive whole number")
+    assert.strictEqual(refusal([{ id: 1, type: "faq" }]), "sections[0].enabled must be true or false")
+    assert.strictEqual(
+      refusal([
+        { id: 1, type: "faq", enabled: true },
+        { id: 1, type: "hero", enabled: true }
+      ]),
+      "sections[1].id 1 appears twice"
+    )
+    assert.strictEqual(
+      refusal([{ id: 2, type: "banner", enabled: true }]).split(":")[0],
+      "sections[0].settings.image is required"
+    )
+    assert.isTrue(Exit.isFailure(check(Array.from({ length: 31 }, (_, id) => ({ id: id + 1, type: "faq" })))))
+  })
+
+  it("answers any undo list with sections or a refusal naming the section, never a defect", () => {
+    const key = fc.constantFrom("id", "type", "enabled", "settings")
+    const value = fc.oneof(nasty, fc.constantFrom(...HomeSection.SECTION_TYPES), fc.dictionary(fc.string(), nasty))
+    fc.assert(
+      fc.property(fc.array(fc.oneof(nasty, fc.dictionary(key, value)), { maxLength: 4 }), (raw) => {
+        const exit = Effect.runSyncExit(HomeLayout.checkSections(raw))
+        assert.isTrue(
+          Exit.isSuccess(exit) ||
+            (!Cause.hasDies(exit.cause) &&
+              Cause.findErrorOption(exit.cause).pipe(Option.exists((text) => /^sections\[\d+\]/.test(text)))),
+          JSON.stringify(raw)
         )
       }),
       { numRuns: 150 }
