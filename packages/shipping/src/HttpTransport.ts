@@ -80,10 +80,18 @@ export const pinnedLookup =
     } else callback(null, addresses[0]!, Net.isIP(addresses[0]!))
   }
 
-// Connections to couriers are kept alive and reused: a parcel create makes several calls to one origin.
+/**
+ * Connections to couriers are kept alive and reused: a parcel create makes several calls to one origin. An idle one is
+ * closed after `IDLE_MS`, before the servers close theirs (Node's servers after 5 s, most proxies later): a request
+ * sent on a connection the server is closing at that moment is reset, and since the courier may have read it (a create
+ * is not sent twice), it would fail as unreachable. Node 22's agent keeps an idle socket until the server closes it
+ * whatever the server's `Keep-Alive: timeout` says; `timeout` is the agent's idle limit (an answer taking longer is
+ * not cut by it: the operation's deadline decides).
+ */
+export const IDLE_MS = 4_000
 const agents = {
-  "http:": new Http.Agent({ keepAlive: true, keepAliveMsecs: 15_000 }),
-  "https:": new Https.Agent({ keepAlive: true, keepAliveMsecs: 15_000 })
+  "http:": new Http.Agent({ keepAlive: true, keepAliveMsecs: 15_000, timeout: IDLE_MS }),
+  "https:": new Https.Agent({ keepAlive: true, keepAliveMsecs: 15_000, timeout: IDLE_MS })
 }
 
 /**
@@ -136,14 +144,15 @@ const send = (request: CourierRequest, target: Target, courier: string) =>
           if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(", ") : value
         }
         const bytes = Buffer.concat(chunks)
-        resume(
-          Effect.succeed({
-            status: incoming.statusCode ?? 0,
-            headers: responseHeaders,
-            text: bytes.toString("utf8"),
-            bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-          })
-        )
+        const answered = Effect.succeed({
+          status: incoming.statusCode ?? 0,
+          headers: responseHeaders,
+          text: bytes.toString("utf8"),
+          bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+        })
+        // The agent takes the connection back on the next tick after the answer ends: resumed then, the operation's
+        // next call to the courier (a login then a create, a commune list then a create) reuses it.
+        process.nextTick(() => resume(answered))
       })
       incoming.on("error", () => resume(Effect.fail(new Unreachable({ message: `${courier}: the connection broke` }))))
     }

@@ -151,6 +151,35 @@ describe("HttpTransport", () => {
       }).pipe(Effect.scoped)
   )
 
+  it.live("closes a connection idle for IDLE_MS itself, before a courier closing it could reset a request", () =>
+    Effect.gen(function* () {
+      const fake = yield* fakeCourier
+      // The courier would keep it a minute: only the transport's own idle limit closes it.
+      fake.server.keepAliveTimeout = 60_000
+      const opened: Array<Net.Socket> = []
+      const ended: Array<Net.Socket> = []
+      fake.server.on("connection", (socket: Net.Socket) => {
+        opened.push(socket)
+        socket.on("close", () => ended.push(socket))
+      })
+      const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
+      const http = yield* bindNow(transport, { courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
+      yield* http.request({ method: "GET", path: "/a" })
+      yield* http.request({ method: "GET", path: "/a" })
+      assert.lengthOf(opened, 1, "calls one after the other share a connection")
+      const idleSince = Date.now()
+      const kept = opened.length
+      while (ended.length < kept && Date.now() - idleSince < HttpTransport.IDLE_MS + 3_000) {
+        yield* Effect.sleep("20 millis")
+      }
+      assert.strictEqual(ended.length, kept, "the idle connection was closed by the transport")
+      assert.isAtLeast(Date.now() - idleSince, HttpTransport.IDLE_MS - 100, "not before it was idle that long")
+      const after = yield* http.request({ method: "GET", path: "/b" })
+      assert.strictEqual(after.status, 200)
+      assert.strictEqual(opened.length, kept + 1, "the next call opens a new connection")
+    }).pipe(Effect.scoped)
+  )
+
   it.live("never follows a redirect: the 3xx reaches the adapter", () =>
     Effect.gen(function* () {
       const fake = yield* fakeCourier
