@@ -52,7 +52,10 @@ layer(InMemory.layer(), { excludeTestServices: true })("POST /v1/desks (memory)"
       }
       const newWilaya = yield* post("/v1/desks", { ...sandbox, wilayaCode: 59 })
       const stopDesks = yield* post("/v1/stop-desks", { ...sandbox, wilayaCode: 59 })
+      assert.include(newWilaya.body.error.fields.wilayaCode, "send wilayaCode 3", "the code couriers deliver it as")
       assert.deepStrictEqual(newWilaya.body, stopDesks.body, "the same words as /v1/stop-desks")
+      const beyond = yield* post("/v1/desks", { ...sandbox, wilayaCode: 70 })
+      assert.strictEqual(beyond.body.error.fields.wilayaCode, "Expected a wilaya code, an integer from 1 to 58")
       const extra = yield* post("/v1/desks", { ...sandbox, wilayaCode: 16, wilaya: 16 })
       assert.deepStrictEqual(codeOf(extra), [400, "invalid_input"], "an unknown field is refused, as everywhere")
     })

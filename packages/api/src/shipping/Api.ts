@@ -89,6 +89,8 @@ export const CompareRatesRequest = Schema.Struct({
  */
 export const wilayaPaths = [
   "order.recipient.wilayaCode",
+  /** A desk list's or a commune's wilaya (`/v1/desks`, `/v1/stop-desks`, `/v1/communes/resolve`). */
+  "wilayaCode",
   "options.fromWilaya",
   "query.fromWilaya",
   "query.toWilaya"

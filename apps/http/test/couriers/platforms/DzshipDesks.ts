@@ -50,6 +50,7 @@ export const suite = (it: Vitest.MethodsNonLive<Platforms | MdmFake>) =>
         assert.strictEqual(refused.name, "DzshipError")
         assert.deepStrictEqual([refused.status, refused.code], [400, "invalid_input"], String(wilayaCode))
         assert.deepStrictEqual(fields(refused), ["wilayaCode"])
+        if (wilayaCode === 59) assert.include(String(refused.fields?.wilayaCode), "send wilayaCode 3")
       }
       const missing = yield* Effect.promise(() =>
         fetch(`${gateway}/v1/desks`, {
