@@ -126,6 +126,30 @@ describe("Mylerz", () => {
       )
     )
 
+    it.effect("calls made at once for one account wait for one login; a failed login is not shared", () =>
+      withFake(
+        Effect.gen(function* () {
+          const fake = yield* MylerzFake
+          const ops = operations()
+          const tracked = yield* Effect.all(
+            Array.from({ length: 4 }, () => ops.track(SEEDED_PACKAGE, context)),
+            { concurrency: "unbounded" }
+          )
+          assert.lengthOf(tracked, 4)
+          assert.strictEqual(fake.logins(), 1)
+          assert.strictEqual(paths(fake.requests).filter((path) => path === "POST /token").length, 1)
+          const refused = yield* Effect.all(
+            Array.from({ length: 2 }, () => Effect.result(ops.track(SEEDED_PACKAGE, wrong))),
+            { concurrency: "unbounded" }
+          )
+          assert.deepStrictEqual(
+            refused.map((exit) => reasonOf(exit)?._tag),
+            ["CredentialsRejected", "CredentialsRejected"]
+          )
+        })
+      )
+    )
+
     it.effect("a kept token refused (401) is dropped and the call sent once more with a new login", () =>
       withFake(
         Effect.gen(function* () {

@@ -3,16 +3,18 @@
  * zones (a day). Each entry is keyed by a SHA-256 digest of the username and password, never the credentials
  * themselves, so a new password is a new account here and the cache holds no credential. Only a successful load is
  * kept; a failure (a refused login, a timeout) is the caller's and is tried again next time. A token a call finds
- * refused is dropped (`drop`) so that the next `get` logs in again. Past `capacity` the oldest entry goes first.
- * Time comes from `Clock`, so `TestClock` moves the expiry.
+ * refused is dropped (`drop`) so that the next `get` logs in again. Calls that find no entry while one is being
+ * loaded for the same account wait for that load rather than start their own (a batch's first calls log in once); if
+ * it fails or is cut off, each tries its own. Past `capacity` the oldest entry goes first. Time comes from `Clock`, so
+ * `TestClock` moves the expiry.
  */
 import { createHash } from "node:crypto"
-import { Clock, Effect, Redacted } from "effect"
+import { Clock, Deferred, Effect, Exit, Redacted } from "effect"
 
 export interface AccountCache<A> {
   /**
-   * The account's entry while fresh, else `load`'s answer, kept for `ttlOf(answer)` milliseconds from now; `fresh`
-   * says whether it was just loaded.
+   * The account's entry while fresh, else `load`'s answer (or the answer of a load already under way for it), kept
+   * for `ttlOf(answer)` milliseconds from now; `fresh` says whether it was just loaded.
    */
   readonly get: <E, R>(
     account: string,
@@ -38,6 +40,8 @@ export const make = <A>(options: {
   readonly capacity: number
 }): AccountCache<A> => {
   const kept = new Map<string, { readonly value: A; readonly until: number }>()
+  /** The loads under way, by account: what a second caller waits for. */
+  const loading = new Map<string, Deferred.Deferred<A, unknown>>()
   const put = (account: string, value: A) =>
     Effect.map(Clock.currentTimeMillis, (now) => {
       kept.delete(account)
@@ -54,8 +58,24 @@ export const make = <A>(options: {
         if (entry !== undefined && entry.until > (yield* Clock.currentTimeMillis)) {
           return { value: entry.value, fresh: false }
         }
-        const value = yield* load
-        yield* put(account, value)
+        const inflight = loading.get(account)
+        if (inflight !== undefined) {
+          const shared = yield* Effect.exit(Deferred.await(inflight))
+          if (Exit.isSuccess(shared)) return { value: shared.value, fresh: true }
+        }
+        const done = yield* Deferred.make<A, unknown>()
+        loading.set(account, done)
+        const value = yield* load.pipe(
+          Effect.tap((value) => put(account, value)),
+          Effect.onExit((exit) =>
+            Effect.andThen(
+              Effect.sync(() => {
+                if (loading.get(account) === done) loading.delete(account)
+              }),
+              Deferred.done(done, exit)
+            )
+          )
+        )
         return { value, fresh: true }
       }),
     put,
