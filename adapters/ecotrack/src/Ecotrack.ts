@@ -198,7 +198,16 @@ export const couriers: ReadonlyArray<CourierAdapter.CourierManifest> = [
   ),
   tenant("fzdelivery", "FZ Delivery", "https://fzdelivery.ecotrack.dz", ["fz_delivery"], [oneSource]),
   tenant("imir", "Imir Logistics", "https://imir.ecotrack.dz", ["imir_logistics"], [oneSource]),
-  tenant("lihlihexpress", "LIH LIH Express", "https://lihlihexpress.ecotrack.dz", ["lihlih_express"], [oneSource]),
+  tenant(
+    "lihlihexpress",
+    "LIH LIH Express",
+    "https://lihlihexpress.ecotrack.dz",
+    ["lihlih_express"],
+    [
+      oneSource,
+      "One integration calls another API for it (Bearer token, packages/create, packages/history/{tracking}): it may have left Ecotrack or run both"
+    ]
+  ),
   tenant("mazaya", "Mazaya Logistics", "https://mazaya.ecotrack.dz", ["mazaya_logistics"], [oneSource]),
   tenant("ovred", "Ovred", "https://ovred.ecotrack.dz"),
   tenant("speedmail", "Speed Mail", "https://speedmail.ecotrack.dz", ["speed_mail"], [oneSource]),

@@ -21,6 +21,11 @@ export interface CourierRequest {
   /** Sent as JSON. */
   readonly json?: unknown
   /**
+   * Sent as `application/x-www-form-urlencoded` (an OAuth password grant's token request), instead of `json`: a
+   * request carries one body or none.
+   */
+  readonly form?: Readonly<Record<string, string>> | undefined
+  /**
    * A document host instead of the courier's origin: one the courier's manifest declares in `documents` (any other
    * is refused as blocked egress). Such a request is sent as a GET with no headers and no body, so the adapter's
    * credentials never leave for another host, and the courier's rate limits do not pace it. Built from a link by
@@ -54,6 +59,19 @@ export const declaresDocumentHost = (documents: ReadonlyArray<string> | undefine
   (documents ?? []).some((entry) =>
     entry.startsWith("*.") ? host.endsWith(entry.slice(1)) && host.length > entry.length - 1 : host === entry
   )
+
+/** The body a request sends, encoded, with its content type: its `json`, else its `form`, else none. */
+export const bodyOf = (
+  request: CourierRequest
+): { readonly contentType: string; readonly bytes: Buffer } | undefined =>
+  request.json !== undefined
+    ? { contentType: "application/json", bytes: Buffer.from(JSON.stringify(request.json)) }
+    : request.form !== undefined
+      ? {
+          contentType: "application/x-www-form-urlencoded",
+          bytes: Buffer.from(new URLSearchParams(Object.entries(request.form)).toString())
+        }
+      : undefined
 
 export interface CourierResponse {
   readonly status: number

@@ -124,6 +124,22 @@ describe("FakeCourier", () => {
     }).pipe(Effect.scoped)
   )
 
+  it.live("reads a form body (sent by the loopback CourierHttp's `form`) as its fields, with its content type", () =>
+    Effect.gen(function* () {
+      const fake = yield* start
+      const answer = yield* send(fake.origin, {
+        method: "POST",
+        path: "/token",
+        form: { grant_type: "password", username: "a b@c.dz", password: "p&ss=1" }
+      })
+      assert.strictEqual(answer.status, 404, "handed to the courier's API, not refused as bad JSON")
+      const [request] = fake.requests
+      assert.strictEqual(request?.headers["content-type"], "application/x-www-form-urlencoded")
+      assert.strictEqual(request?.text, "grant_type=password&username=a+b%40c.dz&password=p%26ss%3D1")
+      assert.deepStrictEqual(request?.body, { grant_type: "password", username: "a b@c.dz", password: "p&ss=1" })
+    }).pipe(Effect.scoped)
+  )
+
   it.live("answers a body that is not JSON with the courier's error body, and keeps the request", () =>
     Effect.gen(function* () {
       const fake = yield* start

@@ -25,6 +25,8 @@ export type CommuneResolution = { readonly wilayaCode: number; readonly nameFr: 
 export type ResolveCommuneRequest = { readonly courier?: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly wilayaCode: number; readonly communeName: string }
 export type CredentialsCheck = { readonly courier: string; readonly valid: boolean; readonly message?: string }
 export type CredentialsCheckRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean } }
+export type Desk = { readonly id: string; readonly name: string; readonly wilayaCode: number; readonly communeName?: string; readonly address?: string }
+export type DesksRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly wilayaCode: number }
 export type StopDesk = { readonly id: string; readonly name: string; readonly wilayaCode: number; readonly communeName?: string; readonly address?: string; readonly phone?: string }
 export type StopDesksRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly wilayaCode: number }
 export type ConflictEncoded = { readonly error: { readonly code: "not_cancellable" | "idempotency_in_flight"; readonly message: string; readonly fields?: { readonly [key: string]: string } } }
@@ -93,6 +95,14 @@ export interface Operations {
     readonly success: ReadonlyArray<StopDesk>
     readonly failure: { readonly status: 400; readonly error: InvalidInputEncoded } | { readonly status: 422; readonly error: UnprocessableEncoded } | { readonly status: 429; readonly error: { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 502; readonly error: CourierFailedEncoded }
   }
+  readonly "shipping.desks": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: DesksRequest
+    readonly success: ReadonlyArray<Desk>
+    readonly failure: { readonly status: 400; readonly error: InvalidInputEncoded } | { readonly status: 422; readonly error: UnprocessableEncoded } | { readonly status: 429; readonly error: { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 502; readonly error: CourierFailedEncoded }
+  }
   readonly "shipping.checkCredentials": {
     readonly params: undefined
     readonly query: undefined
@@ -158,6 +168,7 @@ export const operations = {
   "shipping.label": { method: "POST", path: "/v1/labels", binary: true, statuses: [400, 422, 429, 502] },
   "shipping.cancel": { method: "POST", path: "/v1/cancel", binary: false, statuses: [400, 409, 422, 429, 502, 503] },
   "shipping.stopDesks": { method: "POST", path: "/v1/stop-desks", binary: false, statuses: [400, 422, 429, 502] },
+  "shipping.desks": { method: "POST", path: "/v1/desks", binary: false, statuses: [400, 422, 429, 502] },
   "shipping.checkCredentials": { method: "POST", path: "/v1/credentials/check", binary: false, statuses: [400, 422, 429, 502] },
   "shipping.resolveCommune": { method: "POST", path: "/v1/communes/resolve", binary: false, statuses: [400, 422, 429, 502] },
   "shipping.compareRates": { method: "POST", path: "/v1/rates/compare", binary: false, statuses: [400, 429] },

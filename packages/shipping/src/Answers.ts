@@ -29,6 +29,18 @@ export const stopDesk = ({ id, name, wilayaCode, communeName, address, phone }: 
   ...(phone === undefined ? {} : { phone })
 })
 
+/**
+ * A desk as dzship's `POST /v1/desks` answers it: `{ id, name, wilayaCode, communeName?, address? }`, the same desk
+ * as {@link stopDesk} without the phone, which dzship's answer does not carry.
+ */
+export const desk = ({ id, name, wilayaCode, communeName, address }: CourierAdapter.StopDesk) => ({
+  id,
+  name,
+  wilayaCode,
+  ...(communeName === undefined ? {} : { communeName }),
+  ...(address === undefined ? {} : { address })
+})
+
 /** Whether the courier (by its catalogue key) accepted the credentials, and its words when it did not. */
 export const credentialsCheck = (
   catalogue: Catalogue.Catalogue,

@@ -38,6 +38,7 @@ import * as Net from "node:net"
 import type { CourierManifest, RateLimit } from "@tawsil/courier/CourierAdapter"
 import { BadResponse, type CourierRateLimited, Unreachable } from "@tawsil/courier/CourierError"
 import {
+  bodyOf,
   CourierHttp,
   type CourierRequest,
   type CourierResponse,
@@ -105,13 +106,14 @@ const adapterHeaders = (headers: Readonly<Record<string, string>> | undefined) =
 
 const send = (request: CourierRequest, target: Target, courier: string) =>
   Effect.callback<CourierResponse, Unreachable | BadResponse>((resume) => {
-    const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json))
+    const encoded = bodyOf(request)
+    const body = encoded?.bytes
     // A document host gets none of the adapter's headers: they carry the courier's credentials.
     const headers: Record<string, string> = {
       accept: request.host === undefined ? "application/json" : "*/*",
       "user-agent": "tawsil",
       ...(request.host === undefined ? adapterHeaders(request.headers) : {}),
-      ...(body ? { "content-type": "application/json", "content-length": String(body.length) } : {})
+      ...(encoded ? { "content-type": encoded.contentType, "content-length": String(encoded.bytes.length) } : {})
     }
     const options: Https.RequestOptions = {
       method: request.method,
@@ -293,7 +295,7 @@ export const layer = (options: { readonly overrides: Egress.Overrides }) =>
               new Egress.BlockedEgress({ reason: `${request.host} is not a document host of ${courier.key}` })
             )
           }
-          if (request.method !== "GET" || request.json !== undefined) {
+          if (request.method !== "GET" || bodyOf(request) !== undefined) {
             return Effect.fail(new Egress.BlockedEgress({ reason: "a document host is only read, by a bare GET" }))
           }
           return Effect.map(Effect.fromResult(Egress.parseOrigin(`https://${request.host}`)), (document) => ({

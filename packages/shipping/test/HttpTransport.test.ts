@@ -19,6 +19,8 @@ const fakeCourier = Effect.acquireRelease(
     server: Http.Server
     seen: Array<{ method: string; url: string; body: string; auth: string | undefined; host?: string | undefined }>
     closed: Array<string>
+    /** Each request's content type, in the order `seen` holds them. */
+    types: Array<string | undefined>
   }>((resume) => {
     const seen: Array<{
       method: string
@@ -28,12 +30,14 @@ const fakeCourier = Effect.acquireRelease(
       host?: string | undefined
     }> = []
     const closed: Array<string> = []
+    const types: Array<string | undefined> = []
     const server = Http.createServer((request, response) => {
       let body = ""
       request.on("data", (chunk) => {
         body += chunk
       })
       request.on("end", () => {
+        types.push(request.headers["content-type"])
         seen.push({
           method: request.method!,
           url: request.url!,
@@ -62,7 +66,7 @@ const fakeCourier = Effect.acquireRelease(
       })
     })
     server.listen(0, "127.0.0.1", () =>
-      resume(Effect.succeed({ port: (server.address() as Net.AddressInfo).port, server, seen, closed }))
+      resume(Effect.succeed({ port: (server.address() as Net.AddressInfo).port, server, seen, closed, types }))
     )
   }),
   ({ server }) =>
@@ -177,6 +181,22 @@ describe("HttpTransport", () => {
       const after = yield* http.request({ method: "GET", path: "/b" })
       assert.strictEqual(after.status, 200)
       assert.strictEqual(opened.length, kept + 1, "the next call opens a new connection")
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("sends a form body form-encoded, with its content type (an OAuth token request)", () =>
+    Effect.gen(function* () {
+      const fake = yield* fakeCourier
+      const transport = yield* transportFor(`https://platform.dhd-dz.com=http://127.0.0.1:${fake.port}`)
+      const http = yield* bindNow(transport, { courier: dhd, tenantOrigin: undefined, timeout: Duration.seconds(5) })
+      const response = yield* http.request({
+        method: "POST",
+        path: "/token",
+        form: { grant_type: "password", username: "a b@c.dz", password: "p&ss=1" }
+      })
+      assert.strictEqual(response.status, 200)
+      assert.strictEqual(fake.seen[0]?.body, "grant_type=password&username=a+b%40c.dz&password=p%26ss%3D1")
+      assert.deepStrictEqual(fake.types, ["application/x-www-form-urlencoded"])
     }).pipe(Effect.scoped)
   )
 
@@ -385,6 +405,8 @@ describe("HttpTransport", () => {
         assert.strictEqual(bare._tag, "BlockedEgress", "*.domain is its subdomains, not the domain itself")
         const write = yield* Effect.flip(http.request({ ...documentRequest(link)!, method: "POST", json: { a: 1 } }))
         assert.strictEqual(write._tag, "BlockedEgress")
+        const form = yield* Effect.flip(http.request({ ...documentRequest(link)!, form: { a: "1" } }))
+        assert.strictEqual(form._tag, "BlockedEgress", "a form body is no bare GET either")
         const inside = yield* Effect.flip(http.request(documentRequest("https://files.dhd-dz.com/x.pdf")!))
         assert.strictEqual(inside._tag, "Unreachable", "the courier's link to a private address is the courier's fault")
         assert.lengthOf(fake.seen, 0)

@@ -24,6 +24,7 @@ const endpoints = [
   ["/v1/labels", { courier: "sandbox", trackingNumber: "SBX000000000000" }],
   ["/v1/cancel", { courier: "sandbox", trackingNumber: "SBX000000000000" }],
   ["/v1/stop-desks", { courier: "sandbox", wilayaCode: 16 }],
+  ["/v1/desks", { courier: "sandbox", wilayaCode: 16 }],
   ["/v1/communes/resolve", { courier: "sandbox", wilayaCode: 16, communeName: "Hydra" }],
   ["/v1/rates/compare", { couriers: [{ courier: "sandbox" }], query: { toWilaya: 31, deliveryType: "home" } }]
 ] as const

@@ -59,6 +59,10 @@ export const CancelRequest = Schema.Struct({ ...call, trackingNumber: Shipment.T
 export const StopDesksRequest = Schema.Struct({ ...call, wilayaCode: WilayaCode.WilayaCode }).annotate({
   identifier: "StopDesksRequest"
 })
+/** dzship's `POST /v1/desks` request: the same call as {@link StopDesksRequest}, under dzship's name. */
+export const DesksRequest = Schema.Struct({ ...call, wilayaCode: WilayaCode.WilayaCode }).annotate({
+  identifier: "DesksRequest"
+})
 export const CredentialsCheckRequest = Schema.Struct(call).annotate({ identifier: "CredentialsCheckRequest" })
 export const ResolveCommuneRequest = Schema.Struct({
   /** Optional: with a courier that lists its communes, its own entry for the commune too. */
@@ -85,6 +89,8 @@ export const CompareRatesRequest = Schema.Struct({
  */
 export const wilayaPaths = [
   "order.recipient.wilayaCode",
+  /** A desk list's or a commune's wilaya (`/v1/desks`, `/v1/stop-desks`, `/v1/communes/resolve`). */
+  "wilayaCode",
   "options.fromWilaya",
   "query.fromWilaya",
   "query.toWilaya"
@@ -108,6 +114,16 @@ export const StopDesk = Schema.Struct({
   address: Schema.optionalKey(Schema.String),
   phone: Schema.optionalKey(Schema.String)
 }).annotate({ identifier: "StopDesk" })
+/** A desk as dzship's `POST /v1/desks` answers it: a {@link StopDesk} without `phone`. */
+export const Desk = Schema.Struct({
+  /** Send as `order.stopDeskId`. */
+  id: Schema.String,
+  name: Schema.String,
+  wilayaCode: Schema.Int,
+  /** When the courier names it: send as `order.recipient.communeName`. */
+  communeName: Schema.optionalKey(Schema.String),
+  address: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "Desk" })
 export const CredentialsCheck = Schema.Struct({
   courier: Schema.String,
   valid: Schema.Boolean,
@@ -195,6 +211,15 @@ export class ShippingGroup extends HttpApiGroup.make("shipping")
     HttpApiEndpoint.post("stopDesks", "/v1/stop-desks", {
       payload: StopDesksRequest,
       success: Schema.Array(StopDesk),
+      error: courierErrors
+    }),
+    /**
+     * The same desks in dzship's shape (`POST /v1/desks`, dzship 1.2's `desks()`): `[{ id, name, wilayaCode,
+     * communeName?, address? }]`, for clients written against dzship.
+     */
+    HttpApiEndpoint.post("desks", "/v1/desks", {
+      payload: DesksRequest,
+      success: Schema.Array(Desk),
       error: courierErrors
     }),
     /** Whether the courier accepts these credentials, through its cheapest read; creates nothing. */

@@ -1,9 +1,10 @@
 /**
  * What every loopback fake courier shares, so that an adapter's fake holds only its courier: a real `node:http`
- * server on `127.0.0.1` (a random port unless one is given) that reads each request's body and parses it as JSON,
- * flattens its headers, keeps it (`requests`, oldest first), and first plays the misbehaviour it was told to
- * (`misbehaveNext`: the next request, or the next one to a path, hangs, drops the connection, answers a status, an
- * HTML page, a 429 or any JSON), then hands it to the courier's API (`handle`). It stops when its scope closes.
+ * server on `127.0.0.1` (a random port unless one is given) that reads each request's body and parses it as JSON (a
+ * form body as its fields), flattens its headers, keeps it (`requests`, oldest first), and first plays the
+ * misbehaviour it was told to (`misbehaveNext`: the next request, or the next one to a path, hangs, drops the
+ * connection, answers a status, an HTML page, a 429 or any JSON), then hands it to the courier's API (`handle`). It
+ * stops when its scope closes.
  *
  * A courier's fake gives `handle` (its documented API: routes, authentication, its answers), and optionally the
  * shape of its error body (`errorBody`, used for the standard misbehaviours and for a body that is not JSON) and
@@ -27,7 +28,10 @@ export interface Request {
   readonly headers: Readonly<Record<string, string>>
   /** The body as sent. */
   readonly text: string
-  /** The body parsed as JSON; `undefined` when there is none, or it is not JSON. */
+  /**
+   * The body parsed as JSON (a form body, `application/x-www-form-urlencoded`, as its fields); `undefined` when there
+   * is none, or it is not JSON.
+   */
   readonly body: unknown
 }
 
@@ -128,10 +132,14 @@ export const make = <M extends { readonly kind: string } = never>(
     const url = new URL(incoming.url ?? "/", "http://127.0.0.1")
     let body: unknown
     let malformed = false
-    try {
-      body = text === "" ? undefined : JSON.parse(text)
-    } catch {
-      malformed = true
+    if ((incoming.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
+      body = Object.fromEntries(new URLSearchParams(text))
+    } else {
+      try {
+        body = text === "" ? undefined : JSON.parse(text)
+      } catch {
+        malformed = true
+      }
     }
     const request: Request = {
       method: incoming.method ?? "",

@@ -43,7 +43,8 @@ const urlOf = (origin: string, request: CourierHttp.CourierRequest): Result.Resu
   })
 
 const exchange = (url: URL, request: CourierHttp.CourierRequest) => {
-  const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json))
+  const encoded = CourierHttp.bodyOf(request)
+  const body = encoded?.bytes
   // A document request (another host, `CourierHttp.documentRequest`) carries none of the adapter's headers.
   const headers: Record<string, string> = {
     accept: request.host === undefined ? "application/json" : "*/*",
@@ -53,7 +54,9 @@ const exchange = (url: URL, request: CourierHttp.CourierRequest) => {
         ([name]) => !RESERVED.has(name.toLowerCase())
       )
     ),
-    ...(body === undefined ? {} : { "content-type": "application/json", "content-length": String(body.length) })
+    ...(encoded === undefined
+      ? {}
+      : { "content-type": encoded.contentType, "content-length": String(encoded.bytes.length) })
   }
   return exchangeBytes(url, request.method, headers, body)
 }

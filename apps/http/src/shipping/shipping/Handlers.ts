@@ -40,6 +40,12 @@ export const handlers = HttpApiBuilder.group(ShippingApi, "shipping", (handlers)
           Effect.mapError(Errors.fromGateway)
         )
       )
+      .handle("desks", ({ payload }) =>
+        gateway.stopDesks(payload).pipe(
+          Effect.map((desks) => desks.map(Answers.desk)),
+          Effect.mapError(Errors.fromGateway)
+        )
+      )
       .handle("checkCredentials", ({ payload }) =>
         gateway.checkCredentials(payload).pipe(
           Effect.map((check) => Answers.credentialsCheck(gateway.catalogue, payload.courier, check)),

@@ -180,7 +180,7 @@ export const make = (
                   reason: `${request.host} is not a document host of ${courier.key}`
                 })
               }
-              if (request.method !== "GET" || request.json !== undefined) {
+              if (request.method !== "GET" || request.json !== undefined || request.form !== undefined) {
                 return yield* new Egress.BlockedEgress({ reason: "a document host is only read, by a bare GET" })
               }
             } else if (adapter.rateLimits.length > 0) yield* admit(account, paceDeadline)
