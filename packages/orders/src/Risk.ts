@@ -8,7 +8,7 @@
  * it orders; the customer holding it is marked `is_banned` in the same unit. `orderRisk` is what `Orders` asks at
  * create and on a customer's detail (`OrderRisk`).
  */
-import { AlgiersTime, type Ids, Pagination, StoreText } from "@tawsil/domain"
+import { AlgiersTime, Ids, Pagination, StoreText } from "@tawsil/domain"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, DateTime, Effect, Layer, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -18,10 +18,10 @@ import * as FraudScore from "./FraudScore.ts"
 import { parseInstant } from "./internal/instant.ts"
 import { Phone } from "./OrderCreate.ts"
 import { OrderRisk } from "./OrderRisk.ts"
-import { OrderStore } from "./OrderStore.ts"
+import { type CustomerRecord, OrderStore } from "./OrderStore.ts"
 import * as OrderStoreSql from "./OrderStoreSql.ts"
 import * as RiskError from "./RiskError.ts"
-import { BannedOrders, type BanRecord, RiskStore } from "./RiskStore.ts"
+import { BannedOrders, type BanRecord, RiskStore, type SettingsRecord } from "./RiskStore.ts"
 import * as RiskStoreSql from "./RiskStoreSql.ts"
 
 const Timestamp = Schema.String.annotate({ description: "YYYY-MM-DD HH:MM:SS, Algiers time (UTC+01:00)" })
@@ -149,17 +149,17 @@ const decodeCustomerBan = decodeWith(CustomerBanBody, invalidBan)
 const decodePhoneBan = decodeWith(PhoneBanBody, invalidBan)
 const decodeSettings = decodeWith(SettingsBody, invalidRequest)
 
-const banView = (ban: BanRecord, customerId: number | undefined): Ban => ({
+const banView = (ban: BanRecord): Ban => ({
   id: ban.id,
   phone: ban.phone,
   reason: ban.reason,
-  customer_id: customerId ?? null,
+  customer_id: ban.customer_id,
   created_at: time(ban.created_at)
 })
 
-const settingsView = (settings: { readonly banned_orders: BannedOrders; readonly updated_at: unknown }): Settings => ({
+const settingsView = (settings: SettingsRecord): Settings => ({
   banned_orders: settings.banned_orders,
-  updated_at: settings.updated_at === null ? null : time(settings.updated_at as never)
+  updated_at: settings.updated_at === null ? null : time(settings.updated_at)
 })
 
 /** The phone of a path or query, as the store keeps phones; undefined when it cannot be a phone. */
@@ -173,8 +173,7 @@ export const layer: Layer.Layer<Risk, never, OrderStore | RiskStore> = Layer.eff
     const store = yield* RiskStore
 
     const customerOf = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number) {
-      const customer =
-        Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? yield* orders.findCustomer(storeId, id) : undefined
+      const customer = Ids.isStorableId(id) ? yield* orders.findCustomer(storeId, id) : undefined
       if (customer === undefined) {
         return yield* RiskError.fail(new RiskError.RiskCustomerNotFound({ message: `Customer ${id} not found` }))
       }
@@ -184,8 +183,8 @@ export const layer: Layer.Layer<Risk, never, OrderStore | RiskStore> = Layer.eff
     const ban = (storeId: Ids.StoreId, phone: string, reason: string) =>
       orders.transaction(
         Effect.gen(function* () {
-          const record = yield* store.putBan(storeId, phone, reason)
-          return banView(record, yield* orders.setBanned(storeId, phone, true))
+          yield* orders.setBanned(storeId, phone, true)
+          return banView(yield* store.putBan(storeId, phone, reason))
         })
       )
 
@@ -200,10 +199,7 @@ export const layer: Layer.Layer<Risk, never, OrderStore | RiskStore> = Layer.eff
         })
       )
 
-    const scoreOf = Effect.fnUntraced(function* (
-      storeId: Ids.StoreId,
-      customer: Parameters<typeof store.customerFacts>[1]
-    ) {
+    const scoreOf = Effect.fnUntraced(function* (storeId: Ids.StoreId, customer: CustomerRecord) {
       return FraudScore.score(yield* store.customerFacts(storeId, customer))
     })
 
@@ -248,21 +244,7 @@ export const layer: Layer.Layer<Risk, never, OrderStore | RiskStore> = Layer.eff
       listBans: method("Risk.listBans")(function* (storeId, query) {
         const limit = Pagination.limitOf(query.limit)
         const rows = yield* store.listBans(storeId, { afterId: Pagination.afterIdOf(query.cursor), limit: limit + 1 })
-        const customers = new Map<string, number>()
-        for (const row of rows.slice(0, limit)) {
-          const [customer] = yield* orders.listCustomers(
-            storeId,
-            { phone: row.phone },
-            { afterId: undefined, limit: 1 }
-          )
-          if (customer !== undefined) customers.set(row.phone, customer.id)
-        }
-        return Pagination.page(
-          rows,
-          limit,
-          (row) => row.id,
-          (row) => banView(row, customers.get(row.phone))
-        )
+        return Pagination.page(rows, limit, (row) => row.id, banView)
       }),
       settings: method("Risk.settings")(function* (storeId) {
         return settingsView(yield* store.settings(storeId))
@@ -272,10 +254,7 @@ export const layer: Layer.Layer<Risk, never, OrderStore | RiskStore> = Layer.eff
         return settingsView(yield* store.putSettings(storeId, banned_orders))
       }),
       orderRisk: method("Risk.orderRisk")(function* (storeId, orderId) {
-        const order =
-          Number.isSafeInteger(orderId) && orderId > 0 && orderId <= 2_147_483_647
-            ? yield* orders.findOrder(storeId, orderId)
-            : undefined
+        const order = Ids.isStorableId(orderId) ? yield* orders.findOrder(storeId, orderId) : undefined
         if (order === undefined) {
           return yield* RiskError.fail(new RiskError.RiskOrderNotFound({ message: `Order ${orderId} not found` }))
         }
@@ -299,10 +278,7 @@ export const layer: Layer.Layer<Risk, never, OrderStore | RiskStore> = Layer.eff
         return yield* reportOf(storeId, query)
       }),
       recommend: method("Risk.recommend")(function* (storeId, orderId, sources) {
-        const order =
-          Number.isSafeInteger(orderId) && orderId > 0 && orderId <= 2_147_483_647
-            ? yield* orders.findOrder(storeId, orderId)
-            : undefined
+        const order = Ids.isStorableId(orderId) ? yield* orders.findOrder(storeId, orderId) : undefined
         if (order === undefined) {
           return yield* RiskError.fail(new RiskError.RiskOrderNotFound({ message: `Order ${orderId} not found` }))
         }

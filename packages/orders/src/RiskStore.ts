@@ -25,6 +25,8 @@ export interface BanRecord {
   readonly phone: string
   readonly reason: string
   readonly created_at: DateTime.Utc
+  /** The store's customer with this phone, if it has one. */
+  readonly customer_id: number | null
 }
 
 export interface SettingsRecord {
@@ -87,20 +89,24 @@ export const layerMemory: Layer.Layer<RiskStore, never, OrderStore> = Layer.effe
   RiskStore,
   Effect.gen(function* () {
     const orders = yield* OrderStore
-    const bans = new Map<string, BanRecord & { readonly store_id: number }>()
+    const bans = new Map<string, Omit<BanRecord, "customer_id"> & { readonly store_id: number }>()
     const settings = new Map<number, SettingsRecord>()
     const flags = new Map<number, Array<FlagRecord>>()
     let lastBan = 0
     const now = Effect.map(Clock.currentTimeMillis, DateTime.makeUnsafe)
     const banKey = (storeId: number, phone: string) => `${storeId}\u0000${phone}`
-    const withoutStore = ({ store_id: _, ...ban }: BanRecord & { readonly store_id: number }): BanRecord => ban
+    /** A ban as the port answers it: the customer of its phone found, as the SQL store joins it. */
+    const answered = ({ store_id, ...ban }: Omit<BanRecord, "customer_id"> & { readonly store_id: number }) =>
+      Effect.map(
+        orders.listCustomers(store_id as Ids.StoreId, { phone: ban.phone }, { afterId: undefined, limit: 1 }),
+        ([customer]): BanRecord => ({ ...ban, customer_id: customer?.id ?? null })
+      )
 
     return RiskStore.of({
-      findBan: (storeId, phone) =>
-        Effect.sync(() => {
-          const ban = bans.get(banKey(storeId, phone))
-          return ban === undefined ? undefined : withoutStore(ban)
-        }),
+      findBan: (storeId, phone) => {
+        const ban = bans.get(banKey(storeId, phone))
+        return ban === undefined ? Effect.succeed(undefined) : answered(ban)
+      },
       putBan: Effect.fnUntraced(function* (storeId, phone, reason) {
         const at = yield* now
         const existing = bans.get(banKey(storeId, phone))
@@ -109,16 +115,16 @@ export const layerMemory: Layer.Layer<RiskStore, never, OrderStore> = Layer.effe
             ? { id: ++lastBan, store_id: storeId, phone, reason, created_at: at }
             : { ...existing, reason }
         bans.set(banKey(storeId, phone), ban)
-        return withoutStore(ban)
+        return yield* answered(ban)
       }),
       removeBan: (storeId, phone) => Effect.sync(() => bans.delete(banKey(storeId, phone))),
       listBans: (storeId, page) =>
-        Effect.sync(() =>
+        Effect.forEach(
           [...bans.values()]
             .filter((ban) => ban.store_id === storeId && (page.afterId === undefined || ban.id < page.afterId))
             .sort((a, b) => b.id - a.id)
-            .slice(0, page.limit)
-            .map(withoutStore)
+            .slice(0, page.limit),
+          answered
         ),
       settings: (storeId) =>
         Effect.sync(() => settings.get(storeId) ?? { banned_orders: DEFAULT_BANNED_ORDERS, updated_at: null }),

@@ -11,7 +11,13 @@ import { BannedOrders, DEFAULT_BANNED_ORDERS, OrderFlag, RiskStore } from "./Ris
 
 const Timestamp = Schema.DateTimeUtcFromDate
 
-const BanRow = Schema.Struct({ id: Schema.Int, phone: Schema.String, reason: Schema.String, created_at: Timestamp })
+const BanRow = Schema.Struct({
+  id: Schema.Int,
+  phone: Schema.String,
+  reason: Schema.String,
+  created_at: Timestamp,
+  customer_id: Schema.NullOr(Schema.Int)
+})
 const decodeBans = Schema.decodeUnknownEffect(Schema.Array(BanRow))
 const SettingsRow = Schema.Struct({ banned_orders: BannedOrders, updated_at: Timestamp })
 const decodeSettings = Schema.decodeUnknownEffect(Schema.Array(SettingsRow))
@@ -40,12 +46,16 @@ export const layer: Layer.Layer<RiskStore, never, SqlClient.SqlClient> = Layer.e
   RiskStore,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const banColumns = sql.literal("id, phone, reason, created_at")
+    // A ban with the store's customer of its phone (customers are unique by store and phone).
+    const banColumns = sql.literal(
+      "b.id, b.phone, b.reason, b.created_at, " +
+        "(SELECT c.id FROM customers c WHERE c.store_id = b.store_id AND c.phone = b.phone) AS customer_id"
+    )
 
     return RiskStore.of({
       findBan: Effect.fnUntraced(function* (storeId, phone) {
         const [ban] = yield* sql`
-          SELECT ${banColumns} FROM customer_bans WHERE store_id = ${storeId} AND phone = ${phone}`.pipe(
+          SELECT ${banColumns} FROM customer_bans b WHERE b.store_id = ${storeId} AND b.phone = ${phone}`.pipe(
           Effect.orDie,
           Effect.flatMap(decodeBans),
           Effect.orDie
@@ -54,7 +64,7 @@ export const layer: Layer.Layer<RiskStore, never, SqlClient.SqlClient> = Layer.e
       }),
       putBan: Effect.fnUntraced(function* (storeId, phone, reason) {
         const [ban] = yield* sql`
-          INSERT INTO customer_bans (store_id, phone, reason) VALUES (${storeId}, ${phone}, ${reason})
+          INSERT INTO customer_bans AS b (store_id, phone, reason) VALUES (${storeId}, ${phone}, ${reason})
           ON CONFLICT (store_id, phone) DO UPDATE SET reason = EXCLUDED.reason
           RETURNING ${banColumns}`.pipe(Effect.orDie, Effect.flatMap(decodeBans), Effect.orDie)
         return ban!
@@ -65,10 +75,10 @@ export const layer: Layer.Layer<RiskStore, never, SqlClient.SqlClient> = Layer.e
         return rows.length > 0
       }),
       listBans: Effect.fnUntraced(function* (storeId, page) {
-        const after = page.afterId === undefined ? sql`` : sql`AND id < ${page.afterId}`
+        const after = page.afterId === undefined ? sql`` : sql`AND b.id < ${page.afterId}`
         return yield* sql`
-          SELECT ${banColumns} FROM customer_bans WHERE store_id = ${storeId} ${after}
-          ORDER BY id DESC LIMIT ${page.limit}`.pipe(Effect.orDie, Effect.flatMap(decodeBans), Effect.orDie)
+          SELECT ${banColumns} FROM customer_bans b WHERE b.store_id = ${storeId} ${after}
+          ORDER BY b.id DESC LIMIT ${page.limit}`.pipe(Effect.orDie, Effect.flatMap(decodeBans), Effect.orDie)
       }),
       settings: Effect.fnUntraced(function* (storeId) {
         const [row] = yield* sql`
