@@ -80,6 +80,10 @@ layer(InMemory.layer(), { excludeTestServices: true })("ban list and return risk
       assert.strictEqual(phoneLifted.status, 200)
       assert.deepStrictEqual(codeOf(yield* store.write("DELETE", "/v1/bans/0661000007")), [404, "not_found"])
       assert.strictEqual((yield* store.get("/v1/bans")).body.data.items.length, 0)
+      // A leading + travels in the path as %2B.
+      yield* store.write("POST", "/v1/bans", { phone: "+213 661 00 00 02", reason: "Fake" })
+      const plus = yield* store.write("DELETE", "/v1/bans/%2B213661000002")
+      assert.deepStrictEqual([plus.status, plus.body.data?.phone], [200, "+213661000002"], plus.text)
 
       // Another store sees none of it.
       const other = yield* createStore()
