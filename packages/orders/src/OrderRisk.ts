@@ -8,7 +8,7 @@ import { Context, Effect } from "effect"
 import * as FraudScore from "./FraudScore.ts"
 import type { CustomerRecord } from "./OrderStore.ts"
 
-/** The refusal's message (422 `customer_banned`). */
+/** The refusal's message (`OrderError.CustomerBanned`). */
 export const BANNED_MESSAGE = "The customer's phone is banned: the store refuses its orders"
 
 /** What an order from a phone meets. */

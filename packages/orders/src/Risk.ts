@@ -57,7 +57,7 @@ export const Unbanned = Schema.Struct({
 export type Unbanned = typeof Unbanned.Type
 
 export const Settings = Schema.Struct({
-  /** `refuse`: 422 `customer_banned` at create. `flag` (the default): created, and flagged `customer_banned`. */
+  /** `refuse`: the create is refused (`CustomerBanned`). `flag` (the default): created, and flagged `customer_banned`. */
   banned_orders: BannedOrders,
   updated_at: Schema.NullOr(Timestamp)
 }).annotate({ identifier: "RiskSettings" })

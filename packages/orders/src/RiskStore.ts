@@ -9,7 +9,7 @@ import type * as CourierOutcomes from "./CourierOutcomes.ts"
 import type * as FraudScore from "./FraudScore.ts"
 import { type CustomerRecord, OrderStore } from "./OrderStore.ts"
 
-/** What an order from a banned phone meets: a refusal (422 `customer_banned`) or its creation, flagged. */
+/** What an order from a banned phone meets: a refusal (`CustomerBanned`) or its creation, flagged. */
 export const BannedOrders = Schema.Literals(["refuse", "flag"])
 export type BannedOrders = typeof BannedOrders.Type
 
