@@ -17,6 +17,7 @@ import * as ProductsApi from "@tawsil/api/store/products/Api"
 import * as ProfileApi from "@tawsil/api/store/profile/Api"
 import * as PromoCodesApi from "@tawsil/api/store/promo-codes/Api"
 import type * as StoreReasons from "@tawsil/api/store/Reasons"
+import * as RiskApi from "@tawsil/api/store/risk/Api"
 import * as ShippingApi from "@tawsil/api/store/shipping/Api"
 import * as StockApi from "@tawsil/api/store/stock/Api"
 import * as ThemesApi from "@tawsil/api/store/themes/Api"
@@ -54,7 +55,8 @@ const storeReasons: Record<string, StoreReasons.Any> = {
   PromoError: PromoCodesApi.reasons,
   ThemeError: ThemesApi.reasons,
   PixelError: PixelsApi.reasons,
-  StoreShippingError: ShippingApi.reasons
+  StoreShippingError: ShippingApi.reasons,
+  RiskError: RiskApi.reasons
 }
 
 /** The tags of a union of tagged error classes. */

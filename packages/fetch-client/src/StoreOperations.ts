@@ -4,10 +4,6 @@
 export type HealthUnavailableEncoded = { readonly status: "unavailable"; readonly service: "shipping" | "store"; readonly version: string; readonly instance: string; readonly uptimeSeconds: number; readonly database: DatabaseHealth }
 export type DatabaseHealth = { readonly status: "up" | "down"; readonly kind: "embedded" | "server"; readonly latencyMs?: number | ("Infinity" | "-Infinity" | "NaN"); readonly error?: string }
 export type HealthReportEncoded = { readonly status: "ok"; readonly service: "shipping" | "store"; readonly version: string; readonly instance: string; readonly uptimeSeconds: number; readonly database: DatabaseHealth }
-export type StoreBadGatewayEncoded = { readonly error: { readonly code: "courier_unreachable" | "courier_error"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-export type StoreUnprocessableEncoded = { readonly error: { readonly code: "idempotency_key_reuse" | "invalid_code" | "invalid_discount_type" | "invalid_discount_value" | "invalid_min_order_amount" | "invalid_max_uses" | "invalid_starts_at" | "invalid_expires_at" | "expires_at_in_past" | "invalid_date_window" | "confirmation_required" | "confirmation_stale" | "invalid_theme" | "invalid_style" | "invalid_pixel_type" | "invalid_pixel_id" | "invalid_access_token" | "immutable_field" | "pixel_write_failed" | "not_undoable" | "nothing_to_restore" | "restore_target_missing" | "invalid_section_type" | "invalid_position" | "invalid_settings" | "invalid_section_order" | "snapshot_too_large" | "courier_refused" | "credentials_rejected" | "invalid_phone" | "unknown_commune" | "commune_not_served"; readonly message: string; readonly retry_after?: number; readonly confirm_token?: string; readonly confirm_token_expires_in?: number; readonly action?: string; readonly will_change?: { readonly action: string; readonly code: string; readonly discount: string; readonly reversible: boolean; readonly note: string }; readonly suggestions?: ReadonlyArray<CommuneSuggestion> }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-export type CommuneSuggestion = { readonly nameFr: string; readonly nameAr: string; readonly score: number | ("Infinity" | "-Infinity" | "NaN") }
-export type StoreConflictEncoded = { readonly error: { readonly code: "idempotency_in_flight" | "addon_inactive" | "code_exists" | "limit_reached" | "pixel_exists" | "already_undone" | "layout_changed" | "has_subcategories" | "not_cancellable" | "not_shippable" | "shipment_exists" | "already_dispatched" | "account_in_use" | "parcel_pending"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreNotFoundEncoded = { readonly error: { readonly code: "not_found" | "theme_not_found" | "style_not_found" | "store_not_found" | "no_shipment"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreBadRequestEncoded = { readonly error: { readonly code: "bad_request" | "unknown_courier" | "invalid_credentials" | "blocked_egress" | "unsupported"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreUnavailableEncoded = { readonly error: { readonly code: "unavailable"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
@@ -15,6 +11,23 @@ export type StoreRateLimitedEncoded = { readonly error: { readonly code: "rate_l
 export type StoreForbiddenEncoded = { readonly error: { readonly code: "forbidden" | "plan_required"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreQuotaExceededEncoded = { readonly error: { readonly code: "quota_exceeded"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreUnauthorizedEncoded = { readonly error: { readonly code: "unauthorized" | "invalid_signature" | "stale_request"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+export type CourierOutcomesReport = { readonly items: ReadonlyArray<CourierWilayaOutcome>; readonly couriers: ReadonlyArray<CourierOutcome> }
+export type CourierOutcome = { readonly courier: string; readonly shipments: number; readonly delivered: number; readonly returned: number; readonly cancelled: number; readonly in_progress: number; readonly delivery_rate: number | ("Infinity" | "-Infinity" | "NaN") | null; readonly return_rate: number | ("Infinity" | "-Infinity" | "NaN") | null; readonly median_days_to_deliver: number | ("Infinity" | "-Infinity" | "NaN") | null }
+export type CourierWilayaOutcome = { readonly courier: string; readonly shipments: number; readonly delivered: number; readonly returned: number; readonly cancelled: number; readonly in_progress: number; readonly delivery_rate: number | ("Infinity" | "-Infinity" | "NaN") | null; readonly return_rate: number | ("Infinity" | "-Infinity" | "NaN") | null; readonly median_days_to_deliver: number | ("Infinity" | "-Infinity" | "NaN") | null; readonly wilaya_id: number }
+export type CourierRecommendations = { readonly order_id: number; readonly wilaya_id: number; readonly delivery_type: string; readonly items: ReadonlyArray<CourierRecommendation> }
+export type CourierRecommendation = { readonly rank: number; readonly courier: string; readonly price: number | ("Infinity" | "-Infinity" | "NaN") | null; readonly expected_delivery_rate: number | ("Infinity" | "-Infinity" | "NaN"); readonly wilaya: { readonly settled: number; readonly delivery_rate: number | ("Infinity" | "-Infinity" | "NaN") | null; readonly median_days_to_deliver: number | ("Infinity" | "-Infinity" | "NaN") | null }; readonly overall: { readonly settled: number; readonly delivery_rate: number | ("Infinity" | "-Infinity" | "NaN") | null } }
+export type OrderRisk = { readonly order_id: number; readonly customer_id: number; readonly phone: string; readonly is_banned: boolean; readonly flags: ReadonlyArray<{ readonly flag: string; readonly created_at: string }>; readonly fraud_score: number; readonly fraud_level: "safe" | "low" | "medium" | "high" | "critical"; readonly fraud_factors: ReadonlyArray<FraudFactor> }
+export type FraudFactor = { readonly factor: "returns" | "fake_confirmations" | "cancelled_confirmations" | "shared_address" | "velocity"; readonly value: number; readonly points: number | ("Infinity" | "-Infinity" | "NaN"); readonly max_points: number }
+export type StoreUnprocessableEncoded = { readonly error: { readonly code: "idempotency_key_reuse" | "invalid_code" | "invalid_discount_type" | "invalid_discount_value" | "invalid_min_order_amount" | "invalid_max_uses" | "invalid_starts_at" | "invalid_expires_at" | "expires_at_in_past" | "invalid_date_window" | "confirmation_required" | "confirmation_stale" | "invalid_theme" | "invalid_style" | "invalid_pixel_type" | "invalid_pixel_id" | "invalid_access_token" | "immutable_field" | "pixel_write_failed" | "not_undoable" | "nothing_to_restore" | "restore_target_missing" | "invalid_section_type" | "invalid_position" | "invalid_settings" | "invalid_section_order" | "snapshot_too_large" | "courier_refused" | "credentials_rejected" | "invalid_phone" | "unknown_commune" | "commune_not_served" | "customer_banned"; readonly message: string; readonly retry_after?: number; readonly confirm_token?: string; readonly confirm_token_expires_in?: number; readonly action?: string; readonly will_change?: { readonly action: string; readonly code: string; readonly discount: string; readonly reversible: boolean; readonly note: string }; readonly suggestions?: ReadonlyArray<CommuneSuggestion> }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+export type CommuneSuggestion = { readonly nameFr: string; readonly nameAr: string; readonly score: number | ("Infinity" | "-Infinity" | "NaN") }
+export type StoreConflictEncoded = { readonly error: { readonly code: "idempotency_in_flight" | "addon_inactive" | "code_exists" | "limit_reached" | "pixel_exists" | "already_undone" | "layout_changed" | "has_subcategories" | "not_cancellable" | "not_shippable" | "shipment_exists" | "already_dispatched" | "account_in_use" | "parcel_pending"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+export type RiskSettings = { readonly banned_orders: "refuse" | "flag"; readonly updated_at: string | null }
+export type RiskSettingsPatch = { readonly banned_orders: "refuse" | "flag" }
+export type Unbanned = { readonly phone: string; readonly customer_id: number | null; readonly is_banned: false }
+export type Ban = { readonly id: number; readonly phone: string; readonly reason: string; readonly customer_id: number | null; readonly created_at: string }
+export type PhoneBan = { readonly phone: string; readonly reason: (unknown) & (unknown) }
+export type CustomerBan = { readonly reason: (unknown) & (unknown) }
+export type StoreBadGatewayEncoded = { readonly error: { readonly code: "courier_unreachable" | "courier_error"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type ChangeUndone = { readonly undone: true; readonly change_id: number; readonly entity: string; readonly undo_change_id: number | null }
 export type ChangeDetail = { readonly id: number; readonly entity: string; readonly entity_id: string; readonly action: "create" | "update" | "delete"; readonly summary: string; readonly undone: boolean; readonly undone_at: string | null; readonly created_at: string; readonly key_id: string | null; readonly undone_by_id: number | null; readonly before: unknown | null; readonly after: unknown | null }
 export type ChangeListItem = { readonly id: number; readonly entity: string; readonly entity_id: string; readonly action: "create" | "update" | "delete"; readonly summary: string; readonly undone: boolean; readonly undone_at: string | null; readonly created_at: string }
@@ -138,7 +151,7 @@ export type VariantGroupBody = { readonly name: (unknown) & (unknown); readonly 
 export type VariantOptionBody = { readonly value: (unknown) & (unknown); readonly color_code?: string | null; readonly image_id?: number | null; readonly price_adjustment?: number; readonly stock?: number | null }
 export type ProductSummaryEncoded = { readonly id: number; readonly name: string; readonly description: string | null; readonly sku: string | null; readonly price: number; readonly compare_at_price: number | null; readonly status: "active" | "draft"; readonly digital: boolean; readonly stock: number | null; readonly sales_count: number; readonly category_ids: ReadonlyArray<number>; readonly created_at: string; readonly updated_at: string }
 export type CustomerOrder = { readonly id: number; readonly order_number: string; readonly status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "returned"; readonly payment_status: "pending" | "paid" | "refunded"; readonly total: number | ("Infinity" | "-Infinity" | "NaN"); readonly created_at: string }
-export type CustomerDetail = { readonly id: number; readonly first_name: string; readonly last_name: string; readonly phone: string; readonly wilaya_id: number; readonly commune: string; readonly address: string; readonly notes: string | null; readonly total_orders: number; readonly total_spent: number | ("Infinity" | "-Infinity" | "NaN"); readonly fraud_score: 0; readonly is_banned: boolean; readonly created_at: string; readonly updated_at: string }
+export type CustomerDetail = { readonly id: number; readonly first_name: string; readonly last_name: string; readonly phone: string; readonly wilaya_id: number; readonly commune: string; readonly address: string; readonly notes: string | null; readonly total_orders: number; readonly total_spent: number | ("Infinity" | "-Infinity" | "NaN"); readonly fraud_score: number; readonly is_banned: boolean; readonly created_at: string; readonly updated_at: string; readonly fraud_level: "safe" | "low" | "medium" | "high" | "critical"; readonly fraud_factors: ReadonlyArray<FraudFactor> }
 export type CustomerSummary = { readonly id: number; readonly first_name: string; readonly last_name: string; readonly phone: string; readonly email: string | null; readonly wilaya_id: number; readonly commune: string; readonly total_orders: number; readonly total_spent: number | ("Infinity" | "-Infinity" | "NaN"); readonly is_banned: boolean; readonly created_at: string; readonly updated_at: string }
 export type OrderStatusChange = { readonly status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "returned" }
 export type OrderSummary = { readonly id: number; readonly order_number: string; readonly status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "returned"; readonly payment_status: "pending" | "paid" | "refunded"; readonly payment_method: "cod" | "free_digital" | "digital_payment"; readonly total: number | ("Infinity" | "-Infinity" | "NaN"); readonly customer_name: string; readonly customer_phone: string; readonly wilaya_id: number; readonly commune: string; readonly delivery_type: "home" | "desk" | "digital"; readonly created_at: string; readonly shipment: OrderShipmentSummary | null }
@@ -875,6 +888,86 @@ export interface Operations {
     readonly success: { readonly data: ChangeUndone; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
     readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
+  readonly "risk.banCustomer": {
+    readonly params: { readonly id: number }
+    readonly query: undefined
+    readonly headers: { readonly "idempotency-key"?: string }
+    readonly body: CustomerBan
+    readonly success: { readonly data: Ban; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "risk.unbanCustomer": {
+    readonly params: { readonly id: number }
+    readonly query: undefined
+    readonly headers: { readonly "idempotency-key"?: string }
+    readonly body: undefined
+    readonly success: { readonly data: Unbanned; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "risk.listBans": {
+    readonly params: undefined
+    readonly query: { readonly limit?: number; readonly cursor?: string }
+    readonly headers: undefined
+    readonly body: undefined
+    readonly success: { readonly data: { readonly items: ReadonlyArray<Ban>; readonly next_cursor: string | null; readonly has_more: boolean }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "risk.banPhone": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: { readonly "idempotency-key"?: string }
+    readonly body: PhoneBan
+    readonly success: { readonly data: Ban; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "risk.unbanPhone": {
+    readonly params: { readonly phone: string }
+    readonly query: undefined
+    readonly headers: { readonly "idempotency-key"?: string }
+    readonly body: undefined
+    readonly success: { readonly data: Unbanned; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "risk.getRiskSettings": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: undefined
+    readonly success: { readonly data: RiskSettings; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "risk.updateRiskSettings": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: { readonly "idempotency-key"?: string }
+    readonly body: RiskSettingsPatch
+    readonly success: { readonly data: RiskSettings; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "risk.getOrderRisk": {
+    readonly params: { readonly id: number }
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: undefined
+    readonly success: { readonly data: OrderRisk; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "risk.courierRecommendations": {
+    readonly params: { readonly id: number }
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: undefined
+    readonly success: { readonly data: CourierRecommendations; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "courierReports.courierReport": {
+    readonly params: undefined
+    readonly query: { readonly from?: string; readonly to?: string }
+    readonly headers: undefined
+    readonly body: undefined
+    readonly success: { readonly data: CourierOutcomesReport; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
   readonly "health": {
     readonly params: undefined
     readonly query: undefined
@@ -977,5 +1070,15 @@ export const operations = {
   "changes.listChanges": { method: "GET", path: "/v1/changes", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
   "changes.getChange": { method: "GET", path: "/v1/changes/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
   "changes.undoChange": { method: "POST", path: "/v1/changes/{id}/undo", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
+  "risk.banCustomer": { method: "POST", path: "/v1/customers/{id}/ban", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "risk.unbanCustomer": { method: "DELETE", path: "/v1/customers/{id}/ban", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "risk.listBans": { method: "GET", path: "/v1/bans", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "risk.banPhone": { method: "POST", path: "/v1/bans", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "risk.unbanPhone": { method: "DELETE", path: "/v1/bans/{phone}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "risk.getRiskSettings": { method: "GET", path: "/v1/risk/settings", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "risk.updateRiskSettings": { method: "PATCH", path: "/v1/risk/settings", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "risk.getOrderRisk": { method: "GET", path: "/v1/orders/{id}/risk", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "risk.courierRecommendations": { method: "GET", path: "/v1/orders/{id}/courier-recommendations", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "courierReports.courierReport": { method: "GET", path: "/v1/reports/couriers", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
   "health": { method: "GET", path: "/health", binary: false, statuses: [503] },
 } as const

@@ -51,6 +51,11 @@ export class AlreadyDispatched extends Schema.TaggedError<AlreadyDispatched>()("
   message: Schema.String
 }) {}
 
+/** The customer's phone is banned and the store refuses its orders (docs/risk.md). */
+export class CustomerBanned extends Schema.TaggedError<CustomerBanned>()("CustomerBanned", {
+  message: Schema.String
+}) {}
+
 export const OrderErrorReason = Schema.Union([
   InvalidOrder,
   InvalidStatusChange,
@@ -62,7 +67,8 @@ export const OrderErrorReason = Schema.Union([
   NotShippable,
   ShipmentExists,
   NoShipment,
-  AlreadyDispatched
+  AlreadyDispatched,
+  CustomerBanned
 ])
 export type OrderErrorReason = typeof OrderErrorReason.Type
 

@@ -191,6 +191,8 @@ export class OrderStore extends Context.Service<
       filter: CustomerFilter,
       page: PageRequest
     ) => Effect.Effect<ReadonlyArray<CustomerRecord>>
+    /** Marks the customer of a phone (as stored, `CustomerMatch.phoneKey`) banned or not; answers its id, if any. */
+    readonly setBanned: (storeId: Ids.StoreId, phone: string, banned: boolean) => Effect.Effect<number | undefined>
     /** The names of the store's products among `ids` (deleted ones too: an order keeps its lines). */
     readonly productNames: (
       storeId: Ids.StoreId,
@@ -585,6 +587,13 @@ export const layerMemory = (
               ),
               page
             ).map(withoutStore)
+          }),
+        setBanned: (storeId, phone, banned) =>
+          Effect.sync(() => {
+            const found = [...customers.values()].find((c) => c.store_id === storeId && c.phone === phone)
+            if (found === undefined) return undefined
+            customers.set(found.id, { ...found, is_banned: banned })
+            return found.id
           })
       })
 

@@ -587,6 +587,13 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
           WHERE ${sql.and(conditions)}
           ORDER BY id DESC LIMIT ${page.limit}`.pipe(Effect.orDie, Effect.flatMap(decodeCustomers))
         return rows satisfies ReadonlyArray<CustomerRecord>
+      }),
+
+      setBanned: Effect.fnUntraced(function* (storeId, phone, banned) {
+        const [row] = yield* sql<{ readonly id: number }>`
+          UPDATE customers SET is_banned = ${banned}, updated_at = now()
+          WHERE store_id = ${storeId} AND phone = ${phone} RETURNING id`.pipe(Effect.orDie)
+        return row?.id
       })
     })
   })

@@ -6,6 +6,7 @@
  */
 import { AlgiersTime, StoreAmount } from "@tawsil/domain"
 import { Schema } from "effect"
+import * as FraudScore from "./FraudScore.ts"
 import { DeliveryType, PaymentMethod } from "./OrderCreate.ts"
 import * as OrderShipment from "./OrderShipment.ts"
 import { OrderStatus } from "./OrderStatus.ts"
@@ -123,10 +124,15 @@ export const CustomerDetail = Schema.Struct({
   notes: Schema.NullOr(Schema.String),
   total_orders: Schema.Int,
   total_spent: Amount,
-  fraud_score: Schema.Literal(0),
+  /** The return risk, 0 to 100 (docs/risk.md): `fraud_factors` says what made it. */
+  fraud_score: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100 })),
   is_banned: Schema.Boolean,
   created_at: Timestamp,
-  updated_at: Timestamp
+  updated_at: Timestamp,
+  /** `safe`, `low`, `medium`, `high` or `critical`, by `fraud_score` (docs/risk.md). */
+  fraud_level: FraudScore.Level,
+  /** Every factor of the score, with the count it read and the points it added. */
+  fraud_factors: Schema.Array(FraudScore.Factor)
 }).annotate({ identifier: "CustomerDetail" })
 export type CustomerDetail = typeof CustomerDetail.Type
 
@@ -214,7 +220,7 @@ export const customerSummary = (customer: CustomerRecord): CustomerSummary => ({
   updated_at: time(customer.updated_at)
 })
 
-export const customerDetail = (customer: CustomerRecord): CustomerDetail => ({
+export const customerDetail = (customer: CustomerRecord, risk: FraudScore.Score = FraudScore.none): CustomerDetail => ({
   id: customer.id,
   first_name: customer.first_name,
   last_name: customer.last_name,
@@ -225,8 +231,10 @@ export const customerDetail = (customer: CustomerRecord): CustomerDetail => ({
   notes: customer.notes,
   total_orders: customer.total_orders,
   total_spent: amount(customer.total_spent),
-  fraud_score: 0,
+  fraud_score: risk.score,
   is_banned: customer.is_banned,
   created_at: time(customer.created_at),
-  updated_at: time(customer.updated_at)
+  updated_at: time(customer.updated_at),
+  fraud_level: risk.level,
+  fraud_factors: risk.factors
 })

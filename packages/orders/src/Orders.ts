@@ -27,6 +27,7 @@ import * as OrderCreate from "./OrderCreate.ts"
 import * as OrderError from "./OrderError.ts"
 import { OrderCreated, OrderEvents, OrderStatusChanged, ShipmentUpdated } from "./OrderEvents.ts"
 import * as OrderNumber from "./OrderNumber.ts"
+import * as OrderRisk from "./OrderRisk.ts"
 import * as OrderShipment from "./OrderShipment.ts"
 import * as OrderStatus from "./OrderStatus.ts"
 import { type NewOrder, type OrderRecord, OrderStore, type ParcelName } from "./OrderStore.ts"
@@ -207,6 +208,7 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
     const method = yield* ServiceSpans.method
     const store = yield* OrderStore
     const events = yield* OrderEvents
+    const risk = yield* OrderRisk.OrderRisk
 
     const findOrder = Effect.fnUntraced(function* (storeId: Ids.StoreId, id: number) {
       const order = Ids.isStorableId(id) ? yield* store.findOrder(storeId, id) : undefined
@@ -349,6 +351,12 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
             if (!Pricing.isWithinBounds(priced)) {
               return yield* OrderError.fail(new OrderError.InvalidOrder({ message: OrderCreate.messages.totalMax }))
             }
+            // A banned phone (docs/risk.md): refused or flagged, as the store's setting says.
+            const phone = CustomerMatch.phoneKey(valid.customer.phone)
+            const admission = yield* risk.admit(caller.id, phone)
+            if (admission === "refuse") {
+              return yield* OrderError.fail(new OrderError.CustomerBanned({ message: OrderRisk.BANNED_MESSAGE }))
+            }
             const inserted = yield* insertNumbered(caller.id, snapshot.now, {
               payment_method: valid.payment_method,
               customer: valid.customer,
@@ -361,6 +369,7 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
               notes: valid.notes,
               items: priced.lines.map((line, index) => ({ ...line, product_id: valid.lines[index]!.product.id }))
             })
+            if (admission === "flag") yield* risk.flagged(caller.id, inserted.id, phone)
             const detail = OrderViews.orderDetail(inserted)
             yield* events.record(new OrderCreated({ storeId: caller.id, order: detail }))
             return detail
@@ -420,7 +429,7 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
       getCustomer: method("Orders.getCustomer")(function* (storeId, id) {
         const customer = Ids.isStorableId(id) ? yield* store.findCustomer(storeId, id) : undefined
         if (customer === undefined) return yield* customerNotFound(id)
-        return OrderViews.customerDetail(customer)
+        return OrderViews.customerDetail(customer, yield* risk.score(storeId, customer))
       }),
 
       toShip: method("Orders.toShip")(function* (storeId, id) {

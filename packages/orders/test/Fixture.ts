@@ -129,9 +129,16 @@ const memoryFixture = Layer.effect(
   })
 )
 
-/** The service over the memory store, with the fixture. */
-export const memory = (): Layer.Layer<Orders.Orders | Fixture | OrderStore.OrderStore | OrderStore.MemoryCatalogue> =>
-  Layer.mergeAll(Orders.layer, memoryFixture).pipe(Layer.provideMerge(OrderStore.layerMemory()))
+/**
+ * The service over the memory store, with the fixture; `rules` (over the same store) is given to the service and
+ * kept in the answer (the risk rules and their store: `RiskSuite`).
+ */
+export const memory = <R = never>(
+  rules: Layer.Layer<R, never, OrderStore.OrderStore> = Layer.empty as Layer.Layer<R>
+): Layer.Layer<Orders.Orders | Fixture | OrderStore.OrderStore | OrderStore.MemoryCatalogue | R> =>
+  Layer.mergeAll(Orders.layer.pipe(Layer.provide(rules)), memoryFixture, rules).pipe(
+    Layer.provideMerge(OrderStore.layerMemory())
+  )
 
 const sqlFixture = Layer.effect(
   Fixture,

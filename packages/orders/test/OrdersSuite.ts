@@ -5,6 +5,7 @@
 import { assert, type Vitest } from "@effect/vitest"
 import { AlgiersTime, Ids } from "@tawsil/domain"
 import { DateTime, Effect, Layer, Random } from "effect"
+import * as FraudScore from "../src/FraudScore.ts"
 import * as OrderError from "../src/OrderError.ts"
 import * as OrderNumber from "../src/OrderNumber.ts"
 import * as OrderStatus from "../src/OrderStatus.ts"
@@ -299,7 +300,9 @@ export const OrdersSuite = <R>(
           fraud_score: 0,
           is_banned: false,
           created_at: "",
-          updated_at: ""
+          updated_at: "",
+          fraud_level: "safe",
+          fraud_factors: FraudScore.none.factors
         }
       )
       // The same phone written otherwise, no address and no email: matched; address and email are kept.

@@ -20,7 +20,7 @@ import {
 } from "@tawsil/catalogue"
 import { ChangeLog, ChangeStoreSql, Changes, Entity } from "@tawsil/changes"
 import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
-import { Orders } from "@tawsil/orders"
+import { Orders, Risk } from "@tawsil/orders"
 import { PromoEntity, PromoStoreSql, Promos } from "@tawsil/promos"
 import {
   CourierAccountStoreSql,
@@ -89,6 +89,7 @@ import * as PixelsHandlers from "./pixels/Handlers.ts"
 import * as ProductsHandlers from "./products/Handlers.ts"
 import * as ProfileHandlers from "./profile/Handlers.ts"
 import * as PromoCodesHandlers from "./promo-codes/Handlers.ts"
+import * as RiskHandlers from "./risk/Handlers.ts"
 import * as ShipmentsHandlers from "./shipments/Handlers.ts"
 import * as ShippingHandlers from "./shipping/Handlers.ts"
 import * as StockHandlers from "./stock/Handlers.ts"
@@ -135,7 +136,7 @@ const shipmentsLayer = (config: Pick<AppConfig, "shipments">) =>
 const webhooksLayer = (config: Pick<AppConfig, "webhooks">) =>
   Layer.mergeAll(
     Webhooks.layer({ allowHosts: config.webhooks.allowHosts }),
-    Orders.layerSql.pipe(Layer.provide(Outbox.layer)),
+    Orders.layerSql.pipe(Layer.provide([Outbox.layer, Risk.orderRiskSql])),
     Dispatcher.layer({
       allowHosts: config.webhooks.allowHosts,
       retryDelays: config.webhooks.retryDelays,
@@ -215,7 +216,8 @@ export const services = (config: Pick<AppConfig, "webhooks" | "shipments">) =>
     ),
     Idempotency.layer().pipe(Layer.provideMerge(IdempotencyStoreSql.layer)),
     ReadCache.layer,
-    configurationLayer
+    configurationLayer,
+    Risk.layerSql
   )
 
 /** The services with the default webhook settings (nothing exempt from the URL rules), for tests and tools. */
@@ -253,6 +255,7 @@ export const handlers = Layer.mergeAll(
   ShipmentsHandlers.handlers,
   CourierHooksHandlers.handlers,
   ChangesHandlers.handlers,
+  RiskHandlers.handlers,
   HttpApiBuilder.group(StoreApi, "health", (handlers) => handlers.handle("health", () => Health.check("store")))
 )
 

@@ -42,7 +42,8 @@ layer(InMemory.layer(), { excludeTestServices: true })("customers (memory)", (it
       assert.strictEqual(one.first_name, "Amina B.")
       assert.strictEqual(one.total_orders, 0, "API orders never move the counters")
       const detail = yield* store.get(`/v1/customers/${one.id}`)
-      assert.strictEqual(detail.body.data.fraud_score, 0)
+      // Two orders in a day (velocity: 10) and Karim's phone at the same address (10): docs/risk.md.
+      assert.strictEqual(detail.body.data.fraud_score, 20)
       assert.strictEqual(detail.body.data.id, one.id)
       const byPhone = yield* store.get("/v1/customers?phone=0555123456")
       assert.deepStrictEqual(

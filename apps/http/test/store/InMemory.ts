@@ -35,7 +35,7 @@ import { ChangeLog, ChangeStore, Changes } from "@tawsil/changes"
 import { Ids } from "@tawsil/domain"
 import { Egress } from "@tawsil/egress"
 import { Idempotency, IdempotencyStore } from "@tawsil/idempotency"
-import { OrderStore, Orders } from "@tawsil/orders"
+import { OrderStore, Orders, Risk, RiskStore } from "@tawsil/orders"
 import { PromoStore, Promos } from "@tawsil/promos"
 import { Secrets } from "@tawsil/secrets"
 import {
@@ -142,7 +142,10 @@ const ports = Layer.mergeAll(
   CourierAccountStore.layerMemory,
   TrackingStore.layerMemory,
   DeliverySignal.layer,
-  Layer.provideMerge(CategoryStore.layerMemory, Layer.provideMerge(productStore, OrderStore.layerMemory()))
+  Layer.provideMerge(
+    Layer.merge(CategoryStore.layerMemory, RiskStore.layerMemory),
+    Layer.provideMerge(productStore, OrderStore.layerMemory())
+  )
 )
 
 // --- the services, as `Server.services` composes them -----------------------------------------------------------
@@ -205,7 +208,8 @@ export const services = (options: Options = {}) =>
     PublicAccess.layer().pipe(Layer.provide([SignedCalls.layer, access])),
     Tracker.layer(),
     Webhooks.layer({ allowHosts: options.allowHosts ?? WebhookUrl.noHostsAllowed }),
-    shipments.pipe(Layer.provideMerge(Orders.layer.pipe(Layer.provide(Outbox.layer)))),
+    shipments.pipe(Layer.provideMerge(Orders.layer.pipe(Layer.provide([Outbox.layer, Risk.orderRisk])))),
+    Risk.layer,
     Products.layer,
     LandingPages.layer,
     Idempotency.layer(),

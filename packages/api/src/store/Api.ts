@@ -21,6 +21,7 @@ import { PixelsGroup } from "./pixels/Api.ts"
 import { ProductsGroup } from "./products/Api.ts"
 import { StoreGroup } from "./profile/Api.ts"
 import { PromoCodesGroup } from "./promo-codes/Api.ts"
+import { CourierReportsGroup, RiskGroup } from "./risk/Api.ts"
 import { CourierHooksGroup, ShipmentsGroup } from "./shipments/Api.ts"
 import { ShippingGroup } from "./shipping/Api.ts"
 import { StockGroup } from "./stock/Api.ts"
@@ -52,6 +53,8 @@ export class StoreApi extends Parameters.described(
     .add(ShipmentsGroup)
     .add(CourierHooksGroup)
     .add(ChangesGroup)
+    .add(RiskGroup)
+    .add(CourierReportsGroup)
     .add(HealthGroup)
     .annotateMerge(
       OpenApi.annotations({

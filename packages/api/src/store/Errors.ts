@@ -100,6 +100,8 @@ export const codes = {
   already_dispatched: [409, "The parcel was dispatched already"],
   account_in_use: [409, "The courier account carries parcels still on their way"],
   parcel_pending: [409, "An earlier attempt at this order's parcel is unsettled at the courier; retry later"],
+  // the ban list (docs/risk.md)
+  customer_banned: [422, "The customer's phone is banned and the store refuses its orders"],
   // courier push (docs/cod-loop.md, "Push")
   invalid_signature: [401, "The courier's signature is missing or does not verify"],
   stale_request: [401, "The signed request is outside its time window: replayed, or a clock far off"],

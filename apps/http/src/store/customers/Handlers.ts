@@ -1,5 +1,5 @@
 import { StoreApi } from "@tawsil/api/store/Api"
-import { reasons } from "@tawsil/api/store/orders/Api"
+import { readReasons } from "@tawsil/api/store/orders/Api"
 import { Orders } from "@tawsil/orders"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
@@ -14,19 +14,19 @@ export const handlers = HttpApiBuilder.group(
       .handle(
         "listCustomers",
         Effect.fnUntraced(function* ({ query }) {
-          return yield* answer(orders.listCustomers(yield* store, query), reasons)
+          return yield* answer(orders.listCustomers(yield* store, query), readReasons)
         })
       )
       .handle(
         "getCustomer",
         Effect.fnUntraced(function* ({ params }) {
-          return yield* answer(orders.getCustomer(yield* store, params.id), reasons)
+          return yield* answer(orders.getCustomer(yield* store, params.id), readReasons)
         })
       )
       .handle(
         "customerOrders",
         Effect.fnUntraced(function* ({ params, query }) {
-          return yield* answer(orders.customerOrders(yield* store, params.id, query), reasons)
+          return yield* answer(orders.customerOrders(yield* store, params.id, query), readReasons)
         })
       )
   })

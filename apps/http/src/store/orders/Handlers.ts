@@ -1,6 +1,6 @@
 import { StoreApi } from "@tawsil/api/store/Api"
 import { Caller, RequestBody } from "@tawsil/api/store/Endpoint"
-import { reasons } from "@tawsil/api/store/orders/Api"
+import { readReasons, reasons } from "@tawsil/api/store/orders/Api"
 import { Orders } from "@tawsil/orders"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
@@ -23,13 +23,13 @@ export const handlers = HttpApiBuilder.group(
       .handle(
         "listOrders",
         Effect.fnUntraced(function* ({ query }) {
-          return yield* answer(orders.list(yield* store, query), reasons)
+          return yield* answer(orders.list(yield* store, query), readReasons)
         })
       )
       .handle(
         "getOrder",
         Effect.fnUntraced(function* ({ params }) {
-          return yield* answer(orders.get(yield* store, params.id), reasons)
+          return yield* answer(orders.get(yield* store, params.id), readReasons)
         })
       )
       .handleRaw(

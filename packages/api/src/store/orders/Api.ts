@@ -25,6 +25,12 @@ export const reasons = Reasons.of(OrderError.OrderErrorReason, {
   AlreadyDispatched: "bad_request"
 })
 
+/**
+ * The reads' mapping (orders and customers): the same, with the create's ban refusal (`customer_banned`, 422,
+ * docs/risk.md) kept to the codes a read declares; no read raises it.
+ */
+export const readReasons = Reasons.of(OrderError.OrderErrorReason, { ...reasons.codes, CustomerBanned: "bad_request" })
+
 const OrderStatusBody = Schema.Struct({ status: OrderStatus.OrderStatus }).annotate({ identifier: "OrderStatusChange" })
 
 const { Data, Id, ListOf, listQuery } = Endpoint
