@@ -32,6 +32,14 @@ layer(InMemory.layer(), { excludeTestServices: true })("parcel operations (memor
       assert.deepStrictEqual(codeOf(near), [422, "unknown_commune"], "could be several: the caller must say which")
       assert.isAbove(near.body.error.suggestions.length, 0)
       for (const suggestion of near.body.error.suggestions) assert.hasAllKeys(suggestion, ["nameFr", "nameAr", "score"])
+      // Bir sounds closest to El Biar but begins three other communes' names: no guess, all four suggested.
+      const bir = yield* post("/v1/orders", { ...memcoCall(), order: orderTo({ communeName: "Bir" }) })
+      assert.deepStrictEqual(codeOf(bir), [422, "unknown_commune"])
+      assert.include(bir.body.error.message, '"Bir" could be several communes of wilaya 16')
+      assert.deepStrictEqual(
+        bir.body.error.suggestions.map((suggestion: { nameFr: string }) => suggestion.nameFr).sort(),
+        ["Bir Mourad Rais", "Bir Touta", "Birkhadem", "El Biar"]
+      )
       assert.strictEqual(memco.creates.length, sent, "nothing was sent")
       const noDesk = yield* post("/v1/orders", {
         ...memcoCall(),
