@@ -141,7 +141,7 @@ layer(InMemory.layer(), { excludeTestServices: true })("parcel operations (memor
         nameFr: "Bab Ezzouar",
         nameAr: resolved.body.nameAr,
         exact: false,
-        courier: { key: "sandbox", listed: true, name: "Bab Ezzouar", home: true, stopdesk: false }
+        courier: { key: "sandbox", listed: true, name: "Bab Ezzouar", home: true, stopdesk: true }
       })
       const withoutCourier = yield* post("/v1/communes/resolve", { wilayaCode: 16, communeName: "باب الزوار" })
       assert.strictEqual(withoutCourier.body.nameFr, "Bab Ezzouar")
