@@ -7,6 +7,7 @@
  * blanked out of the courier's answers and of every failure (`Redaction`).
  */
 import { createHmac, randomBytes } from "node:crypto"
+import { AdapterMemory } from "@tawsil/courier/AdapterMemory"
 import type {
   Any,
   CourierManifest,
@@ -27,6 +28,7 @@ import { BlockedEgress, type Origin, parseBaseUrl } from "@tawsil/egress/Egress"
 import type { Communes } from "@tawsil/reference"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Clock, Context, Duration, Effect, Layer, Option, Random, Redacted, Schema } from "effect"
+import type * as AdapterMemories from "./AdapterMemories.ts"
 import type * as Catalogue from "./Catalogue.ts"
 import * as CommuneCheck from "./CommuneCheck.ts"
 import * as CommuneLists from "./CommuneLists.ts"
@@ -170,6 +172,11 @@ export class Shipping extends Context.Service<
        * this layer keeps its own in memory.
        */
       readonly communeLists?: CommuneLists.CommuneLists["Service"] | undefined
+      /**
+       * What adapters remember between calls (`AdapterMemory`): the host's, shared by its instances; without it,
+       * each adapter's own in this process.
+       */
+      readonly adapterMemories?: AdapterMemories.AdapterMemories["Service"] | undefined
     } = {}
   ) =>
     Layer.effect(
@@ -230,16 +237,19 @@ export class Shipping extends Context.Service<
           const secrets = Redaction.secretsOf(call.credentials, credentials)
           const scrub = Redaction.scrubber(secrets)
           const http = secrets.length === 0 ? bound : Redaction.scrubbing(bound, scrub)
+          const memory = options.adapterMemories?.of(adapter.platform)
           const prepared: Prepared = {
             adapter,
             manifest,
-            run: (effect, failed) =>
-              effect.pipe(
-                Effect.provideService(CourierHttp, http),
+            run: (effect, failed) => {
+              const bound = Effect.provideService(effect, CourierHttp, http)
+              // The host's memory for the adapter, when it keeps one; else the adapter's own in this process.
+              return (memory === undefined ? bound : Effect.provideService(bound, AdapterMemory, memory)).pipe(
                 Effect.mapError((reason) =>
                   fail(secrets.length === 0 ? reason : Redaction.redactReason(scrub)(reason), failed)
                 )
-              ),
+              )
+            },
             context: { credentials, fromWilaya: call.options?.fromWilaya },
             tenantOrigin,
             timeout

@@ -4,6 +4,7 @@
  * (`Catalogue`), the plugins it finds (`Discovery`), events mapped through an adapter's tables (`Tracking`); and
  * around them the gateway, its per-client window and its capacity guard.
  */
+export * as AdapterMemories from "./AdapterMemories.ts"
 export * as Answers from "./Answers.ts"
 export * as CapacityGuard from "./CapacityGuard.ts"
 export * as Catalogue from "./Catalogue.ts"

@@ -4,7 +4,8 @@
  * answers) still reaches the courier, in the reference spelling, and its answer says so; a list read once is kept,
  * and a second instance on the same Redis (`REDIS_URL`, as `.ci/run` sets it) reads none; without Redis each
  * instance keeps its own (the documented fallback). The caller's credentials are in no kept key or value, and in no
- * log line.
+ * log line. The same two instances show the host's memory for adapters: a sandbox parcel cancelled through one
+ * tracks as cancelled through the other on Redis.
  */
 import { assert, layer } from "@effect/vitest"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
@@ -139,6 +140,26 @@ layer(SetupLive, { timeout: "180 seconds", excludeTestServices: true })(
         const everything = JSON.stringify(kept)
         assert.notInclude(everything, CANARY, "no credential in a kept list's key or value")
         assert.notInclude(everything, TOKEN)
+      })
+    )
+
+    it.effect("a sandbox parcel cancelled through one instance tracks as cancelled through the other on Redis", () =>
+      Effect.gen(function* () {
+        const { first, second } = yield* Setup
+        const sandbox = { courier: "sandbox" }
+        const created = yield* postJson(`${first.shippingUrl}/v1/orders`, {
+          ...sandbox,
+          order: { ...order, recipient: { ...order.recipient, communeName: "Bab Ezzouar" } }
+        })
+        assert.strictEqual(created.status, 200, created.text)
+        const { trackingNumber } = created.json
+        const cancelled = yield* postJson(`${first.shippingUrl}/v1/cancel`, { ...sandbox, trackingNumber })
+        assert.strictEqual(cancelled.status, 200, cancelled.text)
+        const here = yield* postJson(`${first.shippingUrl}/v1/track`, { ...sandbox, trackingNumber })
+        assert.strictEqual(here.json.status, "cancelled", here.text)
+        const there = yield* postJson(`${second.shippingUrl}/v1/track`, { ...sandbox, trackingNumber })
+        // Without Redis each instance remembers its own cancels (the documented fallback).
+        assert.strictEqual(there.json.status, redisUrl === undefined ? "created" : "cancelled", there.text)
       })
     )
 

@@ -102,6 +102,12 @@ layer(InMemory.layer(), { excludeTestServices: true })("parcel operations (memor
       assert.deepStrictEqual([cancelled.status, cancelled.body], [200, { trackingNumber: parcel, status: "cancelled" }])
       const replayed = yield* post("/v1/cancel", { ...sandbox, trackingNumber: parcel }, key)
       assert.deepStrictEqual([replayed.status, replayed.body], [200, cancelled.body])
+      // The cancelled parcel tracks as cancelled, alone and in a batch (issue 35: it answered `created`).
+      const tracked = yield* post("/v1/track", { ...sandbox, trackingNumber: parcel })
+      assert.strictEqual(tracked.body.status, "cancelled", tracked.text)
+      assert.strictEqual(tracked.body.events.at(-1).rawStatus, "cancelled")
+      const batch = yield* post("/v1/track", { ...sandbox, trackingNumbers: [parcel] })
+      assert.strictEqual(batch.body.results[0].status, "cancelled", batch.text)
       // A parcel the sandbox issued ten minutes ago has been picked up (at five): it can no longer be cancelled.
       const old = SandboxTrackingNumber.encode(Math.floor(Date.now() / 1000) - 600, "home_delivered", [1, 2, 3])
       const late = yield* post("/v1/cancel", { ...sandbox, trackingNumber: old })
