@@ -3,10 +3,11 @@
  * accepts — optional fields stay optional, every documented limit holds. It refuses and fails only on its documented
  * test values (`SandboxTestValues`): a recipient phone or a tracking number per courier outcome. Tracking numbers
  * (`SBX…`) encode their creation time and scenario; tracking walks a lifecycle derived from the parcel's age; rates
- * come from a fixed table per wilaya pair (README).
+ * come from a fixed table per wilaya pair (README). The one thing a number cannot carry, a cancel asked after it was
+ * issued, is kept in the host's memory for adapters (`AdapterMemory`: shared by the host's instances on Redis).
  */
-import { CourierAdapter, CourierError, Shipment } from "@tawsil/courier"
-import { Clock, Effect, Random } from "effect"
+import { AdapterMemory, CourierAdapter, CourierError, Shipment } from "@tawsil/courier"
+import { Clock, Duration, Effect, Random } from "effect"
 import * as Desks from "./SandboxDesks.ts"
 import * as Label from "./SandboxLabel.ts"
 import * as Lifecycle from "./SandboxLifecycle.ts"
@@ -25,6 +26,33 @@ const scenarioOf = (order: Shipment.ParcelOrder): TrackingNumber.Scenario =>
 
 /** Minutes after creation at which a sandbox parcel is picked up: until then it can be cancelled. */
 export const CANCELLABLE_MINUTES = 5
+
+/** How long a cancel is remembered: past it, the parcel walks its life again as if never cancelled. */
+export const CANCEL_REMEMBERED = Duration.days(30)
+
+/** The raw status of a cancelled sandbox parcel, the last of its events. */
+export const CANCELLED = "cancelled"
+
+const cancelKey = (trackingNumber: string) => `cancelled:${trackingNumber.trim().toUpperCase()}`
+
+/** When the parcel was cancelled (seconds), if it was. */
+const cancelledAt = (trackingNumber: string) =>
+  Effect.gen(function* () {
+    const memory = yield* AdapterMemory.AdapterMemory
+    const at = yield* memory.get(cancelKey(trackingNumber))
+    return at === undefined ? undefined : Number(at)
+  })
+
+/** The parcel's events now: its life up to now, or up to its cancel and then the cancel. */
+const eventsOf = (trackingNumber: string, parcel: TrackingNumber.Decoded, nowSeconds: number) =>
+  Effect.map(cancelledAt(trackingNumber), (cancelled) =>
+    cancelled === undefined
+      ? Lifecycle.eventsAt(parcel.scenario, parcel.createdAtSeconds, nowSeconds)
+      : [
+          ...Lifecycle.eventsAt(parcel.scenario, parcel.createdAtSeconds, cancelled),
+          { rawStatus: CANCELLED, timestamp: Lifecycle.timestampOf(cancelled) }
+        ]
+  )
 
 /**
  * A new parcel's tracking number from the fiber's `Clock` and `Random` (so `TestClock` and a seeded `Random` drive
@@ -80,36 +108,39 @@ export const adapter = CourierAdapter.define<undefined>({
     },
     track: (trackingNumber) =>
       withParcel(trackingNumber, (parcel) =>
-        Effect.map(Clock.currentTimeMillis, (now) =>
-          Lifecycle.eventsAt(parcel.scenario, parcel.createdAtSeconds, Math.floor(now / 1000))
-        )
+        Effect.flatMap(Clock.currentTimeMillis, (now) => eventsOf(trackingNumber, parcel, Math.floor(now / 1000)))
       ),
     trackBatch: (trackingNumbers) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        const events = new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>()
-        for (const trackingNumber of trackingNumbers) {
-          const parcel = TrackingNumber.decode(trackingNumber)
-          // A number the sandbox did not issue is one it does not know: left out, as a courier's batch answer does.
-          if (parcel !== undefined) {
-            events.set(
-              trackingNumber,
-              Lifecycle.eventsAt(parcel.scenario, parcel.createdAtSeconds, Math.floor(now / 1000))
-            )
-          }
-        }
-        return events
-      }),
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.map(
+          Effect.forEach(trackingNumbers, (trackingNumber) => {
+            const parcel = TrackingNumber.decode(trackingNumber)
+            // A number the sandbox did not issue is one it does not know: left out, as a courier's batch answer does.
+            return parcel === undefined
+              ? Effect.succeed(undefined)
+              : Effect.map(
+                  eventsOf(trackingNumber, parcel, Math.floor(now / 1000)),
+                  (events) => [trackingNumber, events] as const
+                )
+          }),
+          (found) =>
+            new Map<string, ReadonlyArray<CourierAdapter.RawEvent>>(found.filter((entry) => entry !== undefined))
+        )
+      ),
     cancel: (trackingNumber) =>
       withParcel(trackingNumber, (parcel) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          now / 1000 < parcel.createdAtSeconds + CANCELLABLE_MINUTES * 60
-            ? Effect.void
-            : Effect.fail(
-                new CourierError.NotCancellable({
-                  message: `the parcel ${trackingNumber.trim().toUpperCase()} was picked up ${CANCELLABLE_MINUTES} minutes after it was created: it can no longer be cancelled`
-                })
-              )
-        )
+        Effect.gen(function* () {
+          const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+          // Cancelled already: cancelled it stays (a cancel asked again answers as the first did).
+          if ((yield* cancelledAt(trackingNumber)) !== undefined) return
+          if (nowSeconds >= parcel.createdAtSeconds + CANCELLABLE_MINUTES * 60) {
+            return yield* new CourierError.NotCancellable({
+              message: `the parcel ${trackingNumber.trim().toUpperCase()} was picked up ${CANCELLABLE_MINUTES} minutes after it was created: it can no longer be cancelled`
+            })
+          }
+          const memory = yield* AdapterMemory.AdapterMemory
+          yield* memory.set(cancelKey(trackingNumber), String(nowSeconds), CANCEL_REMEMBERED)
+        })
       ),
     stopDesks: Desks.stopDesks,
     communes: Desks.communes,

@@ -1,8 +1,10 @@
 /**
- * The sandbox's stop desks and communes: a believable network without a courier. Every commune of the CC0 dataset
- * is served at home; each wilaya has desks in up to three of its communes — the one named after the wilaya when
- * there is one (its seat: Oran, Alger Centre), then the next in alphabetical order — so integrators can list desks, pick one and send
- * its id as `stopDeskId`. Ids are stable: `SBXD-<wilaya>-<n>`.
+ * The sandbox's stop desks and communes: a believable network without a courier. Each wilaya has desks in up to
+ * three of its communes — the one named after the wilaya when there is one (its seat: Oran, Alger Centre), then the
+ * next in alphabetical order — so integrators can list desks, pick one and send its id as `stopDeskId`. Ids are
+ * stable: `SBXD-<wilaya>-<n>`. Every commune of the CC0 dataset is served at home and by its wilaya's desks
+ * (`stopdesk: true`, as a courier lists a commune a desk serves): the sandbox accepts every order the API accepts,
+ * a desk order without `stopDeskId` to any commune among them (docs/sandbox.md "Desks").
  */
 import type { CourierAdapter } from "@tawsil/courier"
 import type { WilayaCode } from "@tawsil/domain"
@@ -45,7 +47,8 @@ const networkOf = (wilaya: number, communes: ReadonlyArray<Communes.Commune>): N
       communeName: commune.name,
       address: `Cité administrative, ${commune.name}`
     })),
-    communes: communes.map((commune) => ({ name: commune.name, home: true, stopdesk: withDesk.includes(commune) }))
+    // Desks serve their whole wilaya (documented leniency): a desk order to any commune is accepted.
+    communes: communes.map((commune) => ({ name: commune.name, home: true, stopdesk: true }))
   }
 }
 

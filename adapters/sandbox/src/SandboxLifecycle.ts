@@ -21,7 +21,9 @@ export const statuses: Readonly<Record<string, CanonicalStatus>> = {
   cash_collected: "delivered",
   cash_remitted: "delivered",
   return_in_progress: "returning",
-  returned: "returned"
+  returned: "returned",
+  // A parcel cancelled before it was picked up (kept in the host's memory for adapters, not in the number).
+  cancelled: "cancelled"
 }
 
 /** Where the cash on delivery is, apart from movement. */
@@ -73,6 +75,9 @@ const steps: Readonly<Record<Scenario, ReadonlyArray<readonly [minutes: number, 
 }
 
 /** The events a parcel created at `createdAtSeconds` has reached by `nowSeconds`. */
+/** An event's timestamp: Algiers time, to the second. */
+export const timestampOf = (seconds: number) => AlgiersTime.formatIso(DateTime.makeUnsafe(seconds * 1000))
+
 export const eventsAt = (scenario: Scenario, createdAtSeconds: number, nowSeconds: number) =>
   steps[scenario]
     .filter(([minutes]) => createdAtSeconds + minutes * 60 <= nowSeconds)

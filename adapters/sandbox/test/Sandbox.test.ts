@@ -1,9 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { CourierHttp, Shipment } from "@tawsil/courier"
-import { Catalogue, Shipping } from "@tawsil/shipping"
+import { AdapterMemories, Catalogue, Shipping } from "@tawsil/shipping"
 import { Clock, Duration, Effect, Fiber, Layer, Random, Schema } from "effect"
+import { Persistence } from "effect/persistence"
 import { TestClock } from "effect/testing"
 import { adapter } from "../src/Sandbox.ts"
+import * as Lifecycle from "../src/SandboxLifecycle.ts"
 import * as Rates from "../src/SandboxRates.ts"
 import * as TestValues from "../src/SandboxTestValues.ts"
 import * as TrackingNumber from "../src/SandboxTrackingNumber.ts"
@@ -434,6 +436,20 @@ describe("SandboxTestValues", () => {
   )
 })
 
+/** Two memory stores of the host's kind, for `AdapterMemories.make`. */
+const twoStores = Effect.all([
+  Persistence.BackingPersistence.use((backing) => backing.make("a")),
+  Persistence.BackingPersistence.use((backing) => backing.make("b"))
+]).pipe(Effect.provide(Persistence.layerBackingMemory))
+
+/** A core over the sandbox with `memories` as the host's memory for adapters. */
+const coreOver = (memories: AdapterMemories.AdapterMemories["Service"]) =>
+  Shipping.Shipping.pipe(
+    Effect.provide(
+      Shipping.Shipping.layer(Catalogue.make([adapter]), { adapterMemories: memories }).pipe(Layer.provide(noNetwork))
+    )
+  )
+
 describe("Sandbox: desks, communes, cancel, batch tracking, credentials", () => {
   const operations = adapter.operations
   const run = <A, E>(effect: Effect.Effect<A, E, CourierHttp.CourierHttp>) =>
@@ -441,7 +457,7 @@ describe("Sandbox: desks, communes, cancel, batch tracking, credentials", () => 
   const context = { credentials: undefined }
   const algiers = 16 as Shipment.RatesQuery["toWilaya"]
 
-  it.effect("lists up to three desks per wilaya, in the communes it marks as having one", () =>
+  it.effect("lists up to three desks per wilaya, which serve every commune of it, at home and at a desk", () =>
     Effect.gen(function* () {
       const desks = yield* run(operations.stopDesks!(algiers, context))
       assert.deepStrictEqual(
@@ -449,9 +465,10 @@ describe("Sandbox: desks, communes, cancel, batch tracking, credentials", () => 
         ["SBXD-16-1", "SBXD-16-2", "SBXD-16-3"]
       )
       const communes = yield* run(operations.communes!(algiers, context))
-      assert.isTrue(communes.every((commune) => commune.home))
-      assert.sameMembers(
-        communes.filter((commune) => commune.stopdesk).map((commune) => commune.name),
+      assert.lengthOf(communes, 57)
+      assert.isTrue(communes.every((commune) => commune.home && commune.stopdesk))
+      assert.includeMembers(
+        communes.map((commune) => commune.name),
         desks.map((desk) => desk.communeName!)
       )
       const adrar = yield* run(operations.stopDesks!(1 as typeof algiers, context))
@@ -463,14 +480,73 @@ describe("Sandbox: desks, communes, cancel, batch tracking, credentials", () => 
     Effect.gen(function* () {
       yield* TestClock.setTime(Date.UTC(2026, 10, 21, 9, 0, 0))
       const created = yield* run(operations.create!(order(), context))
+      const late = yield* run(operations.create!(order(), context))
       yield* run(operations.cancel!(created.trackingNumber, context))
       yield* TestClock.adjust(Duration.minutes(6))
-      const refused = yield* Effect.flip(run(operations.cancel!(created.trackingNumber, context)))
+      const refused = yield* Effect.flip(run(operations.cancel!(late.trackingNumber, context)))
       assert.strictEqual(refused._tag, "NotCancellable")
       assert.include(refused.message, "picked up")
       const unknown = yield* Effect.flip(run(operations.cancel!("SBXNOTAPARCEL", context)))
       assert.strictEqual(unknown._tag, "Refused")
     })
+  )
+
+  it.effect("tracks a cancelled parcel as cancelled, alone and in a batch, past its pickup time too", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(Date.UTC(2026, 10, 21, 9, 0, 0))
+      const created = yield* run(operations.create!(order(), context))
+      const kept = yield* run(operations.create!(order(), context))
+      yield* TestClock.adjust(Duration.minutes(3))
+      yield* run(operations.cancel!(created.trackingNumber.toLowerCase(), context))
+      yield* TestClock.adjust(Duration.minutes(60))
+      const events = yield* run(operations.track!(created.trackingNumber, context))
+      assert.deepStrictEqual(
+        events.map((event) => [event.rawStatus, event.timestamp]),
+        [
+          ["order_created", "2026-11-21T10:00:00+01:00"],
+          ["ready_for_pickup", "2026-11-21T10:02:00+01:00"],
+          ["cancelled", "2026-11-21T10:03:00+01:00"]
+        ]
+      )
+      assert.strictEqual(Lifecycle.statuses[events.at(-1)!.rawStatus], "cancelled")
+      const batch = yield* run(operations.trackBatch!([created.trackingNumber, kept.trackingNumber], context))
+      assert.strictEqual(batch.get(created.trackingNumber)!.at(-1)!.rawStatus, "cancelled")
+      assert.strictEqual(
+        batch.get(kept.trackingNumber)!.at(-1)!.rawStatus,
+        "cash_collected",
+        "the other walks its life"
+      )
+      // Asked again, past the pickup time: cancelled it stays, and the answer is the first's.
+      yield* run(operations.cancel!(created.trackingNumber, context))
+    })
+  )
+
+  it.effect(
+    "keeps a cancel in the host's memory: every core over that memory sees it, a core over another does not",
+    () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(Date.UTC(2026, 10, 22, 9, 0, 0))
+        const shared = AdapterMemories.make(...(yield* twoStores))
+        const [first, second, elsewhere] = yield* Effect.all([
+          coreOver(shared),
+          coreOver(shared),
+          coreOver(AdapterMemories.make(...(yield* twoStores)))
+        ])
+        const created = yield* first.create({ courier: "sandbox", order: order() })
+        yield* first.cancel({ courier: "sandbox", trackingNumber: created.trackingNumber })
+        const statusThrough = (core: Shipping.Shipping["Service"]) =>
+          Effect.map(
+            core.track({ courier: "sandbox", trackingNumber: created.trackingNumber }),
+            (result) => result.status
+          )
+        assert.strictEqual(yield* statusThrough(first), "cancelled")
+        assert.strictEqual(yield* statusThrough(second), "cancelled", "another instance on the same store")
+        assert.strictEqual(
+          yield* statusThrough(elsewhere),
+          "created",
+          "an instance on another store knows nothing of it"
+        )
+      })
   )
 
   it.effect("tracks a batch, leaving out numbers it did not issue", () =>

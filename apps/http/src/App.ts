@@ -11,12 +11,20 @@ import { UsageStore, UsageStoreSql } from "@tawsil/access"
 import type { CourierAdapter } from "@tawsil/courier"
 import { Egress } from "@tawsil/egress"
 import { IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
-import { Catalogue, ClientWindow, CourierPacer, Discovery, HttpTransport } from "@tawsil/shipping"
+import {
+  AdapterMemories,
+  Catalogue,
+  ClientWindow,
+  CommuneLists,
+  CourierPacer,
+  Discovery,
+  HttpTransport
+} from "@tawsil/shipping"
 import { NonceStore, NonceStoreSql } from "@tawsil/signing"
 import { AppInstance, Database, Migrations } from "@tawsil/storage"
 import { Retention, WebhookStoreSql } from "@tawsil/webhooks"
 import { Clock, Duration, Effect, Layer, Redacted, References, Schedule } from "effect"
-import { RateLimiter } from "effect/persistence"
+import { Persistence, RateLimiter } from "effect/persistence"
 import * as Announcements from "./Announcements.ts"
 import type { AppConfig } from "./AppConfig.ts"
 import * as AdminListener from "./admin/AdminListener.ts"
@@ -166,18 +174,28 @@ const stopLines = (signal: () => string | undefined, drain: Duration.Duration) =
 }
 
 /**
- * Where rate windows are counted and courier accounts paced: in Redis when `REDIS_URL` is set, so every instance
- * shares them (a client behind a load balancer gets its limit once, not once per instance; a courier account is
- * paced once in all), else in this process. One Redis client serves both.
+ * Where rate windows are counted, courier accounts paced, couriers' commune lists kept and adapters' memories (the
+ * sandbox's cancels) held: in Redis when `REDIS_URL` is set, so every instance shares them (a client behind a load
+ * balancer gets its limit once, not once per instance; a courier account is paced once in all; a commune list is
+ * read once for all; a parcel cancelled through one instance tracks as cancelled through another), else in this
+ * process. One Redis client serves them all.
  */
 export const limitLayers = (config: AppConfig) => {
   if (config.redisUrl === undefined) {
-    return { windows: ClientWindow.layerStoreMemory(), pacer: CourierPacer.layerMemory }
+    return {
+      windows: ClientWindow.layerStoreMemory(),
+      pacer: CourierPacer.layerMemory,
+      hostStores: Layer.merge(CommuneLists.layerMemory, AdapterMemories.layerMemory)
+    }
   }
   const redis = redisClient(config.redisUrl)
   return {
     windows: RateLimiter.layerStoreRedis({ prefix: "tawsil:ratelimit:" }).pipe(Layer.provide(redis)),
-    pacer: CourierPacer.layerRedis({ prefix: "tawsil:pace:" }).pipe(Layer.provide(redis))
+    pacer: CourierPacer.layerRedis({ prefix: "tawsil:pace:" }).pipe(Layer.provide(redis)),
+    hostStores: Layer.merge(CommuneLists.layerRedis, AdapterMemories.layerRedis).pipe(
+      Layer.provide(Persistence.layerBackingRedis),
+      Layer.provide(redis)
+    )
   }
 }
 
@@ -226,8 +244,8 @@ export const layer = (config: AppConfig, options: Options = {}) => {
       )
     )
   )
-  // The client windows' store, and the pace of courier accounts.
-  const { windows: limits, pacer } = limitLayers(config)
+  // The client windows' store, the pace of courier accounts, and the stores kept for couriers (lists, memories).
+  const { windows: limits, pacer, hostStores } = limitLayers(config)
   const transport = HttpTransport.layer({ overrides: config.courierOrigins }).pipe(
     Layer.provide([Egress.Resolver.layer, options.pacer ?? pacer])
   )
@@ -247,7 +265,7 @@ export const layer = (config: AppConfig, options: Options = {}) => {
       )
     ),
     // The guard's reports are logged from before the adapters are imported (discovery runs when `servers` builds).
-    Layer.provide([runtime, transport, inFlight, Health.layerLifecycle, limits, EgressGuard.reporting]),
+    Layer.provide([runtime, transport, inFlight, Health.layerLifecycle, limits, hostStores, EgressGuard.reporting]),
     Layer.provide(stop.ended),
     // Without OTLP, no tracer and no service spans: each span would cost a request ~40 000 instructions (0013).
     // With it, the exporters outlive the servers, so the last spans and metrics are sent at shutdown.

@@ -65,9 +65,16 @@ export class ParcelCreated extends Schema.Opaque<ParcelCreated>()(
     /**
      * The commune the parcel went to: what the caller wrote, what was sent (the reference spelling, or the courier's
      * own), and whether they differ. Absent when the commune went as written without a check (`resolveCommune`).
+     * `warning`, only when the courier's commune list could not be read: the reference spelling was sent, unchecked
+     * against the courier's list, and why.
      */
     commune: Schema.optionalKey(
-      Schema.Struct({ requested: Schema.String, sent: Schema.String, corrected: Schema.Boolean }).annotate({
+      Schema.Struct({
+        requested: Schema.String,
+        sent: Schema.String,
+        corrected: Schema.Boolean,
+        warning: Schema.optionalKey(Schema.String)
+      }).annotate({
         identifier: "CommuneSent"
       })
     )

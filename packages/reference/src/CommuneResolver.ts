@@ -127,17 +127,34 @@ export const soundKeys = (name: string): ReadonlyArray<string> => {
 
 const similarity = (a: string, b: string) => 1 - distance(a, b) / Math.max(a.length, b.length)
 
-/** How close two sets of keys are: their closest pair; a key that starts the other counts as fairly close. */
-const closeness = (input: ReadonlyArray<string>, candidate: ReadonlyArray<string>): number => {
+/** The score of a key of four letters or more that starts a commune's key: a truncated name (Birkh, Bordj El). */
+export const TRUNCATED = 0.8
+/** The score of a three-letter key that starts a commune's key (Bir, Bab, Ain): suggested, never answered alone. */
+export const SHORT_PREFIX = 0.7
+
+/**
+ * How close two sets of keys are: their closest pair; a key that starts the other counts as fairly close. `prefix`
+ * says whether the name as typed, every word kept (the input's first key), begins this commune's name: `Bab Ez`
+ * begins Bab Ezzouar's, not Bab El Oued's, though without its article it is `Bab`.
+ */
+const closeness = (
+  input: ReadonlyArray<string>,
+  candidate: ReadonlyArray<string>
+): { readonly score: number; readonly prefix: boolean } => {
   let best = 0
-  for (const a of input) {
+  let prefix = false
+  input.forEach((a, index) => {
     for (const b of candidate) {
       let score = similarity(a, b)
-      if (a.length >= 4 && b.startsWith(a)) score = Math.max(score, 0.8)
+      if (a.length >= 4 && b.startsWith(a)) score = Math.max(score, TRUNCATED)
+      if (index === 0 && a.length >= 3 && b.length > a.length && b.startsWith(a)) {
+        prefix = true
+        score = Math.max(score, SHORT_PREFIX)
+      }
       if (score > best) best = score
     }
-  }
-  return best
+  })
+  return { score: best, prefix }
 }
 
 interface Indexed<C extends Named> {
@@ -161,21 +178,34 @@ export const make = <C extends Named>(communes: ReadonlyArray<C>) => {
   }
 
   /** Every commune of the wilaya with its score against `name`, best first (ties in dataset order). */
-  const rank = (wilaya: number, name: string): ReadonlyArray<Candidate<C>> => {
+  const scored = (wilaya: number, name: string) => {
     const keys = soundKeys(name)
     if (keys.length === 0) return []
     return (byWilaya.get(wilaya) ?? [])
-      .map((entry) => ({ commune: entry.commune, score: closeness(keys, entry.keys) }))
+      .map((entry) => ({ commune: entry.commune, ...closeness(keys, entry.keys) }))
       .sort((a, b) => b.score - a.score)
   }
+
+  const rank = (wilaya: number, name: string): ReadonlyArray<Candidate<C>> =>
+    scored(wilaya, name).map(({ commune, score }) => ({ commune, score }))
 
   const resolve = (wilaya: number, name: string): Resolution<C> => {
     const key = fold(name)
     const exact = (byWilaya.get(wilaya) ?? []).find((entry) => entry.folded.includes(key))
     if (key !== "" && exact !== undefined) return { _tag: "Matched", commune: exact.commune, exact: true, score: 1 }
-    const ranked = rank(wilaya, name)
+    const ranked = scored(wilaya, name)
     const [best, next] = ranked
-    const suggestions = ranked.filter((candidate) => candidate.score >= SUGGESTION).slice(0, MAX_SUGGESTIONS)
+    const suggestions = ranked
+      .filter((candidate) => candidate.score >= SUGGESTION)
+      .slice(0, MAX_SUGGESTIONS)
+      .map(({ commune, score }) => ({ commune, score }))
+    // A name that begins several communes' names (Bir: Bir Mourad Raïs, Bir Touta, Birkhadem), or another commune's
+    // than the one that sounds closest (Bir: El Biar), is not one of them: the caller chooses. A name that sounds
+    // exactly like a commune's (score 1) is that commune, even when a longer name begins with it.
+    const prefixed = ranked.filter((candidate) => candidate.prefix)
+    const prefixAmbiguous =
+      best !== undefined && best.score < 1 && (prefixed.length >= 2 || prefixed.some((candidate) => candidate !== best))
+    if (prefixAmbiguous) return { _tag: "Ambiguous", suggestions }
     if (best === undefined || best.score < CONFIDENT) return { _tag: "Unknown", suggestions }
     if (next !== undefined && best.score - next.score < MARGIN) return { _tag: "Ambiguous", suggestions }
     return { _tag: "Matched", commune: best.commune, exact: false, score: best.score }

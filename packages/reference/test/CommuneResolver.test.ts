@@ -3,7 +3,7 @@ import { WilayaCode } from "@tawsil/domain"
 import { Effect, Schema } from "effect"
 import * as fc from "fast-check"
 import { CommuneResolver, Communes } from "../src/index.ts"
-import { misspellings, unresolvable } from "./fixtures/misspellings.ts"
+import { misspellings, prefixAmbiguous, unresolvable } from "./fixtures/misspellings.ts"
 
 const communes = await Effect.runPromise(Communes.loadBundled)
 const resolver = CommuneResolver.make(communes)
@@ -47,6 +47,25 @@ describe("CommuneResolver", () => {
       assert.isAtMost(ambiguous.suggestions.length, CommuneResolver.MAX_SUGGESTIONS)
       assert.isTrue(ambiguous.suggestions.every((candidate) => candidate.commune.name.startsWith("Beni")))
     }
+  })
+
+  it("answers a name that begins several communes' names as ambiguous, suggesting each, never one of them", () => {
+    for (const [wilaya, typed, begun] of prefixAmbiguous) {
+      const resolution = resolver.resolve(wilaya, typed)
+      assert.strictEqual(resolution._tag, "Ambiguous", `${typed} (${wilaya})`)
+      const suggested = resolution._tag === "Matched" ? [] : resolution.suggestions.map((c) => c.commune.name)
+      for (const name of begun) assert.include(suggested, name, `${typed} (${wilaya}) suggests ${name}`)
+    }
+    // Bir sounds closest to El Biar, which it does not begin: suggested beside the three it begins, not answered.
+    const bir = resolver.resolve(16, "Bir")
+    assert.include(bir._tag === "Matched" ? [] : bir.suggestions.map((c) => c.commune.name), "El Biar")
+    // A name that begins only one commune's is a truncated name (four letters or more), or a suggestion (three).
+    const birk = resolver.resolve(16, "Birk")
+    assert.isTrue(birk._tag === "Matched" && birk.commune.name === "Birkhadem" && !birk.exact)
+    const babEz = resolver.resolve(16, "Bab Ez")
+    assert.isTrue(babEz._tag === "Matched" && babEz.commune.name === "Bab Ezzouar")
+    const dar = resolver.resolve(16, "Dar")
+    assert.isTrue(dar._tag === "Unknown" && dar.suggestions[0]?.commune.name === "Dar El Beida")
   })
 
   it("resolves every dataset name, French and Arabic, to itself exactly", () => {

@@ -7,6 +7,7 @@
  * blanked out of the courier's answers and of every failure (`Redaction`).
  */
 import { createHmac, randomBytes } from "node:crypto"
+import { AdapterMemory } from "@tawsil/courier/AdapterMemory"
 import type {
   Any,
   CourierManifest,
@@ -16,7 +17,7 @@ import type {
   RawEvent,
   StopDesk
 } from "@tawsil/courier/CourierAdapter"
-import { CourierError, type CourierErrorReason, Refused, Unsupported } from "@tawsil/courier/CourierError"
+import { CourierError, type CourierErrorReason, Refused, Unreachable, Unsupported } from "@tawsil/courier/CourierError"
 import { CourierHttp } from "@tawsil/courier/CourierHttp"
 import * as Redaction from "@tawsil/courier/Redaction"
 import type { ParcelOrder, RatesQuery, RatesResult } from "@tawsil/courier/Shipment"
@@ -27,8 +28,10 @@ import { BlockedEgress, type Origin, parseBaseUrl } from "@tawsil/egress/Egress"
 import type { Communes } from "@tawsil/reference"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Clock, Context, Duration, Effect, Layer, Option, Random, Redacted, Schema } from "effect"
+import type * as AdapterMemories from "./AdapterMemories.ts"
 import type * as Catalogue from "./Catalogue.ts"
 import * as CommuneCheck from "./CommuneCheck.ts"
+import * as CommuneLists from "./CommuneLists.ts"
 import * as Tracking from "./Tracking.ts"
 
 export const DEFAULT_TIMEOUT = Duration.seconds(15)
@@ -100,6 +103,10 @@ interface Prepared {
     readonly credentials: unknown
     readonly fromWilaya: WilayaCode.WilayaCode | undefined
   }
+  /** The tenant origin a generic platform's call names (`options.baseUrl`); undefined for a pinned courier. */
+  readonly tenantOrigin: Origin | undefined
+  /** The caller's timeout for the whole operation. */
+  readonly timeout: Duration.Duration
 }
 
 export class Shipping extends Context.Service<
@@ -160,6 +167,16 @@ export class Shipping extends Context.Service<
        * (`CommuneCheck`) and `resolveCommune` works; without them, communes go as sent.
        */
       readonly communes?: Communes.Communes["Service"] | undefined
+      /**
+       * Where couriers' commune lists are kept (`CommuneLists`): the host's, shared by its instances; without it,
+       * this layer keeps its own in memory.
+       */
+      readonly communeLists?: CommuneLists.CommuneLists["Service"] | undefined
+      /**
+       * What adapters remember between calls (`AdapterMemory`): the host's, shared by its instances; without it,
+       * each adapter's own in this process.
+       */
+      readonly adapterMemories?: AdapterMemories.AdapterMemories["Service"] | undefined
     } = {}
   ) =>
     Layer.effect(
@@ -171,6 +188,7 @@ export class Shipping extends Context.Service<
         const transport = yield* Transport
         const unmappedSeen = new Set<string>()
         const { communes } = options
+        const communeLists = options.communeLists ?? (yield* CommuneLists.makeMemory)
 
         /**
          * Resolves the courier and checks the call in the API's order: courier, credentials, baseUrl, operation (and
@@ -219,17 +237,22 @@ export class Shipping extends Context.Service<
           const secrets = Redaction.secretsOf(call.credentials, credentials)
           const scrub = Redaction.scrubber(secrets)
           const http = secrets.length === 0 ? bound : Redaction.scrubbing(bound, scrub)
+          const memory = options.adapterMemories?.of(adapter.platform)
           const prepared: Prepared = {
             adapter,
             manifest,
-            run: (effect, failed) =>
-              effect.pipe(
-                Effect.provideService(CourierHttp, http),
+            run: (effect, failed) => {
+              const bound = Effect.provideService(effect, CourierHttp, http)
+              // The host's memory for the adapter, when it keeps one; else the adapter's own in this process.
+              return (memory === undefined ? bound : Effect.provideService(bound, AdapterMemory, memory)).pipe(
                 Effect.mapError((reason) =>
                   fail(secrets.length === 0 ? reason : Redaction.redactReason(scrub)(reason), failed)
                 )
-              ),
-            context: { credentials, fromWilaya: call.options?.fromWilaya }
+              )
+            },
+            context: { credentials, fromWilaya: call.options?.fromWilaya },
+            tenantOrigin,
+            timeout
           }
           return prepared
         })
@@ -254,29 +277,68 @@ export class Shipping extends Context.Service<
               )
 
         /**
+         * The courier's commune list for a wilaya, as the host keeps it (`CommuneLists`), read through the call's
+         * runner when it must be; a read gets a third of the caller's timeout, so that a list that does not come
+         * leaves the create its time. A failure names `communes`.
+         */
+        const courierList = (prepared: Prepared, wilayaCode: WilayaCode.WilayaCode) => {
+          const budget = Duration.millis(Math.floor(Duration.toMillis(prepared.timeout) / 3))
+          const read = prepared
+            .run(prepared.adapter.operations.communes!(wilayaCode, prepared.context), "communes")
+            .pipe(
+              Effect.timeoutOrElse({
+                duration: budget,
+                orElse: () =>
+                  Effect.fail(
+                    new CourierError({
+                      courier: prepared.manifest.key,
+                      operation: "communes",
+                      reason: new Unreachable({
+                        message: `the commune list did not come within ${Duration.toMillis(budget)} ms`
+                      })
+                    })
+                  )
+              })
+            )
+          return communeLists.get({ courier: prepared.manifest.key, origin: prepared.tenantOrigin, wilayaCode }, read)
+        }
+
+        /**
          * The order as it goes to the courier: the recipient's commune resolved (in the courier's own spelling when it
          * lists its communes), and what the answer says about it. Without reference communes, or when the operator's
-         * file cannot be read, the commune goes as sent.
+         * file cannot be read, the commune goes as sent. When the courier's list cannot be read, the commune goes in
+         * the reference spelling and the answer says so (`warning`): the courier's create decides.
          */
         const communeOf = Effect.fnUntraced(function* (prepared: Prepared, order: ParcelOrder) {
           const { wilayaCode, communeName } = order.recipient
           const resolved = yield* datasetCommune(wilayaCode, communeName)
           if (resolved === undefined) return { order, commune: undefined }
           let sent = resolved.commune.name
-          const listCommunes = prepared.adapter.operations.communes
-          if (listCommunes !== undefined) {
-            // A failure of this read names `communes`: nothing was sent to create yet (Gateway frees the key).
-            const listed = yield* prepared.run(listCommunes(wilayaCode, prepared.context), "communes")
-            // A desk order that names its desk goes where the desk is: the courier need only know the commune.
-            const asked =
-              order.deliveryType === "stopdesk" && order.stopDeskId !== undefined ? undefined : order.deliveryType
-            const entry = CommuneCheck.served(prepared.manifest.key, resolved.commune, listed, asked)
-            if (entry instanceof CommuneCheck.CommuneNotServed) return yield* entry
-            sent = entry.name
+          let warning: string | undefined
+          if (prepared.adapter.operations.communes !== undefined) {
+            const listed = yield* Effect.result(courierList(prepared, wilayaCode))
+            if (listed._tag === "Failure") {
+              warning = `the courier's commune list could not be read (${listed.failure.message}): the commune was sent in the reference spelling, unchecked against the courier's list`
+              yield* Effect.logWarning("courier commune list unavailable; commune sent in the reference spelling").pipe(
+                Effect.annotateLogs({ courier: prepared.manifest.key, reason: listed.failure.reason._tag })
+              )
+            } else {
+              // A desk order that names its desk goes where the desk is: the courier need only know the commune.
+              const asked =
+                order.deliveryType === "stopdesk" && order.stopDeskId !== undefined ? undefined : order.deliveryType
+              const entry = CommuneCheck.served(prepared.manifest.key, resolved.commune, listed.success, asked)
+              if (entry instanceof CommuneCheck.CommuneNotServed) return yield* entry
+              sent = entry.name
+            }
           }
           return {
             order: sent === communeName ? order : { ...order, recipient: { ...order.recipient, communeName: sent } },
-            commune: { requested: communeName, sent, corrected: sent !== communeName }
+            commune: {
+              requested: communeName,
+              sent,
+              corrected: sent !== communeName,
+              ...(warning === undefined ? {} : { warning })
+            }
           }
         })
 
@@ -418,7 +480,7 @@ export class Shipping extends Context.Service<
             }
             if (call === undefined) return resolved
             const prepared = yield* prepare(call, "communes")
-            const listed = yield* prepared.run(prepared.adapter.operations.communes!(wilayaCode, prepared.context))
+            const listed = yield* courierList(prepared, wilayaCode)
             return {
               ...resolved,
               courier: Option.getOrUndefined(CommuneCheck.courierEntry(resolved.commune, listed))

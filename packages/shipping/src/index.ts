@@ -4,11 +4,13 @@
  * (`Catalogue`), the plugins it finds (`Discovery`), events mapped through an adapter's tables (`Tracking`); and
  * around them the gateway, its per-client window and its capacity guard.
  */
+export * as AdapterMemories from "./AdapterMemories.ts"
 export * as Answers from "./Answers.ts"
 export * as CapacityGuard from "./CapacityGuard.ts"
 export * as Catalogue from "./Catalogue.ts"
 export * as ClientWindow from "./ClientWindow.ts"
 export * as CommuneCheck from "./CommuneCheck.ts"
+export * as CommuneLists from "./CommuneLists.ts"
 export * as CourierPacer from "./CourierPacer.ts"
 export * as Discovery from "./Discovery.ts"
 export * as Door from "./Door.ts"

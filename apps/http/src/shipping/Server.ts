@@ -8,7 +8,7 @@
 import { ShippingApi } from "@tawsil/api/shipping/Api"
 import { Idempotency, IdempotencyStore, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Communes } from "@tawsil/reference"
-import { type Catalogue, Gateway, Shipping } from "@tawsil/shipping"
+import { AdapterMemories, type Catalogue, CommuneLists, Gateway, Shipping } from "@tawsil/shipping"
 import { Effect, Layer, Option } from "effect"
 import { HttpServerRequest } from "effect/http"
 import type { AppConfig } from "../AppConfig.ts"
@@ -47,8 +47,9 @@ export const handlers = Layer.mergeAll(
 /**
  * The gateway on the database's idempotency records; the client windows and the couriers' per-account limits count
  * in the app's rate-limiter store, the accounts named under this installation's secret (shared by every instance).
- * Creates resolve the recipient's commune in the reference communes (`COMMUNES_FILE`, else the bundled dataset).
- * The store server's courier rate sync reaches the couriers through one too.
+ * Creates resolve the recipient's commune in the reference communes (`COMMUNES_FILE`, else the bundled dataset),
+ * against couriers' commune lists kept where the app keeps them (`CommuneLists`, when it provides one: Redis or this
+ * process); adapters remember what they must in the app's `AdapterMemories` likewise (the sandbox's cancels). The store server's courier rate sync reaches the couriers through one too.
  */
 export const gatewayLayer = (
   config: Pick<AppConfig, "shippingRateLimitPerMinute" | "shippingMaxConcurrentCreates" | "communesFile">,
@@ -58,7 +59,9 @@ export const gatewayLayer = (
     Effect.gen(function* () {
       const accountSecret = yield* IdempotencyStore.IdempotencyStore.use((store) => store.secret)
       const communes = yield* Communes.Communes
-      return Shipping.Shipping.layer(catalogue, { accountSecret, communes })
+      const communeLists = Option.getOrUndefined(yield* Effect.serviceOption(CommuneLists.CommuneLists))
+      const adapterMemories = Option.getOrUndefined(yield* Effect.serviceOption(AdapterMemories.AdapterMemories))
+      return Shipping.Shipping.layer(catalogue, { accountSecret, communes, communeLists, adapterMemories })
     })
   ).pipe(Layer.provide(Communes.layerFileOptional(config.communesFile)))
   return Gateway.layer({

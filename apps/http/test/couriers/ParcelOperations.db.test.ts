@@ -766,7 +766,7 @@ layer(HarnessLive, { timeout: "150 seconds", excludeTestServices: true })(
           listed: true,
           name: "Bab Ezzouar",
           home: true,
-          stopdesk: false
+          stopdesk: true
         })
         const withoutCourier = yield* post("/v1/communes/resolve", { wilayaCode: 16, communeName: "باب الزوار" })
         assert.strictEqual(withoutCourier.status, 200, withoutCourier.text)

@@ -1,6 +1,6 @@
 /**
- * A courier through the shipping API in memory, around what the courier itself cannot show: a create whose first
- * step (the courier's commune list) fails frees its `Idempotency-Key`, hostile `options.baseUrl` values for a generic
+ * A courier through the shipping API in memory, around what the courier itself cannot show: a create whose courier
+ * commune list cannot be read goes on in the reference spelling and says so, hostile `options.baseUrl` values for a generic
  * platform key are refused before any courier is asked, the caller's credentials appear in no answer, couriers are
  * found by any alias, and the typed Effect client reads the declared failures as their classes. The same against
  * the Ecotrack fake through the app's process: `../Couriers.test.ts`, `../CourierCatalogue.test.ts`,
@@ -21,18 +21,32 @@ const CANARY = "canary-memco-token-3f8a1c0e9b27"
 
 layer(InMemory.layer(), { excludeTestServices: true })("a courier through the shipping API (memory)", (it) => {
   it.effect(
-    "frees the Idempotency-Key when the create's commune-list read fails: nothing was sent, the retry creates",
+    "creates in the reference spelling, saying so, when the courier's commune list cannot be read (issue 35)",
     () =>
       Effect.gen(function* () {
         const memco = yield* InMemory.Memco
         const key = { "idempotency-key": "list-fails-1" }
         const sent = memco.creates.length
         memco.failNextList.current = true
-        const failed = yield* post("/v1/orders", { ...memcoCall(), order }, key)
-        assert.deepStrictEqual(codeOf(failed), [502, "courier_unreachable"])
-        assert.strictEqual(memco.creates.length, sent, "the create itself was never sent")
-        const retried = yield* post("/v1/orders", { ...memcoCall(), order }, key)
-        assert.strictEqual(retried.status, 200, retried.text)
+        const created = yield* post(
+          "/v1/orders",
+          { ...memcoCall(), order: { ...order, recipient: { ...order.recipient, communeName: "bab ezouar" } } },
+          key
+        )
+        assert.strictEqual(created.status, 200, created.text)
+        assert.strictEqual(memco.creates.length, sent + 1, "the create was sent although the list read failed")
+        assert.deepStrictEqual(
+          [created.body.commune.requested, created.body.commune.sent, created.body.commune.corrected],
+          ["bab ezouar", "Bab Ezzouar", true]
+        )
+        assert.include(created.body.commune.warning, "the courier's commune list could not be read")
+        assert.include(created.body.commune.warning, "the commune list did not come")
+        const replayed = yield* post(
+          "/v1/orders",
+          { ...memcoCall(), order: { ...order, recipient: { ...order.recipient, communeName: "bab ezouar" } } },
+          key
+        )
+        assert.strictEqual(replayed.text, created.text, "the key replays the answer, warning and all")
         assert.strictEqual(memco.creates.length, sent + 1)
       })
   )

@@ -32,6 +32,14 @@ layer(InMemory.layer(), { excludeTestServices: true })("parcel operations (memor
       assert.deepStrictEqual(codeOf(near), [422, "unknown_commune"], "could be several: the caller must say which")
       assert.isAbove(near.body.error.suggestions.length, 0)
       for (const suggestion of near.body.error.suggestions) assert.hasAllKeys(suggestion, ["nameFr", "nameAr", "score"])
+      // Bir sounds closest to El Biar but begins three other communes' names: no guess, all four suggested.
+      const bir = yield* post("/v1/orders", { ...memcoCall(), order: orderTo({ communeName: "Bir" }) })
+      assert.deepStrictEqual(codeOf(bir), [422, "unknown_commune"])
+      assert.include(bir.body.error.message, '"Bir" could be several communes of wilaya 16')
+      assert.deepStrictEqual(
+        bir.body.error.suggestions.map((suggestion: { nameFr: string }) => suggestion.nameFr).sort(),
+        ["Bir Mourad Rais", "Bir Touta", "Birkhadem", "El Biar"]
+      )
       assert.strictEqual(memco.creates.length, sent, "nothing was sent")
       const noDesk = yield* post("/v1/orders", {
         ...memcoCall(),
@@ -94,6 +102,12 @@ layer(InMemory.layer(), { excludeTestServices: true })("parcel operations (memor
       assert.deepStrictEqual([cancelled.status, cancelled.body], [200, { trackingNumber: parcel, status: "cancelled" }])
       const replayed = yield* post("/v1/cancel", { ...sandbox, trackingNumber: parcel }, key)
       assert.deepStrictEqual([replayed.status, replayed.body], [200, cancelled.body])
+      // The cancelled parcel tracks as cancelled, alone and in a batch (issue 35: it answered `created`).
+      const tracked = yield* post("/v1/track", { ...sandbox, trackingNumber: parcel })
+      assert.strictEqual(tracked.body.status, "cancelled", tracked.text)
+      assert.strictEqual(tracked.body.events.at(-1).rawStatus, "cancelled")
+      const batch = yield* post("/v1/track", { ...sandbox, trackingNumbers: [parcel] })
+      assert.strictEqual(batch.body.results[0].status, "cancelled", batch.text)
       // A parcel the sandbox issued ten minutes ago has been picked up (at five): it can no longer be cancelled.
       const old = SandboxTrackingNumber.encode(Math.floor(Date.now() / 1000) - 600, "home_delivered", [1, 2, 3])
       const late = yield* post("/v1/cancel", { ...sandbox, trackingNumber: old })
@@ -133,7 +147,7 @@ layer(InMemory.layer(), { excludeTestServices: true })("parcel operations (memor
         nameFr: "Bab Ezzouar",
         nameAr: resolved.body.nameAr,
         exact: false,
-        courier: { key: "sandbox", listed: true, name: "Bab Ezzouar", home: true, stopdesk: false }
+        courier: { key: "sandbox", listed: true, name: "Bab Ezzouar", home: true, stopdesk: true }
       })
       const withoutCourier = yield* post("/v1/communes/resolve", { wilayaCode: 16, communeName: "باب الزوار" })
       assert.strictEqual(withoutCourier.body.nameFr, "Bab Ezzouar")

@@ -7,6 +7,8 @@
  * through the app's process and the public dzship client: `../Shipping.test.ts`, `../Couriers.test.ts`,
  * `../ShippingText.test.ts`.
  */
+import { readFileSync } from "node:fs"
+import * as Path from "node:path"
 import { assert, describe, layer } from "@effect/vitest"
 import { Deferred, Effect, Fiber } from "effect"
 import * as InMemory from "./InMemory.ts"
@@ -50,28 +52,71 @@ layer(InMemory.layer(), { excludeTestServices: true })("shipping (memory)", (it)
     })
   )
 
-  it.effect("answers the dzship README's first example; a desk order goes only where the courier has a desk", () =>
-    Effect.gen(function* () {
-      const readme = {
-        recipient: { fullName: "Amine Bouzid", phone: "0551234567", wilayaCode: 16, communeName: "Bab Ezzouar" },
-        deliveryType: "home",
-        productList: "Sneakers x1",
-        codAmount: 4500
-      }
-      const created = yield* create({ order: readme })
-      assert.strictEqual(created.status, 200, created.text)
-      assert.match(created.body.trackingNumber, SANDBOX_TRACKING)
-      assert.match(created.body.reference, /^TW-[0-9A-Z]{10}$/, "a reference is made when none is sent")
-      const desks = yield* post("/v1/stop-desks", { courier: "sandbox", wilayaCode: 16 })
-      const deskCommune = desks.body[0].communeName as string
-      assert.notStrictEqual(deskCommune, "Bab Ezzouar")
-      const deskOrder = (communeName: string) =>
-        create({ order: { ...readme, deliveryType: "stopdesk", recipient: { ...readme.recipient, communeName } } })
-      assert.strictEqual((yield* deskOrder(deskCommune)).body.status, "created", "a desk parcel without a desk id")
-      const noDesk = yield* deskOrder("Bab Ezzouar")
-      assert.deepStrictEqual(codeOf(noDesk), [422, "commune_not_served"])
-      assert.deepStrictEqual(Object.keys(noDesk.body.error.fields), ["order.recipient.communeName"])
-    })
+  it.effect(
+    "answers the dzship README's first example; a desk order goes to any commune, as docs/sandbox.md says",
+    () =>
+      Effect.gen(function* () {
+        const readme = {
+          recipient: { fullName: "Amine Bouzid", phone: "0551234567", wilayaCode: 16, communeName: "Bab Ezzouar" },
+          deliveryType: "home",
+          productList: "Sneakers x1",
+          codAmount: 4500
+        }
+        const created = yield* create({ order: readme })
+        assert.strictEqual(created.status, 200, created.text)
+        assert.match(created.body.trackingNumber, SANDBOX_TRACKING)
+        assert.match(created.body.reference, /^TW-[0-9A-Z]{10}$/, "a reference is made when none is sent")
+
+        // What the page promises: a desk order without a desk id among what it accepts, to every commune.
+        const page = readFileSync(Path.resolve(import.meta.dirname, "../../../../docs/sandbox.md"), "utf8")
+        assert.include(page, "It **accepts every request the API accepts**")
+        assert.include(page, "a stopdesk delivery without `stopDeskId`")
+        const desksSection = page.split("\n## Desks\n")[1]!.split("\n## ")[0]!
+        assert.include(desksSection, "serve **every commune** of their wilaya")
+        assert.include(desksSection, "with or without `stopDeskId`")
+        assert.include(desksSection, "never answers `commune_not_served`")
+
+        // What it does: Bab Ezzouar (no desk of its own), every commune of Algiers, and one of each other wilaya.
+        const desks = yield* post("/v1/stop-desks", { courier: "sandbox", wilayaCode: 16 })
+        assert.notInclude(
+          desks.body.map((desk: { communeName: string }) => desk.communeName),
+          "Bab Ezzouar"
+        )
+        const deskOrder = (wilayaCode: number, communeName: string, stopDeskId?: string) =>
+          create({
+            order: {
+              ...readme,
+              deliveryType: "stopdesk",
+              ...(stopDeskId === undefined ? {} : { stopDeskId }),
+              recipient: { ...readme.recipient, wilayaCode, communeName }
+            }
+          })
+        const communes = yield* InMemory.get("/v1/communes?wilaya=16")
+        assert.lengthOf(communes.body, 57)
+        const elsewhere = yield* Effect.forEach(
+          Array.from({ length: 58 }, (_, index) => index + 1).filter((code) => code !== 16),
+          (code) => Effect.map(InMemory.get(`/v1/communes?wilaya=${code}`), (answer) => [code, answer.body[0].nameFr])
+        )
+        for (const [wilayaCode, communeName] of [
+          ...communes.body.map((commune: { nameFr: string }) => [16, commune.nameFr]),
+          ...elsewhere
+        ]) {
+          const answer = yield* deskOrder(wilayaCode, communeName)
+          assert.strictEqual(answer.status, 200, `${communeName} (${wilayaCode}): ${answer.text}`)
+          assert.strictEqual(answer.body.status, "created")
+        }
+        const named = yield* deskOrder(16, "Bab Ezzouar", desks.body[0].id)
+        assert.strictEqual(named.status, 200, named.text)
+        const resolved = yield* post("/v1/communes/resolve", {
+          courier: "sandbox",
+          wilayaCode: 16,
+          communeName: "Bab Ezzouar"
+        })
+        assert.deepStrictEqual(
+          [resolved.body.courier.name, resolved.body.courier.home, resolved.body.courier.stopdesk],
+          ["Bab Ezzouar", true, true]
+        )
+      })
   )
 
   it.effect("answers every documented sandbox test value with its outcome, on create and on track", () =>
