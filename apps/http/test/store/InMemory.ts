@@ -39,6 +39,8 @@ import { OrderStore, Orders } from "@tawsil/orders"
 import { PromoStore, Promos } from "@tawsil/promos"
 import { Secrets } from "@tawsil/secrets"
 import {
+  CodLedger,
+  CodLedgerStore,
   CourierAccountStore,
   CourierAccounts,
   PushApplier,
@@ -142,7 +144,10 @@ const ports = Layer.mergeAll(
   CourierAccountStore.layerMemory,
   TrackingStore.layerMemory,
   DeliverySignal.layer,
-  Layer.provideMerge(CategoryStore.layerMemory, Layer.provideMerge(productStore, OrderStore.layerMemory()))
+  Layer.provideMerge(
+    Layer.merge(CategoryStore.layerMemory, CodLedgerStore.layerMemory),
+    Layer.provideMerge(productStore, OrderStore.layerMemory())
+  )
 )
 
 // --- the services, as `Server.services` composes them -----------------------------------------------------------
@@ -176,7 +181,7 @@ const health = Layer.mergeAll(
  * shipping orders through them, the receiver of courier push and its applier — without its loop, whose timer a
  * `TestClock` jump would run for every interval it skips: `pushesApplied` runs it where the loop would have woken.
  */
-const shipments = Layer.merge(Shipments.layer, PushApplier.layerNoLoop()).pipe(
+const shipments = Layer.mergeAll(Shipments.layer, PushApplier.layerNoLoop(), CodLedger.layer).pipe(
   Layer.provideMerge(PushIntake.layer),
   Layer.provideMerge(CourierAccounts.layer),
   // The store's own origin wilaya, from its shipping settings, as the app provides it.
