@@ -341,12 +341,13 @@ export const call = (method: string, path: string, options: RequestOptions = {})
   }).pipe(Effect.orDie, Effect.scoped)
 
 /**
- * The answers that are not the API's JSON by design: a label's PDF, and what a courier's push is answered (the
- * courier's own format). Their refusals are in the envelope.
+ * The answers that are not the API's JSON by design: a label's PDF, what a courier's push is answered (the
+ * courier's own format), the COD report as CSV. Their refusals are in the envelope.
  */
 const outsideEnvelope = (path: string, answer: Answer) =>
   answer.status < 400 &&
   (path.startsWith("/v1/hooks/couriers/") ||
+    (path.startsWith("/v1/reports/cod") && answer.headers.get("content-type")?.startsWith("text/csv")) ||
     (/^\/v1\/orders\/\d+\/shipment\/label$/.test(path) && answer.headers.get("content-type") === "application/pdf"))
 
 /**
