@@ -212,7 +212,15 @@ export const TimelineEvent = Schema.Struct({
   raw_status: Schema.String.annotate({ description: "The courier's own words" }),
   reason: Schema.NullOr(Schema.String),
   at: Timestamp,
-  source: EventSource
+  source: EventSource,
+  /** A cash event's facts where its source gave any (docs/cod-ledger.md): whole dinars, the payout it was paid in. */
+  payment: Schema.optionalKey(
+    Schema.Struct({
+      amount: Schema.NullOr(Schema.Int),
+      fee: Schema.NullOr(Schema.Int),
+      statement: Schema.NullOr(Schema.String)
+    })
+  )
 }).annotate({ identifier: "ShipmentEvent" })
 
 /** An order's shipment, as the order's detail shows it. */
@@ -266,6 +274,9 @@ export const view = (orderId: number, shipment: ShipmentRecord): View => ({
     raw_status: event.raw_status,
     reason: event.reason,
     at: time(event.occurred_at),
-    source: event.source
+    source: event.source,
+    ...(event.amount == null && event.fee == null && event.statement == null
+      ? {}
+      : { payment: { amount: event.amount ?? null, fee: event.fee ?? null, statement: event.statement ?? null } })
   }))
 })
