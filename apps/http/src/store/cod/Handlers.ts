@@ -10,7 +10,7 @@ import { answer, store } from "../Handler.ts"
 
 /** Whether the caller asked for CSV (`Accept: text/csv`); JSON otherwise. */
 const wantsCsv = (accept: string | undefined) =>
-  accept !== undefined && accept.split(",").some((part) => part.trim().toLowerCase().startsWith("text/csv"))
+  accept?.split(",").some((part) => part.trim().toLowerCase().startsWith("text/csv")) === true
 
 export const handlers = HttpApiBuilder.group(
   StoreApi,
