@@ -52,7 +52,7 @@ describe("Tracking", () => {
         { paid: "remitted" }
       )
       assert.deepStrictEqual(
-        result.events.map((event) => event.payment),
+        result.events.map((event): unknown => event.payment),
         [undefined, { amount: 4500, fee: 300, statement: "P-1" }, { statement: "P-2" }, undefined]
       )
       assert.strictEqual(result.cod, "remitted")
