@@ -1,8 +1,7 @@
 /**
  * The COD ledger over a socket, on each database (the store server in this process, its poller every 200 ms): a
  * month of synthetic shipments over three couriers — Yalidine (its loopback fake; delivered, returned and paid by the
- * engine's pusher, `parcel_payment_updated` with its payout id), DHD (Ecotrack's fake, polled: cashed, paid,
- * returned) and `payco` (a courier defined here whose batch read reports the cash with its amount and fee, the SDK's
+ * engine's pusher, `parcel_payment_updated` with its payout id), DHD (Ecotrack's fake, polled: cashed, paid) and `payco` (a courier defined here whose batch read reports the cash with its amount and fee, the SDK's
  * payment part) — then a payout statement imported with one wrong amount and one unknown line. The report's every
  * figure is recomputed from the shipments as the API shows them (order totals, statuses, cash statuses, the cash
  * events' amounts and fees), it flags exactly the planted discrepancies, its CSV says the same, and
@@ -162,7 +161,8 @@ for (const backend of backends) {
                 yield* ship(yalidine.id, 2),
                 yield* ship(yalidine.id, 3)
               ]
-              const [d1, d2, d3] = [yield* ship(dhd.id, 1), yield* ship(dhd.id, 2), yield* ship(dhd.id, 1)]
+              // Two of DHD's: Ecotrack's declared 50 calls a minute space each account's calls 1.5 s apart.
+              const [d1, d2] = [yield* ship(dhd.id, 1), yield* ship(dhd.id, 2)]
               const [p1, p2, p3, p4] = [
                 yield* ship(paycoAccount.id, 2),
                 yield* ship(paycoAccount.id, 1),
@@ -192,14 +192,13 @@ for (const backend of backends) {
                 assert.isTrue(pushed.delivered, JSON.stringify(pushed.attempts))
               }
 
-              // DHD's parcels: one cashed by the courier, one paid to the merchant, one returned — polled.
+              // DHD's parcels: one cashed by the courier, one paid to the merchant — polled.
               const clock = (seconds: number) =>
                 ecotrack.setClock(
                   ...(YalidinePusher.algiersTime(Date.now() + seconds * 1000).split(" ") as [string, string])
                 )
               clock(60)
               for (const parcel of [d1, d2]) ecotrack.addActivity(parcel!.tracking, "livred")
-              ecotrack.addActivity(d3!.tracking, "Return_received")
               clock(120)
               ecotrack.addActivity(d1!.tracking, "encaissed")
               ecotrack.addActivity(d2!.tracking, "payed")
@@ -229,7 +228,6 @@ for (const backend of backends) {
               yield* settled(y3!.id, "returned", null)
               yield* settled(d1!.id, "delivered", "collected")
               yield* settled(d2!.id, "delivered", "remitted")
-              yield* settled(d3!.id, "returned", null)
               yield* settled(p1!.id, "delivered", "collected")
               yield* settled(p2!.id, "delivered", null)
               yield* settled(p3!.id, "delivered", null)
@@ -263,7 +261,7 @@ for (const backend of backends) {
               yield* settled(p3!.id, "delivered", "remitted")
 
               // A month: the shipments shipped on days spread over the 30 days up to today (synthetic).
-              const ids = [y1, y2, y3, d1, d2, d3, p1, p2, p3, p4].map((one) => one!.id)
+              const ids = [y1, y2, y3, d1, d2, p1, p2, p3, p4].map((one) => one!.id)
               yield* db`
               UPDATE order_shipments SET created_at = now() - (order_id % 28) * interval '1 day'
               WHERE order_id IN ${db.in(ids)}`.pipe(Effect.orDie)
@@ -361,7 +359,7 @@ for (const backend of backends) {
               assert.deepStrictEqual(data.total.remitted, { count: 4, amount: 2000 + 4000 + 3700 + 5000 })
               assert.deepStrictEqual(data.total.collected_not_remitted, { count: 1, amount: 2000 })
               assert.deepStrictEqual(data.total.fees, { count: 1, amount: 300 })
-              assert.deepStrictEqual(data.total.returned, { count: 2, amount: 6000 + 2000 })
+              assert.deepStrictEqual(data.total.returned, { count: 1, amount: 6000 })
               // Exactly the planted discrepancies.
               assert.deepStrictEqual(
                 data.discrepancies.map((one: Json) => [
@@ -401,7 +399,7 @@ for (const backend of backends) {
                 .split("\r\n")
                 .map((line) => line.split(","))
               const column = (name: string) => rows[0]!.indexOf(name)
-              assert.strictEqual(rows.filter((row) => row[0] === "shipment").length, 10)
+              assert.strictEqual(rows.filter((row) => row[0] === "shipment").length, 9)
               assert.strictEqual(rows.filter((row) => row[0] === "statement_line").length, 1)
               const total = rows.at(-1)!
               assert.strictEqual(total[0], "total")
