@@ -12,7 +12,8 @@
  * How each type reads:
  * - `parcel_status_updated` (`data: { tracking, status, reason }`): a movement, `status` mapped by the status table.
  * - `parcel_payment_updated` (`data: { tracking, status, payment_id }`): cash, `status` one of `not-ready`, `ready`,
- *   `receivable`, `payed`, mapped by the cash table.
+ *   `receivable`, `payed`, mapped by the cash table; `payment_id`, the payout it was paid in, as the event's payment
+ *   `statement` (the COD ledger's).
  * - `parcel_deleted` (`data: { tracking }`): the parcel is gone — deleted in the dashboard or through the API, which
  *   Yalidine allows only while it is "En préparation" — reported as the raw status `parcel_deleted` (cancelled).
  *   Tracking cannot say it: a deleted parcel has no history left to read.
@@ -91,12 +92,15 @@ const eventOf = (kind: "movement" | "cash" | "deleted", event: unknown): Push.Pu
   if (tracking === undefined || occurredAt === undefined || rawStatus === undefined) return undefined
   const eventId = Push.idText(Push.member(event, "event_id"))
   const reason = kind === "movement" ? Push.firstText(data, ["reason"]) : undefined
+  // A payment's `payment_id` names the payout it was paid in: the COD ledger's statement.
+  const paymentId = kind === "cash" ? Push.idText(Push.member(data, "payment_id")) : undefined
   return {
     ...Push.optional("eventId", eventId),
     parcel: { trackingNumber: tracking },
     rawStatus,
     occurredAt,
-    ...Push.optional("reason", reason)
+    ...Push.optional("reason", reason),
+    ...(paymentId === undefined ? {} : { payment: { statement: paymentId } })
   }
 }
 

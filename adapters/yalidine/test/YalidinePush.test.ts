@@ -64,6 +64,23 @@ describe("YalidinePush", () => {
     assert.strictEqual(outcome(receive(get({ subscribe: "", crc_token: "a".repeat(256) }))), "Challenge")
   })
 
+  it("reads a payment's payment_id as the payout (statement) it was paid in; a status update carries none", () => {
+    const at = Date.UTC(2026, 10, 30, 10)
+    const read = (type: Pusher.EventType, events: ReadonlyArray<Pusher.Event>) => {
+      const answer = receive(post(Pusher.bodyOf(type, events)))
+      assert.isTrue(Result.isSuccess(answer))
+      return (Result.getOrThrow(answer) as Push.Events).events
+    }
+    const [paid, unpaid] = read("parcel_payment_updated", [
+      Pusher.paymentUpdated("yal-PAY001", "payed", { paymentId: "PAY-2026-11-30", at }),
+      Pusher.paymentUpdated("yal-PAY002", "ready", { at })
+    ])
+    assert.deepStrictEqual([paid!.rawStatus, paid!.payment], ["payed", { statement: "PAY-2026-11-30" }])
+    assert.deepStrictEqual([unpaid!.rawStatus, unpaid!.payment], ["ready", undefined])
+    const [moved] = read("parcel_status_updated", [Pusher.statusUpdated("yal-PAY001", "Livré", { at })])
+    assert.strictEqual(moved!.payment, undefined)
+  })
+
   it("checks X-YALIDINE-SIGNATURE over the exact bytes, in either letter case, before reading the body", () => {
     const body = bytes(statusBatch)
     const signature = Pusher.sign(body, SECRET)["x-yalidine-signature"]!

@@ -34,7 +34,9 @@ export const DASHBOARD_PLATFORM: ReadonlyArray<string> = [
   "pixels:read",
   "pixels:write",
   "shipping:read",
-  "shipping:write"
+  "shipping:write",
+  "cod:read",
+  "cod:write"
 ]
 
 /**
@@ -54,7 +56,9 @@ export const ENFORCED: ReadonlyArray<string> = [
   "promos:read",
   "promos:write",
   "pixels:read",
-  "pixels:write"
+  "pixels:write",
+  "cod:read",
+  "cod:write"
 ]
 
 /** Where a key was made: from the dashboard (here the admin CLI), or through `POST /v1/keys`. */

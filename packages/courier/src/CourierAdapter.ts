@@ -12,7 +12,7 @@ import { type Capability, capabilities } from "./Capability.ts"
 import type { CourierErrorReason } from "./CourierError.ts"
 import type { CourierHttp } from "./CourierHttp.ts"
 import type { Push } from "./Push.ts"
-import type { ParcelOrder, RatesQuery, RatesResult } from "./Shipment.ts"
+import type { ParcelOrder, PaymentReport, RatesQuery, RatesResult } from "./Shipment.ts"
 
 /** One courier of a platform, as the catalogue lists it. */
 export const CourierManifest = Schema.Struct({
@@ -50,6 +50,11 @@ export interface RawEvent {
   readonly rawStatus: string
   /** ISO 8601; the core orders and de-duplicates events. */
   readonly timestamp: string
+  /**
+   * What the courier says of the cash with a cash event, where its API says more than the status (an amount paid
+   * out, a fee, a payout id): the COD ledger's facts (docs/cod-ledger.md). Optional; the host drops what is unusable.
+   */
+  readonly payment?: PaymentReport | undefined
 }
 
 /** The parcel as the courier created it; the core maps `rawStatus`. */

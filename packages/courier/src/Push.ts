@@ -12,6 +12,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto"
 import { Option, type Redacted, type Result, Schema } from "effect"
 import * as CourierAnswer from "./CourierAnswer.ts"
+import type { PaymentReport } from "./Shipment.ts"
 
 /** A request as the courier sent it to the merchant's receiver. */
 export interface PushRequest {
@@ -47,6 +48,8 @@ export interface PushedEvent {
   readonly occurredAt: string
   /** The courier's words about it (a failed attempt's reason, a return's), when it gives some. */
   readonly reason?: string | undefined
+  /** What it says of the cash with a cash event (an amount, a fee, a payout id), as tracking's `RawEvent.payment`. */
+  readonly payment?: PaymentReport | undefined
 }
 
 /** The courier's subscription challenge, answered with HTTP 200 and this body as is. */

@@ -99,12 +99,55 @@ export type ParcelCancelled = typeof ParcelCancelled.Type
 
 export const TrackingNumber = text(1, 80)
 
+/**
+ * What a courier says of a parcel's cash beyond its COD status, where it says it (docs/cod-ledger.md): the amount it
+ * collected or paid out, the fee it kept, the payout (statement) the parcel was paid in. Each part is there only when
+ * the courier reports it.
+ */
+export class Payment extends Schema.Opaque<Payment>()(
+  Schema.Struct({
+    /** Whole dinars: collected from the customer (a `collected` event) or paid to the merchant (`remitted`). */
+    amount: Schema.optionalKey(Dzd.Dzd),
+    /** Whole dinars the courier kept for itself on this parcel. */
+    fee: Schema.optionalKey(Dzd.Dzd),
+    /** The courier's id of the payout the parcel was paid in (Yalidine's `payment_id`). */
+    statement: Schema.optionalKey(text(1, 80))
+  }).annotate({ identifier: "Payment" })
+) {}
+
+/** A payment as an adapter reports it, before the host checks it (`readPayment`): plain numbers and text. */
+export interface PaymentReport {
+  readonly amount?: number | undefined
+  readonly fee?: number | undefined
+  readonly statement?: string | undefined
+}
+
+const decodePayment = Schema.decodeUnknownOption(Payment)
+
+/**
+ * An adapter's payment as the host keeps it: undefined when there is none, or nothing in it is usable — an amount
+ * that is not a whole number of dinars, a statement id that is empty or too long — the parts that are usable kept.
+ */
+export const readPayment = (report: PaymentReport | undefined): Payment | undefined => {
+  if (report === undefined || report === null || typeof report !== "object") return undefined
+  const parts: Record<string, unknown> = {}
+  for (const key of ["amount", "fee", "statement"] as const) {
+    const value = report[key]
+    if (value === undefined) continue
+    const one = decodePayment({ [key]: value })
+    if (one._tag === "Some") parts[key] = value
+  }
+  return Object.keys(parts).length === 0 ? undefined : Payment.make(parts)
+}
+
 export class TrackEvent extends Schema.Opaque<TrackEvent>()(
   Schema.Struct({
     status: CanonicalStatus,
     rawStatus: Schema.String,
     /** ISO 8601 with offset. */
-    timestamp: Schema.String
+    timestamp: Schema.String,
+    /** What the courier said of the cash with this event, for couriers that say more than its status. */
+    payment: Schema.optionalKey(Payment)
   }).annotate({ identifier: "TrackEvent" })
 ) {}
 

@@ -4,14 +4,16 @@
  * writes to the same database therefore commits or rolls back with the change itself: a rolled-back create tells
  * nothing, a committed one cannot be missed. By default nobody listens.
  *
- * `Orders` tells three things: an order was created (`POST /v1/orders`), an order's status moved (PATCH, cancel, or
- * its shipment; a PATCH to the current status moves nothing), and an order's shipment changed status (docs/cod-loop.md).
+ * `Orders` tells four things: an order was created (`POST /v1/orders`), an order's status moved (PATCH, cancel, or
+ * its shipment; a PATCH to the current status moves nothing), an order's shipment changed status (docs/cod-loop.md),
+ * and its cash on delivery was remitted (docs/cod-ledger.md).
  * Which of them become webhook events is the listener's rule.
  */
 
 import type { CanonicalStatus } from "@tawsil/courier/CanonicalStatus"
 import type { Ids } from "@tawsil/domain"
 import { Context, Data, Effect } from "effect"
+import type { Payment } from "./OrderShipment.ts"
 import type { OrderStatus } from "./OrderStatus.ts"
 import type { OrderDetail } from "./OrderViews.ts"
 
@@ -41,7 +43,18 @@ export class ShipmentUpdated extends Data.TaggedClass("ShipmentUpdated")<{
   readonly order: OrderDetail
 }> {}
 
-export type OrderEvent = OrderCreated | OrderStatusChanged | ShipmentUpdated
+/**
+ * An order's cash on delivery was remitted to the merchant (its shipment's COD status became `remitted`: a courier's
+ * payment event, pushed or polled, or a line of an imported payout statement; docs/cod-ledger.md): `order` as it
+ * stands after, `payment` what the source said of the money (the amount paid, the courier's fee, the statement).
+ */
+export class PaymentReceived extends Data.TaggedClass("PaymentReceived")<{
+  readonly storeId: Ids.StoreId
+  readonly order: OrderDetail
+  readonly payment: Payment | undefined
+}> {}
+
+export type OrderEvent = OrderCreated | OrderStatusChanged | ShipmentUpdated | PaymentReceived
 
 export interface Listener {
   /** Records `event` in the current unit of work; a failure is a defect that undoes the change with it. */

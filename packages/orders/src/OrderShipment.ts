@@ -16,8 +16,8 @@ import { AlgiersTime, StoreText } from "@tawsil/domain"
 import { DateTime, Schema } from "effect"
 import type { OrderStatus } from "./OrderStatus.ts"
 
-/** Where an event came from. */
-export const EventSource = Schema.Literals(["create", "dispatch", "cancel", "poll", "push"])
+/** Where an event came from; `statement`: a line of a payout statement the store imported (docs/cod-ledger.md). */
+export const EventSource = Schema.Literals(["create", "dispatch", "cancel", "poll", "push", "statement"])
 export type EventSource = typeof EventSource.Type
 
 /** An event reaching a shipment, as its sources report it (already mapped to the canonical vocabulary). */
@@ -33,6 +33,15 @@ export interface ShipmentEvent {
   /** When it happened at the courier. */
   readonly occurredAt: DateTime.Utc
   readonly source: EventSource
+  /** For cash, what the source said of the money beyond the status (the COD ledger's facts), where it said it. */
+  readonly payment?: Payment | undefined
+}
+
+/** What a cash event says of the money: whole dinars, and the payout (statement) it was paid in. */
+export interface Payment {
+  readonly amount?: number | undefined
+  readonly fee?: number | undefined
+  readonly statement?: string | undefined
 }
 
 /** An event as the timeline keeps it. */
@@ -43,6 +52,10 @@ export interface EventRecord {
   readonly reason: string | null
   readonly occurred_at: DateTime.Utc
   readonly source: EventSource
+  /** A cash event's payment facts (null or absent where it said none). */
+  readonly amount?: number | null | undefined
+  readonly fee?: number | null | undefined
+  readonly statement?: string | null | undefined
 }
 
 /** A shipment as stored, with its timeline oldest first. */
@@ -199,7 +212,15 @@ export const TimelineEvent = Schema.Struct({
   raw_status: Schema.String.annotate({ description: "The courier's own words" }),
   reason: Schema.NullOr(Schema.String),
   at: Timestamp,
-  source: EventSource
+  source: EventSource,
+  /** A cash event's facts where its source gave any (docs/cod-ledger.md): whole dinars, the payout it was paid in. */
+  payment: Schema.optionalKey(
+    Schema.Struct({
+      amount: Schema.NullOr(Schema.Int),
+      fee: Schema.NullOr(Schema.Int),
+      statement: Schema.NullOr(Schema.String)
+    })
+  )
 }).annotate({ identifier: "ShipmentEvent" })
 
 /** An order's shipment, as the order's detail shows it. */
@@ -253,6 +274,9 @@ export const view = (orderId: number, shipment: ShipmentRecord): View => ({
     raw_status: event.raw_status,
     reason: event.reason,
     at: time(event.occurred_at),
-    source: event.source
+    source: event.source,
+    ...(event.amount == null && event.fee == null && event.statement == null
+      ? {}
+      : { payment: { amount: event.amount ?? null, fee: event.fee ?? null, statement: event.statement ?? null } })
   }))
 })

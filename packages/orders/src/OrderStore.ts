@@ -302,7 +302,10 @@ const eventRecord = (event: OrderShipment.ShipmentEvent): OrderShipment.EventRec
   raw_status: event.rawStatus,
   reason: event.reason ?? null,
   occurred_at: event.occurredAt,
-  source: event.source
+  source: event.source,
+  amount: event.payment?.amount ?? null,
+  fee: event.payment?.fee ?? null,
+  statement: event.payment?.statement ?? null
 })
 
 /** Events of one report and one time: movement before cash, then by raw status. */

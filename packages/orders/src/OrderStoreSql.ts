@@ -116,7 +116,10 @@ const ShipmentRow = Schema.Struct({
       raw_status: Schema.String,
       reason: Schema.NullOr(Schema.String),
       occurred_at: JsonTime,
-      source: OrderShipment.EventSource
+      source: OrderShipment.EventSource,
+      amount: Schema.NullOr(Schema.Number),
+      fee: Schema.NullOr(Schema.Number),
+      statement: Schema.NullOr(Schema.String)
     })
   )
 })
@@ -222,7 +225,8 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
         'timeline', coalesce((
           SELECT json_agg(json_build_object(
             'kind', e.kind, 'status', e.status, 'raw_status', e.raw_status, 'reason', e.reason,
-            'occurred_at', e.occurred_at, 'source', e.source)
+            'occurred_at', e.occurred_at, 'source', e.source, 'amount', e.amount, 'fee', e.fee,
+            'statement', e.statement)
             ORDER BY e.occurred_at, e.received_at, e.kind DESC, e.raw_status)
           FROM order_shipment_events e WHERE e.order_id = s.order_id
         ), '[]'::json))
@@ -526,15 +530,20 @@ export const layer: Layer.Layer<OrderStore, never, SqlClient.SqlClient> = Layer.
             raw_status: event.rawStatus,
             reason: event.reason ?? null,
             occurred_at: DateTime.formatIso(event.occurredAt),
-            source: event.source
+            source: event.source,
+            amount: event.payment?.amount ?? null,
+            fee: event.payment?.fee ?? null,
+            statement: event.payment?.statement ?? null
           }))
         )
         const fresh = yield* sql`
           INSERT INTO order_shipment_events (order_id, dedupe_key, kind, status, raw_status, reason, occurred_at,
-            source)
-          SELECT s.order_id, e.dedupe_key, e.kind, e.status, e.raw_status, e.reason, e.occurred_at, e.source
+            source, amount, fee, statement)
+          SELECT s.order_id, e.dedupe_key, e.kind, e.status, e.raw_status, e.reason, e.occurred_at, e.source,
+            e.amount, e.fee, e.statement
           FROM order_shipments s, jsonb_to_recordset(${rows}::jsonb) AS e(dedupe_key text, kind text, status text,
-            raw_status text, reason text, occurred_at timestamptz, source text)
+            raw_status text, reason text, occurred_at timestamptz, source text, amount bigint, fee bigint,
+            statement text)
           WHERE s.store_id = ${storeId} AND s.order_id = ${orderId}
           ON CONFLICT DO NOTHING
           RETURNING dedupe_key`.pipe(Effect.orDie, Effect.flatMap(decodeFresh))

@@ -25,7 +25,7 @@ import { parseInstant } from "./internal/instant.ts"
 import * as MonthlyOrderCap from "./MonthlyOrderCap.ts"
 import * as OrderCreate from "./OrderCreate.ts"
 import * as OrderError from "./OrderError.ts"
-import { OrderCreated, OrderEvents, OrderStatusChanged, ShipmentUpdated } from "./OrderEvents.ts"
+import { OrderCreated, OrderEvents, OrderStatusChanged, PaymentReceived, ShipmentUpdated } from "./OrderEvents.ts"
 import * as OrderNumber from "./OrderNumber.ts"
 import * as OrderRisk from "./OrderRisk.ts"
 import * as OrderShipment from "./OrderShipment.ts"
@@ -313,7 +313,16 @@ export const layer: Layer.Layer<Orders, never, OrderStore> = Layer.effect(
             status: next.status
           }
           if (fresh.length === 0) return { shipment, detail: undefined }
-          return { shipment, detail: yield* follow(storeId, id, locked.status, statusChanged) }
+          const detail = yield* follow(storeId, id, locked.status, statusChanged)
+          if (next.cod_status === "remitted" && locked.cod_status !== "remitted") {
+            // What the newest remittance said of the money (an amount, a fee, a statement), where it said anything.
+            const remittance = fresh.filter((event) => event.kind === "cod" && event.status === "remitted")
+            const newest = remittance.sort(
+              (a, b) => DateTime.toEpochMillis(b.occurredAt) - DateTime.toEpochMillis(a.occurredAt)
+            )[0]
+            yield* events.record(new PaymentReceived({ storeId, order: detail, payment: newest?.payment }))
+          }
+          return { shipment, detail }
         })
       )
 

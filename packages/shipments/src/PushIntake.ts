@@ -14,6 +14,7 @@
 
 import { createHash } from "node:crypto"
 import type { PushedEvent, PushRequest } from "@tawsil/courier/Push"
+import { readPayment } from "@tawsil/courier/Shipment"
 import { type Ids, StoreText } from "@tawsil/domain"
 import { OrderShipment, Orders } from "@tawsil/orders"
 import { Gateway } from "@tawsil/shipping"
@@ -91,7 +92,8 @@ const rowOf = (event: PushedEvent): PushedRow => ({
   reference: name(event.parcel.reference),
   rawStatus: StoreText.toStorable(event.rawStatus, OrderShipment.RAW_STATUS_MAX),
   reason: event.reason === undefined ? null : StoreText.toStorable(event.reason, OrderShipment.REASON_MAX),
-  occurredAt: Following.timeOf(event.occurredAt)
+  occurredAt: Following.timeOf(event.occurredAt),
+  payment: readPayment(event.payment) ?? null
 })
 
 const acknowledged = (received: number, recorded: number): HookAnswer => ({

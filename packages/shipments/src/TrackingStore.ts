@@ -7,6 +7,7 @@
  * implementation; `TrackingStoreSql` is the SQL one. Times are the store's clock (the database's on SQL), so every
  * instance agrees on what is due.
  */
+import type { Payment } from "@tawsil/courier/Shipment"
 import { Clock, Context, type DateTime, Duration, Effect, Layer, Semaphore } from "effect"
 
 /** A shipment the poller follows. */
@@ -31,6 +32,8 @@ export interface PushedRow {
   readonly rawStatus: string
   readonly reason: string | null
   readonly occurredAt: DateTime.Utc
+  /** What a cash event said of the money (docs/cod-ledger.md); null when it said nothing. */
+  readonly payment: Payment | null
 }
 
 /** A pushed event an applier claimed: its account's. */

@@ -5,6 +5,8 @@
  * take the same check or pushed event. Marking pushed events applied locks them in the caller's unit and skips those
  * another unit marked first: an event is applied once even when a lease ran out under a slow applier.
  */
+
+import { type PaymentReport, readPayment } from "@tawsil/courier/Shipment"
 import { DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { type PushedRow, TrackingStore } from "./TrackingStore.ts"
@@ -25,7 +27,8 @@ const PushRow = Schema.Struct({
   reference: Schema.NullOr(Schema.String),
   raw_status: Schema.String,
   reason: Schema.NullOr(Schema.String),
-  occurred_at: Schema.DateTimeUtcFromDate
+  occurred_at: Schema.DateTimeUtcFromDate,
+  payment: Schema.NullOr(Schema.Unknown)
 })
 
 const decodeChecks = Schema.decodeUnknownEffect(Schema.Array(CheckRow))
@@ -46,7 +49,9 @@ const pushedOf = (row: typeof PushRow.Type): PushedRow => ({
   reference: row.reference,
   rawStatus: row.raw_status,
   reason: row.reason,
-  occurredAt: row.occurred_at
+  occurredAt: row.occurred_at,
+  // Written from a checked payment (`PushIntake`); read back through the same check.
+  payment: readPayment((row.payment as PaymentReport | null) ?? undefined) ?? null
 })
 
 /** An interval literal for `now() + …`: whole milliseconds. */
@@ -132,16 +137,17 @@ export const layer: Layer.Layer<TrackingStore, never, SqlClient.SqlClient> = Lay
             reference: row.reference,
             raw_status: row.rawStatus,
             reason: row.reason,
-            occurred_at: DateTime.formatIso(row.occurredAt)
+            occurred_at: DateTime.formatIso(row.occurredAt),
+            payment: row.payment
           }))
         )
         return sql`
           INSERT INTO courier_push_events (account_id, event_key, tracking_number, courier_reference, reference,
-            raw_status, reason, occurred_at)
+            raw_status, reason, occurred_at, payment)
           SELECT ${accountId}, e.event_key, e.tracking_number, e.courier_reference, e.reference, e.raw_status,
-            e.reason, e.occurred_at
+            e.reason, e.occurred_at, e.payment
           FROM jsonb_to_recordset(${json}::jsonb) AS e(event_key text, tracking_number text, courier_reference text,
-            reference text, raw_status text, reason text, occurred_at timestamptz)
+            reference text, raw_status text, reason text, occurred_at timestamptz, payment jsonb)
           ON CONFLICT (account_id, event_key) DO NOTHING
           RETURNING event_key`.pipe(
           Effect.orDie,
@@ -151,7 +157,7 @@ export const layer: Layer.Layer<TrackingStore, never, SqlClient.SqlClient> = Lay
       },
       pendingPushed: (accountId, names) =>
         sql`
-          SELECT event_key, tracking_number, courier_reference, reference, raw_status, reason, occurred_at
+          SELECT event_key, tracking_number, courier_reference, reference, raw_status, reason, occurred_at, payment
           FROM courier_push_events
           WHERE account_id = ${accountId} AND applied_at IS NULL
             AND (tracking_number = ${names.trackingNumber} OR courier_reference = ${names.courierReference}::text
@@ -194,7 +200,7 @@ export const layer: Layer.Layer<TrackingStore, never, SqlClient.SqlClient> = Lay
           UPDATE courier_push_events e SET tried_at = now(), next_try_at = now() + ${interval(lease)}::interval
           FROM due WHERE e.account_id = due.account_id AND e.event_key = due.event_key
           RETURNING e.account_id, e.event_key, e.tracking_number, e.courier_reference, e.reference, e.raw_status,
-            e.reason, e.occurred_at`.pipe(
+            e.reason, e.occurred_at, e.payment`.pipe(
           Effect.orDie,
           Effect.flatMap((found) => Effect.orDie(decodeClaimed(found))),
           Effect.map((found) => found.map((row) => ({ ...pushedOf(row), accountId: row.account_id })))

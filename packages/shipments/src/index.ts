@@ -1,4 +1,10 @@
 /** A store's orders shipped through its couriers: courier accounts (credentials sealed at rest), parcels built from orders and created through the shipping gateway, tracking fed back by courier push and by polling; CourierAccountStore and TrackingStore ports (memory and SQL). */
+export * as CodLedger from "./CodLedger.ts"
+export * as CodLedgerError from "./CodLedgerError.ts"
+export * as CodLedgerStore from "./CodLedgerStore.ts"
+export * as CodLedgerStoreSql from "./CodLedgerStoreSql.ts"
+export * as CodReport from "./CodReport.ts"
+export * as CodStatement from "./CodStatement.ts"
 export * as CourierAccount from "./CourierAccount.ts"
 export * as CourierAccountStore from "./CourierAccountStore.ts"
 export * as CourierAccountStoreSql from "./CourierAccountStoreSql.ts"

@@ -13,6 +13,9 @@ import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { BigDecimal, Clock, Context, DateTime, Duration, Effect, Layer, Ref, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
+import * as CodLedger from "../src/CodLedger.ts"
+import * as CodLedgerStore from "../src/CodLedgerStore.ts"
+import * as CodLedgerStoreSql from "../src/CodLedgerStoreSql.ts"
 import * as CourierAccountStore from "../src/CourierAccountStore.ts"
 import * as CourierAccountStoreSql from "../src/CourierAccountStoreSql.ts"
 import * as CourierAccounts from "../src/CourierAccounts.ts"
@@ -259,7 +262,7 @@ const fixtureSql = (shift: { millis: number }) =>
  * (a suite runs its `drain` where the applier's loop would have woken).
  */
 const services = <Stores, E, R>(couriers: ReadonlyArray<CourierAdapter.Any>, stores: Layer.Layer<Stores, E, R>) =>
-  Layer.merge(Shipments.layer, PushApplier.layerNoLoop()).pipe(
+  Layer.mergeAll(Shipments.layer, PushApplier.layerNoLoop(), CodLedger.layer).pipe(
     Layer.provideMerge(PushIntake.layer),
     Layer.provideMerge(PushSignal.layer),
     Layer.provideMerge(CourierAccounts.layer),
@@ -271,15 +274,22 @@ const services = <Stores, E, R>(couriers: ReadonlyArray<CourierAdapter.Any>, sto
 
 /** Everything in memory, on the test clock. */
 export const memory = (couriers: ReadonlyArray<CourierAdapter.Any> = []) => {
-  const stores = Layer.mergeAll(OrderStore.layerMemory(), CourierAccountStore.layerMemory, TrackingStore.layerMemory)
+  const stores = Layer.mergeAll(
+    CourierAccountStore.layerMemory,
+    TrackingStore.layerMemory,
+    CodLedgerStore.layerMemory
+  ).pipe(Layer.provideMerge(OrderStore.layerMemory()))
   return Layer.provideMerge(fixtureMemory, services(couriers, stores))
 }
 
 /** Everything on a fresh migrated database of `backend`. */
 export const sql = (backend: TestDatabase.Backend, couriers: ReadonlyArray<CourierAdapter.Any> = []) => {
-  const stores = Layer.mergeAll(OrderStoreSql.layer, CourierAccountStoreSql.layer, TrackingStoreSql.layer).pipe(
-    Layer.provideMerge(TestDatabase.migrated(backend))
-  )
+  const stores = Layer.mergeAll(
+    OrderStoreSql.layer,
+    CourierAccountStoreSql.layer,
+    TrackingStoreSql.layer,
+    CodLedgerStoreSql.layer
+  ).pipe(Layer.provideMerge(TestDatabase.migrated(backend)))
   const shift = { millis: 0 }
   return Layer.provideMerge(fixtureSql(shift), services(couriers, stores)).pipe(Layer.provideMerge(shiftedClock(shift)))
 }

@@ -33,6 +33,7 @@ const pushed = (key: string, overrides: Partial<PushedRow> = {}): PushedRow => (
   rawStatus: "DELIVERED",
   reason: null,
   occurredAt: DateTime.makeUnsafe(Date.UTC(2025, 4, 1, 10)),
+  payment: null,
   ...overrides
 })
 

@@ -8,7 +8,7 @@
  */
 import type { CanonicalStatus, CodStatus } from "@tawsil/courier/CanonicalStatus"
 import type { RawEvent } from "@tawsil/courier/CourierAdapter"
-import { TrackEvent, TrackResult } from "@tawsil/courier/Shipment"
+import { readPayment, TrackEvent, TrackResult } from "@tawsil/courier/Shipment"
 
 /** A raw status through the adapter's table; `unknown` when the table does not list it. */
 export const statusOf = (statuses: Readonly<Record<string, CanonicalStatus>>, rawStatus: string): CanonicalStatus =>
@@ -40,7 +40,16 @@ export const timeline = (
       unmapped.add(event.rawStatus)
       moved = "unknown"
     }
-    events.push(TrackEvent.make({ status: moved, rawStatus: event.rawStatus, timestamp: event.timestamp }))
+    // What the courier says of the cash rides with its event (the COD ledger's facts), where it is usable.
+    const payment = readPayment(event.payment)
+    events.push(
+      TrackEvent.make({
+        status: moved,
+        rawStatus: event.rawStatus,
+        timestamp: event.timestamp,
+        ...(payment === undefined ? {} : { payment })
+      })
+    )
   }
   const status = moved
   // Cash events are read apart: the newest one that reports cash says where the money is.

@@ -31,6 +31,33 @@ describe("Tracking", () => {
       assert.deepStrictEqual(unmapped, ["colis_perdu_peut_etre"])
     })
 
+    it("carries what a cash event says of the money (the SDK's payment part), dropping the unusable parts", () => {
+      const { result } = timeline(
+        "T5",
+        statuses,
+        [
+          { rawStatus: "done", timestamp: "2026-11-21T09:00:00Z" },
+          {
+            rawStatus: "paid",
+            timestamp: "2026-11-22T09:00:00Z",
+            payment: { amount: 4500, fee: 300, statement: "P-1" }
+          },
+          {
+            rawStatus: "paid",
+            timestamp: "2026-11-23T09:00:00Z",
+            payment: { amount: 12.5, fee: -1, statement: "P-2" }
+          },
+          { rawStatus: "paid", timestamp: "2026-11-24T09:00:00Z", payment: { amount: Number.NaN, statement: "" } }
+        ],
+        { paid: "remitted" }
+      )
+      assert.deepStrictEqual(
+        result.events.map((event): unknown => event.payment),
+        [undefined, { amount: 4500, fee: 300, statement: "P-1" }, { statement: "P-2" }, undefined]
+      )
+      assert.strictEqual(result.cod, "remitted")
+    })
+
     it("does not map through inherited object keys", () => {
       const { result } = timeline("T3", statuses, [{ rawStatus: "toString", timestamp: "2026-11-21T09:00:00Z" }])
       assert.strictEqual(result.status, "unknown")

@@ -27,6 +27,7 @@ import orderShipments from "./migrations/0016_order_shipments.ts"
 import shipments from "./migrations/0017_shipments.ts"
 import rateSyncProgress from "./migrations/0018_rate_sync_progress.ts"
 import pushApplier from "./migrations/0019_push_applier.ts"
+import codLedger from "./migrations/0020_cod_ledger.ts"
 import customerRisk from "./migrations/0022_customer_risk.ts"
 
 export const TABLE = "tawsil_migrations"
@@ -51,6 +52,7 @@ export const loader = Migrator.fromRecord({
   "0017_shipments": shipments,
   "0018_rate_sync_progress": rateSyncProgress,
   "0019_push_applier": pushApplier,
+  "0020_cod_ledger": codLedger,
   "0022_customer_risk": customerRisk
 })
 

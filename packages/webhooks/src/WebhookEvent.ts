@@ -2,7 +2,8 @@
  * The events webhooks carry (spec "Events", docs/webhooks.md): `order.created` when an order is created through the
  * API; `order.confirmed`, `order.shipped`, `order.delivered`, `order.returned` and `order.cancelled` when an order
  * moves into that state — through the API, or following its parcel (docs/cod-loop.md); `shipment.updated` when an
- * order's parcel changes its canonical or cash status. Nothing else, from no other source (orders made on a
+ * order's parcel changes its canonical or cash status; `payment.received` when an order's cash on delivery is remitted
+ * to the merchant (docs/cod-ledger.md). Nothing else, from no other source (orders made on a
  * storefront or changed in the dashboard fire nothing). Each event becomes one delivery body, the same bytes on every
  * attempt:
  *
@@ -26,7 +27,8 @@ export const names = [
   "order.delivered",
   "order.returned",
   "order.cancelled",
-  "shipment.updated"
+  "shipment.updated",
+  "payment.received"
 ] as const
 export type Name = (typeof names)[number]
 
@@ -43,6 +45,8 @@ export const fromOrderEvent = (event: OrderEvents.OrderEvent): Name | undefined 
       return "order.created"
     case "ShipmentUpdated":
       return "shipment.updated"
+    case "PaymentReceived":
+      return "payment.received"
     case "OrderStatusChanged":
       switch (event.order.status) {
         case "confirmed":
@@ -84,9 +88,35 @@ export const shipmentData = (event: OrderEvents.ShipmentUpdated) => {
   }
 }
 
+/**
+ * The `data` of `payment.received`: the order, its parcel, the cash on delivery it carried (`cod_amount`), what was
+ * remitted (`amount`: what the courier or the statement said, else the COD amount), the courier's fee and the
+ * statement where they were said (docs/cod-ledger.md).
+ */
+export const paymentData = (event: OrderEvents.PaymentReceived) => {
+  const { order, payment } = event
+  const shipment = order.shipment!
+  const codAmount = order.payment_method === "cod" ? Math.round(order.amounts.total) : 0
+  return {
+    order_id: order.id,
+    order_number: order.order_number,
+    order_status: order.status,
+    courier: shipment.courier,
+    tracking_number: shipment.tracking_number,
+    cod_amount: codAmount,
+    amount: payment?.amount ?? codAmount,
+    fee: payment?.fee ?? null,
+    statement: payment?.statement ?? null
+  }
+}
+
 /** The `data` of an order event's webhook. */
 export const dataOf = (event: OrderEvents.OrderEvent): unknown =>
-  event._tag === "ShipmentUpdated" ? shipmentData(event) : event.order
+  event._tag === "ShipmentUpdated"
+    ? shipmentData(event)
+    : event._tag === "PaymentReceived"
+      ? paymentData(event)
+      : event.order
 
 /** A new event id: `evt_` and 24 random hex characters. */
 export const newId = (): string => `evt_${randomBytes(12).toString("hex")}`

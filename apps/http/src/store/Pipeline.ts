@@ -23,7 +23,8 @@ import {
   RequestBody,
   RequiredScope,
   Signed,
-  StoredAs
+  StoredAs,
+  TextBody
 } from "@tawsil/api/store/Endpoint"
 import * as TrackerApi from "@tawsil/api/store/tracker/Api"
 import { FieldIssues } from "@tawsil/domain"
@@ -256,7 +257,8 @@ export const idempotent = (mode: Mode) =>
           const requestId = yield* RequestId
           const text = endpoint.payload.size > 0 ? yield* Effect.orDie(request.text) : undefined
           // Read once: the fingerprint below and the write take the same parsed body.
-          const read = text === undefined ? { body: undefined } : readJson(text)
+          const textBody = Option.isSome(Context.getOption(endpoint.annotations, TextBody))
+          const read = text === undefined ? { body: undefined } : textBody ? { body: text } : readJson(text)
           const write = Effect.flatMap(
             "body" in read
               ? Effect.succeed(read.body)

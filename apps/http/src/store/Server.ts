@@ -23,6 +23,8 @@ import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
 import { Orders, Risk } from "@tawsil/orders"
 import { PromoEntity, PromoStoreSql, Promos } from "@tawsil/promos"
 import {
+  CodLedger,
+  CodLedgerStoreSql,
   CourierAccountStoreSql,
   CourierAccounts,
   Poller,
@@ -74,6 +76,7 @@ import * as Server from "../Server.ts"
 import * as AccessHandlers from "./access/Handlers.ts"
 import * as CategoriesHandlers from "./categories/Handlers.ts"
 import * as ChangesHandlers from "./changes/Handlers.ts"
+import * as CodHandlers from "./cod/Handlers.ts"
 import * as CourierHooksHandlers from "./courier-hooks/Handlers.ts"
 import * as CustomersHandlers from "./customers/Handlers.ts"
 import * as DesignHandlers from "./design/Handlers.ts"
@@ -113,6 +116,8 @@ export const storeOrigin = Layer.effect(
 const shipmentsLayer = (config: Pick<AppConfig, "shipments">) =>
   Layer.mergeAll(
     Shipments.layer,
+    // The COD ledger: statements matched to shipments, the reconciliation report (docs/cod-ledger.md).
+    CodLedger.layer.pipe(Layer.provide(CodLedgerStoreSql.layer)),
     // Courier pushes are acknowledged once recorded; every instance applies them behind the answer.
     PushApplier.layer(),
     config.shipments.poll === undefined ? Layer.empty : Poller.layer(config.shipments.poll)
@@ -256,6 +261,7 @@ export const handlers = Layer.mergeAll(
   CourierHooksHandlers.handlers,
   ChangesHandlers.handlers,
   RiskHandlers.handlers,
+  CodHandlers.handlers,
   HttpApiBuilder.group(StoreApi, "health", (handlers) => handlers.handle("health", () => Health.check("store")))
 )
 

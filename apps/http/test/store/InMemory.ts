@@ -39,6 +39,8 @@ import { OrderStore, Orders, Risk, RiskStore } from "@tawsil/orders"
 import { PromoStore, Promos } from "@tawsil/promos"
 import { Secrets } from "@tawsil/secrets"
 import {
+  CodLedger,
+  CodLedgerStore,
   CourierAccountStore,
   CourierAccounts,
   PushApplier,
@@ -143,7 +145,7 @@ const ports = Layer.mergeAll(
   TrackingStore.layerMemory,
   DeliverySignal.layer,
   Layer.provideMerge(
-    Layer.merge(CategoryStore.layerMemory, RiskStore.layerMemory),
+    Layer.mergeAll(CategoryStore.layerMemory, RiskStore.layerMemory, CodLedgerStore.layerMemory),
     Layer.provideMerge(productStore, OrderStore.layerMemory())
   )
 )
@@ -179,7 +181,7 @@ const health = Layer.mergeAll(
  * shipping orders through them, the receiver of courier push and its applier — without its loop, whose timer a
  * `TestClock` jump would run for every interval it skips: `pushesApplied` runs it where the loop would have woken.
  */
-const shipments = Layer.merge(Shipments.layer, PushApplier.layerNoLoop()).pipe(
+const shipments = Layer.mergeAll(Shipments.layer, PushApplier.layerNoLoop(), CodLedger.layer).pipe(
   Layer.provideMerge(PushIntake.layer),
   Layer.provideMerge(CourierAccounts.layer),
   // The store's own origin wilaya, from its shipping settings, as the app provides it.
@@ -340,12 +342,13 @@ export const call = (method: string, path: string, options: RequestOptions = {})
   }).pipe(Effect.orDie, Effect.scoped)
 
 /**
- * The answers that are not the API's JSON by design: a label's PDF, and what a courier's push is answered (the
- * courier's own format). Their refusals are in the envelope.
+ * The answers that are not the API's JSON by design: a label's PDF, what a courier's push is answered (the
+ * courier's own format), the COD report as CSV. Their refusals are in the envelope.
  */
 const outsideEnvelope = (path: string, answer: Answer) =>
   answer.status < 400 &&
   (path.startsWith("/v1/hooks/couriers/") ||
+    (path.startsWith("/v1/reports/cod") && answer.headers.get("content-type")?.startsWith("text/csv")) ||
     (/^\/v1\/orders\/\d+\/shipment\/label$/.test(path) && answer.headers.get("content-type") === "application/pdf"))
 
 /**

@@ -9,6 +9,7 @@ import * as Parameters from "../Parameters.ts"
 import { AccessGroup } from "./access/Api.ts"
 import { CategoriesGroup } from "./categories/Api.ts"
 import { ChangesGroup } from "./changes/Api.ts"
+import { CodGroup } from "./cod/Api.ts"
 import { CustomersGroup } from "./customers/Api.ts"
 import { DesignGroup } from "./design/Api.ts"
 import { HomeLayoutGroup } from "./home-layout/Api.ts"
@@ -55,6 +56,7 @@ export class StoreApi extends Parameters.described(
     .add(ChangesGroup)
     .add(RiskGroup)
     .add(CourierReportsGroup)
+    .add(CodGroup)
     .add(HealthGroup)
     .annotateMerge(
       OpenApi.annotations({
@@ -62,7 +64,7 @@ export class StoreApi extends Parameters.described(
         version: "v1",
         description:
           "Orders, customers, products, store, landing pages, keys, usage and quotas, webhooks, signups and events, " +
-          "promo codes, themes, pixels, the change history, courier accounts and shipments for a merchant's store. Authenticate with " +
+          "promo codes, themes, pixels, the change history, courier accounts and shipments, the COD ledger for a merchant's store. Authenticate with " +
           "`Authorization: Bearer <key_id>.<secret>`; every write needs an `Idempotency-Key`. Signups and events are " +
           "signed with a public key (`TW-Public`)."
       })

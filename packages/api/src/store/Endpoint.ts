@@ -38,6 +38,12 @@ export class KeyManagement extends Context.Service<KeyManagement, true>()("@taws
 /** Installed-app tokens are refused with 403 (the change history: spec store-api-config "Authentication"). */
 export class NoAppTokens extends Context.Service<NoAppTokens, true>()("@tawsil/api/store/NoAppTokens") {}
 
+/**
+ * A write whose body is text, not JSON (a CSV statement, `POST /v1/cod/statements`): `Idempotent` hands the handler
+ * the text as it came, and fingerprints it as such.
+ */
+export class TextBody extends Context.Service<TextBody, true>()("@tawsil/api/store/TextBody") {}
+
 /** Served through the 30-second read cache (spec: `GET /v1/store`, the product and landing page collections). */
 export class ReadCached extends Context.Service<ReadCached, true>()("@tawsil/api/store/ReadCached") {}
 
@@ -65,7 +71,10 @@ export class StoredAs extends Context.Service<StoredAs, (data: never) => unknown
 /** Who is calling, as `Gate` (or `Signed`) authenticated them. */
 export class Caller extends Context.Service<Caller, Principal.Principal>()("@tawsil/api/store/Caller") {}
 
-/** A write's parsed JSON body (`undefined` for writes that take none), as `Idempotent` read and fingerprinted it. */
+/**
+ * A write's parsed JSON body (`undefined` for writes that take none; the text itself for a `TextBody` write), as
+ * `Idempotent` read and fingerprinted it.
+ */
 export class RequestBody extends Context.Service<RequestBody, unknown>()("@tawsil/api/store/RequestBody") {}
 
 /** The nonce of a signed call, as `Signed` verified it: the deduplication key of an event. */

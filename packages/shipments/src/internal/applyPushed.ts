@@ -20,6 +20,7 @@ const eventsOf = (adapter: CourierAdapter.Any, row: PushedRow): ReadonlyArray<Or
     eventId: row.key,
     rawStatus: row.rawStatus,
     ...(row.reason === null ? {} : { reason: row.reason }),
+    ...(read.kind === "cod" && row.payment !== null ? { payment: row.payment } : {}),
     occurredAt: row.occurredAt,
     source: "push" as const
   }))

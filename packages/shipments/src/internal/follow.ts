@@ -61,6 +61,7 @@ export const fromTrack = (
   events.flatMap((event) =>
     classify(adapter, event.rawStatus).map((read) => ({
       ...read,
+      ...(read.kind === "cod" && event.payment !== undefined ? { payment: event.payment } : {}),
       rawStatus: event.rawStatus,
       occurredAt: timeOf(event.timestamp),
       source: "poll" as const
