@@ -27,8 +27,8 @@ export const Credentials = Schema.Record(
   .check(Schema.isBetweenProperties(1, 8))
   .annotate({
     description:
-      "The courier account's own credentials, the fields list_couriers names in requiredCredentials; omit for " +
-      "sandbox. Used for this call only: never stored."
+      "The courier account's own credentials: the fields list_couriers names in requiredCredentials, each a " +
+      "string; omit for sandbox. Used for this call only: never stored, logged or repeated."
   })
 
 const Courier = Schema.String.check(Schema.isBetweenLength(1, 64)).annotate({

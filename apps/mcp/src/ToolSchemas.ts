@@ -12,9 +12,9 @@ export const IdempotencyKey = Schema.String.check(
 ).pipe(
   Schema.annotateKey({
     description:
-      "Required. A key you make once for this operation (a UUID, or the merchant's order reference) and send " +
-      "again on every retry of it; the same key with the same arguments within 24 hours answers the first " +
-      "result again and does nothing twice.",
+      "Required: 1 to 64 of A-Z a-z 0-9 _ - : . — a key you make once for this operation (a UUID, or the " +
+      "merchant's order reference) and send again on every retry of it; the same key with the same arguments " +
+      "within 24 hours answers the first result again and does nothing twice.",
     messageMissingKey:
       "idempotencyKey is required: make one key for this operation (a UUID, or the order's reference) and send " +
       "the same key on every retry"
