@@ -73,5 +73,48 @@ layer(Layer.effect(Harness, deploy), { timeout: "180 seconds", excludeTestServic
         }).pipe(Effect.scoped),
       120_000
     )
+
+    it.effect(
+      "requests that are not MCP get a JSON-RPC error or the API's envelope, never a 500",
+      () =>
+        Effect.gen(function* () {
+          const deployment = yield* Harness
+          const url = new URL("/mcp", deployment.app.shippingUrl)
+          const post = (body: string, headers: Record<string, string> = {}) =>
+            Effect.promise(async () => {
+              const response = await fetch(url, {
+                method: "POST",
+                headers: {
+                  "content-type": "application/json",
+                  accept: "application/json, text/event-stream",
+                  ...headers
+                },
+                body
+              })
+              return { status: response.status, text: await response.text() }
+            })
+          const bodies = [
+            "not json",
+            "{}",
+            "[]",
+            '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_parcel"}}',
+            `{"jsonrpc":"2.0","id":1,"method":"initialize","params":${"[".repeat(500)}${"]".repeat(500)}}`,
+            '{"jsonrpc":"2.0","id":1,"method":"\\u0000","params":{}}'
+          ]
+          for (const body of bodies) {
+            const answer = yield* post(body)
+            assert.isBelow(answer.status, 500, `${body.slice(0, 40)}: ${answer.text}`)
+            assert.isAtLeast(answer.status, 200, body.slice(0, 40))
+            if (answer.status >= 400) assert.doesNotThrow(() => JSON.parse(answer.text), answer.text)
+          }
+          // A browser's request (an Origin header) is refused.
+          const fromPage = yield* post('{"jsonrpc":"2.0","id":1,"method":"ping"}', { origin: "https://evil.example" })
+          assert.isAtLeast(fromPage.status, 400)
+          assert.isBelow(fromPage.status, 500)
+          const get = yield* Effect.promise(() => fetch(url).then((response) => response.status))
+          assert.strictEqual(get, 405)
+        }),
+      60_000
+    )
   }
 )
