@@ -56,6 +56,15 @@ export const registrations = (fallbackKey: Option.Option<Redacted.Redacted<strin
 export const layerStdio = (storeKey: Option.Option<Redacted.Redacted<string>>) =>
   McpServer.layerStdio({ ...server, protocols, registrations: registrations(storeKey) })
 
-/** Over Streamable HTTP at `path`, each request's store key its bearer token. */
+/**
+ * Over Streamable HTTP at `path`, each request's store key its bearer token. A session lives in this process's memory
+ * until its client ends it (`DELETE` with its `Mcp-Session-Id`) or the process stops: effect's transport has no expiry.
+ */
 export const layerHttp = (path: `/${string}`) =>
-  McpServer.layerHttp({ ...server, path, protocols, registrations: registrations(Option.none()) })
+  McpServer.layerHttp({
+    ...server,
+    path,
+    protocols,
+    allowSessionTermination: true,
+    registrations: registrations(Option.none())
+  })
