@@ -1,8 +1,10 @@
 /**
  * The URL each of the app's listeners was bound to, once it listens (a port of 0 picks a free one, so it is known
- * only then). The MCP endpoint (`Mcp.ts`) calls the app's own two APIs at these URLs.
+ * only then). The MCP endpoint (`Mcp.ts`) calls the app's own two APIs at these URLs, which the process's egress
+ * guard lets it reach from then on.
  */
 import { Context, Deferred, Effect, Layer } from "effect"
+import * as EgressGuard from "./EgressGuard.ts"
 
 export class BoundUrls extends Context.Service<
   BoundUrls,
@@ -36,7 +38,12 @@ export const layer = Layer.sync(BoundUrls, () => {
     return deferred
   }
   return BoundUrls.of({
-    report: (api, url) => Effect.asVoid(Deferred.succeed(deferredOf(api), reachable(url))),
+    report: (api, url) =>
+      Effect.suspend(() => {
+        const own = reachable(url)
+        EgressGuard.allowOwnListener(own)
+        return Effect.asVoid(Deferred.succeed(deferredOf(api), own))
+      }),
     urlOf: (api) => Deferred.await(deferredOf(api))
   })
 })
