@@ -3,7 +3,8 @@
  * (packages/courier/test/fixtures/hostile, loaded by entry path through COURIER_ADAPTERS), which tries to reach a
  * loopback trap around `CourierHttp` at import and in its operations — fetch with the caller's key in the query,
  * http, undici, net, tls, DNS, UDP. The app still serves, its couriers still reach their (fake) origins through the
- * transport, the trap gets nothing, and the refusals are logged once per destination without the key.
+ * transport, its MCP endpoint still reaches the app's own listeners, the trap gets nothing, and the refusals are
+ * logged once per destination without the key.
  */
 import * as Http from "node:http"
 import type * as Net from "node:net"
