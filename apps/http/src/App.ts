@@ -30,6 +30,7 @@ import type { AppConfig } from "./AppConfig.ts"
 import * as AdminListener from "./admin/AdminListener.ts"
 import * as AdminRequest from "./admin/AdminRequest.ts"
 import * as SecretKeys from "./admin/SecretKeys.ts"
+import * as BoundUrls from "./BoundUrls.ts"
 import * as Edge from "./Edge.ts"
 import * as EgressGuard from "./EgressGuard.ts"
 import * as Health from "./Health.ts"
@@ -265,7 +266,16 @@ export const layer = (config: AppConfig, options: Options = {}) => {
       )
     ),
     // The guard's reports are logged from before the adapters are imported (discovery runs when `servers` builds).
-    Layer.provide([runtime, transport, inFlight, Health.layerLifecycle, limits, hostStores, EgressGuard.reporting]),
+    Layer.provide([
+      runtime,
+      transport,
+      inFlight,
+      Health.layerLifecycle,
+      limits,
+      hostStores,
+      EgressGuard.reporting,
+      BoundUrls.layer
+    ]),
     Layer.provide(stop.ended),
     // Without OTLP, no tracer and no service spans: each span would cost a request ~40 000 instructions (0013).
     // With it, the exporters outlive the servers, so the last spans and metrics are sent at shutdown.

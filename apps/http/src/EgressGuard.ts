@@ -28,6 +28,15 @@ export const allowed = (config: AppConfig): ReadonlyArray<ProcessEgress.Destinat
 export const install = (config: AppConfig): void =>
   ProcessEgress.install({ allow: allowed(config), lookups: [config.host] })
 
+/**
+ * Lets the process reach one of its own listeners at `url` (the MCP endpoint calls the app's two APIs there), when
+ * the guard is installed. Known only once the listener listens (a port of 0 picks a free one).
+ */
+export const allowOwnListener = (url: string): void => {
+  const destination = ProcessEgress.destinationOfUrl(url, 80)
+  if (destination !== undefined && ProcessEgress.isInstalled()) ProcessEgress.install({ allow: [destination] })
+}
+
 /** Reports refusals as log lines, with the app's logger, for as long as the app runs (and those before it). */
 export const reporting = Layer.effectDiscard(
   Effect.gen(function* () {

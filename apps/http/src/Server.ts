@@ -12,11 +12,12 @@ import { FindMyWay, HttpIncomingMessage, HttpMiddleware, HttpRouter, HttpServer,
 import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
 import * as SchemaJITCompiler from "effect/schema/SchemaJITCompiler"
 import type { AppConfig } from "./AppConfig.ts"
+import { BoundUrls } from "./BoundUrls.ts"
 import * as Edge from "./Edge.ts"
 import * as Health from "./Health.ts"
 import * as NodeListener from "./NodeListener.ts"
 
-export interface ServerOptions<Id extends string, Groups extends HttpApiGroup.Constraint, E, R> {
+export interface ServerOptions<Id extends string, Groups extends HttpApiGroup.Constraint, E, R, RR = never> {
   readonly name: string
   readonly api: HttpApi.HttpApi<Id, Groups>
   readonly envelope: Edge.Envelope
@@ -25,6 +26,8 @@ export interface ServerOptions<Id extends string, Groups extends HttpApiGroup.Co
   readonly handlers: Layer.Layer<HttpApiGroup.ToService<Id, Groups>, E, R>
   /** Paths of `api` this listener does not serve: the edge answers them as unknown routes (404), whatever the method. */
   readonly absentPaths?: ReadonlySet<string> | undefined
+  /** Routes this listener serves beside the API's (the MCP endpoint), on its router and behind its edge. */
+  readonly routes?: Layer.Layer<never, never, HttpRouter.HttpRouter | RR> | undefined
 }
 
 const OPENAPI_PATH = "/v1/openapi.json"
@@ -157,9 +160,9 @@ const compileBodyDecoders = <Id extends string, Groups extends HttpApiGroup.Cons
     }
   })
 
-export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, E, R>(
+export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, E, R, RR = never>(
   config: Pick<AppConfig, "host" | "maxBodyBytes" | "shutdownTimeout">,
-  options: ServerOptions<Id, Groups, E, R>
+  options: ServerOptions<Id, Groups, E, R, RR>
 ) => {
   compileBodyDecoders(options.api)
   const templates = routeTemplates(options.api)
@@ -192,6 +195,12 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
         handoff.attached.pipe(
           // Outside the annotations and the level below: the door's checks and answers run in this context.
           Effect.andThen(handoff.serve),
+          // The app's own clients (the MCP endpoint) reach this listener at its bound address.
+          Effect.andThen(
+            Effect.flatMap(Effect.serviceOption(BoundUrls), (bound) =>
+              bound._tag === "Some" ? bound.value.report(options.name, url) : Effect.void
+            )
+          ),
           Effect.andThen(
             Effect.logInfo("listening").pipe(
               Effect.annotateLogs({ api: options.name, url }),
@@ -208,7 +217,8 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint, 
       endpoints,
       docsPage(options.api),
       probes(options.envelope, lifecycle, readiness),
-      Edge.layer(edge)
+      Edge.layer(edge),
+      options.routes ?? Layer.empty
     )
     // Node's close() ends the connections idle at that moment; a keep-alive connection whose request was still in
     // flight would then linger until its keep-alive timeout. Keep closing idle ones until the listener is closed.

@@ -3,12 +3,15 @@
  * (packages/courier/test/fixtures/hostile, loaded by entry path through COURIER_ADAPTERS), which tries to reach a
  * loopback trap around `CourierHttp` at import and in its operations — fetch with the caller's key in the query,
  * http, undici, net, tls, DNS, UDP. The app still serves, its couriers still reach their (fake) origins through the
- * transport, the trap gets nothing, and the refusals are logged once per destination without the key.
+ * transport, its MCP endpoint still reaches the app's own listeners, the trap gets nothing, and the refusals are
+ * logged once per destination without the key.
  */
 import * as Http from "node:http"
 import type * as Net from "node:net"
 import * as Path from "node:path"
 import { assert, describe, it } from "@effect/vitest"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Effect, Layer } from "effect"
 import { EcotrackFake, TOKEN } from "../../../adapters/ecotrack/test/fake/EcotrackFake.ts"
@@ -94,6 +97,20 @@ describe("the egress guard in the app", () => {
         query: { toWilaya: 31, deliveryType: "home" }
       })
       assert.strictEqual(dhd.status, 200, dhd.text)
+      // The MCP endpoint calls the app's own listeners: the guard lets it (and nothing it refuses is added below).
+      const mcp = new Client({ name: "egress-test", version: "1.0.0" })
+      yield* Effect.acquireRelease(
+        Effect.promise(() => mcp.connect(new StreamableHTTPClientTransport(new URL("/mcp", app.shippingUrl)))),
+        () => Effect.promise(() => mcp.close())
+      )
+      const listedByAgent = yield* Effect.promise(() =>
+        mcp.callTool({ name: "list_couriers", arguments: { platform: "hostile" } })
+      )
+      assert.notStrictEqual(listedByAgent.isError, true, JSON.stringify(listedByAgent))
+      assert.deepStrictEqual(
+        (listedByAgent.structuredContent as { couriers: ReadonlyArray<{ key: string }> }).couriers.map((c) => c.key),
+        ["hostile"]
+      )
 
       assert.strictEqual(connections(), 0, "the trap received no connection")
       const port = Number(new URL(origin).port)
@@ -117,6 +134,6 @@ describe("the egress guard in the app", () => {
         assert.notInclude(output, encodeURIComponent(CANARY))
       }
       assert.notInclude(rates.text + tracked.text, CANARY)
-    })
+    }).pipe(Effect.scoped)
   )
 })

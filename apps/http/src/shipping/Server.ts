@@ -12,6 +12,7 @@ import { AdapterMemories, type Catalogue, CommuneLists, Gateway, Shipping } from
 import { Effect, Layer, Option } from "effect"
 import { HttpServerRequest } from "effect/http"
 import type { AppConfig } from "../AppConfig.ts"
+import * as Mcp from "../Mcp.ts"
 import * as Server from "../Server.ts"
 import * as Door from "./Door.ts"
 import * as Errors from "./Errors.ts"
@@ -78,6 +79,7 @@ export const layer = (config: AppConfig, catalogue: Catalogue.Catalogue) => {
     api: ShippingApi,
     handlers: handlers.pipe(Layer.provide(Communes.layerFileOptional(config.communesFile)), Layer.provide(gateway)),
     envelope: Errors.envelope,
-    port: config.shippingPort
+    port: config.shippingPort,
+    routes: Mcp.routes
   }).pipe(Layer.provide(Door.layer), Layer.provide(gateway))
 }
