@@ -157,7 +157,7 @@ describe("Ecotrack", () => {
         cancel: true,
         dispatch: true,
         trackBatch: true,
-        createBatch: false,
+        createBatch: true,
         stopDesks: true,
         communes: true,
         checkCredentials: true,

@@ -334,8 +334,17 @@ export class Shipping extends Context.Service<
           }),
           createBatch: method("Shipping.createBatch")(function* (call) {
             const bulk = catalogue.resolve(call.courier)?.adapter.operations.createBatch
+            // A bulk call does many orders' work (Ecotrack validates each parcel it made with a request of its own,
+            // under the account's pace): its budget is the caller's timeout for each order, each request still cut
+            // off once the courier is silent for 30 s (HttpTransport).
+            const perOrder = call.options?.timeoutMs ?? Duration.toMillis(DEFAULT_TIMEOUT)
+            const budgeted = { ...call, options: { ...call.options, timeoutMs: perOrder * call.orders.length } }
             // What fails every order alike fails the call, before any order is looked at.
-            const prepared = yield* prepare(call, bulk === undefined ? "create" : "createBatch", "create")
+            const prepared = yield* prepare(
+              bulk === undefined ? call : budgeted,
+              bulk === undefined ? "create" : "createBatch",
+              "create"
+            )
             if (bulk === undefined) {
               // One create per order, each with its own deadline: the transport holds each request to the pace.
               return yield* Effect.forEach(call.orders, (order) => Effect.result(service.create({ ...call, order })), {

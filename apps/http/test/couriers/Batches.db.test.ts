@@ -9,6 +9,12 @@ import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Context, Effect, Layer } from "effect"
 import fc from "fast-check"
 import { PDFDocument } from "pdf-lib"
+import {
+  EcotrackFake,
+  type Fake as EcotrackFakeService,
+  TOKEN,
+  UNSERVED
+} from "../../../../adapters/ecotrack/test/fake/EcotrackFake.ts"
 import { type Fake, YalidineFake } from "../../../../adapters/yalidine/test/fake/YalidineFake.ts"
 import { postJson } from "../AppProcess.ts"
 import { type AppInProcess, startApp } from "./AppInProcess.ts"
@@ -16,25 +22,31 @@ import { type AppInProcess, startApp } from "./AppInProcess.ts"
 const ACCOUNT = { apiId: "94986571734304520846", apiToken: "fake-token-5MKfvcyQtO3eouL6tDv0VDFh" }
 const generous = { second: 1000, minute: 10_000, hour: 100_000, day: 1_000_000 }
 
-class Setup extends Context.Service<Setup, { readonly app: AppInProcess; readonly fake: Fake }>()(
-  "test/Batches/Setup"
-) {}
+class Setup extends Context.Service<
+  Setup,
+  { readonly app: AppInProcess; readonly fake: Fake; readonly ecotrack: EcotrackFakeService }
+>()("test/Batches/Setup") {}
 
 const SetupLive = Layer.effect(
   Setup,
   Effect.gen(function* () {
     const fake = yield* YalidineFake
+    const ecotrack = yield* EcotrackFake
     const app = yield* startApp(
       {
         DATA_DIR: yield* TestDatabase.migratedDataDir,
-        TAWSIL_COURIER_ORIGINS: `https://api.yalidine.app=${fake.origin}`,
+        TAWSIL_COURIER_ORIGINS: `https://api.yalidine.app=${fake.origin},https://platform.dhd-dz.com=${ecotrack.origin}`,
         SHIPPING_RATE_LIMIT_PER_MINUTE: "100000"
       },
       { within: 90_000 }
     )
-    return { app, fake }
+    return { app, fake, ecotrack }
   })
-).pipe(Layer.provideMerge(YalidineFake.layer({ accounts: [{ ...ACCOUNT, quotas: generous }], labelLinks: "api" })))
+).pipe(
+  Layer.provideMerge(YalidineFake.layer({ accounts: [{ ...ACCOUNT, quotas: generous }], labelLinks: "api" })),
+  // The app paces the account on windows a thousandth as long (AppInProcess): the fake's 50 a minute is raised.
+  Layer.provideMerge(EcotrackFake.layer({ perMinute: 10_000 }))
+)
 
 const post = (path: string, body: unknown) =>
   Effect.flatMap(Setup, ({ app }) => postJson(`${app.shippingUrl}${path}`, body))
@@ -134,6 +146,48 @@ layer(SetupLive, { timeout: "180 seconds", excludeTestServices: true })("batches
       // Only the four refused orders went to the courier again.
       assert.strictEqual(posts().length - postsBefore, 2)
       assert.lengthOf(posts().at(-1)?.body as ReadonlyArray<unknown>, 4)
+    })
+  )
+
+  it.effect("ecotrack (DHD): 100 parcels in one create/orders, each validated, the unserved alone; nothing twice", () =>
+    Effect.gen(function* () {
+      const { ecotrack } = yield* Setup
+      const orders = Array.from({ length: 100 }, (_, index) =>
+        order(
+          `dhd-batch-${index}`,
+          // Illizi (33) is a wilaya the fake tenant does not serve: its commune list has none there, so the host
+          // refuses those orders before the courier (the courier's own refusals in a bulk answer: EcotrackBatch.test).
+          recipient(
+            index % 30 === 11
+              ? { wilayaCode: UNSERVED[0], communeName: "Illizi" }
+              : { wilayaCode: 16, communeName: "Bab Ezzouar" }
+          )
+        )
+      )
+      const count = (path: string) => ecotrack.requests.filter((request) => request.path === path).length
+      const call = { courier: "dhd", credentials: { token: TOKEN }, orders }
+      const first = yield* post("/v1/orders/batch", call)
+      assert.strictEqual(first.status, 200, first.text)
+      const words = outcomes(first.json.results)
+      assert.deepStrictEqual(
+        words.flatMap((word, index) => (word === "created" ? [] : [[index, word]])),
+        [11, 41, 71].map((index) => [index, "commune_not_served"])
+      )
+      // One bulk create, a validation per parcel, and each wilaya's commune list read once for the 100 orders.
+      assert.deepStrictEqual(
+        [
+          count("/api/v1/create/orders"),
+          count("/api/v1/create/order"),
+          count("/api/v1/valid/order"),
+          count("/api/v1/get/communes")
+        ],
+        [1, 0, 97, 2]
+      )
+      const again = yield* post("/v1/orders/batch", call)
+      assert.deepStrictEqual(outcomes(again.json.results), words)
+      assert.strictEqual(ecotrack.parcels.size, 97, "no parcel made twice")
+      // The three refused orders were checked again (their keys were freed) and refused again before the courier.
+      assert.deepStrictEqual([count("/api/v1/create/orders"), count("/api/v1/valid/order")], [1, 97])
     })
   )
 
