@@ -310,7 +310,13 @@ export const createBatch = Effect.fn("Ecotrack.createBatch")(function* (
   )
   return yield* Effect.forEach(
     created,
-    (result) =>
+    (
+      result
+    ): Effect.Effect<
+      Result.Result<CourierAdapter.CreatedParcel, CourierError.CourierErrorReason>,
+      never,
+      CourierHttp.CourierHttp
+    > =>
       Result.isFailure(result)
         ? Effect.succeed(Result.fail(result.failure))
         : validate(credentials.token, result.success).pipe(

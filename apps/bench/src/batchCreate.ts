@@ -1,10 +1,11 @@
 /**
  * Issue 35's batch figure: the wall time of one `Gateway.createBatch` of N parcels against N single
- * `Gateway.create`s of the same parcels, to the same courier fake, in the same run. The courier is the Yalidine
- * engine's loopback fake (`adapters/yalidine/test/fake`, its documented bulk create: one array), reached through the
- * host's real transport (egress rule, breaker, the account's pace) as the app reaches it, with the bundled communes
- * (each create checks its commune; the batch reads each wilaya's list once) and idempotency in memory. `--latency`
- * adds a courier's answer time to every request the fake answers (a proxy in front of it); `--pace` scales the
+ * `Gateway.create`s of the same parcels, to the same courier fake, in the same run. The courier is a loopback server
+ * answering what the Yalidine adapter reads, as its documentation gives it (`GET /v1/communes/?wilaya_id=`, the
+ * `POST /v1/parcels/` array create keyed by `order_id`; the adapter's own fake keeps every request in memory and lives
+ * in its tests), reached through the host's real transport (egress rule, breaker, the account's pace) as the app
+ * reaches it, with the bundled communes (each create checks its commune; the batch reads each wilaya's list once) and
+ * idempotency in memory. `--latency` adds a courier's answer time to every answer; `--pace` scales the
  * declared limits' windows (0.001 by default: no pacing to speak of, the calls' own cost; 1: Yalidine's documented
  * 5 a second and 50 a minute, kept at 80 %, where 100 singles and their commune reads wait minutes for their turn, as
  * on a real account, and the batch's one request does not).
@@ -16,15 +17,15 @@
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { parseArgs } from "node:util"
-import { adapter as yalidine } from "@tawsil/adapter-yalidine"
+import { adapter as yalidineAdapter } from "@tawsil/adapter-yalidine"
 import { Shipment } from "@tawsil/courier"
+import { WilayaCode } from "@tawsil/domain"
 import { Egress } from "@tawsil/egress"
 import { Idempotency, IdempotencyStore } from "@tawsil/idempotency"
 import { Communes } from "@tawsil/reference"
 import { Catalogue, ClientWindow, CourierPacer, Gateway, HttpTransport, Shipping } from "@tawsil/shipping"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Result, Schema } from "effect"
-import { YalidineFake } from "../../../adapters/yalidine/test/fake/YalidineFake.ts"
 
 const { values } = parseArgs({
   options: {
@@ -44,33 +45,65 @@ if (!(PARCELS >= 1 && PARCELS <= 100) || !(ROUNDS >= 1) || !(LATENCY_MS >= 0) ||
 
 const ACCOUNT = { apiId: "94986571734304520846", apiToken: "fake-token-5MKfvcyQtO3eouL6tDv0VDFh" }
 
-/** A proxy that answers each request `latency` ms after the fake did: a courier's own answer time. */
-const delayed = (target: string, latency: number) =>
+/**
+ * The courier: Oran's communes (one page), and the array create, each parcel made under its `order_id`, every answer
+ * `latency` ms late. Requests are counted.
+ */
+const yalidine = (latency: number) =>
   Effect.acquireRelease(
     Effect.promise(
       () =>
-        new Promise<{ readonly origin: string; readonly server: Http.Server }>((resolve) => {
-          const server = Http.createServer((request, response) => {
-            const upstream = Http.request(
-              `${target}${request.url ?? "/"}`,
-              { method: request.method, headers: request.headers },
-              (answer) => {
-                const chunks: Array<Buffer> = []
-                answer.on("data", (chunk: Buffer) => chunks.push(chunk))
-                answer.on("end", () =>
-                  setTimeout(() => {
-                    response.writeHead(answer.statusCode ?? 502, answer.headers)
-                    response.end(Buffer.concat(chunks))
-                  }, latency)
-                )
-              }
+        new Promise<{ readonly origin: string; readonly server: Http.Server; readonly counts: Record<string, number> }>(
+          (resolve) => {
+            let issued = 0
+            const counts: Record<string, number> = {}
+            const answer = (response: Http.ServerResponse, body: unknown) =>
+              setTimeout(() => {
+                const text = JSON.stringify(body)
+                response.writeHead(200, {
+                  "content-type": "application/json",
+                  "content-length": Buffer.byteLength(text)
+                })
+                response.end(text)
+              }, latency)
+            const server = Http.createServer((request, response) => {
+              const path = new URL(request.url ?? "/", "http://fake").pathname
+              const route = `${request.method} ${path}`
+              counts[route] = (counts[route] ?? 0) + 1
+              const chunks: Array<Buffer> = []
+              request.on("data", (chunk: Buffer) => chunks.push(chunk))
+              request.on("end", () => {
+                if (route === "GET /v1/communes/") {
+                  return answer(response, {
+                    has_more: false,
+                    total_data: 1,
+                    data: [{ id: 3101, name: "Bir El Djir", wilaya_id: 31, has_stop_desk: 1, is_deliverable: 1 }]
+                  })
+                }
+                if (route === "POST /v1/parcels/") {
+                  const parcels = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ReadonlyArray<{
+                    order_id: string
+                  }>
+                  return answer(
+                    response,
+                    Object.fromEntries(
+                      parcels.map((parcel) => {
+                        issued += 1
+                        const tracking = `yal-${issued.toString(36).toUpperCase().padStart(6, "0")}`
+                        return [parcel.order_id, { success: true, order_id: parcel.order_id, tracking, message: "" }]
+                      })
+                    )
+                  )
+                }
+                response.writeHead(404, { "content-type": "application/json" })
+                response.end("{}")
+              })
+            })
+            server.listen(0, "127.0.0.1", () =>
+              resolve({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, counts })
             )
-            request.pipe(upstream)
-          })
-          server.listen(0, "127.0.0.1", () =>
-            resolve({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server })
-          )
-        })
+          }
+        )
     ),
     ({ server }) =>
       Effect.promise(
@@ -94,12 +127,11 @@ const order = (reference: string) =>
 const median = (samples: ReadonlyArray<number>) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!
 
 const program = Effect.gen(function* () {
-  const fake = yield* YalidineFake
-  const front = LATENCY_MS === 0 ? fake.origin : (yield* delayed(fake.origin, LATENCY_MS)).origin
-  const overrides = Result.getOrThrow(Egress.parseOverrides(`https://api.yalidine.app=${front}`))
+  const fake = yield* yalidine(LATENCY_MS)
+  const overrides = Result.getOrThrow(Egress.parseOverrides(`https://api.yalidine.app=${fake.origin}`))
   const courierCore = Layer.unwrap(
     Effect.map(Effect.service(Communes.Communes), (communes) =>
-      Shipping.Shipping.layer(Catalogue.make([yalidine]), { communes })
+      Shipping.Shipping.layer(Catalogue.make([yalidineAdapter]), { communes })
     )
   ).pipe(
     Layer.provide(Communes.layerBundled),
@@ -116,7 +148,7 @@ const program = Effect.gen(function* () {
     Layer.provide(Layer.succeed(ServiceSpans.ServiceSpans, false))
   )
   const gateway = Context.get(yield* Layer.build(gatewayLayer), Gateway.Gateway)
-  const call = { courier: "yalidine", credentials: ACCOUNT, options: { fromWilaya: 16 as const } }
+  const call = { courier: "yalidine", credentials: ACCOUNT, options: { fromWilaya: WilayaCode.WilayaCode.make(16) } }
 
   console.log(
     `${PARCELS} parcels to the Yalidine fake, ${LATENCY_MS} ms a courier answer, the declared pace × ${PACE} (windows)`
@@ -158,19 +190,10 @@ const program = Effect.gen(function* () {
       `| ${round} | ${batch.toFixed(1)} | ${concurrent.toFixed(1)} | ${sequential.toFixed(1)} | ${(concurrent / batch).toFixed(1)}× |`
     )
   }
+  console.log(`courier requests, all rounds and the warm-up: ${JSON.stringify(fake.counts)}`)
   console.log(
     `| median | ${median(batches).toFixed(1)} | ${median(concurrents).toFixed(1)} | ${median(sequentials).toFixed(1)} | ${(median(concurrents) / median(batches)).toFixed(1)}× |`
   )
 })
 
-await Effect.runPromise(
-  program.pipe(
-    Effect.provide(
-      YalidineFake.layer({
-        accounts: [{ ...ACCOUNT, quotas: { second: 1_000_000, minute: 1_000_000, hour: 1_000_000, day: 1_000_000 } }],
-        labelLinks: "api"
-      })
-    ),
-    Effect.scoped
-  )
-)
+await Effect.runPromise(Effect.scoped(program))
