@@ -11,6 +11,7 @@ import type {
   Context as AdapterContext,
   Any,
   CourierManifest,
+  CreatedParcel,
   Label,
   OperationName,
   RateLimit,
@@ -361,10 +362,12 @@ export class Shipping extends Context.Service<
                 : [...new Set(call.orders.map((order) => order.recipient.wilayaCode))]
             const lists = new Map(
               yield* Effect.forEach(wilayas, (wilayaCode) =>
-                Effect.map(
-                  Effect.result(listCommunes!(wilayaCode, prepared.context)),
-                  (list) => [wilayaCode, list] as const
-                ).pipe((read) => prepared.run(read))
+                prepared.run(
+                  Effect.map(
+                    Effect.result(listCommunes!(wilayaCode, prepared.context)),
+                    (list) => [wilayaCode, list] as const
+                  )
+                )
               )
             )
             const batchPrepared: Prepared =
@@ -409,11 +412,15 @@ export class Shipping extends Context.Service<
                       )
                     )
                     .pipe(
-                      Effect.map((results) =>
-                        results.map(
-                          Result.mapError(
-                            (reason) => new CourierError({ courier: manifest.key, operation: "createBatch", reason })
-                          )
+                      // Each order's refusal goes through the same door as a call's failure (`run`): named for the
+                      // operation, the credentials blanked out of it.
+                      Effect.flatMap((results) =>
+                        Effect.forEach(
+                          results,
+                          (result): Effect.Effect<Result.Result<CreatedParcel, CourierError>> =>
+                            Result.isSuccess(result)
+                              ? Effect.succeed(Result.succeed(result.success))
+                              : Effect.map(Effect.flip(prepared.run(Effect.fail(result.failure))), Result.fail)
                         )
                       ),
                       Effect.catch((error) => Effect.succeed(toSend.map(() => Result.fail(error))))

@@ -21,6 +21,8 @@ import { type AppInProcess, startApp } from "./AppInProcess.ts"
 
 const ACCOUNT = { apiId: "94986571734304520846", apiToken: "fake-token-5MKfvcyQtO3eouL6tDv0VDFh" }
 const generous = { second: 1000, minute: 10_000, hour: 100_000, day: 1_000_000 }
+/** Credentials no answer or log line may ever show. */
+const CANARY = { apiId: "canary-batch-id-4c1e9a07", apiToken: "canary-batch-token-b38d52f6e1a0" }
 
 class Setup extends Context.Service<
   Setup,
@@ -43,7 +45,15 @@ const SetupLive = Layer.effect(
     return { app, fake, ecotrack }
   })
 ).pipe(
-  Layer.provideMerge(YalidineFake.layer({ accounts: [{ ...ACCOUNT, quotas: generous }], labelLinks: "api" })),
+  Layer.provideMerge(
+    YalidineFake.layer({
+      accounts: [
+        { ...ACCOUNT, quotas: generous },
+        { ...CANARY, quotas: generous }
+      ],
+      labelLinks: "api"
+    })
+  ),
   // The app paces the account on windows a thousandth as long (AppInProcess): the fake's 50 a minute is raised.
   Layer.provideMerge(EcotrackFake.layer({ perMinute: 10_000 }))
 )
@@ -146,6 +156,36 @@ layer(SetupLive, { timeout: "180 seconds", excludeTestServices: true })("batches
       // Only the four refused orders went to the courier again.
       assert.strictEqual(posts().length - postsBefore, 2)
       assert.lengthOf(posts().at(-1)?.body as ReadonlyArray<unknown>, 4)
+    })
+  )
+
+  it.effect("canary credentials quoted by the courier in its refusals appear in no item, answer or log line", () =>
+    Effect.gen(function* () {
+      const { app, fake } = yield* Setup
+      fake.misbehaveNext(
+        { kind: "refuseParcel", message: `token ${CANARY.apiToken} of ${CANARY.apiId} refused` },
+        "/v1/parcels/"
+      )
+      const answer = yield* post("/v1/orders/batch", {
+        courier: "yalidine",
+        credentials: CANARY,
+        options: { fromWilaya: 16 },
+        orders: [order("canary-1"), order("canary-2")]
+      })
+      assert.strictEqual(answer.status, 200, answer.text)
+      assert.deepStrictEqual(outcomes(answer.json.results), ["courier_refused", "courier_refused"])
+      // The courier's words are passed on, the credentials in them blanked out.
+      assert.include(answer.json.results[0].error.message, "token <redacted> of <redacted> refused")
+      const sheet = yield* post("/v1/labels/batch", {
+        courier: "yalidine",
+        credentials: CANARY,
+        trackingNumbers: ["yal-NOSUCH"]
+      })
+      assert.strictEqual(sheet.status, 200, sheet.text)
+      for (const text of [answer.text, sheet.text, app.stdout(), app.stderr()]) {
+        assert.notInclude(text, CANARY.apiToken)
+        assert.notInclude(text, CANARY.apiId)
+      }
     })
   )
 
