@@ -92,7 +92,7 @@ describe("Noest", () => {
         cancel: true,
         dispatch: true,
         trackBatch: true,
-        createBatch: false,
+        createBatch: true,
         stopDesks: true,
         communes: true,
         checkCredentials: true,

@@ -258,7 +258,7 @@ const platforms: ReadonlyArray<Platform> = [
     fake: (fakes) => fakes.noest,
     credentials: { apiToken: C.noestToken, guid: C.noestGuid },
     refused: { apiToken: `${C.noestToken}-revoked`, guid: C.noestGuid },
-    declares: plus(all, "dispatch"),
+    declares: plus(all, "dispatch", "createBatch"),
     misspelt: "Bab Ezouar",
     sent: "Bab Ezzouar",
     delivery: { deliveryType: "home" },

@@ -113,7 +113,7 @@ export const suite = (it: Vitest.MethodsNonLive<Platforms | MaystroFake | NoestF
             cancel: true,
             dispatch: true,
             trackBatch: true,
-            createBatch: false,
+            createBatch: true,
             stopDesks: true,
             communes: true,
             checkCredentials: true,
