@@ -40,14 +40,16 @@ describe("NOEST createBatch", () => {
         )
         const results = yield* createBatch(orders, context)
         assert.strictEqual(results.length, 100)
-        const refused = results.flatMap((result, index) => (Result.isFailure(result) ? [[index, result.failure]] : []))
+        const refused = results.flatMap((result, index) =>
+          Result.isFailure(result) ? [{ index, failure: result.failure }] : []
+        )
         assert.deepStrictEqual(
-          refused.map(([index, failure]) => [index, failure._tag]),
+          refused.map(({ index, failure }) => [index, failure._tag]),
           [4, 29, 54, 60, 79].map((index) => [index, "Refused"])
         )
         // In NOEST's words for the wilaya, in ours for the reference it would not take.
-        assert.include((refused[0]![1] as { message: string }).message, "desservie")
-        assert.include((refused[3]![1] as { message: string }).message, "order.reference")
+        assert.include(refused[0]!.failure.message, "desservie")
+        assert.include(refused[3]!.failure.message, "order.reference")
         const made = results.flatMap((result) => (Result.isSuccess(result) ? [result.success] : []))
         assert.strictEqual(new Set(made.map((parcel) => parcel.trackingNumber)).size, 95)
         for (const parcel of made) {
