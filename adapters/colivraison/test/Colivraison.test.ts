@@ -85,6 +85,7 @@ describe("Colivraison", () => {
         cancel: false,
         dispatch: false,
         trackBatch: true,
+        createBatch: false,
         stopDesks: false,
         communes: false,
         checkCredentials: true,

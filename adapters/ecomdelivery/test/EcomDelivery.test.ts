@@ -94,6 +94,7 @@ describe("EcomDelivery", () => {
         cancel: true,
         dispatch: true,
         trackBatch: true,
+        createBatch: false,
         stopDesks: false,
         communes: false,
         checkCredentials: true,

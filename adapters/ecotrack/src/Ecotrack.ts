@@ -10,7 +10,7 @@
  */
 import { CourierAdapter, type CourierError, CourierHttp, type Shipment } from "@tawsil/courier"
 import type { WilayaCode } from "@tawsil/domain"
-import { Effect, Redacted, Schema } from "effect"
+import { Effect, Redacted, Result, Schema } from "effect"
 import * as Mapping from "./EcotrackMapping.ts"
 import * as Status from "./EcotrackStatus.ts"
 
@@ -297,6 +297,47 @@ export const create = Effect.fn("Ecotrack.create")(function* (
 })
 
 /**
+ * `POST create/orders` with every order of the batch (up to 100, one request against the account's 50 a minute), then
+ * `valid/order` for each parcel it made, four at a time, as `create` validates its one: a parcel made but not
+ * validated is refused naming it (`Mapping.notValidated`), never retryable. An order the courier refused is refused
+ * alone.
+ */
+export const createBatch = Effect.fn("Ecotrack.createBatch")(function* (
+  orders: ReadonlyArray<Shipment.ParcelOrder>,
+  { credentials }: CourierAdapter.Context<Credentials>
+) {
+  const answered = yield* send(credentials.token, {
+    method: "POST",
+    path: "/api/v1/create/orders",
+    json: Mapping.toCreateOrders(orders)
+  })
+  const created = yield* Effect.fromResult(
+    Mapping.fromCreatedBatch(
+      orders.map((order) => order.reference ?? ""),
+      answered
+    )
+  )
+  return yield* Effect.forEach(
+    created,
+    (
+      result
+    ): Effect.Effect<
+      Result.Result<CourierAdapter.CreatedParcel, CourierError.CourierErrorReason>,
+      never,
+      CourierHttp.CourierHttp
+    > =>
+      Result.isFailure(result)
+        ? Effect.succeed(Result.fail(result.failure))
+        : validate(credentials.token, result.success).pipe(
+            Effect.mapError((reason) => Mapping.notValidated(result.success, reason)),
+            Effect.as({ trackingNumber: result.success, rawStatus: Status.validated }),
+            Effect.result
+          ),
+    { concurrency: 4 }
+  )
+})
+
+/**
  * `POST valid/order` of a parcel held undispatched. Ecotrack validates once: a parcel validated already is refused
  * with its `10001` ("not modifiable"), in its words.
  */
@@ -459,6 +500,18 @@ export const adapter = CourierAdapter.define<Credentials>({
   credentials: Credentials,
   statuses: Status.statuses,
   codStatuses: Status.codStatuses,
-  operations: { create, dispatch, track, rates, label, cancel, trackBatch, stopDesks, communes, checkCredentials },
+  operations: {
+    create,
+    createBatch,
+    dispatch,
+    track,
+    rates,
+    label,
+    cancel,
+    trackBatch,
+    stopDesks,
+    communes,
+    checkCredentials
+  },
   rateLimits
 })

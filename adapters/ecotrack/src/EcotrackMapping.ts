@@ -99,6 +99,41 @@ export const communesQuery = (wilaya: WilayaCode.WilayaCode) => ({ wilaya_id: St
 export const fromCreated = (response: Response): Result.Result<string, Reason> =>
   Result.map(decode(Wire.Created, response), (body) => body.tracking)
 
+/**
+ * `POST create/orders`: the orders keyed by their index, as the documented body has it (an object, not an array),
+ * each as `create/order` takes it.
+ */
+export const toCreateOrders = (orders: ReadonlyArray<Shipment.ParcelOrder>) => ({
+  orders: Object.fromEntries(orders.map((order, index) => [String(index), toCreateOrder(order)]))
+})
+
+/**
+ * `POST create/orders` → each order's tracking number, in the order sent, read from the answer by the order's
+ * reference (its key there), or the courier's refusal of that order alone (its field errors, or a business code).
+ */
+export const fromCreatedBatch = (
+  references: ReadonlyArray<string>,
+  response: Response
+): Result.Result<ReadonlyArray<Result.Result<string, Reason>>, Reason> =>
+  Result.map(decode(Wire.CreatedBatch, response), ({ results }) =>
+    references.map((reference): Result.Result<string, Reason> => {
+      const result = Object.hasOwn(results, reference) ? results[reference] : undefined
+      if (result === undefined) {
+        return Result.fail(
+          new CourierError.BadResponse({ message: "the courier's bulk create answer has no result for this order" })
+        )
+      }
+      const created = Schema.decodeUnknownOption(Wire.Created)(result)
+      if (Option.isSome(created)) return Result.succeed(created.value.tracking)
+      return Result.fail(
+        refusalOf(200, result) ??
+          new CourierError.BadResponse({
+            message: "the courier's bulk create answered something unreadable for this order"
+          })
+      )
+    })
+  )
+
 /** `POST valid/order` → done. */
 export const fromValidated = (response: Response): Result.Result<void, Reason> =>
   Result.map(decode(Wire.Validated, response), () => undefined)

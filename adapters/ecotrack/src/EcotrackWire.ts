@@ -40,6 +40,9 @@ export const Created = Schema.Struct({
   tracking: Schema.String.check(Schema.isNonEmpty())
 })
 
+/** `POST create/orders`: each order's result under its reference — `Created`, or why it was refused. */
+export const CreatedBatch = Schema.Struct({ results: Schema.Record(Schema.String, Schema.Unknown) })
+
 /** `POST valid/order`, accepted (`"Commande expedier avec succès"`). */
 export const Validated = Schema.Struct({
   success: Schema.Literal(true),

@@ -157,6 +157,7 @@ describe("Ecotrack", () => {
         cancel: true,
         dispatch: true,
         trackBatch: true,
+        createBatch: true,
         stopDesks: true,
         communes: true,
         checkCredentials: true,

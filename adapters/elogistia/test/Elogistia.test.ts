@@ -67,6 +67,7 @@ describe("Elogistia", () => {
       cancel: true,
       dispatch: false,
       trackBatch: true,
+      createBatch: false,
       stopDesks: true,
       communes: true,
       checkCredentials: true,

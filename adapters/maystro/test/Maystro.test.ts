@@ -95,6 +95,7 @@ describe("Maystro", () => {
         cancel: true,
         dispatch: false,
         trackBatch: false,
+        createBatch: false,
         stopDesks: false,
         communes: true,
         checkCredentials: true,

@@ -78,6 +78,7 @@ describe("Mdm", () => {
         cancel: false,
         dispatch: false,
         trackBatch: false,
+        createBatch: false,
         stopDesks: true,
         communes: true,
         checkCredentials: true,

@@ -63,6 +63,7 @@ describe("Mylerz", () => {
       assert.deepStrictEqual(adapter.requiredCredentials, ["username", "password"])
       assert.deepStrictEqual(adapter.capabilities, {
         create: true,
+        createBatch: false,
         track: true,
         rates: false,
         label: true,

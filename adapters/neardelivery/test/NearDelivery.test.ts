@@ -84,6 +84,7 @@ describe("NearDelivery", () => {
         cancel: false,
         dispatch: false,
         trackBatch: false,
+        createBatch: false,
         stopDesks: true,
         communes: true,
         checkCredentials: true,

@@ -92,6 +92,7 @@ describe("Noest", () => {
         cancel: true,
         dispatch: true,
         trackBatch: true,
+        createBatch: true,
         stopDesks: true,
         communes: true,
         checkCredentials: true,

@@ -90,6 +90,7 @@ describe("Procolis", () => {
         cancel: false,
         dispatch: false,
         trackBatch: true,
+        createBatch: false,
         stopDesks: false,
         communes: false,
         checkCredentials: true,

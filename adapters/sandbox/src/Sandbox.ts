@@ -88,6 +88,13 @@ const withParcel = <A>(
   return decoded === undefined ? refuse(`unknown tracking number ${trackingNumber}`) : f(decoded)
 }
 
+/** A parcel created, or the outcome of a test phone (`SandboxTestValues`). */
+const create = (order: Shipment.ParcelOrder) => {
+  const parcel = created(scenarioOf(order))
+  const testValue = TestValues.ofPhone(order.recipient.phone)
+  return testValue === undefined ? parcel : TestValues.respond(testValue, `test phone ${testValue.phone}`, parcel)
+}
+
 export const adapter = CourierAdapter.define<undefined>({
   platform: "sandbox",
   couriers: [
@@ -101,11 +108,9 @@ export const adapter = CourierAdapter.define<undefined>({
   statuses: Lifecycle.statuses,
   codStatuses: Lifecycle.codStatuses,
   operations: {
-    create: (order) => {
-      const parcel = created(scenarioOf(order))
-      const testValue = TestValues.ofPhone(order.recipient.phone)
-      return testValue === undefined ? parcel : TestValues.respond(testValue, `test phone ${testValue.phone}`, parcel)
-    },
+    create,
+    // A bulk create as a courier's: each order as its own create, a test phone's outcome for that order alone.
+    createBatch: (orders) => Effect.forEach(orders, (order) => Effect.result(create(order))),
     track: (trackingNumber) =>
       withParcel(trackingNumber, (parcel) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => eventsOf(trackingNumber, parcel, Math.floor(now / 1000)))

@@ -11,7 +11,7 @@
  */
 import { CourierAdapter, type CourierError, CourierHttp, type Shipment } from "@tawsil/courier"
 import type { WilayaCode } from "@tawsil/domain"
-import { Clock, Effect, Redacted, type Result, Schema } from "effect"
+import { Clock, Effect, Redacted, Result, Schema } from "effect"
 import * as Mapping from "./YalidineMapping.ts"
 import * as Push from "./YalidinePush.ts"
 import * as Status from "./YalidineStatus.ts"
@@ -152,6 +152,46 @@ export const track = Effect.fn("Yalidine.track")(function* (
 })
 
 /**
+ * `POST /v1/parcels/` with every order of the batch in one array (the endpoint's documented form, one request against
+ * the account's quotas): each parcel's result read by its `order_id`. An order the mapping refuses is not sent, and
+ * a parcel the courier refuses is refused alone.
+ */
+export const createBatch = Effect.fn("Yalidine.createBatch")(function* (
+  orders: ReadonlyArray<Shipment.ParcelOrder>,
+  { credentials, fromWilaya }: CourierAdapter.Context<Credentials>
+) {
+  const origin = yield* Effect.fromResult(Mapping.originOf(fromWilaya))
+  const now = yield* Clock.currentTimeMillis
+  const mapped = orders.map((order) => {
+    const orderId = Mapping.orderIdOf(order, now)
+    return { orderId, parcel: Mapping.toParcel(order, origin, orderId) }
+  })
+  const toSend = mapped.flatMap(({ orderId, parcel }) => (Result.isSuccess(parcel) ? [{ orderId, parcel }] : []))
+  const answered =
+    toSend.length === 0
+      ? []
+      : yield* Effect.fromResult(
+          Mapping.fromCreatedBatch(
+            toSend.map(({ orderId }) => orderId),
+            yield* send(credentials, {
+              method: "POST",
+              path: "/v1/parcels/",
+              json: toSend.map(({ parcel }) => Result.getOrThrow(parcel))
+            })
+          )
+        )
+  let next = 0
+  return mapped.map(({ parcel }): Result.Result<CourierAdapter.CreatedParcel, CourierError.CourierErrorReason> => {
+    if (Result.isFailure(parcel)) return Result.fail(parcel.failure)
+    return Result.map(answered[next++]!, (created) => ({
+      trackingNumber: created.tracking,
+      ...(created.labelUrl === undefined ? {} : { labelUrl: created.labelUrl }),
+      rawStatus: Status.created
+    }))
+  })
+})
+
+/**
  * The parcel's label, from the link the courier gives it (`GET /v1/parcels/{tracking}`, its `label`): on the API's
  * own `/labels/{tracking}` (the 2026 docs), the PDF there; elsewhere (the docs' `yalidine.app/app/bordereau.php?…`),
  * the link is fetched as it is from the network's own domain (a document host: a bare GET, no credentials), and
@@ -254,7 +294,7 @@ export const adapter = CourierAdapter.define<Credentials>({
   // Payment statuses arrive only by push (`parcel_payment_updated`): history rows carry none.
   codStatuses: Status.codStatuses,
   codTracked: false,
-  operations: { create, track, rates, label, cancel, trackBatch, stopDesks, communes, checkCredentials },
+  operations: { create, createBatch, track, rates, label, cancel, trackBatch, stopDesks, communes, checkCredentials },
   push: Push.push,
   rateLimits
 })

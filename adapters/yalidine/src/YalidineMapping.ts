@@ -230,32 +230,44 @@ export const fromCreated = (
   orderId: string,
   response: Response
 ): Result.Result<{ readonly tracking: string; readonly labelUrl: string | undefined }, Reason> =>
-  Result.flatMap(
-    decode(Wire.Created, response),
-    (results): Result.Result<{ readonly tracking: string; readonly labelUrl: string | undefined }, Reason> => {
-      const result = Object.hasOwn(results, orderId) ? results[orderId] : undefined
-      if (result === undefined) {
-        return Result.fail(
-          new CourierError.BadResponse({ message: "the courier's create answer has no result for the parcel sent" })
-        )
-      }
-      if (!result.success) {
-        const said = clean(result.message ?? "")
-        return Result.fail(
-          new CourierError.Refused({
-            message: said === "" ? "the courier refused the parcel without giving a reason" : said
-          })
-        )
-      }
-      const tracking = result.tracking?.trim() ?? ""
-      if (tracking === "") {
-        return Result.fail(
-          new CourierError.BadResponse({ message: "the courier created the parcel but gave no tracking" })
-        )
-      }
-      return Result.succeed({ tracking, labelUrl: publicLabelUrl(result.label) })
-    }
-  )
+  Result.flatMap(decode(Wire.Created, response), (results) => createdOf(results, orderId))
+
+/**
+ * `POST /v1/parcels/` with many parcels → each parcel's result, by `order_id`, in the order asked: the answer is read
+ * once, and a parcel refused among valid ones is refused alone (the 2026 docs create the valid ones).
+ */
+export const fromCreatedBatch = (
+  orderIds: ReadonlyArray<string>,
+  response: Response
+): Result.Result<
+  ReadonlyArray<Result.Result<{ readonly tracking: string; readonly labelUrl: string | undefined }, Reason>>,
+  Reason
+> => Result.map(decode(Wire.Created, response), (results) => orderIds.map((orderId) => createdOf(results, orderId)))
+
+const createdOf = (
+  results: typeof Wire.Created.Type,
+  orderId: string
+): Result.Result<{ readonly tracking: string; readonly labelUrl: string | undefined }, Reason> => {
+  const result = Object.hasOwn(results, orderId) ? results[orderId] : undefined
+  if (result === undefined) {
+    return Result.fail(
+      new CourierError.BadResponse({ message: "the courier's create answer has no result for the parcel sent" })
+    )
+  }
+  if (!result.success) {
+    const said = clean(result.message ?? "")
+    return Result.fail(
+      new CourierError.Refused({
+        message: said === "" ? "the courier refused the parcel without giving a reason" : said
+      })
+    )
+  }
+  const tracking = result.tracking?.trim() ?? ""
+  if (tracking === "") {
+    return Result.fail(new CourierError.BadResponse({ message: "the courier created the parcel but gave no tracking" }))
+  }
+  return Result.succeed({ tracking, labelUrl: publicLabelUrl(result.label) })
+}
 
 /** Algeria keeps UTC+01:00 all year, so Yalidine's Algiers wall-clock time has one fixed offset. */
 export const timestampOf = (local: string): string => `${local.slice(0, 10)}T${local.slice(11)}+01:00`

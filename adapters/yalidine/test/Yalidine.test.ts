@@ -84,6 +84,7 @@ describe("Yalidine", () => {
         cancel: true,
         dispatch: false,
         trackBatch: true,
+        createBatch: true,
         stopDesks: true,
         communes: true,
         checkCredentials: true,

@@ -67,6 +67,7 @@ describe("Zimou", () => {
         cancel: true,
         dispatch: false,
         trackBatch: true,
+        createBatch: false,
         stopDesks: true,
         communes: true,
         checkCredentials: true,

@@ -133,6 +133,7 @@ describe("ZrExpressNew", () => {
         cancel: true,
         dispatch: true,
         trackBatch: false,
+        createBatch: false,
         stopDesks: true,
         communes: true,
         checkCredentials: true,

@@ -206,6 +206,7 @@ describe("courier plugins written outside the repository", () => {
                     cancel: false,
                     dispatch: false,
                     trackBatch: false,
+                    createBatch: false,
                     stopDesks: false,
                     communes: false,
                     checkCredentials: false,

@@ -129,4 +129,45 @@ describe("the Effect clients take requests as their JSON", () => {
       assert.strictEqual(sent[1]!.url, "http://ship.test/v1/wilayas?code=16")
     }).pipe(Effect.provide(layer))
   })
+
+  it.effect("a batch create and a label sheet: the orders as JSON, the merged PDF answered as bytes", () => {
+    const pdf = new TextEncoder().encode("%PDF-1.7 sheet")
+    const { sent, layer } = recording((request) =>
+      request.url.endsWith("/v1/labels/batch")
+        ? json(200, {
+            pdf: Buffer.from(pdf).toString("base64"),
+            pageCount: 1,
+            labels: [{ index: 0, trackingNumber: "SBX1", pages: 1 }],
+            errors: [{ index: 1, trackingNumber: "SBX2", error: { code: "courier_refused", message: "unknown" } }]
+          })
+        : json(200, {
+            results: [
+              { trackingNumber: "SBX1", status: "created", reference: "cmd-1" },
+              { reference: "cmd-2", error: { status: 422, code: "invalid_phone", message: "not a mobile" } }
+            ],
+            created: 1,
+            failed: 1
+          })
+    )
+    return Effect.gen(function* () {
+      const shipping = yield* ShippingClient.make({ baseUrl: "http://ship.test" })
+      const order = (reference: string) => ({
+        reference,
+        recipient: { fullName: "Amina Benali", phone: "0555123456", wilayaCode: 16, communeName: "Bab Ezzouar" },
+        deliveryType: "home" as const,
+        productList: "1x robe",
+        codAmount: 3000
+      })
+      const batch = yield* shipping.shipping.createOrders({
+        payload: { courier: "sandbox", orders: [order("cmd-1"), order("cmd-2")] }
+      })
+      assert.deepStrictEqual([batch.created, batch.failed], [1, 1])
+      assert.deepStrictEqual(sent[0]!.body, { courier: "sandbox", orders: [order("cmd-1"), order("cmd-2")] })
+      const sheet = yield* shipping.shipping.labels({
+        payload: { courier: "sandbox", trackingNumbers: ["SBX1", "SBX2"] }
+      })
+      assert.deepStrictEqual(sheet.pdf, pdf)
+      assert.strictEqual(sheet.errors[0]!.error.code, "courier_refused")
+    }).pipe(Effect.provide(layer))
+  })
 })

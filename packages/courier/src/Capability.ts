@@ -10,6 +10,7 @@ export const operations = [
   "cancel",
   "dispatch",
   "trackBatch",
+  "createBatch",
   "stopDesks",
   "communes",
   "checkCredentials"

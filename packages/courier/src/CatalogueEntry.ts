@@ -13,7 +13,9 @@ export class CatalogueEntry extends Schema.Class<CatalogueEntry>("CatalogueEntry
   requiredCredentials: Schema.Array(Schema.String),
   /**
    * What the courier can do through Tawsil. `trackBatch`: the platform tracks up to 100 parcels in one call (every
-   * courier with `track` accepts `trackingNumbers`; the others are tracked one by one). `communes`: the courier's
+   * courier with `track` accepts `trackingNumbers`; the others are tracked one by one). `createBatch`: the platform
+   * creates up to 100 parcels in one call (`POST /v1/orders/batch` works for every courier with `create`; the others
+   * are created one by one, a few at a time). `communes`: the courier's
    * own commune list, so orders go out in its spelling and `POST /v1/communes/resolve` says what it delivers where.
    * `dispatch`: the platform separates creating a parcel from handing it over, so a store can ship an order
    * undispatched (cancellable until dispatched) and dispatch it later. `push`: the courier pushes tracking events,
@@ -27,6 +29,7 @@ export class CatalogueEntry extends Schema.Class<CatalogueEntry>("CatalogueEntry
     cancel: Schema.Boolean,
     dispatch: Schema.Boolean,
     trackBatch: Schema.Boolean,
+    createBatch: Schema.Boolean,
     stopDesks: Schema.Boolean,
     communes: Schema.Boolean,
     checkCredentials: Schema.Boolean,

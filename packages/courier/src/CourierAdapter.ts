@@ -6,7 +6,7 @@
  * exactly when it works.
  */
 import type { WilayaCode } from "@tawsil/domain"
-import { Duration, type Effect, Option, Schema } from "effect"
+import { Duration, type Effect, Option, type Result, Schema } from "effect"
 import { CanonicalStatus, CodStatus } from "./CanonicalStatus.ts"
 import { type Capability, capabilities } from "./Capability.ts"
 import type { CourierErrorReason } from "./CourierError.ts"
@@ -141,6 +141,18 @@ export interface Operations<Credentials> {
    * not know is left out of the map. Without it the host tracks the numbers one by one.
    */
   readonly trackBatch?: Operation<ReadonlyArray<string>, ReadonlyMap<string, ReadonlyArray<RawEvent>>, Credentials>
+  /**
+   * Up to 100 parcels in one call, through the platform's bulk create: one result per order, in the order given —
+   * the parcel (`Result.succeed`), or the courier's refusal of that order alone (`Result.fail`). A failure of the call
+   * itself (the courier unreachable, the credentials refused) fails every order of it. Every order carries its
+   * reference, unique in the call. Without it the host creates the orders one by one, a few at a time, under the
+   * account's pace. Declare it only beside `create`, for couriers whose bulk endpoint creates what `create` does.
+   */
+  readonly createBatch?: Operation<
+    ReadonlyArray<ParcelOrder>,
+    ReadonlyArray<Result.Result<CreatedParcel, CourierErrorReason>>,
+    Credentials
+  >
   /** The courier's desks in a wilaya. */
   readonly stopDesks?: Operation<WilayaCode.WilayaCode, ReadonlyArray<StopDesk>, Credentials>
   /** The communes of a wilaya as the courier names them, with what it delivers there. */
@@ -235,6 +247,9 @@ export const define = <Credentials>(input: {
   }
   for (const [raw, status] of Object.entries(input.codStatuses ?? {})) {
     if (!Schema.is(CodStatus)(status)) throw fail(`raw cash status ${JSON.stringify(raw)} maps to ${status}`)
+  }
+  if (input.operations.createBatch !== undefined && input.operations.create === undefined) {
+    throw fail("declares createBatch without create: a bulk create is a faster way to do what create does")
   }
   if (input.operations.dispatch !== undefined && input.operations.create === undefined) {
     throw fail("declares dispatch without create: only a parcel it created undispatched can be dispatched")

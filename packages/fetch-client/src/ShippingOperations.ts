@@ -9,7 +9,7 @@ export type UnavailableEncoded = { readonly error: { readonly code: "communes_un
 export type Commune = { readonly wilayaCode: number; readonly nameFr: string; readonly nameAr: string }
 export type NotFoundEncoded = { readonly error: { readonly code: "not_found"; readonly message: string; readonly fields?: { readonly [key: string]: string } } }
 export type _tawsil_reference_WilayaEncoded = { readonly code: number; readonly nameFr: string; readonly nameAr: string; readonly isDeepSouth: boolean; readonly communeCount: number; readonly courierSupported: boolean; readonly shipAs?: number }
-export type CatalogueEntryEncoded = { readonly key: string; readonly name: string; readonly platform: string; readonly aliases: ReadonlyArray<string>; readonly requiredCredentials: ReadonlyArray<string>; readonly capabilities: { readonly create: boolean; readonly track: boolean; readonly rates: boolean; readonly label: boolean; readonly cancel: boolean; readonly dispatch: boolean; readonly trackBatch: boolean; readonly stopDesks: boolean; readonly communes: boolean; readonly checkCredentials: boolean; readonly push: boolean }; readonly endpoint: string; readonly requiresBaseUrl: boolean; readonly tenantDomain?: string }
+export type CatalogueEntryEncoded = { readonly key: string; readonly name: string; readonly platform: string; readonly aliases: ReadonlyArray<string>; readonly requiredCredentials: ReadonlyArray<string>; readonly capabilities: { readonly create: boolean; readonly track: boolean; readonly rates: boolean; readonly label: boolean; readonly cancel: boolean; readonly dispatch: boolean; readonly trackBatch: boolean; readonly createBatch: boolean; readonly stopDesks: boolean; readonly communes: boolean; readonly checkCredentials: boolean; readonly push: boolean }; readonly endpoint: string; readonly requiresBaseUrl: boolean; readonly tenantDomain?: string }
 export type RatesComparison = { readonly quotes: ReadonlyArray<Quote> }
 export type Quote = { readonly index: number; readonly courier: string; readonly rates: RatesResult } | { readonly index: number; readonly courier: string; readonly error: ItemError }
 export type ItemError = { readonly code: string; readonly message: string }
@@ -32,6 +32,9 @@ export type StopDesksRequest = { readonly courier: string; readonly credentials?
 export type ConflictEncoded = { readonly error: { readonly code: "not_cancellable" | "idempotency_in_flight"; readonly message: string; readonly fields?: { readonly [key: string]: string } } }
 export type ParcelCancelled = { readonly trackingNumber: string; readonly status: "cancelled" }
 export type CancelRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly trackingNumber: string }
+export type LabelBatchResult = { readonly pdf?: string; readonly pageCount: number; readonly labels: ReadonlyArray<{ readonly index: number; readonly trackingNumber: string; readonly pages: number }>; readonly errors: ReadonlyArray<LabelFailure> }
+export type LabelFailure = { readonly index: number; readonly trackingNumber: string; readonly error: ItemError }
+export type LabelBatchRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly trackingNumbers: ReadonlyArray<string> }
 export type LabelRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly trackingNumber: string }
 export type RatesRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly query: RatesQuery }
 export type BatchTrackResult = { readonly results: ReadonlyArray<TrackResult | TrackFailure> }
@@ -41,11 +44,16 @@ export type TrackEvent = { readonly status: "created" | "pending_pickup" | "pick
 export type Payment = { readonly amount?: number; readonly fee?: number; readonly statement?: string }
 export type BatchTrackRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly trackingNumbers: ReadonlyArray<string> }
 export type TrackRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly trackingNumber: string }
+export type BatchCreateResult = { readonly results: ReadonlyArray<ParcelCreated | CreateFailure>; readonly created: number; readonly failed: number }
+export type CreateFailure = { readonly reference: string; readonly error: CreateItemError }
+export type CreateItemError = { readonly status: number; readonly code: string; readonly message: string; readonly fields?: { readonly [key: string]: string }; readonly suggestions?: ReadonlyArray<CommuneSuggestion>; readonly retryAfterSeconds?: number }
 export type ParcelCreated = { readonly trackingNumber: string; readonly courierReference?: string; readonly labelUrl?: string; readonly status: "created" | "pending_pickup" | "picked_up" | "in_transit" | "out_for_delivery" | "at_stopdesk" | "failed_attempt" | "on_hold" | "delivered" | "returning" | "returned" | "cancelled" | "exception" | "unknown"; readonly rawStatus?: string; readonly reference: string; readonly commune?: CommuneSent }
 export type CommuneSent = { readonly requested: string; readonly sent: string; readonly corrected: boolean; readonly warning?: string }
+export type BatchCreateRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly orders: ReadonlyArray<BatchOrder> }
+export type BatchOrder = { readonly reference: string; readonly recipient: Recipient; readonly deliveryType: "home" | "stopdesk"; readonly stopDeskId?: string; readonly tier?: "express" | "economic"; readonly productList: string; readonly codAmount: number; readonly weightKg?: number; readonly declaredValue?: number; readonly freeShipping?: boolean; readonly isExchange?: boolean; readonly hasOpenPackage?: boolean; readonly notes?: string }
+export type Recipient = { readonly fullName: string; readonly phone: string; readonly phoneAlt?: string; readonly wilayaCode: number; readonly communeName: string; readonly addressLine?: string }
 export type CreateOrderRequest = { readonly courier: string; readonly credentials?: { readonly [key: string]: string }; readonly options?: { readonly baseUrl?: string; readonly fromWilaya?: number; readonly timeoutMs?: number; readonly resolveCommune?: boolean }; readonly order: ParcelOrder }
 export type ParcelOrder = { readonly reference?: string; readonly recipient: Recipient; readonly deliveryType: "home" | "stopdesk"; readonly stopDeskId?: string; readonly tier?: "express" | "economic"; readonly productList: string; readonly codAmount: number; readonly weightKg?: number; readonly declaredValue?: number; readonly freeShipping?: boolean; readonly isExchange?: boolean; readonly hasOpenPackage?: boolean; readonly notes?: string }
-export type Recipient = { readonly fullName: string; readonly phone: string; readonly phoneAlt?: string; readonly wilayaCode: number; readonly communeName: string; readonly addressLine?: string }
 
 export interface Operations {
   readonly "shipping.createOrder": {
@@ -54,6 +62,14 @@ export interface Operations {
     readonly headers: { readonly "idempotency-key"?: string }
     readonly body: CreateOrderRequest
     readonly success: ParcelCreated
+    readonly failure: { readonly status: 400; readonly error: InvalidInputEncoded } | { readonly status: 409; readonly error: { readonly error: { readonly code: "idempotency_in_flight"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 422; readonly error: UnprocessableEncoded } | { readonly status: 429; readonly error: { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 502; readonly error: CourierFailedEncoded } | { readonly status: 503; readonly error: { readonly error: { readonly code: "overloaded" | "unavailable"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } }
+  }
+  readonly "shipping.createOrders": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: BatchCreateRequest
+    readonly success: BatchCreateResult
     readonly failure: { readonly status: 400; readonly error: InvalidInputEncoded } | { readonly status: 409; readonly error: { readonly error: { readonly code: "idempotency_in_flight"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 422; readonly error: UnprocessableEncoded } | { readonly status: 429; readonly error: { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 502; readonly error: CourierFailedEncoded } | { readonly status: 503; readonly error: { readonly error: { readonly code: "overloaded" | "unavailable"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } }
   }
   readonly "shipping.track": {
@@ -78,6 +94,14 @@ export interface Operations {
     readonly headers: undefined
     readonly body: LabelRequest
     readonly success: ArrayBuffer
+    readonly failure: { readonly status: 400; readonly error: InvalidInputEncoded } | { readonly status: 422; readonly error: UnprocessableEncoded } | { readonly status: 429; readonly error: { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 502; readonly error: CourierFailedEncoded }
+  }
+  readonly "shipping.labels": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: LabelBatchRequest
+    readonly success: LabelBatchResult
     readonly failure: { readonly status: 400; readonly error: InvalidInputEncoded } | { readonly status: 422; readonly error: UnprocessableEncoded } | { readonly status: 429; readonly error: { readonly error: { readonly code: "rate_limited"; readonly message: string; readonly fields?: { readonly [key: string]: string } } } } | { readonly status: 502; readonly error: CourierFailedEncoded }
   }
   readonly "shipping.cancel": {
@@ -164,9 +188,11 @@ export interface Operations {
 
 export const operations = {
   "shipping.createOrder": { method: "POST", path: "/v1/orders", binary: false, statuses: [400, 409, 422, 429, 502, 503] },
+  "shipping.createOrders": { method: "POST", path: "/v1/orders/batch", binary: false, statuses: [400, 409, 422, 429, 502, 503] },
   "shipping.track": { method: "POST", path: "/v1/track", binary: false, statuses: [400, 422, 429, 502] },
   "shipping.rates": { method: "POST", path: "/v1/rates", binary: false, statuses: [400, 422, 429, 502] },
   "shipping.label": { method: "POST", path: "/v1/labels", binary: true, statuses: [400, 422, 429, 502] },
+  "shipping.labels": { method: "POST", path: "/v1/labels/batch", binary: false, statuses: [400, 422, 429, 502] },
   "shipping.cancel": { method: "POST", path: "/v1/cancel", binary: false, statuses: [400, 409, 422, 429, 502, 503] },
   "shipping.stopDesks": { method: "POST", path: "/v1/stop-desks", binary: false, statuses: [400, 422, 429, 502] },
   "shipping.desks": { method: "POST", path: "/v1/desks", binary: false, statuses: [400, 422, 429, 502] },

@@ -4,9 +4,11 @@
  * items the single call would answer. Pure functions; a failure's wire code is the host's to give (`ItemError`), as
  * the API's error table lives with the contract.
  */
-import type { CourierAdapter } from "@tawsil/courier"
+import type { CourierAdapter, Shipment } from "@tawsil/courier"
+import { Result } from "effect"
 import type * as Catalogue from "./Catalogue.ts"
 import type * as CommuneCheck from "./CommuneCheck.ts"
+import type * as Gateway from "./Gateway.ts"
 import type * as RateComparison from "./RateComparison.ts"
 import type * as Shipping from "./Shipping.ts"
 
@@ -103,4 +105,33 @@ export const comparison = (
       ? { index: quote.index, courier: quote.courier, rates: quote.rates }
       : { index: quote.index, courier: quote.courier, error: itemError(quote.error) }
   )
+})
+
+/**
+ * A batch create's results in the order sent: each parcel, or its order's reference with the failure the single
+ * create would answer; and how many of each.
+ */
+export const batchCreate = <E>(
+  orders: ReadonlyArray<Shipment.ParcelOrder>,
+  results: ReadonlyArray<Gateway.BatchCreated>,
+  itemError: (error: Gateway.CreateError) => E
+) => {
+  const created = results.filter(Result.isSuccess).length
+  return {
+    results: results.map((result, index) =>
+      Result.isSuccess(result)
+        ? result.success
+        : { reference: orders[index]?.reference ?? "", error: itemError(result.failure) }
+    ),
+    created,
+    failed: results.length - created
+  }
+}
+
+/** A label sheet as answered: the merged PDF, its pages, each parcel's place in it, and the parcels left out. */
+export const labelSheet = (merged: Gateway.MergedLabels, itemError: (error: Shipping.ShippingError) => ItemError) => ({
+  ...(merged.pdf === undefined ? {} : { pdf: merged.pdf }),
+  pageCount: merged.labels.reduce((pages, label) => pages + label.pages, 0),
+  labels: merged.labels,
+  errors: merged.errors.map(({ index, trackingNumber, error }) => ({ index, trackingNumber, error: itemError(error) }))
 })

@@ -8,19 +8,23 @@
  *   nothing (`createdNothing`), or kept until its lease runs out when the courier may have created the parcel.
  * - `cancel`, `dispatch`: the courier core under an optional `Idempotency-Key`, as create (without the guard).
  * - `track`, `rates`, `label`: the courier core as is.
+ * - `createBatch`: up to 100 creates in one call, each order idempotent by its reference (a retry of the batch
+ *   replays what was made and creates the rest); `labelBatch`: labels merged into one PDF (`LabelSheet`).
  *
  * A host decodes requests, calls these operations and encodes their answers; it holds no rule of its own.
  */
-import { type CourierAdapter, type CourierError, Shipment } from "@tawsil/courier"
+import { createHash } from "node:crypto"
+import { type CourierAdapter, CourierError, Shipment } from "@tawsil/courier"
 import type { WilayaCode } from "@tawsil/domain"
 import { Idempotency } from "@tawsil/idempotency"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Context, Effect, Exit, Layer, Option, Schema } from "effect"
+import { Context, Effect, Exit, Layer, Option, Result, Schema } from "effect"
 import type { RateLimiter } from "effect/persistence"
 import * as CapacityGuard from "./CapacityGuard.ts"
 import type * as Catalogue from "./Catalogue.ts"
 import * as ClientWindow from "./ClientWindow.ts"
 import * as Door from "./Door.ts"
+import * as LabelSheet from "./LabelSheet.ts"
 import * as RateComparison from "./RateComparison.ts"
 import * as Shipping from "./Shipping.ts"
 
@@ -33,6 +37,24 @@ export type TrackRequest = Shipping.CourierCall & { readonly trackingNumber: str
 export type RatesRequest = Shipping.CourierCall & { readonly query: Shipment.RatesQuery }
 export type BatchTrackRequest = Shipping.CourierCall & { readonly trackingNumbers: ReadonlyArray<string> }
 export type StopDesksRequest = Shipping.CourierCall & { readonly wilayaCode: WilayaCode.WilayaCode }
+/** Up to 100 orders for one courier account; each order's `reference` is its idempotency key in the batch. */
+export type BatchCreateRequest = Shipping.CourierCall & { readonly orders: ReadonlyArray<Shipment.ParcelOrder> }
+export type BatchLabelRequest = Shipping.CourierCall & { readonly trackingNumbers: ReadonlyArray<string> }
+
+/** One order of a batch create, in the batch's order: its parcel (made now, or replayed), or why it was not made. */
+export type BatchCreated = Result.Result<Shipment.ParcelCreated, CreateError>
+
+/** Labels merged into one PDF: what each parcel gave, in the order asked, and why the others gave nothing. */
+export interface MergedLabels {
+  /** Every label that could be had, one after the other; absent when none could. */
+  readonly pdf: Uint8Array | undefined
+  readonly labels: ReadonlyArray<{ readonly index: number; readonly trackingNumber: string; readonly pages: number }>
+  readonly errors: ReadonlyArray<{
+    readonly index: number
+    readonly trackingNumber: string
+    readonly error: Shipping.ShippingError
+  }>
+}
 
 /** What a cancel answers (and replays under its `Idempotency-Key`): the SDK's `Shipment.ParcelCancelled`. */
 export const Cancelled = Shipment.ParcelCancelled
@@ -87,7 +109,30 @@ const courierCreatedNothing = (reason: CourierError.CourierErrorReason): boolean
 }
 
 /** The operations that change something at the courier; any other is a read, whose failure changed nothing. */
-const writes: ReadonlySet<CourierAdapter.OperationName> = new Set(["create", "cancel", "dispatch"])
+const writes: ReadonlySet<CourierAdapter.OperationName> = new Set(["create", "createBatch", "cancel", "dispatch"])
+
+/**
+ * Failures that every item of a batch meets alike, before any courier call: the call fails with them rather than
+ * answering each item with the same error.
+ */
+const failsTheCall = (error: Shipping.ShippingError): boolean =>
+  error._tag === "UnknownCourier" ||
+  error._tag === "InvalidCredentials" ||
+  error._tag === "BlockedEgress" ||
+  (error._tag === "CourierError" && error.reason._tag === "Unsupported")
+
+/**
+ * The idempotency key of a batch order: made from its reference (any 1–64 characters) as a digest in the key's
+ * alphabet, under a prefix no `Idempotency-Key` of the single create can collide with by chance.
+ */
+const referenceKey = (reference: string) =>
+  `batch-ref:${createHash("sha256").update(reference, "utf8").digest("base64url")}`
+
+/** Claims of a batch made at once: the idempotency store's round trips overlap, a few at a time. */
+const CLAIM_CONCURRENCY = 8
+
+/** Labels read at once for one sheet. */
+const LABEL_CONCURRENCY = 4
 
 /**
  * Failures after which no parcel can exist at the courier (for a cancel or a dispatch: after which the parcel is as it
@@ -157,6 +202,18 @@ export class Gateway extends Context.Service<
     readonly trackBatch: (
       request: BatchTrackRequest
     ) => Effect.Effect<ReadonlyArray<Shipping.BatchItem>, Shipping.ShippingError>
+    /**
+     * Creates up to 100 parcels for one courier account (`Shipping.createBatch`): one result per order, in order.
+     * Each order with a `reference` is claimed under a key made from it (decision 0009's records): the same order
+     * again within 24 h answers its first parcel and creates none, another order with that reference fails alone
+     * with `KeyReused`. The call fails whole only for what fails every order alike (courier, credentials, capacity).
+     */
+    readonly createBatch: (request: BatchCreateRequest) => Effect.Effect<ReadonlyArray<BatchCreated>, CreateError>
+    /**
+     * The labels of up to 100 parcels of one courier merged into one PDF, in the order asked (`LabelSheet`); a parcel
+     * whose label cannot be had is listed with why. Fails whole only for what fails every parcel alike.
+     */
+    readonly labelBatch: (request: BatchLabelRequest) => Effect.Effect<MergedLabels, Shipping.ShippingError>
     readonly stopDesks: (
       request: StopDesksRequest
     ) => Effect.Effect<ReadonlyArray<CourierAdapter.StopDesk>, Shipping.ShippingError>
@@ -249,6 +306,131 @@ export const layer = (
       const cancelled = (request: TrackRequest) =>
         Effect.as(shipping.cancel(request), { trackingNumber: request.trackingNumber, status: "cancelled" } as const)
 
+      /**
+       * A batch under its orders' references: each claimed; replays answered from their records; the claimed orders
+       * created in one `Shipping.createBatch`; each record then completed with its parcel, or freed when its failure
+       * certainly created nothing (as a single create's key).
+       */
+      const createBatch = (request: BatchCreateRequest) =>
+        Effect.uninterruptibleMask((restore) =>
+          Effect.gen(function* () {
+            if (shipping.catalogue.resolve(request.courier) === undefined) {
+              // Nothing to claim for a courier no one serves.
+              return yield* restore(shipping.createBatch({ ...request, orders: [] }))
+            }
+            const scope = scopeOf(request)
+            const { credentials: _, orders, ...call } = request
+            type Slot =
+              | { readonly _tag: "Done"; readonly result: BatchCreated }
+              | { readonly _tag: "ToCreate"; readonly claim: Idempotency.Claimed | undefined }
+            const slots = yield* restore(
+              Effect.forEach(
+                orders,
+                (order): Effect.Effect<Slot> => {
+                  if (!order.reference) return Effect.succeed({ _tag: "ToCreate", claim: undefined })
+                  return Idempotency.parseKey(referenceKey(order.reference)).pipe(
+                    Effect.flatMap((key) =>
+                      idempotency.claim({
+                        scope,
+                        key,
+                        fingerprint: idempotency.fingerprint({
+                          method: "POST",
+                          path: "/v1/orders/batch",
+                          body: { ...call, order }
+                        })
+                      })
+                    ),
+                    Effect.map((claim): Slot => {
+                      if (claim._tag === "Claimed") return { _tag: "ToCreate", claim }
+                      const replayed = Schema.decodeUnknownOption(Schema.fromJsonString(Shipment.ParcelCreated))(
+                        claim.response.body
+                      )
+                      // An unreadable record (an older shape) is treated as absent, as a single create's.
+                      return Option.isSome(replayed)
+                        ? { _tag: "Done", result: Result.succeed(replayed.value) }
+                        : { _tag: "ToCreate", claim: undefined }
+                    }),
+                    Effect.catch((error) => Effect.succeed<Slot>({ _tag: "Done", result: Result.fail(error) }))
+                  )
+                },
+                { concurrency: CLAIM_CONCURRENCY }
+              )
+            )
+            const claims = slots.flatMap((slot) => (slot._tag === "ToCreate" && slot.claim ? [slot.claim] : []))
+            const toCreate = orders.filter((_, index) => slots[index]!._tag === "ToCreate")
+            const created =
+              toCreate.length === 0
+                ? []
+                : yield* restore(capacity.guard(shipping.createBatch({ ...request, orders: toCreate }))).pipe(
+                    Effect.onExit((exit) =>
+                      Exit.isSuccess(exit)
+                        ? Effect.void
+                        : Exit.findErrorOption(exit).pipe(Option.exists(createdNothing))
+                          ? Effect.forEach(claims, idempotency.release, { discard: true })
+                          : Effect.void
+                    )
+                  )
+            let next = 0
+            const results = slots.map(
+              (slot): { readonly result: BatchCreated; readonly claim?: Idempotency.Claimed } =>
+                slot._tag === "Done"
+                  ? { result: slot.result }
+                  : { result: created[next++]!, ...(slot.claim === undefined ? {} : { claim: slot.claim }) }
+            )
+            yield* Effect.forEach(
+              results,
+              ({ result, claim }) => {
+                if (claim === undefined) return Effect.void
+                if (Result.isSuccess(result)) {
+                  const body = JSON.stringify(Schema.encodeSync(Shipment.ParcelCreated)(result.success))
+                  return idempotency.complete(claim, new Idempotency.StoredResponse({ status: 200, headers: {}, body }))
+                }
+                return createdNothing(result.failure) ? idempotency.release(claim) : Effect.void
+              },
+              { concurrency: CLAIM_CONCURRENCY, discard: true }
+            )
+            return results.map(({ result }) => result)
+          })
+        )
+
+      /** Each parcel's label, a few at a time, then every one that could be read appended to one sheet in order. */
+      const labelBatch = Effect.fnUntraced(function* (request: BatchLabelRequest) {
+        const { trackingNumbers, ...call } = request
+        const fetched = yield* Effect.forEach(
+          trackingNumbers,
+          (trackingNumber) => Effect.result(shipping.label({ ...call, trackingNumber })),
+          { concurrency: LABEL_CONCURRENCY }
+        )
+        const shared = fetched.find((result) => Result.isFailure(result) && failsTheCall(result.failure))
+        if (shared !== undefined && Result.isFailure(shared)) return yield* Effect.fail(shared.failure)
+        const sheet = yield* LabelSheet.make
+        const labels: Array<MergedLabels["labels"][number]> = []
+        const errors: Array<MergedLabels["errors"][number]> = []
+        const courier = shipping.catalogue.resolve(request.courier)?.entry.key ?? request.courier
+        for (const [index, result] of fetched.entries()) {
+          const trackingNumber = trackingNumbers[index]!
+          if (Result.isFailure(result)) {
+            errors.push({ index, trackingNumber, error: result.failure })
+            continue
+          }
+          const appended = yield* Effect.result(LabelSheet.append(sheet, result.success))
+          if (Result.isSuccess(appended)) labels.push({ index, trackingNumber, pages: appended.success })
+          else {
+            errors.push({
+              index,
+              trackingNumber,
+              error: new CourierError.CourierError({
+                courier,
+                operation: "label",
+                reason: new CourierError.BadResponse({ message: appended.failure.message })
+              })
+            })
+          }
+        }
+        const pdf = labels.length === 0 ? undefined : yield* LabelSheet.save(sheet)
+        return { pdf, labels, errors } satisfies MergedLabels
+      })
+
       return Gateway.of({
         catalogue: shipping.catalogue,
         admit: window.admit,
@@ -287,6 +469,12 @@ export const layer = (
               })
         }),
         trackBatch: shipping.trackBatch,
+        createBatch: method("Gateway.createBatch")(function* (request) {
+          return yield* createBatch(request)
+        }),
+        labelBatch: method("Gateway.labelBatch")(function* (request) {
+          return yield* labelBatch(request)
+        }),
         stopDesks: shipping.stopDesks,
         checkCredentials: shipping.checkCredentials,
         resolveCommune: shipping.resolveCommune,

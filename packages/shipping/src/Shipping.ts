@@ -9,15 +9,24 @@
 import { createHmac, randomBytes } from "node:crypto"
 import { AdapterMemory } from "@tawsil/courier/AdapterMemory"
 import type {
+  Context as AdapterContext,
   Any,
   CourierManifest,
+  CreatedParcel,
   Label,
   OperationName,
   RateLimit,
   RawEvent,
   StopDesk
 } from "@tawsil/courier/CourierAdapter"
-import { CourierError, type CourierErrorReason, Refused, Unreachable, Unsupported } from "@tawsil/courier/CourierError"
+import {
+  BadResponse,
+  CourierError,
+  type CourierErrorReason,
+  Refused,
+  Unreachable,
+  Unsupported
+} from "@tawsil/courier/CourierError"
 import { CourierHttp } from "@tawsil/courier/CourierHttp"
 import * as Redaction from "@tawsil/courier/Redaction"
 import type { ParcelOrder, RatesQuery, RatesResult } from "@tawsil/courier/Shipment"
@@ -27,7 +36,7 @@ import { AlgerianMobile, FieldIssues, type WilayaCode } from "@tawsil/domain"
 import { BlockedEgress, type Origin, parseBaseUrl } from "@tawsil/egress/Egress"
 import type { Communes } from "@tawsil/reference"
 import { ServiceSpans } from "@tawsil/tracing"
-import { Clock, Context, Duration, Effect, Layer, Option, Random, Redacted, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Random, Redacted, Result, Schema } from "effect"
 import type * as AdapterMemories from "./AdapterMemories.ts"
 import type * as Catalogue from "./Catalogue.ts"
 import * as CommuneCheck from "./CommuneCheck.ts"
@@ -121,6 +130,16 @@ export class Shipping extends Context.Service<
     readonly create: (
       call: CourierCall & { readonly order: ParcelOrder; readonly dispatch?: false | undefined }
     ) => Effect.Effect<ParcelCreated, ShippingError>
+    /**
+     * Creates up to 100 parcels for one courier account, one result per order, in order: a parcel, or the failure
+     * its own create would have met. Through the platform's bulk create when the adapter has one (`createBatch`: the
+     * orders checked and their communes resolved first, one commune-list read per wilaya, then one call), else one
+     * create per order, `BATCH_CONCURRENCY` at a time, each with its own deadline and under the account's pace. The
+     * call fails whole only for what fails every order alike (the courier, the credentials, `options.baseUrl`).
+     */
+    readonly createBatch: (
+      call: CourierCall & { readonly orders: ReadonlyArray<ParcelOrder> }
+    ) => Effect.Effect<ReadonlyArray<Result.Result<ParcelCreated, ShippingError>>, ShippingError>
     /** Hands a parcel created undispatched over to the courier (validates it, marks it ready to ship). */
     readonly dispatch: (
       call: CourierCall & { readonly trackingNumber: string }
@@ -353,7 +372,7 @@ export class Shipping extends Context.Service<
             { discard: true }
           )
 
-        return Shipping.of({
+        const service: Shipping["Service"] = Shipping.of({
           catalogue,
           create: method("Shipping.create")(function* (call) {
             // Only a courier that dispatches later can hold a parcel undispatched.
@@ -382,6 +401,132 @@ export class Shipping extends Context.Service<
               reference: order.reference!,
               ...(commune === undefined ? {} : { commune })
             })
+          }),
+          createBatch: method("Shipping.createBatch")(function* (call) {
+            const bulk = catalogue.resolve(call.courier)?.adapter.operations.createBatch
+            // A bulk call does many orders' work (Ecotrack validates each parcel it made with a request of its own,
+            // under the account's pace): its budget is the caller's timeout for each order, each request still cut
+            // off once the courier is silent for 30 s (HttpTransport).
+            const perOrder = call.options?.timeoutMs ?? Duration.toMillis(DEFAULT_TIMEOUT)
+            const budgeted = { ...call, options: { ...call.options, timeoutMs: perOrder * call.orders.length } }
+            // What fails every order alike fails the call, before any order is looked at.
+            const prepared = yield* prepare(
+              bulk === undefined ? call : budgeted,
+              bulk === undefined ? "create" : "createBatch",
+              "create"
+            )
+            if (bulk === undefined) {
+              // One create per order, each with its own deadline: the transport holds each request to the pace.
+              return yield* Effect.forEach(call.orders, (order) => Effect.result(service.create({ ...call, order })), {
+                concurrency: BATCH_CONCURRENCY
+              })
+            }
+            const { adapter, manifest } = prepared
+            // One commune-list read per wilaya for the whole batch, however many of its orders go there: each read
+            // first, and the orders' checks answered from what it said (a failed read fails that wilaya's orders).
+            const listCommunes = adapter.operations.communes
+            const wilayas =
+              listCommunes === undefined || call.options?.resolveCommune === false
+                ? []
+                : [...new Set(call.orders.map((order) => order.recipient.wilayaCode))]
+            const lists = new Map(
+              yield* Effect.forEach(wilayas, (wilayaCode) =>
+                prepared.run(
+                  Effect.map(
+                    Effect.result(listCommunes!(wilayaCode, prepared.context)),
+                    (list) => [wilayaCode, list] as const
+                  )
+                )
+              )
+            )
+            const batchPrepared: Prepared =
+              listCommunes === undefined
+                ? prepared
+                : {
+                    ...prepared,
+                    adapter: {
+                      ...adapter,
+                      operations: {
+                        ...adapter.operations,
+                        communes: (wilayaCode: WilayaCode.WilayaCode, context: AdapterContext<unknown>) => {
+                          const list = lists.get(wilayaCode)
+                          return list === undefined ? listCommunes(wilayaCode, context) : Effect.fromResult(list)
+                        }
+                      }
+                    }
+                  }
+            // Each order checked as its create checks it; the ones that pass go to the courier in one call.
+            const checked = yield* Effect.forEach(call.orders, (order) =>
+              Effect.result(
+                Effect.gen(function* () {
+                  yield* checkMobiles(order)
+                  const { order: toSend, commune } =
+                    call.options?.resolveCommune === false
+                      ? { order, commune: undefined }
+                      : yield* communeOf(batchPrepared, order)
+                  const reference = toSend.reference ? toSend.reference : yield* newReference
+                  return { order: { ...toSend, reference }, commune }
+                })
+              )
+            )
+            const toSend = checked.flatMap((result) => (Result.isSuccess(result) ? [result.success] : []))
+            const sent =
+              toSend.length === 0
+                ? []
+                : yield* prepared
+                    .run(
+                      bulk(
+                        toSend.map((item) => item.order),
+                        prepared.context
+                      )
+                    )
+                    .pipe(
+                      // Each order's refusal goes through the same door as a call's failure (`run`): named for the
+                      // operation, the credentials blanked out of it.
+                      Effect.flatMap((results) =>
+                        Effect.forEach(
+                          results,
+                          (result): Effect.Effect<Result.Result<CreatedParcel, CourierError>> =>
+                            Result.isSuccess(result)
+                              ? Effect.succeed(Result.succeed(result.success))
+                              : Effect.map(Effect.flip(prepared.run(Effect.fail(result.failure))), Result.fail)
+                        )
+                      ),
+                      Effect.catch((error) => Effect.succeed(toSend.map(() => Result.fail(error))))
+                    )
+            const unmapped: Array<string> = []
+            let next = 0
+            const results = checked.map((result): Result.Result<ParcelCreated, ShippingError> => {
+              if (Result.isFailure(result)) return Result.fail(result.failure)
+              const { order, commune } = result.success
+              const answered = sent[next++]
+              if (answered === undefined) {
+                return Result.fail(
+                  new CourierError({
+                    courier: manifest.key,
+                    operation: "createBatch",
+                    reason: new BadResponse({ message: "the courier's bulk answer has no result for this order" })
+                  })
+                )
+              }
+              return Result.map(answered, (created) => {
+                const status = Tracking.statusOf(adapter.statuses, created.rawStatus)
+                if (status === "unknown") unmapped.push(created.rawStatus)
+                return ParcelCreated.make({
+                  trackingNumber: created.trackingNumber,
+                  ...(created.courierReference === undefined ? {} : { courierReference: created.courierReference }),
+                  ...(created.labelUrl === undefined || created.labelUrl.includes(Redaction.PLACEHOLDER)
+                    ? {}
+                    : { labelUrl: created.labelUrl }),
+                  status,
+                  rawStatus: created.rawStatus,
+                  reference: order.reference,
+                  ...(commune === undefined ? {} : { commune })
+                })
+              })
+            })
+            yield* logUnmapped(manifest.key, unmapped)
+            return results
           }),
           dispatch: method("Shipping.dispatch")(function* (call) {
             const { adapter, manifest, run, context } = yield* prepare(call, "dispatch")
@@ -487,6 +632,7 @@ export class Shipping extends Context.Service<
             }
           })
         })
+        return service
       })
     )
 }

@@ -33,6 +33,7 @@ describe("Catalogue", () => {
       cancel: false,
       dispatch: false,
       trackBatch: false,
+      createBatch: false,
       stopDesks: false,
       communes: false,
       checkCredentials: false,

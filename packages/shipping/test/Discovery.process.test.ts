@@ -90,6 +90,7 @@ describe("Discovery", () => {
           cancel: false,
           dispatch: false,
           trackBatch: false,
+          createBatch: false,
           stopDesks: false,
           communes: false,
           checkCredentials: false,

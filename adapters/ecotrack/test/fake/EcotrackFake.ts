@@ -11,6 +11,8 @@
  * - `POST create/order` (JSON body and/or query string): Laravel-style validation (422 with `errors`; `adresse` is
  *   required, every text at most 255 characters), then 200 `{success:false, error:10002}` for a wilaya the tenant
  *   does not serve, else `{success:true, tracking}`.
+ * - `POST create/orders` (`{orders:{"0":{…},…}}`, 1 to 100): each order validated and created as by `create/order`,
+ *   its result under its reference in `{results:{<reference>:{success,tracking}|{field:[errors]}}}`.
  * - `POST valid/order?tracking=&ask_collection=`: validates once (again: 10001). Only then does the parcel get its
  *   first activity, `order_information_received_by_carrier`, and the order status "Prêt à expédier".
  * - `GET get/tracking/info?tracking=`: the order status (its label) and the activity (empty before validation);
@@ -258,6 +260,25 @@ const start = (tokens: ReadonlyArray<string>, pending: ReadonlyArray<string>, no
       }
     }
 
+    /** A validated create: refused for a wilaya the tenant does not serve, else a parcel held unvalidated. */
+    const createOne = (fields: Readonly<Record<string, unknown>>) => {
+      if (UNSERVED.includes(Number(text(fields.code_wilaya)))) {
+        return { success: false, error: 10002, message: "Pas de livraison pour la wilaya sélectionnée" }
+      }
+      issued += 1
+      const tracking = `ECTFAK${String(issued).padStart(10, "0")}`
+      parcels.set(tracking, {
+        tracking,
+        fields,
+        validated: false,
+        askCollection: undefined,
+        activity: [],
+        status: "En préparation",
+        createdAt: `${clock.date} ${clock.time}`
+      })
+      return { success: true, tracking }
+    }
+
     const route = (
       method: string,
       path: string,
@@ -268,25 +289,27 @@ const start = (tokens: ReadonlyArray<string>, pending: ReadonlyArray<string>, no
       if (endpoint === "POST /api/v1/create/order") {
         const errors = validateCreate(fields)
         if (Object.keys(errors).length > 0) return json(response, 422, invalid(errors))
-        if (UNSERVED.includes(Number(text(fields.code_wilaya)))) {
-          return json(response, 200, {
-            success: false,
-            error: 10002,
-            message: "Pas de livraison pour la wilaya sélectionnée"
-          })
+        const made = createOne(fields)
+        return json(response, 200, made)
+      }
+      if (endpoint === "POST /api/v1/create/orders") {
+        // `{orders:{"0":{…},"1":{…}}}`, at most 100; each order's result under its reference: `{success, tracking}`,
+        // its field errors (`{field:[errors]}`), or the business refusal of a single create.
+        const orders = fields.orders
+        if (typeof orders !== "object" || orders === null || Array.isArray(orders)) {
+          return json(response, 422, invalid({ orders: ["Le champ orders doit être un objet."] }))
         }
-        issued += 1
-        const tracking = `ECTFAK${String(issued).padStart(10, "0")}`
-        parcels.set(tracking, {
-          tracking,
-          fields,
-          validated: false,
-          askCollection: undefined,
-          activity: [],
-          status: "En préparation",
-          createdAt: `${clock.date} ${clock.time}`
-        })
-        return json(response, 200, { success: true, tracking })
+        const entries = Object.values(orders as Record<string, unknown>)
+        if (entries.length === 0 || entries.length > 100) {
+          return json(response, 422, invalid({ orders: ["Le champ orders doit avoir entre 1 et 100 éléments."] }))
+        }
+        const results: Record<string, unknown> = {}
+        for (const [index, entry] of entries.entries()) {
+          const order = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>
+          const errors = validateCreate(order)
+          results[text(order.reference) ?? String(index)] = Object.keys(errors).length > 0 ? errors : createOne(order)
+        }
+        return json(response, 200, { results })
       }
       if (endpoint === "POST /api/v1/valid/order") {
         const parcel = parcels.get(text(fields.tracking) ?? "")
@@ -417,6 +440,7 @@ const start = (tokens: ReadonlyArray<string>, pending: ReadonlyArray<string>, no
           "/api/v1/get/communes",
           "/api/v1/validate/token",
           "/api/v1/create/order",
+          "/api/v1/create/orders",
           "/api/v1/valid/order",
           "/api/v1/get/tracking/info",
           "/api/v1/get/fees",

@@ -9,6 +9,9 @@
  * - `POST create/order`: the PDF's rules (422 with `errors`: `adresse` required, a `reference` of at least 5
  *   characters), a wilaya NOEST does not serve refused; else `{success:true, tracking}`, the parcel unvalidated, its
  *   only event `upload`.
+ * - `POST create/orders` (`{orders:{"0":{…},…}}`, 1 to 100; its form is Ecotrack's, unverified for NOEST): each order
+ *   validated and created as by `create/order`, its result under its reference, `{results:{<reference>:…}}` (a
+ *   refused order's result is the single create's 422 body).
  * - `POST valid/order {tracking}`: validates once (again: `{success:false}`), adding `customer_validation`. Until
  *   then the label is refused: the courier does not see the parcel.
  * - `POST delete/order {tracking}`: deletes a parcel not yet validated (`{success:true}`); a validated one is
@@ -217,6 +220,7 @@ const validateCreate = (fields: Readonly<Record<string, unknown>>): Record<strin
 
 const routes: Readonly<Record<string, string>> = {
   "/api/public/create/order": "POST",
+  "/api/public/create/orders": "POST",
   "/api/public/valid/order": "POST",
   "/api/public/delete/order": "POST",
   "/api/public/get/trackings/info": "POST",
@@ -246,6 +250,18 @@ const start = (accounts: Accounts, eventOnly: boolean) =>
     let clock = { date: "2026-04-18", time: "19:45:06" }
     let issued = 0
     const stamp = () => `${clock.date} ${clock.time}`
+    /** A created parcel, held until `valid/order`. */
+    const createOne = (fields: Readonly<Record<string, unknown>>) => {
+      issued += 1
+      const created = `NOE${String(issued).padStart(9, "0")}FK`
+      parcels.set(created, {
+        tracking: created,
+        fields,
+        validated: false,
+        activity: [{ event_key: "upload", date: stamp() }]
+      })
+      return { success: true, tracking: created, reference: fields.reference ?? null }
+    }
 
     /** NOEST's own misbehaviours. */
     const misbehave = (misbehaviour: Misbehaviour, request: RecordedRequest, response: Http.ServerResponse) => {
@@ -291,15 +307,28 @@ const start = (accounts: Accounts, eventOnly: boolean) =>
         case "/api/public/create/order": {
           const errors = validateCreate(fields)
           if (Object.keys(errors).length > 0) return json(response, 422, invalid(errors))
-          issued += 1
-          const created = `NOE${String(issued).padStart(9, "0")}FK`
-          parcels.set(created, {
-            tracking: created,
-            fields,
-            validated: false,
-            activity: [{ event_key: "upload", date: stamp() }]
-          })
-          return json(response, 200, { success: true, tracking: created, reference: fields.reference ?? null })
+          return json(response, 200, createOne(fields))
+        }
+        case "/api/public/create/orders": {
+          // `{orders:{"0":{…},…}}`, 1 to 100, each validated and created as by `create/order`; each result under its
+          // reference: `{success, tracking}`, or its refusal as `create/order` answers it.
+          const orders = fields.orders
+          const entries =
+            typeof orders === "object" && orders !== null && !Array.isArray(orders)
+              ? Object.values(orders as Record<string, unknown>)
+              : []
+          if (entries.length === 0 || entries.length > 100) {
+            return json(response, 422, invalid({ orders: ["Le champ orders doit avoir entre 1 et 100 éléments."] }))
+          }
+          const results: Record<string, unknown> = {}
+          for (const [index, entry] of entries.entries()) {
+            const order = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>
+            const errors = validateCreate(order)
+            // A refused order's result is what its single create's 422 says (NOEST's bulk refusals are not documented).
+            results[text(order.reference) ?? String(index)] =
+              Object.keys(errors).length > 0 ? invalid(errors) : createOne(order)
+          }
+          return json(response, 200, { results })
         }
         case "/api/public/valid/order": {
           const parcel = parcels.get(tracking)

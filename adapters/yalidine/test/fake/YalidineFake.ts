@@ -182,6 +182,27 @@ export interface Options {
 /** The token of the fake's bordereau links (the docs' links carry one per parcel; one for all is enough here). */
 export const BORDEREAU_TOKEN = "dFNOSDlLazJQYWY1eDlhN01EbFRJQT09"
 
+/**
+ * A parcel's label: a one-page PDF (4 × 6 in) a PDF reader opens, its first comment naming the parcel
+ * (`% bordereau <tracking> <commune>`), with a cross-reference table at the offsets it states.
+ */
+export const labelPdf = (tracking: string, commune: string): string => {
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 288 432] >>"
+  ]
+  let text = `%PDF-1.4\n% bordereau ${tracking} ${commune}\n`
+  const offsets: Array<number> = []
+  for (const [index, body] of objects.entries()) {
+    offsets.push(Buffer.byteLength(text, "utf8"))
+    text += `${index + 1} 0 obj\n${body}\nendobj\n`
+  }
+  const xref = Buffer.byteLength(text, "utf8")
+  const entries = offsets.map((offset) => `${String(offset).padStart(10, "0")} 00000 n \n`).join("")
+  return `${text}xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${entries}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
+}
+
 /** Starts the fake on a random loopback port; it stops when the scope closes. */
 export const make = (options: Options = {}): Effect.Effect<Fake, never, Scope.Scope> => start(options)
 
@@ -602,7 +623,7 @@ const start = (options: Options) =>
       const parcel = parcels.get(decodeURIComponent(path.slice("/labels/".length)))
       if (parcel === undefined) return json(response, 404, failure(404, "Label not found"))
       response.writeHead(200, { "content-type": "application/pdf" })
-      response.end(`%PDF-1.4\n% bordereau ${parcel.tracking} ${String(parcel.fields.to_commune_name)}\n%%EOF\n`)
+      response.end(labelPdf(parcel.tracking, String(parcel.fields.to_commune_name)))
     }
 
     /** `GET yalidine.app/app/bordereau.php?tracking=…&token=…`: public, the link's token is its key. */
@@ -617,7 +638,7 @@ const start = (options: Options) =>
         return response.end(`<html><body><h1>Bordereau ${parcel.tracking}</h1></body></html>`)
       }
       response.writeHead(200, { "content-type": "application/pdf" })
-      response.end(`%PDF-1.4\n% bordereau ${parcel.tracking} ${String(parcel.fields.to_commune_name)}\n%%EOF\n`)
+      response.end(labelPdf(parcel.tracking, String(parcel.fields.to_commune_name)))
     }
 
     /** Yalidine's own misbehaviours: its 429 with quota headers, a refused parcel, a refusal quoting the token. */

@@ -39,6 +39,9 @@ export const itemError = (
     ? { code: Errors.COURIER_TIMEOUT, message: error.message }
     : Errors.itemOf(gateway.answer(error))
 
+/** One order's failure inside a batch create: what the single create would answer, with its status. */
+export const createItemError = (error: Gateway.CreateError) => Errors.createItemOf(gateway.answer(error))
+
 /** A cancel's failure as its wire error: also 409 `not_cancellable`, which only a cancel meets. */
 export const fromCancel = <E extends Gateway.CancelError>(error: E) =>
   error._tag === "InFlight"

@@ -34,6 +34,7 @@ const CAPABILITIES = [
   "cancel",
   "dispatch",
   "trackBatch",
+  "createBatch",
   "stopDesks",
   "communes",
   "checkCredentials",
@@ -204,8 +205,13 @@ interface Platform {
   readonly cancellable?: "created" | string
 }
 
-/** The shipping API's own operations; `dispatch` and `push` serve a store's shipments, and are named where declared. */
-const operations = CAPABILITIES.filter((capability) => capability !== "dispatch" && capability !== "push")
+/**
+ * The shipping API's own operations; `dispatch` and `push` serve a store's shipments, and `createBatch` (a platform's
+ * bulk create: every courier with `create` takes `POST /v1/orders/batch`, Batches.db.test.ts) is named where declared.
+ */
+const operations = CAPABILITIES.filter(
+  (capability) => capability !== "dispatch" && capability !== "push" && capability !== "createBatch"
+)
 const all: ReadonlySet<Capability> = new Set(operations)
 const without = (...missing: ReadonlyArray<Capability>): ReadonlySet<Capability> =>
   new Set(operations.filter((capability) => !missing.includes(capability)))
@@ -219,7 +225,7 @@ const platforms: ReadonlyArray<Platform> = [
     credentials: { apiId: C.yalidineId, apiToken: C.yalidineToken },
     refused: { apiId: C.yalidineId, apiToken: `${C.yalidineToken}-revoked` },
     options: { fromWilaya: 16 },
-    declares: plus(all, "push"),
+    declares: plus(all, "push", "createBatch"),
     misspelt: "Bab Ezouar",
     sent: "Bab Ezzouar",
     delivery: { deliveryType: "home" },
@@ -235,7 +241,7 @@ const platforms: ReadonlyArray<Platform> = [
     fake: (fakes) => fakes.ecotrack,
     credentials: { token: C.ecotrack },
     refused: { token: `${C.ecotrack}-revoked` },
-    declares: plus(all, "dispatch"),
+    declares: plus(all, "dispatch", "createBatch"),
     misspelt: "Bab Ezouar",
     sent: "Bab Ezzouar",
     delivery: { deliveryType: "home" },
@@ -252,7 +258,7 @@ const platforms: ReadonlyArray<Platform> = [
     fake: (fakes) => fakes.noest,
     credentials: { apiToken: C.noestToken, guid: C.noestGuid },
     refused: { apiToken: `${C.noestToken}-revoked`, guid: C.noestGuid },
-    declares: plus(all, "dispatch"),
+    declares: plus(all, "dispatch", "createBatch"),
     misspelt: "Bab Ezouar",
     sent: "Bab Ezzouar",
     delivery: { deliveryType: "home" },
@@ -429,7 +435,7 @@ layer(HarnessLive, { timeout: "150 seconds", excludeTestServices: true })(
         const byKey = new Map<string, Json>((body as ReadonlyArray<Json>).map((entry) => [entry.key, entry]))
         for (const platform of [
           ...platforms,
-          { courier: "sandbox", declares: all } as Pick<Platform, "courier" | "declares">
+          { courier: "sandbox", declares: plus(all, "createBatch") } as Pick<Platform, "courier" | "declares">
         ]) {
           const entry = byKey.get(platform.courier)
           assert.isDefined(entry, platform.courier)

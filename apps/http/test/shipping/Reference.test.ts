@@ -39,6 +39,7 @@ layer(InMemory.layer(), { excludeTestServices: true })("reference (memory)", (it
         cancel: true,
         dispatch: false,
         trackBatch: true,
+        createBatch: true,
         stopDesks: true,
         communes: true,
         checkCredentials: true,

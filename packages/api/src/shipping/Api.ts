@@ -2,8 +2,8 @@
  * The shipping API's definition (spec: shipping-service.md): interface version 1.1.0, tag `shipping` for create,
  * track and rates, tag `reference` for couriers, wilayas and communes. Definitions only: no handlers, no services.
  */
-import { CatalogueEntry, Shipment } from "@tawsil/courier"
-import { WilayaCode } from "@tawsil/domain"
+import { CatalogueEntry, Shipment, ShippingError } from "@tawsil/courier"
+import { FieldIssues, StoreText, WilayaCode } from "@tawsil/domain"
 import { Wilayas } from "@tawsil/reference"
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
@@ -53,6 +53,45 @@ export const BatchTrackRequest = Schema.Struct({
   /** 1 to 100 tracking numbers of this courier: one result each, in this order. */
   trackingNumbers: Schema.Array(Shipment.TrackingNumber).check(Schema.isMinLength(1), Schema.isMaxLength(100))
 }).annotate({ identifier: "BatchTrackRequest" })
+/** The most orders (and labels) one batch call takes. */
+export const BATCH_LIMIT = 100
+
+/**
+ * One order of a batch: the single create's `order`, with `reference` required — it is the order's idempotency key,
+ * so a batch sent again creates nothing twice (docs/api/README.md "Batches").
+ */
+export const BatchOrder = Schema.Struct({
+  ...Shipment.ParcelOrder.fields,
+  reference: Schema.String.check(Schema.isBetweenLength(1, 64), StoreText.storable())
+}).annotate({ identifier: "BatchOrder" })
+
+/** Each order of a batch has its own reference: a second one is refused where it stands (`orders.<i>.reference`). */
+const distinctReferences = Schema.makeFilter<ReadonlyArray<{ readonly reference: string }>>((orders) => {
+  const first = new Map<string, number>()
+  const issues: Array<Schema.FilterIssue> = []
+  for (const [index, { reference }] of orders.entries()) {
+    const earlier = first.get(reference)
+    if (earlier === undefined) first.set(reference, index)
+    else {
+      issues.push({
+        path: [index, "reference"],
+        issue: `orders.${earlier} has this reference: each order needs its own`
+      })
+    }
+  }
+  return issues.length === 0 ? undefined : issues
+})
+
+export const BatchCreateRequest = Schema.Struct({
+  ...call,
+  /** 1 to 100 orders for this courier and these credentials: one result each, in this order. */
+  orders: Schema.Array(BatchOrder).check(Schema.isMinLength(1), Schema.isMaxLength(BATCH_LIMIT), distinctReferences)
+}).annotate({ identifier: "BatchCreateRequest" })
+export const LabelBatchRequest = Schema.Struct({
+  ...call,
+  /** 1 to 100 tracking numbers of this courier: their labels in this order. */
+  trackingNumbers: Schema.Array(Shipment.TrackingNumber).check(Schema.isMinLength(1), Schema.isMaxLength(BATCH_LIMIT))
+}).annotate({ identifier: "LabelBatchRequest" })
 export const CancelRequest = Schema.Struct({ ...call, trackingNumber: Shipment.TrackingNumber }).annotate({
   identifier: "CancelRequest"
 })
@@ -106,6 +145,47 @@ export const TrackFailure = Schema.Struct({ trackingNumber: Schema.String, error
 export const BatchTrackResult = Schema.Struct({
   results: Schema.Array(Schema.Union([Shipment.TrackResult, TrackFailure]))
 }).annotate({ identifier: "BatchTrackResult" })
+/**
+ * One order's failure inside a batch create: the `error` object the single create would have answered for it, with
+ * that answer's `status` and, where it would have sent `Retry-After`, `retryAfterSeconds`.
+ */
+export const CreateItemError = Schema.Struct({
+  status: Schema.Int,
+  code: Schema.String,
+  message: Schema.String,
+  fields: Schema.optionalKey(FieldIssues.FieldIssues),
+  suggestions: Schema.optionalKey(Schema.Array(ShippingError.CommuneSuggestion)),
+  retryAfterSeconds: Schema.optionalKey(Schema.Int)
+}).annotate({ identifier: "CreateItemError" })
+export const CreateFailure = Schema.Struct({ reference: Schema.String, error: CreateItemError }).annotate({
+  identifier: "CreateFailure"
+})
+export const BatchCreateResult = Schema.Struct({
+  /** One per order, in the order sent: the parcel (made now, or by an earlier call with the same order), or why not. */
+  results: Schema.Array(Schema.Union([Shipment.ParcelCreated, CreateFailure])),
+  /** How many results are parcels, and how many failures. */
+  created: Schema.Int,
+  failed: Schema.Int
+}).annotate({ identifier: "BatchCreateResult" })
+export const LabelFailure = Schema.Struct({
+  /** The parcel's place in `trackingNumbers`. */
+  index: Schema.Int,
+  trackingNumber: Schema.String,
+  error: ItemError
+}).annotate({ identifier: "LabelFailure" })
+export const LabelBatchResult = Schema.Struct({
+  /**
+   * The labels that could be had, merged into one PDF in the order asked, base64-encoded; absent when none could.
+   * `application/pdf` once decoded.
+   */
+  pdf: Schema.optionalKey(Schema.Uint8ArrayFromBase64),
+  /** The merged PDF's pages: the sum of `labels[].pages`. */
+  pageCount: Schema.Int,
+  /** Each parcel in the PDF, in its order, with how many pages its label took. */
+  labels: Schema.Array(Schema.Struct({ index: Schema.Int, trackingNumber: Schema.String, pages: Schema.Int })),
+  /** The parcels whose label is not in the PDF, and why: the code and message the single label call would answer. */
+  errors: Schema.Array(LabelFailure)
+}).annotate({ identifier: "LabelBatchResult" })
 export const StopDesk = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
@@ -181,6 +261,18 @@ export class ShippingGroup extends HttpApiGroup.make("shipping")
      * One parcel (`trackingNumber`: its timeline), or up to 100 (`trackingNumbers`: one result or failure each, in
      * order), through the courier's batch read where it has one (`capabilities.trackBatch`).
      */
+    /**
+     * 1 to 100 parcels for one courier account in one call: one result per order, in order — the parcel, or the
+     * failure its single create would have answered (a failure of an order is not a failure of the call). Each
+     * order's `reference` is its idempotency key: the same order again within 24 h answers its first parcel. Through
+     * the courier's bulk create where it has one (`capabilities.createBatch`), else one create per order, a few at a
+     * time under the account's pace.
+     */
+    HttpApiEndpoint.post("createOrders", "/v1/orders/batch", {
+      payload: BatchCreateRequest,
+      success: BatchCreateResult,
+      error: [...courierErrors, Errors.ServiceUnavailableResponse, Errors.InFlightResponse]
+    }),
     HttpApiEndpoint.post("track", "/v1/track", {
       payload: Schema.Union([TrackRequest, BatchTrackRequest]),
       success: Schema.Union([Shipment.TrackResult, BatchTrackResult]),
@@ -195,6 +287,15 @@ export class ShippingGroup extends HttpApiGroup.make("shipping")
     HttpApiEndpoint.post("label", "/v1/labels", {
       payload: LabelRequest,
       success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/pdf" })),
+      error: courierErrors
+    }),
+    /**
+     * The labels of 1 to 100 parcels merged into one PDF, in the order asked, for one print: a JSON answer with the
+     * PDF in base64 (`pdf`) and, beside it, each parcel whose label could not be had with why (`errors`).
+     */
+    HttpApiEndpoint.post("labels", "/v1/labels/batch", {
+      payload: LabelBatchRequest,
+      success: LabelBatchResult,
       error: courierErrors
     }),
     /**

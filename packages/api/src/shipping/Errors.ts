@@ -256,6 +256,30 @@ export const itemOf = (failure: Failure): { readonly code: string; readonly mess
         message: failure.message
       }
 
+/**
+ * A failure as one order of a batch create answers it: the whole `error` object the single create would answer
+ * (`fields`, `suggestions`), its status, and the seconds its `Retry-After` would say.
+ */
+export const createItemOf = (
+  failure: Failure
+): {
+  readonly status: number
+  readonly code: string
+  readonly message: string
+  readonly fields?: FieldIssues.FieldIssues
+  readonly suggestions?: ReadonlyArray<ShippingError.CommuneSuggestion>
+  readonly retryAfterSeconds?: number
+} => {
+  if ("error" in failure) return { status: codes[failure.error.code][0], ...failure.error }
+  const code =
+    failure instanceof ServiceUnavailable
+      ? failure.code
+      : failure instanceof InFlight
+        ? "idempotency_in_flight"
+        : "rate_limited"
+  return { status: codes[code][0], code, message: failure.message, retryAfterSeconds: failure.retryAfterSeconds }
+}
+
 /** The per-client window, on every endpoint of the `shipping` group (every call that may reach a courier). */
 export class ClientRateLimit extends HttpApiMiddleware.Service<ClientRateLimit>()(
   "@tawsil/api/shipping/ClientRateLimit",

@@ -22,7 +22,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { AlgerianMobile, type WilayaCode } from "@tawsil/domain"
 import { ProcessEgress } from "@tawsil/egress"
-import { Cause, Clock, Effect, Exit, Option, Schema, type Scope } from "effect"
+import { Cause, Clock, Effect, Exit, Option, Result, Schema, type Scope } from "effect"
 import {
   type Any,
   operations as allOperations,
@@ -296,6 +296,8 @@ const runOperation = <F extends Fake>(
       return h.runner.dispatch(call, inputs.trackingNumber)
     case "trackBatch":
       return h.runner.trackBatch(call, [inputs.trackingNumber])
+    case "createBatch":
+      return h.runner.createBatch(call, batchOf(inputs.order, 1))
     case "stopDesks":
       return h.runner.stopDesks(call, inputs.order.recipient.wilayaCode)
     case "communes":
@@ -304,6 +306,13 @@ const runOperation = <F extends Fake>(
       return h.runner.checkCredentials(call)
   }
 }
+
+/** `count` copies of an order, each with its own reference (`<reference>-b<n>`), as the host sends a batch. */
+export const batchOf = (toCreate: ParcelOrder, count: number): ReadonlyArray<ParcelOrder> =>
+  Array.from({ length: count }, (_, index) => ({
+    ...toCreate,
+    reference: `${(toCreate.reference ?? "conformance").slice(0, 56)}-b${index + 1}`
+  }))
 
 /** Every declared operation, as a caller would chain them: create, track what was created, price a route. */
 const runDeclared = <F extends Fake>(options: Options<F>, h: Harness<F>) =>
@@ -329,6 +338,10 @@ const runDeclared = <F extends Fake>(options: Options<F>, h: Harness<F>) =>
       adapter.capabilities.trackBatch && unknown !== undefined && unknown !== trackingNumber
         ? { unknown, exit: yield* Effect.exit(h.runner.trackBatch(h.call(credentials), [unknown, trackingNumber])) }
         : undefined
+    // A bulk create of three parcels: one result each, in order.
+    const createdInBatch = adapter.capabilities.createBatch
+      ? yield* h.runner.createBatch(h.call(credentials), batchOf(fixtures.order ?? order, 3))
+      : undefined
     const desks = adapter.capabilities.stopDesks ? yield* h.runner.stopDesks(h.call(credentials), wilaya) : undefined
     const communes = adapter.capabilities.communes ? yield* h.runner.communes(h.call(credentials), wilaya) : undefined
     if (adapter.capabilities.checkCredentials) yield* h.runner.checkCredentials(h.call(credentials))
@@ -336,7 +349,20 @@ const runDeclared = <F extends Fake>(options: Options<F>, h: Harness<F>) =>
     const later = adapter.capabilities.dispatch ? yield* dispatchFlow(options, h) : undefined
     // Last: the parcel the other operations read is gone after it.
     if (adapter.capabilities.cancel && later === undefined) yield* h.runner.cancel(h.call(credentials), trackingNumber)
-    return { created, trackingNumber, tracked, rated, labelled, batch, mixed, desks, communes, wilaya, later }
+    return {
+      created,
+      trackingNumber,
+      tracked,
+      rated,
+      labelled,
+      batch,
+      mixed,
+      createdInBatch,
+      desks,
+      communes,
+      wilaya,
+      later
+    }
   })
 
 /**
@@ -424,7 +450,7 @@ const capabilities = <F extends Fake>(options: Options<F>) =>
     }
     assert.strictEqual(adapter.capabilities.push, adapter.push !== undefined, "push is declared exactly with push")
     const h = yield* harness(options)
-    const { created, tracked, rated, labelled, batch, mixed, desks, communes, trackingNumber, wilaya } =
+    const { created, tracked, rated, labelled, batch, mixed, createdInBatch, desks, communes, trackingNumber, wilaya } =
       yield* runDeclared(options, h)
     if (created !== undefined) {
       assert.isNotEmpty(created.trackingNumber, "create answers a tracking number")
@@ -459,6 +485,22 @@ const capabilities = <F extends Fake>(options: Options<F>) =>
       if (Exit.isFailure(mixed.exit)) assert.fail(`${known}; it failed whole: ${Cause.pretty(mixed.exit.cause)}`)
       assert.isTrue(mixed.exit.value.has(trackingNumber), known)
       assert.isFalse(mixed.exit.value.has(mixed.unknown), "a number the courier does not know is left out of the batch")
+    }
+    if (createdInBatch !== undefined) {
+      assert.strictEqual(createdInBatch.length, 3, "a bulk create answers one result per order")
+      const parcels = createdInBatch.map((result, index) => {
+        if (Result.isSuccess(result)) return result.success
+        return assert.fail(`the bulk create refused order ${index + 1}: ${result.failure._tag}`)
+      })
+      for (const parcel of parcels) {
+        assert.isNotEmpty(parcel.trackingNumber, "each parcel of a bulk create has a tracking number")
+        assert.isTrue(Object.hasOwn(adapter.statuses, parcel.rawStatus), "a bulk create's raw status is mapped")
+      }
+      assert.strictEqual(
+        new Set(parcels.map((parcel) => parcel.trackingNumber)).size,
+        3,
+        "a bulk create makes one parcel per order"
+      )
     }
     if (desks !== undefined) {
       assert.isNotEmpty(desks, `the courier lists desks in wilaya ${wilaya}`)

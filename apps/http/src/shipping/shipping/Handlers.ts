@@ -16,6 +16,12 @@ export const handlers = HttpApiBuilder.group(ShippingApi, "shipping", (handlers)
       .handle("createOrder", ({ payload, headers }) =>
         gateway.create(payload, headers["idempotency-key"]).pipe(Effect.mapError(Errors.fromGateway))
       )
+      .handle("createOrders", ({ payload }) =>
+        gateway.createBatch(payload).pipe(
+          Effect.map((results) => Answers.batchCreate(payload.orders, results, Errors.createItemError)),
+          Effect.mapError(Errors.fromGateway)
+        )
+      )
       .handle("track", ({ payload }) =>
         "trackingNumbers" in payload
           ? gateway.trackBatch(payload).pipe(
@@ -28,6 +34,12 @@ export const handlers = HttpApiBuilder.group(ShippingApi, "shipping", (handlers)
       .handle("label", ({ payload }) =>
         gateway.label(payload).pipe(
           Effect.map((label) => label.bytes),
+          Effect.mapError(Errors.fromGateway)
+        )
+      )
+      .handle("labels", ({ payload }) =>
+        gateway.labelBatch(payload).pipe(
+          Effect.map((merged) => Answers.labelSheet(merged, Errors.itemError)),
           Effect.mapError(Errors.fromGateway)
         )
       )

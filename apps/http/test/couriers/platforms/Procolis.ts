@@ -106,6 +106,7 @@ export const suite = (it: Vitest.MethodsNonLive<Platforms | ProcolisFake | ZrExp
             cancel: false,
             dispatch: false,
             trackBatch: true,
+            createBatch: false,
             stopDesks: false,
             communes: false,
             checkCredentials: true,

@@ -117,6 +117,7 @@ export const suite = (it: Vitest.MethodsNonLive<Platforms | YalidineFake>) =>
             cancel: true,
             dispatch: false,
             trackBatch: true,
+            createBatch: true,
             stopDesks: true,
             communes: true,
             checkCredentials: true,

@@ -91,6 +91,7 @@ export const suite = (it: Vitest.MethodsNonLive<Platforms | ZimouFake>) =>
           cancel: true,
           dispatch: false,
           trackBatch: true,
+          createBatch: false,
           stopDesks: true,
           communes: true,
           checkCredentials: true,

@@ -14,7 +14,7 @@
 import { createHash } from "node:crypto"
 import { FieldIssues, type WilayaCode } from "@tawsil/domain"
 import { Egress } from "@tawsil/egress"
-import { Clock, Duration, Effect, Schema, type Scope } from "effect"
+import { Clock, Duration, Effect, type Result, Schema, type Scope } from "effect"
 import type {
   Any,
   CourierCommune,
@@ -77,6 +77,11 @@ export interface Runner {
     call: Call,
     trackingNumbers: ReadonlyArray<string>
   ) => Effect.Effect<ReadonlyMap<string, ReadonlyArray<RawEvent>>, Failure>
+  /** Every order must carry its own reference, as the host sends them. */
+  readonly createBatch: (
+    call: Call,
+    orders: ReadonlyArray<ParcelOrder>
+  ) => Effect.Effect<ReadonlyArray<Result.Result<CreatedParcel, CourierErrorReason>>, Failure>
   readonly stopDesks: (call: Call, wilaya: WilayaCode.WilayaCode) => Effect.Effect<ReadonlyArray<StopDesk>, Failure>
   readonly communes: (
     call: Call,
@@ -235,6 +240,9 @@ export const make = (
       cancel: run<string, void>("cancel"),
       dispatch: run<string, DispatchedParcel>("dispatch"),
       trackBatch: run<ReadonlyArray<string>, ReadonlyMap<string, ReadonlyArray<RawEvent>>>("trackBatch"),
+      createBatch: run<ReadonlyArray<ParcelOrder>, ReadonlyArray<Result.Result<CreatedParcel, CourierErrorReason>>>(
+        "createBatch"
+      ),
       stopDesks: run<WilayaCode.WilayaCode, ReadonlyArray<StopDesk>>("stopDesks"),
       communes: run<WilayaCode.WilayaCode, ReadonlyArray<CourierCommune>>("communes"),
       checkCredentials: (call) => run<void, void>("checkCredentials")(call, undefined),
