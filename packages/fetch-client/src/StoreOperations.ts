@@ -4,7 +4,6 @@
 export type HealthUnavailableEncoded = { readonly status: "unavailable"; readonly service: "shipping" | "store"; readonly version: string; readonly instance: string; readonly uptimeSeconds: number; readonly database: DatabaseHealth }
 export type DatabaseHealth = { readonly status: "up" | "down"; readonly kind: "embedded" | "server"; readonly latencyMs?: number | ("Infinity" | "-Infinity" | "NaN"); readonly error?: string }
 export type HealthReportEncoded = { readonly status: "ok"; readonly service: "shipping" | "store"; readonly version: string; readonly instance: string; readonly uptimeSeconds: number; readonly database: DatabaseHealth }
-export type StoreBadGatewayEncoded = { readonly error: { readonly code: "courier_unreachable" | "courier_error"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreUnprocessableEncoded = { readonly error: { readonly code: "idempotency_key_reuse" | "invalid_code" | "invalid_discount_type" | "invalid_discount_value" | "invalid_min_order_amount" | "invalid_max_uses" | "invalid_starts_at" | "invalid_expires_at" | "expires_at_in_past" | "invalid_date_window" | "confirmation_required" | "confirmation_stale" | "invalid_theme" | "invalid_style" | "invalid_pixel_type" | "invalid_pixel_id" | "invalid_access_token" | "immutable_field" | "pixel_write_failed" | "not_undoable" | "nothing_to_restore" | "restore_target_missing" | "invalid_section_type" | "invalid_position" | "invalid_settings" | "invalid_section_order" | "snapshot_too_large" | "courier_refused" | "credentials_rejected" | "invalid_phone" | "unknown_commune" | "commune_not_served"; readonly message: string; readonly retry_after?: number; readonly confirm_token?: string; readonly confirm_token_expires_in?: number; readonly action?: string; readonly will_change?: { readonly action: string; readonly code: string; readonly discount: string; readonly reversible: boolean; readonly note: string }; readonly suggestions?: ReadonlyArray<CommuneSuggestion> }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type CommuneSuggestion = { readonly nameFr: string; readonly nameAr: string; readonly score: number | ("Infinity" | "-Infinity" | "NaN") }
 export type StoreConflictEncoded = { readonly error: { readonly code: "idempotency_in_flight" | "addon_inactive" | "code_exists" | "limit_reached" | "pixel_exists" | "already_undone" | "layout_changed" | "has_subcategories" | "not_cancellable" | "not_shippable" | "shipment_exists" | "already_dispatched" | "account_in_use" | "parcel_pending"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
@@ -15,14 +14,24 @@ export type StoreRateLimitedEncoded = { readonly error: { readonly code: "rate_l
 export type StoreForbiddenEncoded = { readonly error: { readonly code: "forbidden" | "plan_required"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreQuotaExceededEncoded = { readonly error: { readonly code: "quota_exceeded"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreUnauthorizedEncoded = { readonly error: { readonly code: "unauthorized" | "invalid_signature" | "stale_request"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+export type ConfirmationSettings = { readonly timeout_minutes: number | null; readonly timeout_action: "cancel" | "flag"; readonly timeout_since: string | null }
+export type ConfirmationSettingsUpdate = { readonly timeout_minutes?: number | null; readonly timeout_action?: "cancel" | "flag" }
+export type ConfirmationLink = { readonly order_id: number; readonly token: string; readonly url: string; readonly expires_at: string }
+export type ConfirmationLinkCreate = { readonly expires_in?: number }
+export type OrderDetailWithConfirmation = { readonly id: number; readonly order_number: string; readonly status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "returned"; readonly payment_status: "pending" | "paid" | "refunded"; readonly payment_method: "cod" | "free_digital" | "digital_payment"; readonly customer: { readonly id: number; readonly name: string; readonly phone: string; readonly email: string | null; readonly wilaya_id: number; readonly commune: string; readonly address: string }; readonly delivery: { readonly type: "home" | "desk" | "digital"; readonly desk_id: number | null; readonly desk_name: string | null }; readonly amounts: { readonly subtotal: number | ("Infinity" | "-Infinity" | "NaN"); readonly shipping_cost: number | ("Infinity" | "-Infinity" | "NaN"); readonly discount: number | ("Infinity" | "-Infinity" | "NaN"); readonly payment_fee: number | ("Infinity" | "-Infinity" | "NaN"); readonly total: number | ("Infinity" | "-Infinity" | "NaN") }; readonly items: ReadonlyArray<{ readonly id: number; readonly product_id: number; readonly price: number | ("Infinity" | "-Infinity" | "NaN"); readonly quantity: number; readonly variants: ReadonlyArray<{ readonly order_item_id: number; readonly group_name: string; readonly option_name: string; readonly color_code: string | null; readonly price_adjustment: string }> }>; readonly shipment: OrderShipment | null; readonly created_at: string; readonly updated_at: string; readonly confirmation: OrderConfirmation }
+export type OrderConfirmation = { readonly state: ("no_answer" | "busy" | "postponed" | "fake" | "duplicate" | "customer_cancelled" | "confirmed" | "timed_out") | null; readonly attempts: number; readonly postponed_until: string | null; readonly timed_out_at: string | null; readonly history: ReadonlyArray<ConfirmationAttempt> }
+export type ConfirmationAttempt = { readonly outcome: "no_answer" | "busy" | "postponed" | "fake" | "duplicate" | "customer_cancelled" | "confirmed" | "timed_out"; readonly source: "api" | "link" | "timeout"; readonly note: string | null; readonly postponed_until: string | null; readonly created_at: string }
+export type OrderShipment = { readonly courier: string; readonly account_id: number; readonly tracking_number: string; readonly courier_reference: string | null; readonly status: "created" | "pending_pickup" | "picked_up" | "in_transit" | "out_for_delivery" | "at_stopdesk" | "failed_attempt" | "on_hold" | "delivered" | "returning" | "returned" | "cancelled" | "exception" | "unknown"; readonly raw_status: string; readonly reason: string | null; readonly status_at: string; readonly cod_status: ("not_collected" | "collected" | "remitted") | null; readonly dispatched: boolean; readonly label_url: string; readonly created_at: string; readonly updated_at: string; readonly timeline: ReadonlyArray<ShipmentEvent> }
+export type ShipmentEvent = { readonly kind: "movement" | "cod"; readonly status: string; readonly raw_status: string; readonly reason: string | null; readonly at: string; readonly source: "create" | "dispatch" | "cancel" | "poll" | "push" }
+export type ConfirmationAttemptCreate = { readonly outcome: ConfirmationOutcome; readonly note?: string | null; readonly postponed_until?: string }
+export type ConfirmationOutcome = "no_answer" | "busy" | "postponed" | "fake" | "duplicate" | "customer_cancelled" | "confirmed"
+export type StoreBadGatewayEncoded = { readonly error: { readonly code: "courier_unreachable" | "courier_error"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type ChangeUndone = { readonly undone: true; readonly change_id: number; readonly entity: string; readonly undo_change_id: number | null }
 export type ChangeDetail = { readonly id: number; readonly entity: string; readonly entity_id: string; readonly action: "create" | "update" | "delete"; readonly summary: string; readonly undone: boolean; readonly undone_at: string | null; readonly created_at: string; readonly key_id: string | null; readonly undone_by_id: number | null; readonly before: unknown | null; readonly after: unknown | null }
 export type ChangeListItem = { readonly id: number; readonly entity: string; readonly entity_id: string; readonly action: "create" | "update" | "delete"; readonly summary: string; readonly undone: boolean; readonly undone_at: string | null; readonly created_at: string }
 export type StorePayloadTooLargeEncoded = { readonly error: { readonly code: "payload_too_large"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type CourierPushAcknowledged = { readonly received: number; readonly recorded: number }
 export type OrderDetail = { readonly id: number; readonly order_number: string; readonly status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "returned"; readonly payment_status: "pending" | "paid" | "refunded"; readonly payment_method: "cod" | "free_digital" | "digital_payment"; readonly customer: { readonly id: number; readonly name: string; readonly phone: string; readonly email: string | null; readonly wilaya_id: number; readonly commune: string; readonly address: string }; readonly delivery: { readonly type: "home" | "desk" | "digital"; readonly desk_id: number | null; readonly desk_name: string | null }; readonly amounts: { readonly subtotal: number | ("Infinity" | "-Infinity" | "NaN"); readonly shipping_cost: number | ("Infinity" | "-Infinity" | "NaN"); readonly discount: number | ("Infinity" | "-Infinity" | "NaN"); readonly payment_fee: number | ("Infinity" | "-Infinity" | "NaN"); readonly total: number | ("Infinity" | "-Infinity" | "NaN") }; readonly items: ReadonlyArray<{ readonly id: number; readonly product_id: number; readonly price: number | ("Infinity" | "-Infinity" | "NaN"); readonly quantity: number; readonly variants: ReadonlyArray<{ readonly order_item_id: number; readonly group_name: string; readonly option_name: string; readonly color_code: string | null; readonly price_adjustment: string }> }>; readonly shipment: OrderShipment | null; readonly created_at: string; readonly updated_at: string }
-export type OrderShipment = { readonly courier: string; readonly account_id: number; readonly tracking_number: string; readonly courier_reference: string | null; readonly status: "created" | "pending_pickup" | "picked_up" | "in_transit" | "out_for_delivery" | "at_stopdesk" | "failed_attempt" | "on_hold" | "delivered" | "returning" | "returned" | "cancelled" | "exception" | "unknown"; readonly raw_status: string; readonly reason: string | null; readonly status_at: string; readonly cod_status: ("not_collected" | "collected" | "remitted") | null; readonly dispatched: boolean; readonly label_url: string; readonly created_at: string; readonly updated_at: string; readonly timeline: ReadonlyArray<ShipmentEvent> }
-export type ShipmentEvent = { readonly kind: "movement" | "cod"; readonly status: string; readonly raw_status: string; readonly reason: string | null; readonly at: string; readonly source: "create" | "dispatch" | "cancel" | "poll" | "push" }
 export type ShipOrder = { readonly account_id: number; readonly delivery_type?: "home" | "stopdesk"; readonly stop_desk_id?: string; readonly tier?: "express" | "economic"; readonly dispatch?: boolean; readonly weight_kg?: number; readonly free_shipping?: boolean; readonly has_open_package?: boolean; readonly is_exchange?: boolean; readonly notes?: string; readonly from_wilaya?: number }
 export type CourierAccountDeleted = { readonly deleted: true; readonly id: number }
 export type CourierAccount = { readonly id: number; readonly courier: string; readonly label: string; readonly base_url: string | null; readonly fingerprint: string; readonly push: { readonly supported: boolean; readonly webhook_secret_set: boolean; readonly url: string | null }; readonly created_at: string; readonly updated_at: string }
@@ -224,7 +233,7 @@ export interface Operations {
     readonly query: undefined
     readonly headers: undefined
     readonly body: undefined
-    readonly success: { readonly data: OrderDetail; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly success: { readonly data: OrderDetailWithConfirmation; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
     readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "orders.updateOrderStatus": {
@@ -867,6 +876,54 @@ export interface Operations {
     readonly success: { readonly data: ChangeUndone; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
     readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 502; readonly error: StoreBadGatewayEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
+  readonly "confirmation.recordConfirmationAttempt": {
+    readonly params: { readonly id: number }
+    readonly query: undefined
+    readonly headers: { readonly "idempotency-key"?: string }
+    readonly body: ConfirmationAttemptCreate
+    readonly success: { readonly data: OrderDetailWithConfirmation; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "confirmation.createConfirmationLink": {
+    readonly params: { readonly id: number }
+    readonly query: undefined
+    readonly headers: { readonly "idempotency-key"?: string }
+    readonly body: ConfirmationLinkCreate
+    readonly success: { readonly data: ConfirmationLink; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "confirmation.getConfirmationSettings": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: undefined
+    readonly success: { readonly data: ConfirmationSettings; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "confirmation.updateConfirmationSettings": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: { readonly "idempotency-key"?: string }
+    readonly body: ConfirmationSettingsUpdate
+    readonly success: { readonly data: ConfirmationSettings; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "confirmationPage.showConfirmationPage": {
+    readonly params: { readonly token: string }
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: undefined
+    readonly success: ArrayBuffer
+    readonly failure: never
+  }
+  readonly "confirmationPage.answerConfirmationPage": {
+    readonly params: { readonly token: string }
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: undefined
+    readonly success: ArrayBuffer
+    readonly failure: never
+  }
   readonly "health": {
     readonly params: undefined
     readonly query: undefined
@@ -969,5 +1026,11 @@ export const operations = {
   "changes.listChanges": { method: "GET", path: "/v1/changes", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
   "changes.getChange": { method: "GET", path: "/v1/changes/{id}", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
   "changes.undoChange": { method: "POST", path: "/v1/changes/{id}/undo", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 502, 503] },
+  "confirmation.recordConfirmationAttempt": { method: "POST", path: "/v1/orders/{id}/confirmation-attempts", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "confirmation.createConfirmationLink": { method: "POST", path: "/v1/orders/{id}/confirmation-link", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "confirmation.getConfirmationSettings": { method: "GET", path: "/v1/confirmation/settings", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "confirmation.updateConfirmationSettings": { method: "PATCH", path: "/v1/confirmation/settings", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "confirmationPage.showConfirmationPage": { method: "GET", path: "/v1/confirm/{token}", binary: true, statuses: [] },
+  "confirmationPage.answerConfirmationPage": { method: "POST", path: "/v1/confirm/{token}", binary: true, statuses: [] },
   "health": { method: "GET", path: "/health", binary: false, statuses: [503] },
 } as const

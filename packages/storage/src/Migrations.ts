@@ -27,6 +27,7 @@ import orderShipments from "./migrations/0016_order_shipments.ts"
 import shipments from "./migrations/0017_shipments.ts"
 import rateSyncProgress from "./migrations/0018_rate_sync_progress.ts"
 import pushApplier from "./migrations/0019_push_applier.ts"
+import orderConfirmation from "./migrations/0021_order_confirmation.ts"
 
 export const TABLE = "tawsil_migrations"
 
@@ -49,7 +50,8 @@ export const loader = Migrator.fromRecord({
   "0016_order_shipments": orderShipments,
   "0017_shipments": shipments,
   "0018_rate_sync_progress": rateSyncProgress,
-  "0019_push_applier": pushApplier
+  "0019_push_applier": pushApplier,
+  "0021_order_confirmation": orderConfirmation
 })
 
 /** Runs the pending migrations and returns the ones it ran, as `[id, name]`. */

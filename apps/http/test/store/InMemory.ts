@@ -35,7 +35,7 @@ import { ChangeLog, ChangeStore, Changes } from "@tawsil/changes"
 import { Ids } from "@tawsil/domain"
 import { Egress } from "@tawsil/egress"
 import { Idempotency, IdempotencyStore } from "@tawsil/idempotency"
-import { OrderStore, Orders } from "@tawsil/orders"
+import { Confirmation, ConfirmationStore, OrderStore, Orders } from "@tawsil/orders"
 import { PromoStore, Promos } from "@tawsil/promos"
 import { Secrets } from "@tawsil/secrets"
 import {
@@ -205,7 +205,9 @@ export const services = (options: Options = {}) =>
     PublicAccess.layer().pipe(Layer.provide([SignedCalls.layer, access])),
     Tracker.layer(),
     Webhooks.layer({ allowHosts: options.allowHosts ?? WebhookUrl.noHostsAllowed }),
-    shipments.pipe(Layer.provideMerge(Orders.layer.pipe(Layer.provide(Outbox.layer)))),
+    Layer.merge(shipments, Confirmation.layer.pipe(Layer.provide(ConfirmationStore.layerMemory))).pipe(
+      Layer.provideMerge(Orders.layer.pipe(Layer.provide(Outbox.layer)))
+    ),
     Products.layer,
     LandingPages.layer,
     Idempotency.layer(),

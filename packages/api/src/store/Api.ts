@@ -9,6 +9,7 @@ import * as Parameters from "../Parameters.ts"
 import { AccessGroup } from "./access/Api.ts"
 import { CategoriesGroup } from "./categories/Api.ts"
 import { ChangesGroup } from "./changes/Api.ts"
+import { ConfirmationGroup, ConfirmationPageGroup } from "./confirmation/Api.ts"
 import { CustomersGroup } from "./customers/Api.ts"
 import { DesignGroup } from "./design/Api.ts"
 import { HomeLayoutGroup } from "./home-layout/Api.ts"
@@ -52,6 +53,8 @@ export class StoreApi extends Parameters.described(
     .add(ShipmentsGroup)
     .add(CourierHooksGroup)
     .add(ChangesGroup)
+    .add(ConfirmationGroup)
+    .add(ConfirmationPageGroup)
     .add(HealthGroup)
     .annotateMerge(
       OpenApi.annotations({
