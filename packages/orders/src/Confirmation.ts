@@ -167,7 +167,7 @@ export const layer: Layer.Layer<Confirmation, never, ConfirmationStore | Orders 
     /** The link a token names, if this app signed it and its row agrees; with the order it binds. */
     const linkOf = Effect.fnUntraced(function* (token: string) {
       const ring = yield* secrets.ring
-      if (ring === undefined || token.length > 256) return undefined
+      if (ring === undefined || token.length > 128) return undefined
       const claims = ConfirmationLink.read([ring.current, ...ring.previous], token)
       if (Result.isFailure(claims)) return undefined
       const link = yield* store.findLink(claims.success.linkId)
@@ -252,7 +252,7 @@ export const layer: Layer.Layer<Confirmation, never, ConfirmationStore | Orders 
         // Whole seconds: the token carries the expiry in seconds, and the row must say the same.
         const expiresAtSeconds = Math.floor(DateTime.toEpochMillis(now) / 1000) + seconds
         const expiresAt = DateTime.makeUnsafe(expiresAtSeconds * 1000)
-        const linkId = yield* Effect.sync(() => randomBytes(16).toString("hex"))
+        const linkId = yield* Effect.sync(() => randomBytes(12).toString("base64url"))
         yield* store.insertLink({
           id: linkId,
           store_id: storeId,

@@ -4,18 +4,23 @@
  * key ring (`@tawsil/secrets`), which is never in the database, and keeps each link's use in its store.
  *
  * ```
- * c1.<key id>.<store id>.<order id>.<link id>.<expires, unix seconds>.<HMAC-SHA256, base64url>
+ * 1.<key id>.<store id>.<order id>.<link id>.<expires, unix seconds>.<HMAC-SHA256 truncated to 128 bits, base64url>
  * ```
  *
  * The HMAC covers everything before its own dot and is keyed by a key derived from the ring's key through a fixed
- * label, so the ring's key is never used for two purposes. Tokens signed under a previous key of the ring still read
+ * label, so the ring's key is never used for two purposes. The token stays under 100 characters (a path segment of
+ * the router's limit): the link id is 96 random bits, the tag 128 bits of the HMAC (RFC 2104 allows truncation to half
+ * the output). Tokens signed under a previous key of the ring still read
  * while a rotation is under way. A token whose signature does not match says nothing: not which order it named, nor
  * whether the order exists.
  */
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { Redacted, Result } from "effect"
 
-export const VERSION = "c1"
+export const VERSION = "1"
+
+/** Bytes of the HMAC a token carries. */
+const TAG_BYTES = 16
 
 /** A key of the ring, as `@tawsil/secrets`' `KeyRing.Key`: its public id and its 32 bytes. */
 export interface SigningKey {
@@ -27,7 +32,7 @@ export interface SigningKey {
 export interface Claims {
   readonly storeId: number
   readonly orderId: number
-  /** The link's random id (32 hexadecimal characters): its row, whose use is recorded once. */
+  /** The link's random id (96 bits, 16 base64url characters): its row, whose use is recorded once. */
   readonly linkId: string
   /** Unix seconds. */
   readonly expiresAt: number
@@ -37,14 +42,15 @@ export interface Claims {
 export type Refusal = "malformed" | "signature"
 
 const KEY_LABEL = "tawsil/confirmation link key"
-const LINK_ID = /^[0-9a-f]{32}$/
+const LINK_ID = /^[A-Za-z0-9_-]{16}$/
 const KEY_ID = /^[0-9a-f]{8}$/
 const NUMBER = /^[1-9][0-9]{0,15}$/
-const MAC = /^[A-Za-z0-9_-]{43}$/
+const MAC = /^[A-Za-z0-9_-]{22}$/
 
 const linkKey = (key: SigningKey) => createHmac("sha256", Redacted.value(key.bytes)).update(KEY_LABEL).digest()
 
-const macOf = (key: SigningKey, payload: string) => createHmac("sha256", linkKey(key)).update(payload).digest()
+const macOf = (key: SigningKey, payload: string) =>
+  createHmac("sha256", linkKey(key)).update(payload).digest().subarray(0, TAG_BYTES)
 
 /** The token of `claims`, signed under `key`. */
 export const sign = (key: SigningKey, claims: Claims): string => {
@@ -83,6 +89,8 @@ export const read = (keys: ReadonlyArray<SigningKey>, token: string): Result.Res
   if (key === undefined) return Result.fail("signature")
   const expected = macOf(key, parts.slice(0, 6).join("."))
   const presented = Buffer.from(mac, "base64url")
+  // 22 characters carry 132 bits for 128: only the canonical spelling is a token, so no two tokens share a tag.
+  if (presented.toString("base64url") !== mac) return Result.fail("malformed")
   if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return Result.fail("signature")
   return Result.succeed({
     storeId: Number(storeId),
