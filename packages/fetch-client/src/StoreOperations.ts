@@ -909,16 +909,16 @@ export interface Operations {
     readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "confirmationPage.showConfirmationPage": {
-    readonly params: { readonly token: string }
-    readonly query: undefined
+    readonly params: undefined
+    readonly query: { readonly token?: string; readonly lang?: string }
     readonly headers: undefined
     readonly body: undefined
     readonly success: ArrayBuffer
     readonly failure: never
   }
   readonly "confirmationPage.answerConfirmationPage": {
-    readonly params: { readonly token: string }
-    readonly query: undefined
+    readonly params: undefined
+    readonly query: { readonly token?: string; readonly lang?: string }
     readonly headers: undefined
     readonly body: undefined
     readonly success: ArrayBuffer
@@ -1030,7 +1030,7 @@ export const operations = {
   "confirmation.createConfirmationLink": { method: "POST", path: "/v1/orders/{id}/confirmation-link", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
   "confirmation.getConfirmationSettings": { method: "GET", path: "/v1/confirmation/settings", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
   "confirmation.updateConfirmationSettings": { method: "PATCH", path: "/v1/confirmation/settings", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
-  "confirmationPage.showConfirmationPage": { method: "GET", path: "/v1/confirm/{token}", binary: true, statuses: [] },
-  "confirmationPage.answerConfirmationPage": { method: "POST", path: "/v1/confirm/{token}", binary: true, statuses: [] },
+  "confirmationPage.showConfirmationPage": { method: "GET", path: "/v1/confirm", binary: true, statuses: [] },
+  "confirmationPage.answerConfirmationPage": { method: "POST", path: "/v1/confirm", binary: true, statuses: [] },
   "health": { method: "GET", path: "/health", binary: false, statuses: [503] },
 } as const

@@ -8,9 +8,8 @@
  * ```
  *
  * The HMAC covers everything before its own dot and is keyed by a key derived from the ring's key through a fixed
- * label, so the ring's key is never used for two purposes. The token stays under 100 characters (a path segment of
- * the router's limit): the link id is 96 random bits, the tag 128 bits of the HMAC (RFC 2104 allows truncation to half
- * the output). Tokens signed under a previous key of the ring still read
+ * label, so the ring's key is never used for two purposes. The token stays under 100 characters, short enough for an
+ * SMS: the link id is 96 random bits, the tag 128 bits of the HMAC (RFC 2104 allows truncation to half the output). Tokens signed under a previous key of the ring still read
  * while a rotation is under way. A token whose signature does not match says nothing: not which order it named, nor
  * whether the order exists.
  */

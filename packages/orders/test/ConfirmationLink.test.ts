@@ -68,7 +68,7 @@ describe("ConfirmationLink", () => {
     }
   })
 
-  it("any single character changed is refused, and every token fits a path segment of 100 characters", () => {
+  it("any single character changed is refused, and every token fits in 100 characters", () => {
     fc.assert(
       fc.property(
         fc.record({

@@ -5,12 +5,14 @@ import { Confirmation } from "@tawsil/orders"
 import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { pathOf } from "../../Edge.ts"
 import { answer, store } from "../Handler.ts"
 import * as Page from "./Page.ts"
 
-/** The page's path for a token: where a link points, on this listener. */
-export const pagePath = (token: string) => `/v1/confirm/${token}`
+/** The page's path; the token goes in its query string (never in the path, which access logs keep). */
+export const PAGE_PATH = "/v1/confirm"
+
+/** Where a link points, on this listener. */
+export const pageAddress = (token: string) => `${PAGE_PATH}?token=${encodeURIComponent(token)}`
 
 /**
  * The origin the caller reached this listener by (its `Host`, and `X-Forwarded-Proto` when a proxy terminates TLS):
@@ -21,12 +23,15 @@ const originOf = (request: HttpServerRequest.HttpServerRequest) => {
   return `${proto}://${request.headers.host ?? "localhost"}`
 }
 
-/** The request's page language and the query's. */
-const languageOf = (request: HttpServerRequest.HttpServerRequest) => {
+/** The request's query string, read as a browser sends it. */
+const queryOf = (request: HttpServerRequest.HttpServerRequest) => {
   const at = request.url.indexOf("?")
-  const query = at === -1 ? null : new URLSearchParams(request.url.slice(at + 1)).get("lang")
-  return Page.languageOf(query, request.headers["accept-language"])
+  return new URLSearchParams(at === -1 ? "" : request.url.slice(at + 1))
 }
+
+/** The page's language: the query's `lang`, else `Accept-Language`. */
+const languageOf = (request: HttpServerRequest.HttpServerRequest, query: URLSearchParams) =>
+  Page.languageOf(query.get("lang"), request.headers["accept-language"])
 
 export const handlers = HttpApiBuilder.group(
   StoreApi,
@@ -46,7 +51,7 @@ export const handlers = HttpApiBuilder.group(
           const request = yield* HttpServerRequest.HttpServerRequest
           const made = confirmation
             .link(yield* store, params.id, yield* RequestBody)
-            .pipe(Effect.map((link) => ({ ...link, url: `${originOf(request)}${pagePath(link.token)}` })))
+            .pipe(Effect.map((link) => ({ ...link, url: `${originOf(request)}${pageAddress(link.token)}` })))
           return yield* answer(made, reasons)
         })
       )
@@ -73,23 +78,27 @@ export const pageHandlers = HttpApiBuilder.group(
     return handlers
       .handleRaw(
         "showConfirmationPage",
-        Effect.fnUntraced(function* ({ params }) {
+        Effect.fnUntraced(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
-          const page = yield* confirmation.open(params.token)
-          return Page.render(page, languageOf(request), pathOf(request.url))
+          const query = queryOf(request)
+          const token = query.get("token") ?? ""
+          const page = yield* confirmation.open(token)
+          return Page.render(page, languageOf(request, query), PAGE_PATH, token)
         })
       )
       .handleRaw(
         "answerConfirmationPage",
-        Effect.fnUntraced(function* ({ params }) {
+        Effect.fnUntraced(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
+          const query = queryOf(request)
           const form = new URLSearchParams(yield* Effect.orElseSucceed(request.text, () => ""))
+          const token = form.get("token") ?? query.get("token") ?? ""
           const choice = form.get("answer")
           const page =
             choice === "confirm" || choice === "cancel"
-              ? yield* confirmation.answer(params.token, choice)
-              : yield* confirmation.open(params.token)
-          return Page.render(page, languageOf(request), pathOf(request.url))
+              ? yield* confirmation.answer(token, choice)
+              : yield* confirmation.open(token)
+          return Page.render(page, languageOf(request, query), PAGE_PATH, token)
         })
       )
   })

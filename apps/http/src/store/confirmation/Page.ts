@@ -1,7 +1,8 @@
 /**
  * The customer's confirmation page (docs/confirmation.md), in Arabic (right to left) or French: the order's lines and
  * total with Confirm and Cancel as two plain HTML forms, or what became of the link. No script, no outside resource,
- * no store key: the only credential is the link's token in the page's own address. Every answer carries a strict
+ * no store key: the only credential is the link's token, in the page's query string and its forms' bodies (never in a
+ * path, which access logs keep). Every answer carries a strict
  * Content-Security-Policy (nothing but this page's one stylesheet, forms posting to this origin only), is never
  * cached, sends no referrer (the address holds the token) and cannot be framed.
  */
@@ -125,7 +126,7 @@ const statusOf = (page: Confirmation.LinkPage): number => {
   }
 }
 
-const body = (page: Confirmation.LinkPage, language: Language, action: string): string => {
+const body = (page: Confirmation.LinkPage, language: Language, action: string, token: string): string => {
   const t = texts[language]
   const message = (text: string) => `<p id="message">${escapeHtml(text)}</p>`
   switch (page._tag) {
@@ -146,7 +147,8 @@ const body = (page: Confirmation.LinkPage, language: Language, action: string): 
           : `<tr><td colspan="2">${t.discount}</td><td>-${money(order.discount, language)}</td></tr>`
       ].join("")
       const form = (answer: "confirm" | "cancel", label: string) =>
-        `<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="answer" value="${answer}">` +
+        `<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="token" value="${escapeHtml(token)}">` +
+        `<input type="hidden" name="answer" value="${answer}">` +
         `<button type="submit" id="${answer}">${label}</button></form>`
       return (
         `<h1>${t.heading}</h1>${message(t.intro(order.order_number))}` +
@@ -177,16 +179,22 @@ const body = (page: Confirmation.LinkPage, language: Language, action: string): 
 const stateOf = (page: Confirmation.LinkPage) =>
   page._tag === "Answered" ? (page.answer === "confirmed" ? "confirmed" : "cancelled") : page._tag.toLowerCase()
 
-/** The page as an answer; `path` is the page's own path (the forms post to it, the language link keeps it). */
-export const render = (page: Confirmation.LinkPage, language: Language, path: string) => {
+/**
+ * The page as an answer; `path` is the page's own path (the forms post to it with the token in their bodies, the
+ * language link carries the token in its query string).
+ */
+export const render = (page: Confirmation.LinkPage, language: Language, path: string, token: string) => {
   const t = texts[language]
   const action = `${path}?lang=${language}`
+  // A link that is not valid is not echoed back, not even in the language link.
+  const carried = page._tag === "Invalid" ? "" : `token=${encodeURIComponent(token)}&`
+  const other = `${path}?${carried}lang=${t.other.lang}`
   const html =
     `<!doctype html><html lang="${language}" dir="${t.dir}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex">` +
     `<title>${t.title}</title><style>${STYLE}</style></head><body>` +
-    `<main data-state="${stateOf(page)}"><nav><a id="language" href="?lang=${t.other.lang}" hreflang="${t.other.lang}" lang="${t.other.lang}">${t.other.name}</a></nav>` +
-    `${body(page, language, action)}</main></body></html>`
+    `<main data-state="${stateOf(page)}"><nav><a id="language" href="${escapeHtml(other)}" hreflang="${t.other.lang}" lang="${t.other.lang}">${t.other.name}</a></nav>` +
+    `${body(page, language, action, token)}</main></body></html>`
   return HttpServerResponse.text(html, {
     status: statusOf(page),
     contentType: "text/html; charset=utf-8",

@@ -35,7 +35,14 @@ const Page = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" 
   description: "The confirmation page (HTML, Arabic or French)"
 })
 
-const token = { token: Schema.String }
+/**
+ * The link's token rides in the query string (and, posted, in the form body), never in the path: access logs and
+ * traces keep paths and drop query strings.
+ */
+const pageQuery = {
+  token: Schema.optionalKey(Schema.String),
+  lang: Schema.optionalKey(Schema.String)
+}
 
 export class ConfirmationGroup extends HttpApiGroup.make("confirmation")
   .add(
@@ -90,13 +97,16 @@ export class ConfirmationGroup extends HttpApiGroup.make("confirmation")
 
 export class ConfirmationPageGroup extends HttpApiGroup.make("confirmationPage")
   .add(
-    /** The customer's page of a confirmation link; a used, expired or unknown link says so (410, 404). */
-    HttpApiEndpoint.get("showConfirmationPage", "/v1/confirm/:token", { params: token, success: Page }),
     /**
-     * The customer's answer: a form body `answer=confirm` or `answer=cancel`. The link is spent; the order moves
-     * (and its events fire). Answers the page saying what was recorded.
+     * The customer's page of a confirmation link (`?token=`); a used or expired link says so (410), an order that
+     * left pending too (409), anything else is not a valid link (404).
      */
-    HttpApiEndpoint.post("answerConfirmationPage", "/v1/confirm/:token", { params: token, success: Page })
+    HttpApiEndpoint.get("showConfirmationPage", "/v1/confirm", { query: pageQuery, success: Page }),
+    /**
+     * The customer's answer: a form body `token=…&answer=confirm` or `answer=cancel`. The link is spent; the order
+     * moves (and its events fire). Answers the page saying what was recorded.
+     */
+    HttpApiEndpoint.post("answerConfirmationPage", "/v1/confirm", { query: pageQuery, success: Page })
   )
   .annotateMerge(
     OpenApi.annotations({
