@@ -339,12 +339,13 @@ export const call = (method: string, path: string, options: RequestOptions = {})
 
 /**
  * The answers that are not the API's JSON by design: a label's PDF, and what a courier's push is answered (the
- * courier's own format). Their refusals are in the envelope.
+ * courier's own format), whose refusals are in the envelope; and the customer's confirmation page, always a page.
  */
 const outsideEnvelope = (path: string, answer: Answer) =>
-  answer.status < 400 &&
-  (path.startsWith("/v1/hooks/couriers/") ||
-    (/^\/v1\/orders\/\d+\/shipment\/label$/.test(path) && answer.headers.get("content-type") === "application/pdf"))
+  (path.startsWith("/v1/confirm?") && (answer.headers.get("content-type") ?? "").startsWith("text/html")) ||
+  (answer.status < 400 &&
+    (path.startsWith("/v1/hooks/couriers/") ||
+      (/^\/v1\/orders\/\d+\/shipment\/label$/.test(path) && answer.headers.get("content-type") === "application/pdf")))
 
 /**
  * How an answer of the store API breaks the envelope (spec "Response envelope"), if it does: JSON, exactly
