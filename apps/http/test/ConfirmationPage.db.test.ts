@@ -10,16 +10,20 @@ import { join } from "node:path"
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { type BrowserContext, chromium, type Page } from "playwright-core"
-import { afterAll, beforeAll } from "vitest"
+import { afterAll } from "vitest"
 import { CONTENT_SECURITY_POLICY } from "../src/store/confirmation/Page.ts"
 import { backends, baseUrl, call, createStore, sql, storeServer } from "./StoreHarness.ts"
 
 const CHROMIUM = "/usr/bin/chromium"
 
-let context: BrowserContext | undefined
+let launched: Promise<BrowserContext> | undefined
 let profile: string | undefined
 
-beforeAll(async () => {
+/**
+ * The file's one browser, launched by the first test that needs it. Missing, every test fails with how to install it
+ * (a failure in a hook would only mark the tests skipped).
+ */
+const launch = async (): Promise<BrowserContext> => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `Chromium is not installed at ${CHROMIUM}: this test drives Debian's chromium. Install it with ` +
@@ -28,7 +32,7 @@ beforeAll(async () => {
   }
   profile = mkdtempSync(join(tmpdir(), "tawsil-chromium-"))
   // launchPersistentContext passes the fresh profile as --user-data-dir.
-  context = await chromium.launchPersistentContext(profile, {
+  return chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     javaScriptEnabled: false,
@@ -43,17 +47,17 @@ beforeAll(async () => {
       "--disable-sync"
     ]
   })
-}, 60_000)
-
-afterAll(async () => {
-  await context?.close()
-  if (profile !== undefined) rmSync(profile, { recursive: true, force: true })
-})
+}
 
 const browser = () => {
-  if (context === undefined) throw new Error("the browser did not start")
-  return context
+  launched ??= launch()
+  return launched
 }
+
+afterAll(async () => {
+  await (await launched?.catch(() => undefined))?.close()
+  if (profile !== undefined) rmSync(profile, { recursive: true, force: true })
+})
 
 let keys = 0
 const key = () => `page-${Date.now()}-${++keys}`
@@ -144,7 +148,7 @@ const visit = (
   then?: (page: Page) => Promise<{ status: number | undefined; headers: Record<string, string> }>
 ) =>
   Effect.promise(async () => {
-    const page = await browser().newPage()
+    const page = await (await browser()).newPage()
     const violations: Array<string> = []
     page.on("console", (message) => {
       if (message.text().includes("Content Security Policy")) violations.push(message.text())
@@ -293,8 +297,8 @@ for (const backend of backends) {
             assert.notInclude(shown.opened.html, forged, "a link that is not valid is not echoed")
             assert.notInclude(shown.opened.text, "Gandoura")
             // An answer posted with the forged token, as the form would: refused, nothing moves.
-            const posted = yield* Effect.promise(() =>
-              browser().request.post(`${base}/v1/confirm`, { form: { token: forged, answer: "confirm" } })
+            const posted = yield* Effect.promise(async () =>
+              (await browser()).request.post(`${base}/v1/confirm`, { form: { token: forged, answer: "confirm" } })
             )
             assert.strictEqual(posted.status(), 404)
           }
