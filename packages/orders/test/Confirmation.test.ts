@@ -211,4 +211,26 @@ describe("Confirmation", () => {
       })
     )
   )
+
+  it.effect("the sweeper of layerSweeping runs the timeout on its own, on the clock", () =>
+    Effect.gen(function* () {
+      const { storeId, newOrder, confirmation } = yield* setUp
+      yield* confirmation.updateSettings(storeId, { timeout_minutes: 5, timeout_action: "cancel" })
+      const order = yield* newOrder
+      yield* TestClock.adjust("5 minutes")
+      // The sweeper's next round is at most its interval away.
+      yield* TestClock.adjust("30 seconds")
+      yield* Effect.yieldNow
+      const swept = yield* confirmation.detail(storeId, order.id)
+      assert.deepStrictEqual([swept.status, swept.confirmation.state], ["cancelled", "timed_out"])
+    }).pipe(
+      Effect.provide(
+        Confirmation.layerSweeping({ every: "30 seconds" }).pipe(
+          Layer.provideMerge(ConfirmationStore.layerMemory),
+          Layer.provideMerge(memory()),
+          Layer.provide([Secrets.layerTest, listener])
+        )
+      )
+    )
+  )
 })
