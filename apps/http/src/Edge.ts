@@ -78,6 +78,10 @@ const defaultMessages: Record<number, string> = {
 const isJson = (response: HttpServerResponse.HttpServerResponse) =>
   response.body._tag !== "Empty" && (response.body.contentType ?? "").startsWith("application/json")
 
+/** A page a handler rendered for a person (the confirmation page's "link expired"): it keeps its own body. */
+const isPage = (response: HttpServerResponse.HttpServerResponse) =>
+  response.body._tag !== "Empty" && (response.body.contentType ?? "").startsWith("text/html")
+
 export interface EdgeOptions {
   readonly envelope: Envelope
   readonly maxBodyBytes: number
@@ -214,7 +218,7 @@ const withEnvelope =
           "allow",
           allowed.join(", ")
         )
-      } else if (response.status >= 400 && !isJson(response)) {
+      } else if (response.status >= 400 && !isJson(response) && !isPage(response)) {
         answer = HttpServerResponse.setHeaders(
           envelope(response.status),
           Headers.removeMany(response.headers, ["content-type", "content-length"])

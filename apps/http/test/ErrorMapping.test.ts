@@ -9,6 +9,7 @@ import * as ShippingReasons from "@tawsil/api/shipping/Reasons"
 import * as AccessApi from "@tawsil/api/store/access/Api"
 import * as CategoriesApi from "@tawsil/api/store/categories/Api"
 import * as ChangesApi from "@tawsil/api/store/changes/Api"
+import * as ConfirmationApi from "@tawsil/api/store/confirmation/Api"
 import * as LandingPageSectionsApi from "@tawsil/api/store/landing-page-sections/Api"
 import * as LandingPagesApi from "@tawsil/api/store/landing-pages/Api"
 import * as OrdersApi from "@tawsil/api/store/orders/Api"
@@ -42,6 +43,7 @@ import * as StoreErrors from "../src/store/Errors.ts"
 const storeReasons: Record<string, StoreReasons.Any> = {
   AccessError: AccessApi.reasons,
   OrderError: OrdersApi.reasons,
+  ConfirmationError: ConfirmationApi.reasons,
   ProductError: ProductsApi.reasons,
   CategoryError: CategoriesApi.reasons,
   StockError: StockApi.reasons,

@@ -4,6 +4,9 @@
 export type HealthUnavailableEncoded = { readonly status: "unavailable"; readonly service: "shipping" | "store"; readonly version: string; readonly instance: string; readonly uptimeSeconds: number; readonly database: DatabaseHealth }
 export type DatabaseHealth = { readonly status: "up" | "down"; readonly kind: "embedded" | "server"; readonly latencyMs?: number | ("Infinity" | "-Infinity" | "NaN"); readonly error?: string }
 export type HealthReportEncoded = { readonly status: "ok"; readonly service: "shipping" | "store"; readonly version: string; readonly instance: string; readonly uptimeSeconds: number; readonly database: DatabaseHealth }
+export type StoreUnprocessableEncoded = { readonly error: { readonly code: "idempotency_key_reuse" | "invalid_code" | "invalid_discount_type" | "invalid_discount_value" | "invalid_min_order_amount" | "invalid_max_uses" | "invalid_starts_at" | "invalid_expires_at" | "expires_at_in_past" | "invalid_date_window" | "confirmation_required" | "confirmation_stale" | "invalid_theme" | "invalid_style" | "invalid_pixel_type" | "invalid_pixel_id" | "invalid_access_token" | "immutable_field" | "pixel_write_failed" | "not_undoable" | "nothing_to_restore" | "restore_target_missing" | "invalid_section_type" | "invalid_position" | "invalid_settings" | "invalid_section_order" | "snapshot_too_large" | "courier_refused" | "credentials_rejected" | "invalid_phone" | "unknown_commune" | "commune_not_served" | "customer_banned"; readonly message: string; readonly retry_after?: number; readonly confirm_token?: string; readonly confirm_token_expires_in?: number; readonly action?: string; readonly will_change?: { readonly action: string; readonly code: string; readonly discount: string; readonly reversible: boolean; readonly note: string }; readonly suggestions?: ReadonlyArray<CommuneSuggestion> }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+export type CommuneSuggestion = { readonly nameFr: string; readonly nameAr: string; readonly score: number | ("Infinity" | "-Infinity" | "NaN") }
+export type StoreConflictEncoded = { readonly error: { readonly code: "idempotency_in_flight" | "addon_inactive" | "code_exists" | "limit_reached" | "pixel_exists" | "already_undone" | "layout_changed" | "has_subcategories" | "not_cancellable" | "not_shippable" | "shipment_exists" | "already_dispatched" | "account_in_use" | "parcel_pending"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreNotFoundEncoded = { readonly error: { readonly code: "not_found" | "theme_not_found" | "style_not_found" | "store_not_found" | "no_shipment"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreBadRequestEncoded = { readonly error: { readonly code: "bad_request" | "unknown_courier" | "invalid_credentials" | "blocked_egress" | "unsupported"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreUnavailableEncoded = { readonly error: { readonly code: "unavailable"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
@@ -11,6 +14,17 @@ export type StoreRateLimitedEncoded = { readonly error: { readonly code: "rate_l
 export type StoreForbiddenEncoded = { readonly error: { readonly code: "forbidden" | "plan_required"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreQuotaExceededEncoded = { readonly error: { readonly code: "quota_exceeded"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type StoreUnauthorizedEncoded = { readonly error: { readonly code: "unauthorized" | "invalid_signature" | "stale_request"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+export type ConfirmationSettings = { readonly timeout_minutes: number | null; readonly timeout_action: "cancel" | "flag"; readonly timeout_since: string | null }
+export type ConfirmationSettingsUpdate = { readonly timeout_minutes?: number | null; readonly timeout_action?: "cancel" | "flag" }
+export type ConfirmationLink = { readonly order_id: number; readonly token: string; readonly url: string; readonly expires_at: string }
+export type ConfirmationLinkCreate = { readonly expires_in?: number }
+export type OrderDetailWithConfirmation = { readonly id: number; readonly order_number: string; readonly status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "returned"; readonly payment_status: "pending" | "paid" | "refunded"; readonly payment_method: "cod" | "free_digital" | "digital_payment"; readonly customer: { readonly id: number; readonly name: string; readonly phone: string; readonly email: string | null; readonly wilaya_id: number; readonly commune: string; readonly address: string }; readonly delivery: { readonly type: "home" | "desk" | "digital"; readonly desk_id: number | null; readonly desk_name: string | null }; readonly amounts: { readonly subtotal: number | ("Infinity" | "-Infinity" | "NaN"); readonly shipping_cost: number | ("Infinity" | "-Infinity" | "NaN"); readonly discount: number | ("Infinity" | "-Infinity" | "NaN"); readonly payment_fee: number | ("Infinity" | "-Infinity" | "NaN"); readonly total: number | ("Infinity" | "-Infinity" | "NaN") }; readonly items: ReadonlyArray<{ readonly id: number; readonly product_id: number; readonly price: number | ("Infinity" | "-Infinity" | "NaN"); readonly quantity: number; readonly variants: ReadonlyArray<{ readonly order_item_id: number; readonly group_name: string; readonly option_name: string; readonly color_code: string | null; readonly price_adjustment: string }> }>; readonly shipment: OrderShipment | null; readonly created_at: string; readonly updated_at: string; readonly confirmation: OrderConfirmation }
+export type OrderConfirmation = { readonly state: ("no_answer" | "busy" | "postponed" | "fake" | "duplicate" | "customer_cancelled" | "confirmed" | "timed_out") | null; readonly attempts: number; readonly postponed_until: string | null; readonly timed_out_at: string | null; readonly history: ReadonlyArray<ConfirmationAttempt> }
+export type ConfirmationAttempt = { readonly outcome: "no_answer" | "busy" | "postponed" | "fake" | "duplicate" | "customer_cancelled" | "confirmed" | "timed_out"; readonly source: "api" | "link" | "timeout"; readonly note: string | null; readonly postponed_until: string | null; readonly created_at: string }
+export type OrderShipment = { readonly courier: string; readonly account_id: number; readonly tracking_number: string; readonly courier_reference: string | null; readonly status: "created" | "pending_pickup" | "picked_up" | "in_transit" | "out_for_delivery" | "at_stopdesk" | "failed_attempt" | "on_hold" | "delivered" | "returning" | "returned" | "cancelled" | "exception" | "unknown"; readonly raw_status: string; readonly reason: string | null; readonly status_at: string; readonly cod_status: ("not_collected" | "collected" | "remitted") | null; readonly dispatched: boolean; readonly label_url: string; readonly created_at: string; readonly updated_at: string; readonly timeline: ReadonlyArray<ShipmentEvent> }
+export type ShipmentEvent = { readonly kind: "movement" | "cod"; readonly status: string; readonly raw_status: string; readonly reason: string | null; readonly at: string; readonly source: "create" | "dispatch" | "cancel" | "poll" | "push" | "statement"; readonly payment?: { readonly amount: number | null; readonly fee: number | null; readonly statement: string | null } }
+export type ConfirmationAttemptCreate = { readonly outcome: ConfirmationOutcome; readonly note?: string | null; readonly postponed_until?: string }
+export type ConfirmationOutcome = "no_answer" | "busy" | "postponed" | "fake" | "duplicate" | "customer_cancelled" | "confirmed"
 export type CodReport = { readonly from: string; readonly to: string; readonly courier: string | null; readonly stale_after_days: number; readonly as_of: string; readonly couriers: ReadonlyArray<{ readonly courier: string; readonly shipments: number; readonly expected: CodAmounts; readonly collected_not_remitted: CodAmounts_1; readonly remitted: CodAmounts_1; readonly fees: CodAmounts_1; readonly returned: CodAmounts_1; readonly discrepancies: { readonly not_remitted: CodAmounts_2; readonly amount_differs: CodAmounts_3; readonly unmatched_lines: CodAmounts_4 } }>; readonly total: CodFigures; readonly discrepancies: ReadonlyArray<{ readonly kind: "not_remitted" | "amount_differs" | "unmatched_line"; readonly courier: string | null; readonly order_id: number | null; readonly order_number: string | null; readonly tracking_number: string; readonly expected: number | null; readonly amount: number | null; readonly date: string; readonly statement: string | null }>; readonly discrepancies_truncated: boolean }
 export type CodFigures = { readonly shipments: number; readonly expected: CodAmounts; readonly collected_not_remitted: CodAmounts_1; readonly remitted: CodAmounts_1; readonly fees: CodAmounts_1; readonly returned: CodAmounts_1; readonly discrepancies: { readonly not_remitted: CodAmounts_2; readonly amount_differs: CodAmounts_3; readonly unmatched_lines: CodAmounts_4 } }
 export type CodAmounts_4 = { readonly count: number; readonly amount: number }
@@ -18,9 +32,6 @@ export type CodAmounts_3 = { readonly count: number; readonly amount: number }
 export type CodAmounts_2 = { readonly count: number; readonly amount: number }
 export type CodAmounts_1 = { readonly count: number; readonly amount: number }
 export type CodAmounts = { readonly count: number; readonly amount: number }
-export type StoreUnprocessableEncoded = { readonly error: { readonly code: "idempotency_key_reuse" | "invalid_code" | "invalid_discount_type" | "invalid_discount_value" | "invalid_min_order_amount" | "invalid_max_uses" | "invalid_starts_at" | "invalid_expires_at" | "expires_at_in_past" | "invalid_date_window" | "confirmation_required" | "confirmation_stale" | "invalid_theme" | "invalid_style" | "invalid_pixel_type" | "invalid_pixel_id" | "invalid_access_token" | "immutable_field" | "pixel_write_failed" | "not_undoable" | "nothing_to_restore" | "restore_target_missing" | "invalid_section_type" | "invalid_position" | "invalid_settings" | "invalid_section_order" | "snapshot_too_large" | "courier_refused" | "credentials_rejected" | "invalid_phone" | "unknown_commune" | "commune_not_served" | "customer_banned"; readonly message: string; readonly retry_after?: number; readonly confirm_token?: string; readonly confirm_token_expires_in?: number; readonly action?: string; readonly will_change?: { readonly action: string; readonly code: string; readonly discount: string; readonly reversible: boolean; readonly note: string }; readonly suggestions?: ReadonlyArray<CommuneSuggestion> }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
-export type CommuneSuggestion = { readonly nameFr: string; readonly nameAr: string; readonly score: number | ("Infinity" | "-Infinity" | "NaN") }
-export type StoreConflictEncoded = { readonly error: { readonly code: "idempotency_in_flight" | "addon_inactive" | "code_exists" | "limit_reached" | "pixel_exists" | "already_undone" | "layout_changed" | "has_subcategories" | "not_cancellable" | "not_shippable" | "shipment_exists" | "already_dispatched" | "account_in_use" | "parcel_pending"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type CodStatementImported = { readonly id: number; readonly statement: string; readonly courier: string | null; readonly lines: number; readonly total: number; readonly matched: number; readonly remitted: number; readonly flagged: ReadonlyArray<{ readonly line: number; readonly tracking_number: string; readonly amount: number; readonly date: string; readonly outcome: "matched" | "amount_differs" | "unmatched" | "repeated"; readonly order_id: number | null; readonly expected: number | null }> }
 export type CourierOutcomesReport = { readonly items: ReadonlyArray<CourierWilayaOutcome>; readonly couriers: ReadonlyArray<CourierOutcome> }
 export type CourierOutcome = { readonly courier: string; readonly shipments: number; readonly delivered: number; readonly returned: number; readonly cancelled: number; readonly in_progress: number; readonly delivery_rate: number | ("Infinity" | "-Infinity" | "NaN") | null; readonly return_rate: number | ("Infinity" | "-Infinity" | "NaN") | null; readonly median_days_to_deliver: number | ("Infinity" | "-Infinity" | "NaN") | null }
@@ -42,8 +53,6 @@ export type ChangeListItem = { readonly id: number; readonly entity: string; rea
 export type StorePayloadTooLargeEncoded = { readonly error: { readonly code: "payload_too_large"; readonly message: string; readonly retry_after?: number }; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
 export type CourierPushAcknowledged = { readonly received: number; readonly recorded: number }
 export type OrderDetail = { readonly id: number; readonly order_number: string; readonly status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "returned"; readonly payment_status: "pending" | "paid" | "refunded"; readonly payment_method: "cod" | "free_digital" | "digital_payment"; readonly customer: { readonly id: number; readonly name: string; readonly phone: string; readonly email: string | null; readonly wilaya_id: number; readonly commune: string; readonly address: string }; readonly delivery: { readonly type: "home" | "desk" | "digital"; readonly desk_id: number | null; readonly desk_name: string | null }; readonly amounts: { readonly subtotal: number | ("Infinity" | "-Infinity" | "NaN"); readonly shipping_cost: number | ("Infinity" | "-Infinity" | "NaN"); readonly discount: number | ("Infinity" | "-Infinity" | "NaN"); readonly payment_fee: number | ("Infinity" | "-Infinity" | "NaN"); readonly total: number | ("Infinity" | "-Infinity" | "NaN") }; readonly items: ReadonlyArray<{ readonly id: number; readonly product_id: number; readonly price: number | ("Infinity" | "-Infinity" | "NaN"); readonly quantity: number; readonly variants: ReadonlyArray<{ readonly order_item_id: number; readonly group_name: string; readonly option_name: string; readonly color_code: string | null; readonly price_adjustment: string }> }>; readonly shipment: OrderShipment | null; readonly created_at: string; readonly updated_at: string }
-export type OrderShipment = { readonly courier: string; readonly account_id: number; readonly tracking_number: string; readonly courier_reference: string | null; readonly status: "created" | "pending_pickup" | "picked_up" | "in_transit" | "out_for_delivery" | "at_stopdesk" | "failed_attempt" | "on_hold" | "delivered" | "returning" | "returned" | "cancelled" | "exception" | "unknown"; readonly raw_status: string; readonly reason: string | null; readonly status_at: string; readonly cod_status: ("not_collected" | "collected" | "remitted") | null; readonly dispatched: boolean; readonly label_url: string; readonly created_at: string; readonly updated_at: string; readonly timeline: ReadonlyArray<ShipmentEvent> }
-export type ShipmentEvent = { readonly kind: "movement" | "cod"; readonly status: string; readonly raw_status: string; readonly reason: string | null; readonly at: string; readonly source: "create" | "dispatch" | "cancel" | "poll" | "push" | "statement"; readonly payment?: { readonly amount: number | null; readonly fee: number | null; readonly statement: string | null } }
 export type ShipOrder = { readonly account_id: number; readonly delivery_type?: "home" | "stopdesk"; readonly stop_desk_id?: string; readonly tier?: "express" | "economic"; readonly dispatch?: boolean; readonly weight_kg?: number; readonly free_shipping?: boolean; readonly has_open_package?: boolean; readonly is_exchange?: boolean; readonly notes?: string; readonly from_wilaya?: number }
 export type CourierAccountDeleted = { readonly deleted: true; readonly id: number }
 export type CourierAccount = { readonly id: number; readonly courier: string; readonly label: string; readonly base_url: string | null; readonly fingerprint: string; readonly push: { readonly supported: boolean; readonly webhook_secret_set: boolean; readonly url: string | null }; readonly created_at: string; readonly updated_at: string }
@@ -253,7 +262,7 @@ export interface Operations {
     readonly query: undefined
     readonly headers: undefined
     readonly body: undefined
-    readonly success: { readonly data: OrderDetail; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly success: { readonly data: OrderDetailWithConfirmation; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
     readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
   readonly "orders.updateOrderStatus": {
@@ -992,6 +1001,54 @@ export interface Operations {
     readonly success: { readonly data: CodReport; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
     readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
   }
+  readonly "confirmation.recordConfirmationAttempt": {
+    readonly params: { readonly id: number }
+    readonly query: undefined
+    readonly headers: { readonly "idempotency-key"?: string }
+    readonly body: ConfirmationAttemptCreate
+    readonly success: { readonly data: OrderDetailWithConfirmation; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "confirmation.createConfirmationLink": {
+    readonly params: { readonly id: number }
+    readonly query: undefined
+    readonly headers: { readonly "idempotency-key"?: string }
+    readonly body: ConfirmationLinkCreate
+    readonly success: { readonly data: ConfirmationLink; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "confirmation.getConfirmationSettings": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: undefined
+    readonly body: undefined
+    readonly success: { readonly data: ConfirmationSettings; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "confirmation.updateConfirmationSettings": {
+    readonly params: undefined
+    readonly query: undefined
+    readonly headers: { readonly "idempotency-key"?: string }
+    readonly body: ConfirmationSettingsUpdate
+    readonly success: { readonly data: ConfirmationSettings; readonly meta: { readonly request_id: string; readonly api_version: "v1" } }
+    readonly failure: { readonly status: 400; readonly error: StoreBadRequestEncoded } | { readonly status: 401; readonly error: StoreUnauthorizedEncoded } | { readonly status: 402; readonly error: StoreQuotaExceededEncoded } | { readonly status: 403; readonly error: StoreForbiddenEncoded } | { readonly status: 404; readonly error: StoreNotFoundEncoded } | { readonly status: 409; readonly error: StoreConflictEncoded } | { readonly status: 422; readonly error: StoreUnprocessableEncoded } | { readonly status: 429; readonly error: StoreRateLimitedEncoded } | { readonly status: 503; readonly error: StoreUnavailableEncoded }
+  }
+  readonly "confirmationPage.showConfirmationPage": {
+    readonly params: undefined
+    readonly query: { readonly token?: string; readonly lang?: string }
+    readonly headers: undefined
+    readonly body: undefined
+    readonly success: ArrayBuffer
+    readonly failure: never
+  }
+  readonly "confirmationPage.answerConfirmationPage": {
+    readonly params: undefined
+    readonly query: { readonly token?: string; readonly lang?: string }
+    readonly headers: undefined
+    readonly body: undefined
+    readonly success: ArrayBuffer
+    readonly failure: never
+  }
   readonly "health": {
     readonly params: undefined
     readonly query: undefined
@@ -1106,5 +1163,11 @@ export const operations = {
   "courierReports.courierReport": { method: "GET", path: "/v1/reports/couriers", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
   "cod.importCodStatement": { method: "POST", path: "/v1/cod/statements", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
   "cod.codReport": { method: "GET", path: "/v1/reports/cod", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "confirmation.recordConfirmationAttempt": { method: "POST", path: "/v1/orders/{id}/confirmation-attempts", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "confirmation.createConfirmationLink": { method: "POST", path: "/v1/orders/{id}/confirmation-link", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "confirmation.getConfirmationSettings": { method: "GET", path: "/v1/confirmation/settings", binary: false, statuses: [400, 401, 402, 403, 404, 429, 503] },
+  "confirmation.updateConfirmationSettings": { method: "PATCH", path: "/v1/confirmation/settings", binary: false, statuses: [400, 401, 402, 403, 404, 409, 422, 429, 503] },
+  "confirmationPage.showConfirmationPage": { method: "GET", path: "/v1/confirm", binary: true, statuses: [] },
+  "confirmationPage.answerConfirmationPage": { method: "POST", path: "/v1/confirm", binary: true, statuses: [] },
   "health": { method: "GET", path: "/health", binary: false, statuses: [503] },
 } as const

@@ -1,4 +1,10 @@
-/** Orders and customers of the store API: create-body rules, the 7-state machine, stock commitment, order numbers, customer matching; the ban list, return risk and courier outcomes; OrderStore and RiskStore ports (memory and SQL). */
+/** Orders and customers of the store API: create-body rules, the 7-state machine, stock commitment, order numbers, customer matching; the ban list, return risk and courier outcomes; the confirmation workflow; OrderStore, RiskStore and ConfirmationStore ports (memory and SQL). */
+export * as Confirmation from "./Confirmation.ts"
+export * as ConfirmationError from "./ConfirmationError.ts"
+export * as ConfirmationLink from "./ConfirmationLink.ts"
+export * as ConfirmationStore from "./ConfirmationStore.ts"
+export * as ConfirmationStoreSql from "./ConfirmationStoreSql.ts"
+export * as ConfirmationViews from "./ConfirmationViews.ts"
 export * as CourierOutcomes from "./CourierOutcomes.ts"
 export * as CustomerMatch from "./CustomerMatch.ts"
 export * as FraudScore from "./FraudScore.ts"

@@ -28,6 +28,7 @@ import shipments from "./migrations/0017_shipments.ts"
 import rateSyncProgress from "./migrations/0018_rate_sync_progress.ts"
 import pushApplier from "./migrations/0019_push_applier.ts"
 import codLedger from "./migrations/0020_cod_ledger.ts"
+import orderConfirmation from "./migrations/0021_order_confirmation.ts"
 import customerRisk from "./migrations/0022_customer_risk.ts"
 
 export const TABLE = "tawsil_migrations"
@@ -53,6 +54,7 @@ export const loader = Migrator.fromRecord({
   "0018_rate_sync_progress": rateSyncProgress,
   "0019_push_applier": pushApplier,
   "0020_cod_ledger": codLedger,
+  "0021_order_confirmation": orderConfirmation,
   "0022_customer_risk": customerRisk
 })
 

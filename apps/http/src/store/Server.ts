@@ -20,7 +20,7 @@ import {
 } from "@tawsil/catalogue"
 import { ChangeLog, ChangeStoreSql, Changes, Entity } from "@tawsil/changes"
 import { Idempotency, IdempotencyStoreSql } from "@tawsil/idempotency"
-import { Orders, Risk } from "@tawsil/orders"
+import { Confirmation, ConfirmationStoreSql, Orders, Risk } from "@tawsil/orders"
 import { PromoEntity, PromoStoreSql, Promos } from "@tawsil/promos"
 import {
   CodLedger,
@@ -77,6 +77,7 @@ import * as AccessHandlers from "./access/Handlers.ts"
 import * as CategoriesHandlers from "./categories/Handlers.ts"
 import * as ChangesHandlers from "./changes/Handlers.ts"
 import * as CodHandlers from "./cod/Handlers.ts"
+import * as ConfirmationHandlers from "./confirmation/Handlers.ts"
 import * as CourierHooksHandlers from "./courier-hooks/Handlers.ts"
 import * as CustomersHandlers from "./customers/Handlers.ts"
 import * as DesignHandlers from "./design/Handlers.ts"
@@ -160,6 +161,14 @@ const signedLayer = Layer.mergeAll(
 )
 
 /**
+ * The confirmation workflow of pending orders (docs/confirmation.md) over `Orders`, and its timeout sweeper (every
+ * instance sweeps; each order is taken by one). Links are signed under the app's secret key (`Secrets`).
+ */
+const confirmationLayer = Confirmation.layerSweeping({ every: "30 seconds" }).pipe(
+  Layer.provide(ConfirmationStoreSql.layer)
+)
+
+/**
  * The entities whose changes this server can undo (`@tawsil/changes`); a new recorded entity is one more line here.
  */
 export const entities = Entity.layer(
@@ -212,7 +221,7 @@ export const configurationLayer = Layer.mergeAll(
 export const services = (config: Pick<AppConfig, "webhooks" | "shipments">) =>
   Layer.mergeAll(
     Access.layerSql,
-    shipmentsLayer(config).pipe(Layer.provideMerge(webhooksLayer(config))),
+    Layer.merge(shipmentsLayer(config), confirmationLayer).pipe(Layer.provideMerge(webhooksLayer(config))),
     signedLayer,
     Layer.mergeAll(Products.layer, LandingPages.layer).pipe(
       Layer.provide(ProductStoreSql.layer),
@@ -262,6 +271,8 @@ export const handlers = Layer.mergeAll(
   ChangesHandlers.handlers,
   RiskHandlers.handlers,
   CodHandlers.handlers,
+  ConfirmationHandlers.handlers,
+  ConfirmationHandlers.pageHandlers,
   HttpApiBuilder.group(StoreApi, "health", (handlers) => handlers.handle("health", () => Health.check("store")))
 )
 

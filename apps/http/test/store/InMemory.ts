@@ -35,7 +35,7 @@ import { ChangeLog, ChangeStore, Changes } from "@tawsil/changes"
 import { Ids } from "@tawsil/domain"
 import { Egress } from "@tawsil/egress"
 import { Idempotency, IdempotencyStore } from "@tawsil/idempotency"
-import { OrderStore, Orders, Risk, RiskStore } from "@tawsil/orders"
+import { Confirmation, ConfirmationStore, OrderStore, Orders, Risk, RiskStore } from "@tawsil/orders"
 import { PromoStore, Promos } from "@tawsil/promos"
 import { Secrets } from "@tawsil/secrets"
 import {
@@ -210,7 +210,9 @@ export const services = (options: Options = {}) =>
     PublicAccess.layer().pipe(Layer.provide([SignedCalls.layer, access])),
     Tracker.layer(),
     Webhooks.layer({ allowHosts: options.allowHosts ?? WebhookUrl.noHostsAllowed }),
-    shipments.pipe(Layer.provideMerge(Orders.layer.pipe(Layer.provide([Outbox.layer, Risk.orderRisk])))),
+    Layer.merge(shipments, Confirmation.layer.pipe(Layer.provide(ConfirmationStore.layerMemory))).pipe(
+      Layer.provideMerge(Orders.layer.pipe(Layer.provide([Outbox.layer, Risk.orderRisk])))
+    ),
     Risk.layer,
     Products.layer,
     LandingPages.layer,
@@ -343,13 +345,15 @@ export const call = (method: string, path: string, options: RequestOptions = {})
 
 /**
  * The answers that are not the API's JSON by design: a label's PDF, what a courier's push is answered (the
- * courier's own format), the COD report as CSV. Their refusals are in the envelope.
+ * courier's own format), the COD report as CSV, whose refusals are in the envelope; and the customer's confirmation
+ * page, always a page.
  */
 const outsideEnvelope = (path: string, answer: Answer) =>
-  answer.status < 400 &&
-  (path.startsWith("/v1/hooks/couriers/") ||
-    (path.startsWith("/v1/reports/cod") && answer.headers.get("content-type")?.startsWith("text/csv")) ||
-    (/^\/v1\/orders\/\d+\/shipment\/label$/.test(path) && answer.headers.get("content-type") === "application/pdf"))
+  (path.startsWith("/v1/confirm?") && (answer.headers.get("content-type") ?? "").startsWith("text/html")) ||
+  (answer.status < 400 &&
+    (path.startsWith("/v1/hooks/couriers/") ||
+      (path.startsWith("/v1/reports/cod") && answer.headers.get("content-type")?.startsWith("text/csv")) ||
+      (/^\/v1\/orders\/\d+\/shipment\/label$/.test(path) && answer.headers.get("content-type") === "application/pdf")))
 
 /**
  * How an answer of the store API breaks the envelope (spec "Response envelope"), if it does: JSON, exactly

@@ -423,7 +423,10 @@ layer(withFakes, { excludeTestServices: true, timeout: "120 seconds" })("shipmen
         ]),
         [["movement", "pending_pickup", "create"]]
       )
-      assert.deepStrictEqual(yield* detailOf(store, order.id), data)
+      // The detail is the ship answer's order, with its confirmation after its fields (docs/confirmation.md).
+      const { confirmation, ...detail } = yield* detailOf(store, order.id)
+      assert.deepStrictEqual(detail, data)
+      assert.strictEqual(confirmation.state, null)
       // What DHD received: the order's recipient, its number as reference, the total as cash, its lines.
       const create = fake.requests.findLast((request) => request.path === "/api/v1/create/order")!
       const fields = { ...create.query, ...(create.body as Record<string, unknown>) }

@@ -10,6 +10,7 @@ import { AccessGroup } from "./access/Api.ts"
 import { CategoriesGroup } from "./categories/Api.ts"
 import { ChangesGroup } from "./changes/Api.ts"
 import { CodGroup } from "./cod/Api.ts"
+import { ConfirmationGroup, ConfirmationPageGroup } from "./confirmation/Api.ts"
 import { CustomersGroup } from "./customers/Api.ts"
 import { DesignGroup } from "./design/Api.ts"
 import { HomeLayoutGroup } from "./home-layout/Api.ts"
@@ -57,6 +58,8 @@ export class StoreApi extends Parameters.described(
     .add(RiskGroup)
     .add(CourierReportsGroup)
     .add(CodGroup)
+    .add(ConfirmationGroup)
+    .add(ConfirmationPageGroup)
     .add(HealthGroup)
     .annotateMerge(
       OpenApi.annotations({

@@ -1,7 +1,8 @@
 import { StoreApi } from "@tawsil/api/store/Api"
+import * as ConfirmationApi from "@tawsil/api/store/confirmation/Api"
 import { Caller, RequestBody } from "@tawsil/api/store/Endpoint"
-import { readReasons, reasons } from "@tawsil/api/store/orders/Api"
-import { Orders } from "@tawsil/orders"
+import { reasons } from "@tawsil/api/store/orders/Api"
+import { Confirmation, Orders } from "@tawsil/orders"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { answer, store } from "../Handler.ts"
@@ -11,6 +12,7 @@ export const handlers = HttpApiBuilder.group(
   "orders",
   Effect.fnUntraced(function* (handlers) {
     const orders = yield* Orders.Orders
+    const confirmation = yield* Confirmation.Confirmation
     return handlers
       .handleRaw(
         "createOrder",
@@ -23,13 +25,14 @@ export const handlers = HttpApiBuilder.group(
       .handle(
         "listOrders",
         Effect.fnUntraced(function* ({ query }) {
-          return yield* answer(orders.list(yield* store, query), readReasons)
+          return yield* answer(orders.list(yield* store, query), reasons)
         })
       )
       .handle(
         "getOrder",
         Effect.fnUntraced(function* ({ params }) {
-          return yield* answer(orders.get(yield* store, params.id), readReasons)
+          // The order with its confirmation (docs/confirmation.md).
+          return yield* answer(confirmation.detail(yield* store, params.id), ConfirmationApi.reasons)
         })
       )
       .handleRaw(

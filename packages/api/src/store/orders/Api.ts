@@ -1,5 +1,5 @@
 /** Create, list, read and move orders (spec store-api-core "Order create body", "Order status"). */
-import { OrderCreate, OrderError, OrderStatus, OrderViews } from "@tawsil/orders"
+import { ConfirmationViews, OrderCreate, OrderError, OrderStatus, OrderViews } from "@tawsil/orders"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import * as Endpoint from "../Endpoint.ts"
@@ -58,9 +58,10 @@ export class OrdersGroup extends HttpApiGroup.make("orders")
       success: ListOf(OrderViews.OrderSummary),
       error: reads
     }),
+    /** The order detail, with its confirmation (`confirmation`, docs/confirmation.md) after the order's fields. */
     HttpApiEndpoint.get("getOrder", "/v1/orders/:id", {
       params: Id,
-      success: Data(OrderViews.OrderDetail),
+      success: Data(ConfirmationViews.OrderWithConfirmation),
       error: reads
     }),
     Endpoint.patch("updateOrderStatus", "/v1/orders/:id", {
