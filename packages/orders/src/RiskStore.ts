@@ -5,6 +5,7 @@
  */
 import type { Ids } from "@tawsil/domain"
 import { Clock, Context, DateTime, Effect, Layer, Schema } from "effect"
+import { ConfirmationStore } from "./ConfirmationStore.ts"
 import type * as CourierOutcomes from "./CourierOutcomes.ts"
 import type * as FraudScore from "./FraudScore.ts"
 import { type CustomerRecord, OrderStore } from "./OrderStore.ts"
@@ -85,10 +86,11 @@ const DAY_MS = 86_400_000
 const ALL = { afterId: undefined, limit: Number.MAX_SAFE_INTEGER }
 
 /** The port in `Map`s, reading orders, customers and shipments through `OrderStore` (its memory twin in tests). */
-export const layerMemory: Layer.Layer<RiskStore, never, OrderStore> = Layer.effect(
+export const layerMemory: Layer.Layer<RiskStore, never, OrderStore | ConfirmationStore> = Layer.effect(
   RiskStore,
   Effect.gen(function* () {
     const orders = yield* OrderStore
+    const confirmations = yield* ConfirmationStore
     const bans = new Map<string, Omit<BanRecord, "customer_id"> & { readonly store_id: number }>()
     const settings = new Map<number, SettingsRecord>()
     const flags = new Map<number, Array<FlagRecord>>()
@@ -148,10 +150,16 @@ export const layerMemory: Layer.Layer<RiskStore, never, OrderStore> = Layer.effe
         let delivered = 0
         let returned = 0
         let ordersLast24h = 0
+        // The customer's orders a confirmation call or link found fake, or the customer cancelled.
+        let fakeConfirmations = 0
+        let cancelledConfirmations = 0
         for (const order of summaries) {
           if (at - DateTime.toEpochMillis(order.created_at) < DAY_MS) ordersLast24h++
           if (order.shipment?.status === "delivered") delivered++
           if (order.shipment?.status === "returned" || order.shipment?.status === "returning") returned++
+          const outcomes = (yield* confirmations.attempts(storeId, order.id)).map(({ outcome }) => outcome)
+          if (outcomes.includes("fake")) fakeConfirmations++
+          if (outcomes.includes("customer_cancelled")) cancelledConfirmations++
         }
         const address = addressKey(customer)
         const neighbours =
@@ -163,9 +171,8 @@ export const layerMemory: Layer.Layer<RiskStore, never, OrderStore> = Layer.effe
         return {
           delivered,
           returned,
-          // Confirmation outcomes are not recorded on this branch's orders: see docs/risk.md.
-          fakeConfirmations: 0,
-          cancelledConfirmations: 0,
+          fakeConfirmations,
+          cancelledConfirmations,
           otherPhonesAtAddress: new Set(neighbours.map((other) => other.phone)).size,
           ordersLast24h
         }

@@ -27,7 +27,9 @@ const decodeFacts = Schema.decodeUnknownEffect(
     delivered: Schema.Int,
     returned: Schema.Int,
     orders_last_24h: Schema.Int,
-    other_phones: Schema.Int
+    other_phones: Schema.Int,
+    fake_confirmations: Schema.Int,
+    cancelled_confirmations: Schema.Int
   })
 )
 const decodeOutcomes = Schema.decodeUnknownEffect(
@@ -115,6 +117,14 @@ export const layer: Layer.Layer<RiskStore, never, SqlClient.SqlClient> = Layer.e
             SELECT wilaya_id, lower(btrim(commune)) AS commune,
               lower(btrim(regexp_replace(address, '\\s+', ' ', 'g'))) AS address
             FROM customers WHERE store_id = ${storeId} AND id = ${customer.id}
+          ),
+          -- The customer's orders a confirmation call or link found fake, or the customer cancelled.
+          confirmations AS (
+            SELECT count(DISTINCT a.order_id) FILTER (WHERE a.outcome = 'fake')::int AS fake,
+              count(DISTINCT a.order_id) FILTER (WHERE a.outcome = 'customer_cancelled')::int AS cancelled
+            FROM order_confirmation_attempts a JOIN orders o ON o.id = a.order_id
+            WHERE a.store_id = ${storeId} AND o.customer_id = ${customer.id}
+              AND a.outcome IN ('fake', 'customer_cancelled')
           )
           SELECT
             (SELECT count(*) FROM own WHERE status = 'delivered')::int AS delivered,
@@ -123,16 +133,15 @@ export const layer: Layer.Layer<RiskStore, never, SqlClient.SqlClient> = Layer.e
             (SELECT count(DISTINCT c.phone) FROM customers c, me
               WHERE me.address <> '' AND c.store_id = ${storeId} AND c.id <> ${customer.id}
                 AND c.wilaya_id = me.wilaya_id AND lower(btrim(c.commune)) = me.commune
-                AND lower(btrim(regexp_replace(c.address, '\\s+', ' ', 'g'))) = me.address)::int AS other_phones`.pipe(
-          Effect.orDie
-        )
+                AND lower(btrim(regexp_replace(c.address, '\\s+', ' ', 'g'))) = me.address)::int AS other_phones,
+            confirmations.fake AS fake_confirmations, confirmations.cancelled AS cancelled_confirmations
+          FROM confirmations`.pipe(Effect.orDie)
         const facts = yield* decodeFacts(row).pipe(Effect.orDie)
         return {
           delivered: facts.delivered,
           returned: facts.returned,
-          // Confirmation outcomes are not recorded on this branch's orders: see docs/risk.md.
-          fakeConfirmations: 0,
-          cancelledConfirmations: 0,
+          fakeConfirmations: facts.fake_confirmations,
+          cancelledConfirmations: facts.cancelled_confirmations,
           otherPhonesAtAddress: facts.other_phones,
           ordersLast24h: facts.orders_last_24h
         }

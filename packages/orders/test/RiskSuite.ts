@@ -4,6 +4,8 @@
  */
 import { assert, type Vitest } from "@effect/vitest"
 import { DateTime, Effect } from "effect"
+import { ConfirmationStore } from "../src/ConfirmationStore.ts"
+import type { Outcome } from "../src/ConfirmationViews.ts"
 import { Orders } from "../src/Orders.ts"
 import { Risk } from "../src/Risk.ts"
 import { Fixture } from "./Fixture.ts"
@@ -19,7 +21,7 @@ const customer = (phone: string, address = "Rue Larbi Ben M'hidi 12") => ({
 const failureOf = <A, E extends { readonly reason: { readonly _tag: string } }, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.map(Effect.flip(effect), (error) => error.reason._tag)
 
-export const RiskSuite = <R>(it: Vitest.MethodsNonLive<Orders | Risk | Fixture | R>) => {
+export const RiskSuite = <R>(it: Vitest.MethodsNonLive<Orders | Risk | Fixture | ConfirmationStore | R>) => {
   const shop = Effect.gen(function* () {
     const fixture = yield* Fixture
     const store = yield* fixture.store()
@@ -108,6 +110,42 @@ export const RiskSuite = <R>(it: Vitest.MethodsNonLive<Orders | Risk | Fixture |
       yield* fixture.ageOrders(store.id, 2)
       const later = (yield* risk.orderRisk(store.id, first.id)).fraud_factors
       assert.strictEqual(later.find((f) => f.factor === "velocity")!.value, 0)
+    })
+  )
+
+  it.effect("a customer's confirmations: each order found fake or cancelled by the customer counts once", () =>
+    Effect.gen(function* () {
+      const { store, order, risk } = yield* shop
+      const confirmations = yield* ConfirmationStore
+      const attempt = Effect.fnUntraced(function* (orderId: number, outcome: Outcome) {
+        yield* confirmations.insertAttempt(store.id, orderId, {
+          outcome,
+          source: "api",
+          note: null,
+          postponed_until: null,
+          customer_phone: "0550000009",
+          created_at: yield* DateTime.now
+        })
+      })
+      const first = yield* order("0550000009")
+      const second = yield* order("0550000009")
+      const third = yield* order("0550000009")
+      const before = yield* risk.orderRisk(store.id, first.id)
+      yield* attempt(first.id, "busy")
+      yield* attempt(first.id, "fake")
+      yield* attempt(second.id, "customer_cancelled")
+      yield* attempt(second.id, "customer_cancelled")
+      yield* attempt(third.id, "no_answer")
+      const after = yield* risk.orderRisk(store.id, first.id)
+      const byName = Object.fromEntries(after.fraud_factors.map((f) => [f.factor, f.value]))
+      assert.deepInclude(byName, { fake_confirmations: 1, cancelled_confirmations: 1 })
+      assert.isAbove(after.fraud_score, before.fraud_score)
+      // Another customer's answers are not this one's.
+      const other = yield* order("0550000010")
+      const theirs = Object.fromEntries(
+        (yield* risk.orderRisk(store.id, other.id)).fraud_factors.map((f) => [f.factor, f.value])
+      )
+      assert.deepInclude(theirs, { fake_confirmations: 0, cancelled_confirmations: 0 })
     })
   )
 

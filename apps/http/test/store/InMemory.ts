@@ -145,7 +145,11 @@ const ports = Layer.mergeAll(
   TrackingStore.layerMemory,
   DeliverySignal.layer,
   Layer.provideMerge(
-    Layer.mergeAll(CategoryStore.layerMemory, RiskStore.layerMemory, CodLedgerStore.layerMemory),
+    Layer.mergeAll(
+      CategoryStore.layerMemory,
+      RiskStore.layerMemory.pipe(Layer.provideMerge(ConfirmationStore.layerMemory)),
+      CodLedgerStore.layerMemory
+    ),
     Layer.provideMerge(productStore, OrderStore.layerMemory())
   )
 )
@@ -210,7 +214,7 @@ export const services = (options: Options = {}) =>
     PublicAccess.layer().pipe(Layer.provide([SignedCalls.layer, access])),
     Tracker.layer(),
     Webhooks.layer({ allowHosts: options.allowHosts ?? WebhookUrl.noHostsAllowed }),
-    Layer.merge(shipments, Confirmation.layer.pipe(Layer.provide(ConfirmationStore.layerMemory))).pipe(
+    Layer.merge(shipments, Confirmation.layer).pipe(
       Layer.provideMerge(Orders.layer.pipe(Layer.provide([Outbox.layer, Risk.orderRisk])))
     ),
     Risk.layer,
