@@ -65,7 +65,7 @@ describe("Webhooks", () => {
         const store = newStore()
         const create = (body: unknown) => reasonOf(webhooks.create(store, body))
         const events =
-          "order.created, order.confirmed, order.shipped, order.delivered, order.returned, order.cancelled, shipment.updated"
+          "order.created, order.confirmed, order.shipped, order.delivered, order.returned, order.cancelled, shipment.updated, payment.received"
         assert.deepStrictEqual(yield* create([]), ["InvalidWebhook", "Body must be a JSON object"])
         assert.deepStrictEqual(yield* create({ events: ["order.created"] }), [
           "InvalidWebhook",
