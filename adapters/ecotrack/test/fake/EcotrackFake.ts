@@ -29,7 +29,8 @@
  *   from the query only, as the platform does).
  *
  * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
- * 5xx, HTML, 429, a refusal, any JSON, or a refusal that quotes the caller's token.
+ * 5xx, HTML, 429, a refusal, any JSON, or a refusal that quotes the caller's token; `hold` leaves every request it
+ * accepts unanswered, however often it is sent again, until the test lets go (`dropHeld` cuts the held connections).
  */
 import type * as Http from "node:http"
 import { FakeCourier } from "@tawsil/courier/testing"
