@@ -10,76 +10,46 @@
  * module load (about 1.5 s of CPU) each. Two app boots on the embedded database: one stopped with SIGTERM after the
  * CLI worked through its listener, one killed while it starts. With no app at all: `AdminCli.db.test.ts`.
  */
-import { spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { assert, describe, it } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import { Database } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
-import { Effect, Redacted, Schedule } from "effect"
+import { Context, Effect, Layer, Redacted, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { ADDRESS_FILE, PATH, SECRET_FILE } from "../src/admin/AdminListener.ts"
-import { runAdminInProcess } from "./AdminInProcess.ts"
-import { type AppProcess, environment, getJson, spawnApp, startApp, waitForExit } from "./AppProcess.ts"
+import { type AdminOutput, runAdminInProcess } from "./AdminInProcess.ts"
+import { type AppProcess, getJson, runAdmin, spawnApp, startApp, waitForExit } from "./AppProcess.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
 
 /** Each test spawns several processes, each starting a database: generous on a loaded machine. */
 const TIMEOUT = 180_000
 
-const adminArgs = (): ReadonlyArray<string> => {
-  const manifest = JSON.parse(Fs.readFileSync(Path.join(ROOT, "package.json"), "utf8")) as {
-    scripts: { admin: string }
-  }
-  const [command, ...args] = manifest.scripts.admin.split(" ")
-  assert.strictEqual(command, "node")
-  return args
-}
-
-interface AdminRun {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-  // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON field by field
-  readonly json: any
-}
-
-/** Runs the CLI as a process; its stdout must be exactly one JSON object on one line. */
+/** Runs the CLI as a process (`runAdmin`); its stdout must be exactly one JSON object on one line. */
 const adminProcess = (env: Record<string, string>, ...args: ReadonlyArray<string>) =>
-  Effect.callback<AdminRun>((resume) => {
-    const child = spawn(process.execPath, [...adminArgs(), ...args], {
-      cwd: ROOT,
-      env: environment(env),
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString()
-    })
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString()
-    })
-    child.once("close", (code) => {
-      const lines = stdout.split("\n").filter((line) => line !== "")
-      assert.strictEqual(lines.length, 1, `one line on stdout, got:\n${stdout}\nstderr:\n${stderr}`)
-      resume(Effect.succeed({ code, stdout, stderr, json: JSON.parse(lines[0]!) }))
-    })
-  })
+  Effect.orDie(runAdmin(env, ...args))
 
 /** Runs the CLI's entry in this process; its stdout must be exactly one JSON object on one line too. */
-const admin = (env: Record<string, string>, ...args: ReadonlyArray<string>): Effect.Effect<AdminRun> =>
+const admin = (env: Record<string, string>, ...args: ReadonlyArray<string>): Effect.Effect<AdminOutput> =>
   Effect.orDie(runAdminInProcess(env, ...args))
 
 type Admin = typeof admin
+const inProcess = admin
 
-const ok = (run: AdminRun) => {
+/** The app the server-database tests share, and its database. */
+class ServerApp extends Context.Service<
+  ServerApp,
+  { readonly url: Redacted.Redacted<string>; readonly env: Record<string, string>; readonly app: AppProcess }
+>()("test/AdminCli/ServerApp") {}
+
+const ok = (run: AdminOutput) => {
   assert.strictEqual(run.code, 0, `${run.stdout}\n${run.stderr}`)
   assert.isUndefined(run.json.error)
   return run.json
 }
 
-const refused = (run: AdminRun, code = 1) => {
+const refused = (run: AdminOutput, code = 1) => {
   assert.strictEqual(run.code, code, run.stdout)
   assert.deepStrictEqual(Object.keys(run.json), ["error"])
   return run.json.error.message as string
@@ -239,7 +209,8 @@ describe("the admin CLI", () => {
    */
   function changesSeenAtOnce(env: Record<string, string>, admin: Admin, app: AppProcess) {
     return Effect.gen(function* () {
-      const created = ok(yield* admin(env, "store", "create", "--name", "Cached shop"))
+      // A new store is in no cache yet: made in this process whichever way the changes below are made.
+      const created = ok(yield* inProcess(env, "store", "create", "--name", "Cached shop"))
       const store = String(created.store.id)
       const token = created.platform_key.bearer_token as string
       const keyId = created.platform_key.key_id as string
@@ -290,8 +261,9 @@ describe("the admin CLI", () => {
 
       ok(yield* admin(env, "key", "revoke", "--key", keyId))
       assert.strictEqual(yield* statusNow, 401, "revocation")
+      // A refusal changes nothing for the app to hear of: in this process too.
       assert.strictEqual(
-        refused(yield* admin(env, "key", "activate", "--key", keyId)),
+        refused(yield* inProcess(env, "key", "activate", "--key", keyId)),
         `Key ${keyId} not found or revoked`
       )
     })
@@ -299,40 +271,52 @@ describe("the admin CLI", () => {
 
   if (TestDatabase.serverUrl !== undefined) {
     const adminUrl = TestDatabase.serverUrl
-    it.live(
-      "changes made directly on the server database are seen on a running app's very next request",
-      () =>
-        // Processes here: the app hears of a change through the server's NOTIFY, and a command run in this process
-        // returns sooner than a process exits, sometimes before the app has heard.
-        Effect.gen(function* () {
-          const env = { DATABASE_URL: Redacted.value(yield* TestDatabase.freshServerDatabase(adminUrl)) }
-          yield* changesSeenAtOnce(env, adminProcess, yield* startApp(env))
-        }).pipe(Effect.scoped),
-      TIMEOUT
+    // One app on one fresh server database for both tests: each works on stores of its own.
+    const serverApp = Layer.effect(
+      ServerApp,
+      Effect.gen(function* () {
+        const url = yield* TestDatabase.freshServerDatabase(adminUrl)
+        const env = { DATABASE_URL: Redacted.value(url) }
+        return { url, env, app: yield* startApp(env) }
+      })
     )
-    it.live(
-      "connects to the database directly with DATABASE_URL, while an app runs on it",
-      () =>
-        Effect.gen(function* () {
-          const url = yield* TestDatabase.freshServerDatabase(adminUrl)
-          const env = { DATABASE_URL: Redacted.value(url) }
-          const app = yield* startApp(env)
-          const created = yield* session(env, adminProcess)
-          assert.strictEqual((yield* getJson(`${app.storeUrl}/health`)).status, 200)
-          const whoami = yield* send(`${app.storeUrl}/v1/whoami`, {
-            headers: { authorization: `Bearer ${created.app_token}` }
-          })
-          assert.strictEqual(whoami.status, 200)
-          assert.strictEqual(whoami.body.data.store.id, created.store.id)
-          const rows = yield* Effect.gen(function* () {
-            const sql = yield* SqlClient.SqlClient
-            return yield* sql<{ readonly status: string; readonly secret_sha256: string | null }>`
+    layer(serverApp, { timeout: TIMEOUT, excludeTestServices: true })(
+      "on a server database, with an app on it",
+      (it) => {
+        it.effect(
+          "changes made directly on the server database are seen on a running app's very next request",
+          () =>
+            // Processes here: the app hears of a change through the server's NOTIFY, and a command run in this process
+            // returns sooner than a process exits, sometimes before the app has heard.
+            Effect.gen(function* () {
+              const { env, app } = yield* ServerApp
+              yield* changesSeenAtOnce(env, adminProcess, app)
+            }),
+          TIMEOUT
+        )
+        it.effect(
+          "connects to the database directly with DATABASE_URL, while an app runs on it",
+          () =>
+            Effect.gen(function* () {
+              const { url, env, app } = yield* ServerApp
+              const created = yield* session(env, adminProcess)
+              assert.strictEqual((yield* getJson(`${app.storeUrl}/health`)).status, 200)
+              const whoami = yield* send(`${app.storeUrl}/v1/whoami`, {
+                headers: { authorization: `Bearer ${created.app_token}` }
+              })
+              assert.strictEqual(whoami.status, 200)
+              assert.strictEqual(whoami.body.data.store.id, created.store.id)
+              const rows = yield* Effect.gen(function* () {
+                const sql = yield* SqlClient.SqlClient
+                return yield* sql<{ readonly status: string; readonly secret_sha256: string | null }>`
             SELECT status, secret_sha256 FROM api_keys WHERE key_id = ${created.platform_key.key_id}`
-          }).pipe(Effect.provide(Database.layerServer({ url, maxConnections: 1 })), Effect.orDie)
-          assert.strictEqual(rows[0]!.status, "active")
-          assert.notInclude(created.platform_key.bearer_token, rows[0]!.secret_sha256!)
-        }).pipe(Effect.scoped),
-      TIMEOUT
+              }).pipe(Effect.provide(Database.layerServer({ url, maxConnections: 1 })), Effect.orDie)
+              assert.strictEqual(rows[0]!.status, "active")
+              assert.notInclude(created.platform_key.bearer_token, rows[0]!.secret_sha256!)
+            }),
+          TIMEOUT
+        )
+      }
     )
   }
 })

@@ -2,12 +2,12 @@ import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { assert, describe, it } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import { AppInstance, Database } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
-import { Clock, Effect, Layer, Redacted, type Scope } from "effect"
+import { Clock, Context, Effect, Layer, Redacted, type Scope } from "effect"
 import { runAdminInProcess } from "./AdminInProcess.ts"
-import { cpuSeconds, getJson, spawnApp, startApp, waitForExit } from "./AppProcess.ts"
+import { type AppProcess, cpuSeconds, getJson, spawnApp, startApp, waitForExit } from "./AppProcess.ts"
 import { validOrder } from "./ShippingBodies.ts"
 import { tcpProxy } from "./TcpProxy.ts"
 
@@ -167,20 +167,41 @@ const send = (url: string, init: RequestInit = {}) =>
     return { status: response.status, headers: response.headers, text, json: json as any }
   })
 
+/** The app whose database the outage tests cut: its direct URL, the URL through the proxy, the proxy. */
+class OutageApp extends Context.Service<
+  OutageApp,
+  {
+    readonly direct: string
+    readonly url: URL
+    readonly proxy: { readonly cut: Effect.Effect<void>; readonly restore: Effect.Effect<void> }
+    readonly app: AppProcess
+  }
+>()("test/App/OutageApp") {}
+
 let idempotencyKeys = 0
 const freshKey = () => `outage-${process.pid}-${++idempotencyKeys}`
 
 if (TestDatabase.serverUrl) {
   const adminUrl = TestDatabase.serverUrl
 
-  describe("the app on a real server", () => {
-    it.live("answers /health 503 while the database is unreachable, and 200 again once it is back", () =>
+  /** One app on a fresh server database reached through a proxy the tests cut and restore; each restores it. */
+  const outageApp = Layer.effect(
+    OutageApp,
+    Effect.gen(function* () {
+      const direct = Redacted.value(yield* TestDatabase.freshServerDatabase(adminUrl))
+      const url = new URL(direct)
+      const proxy = yield* tcpProxy(url.hostname, Number(url.port || 5432))
+      url.hostname = "127.0.0.1"
+      url.port = String(proxy.port)
+      const app = yield* startApp({ DATABASE_URL: url.toString(), DATABASE_POOL_SIZE: "3" })
+      return { direct, url, proxy, app }
+    })
+  )
+
+  layer(outageApp, { timeout: 180_000, excludeTestServices: true })("the app on a real server that goes away", (it) => {
+    it.effect("answers /health 503 while the database is unreachable, and 200 again once it is back", () =>
       Effect.gen(function* () {
-        const url = new URL(Redacted.value(yield* TestDatabase.freshServerDatabase(adminUrl)))
-        const proxy = yield* tcpProxy(url.hostname, Number(url.port || 5432))
-        url.hostname = "127.0.0.1"
-        url.port = String(proxy.port)
-        const app = yield* startApp({ DATABASE_URL: url.toString(), DATABASE_POOL_SIZE: "2" })
+        const { url, proxy, app } = yield* OutageApp
         assert.strictEqual((yield* getJson(`${app.shippingUrl}/health`)).status, 200)
 
         yield* proxy.cut
@@ -194,21 +215,16 @@ if (TestDatabase.serverUrl) {
         yield* proxy.restore
         const up = yield* getJson(`${app.storeUrl}/health`)
         assert.strictEqual(up.status, 200)
-      }).pipe(Effect.scoped)
+      })
     )
 
     // A database that goes away and comes back, as users meet it (the embedded one cannot be cut from its process; a
     // closed one fails the same way: packages/storage/test/Database.process.test.ts).
-    it.live(
+    it.effect(
       "answers 503 unavailable with Retry-After on both APIs while it is cut, and the same requests succeed once it is back",
       () =>
         Effect.gen(function* () {
-          const direct = Redacted.value(yield* TestDatabase.freshServerDatabase(adminUrl))
-          const url = new URL(direct)
-          const proxy = yield* tcpProxy(url.hostname, Number(url.port || 5432))
-          url.hostname = "127.0.0.1"
-          url.port = String(proxy.port)
-          const app = yield* startApp({ DATABASE_URL: url.toString(), DATABASE_POOL_SIZE: "3" })
+          const { direct, url, proxy, app } = yield* OutageApp
           // A store and its key, made by the admin CLI on the database directly (not through the proxy).
           const created = yield* runAdminInProcess({ DATABASE_URL: direct }, "store", "create", "--name", "Outage")
           const token: string = created.json.platform_key.bearer_token
@@ -284,10 +300,11 @@ if (TestDatabase.serverUrl) {
           assert.include(logs, '"message":"database unavailable"')
           assert.notInclude(logs, "unhandled failure", "no request was answered as a bug")
           assert.notInclude(logs + app.stderr(), url.password || "\u0000")
-        }).pipe(Effect.scoped),
-      180_000
+        })
     )
+  })
 
+  describe("the app on a real server", () => {
     it.live("three instances starting at once migrate once; all serve", () =>
       Effect.gen(function* () {
         const url = Redacted.value(yield* TestDatabase.freshServerDatabase(adminUrl))

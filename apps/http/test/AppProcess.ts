@@ -150,7 +150,7 @@ export interface AdminRun {
  * unless its stdout is exactly one JSON object on one line.
  */
 export const runAdmin = (env: Record<string, string>, ...args: ReadonlyArray<string>) =>
-  Effect.callback<AdminRun, Error>((resume) => {
+  Effect.callback<AdminRun & { readonly stdout: string }, Error>((resume) => {
     const manifest = JSON.parse(readFileSync(Path.join(ROOT, "package.json"), "utf8")) as {
       scripts: { admin: string }
     }
@@ -174,7 +174,7 @@ export const runAdmin = (env: Record<string, string>, ...args: ReadonlyArray<str
       if (lines.length !== 1 || !lines[0]!.startsWith("{")) {
         return resume(Effect.fail(new Error(`the admin CLI should print one JSON line, got:\n${stdout}\n${stderr}`)))
       }
-      resume(Effect.succeed({ code, stderr, json: JSON.parse(lines[0]!) }))
+      resume(Effect.succeed({ code, stdout, stderr, json: JSON.parse(lines[0]!) }))
     })
   })
 

@@ -7,6 +7,7 @@ import type { CourierAdapter } from "@tawsil/courier"
 import { Egress } from "@tawsil/egress"
 import { Secrets } from "@tawsil/secrets"
 import type { Poller } from "@tawsil/shipments"
+import { CourierPacer } from "@tawsil/shipping"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { RetryPolicy, WebhookUrl } from "@tawsil/webhooks"
 import { Duration, Effect, Layer, Redacted, References } from "effect"
@@ -76,6 +77,11 @@ export interface ServerOptions {
   readonly poll?: Poller.Options | undefined
   /** Couriers a test defines, beside the installed ones. */
   readonly couriers?: ReadonlyArray<CourierAdapter.Any> | undefined
+  /**
+   * Courier accounts paced on windows `pace` times as long as declared (`CourierPacer.layerMemoryScaled`), where the
+   * pace is not what a test is about; the declared pace unless told.
+   */
+  readonly pace?: number | undefined
 }
 
 /** The migrated database of `backend` and the store server on it. */
@@ -87,7 +93,14 @@ export const storeServer = (backend: TestDatabase.Backend, options: ServerOption
     shipments: { poll: options.poll }
   }).pipe(
     Layer.provide(options.resolver ?? Egress.Resolver.layer),
-    Layer.provide(Couriers.gateway(config, options.courierOrigins, options.couriers))
+    Layer.provide(
+      Couriers.gateway(
+        config,
+        options.courierOrigins,
+        options.couriers,
+        options.pace === undefined ? CourierPacer.layerMemory : CourierPacer.layerMemoryScaled(options.pace)
+      )
+    )
   )
   return Layer.mergeAll(server, Admin.layerSql).pipe(
     Layer.provide(Announcements.accessEvents),

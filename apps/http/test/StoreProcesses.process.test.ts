@@ -77,7 +77,7 @@ const ok = (run: AdminRun) => {
 }
 
 /** Seconds left in the database's minute below which the rate-limit test waits for the next one. */
-const ROOM_SECONDS = 25
+const ROOM_SECONDS = 10
 const ORDERS = 300
 const PRICE = 1000
 
@@ -171,29 +171,40 @@ describe("the store API across processes", () => {
           yield* Effect.gen(function* () {
             const admin = yield* Admin.Admin
             const sql = yield* SqlClient.SqlClient
-            const created = yield* admin.createStore({ name: "Deux instances" })
-            const token = Redacted.value(created.platform_key.bearer_token)
+            // Every call must fall in one minute of the database clock. The burst starts at once unless the minute is
+            // nearly over (it takes some 3 s on a quiet machine); one that crossed into the next minute all the same
+            // (its store's window split in two: a busy machine) is run again, for a new store.
+            const burstOnce = Effect.gen(function* () {
+              const created = yield* admin.createStore({ name: "Deux instances" })
+              const token = Redacted.value(created.platform_key.bearer_token)
+              const [clock] = yield* sql<{ readonly second: number }>`
+                SELECT extract(second FROM now())::float8 AS second`
+              const second = clock!.second
+              if (second > 60 - ROOM_SECONDS) yield* Effect.sleep(`${Math.ceil((60 - second) * 1000) + 200} millis`)
 
-            // Every call must fall in one minute of the database clock: start early in one.
-            const [clock] = yield* sql<{ readonly second: number }>`
-              SELECT extract(second FROM now())::float8 AS second`
-            const second = clock!.second
-            if (second > 60 - ROOM_SECONDS) yield* Effect.sleep(`${Math.ceil((60 - second) * 1000) + 200} millis`)
+              const burstStart = performance.now()
+              const answers = yield* Effect.forEach(
+                Array.from({ length: 1000 }, (_, i) => i),
+                (i) => send(apps[i % 2]!.storeUrl, "GET", "/v1/orders", { token }),
+                { concurrency: 16 }
+              )
+              const burst = performance.now() - burstStart
+              const windows = yield* sql<{ readonly count: number }>`
+                SELECT count::int AS count FROM rate_windows WHERE store_id = ${created.store.id}`
+              return { second, answers, burst, windows }
+            })
+            let attempts = 1
+            let run = yield* burstOnce
+            while (attempts < 3 && run.windows.length > 1) {
+              attempts++
+              run = yield* burstOnce
+            }
+            const { second, answers, burst, windows } = run
 
-            const burstStart = performance.now()
-            const answers = yield* Effect.forEach(
-              Array.from({ length: 1000 }, (_, i) => i),
-              (i) => send(apps[i % 2]!.storeUrl, "GET", "/v1/orders", { token }),
-              { concurrency: 16 }
-            )
-            const burst = performance.now() - burstStart
-
-            const windows = yield* sql<{ readonly count: number }>`
-              SELECT count::int AS count FROM rate_windows WHERE store_id = ${created.store.id}`
             assert.deepStrictEqual(
               windows,
               [{ count: 1000 }],
-              `all 1 000 calls counted in one minute's window (started at second ${second}, took ${burst} ms)`
+              `all 1 000 calls counted in one minute's window (started at second ${second}, took ${burst} ms, attempt ${attempts})`
             )
 
             const served = answers.filter((answer) => answer.status === 200)
@@ -217,7 +228,8 @@ describe("the store API across processes", () => {
             }
             for (const answer of served) assert.strictEqual(answer.headers!.get("ratelimit-limit"), "600")
             console.log(
-              `two instances: ${served.length} of 1000 served, ${refused.length} refused, in ${burst.toFixed(0)} ms`
+              `two instances: ${served.length} of 1000 served, ${refused.length} refused, in ${burst.toFixed(0)} ms ` +
+                `(attempt ${attempts}, started at second ${second.toFixed(1)})`
             )
           }).pipe(Effect.provide(serverAdmin(url)))
         }).pipe(Effect.scoped),

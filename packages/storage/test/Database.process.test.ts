@@ -6,7 +6,7 @@ import { PgClient } from "@effect/sql-pg"
 import { assert, describe, it, layer } from "@effect/vitest"
 import { AppInstance, Database, DataDirLock, Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
-import { Context, Effect, Exit, Layer, Redacted, Schema } from "effect"
+import { Context, Effect, Exit, Layer, Redacted, Schedule, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { pgliteStream } from "../src/internal/pgliteStream.ts"
 
@@ -247,7 +247,12 @@ describe("durability", () => {
             }
           })
           yield* waitForLine(child, "committed ")
-          yield* Effect.sleep(`${300 + round * 400} millis`)
+          // Killed mid-stream after a different number of commits each round (was: after 0.3, 0.7 and 1.1 s).
+          const before = acknowledged.length
+          yield* Effect.sync(() => acknowledged.length - before).pipe(
+            Effect.repeat({ until: (count) => count >= 5 + round * 10, schedule: Schedule.spaced("5 millis") }),
+            Effect.timeout("60 seconds")
+          )
           child.kill("SIGKILL")
           yield* Effect.promise(() => new Promise((resolve) => child.once("exit", resolve)))
         }

@@ -31,7 +31,8 @@
  *   from the query only, as the platform does).
  *
  * Every request is recorded; `misbehaveNext` makes the next request (optionally for one path) hang, reset, answer
- * 5xx, HTML, 429, a refusal, any JSON, or a refusal that quotes the caller's token.
+ * 5xx, HTML, 429, a refusal, any JSON, or a refusal that quotes the caller's token; `hold` leaves every request it
+ * accepts unanswered, however often it is sent again, until the test lets go (`dropHeld` cuts the held connections).
  */
 import type * as Http from "node:http"
 import { FakeCourier } from "@tawsil/courier/testing"
@@ -124,6 +125,15 @@ export interface Fake extends FakeCourier.FakeCourier<Own> {
   readonly setClock: (date: string, time: string) => void
   /** The time of every request the fake received, by its clock (`Options.now`), oldest first. */
   readonly arrivals: ReadonlyArray<number>
+  /**
+   * Leaves every request `held` accepts hanging (recorded, never answered), however often it is sent again, until
+   * called with `undefined`; unlike `misbehaveNext`'s one hang, a caller that gives up and asks again is held too.
+   */
+  readonly hold: (held: ((request: RecordedRequest) => boolean) | undefined) => void
+  /** The held requests whose connections are still open. */
+  readonly holding: () => number
+  /** Drops the held requests' connections: their callers see the connection cut. */
+  readonly dropHeld: () => void
 }
 
 export interface Options {
@@ -215,6 +225,8 @@ const start = (tokens: ReadonlyArray<string>, pending: ReadonlyArray<string>, no
     )
     let issued = 0
     const arrivals: Array<number> = []
+    let held: ((request: RecordedRequest) => boolean) | undefined
+    const open = new Set<Http.ServerResponse>()
     /** Laravel's throttle: each token's window opens at its first request and lasts a minute. */
     const windows = new Map<string, { readonly start: number; count: number }>()
     const throttled = (token: string, response: Http.ServerResponse): boolean => {
@@ -456,6 +468,11 @@ const start = (tokens: ReadonlyArray<string>, pending: ReadonlyArray<string>, no
       errorBody: (_status, message) => ({ message }),
       misbehave,
       handle: (request, response) => {
+        if (held?.(request) === true) {
+          open.add(response)
+          response.once("close", () => open.delete(response))
+          return
+        }
         const { body, method, path, query } = request
         if (method === "GET" && path === "/api/v1/validate/token") {
           // The platform reads this one's token from the query only (research §1.2).
@@ -495,6 +512,13 @@ const start = (tokens: ReadonlyArray<string>, pending: ReadonlyArray<string>, no
       arrivals,
       setClock: (date, time) => {
         clock = { date, time }
+      },
+      hold: (accept) => {
+        held = accept
+      },
+      holding: () => open.size,
+      dropHeld: () => {
+        for (const response of open) response.socket?.destroy()
       }
     }
     return ecotrack

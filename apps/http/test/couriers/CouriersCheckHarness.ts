@@ -19,6 +19,7 @@ import * as Yalidine from "../../../../adapters/yalidine/test/fake/YalidineFake.
 import * as Zimou from "../../../../adapters/zimou/test/fake/ZimouFake.ts"
 import * as ZrExpressNew from "../../../../adapters/zrexpress-new/test/fake/ZrExpressNewFake.ts"
 import * as CourierCheck from "../../src/CourierCheck.ts"
+import { originsOf } from "./Platforms.ts"
 
 export const ROOT = Path.resolve(import.meta.dirname, "../../../..")
 
@@ -102,24 +103,7 @@ export const HarnessLive = Layer.effect(
       colivraison: yield* Colivraison.make({ accounts: [[C.colivKey, C.colivToken]] }),
       zimou: yield* Zimou.make({ tokens: [C.zimou] })
     }
-    const origins = [
-      ["https://api.yalidine.app", fakes.yalidine.origin],
-      ["https://yalidine.app", fakes.yalidine.origin],
-      ["https://platform.dhd-dz.com", fakes.ecotrack.origin],
-      ["https://app.noest-dz.com", fakes.noest.origin],
-      ["https://api.zrexpress.app", fakes.zr.origin],
-      ["https://*.blob.core.windows.net", fakes.zr.origin],
-      ["https://backend.maystro-delivery.com", fakes.maystro.origin],
-      ["https://procolis.com", fakes.procolis.origin],
-      ["https://api.neardelivery.app", fakes.near.origin],
-      ["https://api.mdm.express", fakes.mdm.origin],
-      ["https://ecom-dz.net", fakes.ecom.origin],
-      ["https://api.elogistia.com", fakes.elogistia.origin],
-      ["https://api.colivraison.express", fakes.colivraison.origin],
-      ["https://zimou.express", fakes.zimou.origin]
-    ]
-      .map(([origin, fake]) => `${origin}=${fake}`)
-      .join(",")
+    const origins = originsOf(fakes).join(",")
     // The adapters as the command finds them, the host's transport pointed at the fakes, the bundled communes.
     const catalogue = Catalogue.make(yield* Discovery.discover(import.meta.url))
     const overrides = Result.getOrThrow(Egress.parseOverrides(origins))

@@ -24,6 +24,7 @@ import * as Zimou from "../../../../adapters/zimou/test/fake/ZimouFake.ts"
 import * as ZrExpressNew from "../../../../adapters/zrexpress-new/test/fake/ZrExpressNewFake.ts"
 import { getJson } from "../AppProcess.ts"
 import { type AppInProcess, everyRow, startApp } from "./AppInProcess.ts"
+import { originsOf } from "./Platforms.ts"
 
 /** The capabilities a courier may declare (`GET /v1/couriers`). */
 const CAPABILITIES = [
@@ -120,26 +121,12 @@ const HarnessLive = Layer.effect(
       colivraison: yield* Colivraison.make({ accounts: [[C.colivKey, C.colivToken]] }),
       zimou: yield* Zimou.make({ tokens: [C.zimou] })
     }
-    const origins = [
-      ["https://api.yalidine.app", fakes.yalidine.origin],
-      ["https://api.guepex.app", fakes.yalidine.origin],
-      ["https://platform.dhd-dz.com", fakes.ecotrack.origin],
-      ["https://app.noest-dz.com", fakes.noest.origin],
-      ["https://api.zrexpress.app", fakes.zr.origin],
-      // ZR's label files, on its Blob storage host (a document host it declares).
-      ["https://*.blob.core.windows.net", fakes.zr.origin],
-      ["https://api.neardelivery.app", fakes.near.origin],
-      ["https://api.mdm.express", fakes.mdm.origin],
-      ["https://ecom-dz.net", fakes.ecom.origin],
-      ["https://api.elogistia.com", fakes.elogistia.origin],
-      ["https://api.colivraison.express", fakes.colivraison.origin],
-      ["https://zimou.express", fakes.zimou.origin]
-    ]
+    const origins = originsOf(fakes)
     const dataDir = yield* TestDatabase.migratedDataDir
     const app = yield* startApp(
       {
         DATA_DIR: dataDir,
-        TAWSIL_COURIER_ORIGINS: origins.map(([pinned, fake]) => `${pinned}=${fake}`).join(","),
+        TAWSIL_COURIER_ORIGINS: origins.join(","),
         SHIPPING_RATE_LIMIT_PER_MINUTE: "100000",
         LOG_LEVEL: "trace"
       },

@@ -19,6 +19,35 @@ export class Platforms extends Context.Service<
   }
 >()("test/couriers/Platforms") {}
 
+/**
+ * The couriers' pinned origins each platform's fake stands for, by fake: the one table of every harness that points
+ * couriers at their loopback fakes (this app's suites, `ParcelOperations.db.test.ts`, `CouriersCheckHarness.ts`).
+ * Yalidine's fake serves the whole engine (Yalidine's API, its site's label links, Guepex); ZR's its label files on
+ * its storage host too (a document host it declares).
+ */
+export const pinnedOrigins = {
+  yalidine: ["https://api.yalidine.app", "https://yalidine.app", "https://api.guepex.app"],
+  ecotrack: ["https://platform.dhd-dz.com", "https://*.ecotrack.dz"],
+  noest: ["https://app.noest-dz.com"],
+  zr: ["https://api.zrexpress.app", "https://*.blob.core.windows.net"],
+  maystro: ["https://backend.maystro-delivery.com"],
+  procolis: ["https://procolis.com"],
+  near: ["https://api.neardelivery.app"],
+  mdm: ["https://api.mdm.express"],
+  ecom: ["https://ecom-dz.net"],
+  elogistia: ["https://api.elogistia.com"],
+  colivraison: ["https://api.colivraison.express"],
+  zimou: ["https://zimou.express"]
+} as const satisfies Record<string, ReadonlyArray<string>>
+
+export type Faked = keyof typeof pinnedOrigins
+
+/** `pinned=fake` for each of `fakes` (named as in {@link pinnedOrigins}), as `TAWSIL_COURIER_ORIGINS` takes them. */
+export const originsOf = (fakes: { readonly [K in Faked]?: { readonly origin: string } }): ReadonlyArray<string> =>
+  (Object.keys(fakes) as Array<Faked>).flatMap((name) =>
+    pinnedOrigins[name].map((pinned) => `${pinned}=${fakes[name]!.origin}`)
+  )
+
 /** The app, its courier origins `pinned=fake` as the suites' fakes give them. */
 export const layer = <R>(origins: Effect.Effect<ReadonlyArray<string>, never, R>) =>
   Layer.effect(

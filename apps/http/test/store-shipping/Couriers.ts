@@ -20,20 +20,20 @@ const catalogue = (extra: ReadonlyArray<CourierAdapter.Any>) =>
 
 /**
  * The gateway over the installed couriers (and `extra` ones) on the database's idempotency records (needs
- * `SqlClient`); `origins` sends a courier's requests to a loopback fake.
+ * `SqlClient`); `origins` sends a courier's requests to a loopback fake; `pacer` paces the courier accounts (their
+ * declared limits in this process unless told).
  */
 export const gateway = (
   config: Pick<AppConfig, "shippingRateLimitPerMinute" | "shippingMaxConcurrentCreates" | "communesFile">,
   origins: Egress.Overrides = new Map(),
-  extra: ReadonlyArray<CourierAdapter.Any> = []
+  extra: ReadonlyArray<CourierAdapter.Any> = [],
+  pacer: Layer.Layer<CourierPacer.CourierPacer> = CourierPacer.layerMemory
 ) => {
   const limits = ClientWindow.layerStoreMemory()
   return Layer.unwrap(
     Effect.map(Effect.orDie(catalogue(extra)), (found) => ShippingServer.gatewayLayer(config, found))
   ).pipe(
-    Layer.provide(
-      HttpTransport.layer({ overrides: origins }).pipe(Layer.provide([Egress.Resolver.layer, CourierPacer.layerMemory]))
-    ),
+    Layer.provide(HttpTransport.layer({ overrides: origins }).pipe(Layer.provide([Egress.Resolver.layer, pacer]))),
     Layer.provide(limits)
   )
 }

@@ -210,9 +210,13 @@ export const pushco = CourierAdapter.define<typeof PushcoCredentials.Type>({
 
 /**
  * The shipping API's gateway over the installed couriers and `pushco`, with couriers' origins sent to loopback fakes
- * (`origins`, as `TAWSIL_COURIER_ORIGINS` does), the bundled communes and the create's idempotency in memory.
+ * (`origins`, as `TAWSIL_COURIER_ORIGINS` does), the bundled communes and the create's idempotency in memory; courier
+ * accounts paced by `pacer` (their declared limits unless told).
  */
-export const gateway = (origins: Egress.Overrides = new Map()): Layer.Layer<Gateway.Gateway> => {
+export const gateway = (
+  origins: Egress.Overrides = new Map(),
+  pacer: Layer.Layer<CourierPacer.CourierPacer> = CourierPacer.layerMemory
+): Layer.Layer<Gateway.Gateway> => {
   const limits = ClientWindow.layerStoreMemory()
   const core = Layer.unwrap(
     Effect.gen(function* () {
@@ -222,9 +226,7 @@ export const gateway = (origins: Egress.Overrides = new Map()): Layer.Layer<Gate
     })
   ).pipe(
     Layer.provide(Communes.layerBundled),
-    Layer.provide(
-      HttpTransport.layer({ overrides: origins }).pipe(Layer.provide([Egress.Resolver.layer, CourierPacer.layerMemory]))
-    )
+    Layer.provide(HttpTransport.layer({ overrides: origins }).pipe(Layer.provide([Egress.Resolver.layer, pacer])))
   )
   return Gateway.layer({ requestsPerMinute: 100_000, maxConcurrentCreates: 16 }).pipe(
     Layer.provide(core),

@@ -13,6 +13,7 @@ import { Egress } from "@tawsil/egress"
 import { OrderStore } from "@tawsil/orders"
 import { Secrets } from "@tawsil/secrets"
 import { CourierAccount } from "@tawsil/shipments"
+import { CourierPacer } from "@tawsil/shipping"
 import { WebhookStore } from "@tawsil/webhooks"
 import { DateTime, Duration, Effect, Layer, Redacted, Result } from "effect"
 import { EcotrackFake, TOKEN } from "../../../../adapters/ecotrack/test/fake/EcotrackFake.ts"
@@ -43,7 +44,9 @@ const withFakes = Layer.unwrap(
         `https://platform.dhd-dz.com=${ecotrack.origin},https://api.yalidine.app=${yalidine.origin}`
       )
     )
-    return InMemory.layer({ gateway: Couriers.gateway(origins) })
+    // The couriers' pace is not what these tests are about: their windows a thousandth as long (the pace itself is
+    // `couriers/Documented.db.test.ts`'s).
+    return InMemory.layer({ gateway: Couriers.gateway(origins, CourierPacer.layerMemoryScaled(0.001)) })
   })
 ).pipe(Layer.provideMerge(Layer.merge(EcotrackFake.layer({ tokens: [TOKEN, CANARY] }), YalidineFake.layer())))
 

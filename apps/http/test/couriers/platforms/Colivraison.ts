@@ -17,7 +17,7 @@ import {
 import { getJson, postJson } from "../../AppProcess.ts"
 import { dzship, rejected } from "../../Dzship.ts"
 import type { AppInProcess } from "../AppInProcess.ts"
-import { Platforms } from "../Platforms.ts"
+import { originsOf, Platforms } from "../Platforms.ts"
 
 /** Credentials no code path may ever print, store or return: a public key and an access token. */
 const CANARY_KEY = "canary-coliv-key-7b1e4d90c2a6"
@@ -61,7 +61,7 @@ export const fake = ColivraisonFake.layer({
 })
 
 /** The origin this fake stands for, as TAWSIL_COURIER_ORIGINS names it. */
-export const origins = Effect.map(ColivraisonFake, (fake) => [`${ORIGIN}=${fake.origin}`])
+export const origins = Effect.map(ColivraisonFake, (fake) => originsOf({ colivraison: fake }))
 
 const SetupLive = Layer.effect(
   Setup,

@@ -16,7 +16,7 @@ import {
 import { getJson, postJson } from "../../AppProcess.ts"
 import { dzship, rejected } from "../../Dzship.ts"
 import type { AppInProcess } from "../AppInProcess.ts"
-import { Platforms } from "../Platforms.ts"
+import { originsOf, Platforms } from "../Platforms.ts"
 
 /** A token no code path may ever print, store or return, and the key that goes with it. */
 const CANARY = "canary-ecom-token-6d1f8b3a0e95"
@@ -52,7 +52,7 @@ class Setup extends Context.Service<
 export const fake = EcomDeliveryFake.layer({ accounts: [ACCOUNT, { key: CANARY_KEY, token: CANARY }] })
 
 /** The origin this fake stands for, as TAWSIL_COURIER_ORIGINS names it. */
-export const origins = Effect.map(EcomDeliveryFake, (fake) => [`https://ecom-dz.net=${fake.origin}`])
+export const origins = Effect.map(EcomDeliveryFake, (fake) => originsOf({ ecom: fake }))
 
 const SetupLive = Layer.effect(
   Setup,

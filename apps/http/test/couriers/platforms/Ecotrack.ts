@@ -11,7 +11,7 @@ import { EcotrackFake, TOKEN } from "../../../../../adapters/ecotrack/test/fake/
 import { hostileBaseUrls, secret } from "../../../../../packages/egress/test/fixtures/hostileBaseUrls.ts"
 import { postJson } from "../../AppProcess.ts"
 import type { AppInProcess } from "../AppInProcess.ts"
-import { Platforms } from "../Platforms.ts"
+import { originsOf, Platforms } from "../Platforms.ts"
 
 /** A credential no code path may ever print, store or return. */
 const CANARY = "canary-7c1e2d4a9b8f3e6d-tawsil"
@@ -47,10 +47,7 @@ class Setup extends Context.Service<
 export const fake = EcotrackFake.layer({ tokens: [TOKEN, CANARY], perMinute: 10_000 })
 
 /** The origins this fake stands for: DHD's and the Ecotrack tenants'. */
-export const origins = Effect.map(EcotrackFake, (fake) => [
-  `https://platform.dhd-dz.com=${fake.origin}`,
-  `https://*.ecotrack.dz=${fake.origin}`
-])
+export const origins = Effect.map(EcotrackFake, (fake) => originsOf({ ecotrack: fake }))
 
 const SetupLive = Layer.effect(
   Setup,

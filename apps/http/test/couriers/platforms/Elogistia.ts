@@ -16,7 +16,7 @@ import {
 import { getJson, postJson } from "../../AppProcess.ts"
 import { dzship, rejected } from "../../Dzship.ts"
 import type { AppInProcess } from "../AppInProcess.ts"
-import { Platforms } from "../Platforms.ts"
+import { originsOf, Platforms } from "../Platforms.ts"
 
 /** A key no code path may ever print, store or return. */
 const CANARY = "canary-elogistia-key-7f3e9a1c5d2b"
@@ -48,7 +48,7 @@ class Setup extends Context.Service<
 export const fake = ElogistiaFake.layer({ keys: [KEY, CANARY] })
 
 /** The origin this fake stands for, as TAWSIL_COURIER_ORIGINS names it. */
-export const origins = Effect.map(ElogistiaFake, (fake) => [`https://api.elogistia.com=${fake.origin}`])
+export const origins = Effect.map(ElogistiaFake, (fake) => originsOf({ elogistia: fake }))
 
 const SetupLive = Layer.effect(
   Setup,

@@ -11,7 +11,7 @@ import { GUID, NoestFake, TOKEN } from "../../../../../adapters/noest/test/fake/
 import { getJson, postJson } from "../../AppProcess.ts"
 import { type DzshipError, dzship, rejected } from "../../Dzship.ts"
 import type { AppInProcess } from "../AppInProcess.ts"
-import { Platforms } from "../Platforms.ts"
+import { originsOf, Platforms } from "../Platforms.ts"
 
 /** Credentials no code path may ever print, store or return: a Maystro key, a NOEST token and a NOEST GUID. */
 const CANARY_KEY = "canary-maystro-6e1f3a9c0b4d7e28"
@@ -59,10 +59,9 @@ export const fake = Layer.mergeAll(
 )
 
 /** The origins these fakes stand for. */
-export const origins = Effect.map(Effect.all([MaystroFake, NoestFake]), ([maystro, noest]) => [
-  `https://backend.maystro-delivery.com=${maystro.origin}`,
-  `https://app.noest-dz.com=${noest.origin}`
-])
+export const origins = Effect.map(Effect.all([MaystroFake, NoestFake]), ([maystro, noest]) =>
+  originsOf({ maystro, noest })
+)
 
 const SetupLive = Layer.effect(
   Setup,

@@ -10,7 +10,7 @@ import { type Fake, MdmFake, type Misbehaviour } from "../../../../../adapters/m
 import { getJson } from "../../AppProcess.ts"
 import { dzship, rejected } from "../../Dzship.ts"
 import type { AppInProcess } from "../AppInProcess.ts"
-import { Platforms } from "../Platforms.ts"
+import { originsOf, Platforms } from "../Platforms.ts"
 
 /** The key no code path may ever print, store or return. */
 const CANARY = "canary-mdm-key-4e8b1d7a92c6f035"
@@ -34,7 +34,7 @@ class Harness extends Context.Service<
 export const fake = MdmFake.layer({ keys: [CANARY] })
 
 /** The origin this fake stands for, as TAWSIL_COURIER_ORIGINS names it. */
-export const origins = Effect.map(MdmFake, (fake) => [`https://api.mdm.express=${fake.origin}`])
+export const origins = Effect.map(MdmFake, (fake) => originsOf({ mdm: fake }))
 
 const HarnessLive = Layer.effect(
   Harness,

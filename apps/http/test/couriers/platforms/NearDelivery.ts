@@ -17,7 +17,7 @@ import {
 import { getJson, postJson } from "../../AppProcess.ts"
 import { dzship, rejected } from "../../Dzship.ts"
 import type { AppInProcess } from "../AppInProcess.ts"
-import { Platforms } from "../Platforms.ts"
+import { originsOf, Platforms } from "../Platforms.ts"
 
 /** Credentials no code path may ever print, store or return: an API key and its secret. */
 const CANARY_KEY = "canary-near-key-5d1b7e3a9c20"
@@ -59,7 +59,7 @@ export const fake = NearDeliveryFake.layer({
 })
 
 /** The origin this fake stands for, as TAWSIL_COURIER_ORIGINS names it. */
-export const origins = Effect.map(NearDeliveryFake, (fake) => [`https://api.neardelivery.app=${fake.origin}`])
+export const origins = Effect.map(NearDeliveryFake, (fake) => originsOf({ near: fake }))
 
 const NearLive = Layer.effect(
   Near,

@@ -16,7 +16,7 @@ import {
 import { getJson, postJson } from "../../AppProcess.ts"
 import { dzship, rejected } from "../../Dzship.ts"
 import type { AppInProcess } from "../AppInProcess.ts"
-import { Platforms } from "../Platforms.ts"
+import { originsOf, Platforms } from "../Platforms.ts"
 
 /** Credentials no code path may ever print, store or return. */
 const CANARY = "canary-3d8f1b6e0a4c-procolis-zr"
@@ -58,11 +58,9 @@ export const fake = Layer.mergeAll(
 )
 
 /** The origins these fakes stand for; ZR's label files are on its storage host, a document host it declares. */
-export const origins = Effect.map(Effect.all([ProcolisFake, ZrExpressNewFake]), ([procolis, zr]) => [
-  `https://procolis.com=${procolis.origin}`,
-  `https://api.zrexpress.app=${zr.origin}`,
-  `https://*.blob.core.windows.net=${zr.origin}`
-])
+export const origins = Effect.map(Effect.all([ProcolisFake, ZrExpressNewFake]), ([procolis, zr]) =>
+  originsOf({ procolis, zr })
+)
 
 const SetupLive = Layer.effect(
   Setup,

@@ -9,7 +9,7 @@ import { type Fake, type Misbehaviour, YalidineFake } from "../../../../../adapt
 import { getJson, postJson } from "../../AppProcess.ts"
 import { dzship, rejected } from "../../Dzship.ts"
 import type { AppInProcess } from "../AppInProcess.ts"
-import { Platforms } from "../Platforms.ts"
+import { originsOf, Platforms } from "../Platforms.ts"
 
 /** Credentials no code path may ever print, store or return: an API id and a token. */
 const CANARY_ID = "canary-id-51e0c7a94d2b"
@@ -71,10 +71,7 @@ export const fake = YalidineFake.layer({
 })
 
 /** The origins this fake stands for: Yalidine's and Guepex's. */
-export const origins = Effect.map(YalidineFake, (fake) => [
-  `https://api.yalidine.app=${fake.origin}`,
-  `https://api.guepex.app=${fake.origin}`
-])
+export const origins = Effect.map(YalidineFake, (fake) => originsOf({ yalidine: fake }))
 
 const SetupLive = Layer.effect(
   Setup,

@@ -10,7 +10,7 @@ import { type Fake, type Misbehaviour, TOKEN, ZimouFake } from "../../../../../a
 import { getJson, postJson } from "../../AppProcess.ts"
 import { type DzshipError, dzship, rejected } from "../../Dzship.ts"
 import type { AppInProcess } from "../AppInProcess.ts"
-import { Platforms } from "../Platforms.ts"
+import { originsOf, Platforms } from "../Platforms.ts"
 
 /** A token no code path may ever print, store or return. */
 const CANARY = "canary-zimou-token-5f2a8c1e9d"
@@ -50,7 +50,7 @@ class Setup extends Context.Service<
 export const fake = ZimouFake.layer({ tokens: [TOKEN, CANARY] })
 
 /** The origin this fake stands for, as TAWSIL_COURIER_ORIGINS names it. */
-export const origins = Effect.map(ZimouFake, (fake) => [`https://zimou.express=${fake.origin}`])
+export const origins = Effect.map(ZimouFake, (fake) => originsOf({ zimou: fake }))
 
 const SetupLive = Layer.effect(
   Setup,
