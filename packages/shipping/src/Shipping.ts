@@ -389,18 +389,7 @@ export class Shipping extends Context.Service<
             const created = yield* run(adapter.operations.create!(order, context))
             const status = Tracking.statusOf(adapter.statuses, created.rawStatus)
             if (status === "unknown") yield* logUnmapped(manifest.key, [created.rawStatus])
-            return ParcelCreated.make({
-              trackingNumber: created.trackingNumber,
-              ...(created.courierReference === undefined ? {} : { courierReference: created.courierReference }),
-              // A link that held one of the caller's credentials holds the placeholder now: it is not passed on.
-              ...(created.labelUrl === undefined || created.labelUrl.includes(Redaction.PLACEHOLDER)
-                ? {}
-                : { labelUrl: created.labelUrl }),
-              status,
-              rawStatus: created.rawStatus,
-              reference: order.reference!,
-              ...(commune === undefined ? {} : { commune })
-            })
+            return parcelCreated(created, status, order.reference!, commune)
           }),
           createBatch: method("Shipping.createBatch")(function* (call) {
             const bulk = catalogue.resolve(call.courier)?.adapter.operations.createBatch
@@ -512,17 +501,7 @@ export class Shipping extends Context.Service<
               return Result.map(answered, (created) => {
                 const status = Tracking.statusOf(adapter.statuses, created.rawStatus)
                 if (status === "unknown") unmapped.push(created.rawStatus)
-                return ParcelCreated.make({
-                  trackingNumber: created.trackingNumber,
-                  ...(created.courierReference === undefined ? {} : { courierReference: created.courierReference }),
-                  ...(created.labelUrl === undefined || created.labelUrl.includes(Redaction.PLACEHOLDER)
-                    ? {}
-                    : { labelUrl: created.labelUrl }),
-                  status,
-                  rawStatus: created.rawStatus,
-                  reference: order.reference,
-                  ...(commune === undefined ? {} : { commune })
-                })
+                return parcelCreated(created, status, order.reference, commune)
               })
             })
             yield* logUnmapped(manifest.key, unmapped)
@@ -636,6 +615,26 @@ export class Shipping extends Context.Service<
       })
     )
 }
+
+/** The create's answer from what the adapter created, one parcel or a batch's. */
+const parcelCreated = (
+  created: CreatedParcel,
+  status: ParcelCreated["status"],
+  reference: string,
+  commune: ParcelCreated["commune"]
+) =>
+  ParcelCreated.make({
+    trackingNumber: created.trackingNumber,
+    ...(created.courierReference === undefined ? {} : { courierReference: created.courierReference }),
+    // A link that held one of the caller's credentials holds the placeholder now: it is not passed on.
+    ...(created.labelUrl === undefined || created.labelUrl.includes(Redaction.PLACEHOLDER)
+      ? {}
+      : { labelUrl: created.labelUrl }),
+    status,
+    rawStatus: created.rawStatus,
+    reference,
+    ...(commune === undefined ? {} : { commune })
+  })
 
 /** Reads in flight at once when a courier has no batch endpoint. */
 const BATCH_CONCURRENCY = 4

@@ -8,21 +8,12 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Endpoint from "../Endpoint.ts"
 import * as Errors from "../Errors.ts"
+import * as OrdersApi from "../orders/Api.ts"
 import * as Reasons from "../Reasons.ts"
 
 /** The order's own refusals as the orders' endpoints answer them; the workflow's as 400, a missing key 503. */
 export const reasons = Reasons.of(ConfirmationError.ConfirmationErrorReason, {
-  InvalidOrder: "bad_request",
-  InvalidStatusChange: "bad_request",
-  IllegalTransition: "bad_request",
-  ConcurrentChange: "bad_request",
-  MonthlyCapReached: "bad_request",
-  OrderNotFound: "not_found",
-  CustomerNotFound: "not_found",
-  NotShippable: "bad_request",
-  ShipmentExists: "bad_request",
-  NoShipment: "not_found",
-  AlreadyDispatched: "bad_request",
+  ...OrdersApi.reasons.codes,
   // Only an order create refuses a banned phone (docs/risk.md); kept to the codes these endpoints declare.
   CustomerBanned: "bad_request",
   InvalidConfirmation: "bad_request",
