@@ -87,6 +87,12 @@ export const make = (
 ): CommuneLists["Service"] => {
   /** The lists being read again in the background by this process. */
   const refreshing = new Set<string>()
+  /**
+   * What this process last found or read of each list, decoded: while it is fresh, a create takes its list from here,
+   * with neither the store's round trip nor a decode of the whole list (which cost a sandbox create a third of its
+   * time); once it is not, the store says what the other instances found.
+   */
+  const local = new Map<string, Entry>()
   const degraded = <A>(
     what: string,
     onStore: Effect.Effect<A, Persistence.PersistenceError>,
@@ -109,6 +115,7 @@ export const make = (
   const save = (id: string, communes: ReadonlyArray<CourierCommune>) =>
     Effect.flatMap(Clock.currentTimeMillis, (now) => {
       const entry = entryOf(communes, now)
+      local.set(id, entry)
       return degraded("write", store.set(id, entry, MAX_AGE), fallback.set(id, entry, MAX_AGE))
     })
   const refresh = <E>(id: string, read: Effect.Effect<ReadonlyArray<CourierCommune>, E>) => {
@@ -130,8 +137,11 @@ export const make = (
     get: (key, read) =>
       Effect.gen(function* () {
         const id = keyOf(key)
-        const kept = yield* load(id)
         const now = yield* Clock.currentTimeMillis
+        const near = local.get(id)
+        if (near !== undefined && now - near.readAt < Duration.toMillis(FRESH_FOR)) return near.communes
+        const kept = yield* load(id)
+        if (kept !== undefined) local.set(id, kept)
         if (kept !== undefined && now - kept.readAt < Duration.toMillis(MAX_AGE)) {
           if (now - kept.readAt >= Duration.toMillis(FRESH_FOR)) yield* refresh(id, read)
           return kept.communes

@@ -86,6 +86,33 @@ describe("CommuneLists", () => {
       })
   )
 
+  it.effect("serves a fresh list from this process: the shared store is asked again only once it is an hour old", () =>
+    Effect.gen(function* () {
+      const backing = yield* Persistence.BackingPersistence.pipe(Effect.provide(Persistence.layerBackingMemory))
+      const shared = yield* backing.make(CommuneLists.STORE_ID)
+      let asked = 0
+      const counting: Persistence.BackingPersistenceStore = {
+        ...shared,
+        get: (id) =>
+          Effect.andThen(
+            Effect.sync(() => asked++),
+            shared.get(id)
+          )
+      }
+      // Another instance read the list and kept it in the shared store.
+      const other = CommuneLists.make(shared, shared, yield* Effect.scope)
+      const { read } = reader()
+      yield* other.get(key, read)
+      const lists = CommuneLists.make(counting, counting, yield* Effect.scope)
+      const { state, read: never } = reader()
+      for (let call = 0; call < 5; call++) assert.deepStrictEqual(yield* lists.get(key, never), babEzzouar)
+      assert.deepStrictEqual([asked, state.reads], [1, 0], "one look in the shared store, no read of the courier")
+      yield* TestClock.adjust(Duration.minutes(61))
+      yield* lists.get(key, never)
+      assert.strictEqual(asked, 2, "an hour on, the shared store is asked again")
+    }).pipe(Effect.scoped)
+  )
+
   it.effect("keeps a list per courier, tenant origin and wilaya", () =>
     Effect.gen(function* () {
       const lists = yield* CommuneLists.makeMemory
