@@ -233,52 +233,46 @@ export const layer = (config: AppConfig, options: Options = {}) => {
     Health.layerReadiness,
     SecretKeys.announce(config.secretKeys).pipe(Layer.provideMerge(SecretKeys.layer(config.secretKeys)))
   ).pipe(Layer.provideMerge(storage))
-  const servers = Layer.unwrap(
-    Effect.map(catalogue(config), (catalogue) =>
-      Layer.mergeAll(
-        ShippingServer.layer(config, catalogue),
-        StoreServer.layer(config).pipe(
-          Layer.provide(Egress.Resolver.layer),
-          // The courier rate sync: the shipping API's couriers, through a gateway over the same catalogue and transport.
-          Layer.provide(ShippingServer.gatewayLayer(config, catalogue))
-        )
+  const servers = (catalogue: Catalogue.Catalogue) =>
+    Layer.mergeAll(
+      ShippingServer.layer(config, catalogue),
+      StoreServer.layer(config).pipe(
+        Layer.provide(Egress.Resolver.layer),
+        // The courier rate sync: the shipping API's couriers, through a gateway over the same catalogue and transport.
+        Layer.provide(ShippingServer.gatewayLayer(config, catalogue))
       )
     )
-  )
   // The client windows' store, the pace of courier accounts, and the stores kept for couriers (lists, memories).
   const { windows: limits, pacer, hostStores } = limitLayers(config)
   const transport = HttpTransport.layer({ overrides: config.courierOrigins }).pipe(
     Layer.provide([Egress.Resolver.layer, options.pacer ?? pacer])
   )
   const stop = stopLines(options.stopSignal ?? (() => undefined), config.shutdownDrain)
-  return stop.began.pipe(
-    Layer.provideMerge(
-      Layer.mergeAll(
-        servers,
-        purgeIdempotency,
-        purgeRateWindows,
-        purgeNonces,
-        purgeWebhookEvents,
-        adminListener(config),
-        // Every documented metric family at zero from the first scrape or export, not at its first event.
-        Layer.effectDiscard(HttpMetrics.zero),
-        config.metrics === undefined ? Layer.empty : MetricsListener.layer(config.metrics)
+  // The adapters are found first: a malformed or clashing one stops the start before the database is opened or
+  // migrated (fail closed, in about a second). The guard's reports are logged from before they are imported.
+  const app = Layer.unwrap(
+    Effect.map(catalogue(config), (catalogue) =>
+      stop.began.pipe(
+        Layer.provideMerge(
+          Layer.mergeAll(
+            servers(catalogue),
+            purgeIdempotency,
+            purgeRateWindows,
+            purgeNonces,
+            purgeWebhookEvents,
+            adminListener(config),
+            // Every documented metric family at zero from the first scrape or export, not at its first event.
+            Layer.effectDiscard(HttpMetrics.zero),
+            config.metrics === undefined ? Layer.empty : MetricsListener.layer(config.metrics)
+          )
+        ),
+        Layer.provide([runtime, transport, inFlight, Health.layerLifecycle, limits, hostStores, BoundUrls.layer]),
+        Layer.provide(stop.ended)
       )
-    ),
-    // The guard's reports are logged from before the adapters are imported (discovery runs when `servers` builds).
-    Layer.provide([
-      runtime,
-      transport,
-      inFlight,
-      Health.layerLifecycle,
-      limits,
-      hostStores,
-      EgressGuard.reporting,
-      BoundUrls.layer
-    ]),
-    Layer.provide(stop.ended),
-    // Without OTLP, no tracer and no service spans: each span would cost a request ~40 000 instructions (0013).
-    // With it, the exporters outlive the servers, so the last spans and metrics are sent at shutdown.
+    )
+  )
+  return app.pipe(
+    Layer.provide(EgressGuard.reporting),
     Layer.provide([loggingLayer(config), Telemetry.serviceSpans(config), Telemetry.layer(config)])
   )
 }

@@ -451,12 +451,15 @@ describe("courier adapters named in configuration", () => {
         `export const nothing = 1`
       ]) {
         const file = yield* writeModule(source)
-        const app = yield* spawnApp({ DATA_DIR: yield* TestDatabase.migratedDataDir, COURIER_ADAPTERS: file })
+        // Refused before the database is opened: the data directory is never made.
+        const dataDir = Path.join(Path.dirname(file), "data")
+        const app = yield* spawnApp({ DATA_DIR: dataDir, COURIER_ADAPTERS: file })
         const exit = yield* waitForExit(app)
         assert.strictEqual(exit.code, 1)
         const lines = app.stderr().trim().split("\n")
         assert.lengthOf(lines, 1, app.stderr())
         assert.match(lines[0]!, /^tawsil: cannot start: courier adapter /)
+        assert.isFalse(Fs.existsSync(dataDir), "the database was not opened")
       }
     }).pipe(Effect.scoped)
   )
