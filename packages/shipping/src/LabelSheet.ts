@@ -5,7 +5,13 @@
  * page with what it draws (fonts, images) and reads the PDFs couriers produce, compressed streams included.
  */
 import { Effect, Schema } from "effect"
-import { PDFDocument } from "pdf-lib"
+import type { PDFDocument } from "pdf-lib"
+
+/**
+ * pdf-lib, imported when a sheet is first made or read: its modules take about half a second of a start to load, and
+ * most processes never merge a label.
+ */
+const pdfLib = Effect.promise(() => import("pdf-lib"))
 
 /** A label the courier sent that is not a PDF, or one that cannot be read. */
 export class UnreadableLabel extends Schema.TaggedError<UnreadableLabel>()("UnreadableLabel", {
@@ -23,7 +29,9 @@ const isPdf = (bytes: Uint8Array) =>
 const problemOf = (cause: unknown) => (cause instanceof Error ? cause.message.slice(0, 200) : String(cause))
 
 /** A new, empty sheet. */
-export const make: Effect.Effect<PDFDocument> = Effect.promise(() => PDFDocument.create({ updateMetadata: false }))
+export const make: Effect.Effect<PDFDocument> = Effect.flatMap(pdfLib, ({ PDFDocument }) =>
+  Effect.promise(() => PDFDocument.create({ updateMetadata: false }))
+)
 
 /**
  * Appends every page of one label to the sheet and answers how many: a PDF with at least one page, whatever the
@@ -36,6 +44,7 @@ export const append = (
   Effect.gen(function* () {
     const unreadable = (problem: string) => new UnreadableLabel({ contentType: label.contentType, problem })
     if (!isPdf(label.bytes)) return yield* unreadable("it is not a PDF")
+    const { PDFDocument } = yield* pdfLib
     const document = yield* Effect.tryPromise({
       try: () => PDFDocument.load(label.bytes, { updateMetadata: false }),
       catch: (cause) => unreadable(problemOf(cause))
@@ -60,7 +69,9 @@ export const save = (sheet: PDFDocument): Effect.Effect<Uint8Array> =>
 
 /** How many pages a PDF has, as a merchant's tools read it back. */
 export const pageCount = (bytes: Uint8Array): Effect.Effect<number> =>
-  Effect.map(
-    Effect.promise(() => PDFDocument.load(bytes, { updateMetadata: false })),
-    (document) => document.getPageCount()
+  Effect.flatMap(pdfLib, ({ PDFDocument }) =>
+    Effect.map(
+      Effect.promise(() => PDFDocument.load(bytes, { updateMetadata: false })),
+      (document) => document.getPageCount()
+    )
   )
