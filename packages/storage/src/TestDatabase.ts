@@ -12,7 +12,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { PgClient } from "@effect/sql-pg"
 import { PGlite } from "@electric-sql/pglite"
-import { Effect, Layer, Redacted, type Scope } from "effect"
+import { Effect, Layer, Redacted, Schedule, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Database from "./Database.ts"
 import * as Migrations from "./Migrations.ts"
@@ -38,7 +38,8 @@ const ensureTemplate = Effect.promise(async () => {
  * The same with every migration applied, made once per machine and set of migrations: the directory's name carries a
  * hash of the migration files, so a changed or added migration makes a new one. Migrating costs seconds per database.
  */
-const MIGRATED = Path.join(Os.tmpdir(), `tawsil-pglite-migrated-0.5.14-${migrationsHash()}`)
+const MIGRATIONS_HASH = migrationsHash()
+const MIGRATED = Path.join(Os.tmpdir(), `tawsil-pglite-migrated-0.5.14-${MIGRATIONS_HASH}`)
 
 function migrationsHash(): string {
   const folder = Path.join(import.meta.dirname, "migrations")
@@ -75,53 +76,73 @@ export const freshDataDir: Effect.Effect<string, never, Scope.Scope> = Effect.ge
   )
 })
 
-/** A new database on the server of `adminUrl`, dropped with the scope. Returns its URL. */
+/** Runs `statement` on the server of `adminUrl` through a connection of its own; answers its rows. */
+const onServer = (adminUrl: Redacted.Redacted<string>, statement: string) =>
+  Effect.gen(function* () {
+    const client = yield* PgClient.PgClient
+    return yield* client.unsafe(statement)
+  }).pipe(Effect.provide(PgClient.layer({ url: adminUrl, maxConnections: 1 })))
+
+/**
+ * A new database on the server of `adminUrl`, dropped with the scope: empty, or a copy of `template`. Returns its URL.
+ */
 export const freshServerDatabase = (
-  adminUrl: Redacted.Redacted<string>
+  adminUrl: Redacted.Redacted<string>,
+  template?: string
 ): Effect.Effect<Redacted.Redacted<string>, never, Scope.Scope> => {
   const name = `tawsil_test_${randomBytes(6).toString("hex")}`
-  const admin = (statement: string) =>
-    Effect.gen(function* () {
-      const client = yield* PgClient.PgClient
-      yield* client.unsafe(statement)
-    }).pipe(Effect.provide(PgClient.layer({ url: adminUrl, maxConnections: 1 })), Effect.orDie)
+  const admin = (statement: string) => Effect.orDie(onServer(adminUrl, statement))
   return Effect.acquireRelease(
-    Effect.as(admin(`CREATE DATABASE ${name}`), Redacted.make(withDatabase(Redacted.value(adminUrl), name))),
+    Effect.as(
+      admin(template === undefined ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${template}`),
+      Redacted.make(withDatabase(Redacted.value(adminUrl), name))
+    ),
     () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
   )
 }
+
+/**
+ * The server's database with every migration applied, to copy (`CREATE DATABASE … TEMPLATE`): made once per server
+ * and set of migrations (the name carries their hash), as the embedded one's migrated directory is. Migrating costs
+ * a second per database; a copy a fraction of it. Whoever migrates first names theirs; a test process that loses the
+ * race drops its own.
+ */
+const serverTemplate = (adminUrl: Redacted.Redacted<string>): Effect.Effect<string> =>
+  Effect.gen(function* () {
+    const name = `tawsil_template_${MIGRATIONS_HASH}`
+    const exists = onServer(adminUrl, `SELECT 1 FROM pg_database WHERE datname = '${name}'`).pipe(
+      Effect.map((rows) => rows.length > 0)
+    )
+    if (yield* exists) return name
+    const scratch = `${name}_${randomBytes(4).toString("hex")}`
+    yield* onServer(adminUrl, `CREATE DATABASE ${scratch}`)
+    yield* Effect.scoped(
+      Layer.build(
+        Migrations.layer.pipe(
+          Layer.provideMerge(
+            Database.layerServer({
+              url: Redacted.make(withDatabase(Redacted.value(adminUrl), scratch)),
+              maxConnections: 1
+            })
+          )
+        )
+      )
+    )
+    // The migration's connection may take a moment to leave; a rename that finds the name taken lost the race.
+    yield* onServer(adminUrl, `ALTER DATABASE ${scratch} RENAME TO ${name}`).pipe(
+      Effect.retry({ times: 20, schedule: Schedule.spaced("50 millis"), while: () => true }),
+      Effect.ignore
+    )
+    yield* onServer(adminUrl, `DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`)
+    if (!(yield* exists)) return yield* Effect.die(new Error(`the template database ${name} could not be made`))
+    return name
+  }).pipe(Effect.orDie)
 
 const withDatabase = (url: string, database: string) => {
   const parsed = new URL(url)
   parsed.pathname = `/${database}`
   return parsed.toString()
 }
-
-export interface Backend {
-  readonly name: Database.Kind
-  /** A fresh database of this kind for the layer's lifetime. */
-  readonly layer: Layer.Layer<Database.Services, Database.DatabaseStartError>
-}
-
-export const embedded: Backend = {
-  name: "embedded",
-  layer: Layer.unwrap(Effect.map(freshDataDir, (dataDir) => Database.layerEmbedded({ dataDir })))
-}
-
-export const server = (adminUrl: Redacted.Redacted<string>): Backend => ({
-  name: "server",
-  layer: Layer.unwrap(
-    Effect.map(freshServerDatabase(adminUrl), (url) => Database.layerServer({ url, maxConnections: 4 }))
-  )
-})
-
-/** The real server's URL for tests, when the machine has one (`DATABASE_URL`). */
-export const serverUrl: Redacted.Redacted<string> | undefined = process.env.DATABASE_URL
-  ? Redacted.make(process.env.DATABASE_URL)
-  : undefined
-
-/** Every backend to run a storage suite on: embedded always, the real server when `DATABASE_URL` is set. */
-export const backends: ReadonlyArray<Backend> = serverUrl ? [embedded, server(serverUrl)] : [embedded]
 
 /** A new data directory holding a database with every migration applied, removed with the scope. */
 export const migratedDataDir: Effect.Effect<string, never, Scope.Scope> = Effect.gen(function* () {
@@ -136,19 +157,47 @@ export const migratedDataDir: Effect.Effect<string, never, Scope.Scope> = Effect
   )
 })
 
+export interface Backend {
+  readonly name: Database.Kind
+  /** A fresh, empty database of this kind for the layer's lifetime. */
+  readonly layer: Layer.Layer<Database.Services, Database.DatabaseStartError>
+  /** A fresh database of this kind with every migration applied, copied from a template, for the layer's lifetime. */
+  readonly migratedLayer: Layer.Layer<Database.Services, Database.DatabaseStartError>
+}
+
+export const embedded: Backend = {
+  name: "embedded",
+  layer: Layer.unwrap(Effect.map(freshDataDir, (dataDir) => Database.layerEmbedded({ dataDir }))),
+  migratedLayer: Layer.unwrap(Effect.map(migratedDataDir, (dataDir) => Database.layerEmbedded({ dataDir })))
+}
+
+export const server = (adminUrl: Redacted.Redacted<string>): Backend => ({
+  name: "server",
+  layer: Layer.unwrap(
+    Effect.map(freshServerDatabase(adminUrl), (url) => Database.layerServer({ url, maxConnections: 4 }))
+  ),
+  migratedLayer: Layer.unwrap(
+    Effect.map(
+      Effect.flatMap(serverTemplate(adminUrl), (template) => freshServerDatabase(adminUrl, template)),
+      (url) => Database.layerServer({ url, maxConnections: 4 })
+    )
+  )
+})
+
+/** The real server's URL for tests, when the machine has one (`DATABASE_URL`). */
+export const serverUrl: Redacted.Redacted<string> | undefined = process.env.DATABASE_URL
+  ? Redacted.make(process.env.DATABASE_URL)
+  : undefined
+
+/** Every backend to run a storage suite on: embedded always, the real server when `DATABASE_URL` is set. */
+export const backends: ReadonlyArray<Backend> = serverUrl ? [embedded, server(serverUrl)] : [embedded]
+
 /**
- * A fresh database of `backend` with every migration applied, for the layer's lifetime. The embedded one is a copy of
- * a migrated template (`migratedDataDir`); the migrations still run on it and find nothing left to do.
+ * A fresh database of `backend` with every migration applied, for the layer's lifetime: a copy of a migrated template
+ * (`migratedLayer`); the migrations still run on it and find nothing left to do.
  */
 export const migrated = (backend: Backend): Layer.Layer<Database.Services> =>
-  Migrations.layer.pipe(
-    Layer.provideMerge(
-      backend === embedded
-        ? Layer.unwrap(Effect.map(migratedDataDir, (dataDir) => Database.layerEmbedded({ dataDir })))
-        : backend.layer
-    ),
-    Layer.orDie
-  )
+  Migrations.layer.pipe(Layer.provideMerge(backend.migratedLayer), Layer.orDie)
 
 let stores = 0
 

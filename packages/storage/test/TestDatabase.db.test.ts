@@ -3,7 +3,7 @@
  * `DATABASE_URL`), a store row to hang records on, and a write's transaction.
  */
 import { assert, it, layer } from "@effect/vitest"
-import { Database, Migrations } from "@tawsil/storage"
+import { Migrations } from "@tawsil/storage"
 import * as TestDatabase from "@tawsil/storage/TestDatabase"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -62,35 +62,36 @@ for (const backend of TestDatabase.backends) {
 }
 
 /**
- * `migrated(embedded)` copies a template migrated once per set of migrations: each copy holds every migration, finds
- * none left to run, and is a database of its own.
+ * `migrated(backend)` copies a template migrated once per set of migrations (a data directory for the embedded
+ * database, a template database on the server): each copy holds every migration, finds none left to run, and is a
+ * database of its own, however many are made at once.
  */
-it.live(
-  "gives each embedded test a copy of a migrated template: every migration recorded, none left, nothing shared",
-  () =>
-    Effect.gen(function* () {
-      const open = (dataDir: string) =>
-        Layer.build(Database.layerEmbedded({ dataDir })).pipe(
+for (const backend of TestDatabase.backends) {
+  it.live(
+    `gives each ${backend.name} test a copy of a migrated template: every migration recorded, none left, nothing shared`,
+    () =>
+      Effect.gen(function* () {
+        const open = Layer.build(backend.migratedLayer).pipe(
           Effect.map((context) => Layer.succeedContext(context)),
           Effect.orDie
         )
-      const known = (yield* Migrations.loader.pipe(Effect.orDie)).map(([id]) => id).sort((a, b) => a - b)
-      const first = yield* open(yield* TestDatabase.migratedDataDir)
-      const second = yield* open(yield* TestDatabase.migratedDataDir)
-      const recorded = yield* Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
-        const rows = yield* sql<{ readonly migration_id: number }>`
-          SELECT migration_id FROM ${sql(Migrations.TABLE)} ORDER BY migration_id`
-        return rows.map((row) => row.migration_id)
-      }).pipe(Effect.provide(first), Effect.orDie)
-      assert.deepStrictEqual(recorded, known)
-      assert.deepStrictEqual(yield* Migrations.run.pipe(Effect.provide(first), Effect.orDie), [])
-      const written = yield* TestDatabase.newStore().pipe(Effect.provide(first))
-      const seen = yield* Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
-        return yield* sql<{ readonly id: number }>`SELECT id FROM stores WHERE id = ${written}`
-      }).pipe(Effect.provide(second), Effect.orDie)
-      assert.deepStrictEqual(seen, [], "a store written in one copy is not in another")
-    }).pipe(Effect.scoped),
-  90_000
-)
+        const known = (yield* Migrations.loader.pipe(Effect.orDie)).map(([id]) => id).sort((a, b) => a - b)
+        const [first, second] = yield* Effect.all([open, open], { concurrency: 2 })
+        const recorded = yield* Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const rows = yield* sql<{ readonly migration_id: number }>`
+            SELECT migration_id FROM ${sql(Migrations.TABLE)} ORDER BY migration_id`
+          return rows.map((row) => row.migration_id)
+        }).pipe(Effect.provide(first!), Effect.orDie)
+        assert.deepStrictEqual(recorded, known)
+        assert.deepStrictEqual(yield* Migrations.run.pipe(Effect.provide(first!), Effect.orDie), [])
+        const written = yield* TestDatabase.newStore().pipe(Effect.provide(first!))
+        const seen = yield* Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          return yield* sql<{ readonly id: number }>`SELECT id FROM stores WHERE id = ${written}`
+        }).pipe(Effect.provide(second!), Effect.orDie)
+        assert.deepStrictEqual(seen, [], "a store written in one copy is not in another")
+      }).pipe(Effect.scoped),
+    90_000
+  )
+}
