@@ -127,7 +127,7 @@ interface CrashBackend {
 function crashBackends(): ReadonlyArray<CrashBackend> {
   const embedded: CrashBackend = {
     name: "embedded",
-    fresh: Effect.map(TestDatabase.freshDataDir, (dir) => ({ DATA_DIR: dir })),
+    fresh: Effect.map(TestDatabase.migratedDataDir, (dir) => ({ DATA_DIR: dir })),
     // The app owns the data directory: the admin CLI goes through its admin listener (its entry run in this process:
     // the CLI's own process is AdminCli.process.test.ts's).
     createStore: (env) =>
@@ -143,7 +143,7 @@ function crashBackends(): ReadonlyArray<CrashBackend> {
   if (serverUrl === undefined) return [embedded]
   const server: CrashBackend = {
     name: "server",
-    fresh: Effect.map(TestDatabase.freshServerDatabase(serverUrl), (url) => ({ DATABASE_URL: Redacted.value(url) })),
+    fresh: Effect.map(TestDatabase.migratedServerDatabase(serverUrl), (url) => ({ DATABASE_URL: Redacted.value(url) })),
     createStore: (env) =>
       Effect.gen(function* () {
         const admin = yield* Admin.Admin

@@ -137,7 +137,7 @@ interface Backend {
 const processBackends = (): ReadonlyArray<Backend> => {
   const embedded: Backend = {
     name: "embedded",
-    fresh: Effect.map(TestDatabase.freshDataDir, (dir) => ({ DATA_DIR: dir })),
+    fresh: Effect.map(TestDatabase.migratedDataDir, (dir) => ({ DATA_DIR: dir })),
     open: (env) => Database.layerEmbedded({ dataDir: env.DATA_DIR! })
   }
   const url = TestDatabase.serverUrl
@@ -146,7 +146,7 @@ const processBackends = (): ReadonlyArray<Backend> => {
     embedded,
     {
       name: "server",
-      fresh: Effect.map(TestDatabase.freshServerDatabase(url), (db) => ({ DATABASE_URL: Redacted.value(db) })),
+      fresh: Effect.map(TestDatabase.migratedServerDatabase(url), (db) => ({ DATABASE_URL: Redacted.value(db) })),
       open: (env) => Database.layerServer({ url: Redacted.make(env.DATABASE_URL!), maxConnections: 1 })
     }
   ]

@@ -157,6 +157,12 @@ export const migratedDataDir: Effect.Effect<string, never, Scope.Scope> = Effect
   )
 })
 
+/** A new database on the server of `adminUrl` with every migration applied (a copy of the template), dropped with the scope. */
+export const migratedServerDatabase = (
+  adminUrl: Redacted.Redacted<string>
+): Effect.Effect<Redacted.Redacted<string>, never, Scope.Scope> =>
+  Effect.flatMap(serverTemplate(adminUrl), (template) => freshServerDatabase(adminUrl, template))
+
 export interface Backend {
   readonly name: Database.Kind
   /** A fresh, empty database of this kind for the layer's lifetime. */
@@ -177,10 +183,7 @@ export const server = (adminUrl: Redacted.Redacted<string>): Backend => ({
     Effect.map(freshServerDatabase(adminUrl), (url) => Database.layerServer({ url, maxConnections: 4 }))
   ),
   migratedLayer: Layer.unwrap(
-    Effect.map(
-      Effect.flatMap(serverTemplate(adminUrl), (template) => freshServerDatabase(adminUrl, template)),
-      (url) => Database.layerServer({ url, maxConnections: 4 })
-    )
+    Effect.map(migratedServerDatabase(adminUrl), (url) => Database.layerServer({ url, maxConnections: 4 }))
   )
 })
 

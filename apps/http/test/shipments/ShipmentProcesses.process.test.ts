@@ -148,7 +148,7 @@ const backends = (): ReadonlyArray<Backend> => {
   if (serverUrl === undefined) return [embedded]
   const server: Backend = {
     name: "server",
-    fresh: Effect.map(TestDatabase.freshServerDatabase(serverUrl), (url) => ({
+    fresh: Effect.map(TestDatabase.migratedServerDatabase(serverUrl), (url) => ({
       DATABASE_URL: Redacted.value(url),
       TAWSIL_SECRET_KEY: randomBytes(32).toString("hex")
     })),
