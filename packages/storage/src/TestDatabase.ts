@@ -63,18 +63,25 @@ const ensureMigratedTemplate = Effect.gen(function* () {
   }
 }).pipe(Effect.orDie)
 
-/** A new empty data directory holding an initialised database, removed with the scope. */
-export const freshDataDir: Effect.Effect<string, never, Scope.Scope> = Effect.gen(function* () {
-  yield* ensureTemplate
-  return yield* Effect.acquireRelease(
+/** A copy of the data directory `template` in a new temporary directory, removed with the scope. */
+const copyOf = (template: string): Effect.Effect<string, never, Scope.Scope> =>
+  Effect.acquireRelease(
     Effect.sync(() => {
       const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-test-"))
-      Fs.cpSync(TEMPLATE, dir, { recursive: true })
+      Fs.cpSync(template, dir, { recursive: true })
       return dir
     }),
     (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
   )
-})
+
+/** A new empty data directory holding an initialised database, removed with the scope. */
+export const freshDataDir: Effect.Effect<string, never, Scope.Scope> = Effect.andThen(ensureTemplate, copyOf(TEMPLATE))
+
+/** A new data directory holding a database with every migration applied, removed with the scope. */
+export const migratedDataDir: Effect.Effect<string, never, Scope.Scope> = Effect.andThen(
+  ensureMigratedTemplate,
+  copyOf(MIGRATED)
+)
 
 /** Runs `statement` on the server of `adminUrl` through a connection of its own; answers its rows. */
 const onServer = (adminUrl: Redacted.Redacted<string>, statement: string) =>
@@ -130,7 +137,7 @@ const serverTemplate = (adminUrl: Redacted.Redacted<string>): Effect.Effect<stri
     )
     // The migration's connection may take a moment to leave; a rename that finds the name taken lost the race.
     yield* onServer(adminUrl, `ALTER DATABASE ${scratch} RENAME TO ${name}`).pipe(
-      Effect.retry({ times: 20, schedule: Schedule.spaced("50 millis"), while: () => true }),
+      Effect.retry({ times: 20, schedule: Schedule.spaced("50 millis") }),
       Effect.ignore
     )
     yield* onServer(adminUrl, `DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`)
@@ -143,19 +150,6 @@ const withDatabase = (url: string, database: string) => {
   parsed.pathname = `/${database}`
   return parsed.toString()
 }
-
-/** A new data directory holding a database with every migration applied, removed with the scope. */
-export const migratedDataDir: Effect.Effect<string, never, Scope.Scope> = Effect.gen(function* () {
-  yield* ensureMigratedTemplate
-  return yield* Effect.acquireRelease(
-    Effect.sync(() => {
-      const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-test-"))
-      Fs.cpSync(MIGRATED, dir, { recursive: true })
-      return dir
-    }),
-    (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
-  )
-})
 
 /** A new database on the server of `adminUrl` with every migration applied (a copy of the template), dropped with the scope. */
 export const migratedServerDatabase = (
