@@ -292,9 +292,15 @@ const trace = async (databaseUrl: string, database: string, app: App, setup: Set
 
 /**
  * Statements the app sends on its own schedule, not for the create, which a trace may catch: the webhook
- * dispatcher's poll for due deliveries (every second).
+ * dispatcher's poll for due deliveries (every second), the courier push applier's poll, and the outbox and push
+ * backlog gauges.
  */
-const BACKGROUND = [/^WITH due AS \(SELECT id FROM webhook_deliveries /]
+const BACKGROUND = [
+  /^WITH due AS \(SELECT d?\.?id FROM webhook_deliveries /,
+  /^WITH due AS \(SELECT account_id, event_key FROM courier_push_events /,
+  /^SELECT count\(\*\)::int AS pending, .* FROM webhook_deliveries WHERE status = 'pending'$/,
+  /^SELECT count\(\*\) FILTER \(WHERE tried_at IS .* FROM courier_push_events WHERE applied_at IS \?$/
+]
 
 /** Whether the script sends what the app sent, statement by statement; the differences when not. */
 const compare = (traced: ReadonlyArray<string>, script: ReadonlyArray<string>) => {

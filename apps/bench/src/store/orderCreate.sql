@@ -67,7 +67,13 @@ SELECT now() AS now, 0 AS orders_this_month, coalesce((
     FROM idempotency_keys WHERE scope = :scope AND key = :key AND expires_at > now()),
   '{}'::json) AS claim;
 
--- 3. The order write (OrderStoreSql): the customer upsert, the order, its lines and the line's variant in one
+-- 3. The customer's ban, if the store banned the phone (RiskStoreSql.findBan, issue 36): a banned customer's order
+-- is refused before it is written.
+SELECT b.id, b.phone, b.reason, b.created_at,
+  (SELECT c.id FROM customers c WHERE c.store_id = b.store_id AND c.phone = b.phone) AS customer_id
+FROM customer_bans b WHERE b.store_id = :store AND b.phone = :phone;
+
+-- 4. The order write (OrderStoreSql): the customer upsert, the order, its lines and the line's variant in one
 -- statement.
 WITH customer AS (
   INSERT INTO customers AS c (store_id, first_name, last_name, phone, email, wilaya_id, commune, address)
@@ -107,7 +113,7 @@ SELECT placed.id, placed.customer_id, placed.created_at,
   (SELECT json_agg(json_build_object('id', items.id, 'position', items.position)) FROM items) AS items
 FROM placed;
 
--- 4. The outbox (the webhooks' listener of the order's events, in the same transaction): the event and its
+-- 5. The outbox (the webhooks' listener of the order's events, in the same transaction): the event and its
 -- deliveries, written only when the store has a subscription to it (the bench store has none, as most have not).
 WITH wanted AS (
   SELECT id FROM webhook_subscriptions
@@ -124,7 +130,7 @@ WITH wanted AS (
 )
 SELECT count(*)::int AS queued FROM queued;
 
--- 5. The idempotency record completed with the answer, then the commit.
+-- 6. The idempotency record completed with the answer, then the commit.
 UPDATE idempotency_keys SET state = 'completed', status = :status,
   headers = :headers::jsonb, body = :body,
   expires_at = now() + make_interval(secs => :ttl)
