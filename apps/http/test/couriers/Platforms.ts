@@ -77,3 +77,20 @@ export const stopAndCheck = Effect.gen(function* () {
   assert.isNotEmpty(afterStop, "the suites' canary tests ran")
   for (const check of afterStop) check(everything)
 })
+
+/**
+ * What a fake received, as `METHOD path`, split into the calls a test expects in full and the reference lookups the
+ * adapter keeps in a cache (a wilaya's communes, a city list). The app's adapters are the ones discovery imports, one
+ * instance per module graph: another file of the same worker may have filled those caches first, so a lookup may be
+ * missing here, but never repeated beyond what the test allows.
+ */
+export const besideCachedLookups = (
+  requests: ReadonlyArray<{ readonly method: string; readonly path: string }>,
+  cached: ReadonlyArray<string>
+) => {
+  const sent = requests.map(({ method, path }) => `${method} ${path}`)
+  return {
+    calls: sent.filter((call) => !cached.includes(call)),
+    lookups: (call: string) => sent.filter((each) => each === call).length
+  }
+}
