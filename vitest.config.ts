@@ -32,8 +32,10 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Two cores: more workers only queue behind PGlite's start-up.
-    maxWorkers: 2,
+    // Three on a two-core machine: a file that waits on a child process, a socket or a courier's pacing leaves its
+    // core idle for part of its run (two workers kept 1.3 of the 2 cores busy); a third fills it, a fourth only
+    // contends (`npm test` 356 s on two, 318 s on three, 338 s on four: docs/benchmarks.md).
+    maxWorkers: 3,
     reporters: ["default", "./scripts/summaryReporter.ts"],
     projects: [
       {
