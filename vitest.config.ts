@@ -1,5 +1,6 @@
 import { globSync, readFileSync } from "node:fs"
 import { configDefaults, defineConfig } from "vitest/config"
+import ProjectOrder from "./scripts/projectOrder.ts"
 
 /**
  * Three kinds of test, told apart by file name:
@@ -37,6 +38,8 @@ export default defineConfig({
     // contends (`npm test` 356 s on two, 318 s on three, 338 s on four: docs/benchmarks.md).
     maxWorkers: 3,
     reporters: ["default", "./scripts/summaryReporter.ts"],
+    // The process project first, then the database and memory ones (scripts/projectOrder.ts).
+    sequence: { sequencer: ProjectOrder },
     projects: [
       {
         extends: true,
