@@ -5,6 +5,7 @@
  *
  *   npm run bench -- [--scenario health|create-sandbox|create-floor|create-refused] [--duration 10] [--connections 50] [--warmup 3] [--log-level info]
  *                    [--node-option <flag>]...   (node flags for both servers, ours and the baseline)
+ *                    [--gc]                      (each server's scavenges in the measured window: count, bytes surviving each, pauses)
  *                    [--callgrind <n>]           (instructions per request instead: see `instructionsPerRequest`)
  *                    [--otlp]                    (our server exports traces and metrics to a loopback collector)
  *
@@ -38,7 +39,8 @@ const { values } = parseArgs({
     "log-level": { type: "string", default: "info" },
     rounds: { type: "string", default: "3" },
     callgrind: { type: "string" },
-    otlp: { type: "boolean", default: false }
+    otlp: { type: "boolean", default: false },
+    gc: { type: "boolean", default: false }
   }
 })
 
@@ -171,7 +173,8 @@ const start = async (
   target: Target,
   path: string,
   prefix: ReadonlyArray<string> = onCpu0,
-  nodeOptions: ReadonlyArray<string> = []
+  nodeOptions: ReadonlyArray<string> = [],
+  stdout: "ignore" | "pipe" = "ignore"
 ) => {
   const port = await freePort()
   const args = [
@@ -184,7 +187,7 @@ const start = async (
   const child = spawn(command!, argv, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", ...target.env(port) },
-    stdio: ["ignore", "ignore", "inherit"]
+    stdio: ["ignore", stdout, "inherit"]
   })
   const url = `http://127.0.0.1:${port}`
   const attempts = prefix === onCpu0 ? 300 : 6000
@@ -216,6 +219,49 @@ interface Result {
   readonly p99: number
   readonly errors: number
   readonly non2xx: number
+  /** With `--gc`: the young generation's collections in the measured window. */
+  readonly scavenges?: Scavenges
+}
+
+interface Scavenges {
+  readonly count: number
+  /** Bytes still alive after a scavenge, on average: what the young generation copies or promotes each time. */
+  readonly survivedBytes: number
+  /** Their pauses, in all. */
+  readonly pauseMs: number
+}
+
+/**
+ * `--gc`: reads V8's `--trace-gc-nvp` lines from a server's stdout (which is drained, the access log with it) and sums
+ * the scavenges between `begin` and `end`.
+ */
+const scavengeReader = (child: ChildProcess) => {
+  let counting = false
+  let count = 0
+  let survivedBytes = 0
+  let pauseMs = 0
+  let rest = ""
+  const field = (line: string, name: string) => Number(new RegExp(`\\b${name}=([0-9.]+)`).exec(line)?.[1] ?? 0)
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    const lines = (rest + chunk).split("\n")
+    rest = lines.pop() ?? ""
+    if (!counting) return
+    for (const line of lines) {
+      if (!line.includes(" gc=s ")) continue
+      count++
+      survivedBytes += field(line, "new_space_survived")
+      pauseMs += field(line, "pause")
+    }
+  })
+  return {
+    begin: () => {
+      counting = true
+    },
+    end: (): Scavenges => {
+      counting = false
+      return { count, survivedBytes: count === 0 ? 0 : survivedBytes / count, pauseMs }
+    }
+  }
 }
 
 /** What autocannon sends for a scenario: a JSON POST of its body, or a GET. */
@@ -234,13 +280,18 @@ const load = async (url: string, seconds: number, body: unknown) =>
   })
 
 const measure = async (target: Target, scenario: Scenario): Promise<Result> => {
-  const { child, url } = await start(target, "/health")
+  const { child, url } = values.gc
+    ? await start(target, "/health", onCpu0, ["--trace-gc-nvp"], "pipe")
+    : await start(target, "/health")
+  const scavenges = values.gc ? scavengeReader(child) : undefined
   try {
     await load(`${url}${scenario.path}`, Number(values.warmup), scenario.body)
     const before = cpuMillis(child.pid!)
+    scavenges?.begin()
     const result = await load(`${url}${scenario.path}`, Number(values.duration), scenario.body)
     const after = cpuMillis(child.pid!)
     return {
+      ...(scavenges === undefined ? {} : { scavenges: scavenges.end() }),
       name: target.name,
       requestsPerSecond: result.requests.average,
       cpuMicros:
@@ -311,7 +362,7 @@ const instructionsPerRequest = async (target: Target, scenario: Scenario, reques
 }
 
 const row = (round: number, r: Result) =>
-  `| ${round} | ${r.name} | ${Math.round(r.requestsPerSecond)} | ${r.cpuMicros === undefined ? "–" : Math.round(r.cpuMicros)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`
+  `| ${round} | ${r.name} | ${Math.round(r.requestsPerSecond)} | ${r.cpuMicros === undefined ? "–" : Math.round(r.cpuMicros)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |${r.scavenges === undefined ? "" : ` ${r.scavenges.count} | ${Math.round(r.scavenges.survivedBytes / 1024)} | ${Math.round(r.scavenges.pauseMs)} |`}`
 
 const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
@@ -365,8 +416,8 @@ const main = async () => {
       [
         `scenario ${values.scenario}: ${values.connections} connections, ${values.duration} s after ${values.warmup} s warm-up, ${values.rounds} rounds, database ${process.env.DATABASE_URL ? "server" : "embedded"}, ${hasTaskset ? "servers on CPU 0, load on CPU 1" : "not pinned"}${values["node-option"]?.length ? `, node ${values["node-option"].join(" ")}` : ""}`,
         "",
-        "| round | server | req/s | CPU µs/req | p50 ms | p99 ms | errors | non-2xx |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        `| round | server | req/s | CPU µs/req | p50 ms | p99 ms | errors | non-2xx |${values.gc ? " scavenges | KiB survived each | scavenge pauses ms |" : ""}`,
+        `| --- | --- | --- | --- | --- | --- | --- | --- |${values.gc ? " --- | --- | --- |" : ""}`,
         ...rows,
         "",
         `ratio ours/baseline (req/s) per round: ${ratios.map((r) => r.toFixed(2)).join(", ")}; median ${median(ratios).toFixed(2)}x`,
