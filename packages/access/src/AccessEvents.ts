@@ -1,7 +1,8 @@
 /**
  * Changes to who may call the store API that are made off the request path — a plan, a pilot enrolment, a key's
  * status, a store's limits, through the admin CLI or another instance — announced so that every `Access` drops what
- * it cached and the very next request sees them. Without an announcement a change still shows once the cache's
+ * it cached and its next request, once it has heard, sees them (in process, before the announcing call returns;
+ * across processes, as soon as the carrier delivers). Without an announcement a change still shows once the cache's
  * lifetime (`Access.CACHE_TTL`) has run out.
  *
  * The port is the domain's; the bundled app carries announcements between processes over the database
