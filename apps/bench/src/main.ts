@@ -231,6 +231,9 @@ interface Scavenges {
   readonly pauseMs: number
 }
 
+const SURVIVED = /\bnew_space_survived=([0-9.]+)/
+const PAUSE = /\bpause=([0-9.]+)/
+
 /**
  * `--gc`: reads V8's `--trace-gc-nvp` lines from a server's stdout (which is drained, the access log with it) and sums
  * the scavenges between `begin` and `end`.
@@ -241,7 +244,7 @@ const scavengeReader = (child: ChildProcess) => {
   let survivedBytes = 0
   let pauseMs = 0
   let rest = ""
-  const field = (line: string, name: string) => Number(new RegExp(`\\b${name}=([0-9.]+)`).exec(line)?.[1] ?? 0)
+  const field = (line: string, pattern: RegExp) => Number(pattern.exec(line)?.[1] ?? 0)
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
     const lines = (rest + chunk).split("\n")
     rest = lines.pop() ?? ""
@@ -249,8 +252,8 @@ const scavengeReader = (child: ChildProcess) => {
     for (const line of lines) {
       if (!line.includes(" gc=s ")) continue
       count++
-      survivedBytes += field(line, "new_space_survived")
-      pauseMs += field(line, "pause")
+      survivedBytes += field(line, SURVIVED)
+      pauseMs += field(line, PAUSE)
     }
   })
   return {
@@ -280,9 +283,13 @@ const load = async (url: string, seconds: number, body: unknown) =>
   })
 
 const measure = async (target: Target, scenario: Scenario): Promise<Result> => {
-  const { child, url } = values.gc
-    ? await start(target, "/health", onCpu0, ["--trace-gc-nvp"], "pipe")
-    : await start(target, "/health")
+  const { child, url } = await start(
+    target,
+    "/health",
+    onCpu0,
+    values.gc ? ["--trace-gc-nvp"] : [],
+    values.gc ? "pipe" : "ignore"
+  )
   const scavenges = values.gc ? scavengeReader(child) : undefined
   try {
     await load(`${url}${scenario.path}`, Number(values.warmup), scenario.body)

@@ -213,14 +213,9 @@ describe("the admin CLI", () => {
   type Heard = <A>(answer: Effect.Effect<A>, shows: (a: A) => boolean) => Effect.Effect<A>
   const atOnce: Heard = (answer) => answer
   const onceHeard: Heard = (answer, shows) =>
-    Effect.gen(function* () {
-      const deadline = Date.now() + 2_000
-      let last = yield* answer
-      while (!shows(last) && Date.now() < deadline) {
-        yield* Effect.sleep("20 millis")
-        last = yield* answer
-      }
-      return last
+    Effect.repeat(answer, {
+      until: shows,
+      schedule: Schedule.spaced("20 millis").pipe(Schedule.upTo({ duration: "2 seconds" }))
     })
 
   /**
