@@ -2,6 +2,8 @@
  * `npm start`: reads the configuration, installs the egress guard, then runs both servers until SIGTERM or SIGINT.
  * A bad variable or a database that cannot be opened stops the start with one line on stderr and a non-zero exit.
  */
+// First, so that V8's heap is set before any other module allocates (V8Heap.ts).
+import "./V8Heap.ts"
 // The module, not the package's index: the index imports every Node module of the platform (Redis, cluster, worker
 // and child-process modules among them), which the app would then hold in memory for nothing (docs/memory.md).
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
