@@ -5,8 +5,8 @@
  * V8 allocates an object literal straight into the old generation once most objects from the same literal outlived a
  * young-generation collection. Under load, the app's per-request literals tip that way, and then each one, dead with
  * its request, still holds the request's young objects through every scavenge until the next full collection: with
- * it, about 1.4 MB survived each scavenge of the sandbox create benchmark against 0.12–0.15 MB without, and the
- * create's CPU fell by a fifth (docs/benchmarks.md, "Garbage that outlives its request"; decision 0040).
+ * pretenuring on, about 1.4 MB survived each scavenge of the sandbox create benchmark, with it off 0.15 MB, and the
+ * create's CPU fell by about a quarter (docs/benchmarks.md, "Garbage that outlives its request"; decision 0040).
  *
  * `--allocation-site-pretenuring` on the command line keeps V8's default.
  */

@@ -147,8 +147,9 @@ export const make = (
       return communes
     })
   return CommuneLists.of({
-    // Every create asks, and nearly always finds the list here: plain code up to that point. With a generator around
-    // it, the caller's `read` (and the whole prepared call it holds) outlived the next scavenge (docs/benchmarks.md).
+    // Every create asks, and nearly always finds the list here: plain code up to that point. Measured with a generator
+    // around it: the caller's `read` (and the whole prepared call it holds) outlived the next scavenge, which this
+    // form does not do (docs/benchmarks.md, "Garbage that outlives its request").
     get: (key, read) => {
       const id = keyOf(key)
       return Effect.flatMap(Clock.currentTimeMillis, (now) => {
