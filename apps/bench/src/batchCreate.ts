@@ -26,6 +26,7 @@ import { Communes } from "@tawsil/reference"
 import { Catalogue, ClientWindow, CourierPacer, Gateway, HttpTransport, Shipping } from "@tawsil/shipping"
 import { ServiceSpans } from "@tawsil/tracing"
 import { Context, Effect, Layer, Result, Schema } from "effect"
+import { median } from "./host.ts"
 
 const { values } = parseArgs({
   options: {
@@ -123,8 +124,6 @@ const order = (reference: string) =>
     productList: "1x robe",
     codAmount: 4500
   })
-
-const median = (samples: ReadonlyArray<number>) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!
 
 const program = Effect.gen(function* () {
   const fake = yield* yalidine(LATENCY_MS)

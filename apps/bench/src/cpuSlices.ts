@@ -18,7 +18,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
 import autocannon from "autocannon"
-import { cpuMillis, freePort, onCpu0, pinSelfToCpu1 } from "./host.ts"
+import { cpuMillis, freePort, median, onCpu0, pinSelfToCpu1 } from "./host.ts"
 import { sandboxOrder } from "./sandboxOrder.ts"
 
 const { values, positionals } = parseArgs({
@@ -86,8 +86,6 @@ const load = (server: Server, amount: number) =>
       ? {}
       : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(sandboxOrder) })
   })
-
-const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 pinSelfToCpu1()
 const servers: Array<Server> = []

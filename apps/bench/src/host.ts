@@ -180,3 +180,10 @@ const compilerInstructions = (dir: string) => {
   }
   return total
 }
+
+/** The median of `values`: the middle one, or the mean of the middle two for an even count (four rounds, say). */
+export const median = (values: ReadonlyArray<number>): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}

@@ -17,7 +17,7 @@ import { execFileSync, spawn } from "node:child_process"
 import * as Path from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { parseArgs } from "node:util"
-import { memoryOf } from "./host.ts"
+import { median, memoryOf } from "./host.ts"
 import { scratchDatabase } from "./store/postgres.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
@@ -78,12 +78,6 @@ const oneStart = async (databaseUrl: string) => {
     child.kill("SIGTERM")
     await new Promise((resolve) => child.once("exit", resolve))
   }
-}
-
-const median = (numbers: ReadonlyArray<number>) => {
-  const sorted = [...numbers].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
 const main = async () => {

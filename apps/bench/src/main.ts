@@ -24,7 +24,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
 import autocannon from "autocannon"
-import { callgrind, cpuMillis, freePort, hasTaskset, onCpu0, pinSelfToCpu1 } from "./host.ts"
+import { callgrind, cpuMillis, freePort, hasTaskset, median, onCpu0, pinSelfToCpu1 } from "./host.ts"
 import { sandboxOrder } from "./sandboxOrder.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
@@ -370,8 +370,6 @@ const instructionsPerRequest = async (target: Target, scenario: Scenario, reques
 
 const row = (round: number, r: Result) =>
   `| ${round} | ${r.name} | ${Math.round(r.requestsPerSecond)} | ${r.cpuMicros === undefined ? "–" : Math.round(r.cpuMicros)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |${r.scavenges === undefined ? "" : ` ${r.scavenges.count} | ${Math.round(r.scavenges.survivedBytes / 1024)} | ${Math.round(r.scavenges.pauseMs)} |`}`
-
-const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 const main = async () => {
   pinSelfToCpu1()

@@ -20,12 +20,11 @@ import * as Path from "node:path"
 import { parseArgs } from "node:util"
 import { CommuneResolver, Communes } from "@tawsil/reference"
 import { Effect } from "effect"
+import { median } from "./host.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
 const { values } = parseArgs({ options: { rounds: { type: "string", default: "5" } } })
 const ROUNDS = Number(values.rounds)
-
-const median = (samples: ReadonlyArray<number>) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!
 
 // --- 1. Commune resolution ---------------------------------------------------------------------------------------
 

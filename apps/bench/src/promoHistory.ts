@@ -20,7 +20,7 @@ import * as Path from "node:path"
 import { parseArgs } from "node:util"
 import autocannon from "autocannon"
 import { admin } from "./adminCli.ts"
-import { cpuMillis, freePort, hasTaskset, onCpu0, pinSelfToCpu1 } from "./host.ts"
+import { cpuMillis, freePort, hasTaskset, median, onCpu0, pinSelfToCpu1 } from "./host.ts"
 import { psql, scratchDatabase } from "./store/postgres.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
@@ -219,17 +219,10 @@ const main = async () => {
           `${r.appCpuPerPatch.toFixed(3)} | ${r.changesAdded} |`
       )
     }
-    const median = (variant: Variant) => {
-      const rates = results
-        .filter((r) => r.variant === variant)
-        .map((r) => r.perSecond)
-        .sort((a, b) => a - b)
-      const middle = rates.length / 2
-      return Number.isInteger(middle) ? (rates[middle - 1]! + rates[middle]!) / 2 : rates[Math.floor(middle)]!
-    }
+    const rateOf = (variant: Variant) => median(results.filter((r) => r.variant === variant).map((r) => r.perSecond))
     console.log(
-      `\nrecorded / unrecorded req/s (medians): ${(median("recorded") / median("unrecorded")).toFixed(2)} ` +
-        `(${median("recorded").toFixed(0)} / ${median("unrecorded").toFixed(0)})`
+      `\nrecorded / unrecorded req/s (medians): ${(rateOf("recorded") / rateOf("unrecorded")).toFixed(2)} ` +
+        `(${rateOf("recorded").toFixed(0)} / ${rateOf("unrecorded").toFixed(0)})`
     )
     for (const r of results) {
       const expected = r.variant === "recorded" ? `about ${r.answered - r.non2xx}` : "0"

@@ -46,7 +46,7 @@ import { RequestSignature } from "@tawsil/signing"
 import autocannon from "autocannon"
 import { Redacted } from "effect"
 import { admin } from "./adminCli.ts"
-import { callgrind, cpuMillis, freePort, onCpu0, pinSelfToCpu1 } from "./host.ts"
+import { callgrind, cpuMillis, freePort, median, onCpu0, pinSelfToCpu1 } from "./host.ts"
 import { loggedStatements, logOffset, psql, scratchDatabase, shapeOf } from "./store/postgres.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
@@ -178,12 +178,6 @@ const stopChild = async (child: ChildProcess) => {
   const exited = new Promise((resolve) => child.once("exit", resolve))
   child.kill("SIGTERM")
   await exited
-}
-
-const median = (values: ReadonlyArray<number>) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length / 2
-  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!
 }
 
 const call = async (url: string, token: string, method: string, path: string, key: string, body: unknown) => {

@@ -29,7 +29,7 @@ import * as Path from "node:path"
 import { parseArgs } from "node:util"
 import autocannon from "autocannon"
 import { admin } from "./adminCli.ts"
-import { callgrind, freePort, hasTaskset, onCpu0, pinSelfToCpu1, sampler } from "./host.ts"
+import { callgrind, freePort, hasTaskset, median, onCpu0, pinSelfToCpu1, sampler } from "./host.ts"
 import {
   loggedStatements,
   logOffset,
@@ -456,12 +456,6 @@ const orderCount = (databaseUrl: string, storeId: number) =>
 
 // ---------------------------------------------------------------------------------------------------------------
 // Rounds and report
-
-const median = (numbers: ReadonlyArray<number>) => {
-  const sorted = [...numbers].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
 
 const ms = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1))
 const fixed = (numbers: ReadonlyArray<number>) => numbers.map((n) => n.toFixed(2)).join(", ")
