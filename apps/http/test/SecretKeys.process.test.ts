@@ -96,7 +96,7 @@ describe("the embedded database's key file", () => {
     "is made at the first start, private; rotated through the running app; refused once others may read it",
     () =>
       Effect.gen(function* () {
-        const dataDir = yield* TestDatabase.freshDataDir
+        const dataDir = yield* TestDatabase.migratedDataDir
         const path = KeyFile.pathIn(dataDir)
         assert.isFalse(Fs.existsSync(path))
         const env = { DATA_DIR: dataDir, LOG_LEVEL: "debug" }
@@ -148,7 +148,7 @@ describe("the embedded database's key file", () => {
 
   it.live("is rotated by the admin CLI with no app running, and finished by a second run", () =>
     Effect.gen(function* () {
-      const dataDir = yield* TestDatabase.freshDataDir
+      const dataDir = yield* TestDatabase.migratedDataDir
       const path = KeyFile.pathIn(dataDir)
       const env = { DATA_DIR: dataDir }
       const first = yield* runAdminInProcess(env, "secrets", "rotate")
@@ -167,7 +167,7 @@ describe("the embedded database's key file", () => {
 
   it.live("is not rotated where the key comes from TAWSIL_SECRET_KEY: the CLI says how to rotate that one", () =>
     Effect.gen(function* () {
-      const dataDir = yield* TestDatabase.freshDataDir
+      const dataDir = yield* TestDatabase.migratedDataDir
       const key = hexKey()
       const run = yield* runAdminInProcess({ DATA_DIR: dataDir, TAWSIL_SECRET_KEY: key }, "secrets", "rotate")
       assert.strictEqual(run.code, 1)
@@ -185,7 +185,7 @@ describe("a configured key in a running app", () => {
   it.live("appears in no log line, at the most verbose level, through requests and a stop", () =>
     Effect.gen(function* () {
       const canary = hexKey()
-      const dataDir = yield* TestDatabase.freshDataDir
+      const dataDir = yield* TestDatabase.migratedDataDir
       const app = yield* startApp({ DATA_DIR: dataDir, TAWSIL_SECRET_KEY: canary, LOG_LEVEL: "trace" })
       for (const url of [`${app.storeUrl}/health`, `${app.shippingUrl}/health`, `${app.storeUrl}/v1/orders`]) {
         yield* getJson(url)

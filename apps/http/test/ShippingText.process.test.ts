@@ -12,7 +12,7 @@ import { validOrder } from "./ShippingBodies.ts"
 describe("text the shipping API passes to a courier", () => {
   it.live("is refused with NUL or a lone surrogate, field by field, and passes with other control characters", () =>
     Effect.gen(function* () {
-      const app = yield* startApp({ DATA_DIR: yield* TestDatabase.freshDataDir })
+      const app = yield* startApp({ DATA_DIR: yield* TestDatabase.migratedDataDir })
       const create = (recipient: object, order: object = {}) =>
         postJson(`${app.shippingUrl}/v1/orders`, {
           ...validOrder,
