@@ -2,14 +2,23 @@ import { spawnSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { assert, describe, it } from "@effect/vitest"
+import { afterAll, assert, describe, it } from "@effect/vitest"
 import { BUNDLE, text } from "../src/scaffold/Templates.ts"
 
 const ROOT = Path.resolve(import.meta.dirname, "../../..")
 const BIN = Path.join(ROOT, "packages/courier/src/scaffold/newAdapter.ts")
 const json = (file: string) => JSON.parse(Fs.readFileSync(file, "utf8"))
 
-const tempDir = () => Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-scaffold-")))
+/** Temporary folders, removed when the file's tests are done. */
+const made: Array<string> = []
+const tempDir = () => {
+  const dir = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-scaffold-")))
+  made.push(dir)
+  return dir
+}
+afterAll(() => {
+  for (const dir of made) Fs.rmSync(dir, { recursive: true, force: true })
+})
 
 const scaffold = (...args: ReadonlyArray<string>) =>
   spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } })

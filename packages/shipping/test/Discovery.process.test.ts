@@ -3,7 +3,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
-import { assert, describe, it } from "@effect/vitest"
+import { afterAll, assert, describe, it } from "@effect/vitest"
 import { InvalidAdapter } from "@tawsil/courier/CourierAdapter"
 import { Effect } from "effect"
 import * as Discovery from "../src/Discovery.ts"
@@ -20,7 +20,16 @@ const pluginSource = (platform: string, key = platform) => `export const adapter
 }
 `
 
-const tempDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-discovery-"))
+/** Temporary folders, removed when the file's tests are done. */
+const made: Array<string> = []
+const tempDir = () => {
+  const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-discovery-"))
+  made.push(dir)
+  return dir
+}
+afterAll(() => {
+  for (const dir of made) Fs.rmSync(dir, { recursive: true, force: true })
+})
 
 const write = (root: string, files: Record<string, string>) => {
   for (const [file, text] of Object.entries(files)) {
