@@ -9,16 +9,10 @@ const ROOT = Path.resolve(import.meta.dirname, "../../..")
 const BIN = Path.join(ROOT, "packages/courier/src/scaffold/newAdapter.ts")
 const json = (file: string) => JSON.parse(Fs.readFileSync(file, "utf8"))
 
-/** Temporary folders, removed when the file's tests are done. */
-const made: Array<string> = []
-const tempDir = () => {
-  const dir = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-scaffold-")))
-  made.push(dir)
-  return dir
-}
-afterAll(() => {
-  for (const dir of made) Fs.rmSync(dir, { recursive: true, force: true })
-})
+/** Each test's folders, in one temporary folder removed when the file's tests are done. */
+const scratch = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-scaffold-")))
+afterAll(() => Fs.rmSync(scratch, { recursive: true, force: true }))
+const tempDir = () => Fs.mkdtempSync(Path.join(scratch, "dir-"))
 
 const scaffold = (...args: ReadonlyArray<string>) =>
   spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } })

@@ -20,16 +20,10 @@ const pluginSource = (platform: string, key = platform) => `export const adapter
 }
 `
 
-/** Temporary folders, removed when the file's tests are done. */
-const made: Array<string> = []
-const tempDir = () => {
-  const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-discovery-"))
-  made.push(dir)
-  return dir
-}
-afterAll(() => {
-  for (const dir of made) Fs.rmSync(dir, { recursive: true, force: true })
-})
+/** Each test's folders, in one temporary folder removed when the file's tests are done. */
+const scratch = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tawsil-discovery-"))
+afterAll(() => Fs.rmSync(scratch, { recursive: true, force: true }))
+const tempDir = () => Fs.mkdtempSync(Path.join(scratch, "dir-"))
 
 const write = (root: string, files: Record<string, string>) => {
   for (const [file, text] of Object.entries(files)) {
